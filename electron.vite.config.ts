@@ -1,0 +1,34 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+// Three builds: main (the engine + Electron entry + the `tandem web` CLI entry),
+// preload, and the renderer (one bundle served by Electron and by browser mode).
+export default defineConfig({
+  main: {
+    build: {
+      externalizeDeps: true,
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'src/main/index.ts'),
+          cli: resolve(__dirname, 'src/main/cli.ts'),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(__dirname, 'src/renderer'),
+    plugins: [react()],
+    build: {
+      rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
+    },
+  },
+});

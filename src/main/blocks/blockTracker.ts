@@ -1,0 +1,174 @@
+import { blockId, type Block, type TerminalState } from '../../shared/blocks';
+import type { Mark } from '../osc/marks';
+
+export interface BlockTrackerEvents {
+  started(block: Block): void;
+  finished(block: Block): void;
+  stateChanged(state: TerminalState, cwd: string): void;
+  /** Our first trusted mark arrived: integration is proven to work in this shell. */
+  integrationConfirmed(): void;
+}
+
+/** How many finished blocks a pane remembers (their text lives in the mirror's scrollback). */
+export const MAX_BLOCKS_PER_PANE = 5_000;
+
+/**
+ * Turns the mark stream of one pane into blocks and terminal states.
+ *
+ * With our integration loaded, only marks carrying the pane's nonce move the state machine:
+ * a program that prints `ESC ] 133 ; D` cannot end, start or fake a block. Without it, marks
+ * from other integrations (fish 4, prompt frameworks, VS Code's) drive untrusted blocks.
+ */
+export class BlockTracker {
+  private stateValue: TerminalState = 'IDLE';
+  private cwdValue: string;
+  private current: Block | undefined;
+  private ordinal = 0;
+  private pendingCommandLine: string | undefined;
+  private confirmed = false;
+  private readonly finishedBlocks: Block[] = [];
+  /** Marks without our nonce seen while our integration was on. */
+  untrustedMarkCount = 0;
+  /** Prompt/command marks of any origin (cwd reports excluded) that reached this tracker. */
+  marksSeen = 0;
+
+  constructor(
+    private readonly paneId: number,
+    private readonly nonce: string,
+    private integrationInjected: boolean,
+    initialCwd: string,
+    private readonly events: BlockTrackerEvents,
+  ) {
+    this.cwdValue = initialCwd;
+  }
+
+  get state(): TerminalState {
+    return this.stateValue;
+  }
+
+  get cwd(): string {
+    return this.cwdValue;
+  }
+
+  get running(): Block | undefined {
+    return this.current;
+  }
+
+  get integrationConfirmed(): boolean {
+    return this.confirmed;
+  }
+
+  /** All blocks, oldest first, the running one last. */
+  blocks(): Block[] {
+    return this.current ? [...this.finishedBlocks, this.current] : [...this.finishedBlocks];
+  }
+
+  find(id: string): Block | undefined {
+    if (this.current?.id === id) return this.current;
+    return this.finishedBlocks.find((block) => block.id === id);
+  }
+
+  /** Our integration turned out not to load; accept foreign marks from now on. */
+  disableIntegration(): void {
+    this.integrationInjected = false;
+  }
+
+  markAlternateScreen(): void {
+    if (this.current) this.current.usedAlternateScreen = true;
+  }
+
+  /**
+   * Feed one mark. `streamOffset` is the byte offset in the pane's output just past the mark.
+   */
+  handle(mark: Mark, streamOffset: number, now = Date.now(), fromHeuristics = false): void {
+    const ours = mark.nonce !== undefined && mark.nonce === this.nonce;
+    if (mark.kind === 'cwd') {
+      // While a command runs, a cwd report may come from the program, not the shell.
+      if (!this.integrationInjected || this.stateValue !== 'EXECUTING') this.setCwd(mark.path);
+      return;
+    }
+    if (!fromHeuristics) this.marksSeen++;
+    if (this.integrationInjected && !ours) {
+      this.untrustedMarkCount++;
+      return;
+    }
+    if (ours && !this.confirmed) {
+      this.confirmed = true;
+      this.events.integrationConfirmed();
+    }
+    const trusted = ours;
+    switch (mark.kind) {
+      case 'prompt-start':
+        this.finishCurrent(undefined, now);
+        this.setState('PROMPT');
+        break;
+      case 'input-start':
+        if (this.stateValue !== 'PROMPT') this.setState('PROMPT');
+        break;
+      case 'command-line':
+        this.pendingCommandLine = mark.commandLine;
+        break;
+      case 'command-start': {
+        this.finishCurrent(undefined, now);
+        this.ordinal++;
+        this.current = {
+          id: blockId(this.paneId, this.ordinal),
+          paneId: this.paneId,
+          command: mark.commandLine ?? this.pendingCommandLine ?? '',
+          cwd: this.cwdValue,
+          startedAt: now,
+          trusted,
+          outputOffset: streamOffset,
+          usedAlternateScreen: false,
+        };
+        this.pendingCommandLine = undefined;
+        this.setState('EXECUTING');
+        this.events.started({ ...this.current });
+        break;
+      }
+      case 'command-end':
+        if (this.current) {
+          this.finishCurrent(mark.exitCode, now);
+          this.setState('IDLE');
+        }
+        break;
+    }
+  }
+
+  /** Start a block from the prompt heuristics (no integration): command as read off the screen. */
+  startHeuristicBlock(command: string, streamOffset: number, now = Date.now()): void {
+    this.handleUntrusted({ kind: 'command-start', commandLine: command }, streamOffset, now);
+  }
+
+  /** A prompt appeared again after a heuristic block: it is finished, exit code unknown. */
+  finishHeuristicBlock(streamOffset: number, now = Date.now()): void {
+    this.handleUntrusted({ kind: 'prompt-start' }, streamOffset, now);
+  }
+
+  private handleUntrusted(mark: Mark, streamOffset: number, now: number): void {
+    if (this.integrationInjected) return;
+    this.handle({ ...mark, nonce: undefined }, streamOffset, now, true);
+  }
+
+  private finishCurrent(exitCode: number | undefined, now: number): void {
+    const block = this.current;
+    if (!block) return;
+    block.endedAt = now;
+    if (exitCode !== undefined) block.exitCode = exitCode;
+    this.current = undefined;
+    this.finishedBlocks.push(block);
+    if (this.finishedBlocks.length > MAX_BLOCKS_PER_PANE) this.finishedBlocks.shift();
+    this.events.finished({ ...block });
+  }
+
+  private setState(state: TerminalState): void {
+    this.stateValue = state;
+    this.events.stateChanged(state, this.cwdValue);
+  }
+
+  private setCwd(path: string): void {
+    if (path === this.cwdValue) return;
+    this.cwdValue = path;
+    this.events.stateChanged(this.stateValue, path);
+  }
+}

@@ -1,0 +1,112 @@
+import headless from '@xterm/headless';
+import serialize from '@xterm/addon-serialize';
+import type { IMarker, Terminal as HeadlessTerminal } from '@xterm/headless';
+
+const { Terminal } = headless;
+const { SerializeAddon } = serialize;
+
+/**
+ * A headless xterm that parses exactly the bytes the visible terminal gets, so the engine
+ * can answer "what did block N print" as clean text (no ANSI, wide chars and soft wraps
+ * handled by xterm itself) and serialize the screen and scrollback for restore.
+ */
+export class TerminalMirror {
+  private readonly terminal: HeadlessTerminal;
+  private readonly serializer = new SerializeAddon();
+  private alternateScreenListener: (() => void) | undefined;
+
+  constructor(cols: number, rows: number, scrollback: number) {
+    this.terminal = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
+    this.terminal.loadAddon(this.serializer as never);
+    this.terminal.buffer.onBufferChange((buffer) => {
+      if (buffer.type === 'alternate') this.alternateScreenListener?.();
+    });
+  }
+
+  write(data: Uint8Array | string): void {
+    this.terminal.write(data);
+  }
+
+  /** Runs `callback` once everything written so far has been parsed. */
+  afterPendingWrites(callback: () => void): void {
+    this.terminal.write('', callback);
+  }
+
+  /** Wait until everything written so far is parsed. */
+  flushed(): Promise<void> {
+    return new Promise((resolve) => this.afterPendingWrites(resolve));
+  }
+
+  onAlternateScreen(listener: () => void): void {
+    this.alternateScreenListener = listener;
+  }
+
+  get isAlternateScreen(): boolean {
+    return this.terminal.buffer.active.type === 'alternate';
+  }
+
+  resize(cols: number, rows: number): void {
+    this.terminal.resize(cols, rows);
+  }
+
+  /** A marker on the cursor's line in the normal buffer; undefined while the alternate screen is up. */
+  markCursorLine(): { marker: IMarker; column: number } | undefined {
+    if (this.isAlternateScreen) return undefined;
+    const marker = this.terminal.registerMarker(0);
+    return marker ? { marker, column: this.terminal.buffer.normal.cursorX } : undefined;
+  }
+
+  get cursorColumn(): number {
+    return this.terminal.buffer.normal.cursorX;
+  }
+
+  /**
+   * Clean text between two markers of the normal buffer: from the start line up to (not
+   * including) the end line, plus the end line's first `endColumn` cells when output did
+   * not finish with a newline. Soft-wrapped rows are joined back into one line.
+   */
+  textBetween(startLine: number, endLine: number, endColumn: number): string {
+    const buffer = this.terminal.buffer.normal;
+    const lines: string[] = [];
+    const last = Math.min(endLine, buffer.length - 1);
+    for (let y = Math.max(0, startLine); y <= last; y++) {
+      const line = buffer.getLine(y);
+      if (!line) continue;
+      let text: string;
+      if (y === endLine) {
+        if (endColumn <= 0) break;
+        text = line.translateToString(true, 0, endColumn);
+      } else {
+        text = line.translateToString(true);
+      }
+      if (line.isWrapped && lines.length > 0) lines[lines.length - 1] += text;
+      else lines.push(text);
+    }
+    return lines.join('\n');
+  }
+
+  /** The visible screen as text (normal or alternate buffer, whichever is active). */
+  screenText(): string {
+    const buffer = this.terminal.buffer.active;
+    const lines: string[] = [];
+    for (let y = buffer.viewportY; y < buffer.viewportY + this.terminal.rows; y++) {
+      lines.push(buffer.getLine(y)?.translateToString(true) ?? '');
+    }
+    return lines.join('\n').replace(/\n+$/, '');
+  }
+
+  /** The line the cursor is on, as text (used by the prompt heuristics). */
+  cursorLineText(): string {
+    const buffer = this.terminal.buffer.active;
+    return buffer.getLine(buffer.baseY + buffer.cursorY)?.translateToString(true) ?? '';
+  }
+
+  /** Screen and scrollback as escape sequences that recreate them when written to a terminal. */
+  serialize(scrollback?: number): string {
+    return this.serializer.serialize({ scrollback, excludeAltBuffer: true, excludeModes: true });
+  }
+
+  dispose(): void {
+    this.terminal.dispose();
+  }
+}

@@ -1,0 +1,45 @@
+/** The `tandem` command line, parsed without a library: it is small and must never throw a stack trace. */
+export type CliCommand =
+  | { kind: 'app' }
+  | { kind: 'web'; port: number; shell?: string; open: boolean }
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'error'; message: string };
+
+export const USAGE = `Usage:
+  tandem                         open the Tandem window (Electron)
+  tandem web [--port N] [--shell PATH] [--no-open]
+                                 serve Tandem on 127.0.0.1 for a browser (--port 0 picks a free port)
+  tandem --help | --version`;
+
+export function parseArguments(argv: string[]): CliCommand {
+  const [command, ...rest] = argv;
+  if (command === undefined) return { kind: 'app' };
+  if (command === '--help' || command === '-h' || command === 'help') return { kind: 'help' };
+  if (command === '--version' || command === '-v') return { kind: 'version' };
+  if (command !== 'web') return { kind: 'error', message: `Unknown command "${command}".` };
+  let port = 0;
+  let shell: string | undefined;
+  let open = true;
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = () => inline ?? rest[++i];
+    if (flag === '--port') {
+      const text = value();
+      const parsed = Number(text);
+      if (!text || !Number.isInteger(parsed) || parsed < 0 || parsed > 65_535) {
+        return { kind: 'error', message: `--port needs a number from 0 to 65535, got "${text ?? ''}".` };
+      }
+      port = parsed;
+    } else if (flag === '--shell') {
+      shell = value();
+      if (!shell) return { kind: 'error', message: '--shell needs a path.' };
+    } else if (flag === '--no-open') {
+      open = false;
+    } else {
+      return { kind: 'error', message: `Unknown option "${arg}" for tandem web.` };
+    }
+  }
+  return { kind: 'web', port, shell, open };
+}

@@ -1,0 +1,21 @@
+import { app, session, type WebContents } from 'electron';
+
+/**
+ * Process-wide Electron hardening: every renderer is sandboxed, no page may navigate away,
+ * open windows, embed <webview> or get a permission (camera, notifications, ...).
+ */
+export function hardenElectron(isOwnPage: (url: string) => boolean): void {
+  app.enableSandbox();
+  app.on('web-contents-created', (_event, contents: WebContents) => {
+    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+    contents.on('will-navigate', (event, url) => {
+      if (!isOwnPage(url)) event.preventDefault();
+    });
+    contents.on('will-redirect', (event) => event.preventDefault());
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+  });
+  app.whenReady().then(() => {
+    session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+    session.defaultSession.setPermissionCheckHandler(() => false);
+  });
+}

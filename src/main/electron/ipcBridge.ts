@@ -1,0 +1,44 @@
+import { ipcMain, MessageChannelMain, type BrowserWindow, type IpcMainEvent } from 'electron';
+import { ClientConnection } from '../engine/clientConnection';
+import type { Engine } from '../engine/engine';
+
+export const CONNECT_CHANNEL = 'tandem:connect';
+export const PORT_CHANNEL = 'tandem:port';
+
+/**
+ * The Electron transport. Its one ipcMain handler checks that the sender is the main frame
+ * of our window showing our page, then hands that renderer a MessagePort; everything after
+ * (requests, events, pty bytes) flows over the port, validated by ClientConnection.
+ */
+export function installIpcBridge(engine: Engine, window: () => BrowserWindow | undefined, isOwnPage: (url: string) => boolean): void {
+  ipcMain.on(CONNECT_CHANNEL, (event: IpcMainEvent, ...args: unknown[]) => {
+    const current = window();
+    const frame = event.senderFrame;
+    const trusted =
+      args.length === 0 &&
+      current !== undefined &&
+      event.sender === current.webContents &&
+      frame !== null &&
+      frame === current.webContents.mainFrame &&
+      isOwnPage(frame.url);
+    if (!trusted) return;
+
+    const { port1, port2 } = new MessageChannelMain();
+    const connection = new ClientConnection(engine, {
+      sendText: (text) => port1.postMessage(text),
+      sendBinary: (bytes) => port1.postMessage(bytes),
+    });
+    port1.on('message', ({ data }) => {
+      if (typeof data === 'string') void connection.handleText(data);
+      else if (data instanceof Uint8Array) connection.handleBinary(data);
+      else if (data instanceof ArrayBuffer) connection.handleBinary(new Uint8Array(data));
+    });
+    port1.on('close', () => connection.disconnect());
+    port1.start();
+    event.sender.postMessage(PORT_CHANNEL, null, [port2]);
+    event.sender.once('destroyed', () => {
+      connection.disconnect();
+      port1.close();
+    });
+  });
+}

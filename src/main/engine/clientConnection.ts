@@ -1,0 +1,119 @@
+import {
+  FrameKind,
+  RequestSchema,
+  RequestSchemas,
+  decodeAckCount,
+  decodeFrame,
+  encodeFrame,
+  type Events,
+  type Method,
+  type Params,
+  type Results,
+} from '../../shared/protocol';
+import type { PaneListener } from '../panes/pane';
+import { UserError, type Engine } from './engine';
+
+/** What a transport must offer: a way to send text and binary messages to the renderer. */
+export interface ClientSink {
+  sendText(text: string): void;
+  sendBinary(bytes: Uint8Array): void;
+}
+
+type Handler<M extends Method> = (params: Params<M>) => Results[M] | Promise<Results[M]>;
+
+/** Largest text message accepted from a client (a session layout is the biggest). */
+const MAX_REQUEST_BYTES = 1024 * 1024;
+
+/**
+ * One renderer's conversation with the engine, independent of the transport: parses and
+ * validates every message (zod), dispatches requests, forwards keystrokes and acks, and
+ * sends pane output and events back. Nothing a client sends can crash the engine.
+ */
+export class ClientConnection implements PaneListener {
+  private readonly handlers: { [M in Method]: Handler<M> };
+  private closed = false;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly sink: ClientSink,
+  ) {
+    this.handlers = {
+      hello: () => this.engine.hello(),
+      'pane.create': (params) => this.engine.createPane(params, this),
+      'pane.attach': ({ paneId }) => this.engine.reattachPane(paneId, this),
+      'pane.resize': ({ paneId, cols, rows }) => this.engine.pane(paneId).resize(cols, rows),
+      'pane.close': ({ paneId }) => {
+        this.engine.closePane(paneId);
+        return {};
+      },
+      'pane.blocks': ({ paneId }) => this.engine.blocks(paneId),
+      'block.output': ({ blockId }) => this.engine.blockOutput(blockId),
+      'settings.update': (patch) => ({ settings: this.engine.updateSettings(patch) }),
+      'session.save': async (layout) => {
+        await this.engine.saveSession(layout);
+        return {};
+      },
+    };
+    engine.attachClient(this);
+  }
+
+  output(paneId: number, bytes: Uint8Array): void {
+    if (!this.closed) this.sink.sendBinary(encodeFrame(FrameKind.Output, paneId, bytes));
+  }
+
+  event<E extends keyof Events>(event: E, payload: Events[E]): void {
+    if (!this.closed) this.sink.sendText(JSON.stringify({ event, payload }));
+  }
+
+  handleBinary(data: Uint8Array): void {
+    const frame = decodeFrame(data);
+    if (!frame) return;
+    let pane;
+    try {
+      pane = this.engine.pane(frame.paneId);
+    } catch {
+      return; // Input for a pane closed a moment ago.
+    }
+    if (frame.kind === FrameKind.Input) pane.write(frame.payload);
+    else if (frame.kind === FrameKind.Ack) pane.acknowledge(decodeAckCount(frame.payload));
+  }
+
+  async handleText(text: string): Promise<void> {
+    if (text.length > MAX_REQUEST_BYTES) return;
+    let request;
+    try {
+      request = RequestSchema.parse(JSON.parse(text));
+    } catch {
+      return; // Not a request: nothing to answer.
+    }
+    const { id, method } = request;
+    if (!Object.hasOwn(RequestSchemas, method)) {
+      this.reply(id, undefined, { message: `Unknown method ${method}.`, code: 'unknown-method' });
+      return;
+    }
+    const schema = RequestSchemas[method as Method];
+    const params = schema.safeParse(request.params ?? {});
+    if (!params.success) {
+      this.reply(id, undefined, { message: `Invalid ${method} request: ${params.error.issues[0]?.message ?? ''}`, code: 'invalid' });
+      return;
+    }
+    try {
+      const handler = this.handlers[method as Method] as Handler<Method>;
+      this.reply(id, await handler(params.data as Params<Method>));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.reply(id, undefined, { message, code: error instanceof UserError ? 'user' : 'internal' });
+    }
+  }
+
+  disconnect(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.engine.detachClient(this);
+  }
+
+  private reply(id: number, result: unknown, error?: { message: string; code?: string }): void {
+    if (this.closed) return;
+    this.sink.sendText(JSON.stringify(error ? { id, error } : { id, result }));
+  }
+}

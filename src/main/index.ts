@@ -1,0 +1,39 @@
+import { app, type BrowserWindow } from 'electron';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Engine } from './engine/engine';
+import { hardenElectron } from './electron/hardening';
+import { installIpcBridge } from './electron/ipcBridge';
+import { createMainWindow, defaultWindowPaths, rendererUrl } from './electron/mainWindow';
+import { version } from './version';
+
+// The Electron entry: one engine, one window, the IPC transport. Everything else lives in
+// the plain-Node engine so it can be tested without Electron.
+const paths = defaultWindowPaths(dirname(fileURLToPath(import.meta.url)));
+const ownPage = rendererUrl(paths);
+const isOwnPage = (url: string) => url.split('#')[0]!.split('?')[0] === ownPage.split('?')[0];
+
+if (!app.requestSingleInstanceLock()) app.quit();
+hardenElectron(isOwnPage);
+
+let engine: Engine | undefined;
+let mainWindow: BrowserWindow | undefined;
+
+app.whenReady().then(() => {
+  engine = new Engine({ version });
+  installIpcBridge(engine, () => mainWindow, isOwnPage);
+  mainWindow = createMainWindow(paths);
+  mainWindow.on('closed', () => (mainWindow = undefined));
+});
+
+app.on('second-instance', () => mainWindow?.focus());
+
+let quitting = false;
+app.on('before-quit', (event) => {
+  if (quitting || !engine) return;
+  event.preventDefault();
+  quitting = true;
+  void engine.shutdown().finally(() => app.quit());
+});
+
+app.on('window-all-closed', () => app.quit());

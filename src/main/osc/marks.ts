@@ -1,0 +1,102 @@
+import type { ScannedOsc } from './oscScanner';
+import { percentDecode } from './percentEncoding';
+
+/**
+ * Shell-integration marks, from our own OSC 133 dialect and from foreign ones:
+ * FinalTerm/iTerm2/kitty/fish 4 OSC 133, VS Code OSC 633, OSC 7 (file:// and
+ * kitty-shell-cwd://) and iTerm2 OSC 1337 CurrentDir.
+ *
+ * Our own marks carry `tandem=<nonce>`; `nonce` is whatever the sequence carried, and the
+ * caller decides trust by comparing it with the pane's secret.
+ */
+export type Mark =
+  | { kind: 'prompt-start'; nonce?: string }
+  | { kind: 'input-start'; nonce?: string }
+  | { kind: 'command-start'; nonce?: string; commandLine?: string }
+  | { kind: 'command-end'; nonce?: string; exitCode?: number }
+  /** VS Code sends the command line in its own sequence (633;E) before C. */
+  | { kind: 'command-line'; nonce?: string; commandLine: string }
+  | { kind: 'cwd'; nonce?: string; path: string };
+
+export function interpretOsc(osc: ScannedOsc): Mark | undefined {
+  switch (osc.id) {
+    case 133:
+      return interpretSemanticPrompt(osc.payload.split(';'), 'tandem');
+    case 633:
+      return interpretVsCode(osc.payload);
+    case 7:
+      return interpretOsc7(osc.payload);
+    case 1337: {
+      const prefix = 'CurrentDir=';
+      return osc.payload.startsWith(prefix) ? { kind: 'cwd', path: osc.payload.slice(prefix.length) } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function parseOptions(parts: string[]): { positional: string[]; options: Map<string, string> } {
+  const positional: string[] = [];
+  const options = new Map<string, string>();
+  for (const part of parts) {
+    const eq = part.indexOf('=');
+    if (eq > 0) options.set(part.slice(0, eq), part.slice(eq + 1));
+    else positional.push(part);
+  }
+  return { positional, options };
+}
+
+function interpretSemanticPrompt(parts: string[], nonceKey: string): Mark | undefined {
+  const [letter, ...rest] = parts;
+  const { positional, options } = parseOptions(rest);
+  const nonce = options.get(nonceKey);
+  switch (letter) {
+    case 'A':
+    case 'P':
+      return letter === 'A' ? { kind: 'prompt-start', nonce } : undefined;
+    case 'B':
+      return { kind: 'input-start', nonce };
+    case 'C': {
+      const encoded = options.get('cmdline_url');
+      const plain = options.get('cmdline');
+      const commandLine = encoded !== undefined ? percentDecode(encoded) : plain;
+      return { kind: 'command-start', nonce, commandLine };
+    }
+    case 'D': {
+      const code = positional[0];
+      const exitCode = code !== undefined && /^-?\d{1,10}$/.test(code) ? Number(code) : undefined;
+      return { kind: 'command-end', nonce, exitCode };
+    }
+    default:
+      return undefined;
+  }
+}
+
+function interpretVsCode(payload: string): Mark | undefined {
+  const parts = payload.split(';');
+  const letter = parts[0];
+  if (letter === 'E') {
+    // 633;E;<escaped command line>;<nonce>
+    return { kind: 'command-line', commandLine: unescapeVsCode(parts[1] ?? ''), nonce: parts[2] };
+  }
+  if (letter === 'P') {
+    const property = parts.slice(1).join(';');
+    return property.startsWith('Cwd=') ? { kind: 'cwd', path: unescapeVsCode(property.slice(4)) } : undefined;
+  }
+  return interpretSemanticPrompt(parts, 'nonce');
+}
+
+/** VS Code escapes `\` as `\\` and bytes below 0x20 and `;` as `\xAB`. */
+function unescapeVsCode(text: string): string {
+  return text.replace(/\\(\\|x([0-9a-fA-F]{2}))/g, (_, escaped: string, hex?: string) =>
+    hex ? String.fromCharCode(parseInt(hex, 16)) : escaped,
+  );
+}
+
+function interpretOsc7(payload: string): Mark | undefined {
+  const match = /^(file|kitty-shell-cwd):\/\/([^/]*)(\/.*)?$/.exec(payload);
+  if (!match) return undefined;
+  const path = match[3] ?? '/';
+  // kitty-shell-cwd carries the raw path; file:// is a URL and is percent-encoded.
+  return { kind: 'cwd', path: match[1] === 'file' ? percentDecode(path) : path };
+}

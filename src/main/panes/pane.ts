@@ -1,0 +1,441 @@
+import { randomBytes } from 'node:crypto';
+import { basename } from 'node:path';
+import ptyModule from 'node-pty';
+import type { IPty } from 'node-pty';
+import type { Block, TerminalState } from '../../shared/blocks';
+import type { Events, PaneInfo } from '../../shared/protocol';
+import { BlockTracker } from '../blocks/blockTracker';
+import { TerminalMirror } from '../blocks/terminalMirror';
+import { PromptHeuristics } from '../blocks/promptHeuristics';
+import { OscScanner } from '../osc/oscScanner';
+import { interpretOsc } from '../osc/marks';
+import { FlowControl } from '../pty/flowControl';
+import { OutputBatcher } from '../pty/outputBatcher';
+import { killProcessTree } from '../pty/processTree';
+import { buildShellLaunch, type ShellLaunch } from '../shell/shellLaunch';
+import { resolveShell } from './shellChoice';
+
+const { spawn } = ptyModule;
+
+export const MIN_COLS = 2;
+export const MIN_ROWS = 1;
+export const MAX_COLS = 2_000;
+export const MAX_ROWS = 1_000;
+/** A shell that exits non-zero this soon after starting gets replaced by a fallback shell. */
+const EARLY_EXIT_MS = 1_500;
+/** How long our integration may take to send its first mark before we call it off. */
+const INTEGRATION_TIMEOUT_MS = 10_000;
+/** Block output returned by `outputOf` is capped; the model asks for ranges later. */
+const MAX_OUTPUT_CHARS = 4 * 1024 * 1024;
+const RENDERER = 'renderer';
+const MIRROR = 'mirror';
+
+export interface PaneOptions {
+  id: number;
+  shellPath?: string;
+  shellArgs?: string[];
+  cwd: string;
+  cols: number;
+  rows: number;
+  scrollback: number;
+  integration: boolean;
+  login: boolean;
+  env?: NodeJS.ProcessEnv;
+  /** Serialized screen to show before the shell's first output (session restore). */
+  restoredSnapshot?: string;
+}
+
+export interface PaneListener {
+  output(paneId: number, bytes: Uint8Array): void;
+  event<E extends keyof Events>(event: E, payload: Events[E]): void;
+}
+
+export function clampSize(cols: number, rows: number): { cols: number; rows: number } {
+  const safe = (value: number, min: number, max: number) =>
+    Number.isFinite(value) ? Math.min(max, Math.max(min, Math.floor(value))) : min;
+  return { cols: safe(cols, MIN_COLS, MAX_COLS), rows: safe(rows, MIN_ROWS, MAX_ROWS) };
+}
+
+/**
+ * One terminal pane: a shell in a pty, the OSC scanner and block tracker on its output,
+ * a headless mirror of its screen, and the batching and flow control towards the renderer.
+ */
+export class Pane {
+  readonly id: number;
+  readonly nonce = randomBytes(16).toString('hex');
+  private pty: IPty | undefined;
+  private launch: ShellLaunch | undefined;
+  private readonly scanner = new OscScanner();
+  private readonly mirror: TerminalMirror;
+  private readonly tracker: BlockTracker;
+  private readonly heuristics: PromptHeuristics;
+  private readonly batcher: OutputBatcher;
+  private readonly flow: FlowControl;
+  private readonly blockStarts = new Map<string, ReturnType<TerminalMirror['markCursorLine']>>();
+  private readonly blockEnds = new Map<string, ReturnType<TerminalMirror['markCursorLine']>>();
+  private streamOffset = 0;
+  private size: { cols: number; rows: number };
+  private shellPath = '';
+  private integrationOn: boolean;
+  private integrationTimer: NodeJS.Timeout | undefined;
+  private exitInfo: { exitCode: number; signal?: number } | undefined;
+  private listener: PaneListener | undefined;
+  private closed = false;
+
+  constructor(private readonly options: PaneOptions) {
+    this.id = options.id;
+    this.size = clampSize(options.cols, options.rows);
+    this.mirror = new TerminalMirror(this.size.cols, this.size.rows, options.scrollback);
+    this.integrationOn = options.integration;
+    this.tracker = new BlockTracker(this.id, this.nonce, options.integration, options.cwd, {
+      started: (block) => this.onBlockStarted(block),
+      finished: (block) => this.onBlockFinished(block),
+      stateChanged: (state, cwd) => this.emitState(state, cwd),
+      integrationConfirmed: () => this.onIntegrationConfirmed(),
+    });
+    this.heuristics = new PromptHeuristics(this.mirror, this.tracker, () => this.streamOffset);
+    this.mirror.onAlternateScreen(() => this.tracker.markAlternateScreen());
+    this.batcher = new OutputBatcher((bytes) => this.sendToRenderer(bytes));
+    this.flow = new FlowControl(
+      () => this.pty?.pause(),
+      () => this.pty?.resume(),
+      // The mirror parses in-process and quickly; it only holds the pty back when far behind.
+      { [MIRROR]: { high: 8 * 1024 * 1024, low: 1024 * 1024 } },
+    );
+    if (options.restoredSnapshot) this.restored = options.restoredSnapshot;
+  }
+
+  /** Old scrollback from the saved session: goes into the mirror, and to the renderer as the snapshot. */
+  private restored: string | undefined;
+
+  /** Spawns the shell. Never throws: failures become a message in the pane and a fallback shell. */
+  start(): void {
+    const choice = resolveShell(this.options.shellPath, this.options.env ?? process.env);
+    if (choice.problem) this.notice('warning', choice.problem);
+    if (!choice.path) {
+      this.writeNotice(`No usable shell found (${choice.problem ?? 'unknown'}).`);
+      this.markExited(127);
+      return;
+    }
+    this.spawnShell(choice.path, this.options.shellArgs ?? [], this.options.integration, choice.fallbacks);
+  }
+
+  /** Attach a fresh pane's first client. Its output starts at offset 0 (after any restored snapshot). */
+  attach(listener: PaneListener): PaneInfo {
+    this.listener = listener;
+    this.flow.forget(RENDERER);
+    const snapshot = this.restored;
+    if (snapshot) {
+      this.mirror.write(snapshot);
+      this.restored = undefined;
+    }
+    return { ...this.info(), snapshot };
+  }
+
+  /**
+   * Attach a client to a pane that has been running (browser tab reloaded): it gets the
+   * mirror's serialized screen and the stream offset the snapshot corresponds to exactly.
+   */
+  async reattach(listener: PaneListener): Promise<PaneInfo> {
+    await this.mirror.flushed();
+    // Everything emitted so far is in the mirror now; output still waiting in the batcher
+    // is part of the snapshot and must not be sent twice.
+    this.batcher.discardPending();
+    this.listener = listener;
+    this.flow.forget(RENDERER);
+    return { ...this.info(), snapshot: this.mirror.serialize() };
+  }
+
+  detach(listener: PaneListener): void {
+    if (this.listener !== listener) return;
+    this.listener = undefined;
+    this.flow.forget(RENDERER);
+  }
+
+  info(): PaneInfo {
+    return {
+      paneId: this.id,
+      shell: this.shellPath,
+      shellName: shellName(this.shellPath),
+      integration: this.integrationOn,
+      nonce: this.nonce,
+      cwd: this.tracker.cwd,
+      state: this.tracker.state,
+      cols: this.size.cols,
+      rows: this.size.rows,
+      streamOffset: this.streamOffset,
+      exited: this.exitInfo,
+    };
+  }
+
+  /** Mirror content as escape sequences; waits for the mirror to catch up first. */
+  async snapshot(scrollback?: number): Promise<string> {
+    await this.mirror.flushed();
+    return this.mirror.serialize(scrollback);
+  }
+
+  get cwd(): string {
+    return this.tracker.cwd;
+  }
+
+  get state(): TerminalState {
+    return this.tracker.state;
+  }
+
+  get shell(): string {
+    return this.shellPath;
+  }
+
+  get exited(): boolean {
+    return this.exitInfo !== undefined;
+  }
+
+  blocks(): Block[] {
+    return this.tracker.blocks();
+  }
+
+  /** Clean text a block printed (from the mirror). */
+  async outputOf(blockId: string): Promise<{ text: string; truncated: boolean; lineCount: number } | undefined> {
+    const block = this.tracker.find(blockId);
+    if (!block) return undefined;
+    await this.mirror.flushed();
+    const start = this.blockStarts.get(blockId);
+    if (!start || start.marker.isDisposed) {
+      return { text: '', truncated: true, lineCount: 0 };
+    }
+    const end = this.blockEnds.get(blockId);
+    const endLine = end && !end.marker.isDisposed ? end.marker.line : Number.MAX_SAFE_INTEGER;
+    const endColumn = end ? end.column : this.mirror.cursorColumn;
+    let text = this.mirror.textBetween(start.marker.line, endLine, endColumn).replace(/\s+$/, '');
+    const truncated = text.length > MAX_OUTPUT_CHARS;
+    if (truncated) text = text.slice(text.length - MAX_OUTPUT_CHARS);
+    return { text, truncated, lineCount: text === '' ? 0 : text.split('\n').length };
+  }
+
+  screenText(): Promise<string> {
+    return this.mirror.flushed().then(() => this.mirror.screenText());
+  }
+
+  write(data: Uint8Array | string): void {
+    if (!this.pty || this.closed) return;
+    if (!this.integrationOn) this.heuristics.beforeInput(data);
+    this.pty.write(typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8'));
+  }
+
+  resize(cols: number, rows: number): { cols: number; rows: number } {
+    this.size = clampSize(cols, rows);
+    this.mirror.resize(this.size.cols, this.size.rows);
+    if (this.pty && !this.exitInfo) {
+      try {
+        this.pty.resize(this.size.cols, this.size.rows);
+      } catch {
+        // The pty closed between the check and the call; nothing to resize.
+      }
+    }
+    return this.size;
+  }
+
+  acknowledge(bytes: number): void {
+    this.flow.acknowledged(RENDERER, bytes);
+  }
+
+  /** Send SIGINT to the foreground job the way Ctrl+C does. */
+  interrupt(): void {
+    this.write('\x03');
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.integrationTimer) clearTimeout(this.integrationTimer);
+    this.heuristics.dispose();
+    this.batcher.discardPending();
+    if (this.pty && !this.exitInfo) killProcessTree(this.pty.pid);
+    this.launch?.cleanup();
+    this.mirror.dispose();
+  }
+
+  private spawnShell(path: string, args: string[], integration: boolean, fallbacks: string[]): void {
+    this.shellPath = path;
+    this.exitInfo = undefined;
+    let launch: ShellLaunch;
+    try {
+      launch = buildShellLaunch({
+        shellPath: path,
+        extraArgs: args,
+        login: this.options.login,
+        integration,
+        nonce: this.nonce,
+        baseEnv: this.options.env ?? process.env,
+        cwd: this.options.cwd,
+      });
+    } catch (error) {
+      this.notice('warning', `Shell integration could not be prepared: ${messageOf(error)}`);
+      launch = buildShellLaunch({
+        shellPath: path,
+        extraArgs: args,
+        login: this.options.login,
+        integration: false,
+        nonce: this.nonce,
+        baseEnv: this.options.env ?? process.env,
+        cwd: this.options.cwd,
+      });
+    }
+    this.launch = launch;
+    this.integrationOn = launch.integration;
+    if (!launch.integration) this.tracker.disableIntegration();
+    const startedAt = Date.now();
+    let pty: IPty;
+    try {
+      pty = spawn(launch.file, launch.args, {
+        name: 'xterm-256color',
+        cols: this.size.cols,
+        rows: this.size.rows,
+        cwd: this.options.cwd,
+        env: launch.env,
+        encoding: null,
+      } as Parameters<typeof spawn>[2]);
+    } catch (error) {
+      launch.cleanup();
+      this.writeNotice(`Could not start ${path}: ${messageOf(error)}`);
+      this.tryFallback(fallbacks);
+      return;
+    }
+    this.pty = pty;
+    pty.onData((data: string | Buffer) => {
+      if (this.pty !== pty || this.closed) return;
+      this.emitOutput(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+    });
+    pty.onExit(({ exitCode, signal }) => {
+      if (this.pty !== pty || this.closed) return;
+      launch.cleanup();
+      const early = Date.now() - startedAt < EARLY_EXIT_MS && exitCode !== 0;
+      if (early && fallbacks.length > 0) {
+        this.writeNotice(`${path} exited right after starting (code ${exitCode}).`);
+        this.tryFallback(fallbacks);
+        return;
+      }
+      this.markExited(exitCode, signal);
+    });
+    if (launch.integration) {
+      this.integrationTimer = setTimeout(() => {
+        if (this.tracker.integrationConfirmed || this.closed) return;
+        this.integrationOn = false;
+        this.tracker.disableIntegration();
+        this.notice('warning', 'Shell integration did not report in; blocks now come from prompt heuristics.');
+        this.emitState(this.tracker.state, this.tracker.cwd);
+      }, INTEGRATION_TIMEOUT_MS);
+      this.integrationTimer.unref();
+    } else {
+      this.notice('info', `Shell integration is off for ${shellName(path)}; blocks come from prompt heuristics.`);
+    }
+    this.emitState(this.tracker.state, this.tracker.cwd);
+  }
+
+  private tryFallback(fallbacks: string[]): void {
+    const [next, ...rest] = fallbacks;
+    if (!next) {
+      this.markExited(127);
+      return;
+    }
+    this.writeNotice(`Starting ${next} instead.`);
+    this.notice('warning', `Fell back to ${next}.`);
+    this.spawnShell(next, [], this.options.integration, rest);
+  }
+
+  private markExited(exitCode: number, signal?: number): void {
+    this.exitInfo = signal ? { exitCode, signal } : { exitCode };
+    this.batcher.flushAll();
+    const how = signal ? `was killed by signal ${signal}` : `exited with code ${exitCode}`;
+    this.listener?.event('pane.exit', {
+      paneId: this.id,
+      exitCode,
+      signal: signal || undefined,
+      message: `${shellName(this.shellPath) || 'The shell'} ${how}.`,
+    });
+  }
+
+  /** A line of text in the terminal itself, dim, so the user sees it where they look. */
+  private writeNotice(text: string): void {
+    this.emitOutput(Buffer.from(`\r\n\x1b[2m[tandem] ${text}\x1b[0m\r\n`, 'utf8'));
+  }
+
+  private notice(level: 'info' | 'warning' | 'error', message: string): void {
+    this.listener?.event('pane.notice', { paneId: this.id, level, message });
+  }
+
+  private emitOutput(chunk: Uint8Array): void {
+    const base = this.streamOffset;
+    let written = 0;
+    for (const osc of this.scanner.push(chunk)) {
+      const mark = interpretOsc(osc);
+      if (!mark) continue;
+      this.writeToMirror(chunk.subarray(written, osc.end));
+      written = osc.end;
+      this.tracker.handle(mark, base + osc.end);
+    }
+    this.writeToMirror(chunk.subarray(written));
+    this.streamOffset = base + chunk.length;
+    this.batcher.push(chunk);
+    if (!this.integrationOn) this.heuristics.afterOutput();
+  }
+
+  private writeToMirror(bytes: Uint8Array): void {
+    if (bytes.length === 0) return;
+    this.mirror.write(bytes);
+    this.flow.sent(MIRROR, bytes.length);
+    const length = bytes.length;
+    this.mirror.afterPendingWrites(() => {
+      this.flow.acknowledged(MIRROR, length);
+    });
+  }
+
+  private sendToRenderer(bytes: Uint8Array): void {
+    if (!this.listener) return;
+    this.flow.sent(RENDERER, bytes.length);
+    this.listener.output(this.id, bytes);
+  }
+
+  private onBlockStarted(block: Block): void {
+    this.mirror.afterPendingWrites(() => this.blockStarts.set(block.id, this.mirror.markCursorLine()));
+    this.forgetOldMarkers();
+    this.listener?.event('block.started', block);
+  }
+
+  private onBlockFinished(block: Block): void {
+    this.mirror.afterPendingWrites(() => this.blockEnds.set(block.id, this.mirror.markCursorLine()));
+    this.listener?.event('block.finished', block);
+  }
+
+  private forgetOldMarkers(): void {
+    for (const [id, mark] of this.blockStarts) {
+      if (!mark || mark.marker.isDisposed) {
+        this.blockStarts.delete(id);
+        this.blockEnds.get(id)?.marker.dispose();
+        this.blockEnds.delete(id);
+      } else {
+        break;
+      }
+    }
+  }
+
+  private onIntegrationConfirmed(): void {
+    if (this.integrationTimer) clearTimeout(this.integrationTimer);
+    if (!this.integrationOn) {
+      this.integrationOn = true;
+      this.emitState(this.tracker.state, this.tracker.cwd);
+    }
+  }
+
+  private emitState(state: TerminalState, cwd: string): void {
+    this.listener?.event('pane.state', { paneId: this.id, state, cwd, integration: this.integrationOn });
+  }
+}
+
+export function shellName(path: string): string {
+  return basename(path).replace(/^-/, '');
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

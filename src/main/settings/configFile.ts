@@ -1,0 +1,61 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { parse, stringify } from 'smol-toml';
+import { z } from 'zod';
+import { DEFAULT_SETTINGS, SettingsSchema, type Settings, type SettingsPatch } from '../../shared/settings';
+import { writeFileAtomic } from './atomicWrite';
+
+export interface LoadedSettings {
+  settings: Settings;
+  /** Why the file could not be used; the defaults are in effect and the file is untouched. */
+  error?: string;
+}
+
+export function loadSettings(path: string): LoadedSettings {
+  if (!existsSync(path)) return { settings: DEFAULT_SETTINGS };
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    return { settings: DEFAULT_SETTINGS, error: `${path} could not be read: ${(error as Error).message}` };
+  }
+  let data: unknown;
+  try {
+    data = parse(text);
+  } catch (error) {
+    return { settings: DEFAULT_SETTINGS, error: `${path} is not valid TOML: ${firstLine((error as Error).message)}` };
+  }
+  const result = SettingsSchema.safeParse(data);
+  if (!result.success) {
+    return { settings: DEFAULT_SETTINGS, error: `${path}: ${describeIssues(result.error)}` };
+  }
+  return { settings: result.data };
+}
+
+/**
+ * Applies a patch from the settings UI and writes config.toml. Refuses (throws) when the
+ * file on disk is currently invalid, so a typo the user is fixing is never overwritten.
+ */
+export function updateSettings(path: string, patch: SettingsPatch): Settings {
+  const current = loadSettings(path);
+  if (current.error) throw new Error(`Not saving: ${current.error}. Fix the file first; it was left as it is.`);
+  const onDisk: Record<string, unknown> = existsSync(path) ? (parse(readFileSync(path, 'utf8')) as Record<string, unknown>) : {};
+  for (const [section, values] of Object.entries(patch)) {
+    if (!values) continue;
+    const existing = (onDisk[section] as Record<string, unknown> | undefined) ?? {};
+    onDisk[section] = { ...existing, ...values };
+  }
+  const settings = SettingsSchema.parse(onDisk);
+  writeFileAtomic(path, `# Tandem settings. See docs/configuration.md.\n${stringify(onDisk)}\n`);
+  return settings;
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.join('.') || '(top level)'}: ${issue.message}`)
+    .join('; ');
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0] ?? text;
+}

@@ -1,0 +1,30 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** Where Tandem keeps its files, honouring the XDG base-directory variables. */
+export interface TandemPaths {
+  configDir: string;
+  configFile: string;
+  dataDir: string;
+  stateDir: string;
+  sessionFile: string;
+}
+
+export function tandemPaths(env: NodeJS.ProcessEnv = process.env): TandemPaths {
+  const home = env.HOME || homedir();
+  const xdg = (name: string, fallback: string) => {
+    const value = env[name];
+    // The spec says relative paths are invalid and must be ignored.
+    return value && value.startsWith('/') ? value : join(home, fallback);
+  };
+  const configDir = join(xdg('XDG_CONFIG_HOME', '.config'), 'tandem');
+  const dataDir = join(xdg('XDG_DATA_HOME', '.local/share'), 'tandem');
+  const stateDir = join(xdg('XDG_STATE_HOME', '.local/state'), 'tandem');
+  return {
+    configDir,
+    configFile: join(configDir, 'config.toml'),
+    dataDir,
+    stateDir,
+    sessionFile: join(stateDir, 'session.json'),
+  };
+}

@@ -1,0 +1,197 @@
+import { z } from 'zod';
+import type { Block, TerminalState } from './blocks';
+import { SettingsPatchSchema, type Settings } from './settings';
+
+/**
+ * The one contract between the renderer and the engine, carried unchanged by both
+ * transports (an Electron MessagePort and a loopback WebSocket).
+ *
+ * Text messages are JSON: requests `{id, method, params}` from the renderer, responses
+ * `{id, result}` / `{id, error}` and events `{event, payload}` from the engine.
+ * Binary messages carry terminal bytes: see `encodeFrame` / `decodeFrame`.
+ */
+
+const paneId = z.number().int().nonnegative();
+const dimension = z.number().int();
+
+export const RequestSchemas = {
+  /** First call of a connection: settings, restored layout, live panes to re-attach. */
+  hello: z.object({}).strict(),
+  'pane.create': z
+    .object({
+      cols: dimension,
+      rows: dimension,
+      shell: z.string().optional(),
+      cwd: z.string().optional(),
+      /** Key of a pane in the saved session whose scrollback should be shown first. */
+      restoreKey: z.string().optional(),
+    })
+    .strict(),
+  /** Re-attach to a pane that is still alive in the engine (browser tab reloaded). */
+  'pane.attach': z.object({ paneId }).strict(),
+  'pane.resize': z.object({ paneId, cols: dimension, rows: dimension }).strict(),
+  'pane.close': z.object({ paneId }).strict(),
+  'pane.blocks': z.object({ paneId }).strict(),
+  'block.output': z.object({ blockId: z.string().max(64) }).strict(),
+  'settings.update': SettingsPatchSchema,
+  /** The renderer's layout; the engine adds each pane's cwd and scrollback and saves it. */
+  'session.save': z.lazy(() => SessionLayoutSchema),
+} as const;
+
+export type Method = keyof typeof RequestSchemas;
+export type Params<M extends Method> = z.infer<(typeof RequestSchemas)[M]>;
+
+export const RequestSchema = z
+  .object({
+    id: z.number().int(),
+    method: z.string(),
+    params: z.unknown(),
+  })
+  .strict();
+
+/** Layout of tabs and splits. Leaves name panes by their engine id. */
+export type LayoutNode =
+  | { kind: 'pane'; paneId: number }
+  | { kind: 'split'; direction: 'row' | 'column'; sizes: number[]; children: LayoutNode[] };
+
+export const LayoutNodeSchema: z.ZodType<LayoutNode> = z.lazy(() =>
+  z.union([
+    z.object({ kind: z.literal('pane'), paneId }).strict(),
+    z
+      .object({
+        kind: z.literal('split'),
+        direction: z.enum(['row', 'column']),
+        sizes: z.array(z.number().positive()).max(16),
+        children: z.array(LayoutNodeSchema).min(1).max(16),
+      })
+      .strict(),
+  ]),
+);
+
+export const SessionLayoutSchema = z
+  .object({
+    tabs: z.array(z.object({ title: z.string().max(200), layout: LayoutNodeSchema }).strict()).max(64),
+    activeTab: z.number().int().nonnegative(),
+  })
+  .strict();
+export type SessionLayout = z.infer<typeof SessionLayoutSchema>;
+
+/** A saved layout where leaves point at restorable panes (cwd + scrollback) instead of live ids. */
+export type RestoredLayoutNode =
+  | { kind: 'pane'; restoreKey: string; cwd: string; shell: string }
+  | { kind: 'split'; direction: 'row' | 'column'; sizes: number[]; children: RestoredLayoutNode[] };
+
+export interface RestoredSession {
+  tabs: { title: string; layout: RestoredLayoutNode }[];
+  activeTab: number;
+}
+
+export interface PaneInfo {
+  paneId: number;
+  /** Absolute path of the shell actually running (may be a fallback). */
+  shell: string;
+  /** Short name: bash, zsh, fish, sh ... */
+  shellName: string;
+  integration: boolean;
+  /** Secret per-pane nonce carried by our own OSC 133 marks. */
+  nonce: string;
+  cwd: string;
+  state: TerminalState;
+  cols: number;
+  rows: number;
+  /** Serialized screen + scrollback to write before live output (restore or re-attach). */
+  snapshot?: string;
+  /** Byte offset in the output stream at which live output continues after the snapshot. */
+  streamOffset: number;
+  exited?: { exitCode: number; signal?: number };
+}
+
+export interface HelloResult {
+  version: string;
+  platform: string;
+  settings: Settings;
+  /** Set when config.toml could not be used; the defaults are in effect. */
+  settingsError?: string;
+  configPath: string;
+  restoredSession?: RestoredSession;
+  livePanes: PaneInfo[];
+}
+
+export interface Results {
+  hello: HelloResult;
+  'pane.create': PaneInfo;
+  'pane.attach': PaneInfo;
+  'pane.resize': { cols: number; rows: number };
+  'pane.close': Record<string, never>;
+  'pane.blocks': Block[];
+  'block.output': { text: string; truncated: boolean; lineCount: number };
+  'settings.update': { settings: Settings };
+  'session.save': Record<string, never>;
+}
+
+export type Response =
+  | { id: number; result: unknown }
+  | { id: number; error: { message: string; code?: string } };
+
+export interface Events {
+  'pane.state': { paneId: number; state: TerminalState; cwd: string; integration: boolean; title?: string };
+  'pane.exit': { paneId: number; exitCode: number; signal?: number; message: string };
+  /** Something the user should read in the pane's status area (fallback shell, integration off ...). */
+  'pane.notice': { paneId: number; level: 'info' | 'warning' | 'error'; message: string };
+  'block.started': Block;
+  'block.finished': Block;
+  'settings.changed': { settings: Settings; error?: string };
+  /** Another window or tab took over this engine session. */
+  'connection.replaced': Record<string, never>;
+}
+
+export type EventName = keyof Events;
+export interface EventMessage<E extends EventName = EventName> {
+  event: E;
+  payload: Events[E];
+}
+
+/** Binary frame kinds. */
+export const FrameKind = {
+  /** engine → renderer: terminal output bytes */
+  Output: 1,
+  /** renderer → engine: keyboard / paste bytes */
+  Input: 2,
+  /** renderer → engine: payload is a u32 count of output bytes xterm has finished parsing */
+  Ack: 3,
+} as const;
+export type FrameKind = (typeof FrameKind)[keyof typeof FrameKind];
+
+const HEADER = 5;
+
+/** Frame layout: u8 kind, u32 little-endian pane id, payload. */
+export function encodeFrame(kind: FrameKind, pane: number, payload: Uint8Array): Uint8Array {
+  const frame = new Uint8Array(HEADER + payload.byteLength);
+  const view = new DataView(frame.buffer);
+  view.setUint8(0, kind);
+  view.setUint32(1, pane, true);
+  frame.set(payload, HEADER);
+  return frame;
+}
+
+export function decodeFrame(
+  data: ArrayBuffer | Uint8Array,
+): { kind: FrameKind; paneId: number; payload: Uint8Array } | undefined {
+  const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
+  if (bytes.byteLength < HEADER) return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const kind = view.getUint8(0);
+  if (kind !== FrameKind.Output && kind !== FrameKind.Input && kind !== FrameKind.Ack) return undefined;
+  return { kind, paneId: view.getUint32(1, true), payload: bytes.subarray(HEADER) };
+}
+
+export function encodeAck(pane: number, byteCount: number): Uint8Array {
+  const payload = new Uint8Array(4);
+  new DataView(payload.buffer).setUint32(0, byteCount >>> 0, true);
+  return encodeFrame(FrameKind.Ack, pane, payload);
+}
+
+export function decodeAckCount(payload: Uint8Array): number {
+  if (payload.byteLength < 4) return 0;
+  return new DataView(payload.buffer, payload.byteOffset, 4).getUint32(0, true);
+}

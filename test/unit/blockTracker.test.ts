@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { Block } from '../../src/shared/blocks';
+import { BlockTracker } from '../../src/main/blocks/blockTracker';
+import type { Mark } from '../../src/main/osc/marks';
+
+function tracker(integration: boolean) {
+  const started: Block[] = [];
+  const finished: Block[] = [];
+  const states: string[] = [];
+  const t = new BlockTracker(1, 'secret', integration, '/home', {
+    started: (b) => started.push(b),
+    finished: (b) => finished.push(b),
+    stateChanged: (s) => states.push(s),
+    integrationConfirmed: () => states.push('confirmed'),
+  });
+  return { t, started, finished, states };
+}
+
+const ours = (mark: Mark): Mark => ({ ...mark, nonce: 'secret' });
+
+describe('BlockTracker', () => {
+  it('builds a block from our marks: command, cwd, exit code, state', () => {
+    const { t, started, finished, states } = tracker(true);
+    t.handle({ kind: 'cwd', path: '/tmp/x y' }, 0);
+    t.handle(ours({ kind: 'prompt-start' }), 10);
+    t.handle(ours({ kind: 'input-start' }), 20);
+    t.handle(ours({ kind: 'command-start', commandLine: 'ls' }), 30, 1000);
+    expect(t.state).toBe('EXECUTING');
+    t.handle(ours({ kind: 'command-end', exitCode: 2 }), 40, 1500);
+    expect(started[0]).toMatchObject({ id: 'p1b1', command: 'ls', cwd: '/tmp/x y', trusted: true, outputOffset: 30 });
+    expect(finished[0]).toMatchObject({ id: 'p1b1', exitCode: 2, startedAt: 1000, endedAt: 1500 });
+    expect(states).toEqual(['IDLE', 'confirmed', 'PROMPT', 'EXECUTING', 'IDLE']);
+  });
+
+  it('ignores marks without the nonce while our integration is on', () => {
+    const { t, started, finished } = tracker(true);
+    t.handle(ours({ kind: 'command-start', commandLine: 'cat evil' }), 0);
+    t.handle({ kind: 'command-end', exitCode: 0 }, 5);
+    t.handle({ kind: 'prompt-start' }, 6);
+    t.handle({ kind: 'command-start', commandLine: 'forged' }, 7);
+    t.handle({ kind: 'command-end', exitCode: 0, nonce: 'wrong' }, 8);
+    expect(t.state).toBe('EXECUTING');
+    expect(finished).toEqual([]);
+    expect(started.map((b) => b.command)).toEqual(['cat evil']);
+    expect(t.untrustedMarkCount).toBe(4);
+  });
+
+  it('does not let a running program change the cwd', () => {
+    const { t } = tracker(true);
+    t.handle({ kind: 'cwd', path: '/a' }, 0);
+    t.handle(ours({ kind: 'command-start', commandLine: 'x' }), 1);
+    t.handle({ kind: 'cwd', path: '/evil' }, 2);
+    expect(t.cwd).toBe('/a');
+  });
+
+  it('makes untrusted blocks from foreign marks when our integration is off', () => {
+    const { t, finished } = tracker(false);
+    t.handle({ kind: 'prompt-start' }, 0);
+    t.handle({ kind: 'command-line', commandLine: 'make' }, 1);
+    t.handle({ kind: 'command-start' }, 2);
+    t.handle({ kind: 'command-end', exitCode: 1 }, 3);
+    expect(finished[0]).toMatchObject({ command: 'make', exitCode: 1, trusted: false });
+  });
+
+  it('closes a block without D when the next prompt starts, and ignores D without a block', () => {
+    const { t, finished } = tracker(true);
+    t.handle(ours({ kind: 'command-end', exitCode: 130 }), 0);
+    expect(finished).toEqual([]);
+    t.handle(ours({ kind: 'command-start', commandLine: 'a' }), 1);
+    t.handle(ours({ kind: 'prompt-start' }), 2);
+    expect(finished).toHaveLength(1);
+    expect(finished[0]!.exitCode).toBeUndefined();
+  });
+});

@@ -1,0 +1,65 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { interpretOsc } from '../../src/main/osc/marks';
+import { percentDecode, percentEncode } from '../../src/main/osc/percentEncoding';
+
+const osc = (id: number, payload: string) => interpretOsc({ id, payload, end: 0 });
+
+describe('interpretOsc', () => {
+  it('reads our own marks with their nonce and command line', () => {
+    expect(osc(133, 'A;tandem=n')).toEqual({ kind: 'prompt-start', nonce: 'n' });
+    expect(osc(133, 'B;tandem=n')).toEqual({ kind: 'input-start', nonce: 'n' });
+    expect(osc(133, 'C;tandem=n;cmdline_url=echo%20%22a%3Bb%22')).toEqual({
+      kind: 'command-start',
+      nonce: 'n',
+      commandLine: 'echo "a;b"',
+    });
+    expect(osc(133, 'D;130;tandem=n')).toEqual({ kind: 'command-end', nonce: 'n', exitCode: 130 });
+  });
+
+  it('reads foreign OSC 133 from fish 4 and prompt frameworks', () => {
+    expect(osc(133, 'A;aid=123;cl=m')).toEqual({ kind: 'prompt-start', nonce: undefined });
+    expect(osc(133, 'D;0;aid=123')).toEqual({ kind: 'command-end', nonce: undefined, exitCode: 0 });
+    expect(osc(133, 'D')).toEqual({ kind: 'command-end', nonce: undefined, exitCode: undefined });
+    expect(osc(133, 'C')).toEqual({ kind: 'command-start', nonce: undefined, commandLine: undefined });
+    expect(osc(133, 'Z')).toBeUndefined();
+  });
+
+  it('reads VS Code OSC 633 marks, command lines and cwd', () => {
+    expect(osc(633, 'E;echo a\\x3bb\\\\c;xyz')).toEqual({ kind: 'command-line', commandLine: 'echo a;b\\c', nonce: 'xyz' });
+    expect(osc(633, 'D;2')).toEqual({ kind: 'command-end', nonce: undefined, exitCode: 2 });
+    expect(osc(633, 'P;Cwd=/tmp/x')).toEqual({ kind: 'cwd', path: '/tmp/x' });
+    expect(osc(633, 'P;IsWindows=False')).toBeUndefined();
+  });
+
+  it('reads OSC 7 in file:// and kitty-shell-cwd:// forms, and OSC 1337 CurrentDir', () => {
+    expect(osc(7, 'file://myhost/home/me/dir%20with%20spaces')).toEqual({ kind: 'cwd', path: '/home/me/dir with spaces' });
+    expect(osc(7, 'file:///tmp')).toEqual({ kind: 'cwd', path: '/tmp' });
+    expect(osc(7, 'kitty-shell-cwd://host/tmp/100%')).toEqual({ kind: 'cwd', path: '/tmp/100%' });
+    expect(osc(1337, 'CurrentDir=/srv')).toEqual({ kind: 'cwd', path: '/srv' });
+    expect(osc(7, 'http://evil/x')).toBeUndefined();
+  });
+});
+
+describe('percent encoding', () => {
+  it('round-trips any string', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), (text) => {
+        expect(percentDecode(percentEncode(text))).toBe(text);
+      }),
+    );
+  });
+
+  it('leaves no separator, control character or non-ASCII byte in the encoded form', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => {
+        expect(percentEncode(text)).toMatch(/^[\x21-\x7e]*$/);
+        expect(percentEncode(text)).not.toMatch(/;/);
+      }),
+    );
+  });
+
+  it('keeps a malformed escape as text', () => {
+    expect(percentDecode('100%zz%4')).toBe('100%zz%4');
+  });
+});

@@ -1,0 +1,63 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { OutputBatcher, utf8SafeEnd } from '../../src/main/pty/outputBatcher';
+
+const settle = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function collector() {
+  const sent: Uint8Array[] = [];
+  const batcher = new OutputBatcher((bytes) => sent.push(Uint8Array.from(bytes)), 5, 1024);
+  const joined = () => Buffer.concat(sent.map((chunk) => Buffer.from(chunk)));
+  return { sent, batcher, joined };
+}
+
+describe('OutputBatcher', () => {
+  it('delivers every byte in order, whatever the chunking', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.uint8Array({ maxLength: 700 }), { maxLength: 12 }), async (chunks) => {
+        const { batcher, joined } = collector();
+        for (const chunk of chunks) batcher.push(chunk);
+        await settle(40);
+        expect(joined()).toEqual(Buffer.concat(chunks.map((c) => Buffer.from(c))));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('never sends more than maxBytes at once and never splits a character it could complete', async () => {
+    const text = '日本語のテキスト🙂'.repeat(200);
+    const data = new TextEncoder().encode(text);
+    const { sent, batcher, joined } = collector();
+    for (let i = 0; i < data.length; i += 333) batcher.push(data.subarray(i, i + 333));
+    await settle();
+    expect(joined().toString('utf8')).toBe(text);
+    for (const chunk of sent) {
+      expect(chunk.length).toBeLessThanOrEqual(1024);
+      expect(() => new TextDecoder('utf-8', { fatal: true }).decode(chunk)).not.toThrow();
+    }
+  });
+
+  it('coalesces a burst into few sends', async () => {
+    const { sent, batcher } = collector();
+    for (let i = 0; i < 100; i++) batcher.push(new Uint8Array([65]));
+    await settle();
+    expect(sent.length).toBeLessThan(5);
+  });
+
+  it('eventually sends a dangling partial character (invalid UTF-8 is not stuck)', async () => {
+    const { batcher, joined } = collector();
+    batcher.push(new Uint8Array([0x41, 0xe6, 0x97]));
+    await settle();
+    expect([...joined()]).toEqual([0x41, 0xe6, 0x97]);
+  });
+});
+
+describe('utf8SafeEnd', () => {
+  it('backs off a partial sequence at the end and keeps complete ones', () => {
+    const snowman = [0xe2, 0x98, 0x83];
+    expect(utf8SafeEnd(new Uint8Array([0x41, ...snowman]), 4)).toBe(4);
+    expect(utf8SafeEnd(new Uint8Array([0x41, 0xe2, 0x98]), 3)).toBe(1);
+    expect(utf8SafeEnd(new Uint8Array([0x41, 0xff]), 2)).toBe(2);
+    expect(utf8SafeEnd(new Uint8Array([0x80, 0x80, 0x80, 0x80]), 4)).toBe(4);
+  });
+});
