@@ -1,0 +1,94 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(__dirname, '..', '..');
+
+export interface TandemServer {
+  url: string;
+  origin: string;
+  port: number;
+  token: string;
+  home: string;
+  process: ChildProcess;
+  output: () => string;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export interface StartOptions {
+  shell?: string;
+  /** Reuse a home (and with it config and saved session) from an earlier server. */
+  home?: string;
+  configToml?: string;
+  port?: number;
+}
+
+/** A fresh home for a test: empty startup files, so the prompt is predictable. */
+export function makeHome(): string {
+  const home = mkdtempSync(join(tmpdir(), 'tandem-e2e-'));
+  writeFileSync(join(home, '.bashrc'), 'PS1="\\u\\$ "\n');
+  writeFileSync(join(home, '.bash_profile'), '[ -f ~/.bashrc ] && . ~/.bashrc\n');
+  writeFileSync(join(home, '.zshrc'), 'PROMPT="%n%# "\n');
+  mkdirSync(join(home, '.config/fish'), { recursive: true });
+  writeFileSync(join(home, '.config/fish/config.fish'), 'set -g fish_greeting ""\n');
+  return home;
+}
+
+/** Starts `tandem web` exactly as a user would, with its own HOME and XDG dirs. */
+export async function startTandem(options: StartOptions = {}): Promise<TandemServer> {
+  const home = options.home ?? makeHome();
+  if (options.configToml !== undefined) {
+    mkdirSync(join(home, '.config/tandem'), { recursive: true });
+    writeFileSync(join(home, '.config/tandem/config.toml'), options.configToml);
+  }
+  const args = [join(root, 'bin/tandem.js'), 'web', '--port', String(options.port ?? 0), '--no-open'];
+  if (options.shell) args.push('--shell', options.shell);
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    USER: process.env.USER ?? 'root',
+    LANG: 'C.UTF-8',
+    SHELL: '/bin/bash',
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local/share'),
+    XDG_STATE_HOME: join(home, '.local/state'),
+  };
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (data) => (output += data));
+  child.stderr!.on('data', (data) => (output += data));
+  const url = await new Promise<string>((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`tandem web did not start:\n${output}`)), 20_000);
+    const check = () => {
+      const match = /Tandem is running at (\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolvePromise(match[1]!);
+      }
+    };
+    child.stdout!.on('data', check);
+    child.on('exit', (code) => reject(new Error(`tandem web exited with ${code}:\n${output}`)));
+  });
+  const parsed = new URL(url);
+  return {
+    url,
+    origin: parsed.origin,
+    port: Number(parsed.port),
+    token: parsed.searchParams.get('token') ?? '',
+    home,
+    process: child,
+    output: () => output,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill(signal);
+      await Promise.race([exited, new Promise((done) => setTimeout(done, 10_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+export function removeHome(home: string): void {
+  rmSync(home, { recursive: true, force: true });
+}

@@ -1,0 +1,217 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Engine } from '../../src/main/engine/engine';
+import { WebServer } from '../../src/main/server/webServer';
+import { SessionStore } from '../../src/main/session/sessionStore';
+import { tandemPaths } from '../../src/main/settings/paths';
+import { EngineClient, makeTestHome, startEngine } from '../support/engineClient';
+
+type Started = Awaited<ReturnType<typeof startEngine>>;
+let running: Started | undefined;
+let client: EngineClient | undefined;
+
+afterEach(async () => {
+  client?.close();
+  client = undefined;
+  await running?.stop();
+  running = undefined;
+});
+
+async function open(options: Parameters<typeof startEngine>[0] = {}) {
+  running = await startEngine(options);
+  client = await EngineClient.connect(running.server);
+  const hello = await client.request('hello', {});
+  return { engine: running, client, hello };
+}
+
+describe('engine over the WebSocket transport, with a real bash', () => {
+  it('runs a command typed into the pane and reports it as a block with its output', async () => {
+    const { client } = await open({ shell: '/bin/bash' });
+    const pane = await client.request('pane.create', { cols: 80, rows: 24 });
+    expect(pane.shellName).toBe('bash');
+    await client.waitForPrompt(pane.paneId);
+    client.type(pane.paneId, 'echo hello-$((6*7))\r');
+    const block = await client.waitForBlock(pane.paneId, 'echo hello-$((6*7))');
+    expect(block.exitCode).toBe(0);
+    expect(block.trusted).toBe(true);
+    const output = await client.request('block.output', { blockId: block.id });
+    expect(output.text).toBe('hello-42');
+    // The block started event came before the output that contains its offset.
+    const started = client.eventsOf('block.started').find((b) => b.id === block.id)!;
+    expect(client.outputOf(pane.paneId).length).toBeGreaterThanOrEqual(started.outputOffset);
+  });
+
+  it('reports a non-zero exit and keeps serving after binary garbage and an unterminated OSC', async () => {
+    const { client } = await open({ shell: '/bin/bash' });
+    const { paneId } = await client.request('pane.create', { cols: 80, rows: 24 });
+    await client.waitForPrompt(paneId);
+    client.type(paneId, 'head -c 200000 /dev/urandom; printf "\\e]133;A never ends"; false\r');
+    const garbage = await client.waitForBlock(paneId, 'head -c 200000 /dev/urandom; printf "\\e]133;A never ends"; false');
+    expect(garbage.exitCode).toBe(1);
+    client.type(paneId, 'echo still-alive\r');
+    const after = await client.waitForBlock(paneId, 'echo still-alive');
+    expect((await client.request('block.output', { blockId: after.id })).text).toBe('still-alive');
+  });
+
+  it('pauses a flood while the renderer does not acknowledge, and resumes when it does', async () => {
+    const { client } = await open({ shell: '/bin/bash' });
+    const { paneId } = await client.request('pane.create', { cols: 80, rows: 24 });
+    await client.waitForPrompt(paneId);
+    client.autoAck = false;
+    client.type(paneId, 'yes flood | head -c 20000000; echo flood-done\r');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const received = client.outputOf(paneId).length;
+    // Far less than 20 MB arrives without acks: the pty is paused (~100 KB unacked + one batch).
+    expect(received).toBeLessThan(1_000_000);
+    client.autoAck = true;
+    client.ack(paneId, received);
+    await client.waitForBlock(paneId, 'yes flood | head -c 20000000; echo flood-done', 60_000);
+    expect(client.outputOf(paneId).length).toBeGreaterThan(20_000_000);
+  });
+
+  it('Ctrl+C interrupts a running command with exit code 130', async () => {
+    const { client } = await open({ shell: '/bin/bash' });
+    const { paneId } = await client.request('pane.create', { cols: 80, rows: 24 });
+    await client.waitForPrompt(paneId);
+    client.type(paneId, 'sleep 30\r');
+    await client.waitFor(() => client.eventsOf('block.started').some((b) => b.command === 'sleep 30'));
+    client.type(paneId, '\x03');
+    const block = await client.waitForBlock(paneId, 'sleep 30');
+    expect(block.exitCode).toBe(130);
+  });
+
+  it('clamps a 0x0 resize instead of failing', async () => {
+    const { client } = await open({ shell: '/bin/bash' });
+    const { paneId } = await client.request('pane.create', { cols: 80, rows: 24 });
+    expect(await client.request('pane.resize', { paneId, cols: 0, rows: 0 })).toEqual({ cols: 2, rows: 1 });
+    await client.request('pane.resize', { paneId, cols: 100, rows: 30 });
+    await client.waitForPrompt(paneId);
+    client.type(paneId, 'stty size\r');
+    const block = await client.waitForBlock(paneId, 'stty size');
+    expect((await client.request('block.output', { blockId: block.id })).text).toBe('30 100');
+  });
+
+  it('reports a shell that exits, with its code', async () => {
+    const { client } = await open({ shell: '/bin/bash' });
+    const { paneId } = await client.request('pane.create', { cols: 80, rows: 24 });
+    await client.waitForPrompt(paneId);
+    client.type(paneId, 'exit 3\r');
+    const exit = await client.waitFor(() => client.eventsOf('pane.exit').find((e) => e.paneId === paneId));
+    expect(exit.exitCode).toBe(3);
+    expect(exit.message).toContain('3');
+    // The other panes keep working.
+    const other = await client.request('pane.create', { cols: 80, rows: 24 });
+    await client.waitForPrompt(other.paneId);
+  });
+
+  it('falls back to another shell, with a clear message, when the shell does not exist', async () => {
+    const { client } = await open({ shell: '/nonexistent/shell' });
+    const pane = await client.request('pane.create', { cols: 80, rows: 24 });
+    expect(pane.shell).not.toBe('/nonexistent/shell');
+    const notice = await client.waitFor(() => client.eventsOf('pane.notice').find((n) => n.paneId === pane.paneId));
+    expect(notice.message).toContain('/nonexistent/shell');
+    await client.waitForPrompt(pane.paneId);
+  });
+
+  it('handles 10 MB in a single line', async () => {
+    const { client } = await open({ shell: '/bin/bash' });
+    const { paneId } = await client.request('pane.create', { cols: 80, rows: 24 });
+    await client.waitForPrompt(paneId);
+    client.type(paneId, "head -c 10000000 /dev/zero | tr '\\0' x; echo\r");
+    const block = await client.waitForBlock(paneId, "head -c 10000000 /dev/zero | tr '\\0' x; echo", 60_000);
+    expect(block.exitCode).toBe(0);
+    const output = await client.request('block.output', { blockId: block.id });
+    // The mirror keeps what fits in its scrollback (10,000 rows of 80 columns), as one logical line.
+    expect(output.text.split('\n')).toHaveLength(1);
+    expect(output.text.length).toBeGreaterThan(100_000);
+  });
+});
+
+describe('settings and session', () => {
+  it('reports a broken config.toml, uses the defaults, and never rewrites the file', async () => {
+    const broken = '[terminal]\nfontSize = "huge\n';
+    const { hello, engine } = await open({ configToml: broken });
+    expect(hello.settingsError).toContain('config.toml');
+    expect(hello.settings.terminal.fontSize).toBe(14);
+    await expect(client!.request('settings.update', { terminal: { fontSize: 16 } })).rejects.toThrow(/Fix the file/);
+    expect(readFileSync(join(engine.home, '.config/tandem/config.toml'), 'utf8')).toBe(broken);
+  });
+
+  it('reports a config value of the wrong type by its key', async () => {
+    const { hello } = await open({ configToml: '[terminal]\nscrollback = -5\n' });
+    expect(hello.settingsError).toContain('terminal.scrollback');
+  });
+
+  it('saves settings from the UI into config.toml', async () => {
+    const { client, engine } = await open({ configToml: '[shell]\nlogin = true\n' });
+    const { settings } = await client.request('settings.update', { terminal: { fontSize: 18 } });
+    expect(settings.terminal.fontSize).toBe(18);
+    const text = readFileSync(join(engine.home, '.config/tandem/config.toml'), 'utf8');
+    expect(text).toMatch(/fontSize = 18/);
+    expect(text).toMatch(/login = true/);
+  });
+
+  it('restores tabs, cwd and scrollback after a restart', async () => {
+    const testHome = makeTestHome();
+    const paths = tandemPaths(testHome.env);
+    const listener = { output: () => undefined, event: () => undefined };
+    try {
+      const first = await startEngineAt(testHome.env);
+      const { paneId } = await first.client.request('pane.create', { cols: 80, rows: 24 });
+      await first.client.waitForPrompt(paneId);
+      first.client.type(paneId, 'cd /tmp && echo marker-before-restart\r');
+      await first.client.waitForBlock(paneId, 'cd /tmp && echo marker-before-restart');
+      await first.client.request('session.save', { tabs: [{ title: 'one', layout: { kind: 'pane', paneId } }], activeTab: 0 });
+      first.client.close();
+      await first.stop();
+      expect(existsSync(paths.sessionFile)).toBe(true);
+
+      // The app starts again on the same home: a new engine reads the saved session.
+      const second = new Engine({ version: 'test', env: testHome.env, paths, shellOverride: '/bin/bash' });
+      try {
+        const tab = second.hello().restoredSession!.tabs[0]!;
+        expect(tab.layout).toMatchObject({ kind: 'pane', cwd: '/tmp', shell: '/bin/bash' });
+        const restoreKey = tab.layout.kind === 'pane' ? tab.layout.restoreKey : '';
+        const pane = second.createPane({ cols: 80, rows: 24, restoreKey }, listener);
+        expect(pane.cwd).toBe('/tmp');
+        expect(pane.snapshot).toContain('marker-before-restart');
+      } finally {
+        await second.shutdown();
+      }
+    } finally {
+      testHome.cleanup();
+    }
+  });
+
+  it('keeps the previous session file when a save is interrupted', async () => {
+    const testHome = makeTestHome();
+    const paths = tandemPaths(testHome.env);
+    try {
+      mkdirSync(dirname(paths.sessionFile), { recursive: true });
+      const store = new SessionStore(paths.sessionFile);
+      store.save({ tabs: [], activeTab: 0, panes: [] });
+      const before = readFileSync(paths.sessionFile, 'utf8');
+      // A crash mid-write leaves only a temp file behind; the real file is untouched.
+      writeFileSync(`${paths.sessionFile}.123.456.tmp`, '{"version":1,"tabs":[{"tit');
+      expect(readFileSync(paths.sessionFile, 'utf8')).toBe(before);
+      expect(new SessionStore(paths.sessionFile).load().session).toBeDefined();
+    } finally {
+      testHome.cleanup();
+    }
+  });
+});
+
+async function startEngineAt(env: NodeJS.ProcessEnv) {
+  const engine = new Engine({ version: 'test', env, paths: tandemPaths(env), shellOverride: '/bin/bash' });
+  const server = new WebServer({ engine, rendererDir: '/nonexistent' });
+  await server.listen();
+  const engineClient = await EngineClient.connect(server);
+  return {
+    client: engineClient,
+    async stop() {
+      await engine.shutdown();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,184 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WebSocket } from 'ws';
+import { Engine } from '../../src/main/engine/engine';
+import { tandemPaths } from '../../src/main/settings/paths';
+import { WebServer } from '../../src/main/server/webServer';
+import type { Block } from '../../src/shared/blocks';
+import {
+  FrameKind,
+  decodeFrame,
+  encodeAck,
+  encodeFrame,
+  type EventName,
+  type Events,
+  type Method,
+  type Params,
+  type Results,
+} from '../../src/shared/protocol';
+
+/** A temp HOME with quiet startup files and XDG dirs inside it. */
+export function makeTestHome(): { home: string; env: NodeJS.ProcessEnv; cleanup(): void } {
+  const home = mkdtempSync(join(tmpdir(), 'tandem-test-'));
+  writeFileSync(join(home, '.bashrc'), 'PS1="\\u\\$ "\n');
+  writeFileSync(join(home, '.bash_profile'), '. ~/.bashrc\n');
+  writeFileSync(join(home, '.zshrc'), 'PROMPT="%# "\n');
+  mkdirSync(join(home, '.config/fish'), { recursive: true });
+  writeFileSync(join(home, '.config/fish/config.fish'), 'set -g fish_greeting ""\n');
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: home,
+    USER: process.env.USER ?? 'root',
+    LANG: 'C.UTF-8',
+    SHELL: '/bin/bash',
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local/share'),
+    XDG_STATE_HOME: join(home, '.local/state'),
+  };
+  return { home, env, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+}
+
+type AnyEvent = { event: EventName; payload: unknown };
+
+/**
+ * A protocol-level client over the real WebSocket transport: what the renderer does, minus
+ * the UI. Keeps every event and each pane's output so tests can wait on them.
+ */
+export class EngineClient {
+  readonly events: AnyEvent[] = [];
+  private readonly output = new Map<number, Buffer[]>();
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  private waiters: (() => void)[] = [];
+  /** When false, output is not acknowledged (to exercise flow control). */
+  autoAck = true;
+
+  private constructor(private readonly ws: WebSocket) {
+    ws.on('message', (data, isBinary) => {
+      const bytes = Buffer.from(data as Buffer);
+      if (isBinary) {
+        const frame = decodeFrame(bytes);
+        if (frame?.kind === FrameKind.Output) {
+          const list = this.output.get(frame.paneId) ?? [];
+          list.push(Buffer.from(frame.payload));
+          this.output.set(frame.paneId, list);
+          if (this.autoAck) ws.send(encodeAck(frame.paneId, frame.payload.length));
+        }
+      } else {
+        const message = JSON.parse(bytes.toString('utf8'));
+        if ('id' in message) {
+          const waiter = this.pending.get(message.id);
+          this.pending.delete(message.id);
+          if (message.error) waiter?.reject(new Error(message.error.message));
+          else waiter?.resolve(message.result);
+        } else {
+          this.events.push(message);
+        }
+      }
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+  }
+
+  static async connect(server: WebServer): Promise<EngineClient> {
+    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws?token=${server.token}`, {
+      headers: { origin: `http://127.0.0.1:${server.port}` },
+    });
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    return new EngineClient(ws);
+  }
+
+  request<M extends Method>(method: M, params: Params<M>): Promise<Results[M]> {
+    const id = this.nextId++;
+    this.ws.send(JSON.stringify({ id, method, params }));
+    return new Promise((resolve, reject) => this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject }));
+  }
+
+  type(paneId: number, text: string): void {
+    this.ws.send(encodeFrame(FrameKind.Input, paneId, Buffer.from(text, 'utf8')));
+  }
+
+  ack(paneId: number, bytes: number): void {
+    this.ws.send(encodeAck(paneId, bytes));
+  }
+
+  outputOf(paneId: number): Buffer {
+    return Buffer.concat(this.output.get(paneId) ?? []);
+  }
+
+  textOf(paneId: number): string {
+    return this.outputOf(paneId).toString('utf8');
+  }
+
+  eventsOf<E extends EventName>(name: E): Events[E][] {
+    return this.events.filter((event) => event.event === name).map((event) => event.payload as Events[E]);
+  }
+
+  /** Resolves when `predicate` holds, re-checking on every message; rejects after `timeoutMs`. */
+  async waitFor<T>(predicate: () => T | undefined | false, timeoutMs = 15_000, what = 'condition'): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = predicate();
+      if (value) return value;
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw new Error(`Timed out waiting for ${what}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(remaining, 100));
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  waitForBlock(paneId: number, command: string, timeoutMs = 15_000): Promise<Block> {
+    return this.waitFor(
+      () => this.eventsOf('block.finished').find((block) => block.paneId === paneId && block.command === command),
+      timeoutMs,
+      `block "${command.slice(0, 60)}" to finish`,
+    );
+  }
+
+  waitForPrompt(paneId: number, count = 1, timeoutMs = 15_000): Promise<unknown> {
+    return this.waitFor(
+      () => this.eventsOf('pane.state').filter((s) => s.paneId === paneId && s.state === 'PROMPT').length >= count,
+      timeoutMs,
+      `prompt #${count} in pane ${paneId}`,
+    );
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
+
+/** An engine + browser-mode server on loopback, in a temp home. */
+export async function startEngine(options: { shell?: string; configToml?: string } = {}) {
+  const testHome = makeTestHome();
+  if (options.configToml !== undefined) {
+    mkdirSync(join(testHome.home, '.config/tandem'), { recursive: true });
+    writeFileSync(join(testHome.home, '.config/tandem/config.toml'), options.configToml);
+  }
+  const engine = new Engine({
+    version: 'test',
+    env: testHome.env,
+    paths: tandemPaths(testHome.env),
+    shellOverride: options.shell,
+  });
+  const server = new WebServer({ engine, rendererDir: join(__dirname, '../../out/renderer') });
+  await server.listen();
+  return {
+    engine,
+    server,
+    home: testHome.home,
+    async stop() {
+      await engine.shutdown();
+      await server.close();
+      testHome.cleanup();
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadSettings, updateSettings } from '../../src/main/settings/configFile';
+import { tandemPaths } from '../../src/main/settings/paths';
+import { DEFAULT_SETTINGS } from '../../src/shared/settings';
+
+const dirs: string[] = [];
+function tempFile(content?: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tandem-settings-'));
+  dirs.push(dir);
+  const file = join(dir, 'config.toml');
+  if (content !== undefined) writeFileSync(file, content);
+  return file;
+}
+afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+describe('config.toml', () => {
+  it('uses the defaults when there is no file', () => {
+    expect(loadSettings(tempFile())).toEqual({ settings: DEFAULT_SETTINGS });
+    expect(DEFAULT_SETTINGS.terminal.scrollback).toBe(10_000);
+  });
+
+  it('reads partial files and fills in defaults', () => {
+    const { settings, error } = loadSettings(tempFile('[terminal]\nfontSize = 16\n'));
+    expect(error).toBeUndefined();
+    expect(settings.terminal.fontSize).toBe(16);
+    expect(settings.shell.integration).toBe(true);
+  });
+
+  it('reports a syntax error, an unknown key and a wrong type, with the file path', () => {
+    const syntax = tempFile('[terminal\n');
+    expect(loadSettings(syntax).error).toContain(syntax);
+    expect(loadSettings(tempFile('[terminal]\nfontSise = 3\n')).error).toMatch(/terminal/);
+    expect(loadSettings(tempFile('[terminal]\ntheme = "purple"\n')).error).toContain('terminal.theme');
+  });
+
+  it('updates one key and keeps the others', () => {
+    const file = tempFile('[shell]\npath = "/bin/zsh"\n');
+    const settings = updateSettings(file, { terminal: { theme: 'light' } });
+    expect(settings.terminal.theme).toBe('light');
+    expect(loadSettings(file).settings.shell.path).toBe('/bin/zsh');
+  });
+
+  it('never overwrites an invalid file', () => {
+    const file = tempFile('not = [valid');
+    expect(() => updateSettings(file, { terminal: { fontSize: 12 } })).toThrow(/left as it is/);
+    expect(readFileSync(file, 'utf8')).toBe('not = [valid');
+  });
+});
+
+describe('tandemPaths', () => {
+  it('honours XDG variables and ignores relative ones', () => {
+    const paths = tandemPaths({ HOME: '/h', XDG_CONFIG_HOME: '/c', XDG_STATE_HOME: 'relative' });
+    expect(paths.configFile).toBe('/c/tandem/config.toml');
+    expect(paths.sessionFile).toBe('/h/.local/state/tandem/session.json');
+    expect(paths.dataDir).toBe('/h/.local/share/tandem');
+  });
+});
