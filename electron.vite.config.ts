@@ -26,6 +26,8 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
+    // Relative asset URLs: the page loads from file:// in Electron and from / in browser mode.
+    base: './',
     plugins: [react()],
     build: {
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },

@@ -1,0 +1,247 @@
+import { useBannerStore } from '../app/bannerStore';
+import { engine } from '../app/engine';
+import { useUiStore } from '../app/uiStore';
+import { canRerun, copyBlockCommand, copyBlockOutput, rerunBlock } from '../blocks/blockActions';
+import { jumpToBlock, targetBlockId } from '../blocks/blockNavigation';
+import { useBlocksStore } from '../blocks/blocksStore';
+import { activeTab, focusedPaneId, useLayoutStore } from '../layout/layoutStore';
+import { neighborPane, type FocusDirection } from '../layout/paneGeometry';
+import { readClipboard } from '../platform/clipboard';
+import { updateSettings } from '../settings/updateSettings';
+import { useSettingsStore } from '../settings/settingsStore';
+import { closePane, closeTab, openNewTab, restartPane, splitFocusedPane } from '../terminal/paneLifecycle';
+import { paneSessions } from '../terminal/paneSessions';
+
+/**
+ * Everything the user can do, in one list: the command palette shows it, the keyboard
+ * shortcuts point into it. `run` returning false means "not applicable here": the key
+ * then goes on to the terminal or the browser as if unbound.
+ */
+export interface AppAction {
+  id: string;
+  title: string;
+  /** Hidden from the palette (e.g. the palette itself). */
+  hidden?: boolean;
+  enabled?: () => boolean;
+  run: () => boolean | void;
+}
+
+function focusedSession() {
+  const paneId = focusedPaneId();
+  return paneId !== undefined ? paneSessions.get(paneId) : undefined;
+}
+
+/** Inputs other than a terminal's own textarea keep native copy and paste. */
+function editingText(): boolean {
+  const active = document.activeElement;
+  if (!(active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement)) return false;
+  return !active.classList.contains('xterm-helper-textarea');
+}
+
+function terminalHasFocus(): boolean {
+  return document.activeElement?.classList.contains('xterm-helper-textarea') === true;
+}
+
+function focusNeighbor(direction: FocusDirection): boolean {
+  const tab = activeTab();
+  if (!tab) return false;
+  const target = neighborPane(tab.root, tab.focusedPaneId, direction);
+  if (target === undefined) return false;
+  useLayoutStore.getState().focusPane(target);
+  paneSessions.get(target)?.focus();
+  return true;
+}
+
+function targetBlock() {
+  const paneId = focusedPaneId();
+  if (paneId === undefined) return undefined;
+  const blockId = targetBlockId(paneId);
+  return blockId ? useBlocksStore.getState().byId[blockId] : undefined;
+}
+
+function reportError(message: string) {
+  return (error: unknown) =>
+    useBannerStore.getState().show({
+      key: 'action-error',
+      level: 'error',
+      message: `${message}: ${error instanceof Error ? error.message : String(error)}`,
+      dismissible: true,
+    });
+}
+
+export const appActions: AppAction[] = [
+  { id: 'tab.new', title: 'New Tab', run: () => void openNewTab() },
+  {
+    id: 'tab.close',
+    title: 'Close Tab',
+    enabled: () => activeTab() !== undefined,
+    run: () => {
+      const tab = activeTab();
+      if (tab) closeTab(tab.id);
+    },
+  },
+  { id: 'tab.next', title: 'Next Tab', run: () => useLayoutStore.getState().activateRelative(1) },
+  { id: 'tab.previous', title: 'Previous Tab', run: () => useLayoutStore.getState().activateRelative(-1) },
+  { id: 'pane.splitRight', title: 'Split Pane Right', run: () => void splitFocusedPane('row') },
+  { id: 'pane.splitDown', title: 'Split Pane Down', run: () => void splitFocusedPane('column') },
+  {
+    id: 'pane.close',
+    title: 'Close Pane',
+    enabled: () => focusedPaneId() !== undefined,
+    run: () => {
+      const paneId = focusedPaneId();
+      if (paneId === undefined) return false;
+      closePane(paneId);
+    },
+  },
+  {
+    id: 'pane.restart',
+    title: 'Restart Shell in Pane',
+    enabled: () => focusedSession()?.hasExited === true,
+    run: () => {
+      const paneId = focusedPaneId();
+      if (paneId === undefined) return false;
+      void restartPane(paneId);
+    },
+  },
+  { id: 'pane.focusLeft', title: 'Focus Pane Left', run: () => focusNeighbor('left') },
+  { id: 'pane.focusRight', title: 'Focus Pane Right', run: () => focusNeighbor('right') },
+  { id: 'pane.focusUp', title: 'Focus Pane Above', run: () => focusNeighbor('up') },
+  { id: 'pane.focusDown', title: 'Focus Pane Below', run: () => focusNeighbor('down') },
+  {
+    id: 'terminal.copy',
+    title: 'Copy Selection',
+    run: () => {
+      if (editingText()) return false;
+      return focusedSession()?.copySelection() ?? false;
+    },
+  },
+  {
+    id: 'terminal.paste',
+    title: 'Paste',
+    run: () => {
+      // In a terminal or a text field the browser's own paste event does the job
+      // (the pane routes it through term.paste); elsewhere read the clipboard.
+      if (editingText() || terminalHasFocus()) return false;
+      const session = focusedSession();
+      if (!session) return false;
+      void readClipboard().then((text) => {
+        if (text) session.paste(text);
+        session.focus();
+      });
+    },
+  },
+  {
+    id: 'terminal.selectAll',
+    title: 'Select All',
+    run: () => {
+      if (editingText()) return false;
+      focusedSession()?.terminal.selectAll();
+    },
+  },
+  { id: 'terminal.clear', title: 'Clear Scrollback', run: () => focusedSession()?.terminal.clear() },
+  {
+    id: 'terminal.find',
+    title: 'Find in Scrollback',
+    run: () => {
+      const paneId = focusedPaneId();
+      if (paneId === undefined) return false;
+      useUiStore.getState().openFind(paneId);
+    },
+  },
+  { id: 'view.zoomIn', title: 'Zoom In', run: () => useSettingsStore.getState().zoom(1) },
+  { id: 'view.zoomOut', title: 'Zoom Out', run: () => useSettingsStore.getState().zoom(-1) },
+  { id: 'view.zoomReset', title: 'Reset Zoom', run: () => useSettingsStore.getState().resetZoom() },
+  {
+    id: 'theme.dark',
+    title: 'Theme: Dark',
+    run: () => void updateSettings({ terminal: { theme: 'dark' } }).catch(reportError('Could not change the theme')),
+  },
+  {
+    id: 'theme.light',
+    title: 'Theme: Light',
+    run: () => void updateSettings({ terminal: { theme: 'light' } }).catch(reportError('Could not change the theme')),
+  },
+  {
+    id: 'theme.system',
+    title: 'Theme: Follow System',
+    run: () => void updateSettings({ terminal: { theme: 'system' } }).catch(reportError('Could not change the theme')),
+  },
+  { id: 'settings.open', title: 'Open Settings', run: () => useUiStore.getState().setSettingsOpen(true) },
+  {
+    id: 'palette.show',
+    title: 'Show Command Palette',
+    hidden: true,
+    run: () => useUiStore.getState().setPaletteOpen(!useUiStore.getState().paletteOpen),
+  },
+  {
+    id: 'block.previous',
+    title: 'Jump to Previous Block',
+    run: () => {
+      const paneId = focusedPaneId();
+      return paneId !== undefined && jumpToBlock(paneId, 'previous');
+    },
+  },
+  {
+    id: 'block.next',
+    title: 'Jump to Next Block',
+    run: () => {
+      const paneId = focusedPaneId();
+      return paneId !== undefined && jumpToBlock(paneId, 'next');
+    },
+  },
+  {
+    id: 'block.menu',
+    title: 'Block Actions…',
+    enabled: () => targetBlock() !== undefined,
+    run: () => {
+      const block = targetBlock();
+      if (!block) return false;
+      if (!useBlocksStore.getState().selectedByPane[block.paneId]) jumpToBlock(block.paneId, 'previous');
+      useUiStore.getState().requestBlockMenu(block.id);
+    },
+  },
+  {
+    id: 'block.copyCommand',
+    title: 'Copy Last Command',
+    enabled: () => targetBlock() !== undefined,
+    run: () => {
+      const block = targetBlock();
+      if (!block) return false;
+      void copyBlockCommand(block);
+    },
+  },
+  {
+    id: 'block.copyOutput',
+    title: 'Copy Last Command Output',
+    enabled: () => targetBlock() !== undefined,
+    run: () => {
+      const block = targetBlock();
+      if (!block) return false;
+      copyBlockOutput(block).catch(reportError('Could not copy the output'));
+    },
+  },
+  {
+    id: 'block.rerun',
+    title: 'Rerun Last Command',
+    enabled: () => {
+      const block = targetBlock();
+      return block !== undefined && block.command !== '' && canRerun(block.paneId);
+    },
+    run: () => {
+      const block = targetBlock();
+      return block !== undefined && rerunBlock(block);
+    },
+  },
+  {
+    id: 'engine.reconnect',
+    title: 'Reconnect to Engine',
+    run: () => engine().reconnectNow(),
+  },
+];
+
+const actionsById = new Map(appActions.map((action) => [action.id, action]));
+
+export function findAction(actionId: string): AppAction | undefined {
+  return actionsById.get(actionId);
+}

@@ -1,0 +1,74 @@
+import { isMac } from '../platform/platform';
+import { normalizeChord } from './chords';
+
+/**
+ * Default shortcuts. Linux and Windows use Ctrl+Shift so plain Ctrl keys stay with the
+ * shell; macOS uses Cmd. The first chord of each list is the one shown in menus.
+ */
+const linuxBindings: Record<string, string[]> = {
+  'tab.new': ['Ctrl+Shift+T'],
+  'pane.close': ['Ctrl+Shift+W'],
+  'tab.next': ['Ctrl+Tab', 'Ctrl+PageDown'],
+  'tab.previous': ['Ctrl+Shift+Tab', 'Ctrl+PageUp'],
+  'pane.splitRight': ['Ctrl+Shift+D'],
+  'pane.splitDown': ['Ctrl+Shift+E'],
+  'pane.focusLeft': ['Alt+ArrowLeft'],
+  'pane.focusRight': ['Alt+ArrowRight'],
+  'pane.focusUp': ['Alt+ArrowUp'],
+  'pane.focusDown': ['Alt+ArrowDown'],
+  'terminal.copy': ['Ctrl+Shift+C'],
+  'terminal.paste': ['Ctrl+Shift+V'],
+  'terminal.find': ['Ctrl+Shift+F'],
+  'view.zoomIn': ['Ctrl+=', 'Ctrl+Shift+='],
+  'view.zoomOut': ['Ctrl+-'],
+  'view.zoomReset': ['Ctrl+0'],
+  'palette.show': ['Ctrl+Shift+P'],
+  'settings.open': ['Ctrl+,'],
+  'block.previous': ['Ctrl+Shift+ArrowUp'],
+  'block.next': ['Ctrl+Shift+ArrowDown'],
+  'block.menu': ['Ctrl+Shift+Enter'],
+};
+
+const macBindings: Record<string, string[]> = {
+  'tab.new': ['Cmd+T'],
+  'pane.close': ['Cmd+W'],
+  'tab.close': ['Cmd+Shift+W'],
+  'tab.next': ['Cmd+Shift+]', 'Ctrl+Tab'],
+  'tab.previous': ['Cmd+Shift+[', 'Ctrl+Shift+Tab'],
+  'pane.splitRight': ['Cmd+D'],
+  'pane.splitDown': ['Cmd+Shift+D'],
+  'pane.focusLeft': ['Cmd+Alt+ArrowLeft'],
+  'pane.focusRight': ['Cmd+Alt+ArrowRight'],
+  'pane.focusUp': ['Cmd+Alt+ArrowUp'],
+  'pane.focusDown': ['Cmd+Alt+ArrowDown'],
+  'terminal.copy': ['Cmd+C'],
+  'terminal.paste': ['Cmd+V'],
+  'terminal.find': ['Cmd+F'],
+  'terminal.selectAll': ['Cmd+A'],
+  'terminal.clear': ['Cmd+K'],
+  'view.zoomIn': ['Cmd+=', 'Cmd+Shift+='],
+  'view.zoomOut': ['Cmd+-'],
+  'view.zoomReset': ['Cmd+0'],
+  'palette.show': ['Cmd+Shift+P'],
+  'settings.open': ['Cmd+,'],
+  'block.previous': ['Cmd+ArrowUp'],
+  'block.next': ['Cmd+ArrowDown'],
+  'block.menu': ['Cmd+Shift+Enter'],
+};
+
+const bindings: Record<string, string[]> = Object.fromEntries(
+  Object.entries(isMac ? macBindings : linuxBindings).map(([actionId, chords]) => [actionId, chords.map(normalizeChord)]),
+);
+
+const actionByChord = new Map<string, string>();
+for (const [actionId, chords] of Object.entries(bindings)) {
+  for (const chord of chords) actionByChord.set(chord, actionId);
+}
+
+export function actionForChord(chord: string): string | undefined {
+  return actionByChord.get(chord);
+}
+
+export function primaryChord(actionId: string): string | undefined {
+  return bindings[actionId]?.[0];
+}

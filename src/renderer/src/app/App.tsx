@@ -1,0 +1,22 @@
+import { CommandPalette } from '../palette/CommandPalette';
+import { SettingsDialog } from '../settings/SettingsDialog';
+import { StatusBar } from '../statusbar/StatusBar';
+import { TabBar } from '../layout/TabBar';
+import { Workspace } from '../layout/Workspace';
+import { Banners } from './Banners';
+import { useUiStore } from './uiStore';
+
+export function App() {
+  const paletteOpen = useUiStore((state) => state.paletteOpen);
+  const settingsOpen = useUiStore((state) => state.settingsOpen);
+  return (
+    <div className="app">
+      <TabBar />
+      <Banners />
+      <Workspace />
+      <StatusBar />
+      {paletteOpen && <CommandPalette />}
+      {settingsOpen && <SettingsDialog />}
+    </div>
+  );
+}

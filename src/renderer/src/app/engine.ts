@@ -1,0 +1,17 @@
+import type { EngineConnection } from '../transport/engineConnection';
+import { PaneStreamRouter } from '../terminal/paneStreamRouter';
+
+let connection: EngineConnection | undefined;
+
+/** Per-pane output and block events, from the connection to the pane sessions. */
+export const paneStreams = new PaneStreamRouter();
+
+export function setEngine(engine: EngineConnection): void {
+  connection = engine;
+}
+
+/** The app's one engine connection; set at startup before anything renders. */
+export function engine(): EngineConnection {
+  if (!connection) throw new Error('The engine connection is not set up yet.');
+  return connection;
+}

@@ -1,0 +1,32 @@
+import { create } from 'zustand';
+
+interface UiState {
+  paletteOpen: boolean;
+  settingsOpen: boolean;
+  /** Pane whose find bar is open. */
+  findPaneId: number | undefined;
+  /** Bumped to move focus into the open find bar again. */
+  findFocusRequest: number;
+  /** Block whose action menu was asked for from the keyboard. */
+  blockMenuRequest: { blockId: string; serial: number } | undefined;
+  setPaletteOpen(open: boolean): void;
+  setSettingsOpen(open: boolean): void;
+  openFind(paneId: number): void;
+  setFindPane(paneId: number | undefined): void;
+  requestBlockMenu(blockId: string | undefined): void;
+}
+
+let serial = 0;
+
+export const useUiStore = create<UiState>()((set) => ({
+  paletteOpen: false,
+  settingsOpen: false,
+  findPaneId: undefined,
+  findFocusRequest: 0,
+  blockMenuRequest: undefined,
+  setPaletteOpen: (paletteOpen) => set(paletteOpen ? { paletteOpen, settingsOpen: false } : { paletteOpen }),
+  setSettingsOpen: (settingsOpen) => set(settingsOpen ? { settingsOpen, paletteOpen: false } : { settingsOpen }),
+  openFind: (paneId) => set((state) => ({ findPaneId: paneId, findFocusRequest: state.findFocusRequest + 1 })),
+  setFindPane: (findPaneId) => set({ findPaneId }),
+  requestBlockMenu: (blockId) => set({ blockMenuRequest: blockId ? { blockId, serial: ++serial } : undefined }),
+}));

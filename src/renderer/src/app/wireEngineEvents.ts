@@ -1,0 +1,50 @@
+import { useBlocksStore } from '../blocks/blocksStore';
+import { startSession } from '../session/startSession';
+import { useSettingsStore } from '../settings/settingsStore';
+import { paneSessions } from '../terminal/paneSessions';
+import { usePanesStore } from '../terminal/panesStore';
+import type { EngineConnection } from '../transport/engineConnection';
+import { useBannerStore } from './bannerStore';
+import { useConnectionStore } from './connectionStore';
+import { paneStreams } from './engine';
+
+/** Engine events into the stores and pane sessions; each (re)connection starts the session. */
+export function wireEngineEvents(connection: EngineConnection): void {
+  connection.onOutput((paneId, bytes) => paneStreams.output(paneId, bytes));
+
+  connection.on('pane.state', (payload) => usePanesStore.getState().applyState(payload));
+  connection.on('pane.exit', (payload) => {
+    usePanesStore.getState().markExited(payload);
+    paneSessions.get(payload.paneId)?.markExited(payload.exitCode);
+  });
+  connection.on('pane.notice', (payload) => usePanesStore.getState().addNotice(payload));
+
+  const onBlock = (block: Parameters<typeof paneStreams.block>[0]) => {
+    useBlocksStore.getState().upsert(block);
+    paneStreams.block(block);
+  };
+  connection.on('block.started', onBlock);
+  connection.on('block.finished', onBlock);
+
+  connection.on('settings.changed', ({ settings, error }) => {
+    useSettingsStore.getState().setSettings(settings);
+    const banners = useBannerStore.getState();
+    if (error) {
+      const configPath = useSettingsStore.getState().configPath;
+      banners.show({
+        key: 'settings-error',
+        level: 'warning',
+        message: `Could not use ${configPath || 'your config file'}: ${error}`,
+        detail: 'The settings in effect stay; your file was not changed.',
+        dismissible: true,
+      });
+    } else {
+      banners.dismiss('settings-error');
+    }
+  });
+
+  connection.onStatus((status, detail) => {
+    useConnectionStore.getState().setStatus(status, detail);
+    if (status === 'open') void startSession();
+  });
+}

@@ -1,0 +1,98 @@
+import { memo, useCallback, useEffect, useRef, useState } from 'react';
+import { useUiStore } from '../app/uiStore';
+import { paneSessions } from '../terminal/paneSessions';
+import { BlockMenu } from './BlockMenu';
+import { blockStatus, describeBlock } from './blockStatus';
+import { useBlocksStore } from './blocksStore';
+
+const CLOSE_DELAY_MS = 250;
+
+/**
+ * A block's mark: a coloured bar in the gutter along its rows (blue while running, green,
+ * red with a tinted command row on failure), and its action menu on hover or keyboard.
+ * The data-* attributes are a stable contract for tests and tools.
+ */
+export const BlockMark = memo(function BlockMark({ paneId, blockId }: { paneId: number; blockId: string }) {
+  const block = useBlocksStore((state) => state.byId[blockId]);
+  const selected = useBlocksStore((state) => state.selectedByPane[paneId] === blockId);
+  const menuRequest = useUiStore((state) => (state.blockMenuRequest?.blockId === blockId ? state.blockMenuRequest.serial : 0));
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [focusMenu, setFocusMenu] = useState(0);
+  const closeTimer = useRef(0);
+
+  const rootRef = useRef<HTMLDivElement | null>(null);
+  const elementRef = useCallback(
+    (element: HTMLDivElement | null) => {
+      rootRef.current = element;
+      paneSessions.get(paneId)?.blockPositioner.register(blockId, element);
+    },
+    [paneId, blockId],
+  );
+
+  useEffect(() => {
+    if (menuRequest === 0) return;
+    setMenuOpen(true);
+    setFocusMenu(menuRequest);
+  }, [menuRequest]);
+
+  useEffect(() => () => window.clearTimeout(closeTimer.current), []);
+
+  if (!block) return null;
+  const status = blockStatus(block);
+
+  const open = () => {
+    window.clearTimeout(closeTimer.current);
+    setMenuOpen(true);
+  };
+  const closeSoon = () => {
+    window.clearTimeout(closeTimer.current);
+    closeTimer.current = window.setTimeout(() => {
+      // Keyboard focus inside the menu would be lost with it; give it back to the terminal.
+      if (rootRef.current?.contains(document.activeElement)) paneSessions.get(paneId)?.focus();
+      setMenuOpen(false);
+    }, CLOSE_DELAY_MS);
+  };
+  const closeToTerminal = () => {
+    setMenuOpen(false);
+    useUiStore.getState().requestBlockMenu(undefined);
+    paneSessions.get(paneId)?.focus();
+  };
+
+  return (
+    <div
+      ref={elementRef}
+      className={`block block--${status}${selected ? ' block--selected' : ''}${menuOpen ? ' block--menu-open' : ''}`}
+      data-testid="block"
+      data-block-id={block.id}
+      data-command={block.command}
+      data-cwd={block.cwd}
+      data-exit-code={block.exitCode !== undefined ? String(block.exitCode) : undefined}
+      data-trusted={block.trusted ? 'true' : 'false'}
+      data-status={status}
+      data-selected={selected ? 'true' : undefined}
+      onMouseEnter={open}
+      onMouseLeave={closeSoon}
+      onMouseDown={(event) => {
+        // Clicking a mark or its menu leaves keyboard focus in the terminal.
+        event.preventDefault();
+        event.stopPropagation();
+      }}
+    >
+      {status === 'failure' && <div className="block__tint" aria-hidden="true" />}
+      <div
+        className="block__gutter"
+        title={describeBlock(block)}
+        role="button"
+        tabIndex={-1}
+        aria-label={`Command block: ${block.command || 'unknown command'}`}
+        onClick={() => {
+          setMenuOpen(true);
+          setFocusMenu((value) => value + 1);
+        }}
+      />
+      {menuOpen && (
+        <BlockMenu block={block} focusRequest={focusMenu} onDone={closeToTerminal} />
+      )}
+    </div>
+  );
+});

@@ -1,0 +1,47 @@
+import { create } from 'zustand';
+import { DEFAULT_SETTINGS, type Settings } from '../../../shared/settings';
+
+export type ResolvedTheme = 'dark' | 'light';
+
+interface SettingsState {
+  settings: Settings;
+  configPath: string;
+  /** Font size steps from Ctrl+= / Ctrl+-; a per-window view preference, not saved. */
+  zoomSteps: number;
+  systemPrefersDark: boolean;
+  setSettings(settings: Settings): void;
+  setConfigPath(configPath: string): void;
+  zoom(step: number): void;
+  resetZoom(): void;
+  setSystemPrefersDark(dark: boolean): void;
+}
+
+export const MIN_FONT_SIZE = 6;
+export const MAX_FONT_SIZE = 72;
+
+export const useSettingsStore = create<SettingsState>()((set) => ({
+  settings: DEFAULT_SETTINGS,
+  configPath: '',
+  zoomSteps: 0,
+  systemPrefersDark: true,
+  setSettings: (settings) => set({ settings }),
+  setConfigPath: (configPath) => set({ configPath }),
+  zoom: (step) =>
+    set((state) => {
+      const base = state.settings.terminal.fontSize;
+      const size = Math.min(MAX_FONT_SIZE, Math.max(MIN_FONT_SIZE, base + state.zoomSteps + step));
+      return { zoomSteps: size - base };
+    }),
+  resetZoom: () => set({ zoomSteps: 0 }),
+  setSystemPrefersDark: (systemPrefersDark) => set({ systemPrefersDark }),
+}));
+
+export function effectiveFontSize(state: Pick<SettingsState, 'settings' | 'zoomSteps'>): number {
+  return Math.min(MAX_FONT_SIZE, Math.max(MIN_FONT_SIZE, state.settings.terminal.fontSize + state.zoomSteps));
+}
+
+export function resolvedTheme(state: Pick<SettingsState, 'settings' | 'systemPrefersDark'>): ResolvedTheme {
+  const theme = state.settings.terminal.theme;
+  if (theme === 'system') return state.systemPrefersDark ? 'dark' : 'light';
+  return theme;
+}

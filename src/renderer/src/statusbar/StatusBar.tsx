@@ -1,0 +1,64 @@
+import type { TerminalState } from '../../../shared/blocks';
+import { chordLabel } from '../actions/chords';
+import { primaryChord } from '../actions/keybindings';
+import { useConnectionStore } from '../app/connectionStore';
+import { useUiStore } from '../app/uiStore';
+import { useLayoutStore } from '../layout/layoutStore';
+import { effectiveFontSize, useSettingsStore } from '../settings/settingsStore';
+import { usePanesStore } from '../terminal/panesStore';
+
+const STATE_LABELS: Record<TerminalState, string> = {
+  PROMPT: 'at prompt',
+  EXECUTING: 'running',
+  IDLE: 'idle',
+};
+
+/** The focused pane at a glance: shell, directory, integration, state. */
+export function StatusBar() {
+  const paneId = useLayoutStore((state) => state.tabs.find((tab) => tab.id === state.activeTabId)?.focusedPaneId);
+  const pane = usePanesStore((state) => (paneId !== undefined ? state.panes[paneId] : undefined));
+  const connection = useConnectionStore((state) => state.status);
+  const zoomSteps = useSettingsStore((state) => state.zoomSteps);
+  const fontSize = useSettingsStore(effectiveFontSize);
+  const openPalette = useUiStore((state) => state.setPaletteOpen);
+  const paletteChord = primaryChord('palette.show');
+
+  return (
+    <footer className="status-bar" data-testid="status-bar">
+      {pane ? (
+        <>
+          <span className="status-bar__item status-bar__shell" data-testid="status-shell" title={pane.shell}>
+            {pane.shellName || 'shell'}
+          </span>
+          <span className="status-bar__item status-bar__cwd" data-testid="status-cwd" title={pane.cwd}>
+            {pane.cwd || '—'}
+          </span>
+          <span
+            className={`status-bar__item status-bar__integration status-bar__integration--${pane.integration ? 'on' : 'off'}`}
+            data-testid="status-integration"
+            data-integration={pane.integration ? 'on' : 'off'}
+          >
+            {pane.integration ? 'integration on' : 'integration off — blocks use prompt heuristics'}
+          </span>
+          <span className="status-bar__item" data-testid="status-state" data-state={pane.exited ? 'EXITED' : pane.state}>
+            {pane.exited ? `exited (${pane.exited.exitCode})` : STATE_LABELS[pane.state]}
+          </span>
+        </>
+      ) : (
+        <span className="status-bar__item">No pane</span>
+      )}
+      <span className="status-bar__spacer" />
+      {zoomSteps !== 0 && (
+        <span className="status-bar__item" data-testid="status-zoom" title="Reset with Ctrl+0">
+          {fontSize}px
+        </span>
+      )}
+      <span className={`status-bar__item status-bar__connection status-bar__connection--${connection}`} data-testid="status-connection">
+        {connection === 'open' ? 'connected' : connection === 'replaced' ? 'in use elsewhere' : 'connecting…'}
+      </span>
+      <button type="button" className="status-bar__palette" onClick={() => openPalette(true)}>
+        Commands{paletteChord ? ` ${chordLabel(paletteChord)}` : ''}
+      </button>
+    </footer>
+  );
+}

@@ -1,0 +1,121 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useUiStore } from '../app/uiStore';
+import { paneSessions } from './paneSessions';
+
+/** Find in scrollback (search addon): Enter next, Shift+Enter previous, Esc closes. */
+export function FindBar({ paneId }: { paneId: number }) {
+  const [query, setQuery] = useState('');
+  const [caseSensitive, setCaseSensitive] = useState(false);
+  const [regex, setRegex] = useState(false);
+  const [results, setResults] = useState<{ index: number; count: number } | undefined>();
+  const [found, setFound] = useState(true);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const focusRequest = useUiStore((state) => state.findFocusRequest);
+  const setFindPane = useUiStore((state) => state.setFindPane);
+
+  useEffect(() => {
+    inputRef.current?.focus();
+    inputRef.current?.select();
+  }, [focusRequest]);
+
+  useEffect(() => {
+    const session = paneSessions.get(paneId);
+    const subscription = session?.onSearchResults((event) =>
+      setResults({ index: event.resultIndex, count: event.resultCount }),
+    );
+    return () => {
+      subscription?.dispose();
+      paneSessions.get(paneId)?.clearFind();
+    };
+  }, [paneId]);
+
+  const search = (direction: 'next' | 'previous', text = query, options = { caseSensitive, regex }) => {
+    const session = paneSessions.get(paneId);
+    if (!session) return;
+    if (!text) {
+      session.clearFind();
+      setResults(undefined);
+      setFound(true);
+      return;
+    }
+    let ok: boolean;
+    try {
+      ok = session.find(text, direction, options);
+    } catch {
+      ok = false; // an unfinished regular expression
+    }
+    setFound(ok);
+  };
+
+  const close = () => {
+    setFindPane(undefined);
+    paneSessions.get(paneId)?.focus();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      close();
+    } else if (event.key === 'Enter') {
+      event.preventDefault();
+      search(event.shiftKey ? 'previous' : 'next');
+    }
+  };
+
+  const status = !query ? '' : results && results.count > 0 ? `${results.index + 1} of ${results.count}` : found ? '' : 'No results';
+
+  return (
+    <div className="find-bar" data-testid="find-bar" role="search" onMouseDown={(event) => event.stopPropagation()}>
+      <input
+        ref={inputRef}
+        className={`find-bar__input${found ? '' : ' find-bar__input--missing'}`}
+        data-testid="find-input"
+        aria-label="Find in scrollback"
+        placeholder="Find"
+        value={query}
+        spellCheck={false}
+        onChange={(event) => {
+          setQuery(event.target.value);
+          search('next', event.target.value);
+        }}
+        onKeyDown={onKeyDown}
+      />
+      <span className="find-bar__status" data-testid="find-status">
+        {status}
+      </span>
+      <button
+        type="button"
+        className={`find-bar__toggle${caseSensitive ? ' find-bar__toggle--on' : ''}`}
+        aria-pressed={caseSensitive}
+        title="Match case"
+        onClick={() => {
+          setCaseSensitive(!caseSensitive);
+          search('next', query, { caseSensitive: !caseSensitive, regex });
+        }}
+      >
+        Aa
+      </button>
+      <button
+        type="button"
+        className={`find-bar__toggle${regex ? ' find-bar__toggle--on' : ''}`}
+        aria-pressed={regex}
+        title="Regular expression"
+        onClick={() => {
+          setRegex(!regex);
+          search('next', query, { caseSensitive, regex: !regex });
+        }}
+      >
+        .*
+      </button>
+      <button type="button" title="Previous match (Shift+Enter)" aria-label="Previous match" onClick={() => search('previous')}>
+        ↑
+      </button>
+      <button type="button" title="Next match (Enter)" aria-label="Next match" onClick={() => search('next')}>
+        ↓
+      </button>
+      <button type="button" title="Close (Esc)" aria-label="Close find" onClick={close}>
+        ×
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,457 @@
+import { Terminal, type IDisposable } from '@xterm/xterm';
+import { FitAddon } from '@xterm/addon-fit';
+import { SearchAddon, type ISearchOptions } from '@xterm/addon-search';
+import { Unicode11Addon } from '@xterm/addon-unicode11';
+import { WebLinksAddon } from '@xterm/addon-web-links';
+import type { WebglAddon } from '@xterm/addon-webgl';
+import type { Block } from '../../../shared/blocks';
+import type { PaneInfo } from '../../../shared/protocol';
+import { BlockMarkers } from '../blocks/blockMarkers';
+import { BlockPositioner } from '../blocks/blockPositioner';
+import { splitAtAnchors, type StreamAnchor } from '../blocks/outputSegments';
+import { locateRestoredBlocks } from '../blocks/restoredBlockLocator';
+import { writeClipboard } from '../platform/clipboard';
+import { isMac } from '../platform/platform';
+import type { ResolvedTheme } from '../settings/settingsStore';
+import { searchDecorationColors, terminalTheme } from './terminalThemes';
+import { loadWebglRenderer } from './webglRenderer';
+
+/** What the pane needs from the engine connection. */
+export interface PaneTransport {
+  sendInput(paneId: number, data: string | Uint8Array): void;
+  sendAck(paneId: number, byteCount: number): void;
+  resize(paneId: number, cols: number, rows: number): void;
+}
+
+export interface PaneSessionHooks {
+  onFocus(paneId: number): void;
+  onRestartRequested(paneId: number): void;
+  onUserInput(paneId: number): void;
+}
+
+export interface TerminalAppearance {
+  fontFamily: string;
+  fontSize: number;
+  scrollback: number;
+  cursorBlink: boolean;
+  webgl: boolean;
+  copyOnSelect: boolean;
+  theme: ResolvedTheme;
+}
+
+const FIT_DEBOUNCE_MS = 40;
+/** Without an end offset from the engine, wait out its output batching (<= 5 ms) first. */
+const END_WITHOUT_OFFSET_DELAY_MS = 30;
+const COPY_ON_SELECT_DELAY_MS = 150;
+
+/**
+ * One pane's terminal, alive from the engine's answer until the pane closes. It outlives
+ * React components: moving a pane in the layout re-parents `host`, nothing is re-created.
+ * Engine output goes straight into xterm here and is acknowledged from xterm's write callback.
+ */
+export class PaneSession {
+  paneId: number;
+  readonly terminal: Terminal;
+  readonly blockMarkers: BlockMarkers;
+  readonly blockPositioner: BlockPositioner;
+  private readonly search = new SearchAddon({ highlightLimit: 2_000 });
+  private readonly fit = new FitAddon();
+  private readonly host: HTMLDivElement;
+  private readonly resizeObserver: ResizeObserver;
+  private readonly disposables: IDisposable[] = [];
+  private readonly commands = new Map<string, string>();
+  private appearance: TerminalAppearance;
+  private webgl: WebglAddon | undefined;
+  private webglLost = false;
+  /** Stream offset of the next engine byte. */
+  private nextOffset: number;
+  private anchors: StreamAnchor[] = [];
+  private engineSize: { cols: number; rows: number };
+  private container: HTMLElement | undefined;
+  private fitTimer = 0;
+  private copyTimer = 0;
+  private opened = false;
+  private focusWhenOpened = false;
+  private visible = false;
+  private exited = false;
+  private disposed = false;
+
+  constructor(
+    info: PaneInfo,
+    private readonly transport: PaneTransport,
+    private readonly hooks: PaneSessionHooks,
+    appearance: TerminalAppearance,
+  ) {
+    this.paneId = info.paneId;
+    this.nextOffset = info.streamOffset;
+    this.engineSize = { cols: info.cols, rows: info.rows };
+    this.appearance = appearance;
+    this.terminal = new Terminal({
+      cols: Math.max(2, info.cols),
+      rows: Math.max(1, info.rows),
+      allowProposedApi: true,
+      scrollback: appearance.scrollback,
+      fontFamily: appearance.fontFamily,
+      fontSize: appearance.fontSize,
+      cursorBlink: appearance.cursorBlink,
+      theme: terminalTheme(appearance.theme),
+      macOptionIsMeta: false,
+      rightClickSelectsWord: isMac,
+      linkHandler: { activate: (event, uri) => openLink(event, uri) },
+    });
+    this.terminal.loadAddon(this.fit);
+    this.terminal.loadAddon(this.search);
+    this.terminal.loadAddon(new Unicode11Addon());
+    this.terminal.unicode.activeVersion = '11';
+    this.terminal.loadAddon(new WebLinksAddon((event, uri) => openLink(event, uri)));
+
+    this.blockMarkers = new BlockMarkers(this.terminal, () => this.blockPositioner.invalidate());
+    this.blockPositioner = new BlockPositioner(this.terminal, this.blockMarkers);
+
+    this.host = document.createElement('div');
+    this.host.className = 'pane-terminal-host';
+    // Native paste (Ctrl+Shift+V, Cmd+V, middle click) lands here; route it through
+    // term.paste() so bracketed paste mode is honoured and exited panes ignore it.
+    this.host.addEventListener('paste', (event) => this.onPasteEvent(event), true);
+    this.host.addEventListener('focusin', () => this.hooks.onFocus(this.paneId));
+
+    this.resizeObserver = new ResizeObserver(() => this.scheduleFit());
+    const invalidateBlocks = () => this.blockPositioner.invalidate();
+    this.disposables.push(
+      this.terminal.onData((data) => this.onInput(data)),
+      this.terminal.onBinary((data) => {
+        if (!this.exited) this.transport.sendInput(this.paneId, Uint8Array.from(data, (char) => char.charCodeAt(0) & 0xff));
+      }),
+      this.terminal.onSelectionChange(() => this.onSelectionChange()),
+      this.terminal.onScroll(invalidateBlocks),
+      this.terminal.onLineFeed(invalidateBlocks),
+      this.terminal.onResize(invalidateBlocks),
+      this.terminal.onRender(invalidateBlocks),
+      this.terminal.buffer.onBufferChange(invalidateBlocks),
+    );
+    if (info.snapshot) this.terminal.write(info.snapshot);
+    if (info.exited) this.markExited(info.exited.exitCode);
+  }
+
+  // ---- engine output and blocks -------------------------------------------------------
+
+  receiveOutput(bytes: Uint8Array): void {
+    if (this.disposed) return;
+    const chunkOffset = this.nextOffset;
+    this.nextOffset += bytes.byteLength;
+    if (this.anchors.length === 0 || (this.anchors[0]?.offset ?? Infinity) >= this.nextOffset) {
+      this.writeAndAck(bytes);
+      return;
+    }
+    const { segments, pending } = splitAtAnchors(bytes, chunkOffset, this.anchors);
+    this.anchors = pending;
+    for (const segment of segments) {
+      this.writeAndAck(segment.bytes, () => segment.anchorsAfter.forEach((anchor) => this.placeAnchor(anchor)));
+    }
+  }
+
+  /** block.started / block.finished: the event precedes the bytes holding its offsets. */
+  anchorBlock(block: Block): void {
+    if (this.disposed) return;
+    this.commands.set(block.id, block.command);
+    if (!this.blockMarkers.has(block.id) && !this.isPending(block.id, 'start')) {
+      this.addAnchor({ blockId: block.id, edge: 'start', offset: block.outputOffset });
+    }
+    if (block.endedAt === undefined || this.blockMarkers.hasEnd(block.id) || this.isPending(block.id, 'end')) return;
+    if (block.outputEndOffset !== undefined) {
+      this.addAnchor({ blockId: block.id, edge: 'end', offset: block.outputEndOffset });
+    } else {
+      window.setTimeout(() => this.afterQueuedWrites(() => this.blockMarkers.markEndAtCursor(block.id)), END_WITHOUT_OFFSET_DELAY_MS);
+    }
+  }
+
+  /**
+   * Blocks listed by `pane.blocks` after a snapshot: those inside the snapshot are found by
+   * their command text, later ones are anchored by offset like live blocks.
+   */
+  placeListedBlocks(blocks: readonly Block[], snapshotEndOffset: number): void {
+    const inSnapshot = blocks.filter((block) => block.outputOffset < snapshotEndOffset);
+    for (const block of blocks) {
+      if (block.outputOffset >= snapshotEndOffset) this.anchorBlock(block);
+      else this.commands.set(block.id, block.command);
+    }
+    if (inSnapshot.length === 0) return;
+    this.afterQueuedWrites(() => {
+      const unplaced = inSnapshot.filter((block) => !this.blockMarkers.has(block.id));
+      const rows = locateRestoredBlocks(this.terminal.buffer.active, unplaced);
+      const placed = unplaced
+        .filter((block) => rows.has(block.id))
+        .sort((a, b) => (rows.get(a.id) ?? 0) - (rows.get(b.id) ?? 0));
+      const buffer = this.terminal.buffer.active;
+      const cursorRow = buffer.baseY + buffer.cursorY;
+      placed.forEach((block, index) => {
+        const row = rows.get(block.id) ?? 0;
+        this.blockMarkers.markStartAtRow(block.id, row, block.command);
+        if (block.endedAt === undefined) return;
+        const next = placed[index + 1];
+        const endRow = (next ? (rows.get(next.id) ?? cursorRow) : cursorRow) - 1;
+        this.blockMarkers.markEndAtRow(block.id, Math.max(row, endRow));
+      });
+    });
+  }
+
+  private addAnchor(anchor: StreamAnchor): void {
+    if (anchor.offset < this.nextOffset) {
+      // Already written (should not happen): the nearest we can do is where the cursor is now.
+      this.afterQueuedWrites(() => this.placeAnchor(anchor));
+      return;
+    }
+    const index = this.anchors.findIndex((existing) => existing.offset > anchor.offset);
+    if (index < 0) this.anchors.push(anchor);
+    else this.anchors.splice(index, 0, anchor);
+  }
+
+  private isPending(blockId: string, edge: StreamAnchor['edge']): boolean {
+    return this.anchors.some((anchor) => anchor.blockId === blockId && anchor.edge === edge);
+  }
+
+  private placeAnchor(anchor: StreamAnchor): void {
+    if (this.disposed) return;
+    if (anchor.edge === 'start') this.blockMarkers.markStartAtCursor(anchor.blockId, this.commands.get(anchor.blockId) ?? '');
+    else this.blockMarkers.markEndAtCursor(anchor.blockId);
+  }
+
+  private writeAndAck(bytes: Uint8Array, afterwards?: () => void): void {
+    const byteCount = bytes.byteLength;
+    this.terminal.write(bytes, () => {
+      if (!this.disposed) this.transport.sendAck(this.paneId, byteCount);
+      afterwards?.();
+    });
+  }
+
+  /** xterm runs write callbacks in order, so an empty write's callback follows all queued data. */
+  private afterQueuedWrites(callback: () => void): void {
+    this.terminal.write('', () => {
+      if (!this.disposed) callback();
+    });
+  }
+
+  // ---- input ----------------------------------------------------------------------------
+
+  private onInput(data: string): void {
+    if (this.exited) {
+      if (data.includes('\r')) this.hooks.onRestartRequested(this.paneId);
+      return;
+    }
+    this.transport.sendInput(this.paneId, data);
+    this.hooks.onUserInput(this.paneId);
+  }
+
+  /** Types text into the pane as if the user did (block rerun). */
+  typeText(text: string): void {
+    if (!this.exited) this.transport.sendInput(this.paneId, text);
+  }
+
+  paste(text: string): void {
+    if (!this.exited && text) this.terminal.paste(text);
+  }
+
+  private onPasteEvent(event: ClipboardEvent): void {
+    event.preventDefault();
+    event.stopPropagation();
+    this.paste(event.clipboardData?.getData('text/plain') ?? '');
+  }
+
+  copySelection(): boolean {
+    if (!this.terminal.hasSelection()) return false;
+    void writeClipboard(this.terminal.getSelection());
+    return true;
+  }
+
+  private onSelectionChange(): void {
+    if (!this.appearance.copyOnSelect) return;
+    window.clearTimeout(this.copyTimer);
+    this.copyTimer = window.setTimeout(() => this.copySelection(), COPY_ON_SELECT_DELAY_MS);
+  }
+
+  // ---- lifecycle --------------------------------------------------------------------------
+
+  get hasExited(): boolean {
+    return this.exited;
+  }
+
+  markExited(exitCode: number): void {
+    if (this.exited) return;
+    this.exited = true;
+    const close = isMac ? 'Cmd+W' : 'Ctrl+Shift+W';
+    this.terminal.write(
+      `\r\n\x1b[0;2m[process exited with code ${exitCode}] — press Enter to restart or ${close} to close\x1b[0m\r\n`,
+    );
+  }
+
+  /** A restarted shell continues in the same terminal, keeping the old scrollback above it. */
+  rebind(info: PaneInfo): void {
+    this.paneId = info.paneId;
+    this.nextOffset = info.streamOffset;
+    this.engineSize = { cols: info.cols, rows: info.rows };
+    this.anchors = [];
+    this.commands.clear();
+    this.blockMarkers.forgetAll();
+    this.exited = false;
+    if (info.snapshot) this.terminal.write(info.snapshot);
+    this.scheduleFit();
+  }
+
+  attach(container: HTMLElement): void {
+    if (this.disposed || this.container === container) return;
+    if (this.container) this.resizeObserver.unobserve(this.container);
+    this.container = container;
+    container.appendChild(this.host);
+    this.resizeObserver.observe(container);
+    this.scheduleFit();
+  }
+
+  detach(container: HTMLElement): void {
+    if (this.container !== container) return;
+    this.resizeObserver.unobserve(container);
+    this.container = undefined;
+    if (this.host.parentElement === container) this.host.remove();
+  }
+
+  setVisible(visible: boolean): void {
+    if (this.visible === visible) return;
+    this.visible = visible;
+    if (visible) {
+      this.scheduleFit();
+      this.updateWebgl();
+    } else {
+      // Browsers cap live WebGL contexts; hidden tabs give theirs back.
+      this.disposeWebgl();
+    }
+  }
+
+  get dimensions(): { cols: number; rows: number } {
+    return { cols: this.terminal.cols, rows: this.terminal.rows };
+  }
+
+  applyAppearance(appearance: TerminalAppearance): void {
+    const previous = this.appearance;
+    this.appearance = appearance;
+    const options = this.terminal.options;
+    if (previous.fontFamily !== appearance.fontFamily) options.fontFamily = appearance.fontFamily;
+    if (previous.fontSize !== appearance.fontSize) options.fontSize = appearance.fontSize;
+    if (previous.scrollback !== appearance.scrollback) options.scrollback = appearance.scrollback;
+    if (previous.cursorBlink !== appearance.cursorBlink) options.cursorBlink = appearance.cursorBlink;
+    if (previous.theme !== appearance.theme) options.theme = terminalTheme(appearance.theme);
+    if (previous.webgl !== appearance.webgl) this.updateWebgl();
+    this.scheduleFit();
+    this.blockPositioner.invalidate();
+  }
+
+  focus(): void {
+    if (this.opened) this.terminal.focus();
+    else this.focusWhenOpened = true;
+  }
+
+  get isFocused(): boolean {
+    return this.terminal.textarea !== undefined && document.activeElement === this.terminal.textarea;
+  }
+
+  // ---- find -------------------------------------------------------------------------------
+
+  find(query: string, direction: 'next' | 'previous', options: { caseSensitive: boolean; regex: boolean }): boolean {
+    if (!query) {
+      this.search.clearDecorations();
+      return false;
+    }
+    const searchOptions: ISearchOptions = {
+      caseSensitive: options.caseSensitive,
+      regex: options.regex,
+      decorations: searchDecorationColors(this.appearance.theme),
+    };
+    return direction === 'next'
+      ? this.search.findNext(query, { ...searchOptions, incremental: true })
+      : this.search.findPrevious(query, searchOptions);
+  }
+
+  onSearchResults(listener: (result: { resultIndex: number; resultCount: number }) => void): IDisposable {
+    return this.search.onDidChangeResults(listener);
+  }
+
+  clearFind(): void {
+    this.search.clearDecorations();
+    this.terminal.clearSelection();
+  }
+
+  // ---- sizing and rendering -----------------------------------------------------------------
+
+  private scheduleFit(): void {
+    window.clearTimeout(this.fitTimer);
+    this.fitTimer = window.setTimeout(() => this.fitNow(), FIT_DEBOUNCE_MS);
+  }
+
+  private fitNow(): void {
+    const container = this.container;
+    if (this.disposed || !container || !this.visible) return;
+    if (container.clientWidth === 0 || container.clientHeight === 0) return;
+    if (!this.opened) this.open();
+    const proposed = this.fit.proposeDimensions();
+    if (!proposed || !Number.isFinite(proposed.cols) || !Number.isFinite(proposed.rows)) return;
+    const cols = Math.max(2, Math.floor(proposed.cols));
+    const rows = Math.max(1, Math.floor(proposed.rows));
+    if (cols !== this.terminal.cols || rows !== this.terminal.rows) this.terminal.resize(cols, rows);
+    if (cols !== this.engineSize.cols || rows !== this.engineSize.rows) {
+      this.engineSize = { cols, rows };
+      if (!this.exited) this.transport.resize(this.paneId, cols, rows);
+    }
+    this.blockPositioner.invalidate();
+  }
+
+  private open(): void {
+    this.opened = true;
+    this.terminal.open(this.host);
+    this.updateWebgl();
+    if (this.focusWhenOpened) {
+      this.focusWhenOpened = false;
+      this.terminal.focus();
+    }
+  }
+
+  private updateWebgl(): void {
+    const wanted = this.opened && this.visible && this.appearance.webgl && !this.webglLost;
+    if (wanted && !this.webgl) {
+      this.webgl = loadWebglRenderer(this.terminal, () => {
+        this.webgl = undefined;
+        this.webglLost = true;
+      });
+    } else if (!wanted) {
+      this.disposeWebgl();
+    }
+  }
+
+  private disposeWebgl(): void {
+    const addon = this.webgl;
+    this.webgl = undefined;
+    try {
+      addon?.dispose();
+    } catch {
+      // A lost context can make dispose throw; the DOM renderer takes over either way.
+    }
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    window.clearTimeout(this.fitTimer);
+    window.clearTimeout(this.copyTimer);
+    this.resizeObserver.disconnect();
+    this.disposables.forEach((disposable) => disposable.dispose());
+    this.blockPositioner.dispose();
+    this.blockMarkers.forgetAll();
+    this.disposeWebgl();
+    this.terminal.dispose();
+    this.host.remove();
+  }
+}
+
+/** Links open on Ctrl+click (Cmd+click on macOS), as in VS Code and iTerm2. */
+function openLink(event: MouseEvent, uri: string): void {
+  if (!(isMac ? event.metaKey : event.ctrlKey)) return;
+  if (!/^(https?|mailto):/i.test(uri)) return;
+  window.open(uri, '_blank', 'noopener,noreferrer');
+}

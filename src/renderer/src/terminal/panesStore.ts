@@ -1,0 +1,125 @@
+import { create } from 'zustand';
+import type { TerminalState } from '../../../shared/blocks';
+import type { Events, PaneInfo } from '../../../shared/protocol';
+
+export interface PaneNotice {
+  id: number;
+  level: 'info' | 'warning' | 'error';
+  message: string;
+}
+
+/** What the UI shows about a pane. Terminal bytes are not here; they go straight to xterm. */
+export interface PaneMeta {
+  paneId: number;
+  shell: string;
+  shellName: string;
+  integration: boolean;
+  cwd: string;
+  state: TerminalState;
+  /** Title the shell set (OSC 0/2), when the engine forwards one. */
+  title?: string;
+  exited?: { exitCode: number; signal?: number; message: string };
+  notices: PaneNotice[];
+}
+
+interface PanesState {
+  panes: Record<number, PaneMeta>;
+  addPane(info: PaneInfo): void;
+  removePane(paneId: number): void;
+  applyState(update: Events['pane.state']): void;
+  markExited(exit: Events['pane.exit']): void;
+  addNotice(notice: Events['pane.notice']): void;
+  dismissNotice(paneId: number, noticeId: number): void;
+  clear(): void;
+}
+
+const MAX_NOTICES = 3;
+let noticeCounter = 0;
+
+function updatePane(
+  panes: Record<number, PaneMeta>,
+  paneId: number,
+  change: (pane: PaneMeta) => PaneMeta,
+): Record<number, PaneMeta> {
+  const pane = panes[paneId];
+  if (!pane) return panes;
+  return { ...panes, [paneId]: change(pane) };
+}
+
+export const usePanesStore = create<PanesState>()((set) => ({
+  panes: {},
+
+  addPane(info) {
+    set((state) => ({
+      panes: {
+        ...state.panes,
+        [info.paneId]: {
+          paneId: info.paneId,
+          shell: info.shell,
+          shellName: info.shellName,
+          integration: info.integration,
+          cwd: info.cwd,
+          state: info.state,
+          exited: info.exited
+            ? { ...info.exited, message: `The shell exited with code ${info.exited.exitCode}.` }
+            : undefined,
+          notices: state.panes[info.paneId]?.notices ?? [],
+        },
+      },
+    }));
+  },
+
+  removePane(paneId) {
+    set((state) => {
+      if (!(paneId in state.panes)) return state;
+      const panes = { ...state.panes };
+      delete panes[paneId];
+      return { panes };
+    });
+  },
+
+  applyState(update) {
+    set((state) => ({
+      panes: updatePane(state.panes, update.paneId, (pane) => ({
+        ...pane,
+        state: update.state,
+        cwd: update.cwd || pane.cwd,
+        integration: update.integration,
+        title: update.title ?? pane.title,
+      })),
+    }));
+  },
+
+  markExited(exit) {
+    set((state) => ({
+      panes: updatePane(state.panes, exit.paneId, (pane) => ({
+        ...pane,
+        exited: { exitCode: exit.exitCode, signal: exit.signal, message: exit.message },
+      })),
+    }));
+  },
+
+  addNotice(notice) {
+    set((state) => ({
+      panes: updatePane(state.panes, notice.paneId, (pane) => ({
+        ...pane,
+        notices: [...pane.notices, { id: ++noticeCounter, level: notice.level, message: notice.message }].slice(
+          -MAX_NOTICES,
+        ),
+      })),
+    }));
+  },
+
+  dismissNotice(paneId, noticeId) {
+    set((state) => ({
+      panes: updatePane(state.panes, paneId, (pane) => ({
+        ...pane,
+        notices: pane.notices.filter((notice) => notice.id !== noticeId),
+      })),
+    }));
+  },
+
+  clear() {
+    set({ panes: {} });
+  },
+}));

@@ -1,0 +1,26 @@
+const STORAGE_KEY = 'tandem.token';
+
+/**
+ * The per-launch token of `tandem web` arrives in the page URL. Keep it for reloads in
+ * sessionStorage (per tab, gone when the tab closes) and take it out of the address bar so
+ * it does not end up in screenshots, history or bookmarks.
+ */
+export function takeBrowserToken(): string | undefined {
+  const url = new URL(window.location.href);
+  const fromUrl = url.searchParams.get('token');
+  if (fromUrl) {
+    try {
+      sessionStorage.setItem(STORAGE_KEY, fromUrl);
+    } catch {
+      // Storage can be disabled; the token then lives only for this page load.
+    }
+    url.searchParams.delete('token');
+    window.history.replaceState(window.history.state, '', url.pathname + url.search + url.hash);
+    return fromUrl;
+  }
+  try {
+    return sessionStorage.getItem(STORAGE_KEY) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,229 @@
+import {
+  FrameKind,
+  decodeFrame,
+  encodeAck,
+  encodeFrame,
+  type EventName,
+  type Events,
+  type Method,
+  type Params,
+  type Results,
+} from '../../../shared/protocol';
+import type { Channel, ChannelData, ChannelFactory } from './channel';
+
+export type ConnectionStatus =
+  /** First attempt, nothing shown yet. */
+  | 'connecting'
+  | 'open'
+  /** Lost (or never reached); retrying with backoff. */
+  | 'reconnecting'
+  /** Another tab or window took the session over; we do not fight back on our own. */
+  | 'replaced';
+
+export class EngineRequestError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'EngineRequestError';
+  }
+}
+
+interface PendingRequest {
+  resolve: (result: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+type OutputListener = (paneId: number, bytes: Uint8Array) => void;
+type StatusListener = (status: ConnectionStatus, detail?: string) => void;
+
+const RETRY_DELAYS_MS = [250, 500, 1_000, 2_000, 4_000];
+const textEncoder = new TextEncoder();
+
+/**
+ * The renderer's side of src/shared/protocol.ts: requests with promised results, typed
+ * events, and binary frames (output in; input and acks out) over any {@link Channel}.
+ * Reconnects by itself; listeners learn about each (re)connection through the status.
+ */
+export class EngineConnection {
+  private channel: Channel | undefined;
+  private nextId = 1;
+  private readonly pending = new Map<number, PendingRequest>();
+  private readonly eventListeners = new Map<EventName, Set<(payload: never) => void>>();
+  private readonly outputListeners = new Set<OutputListener>();
+  private readonly statusListeners = new Set<StatusListener>();
+  private currentStatus: ConnectionStatus = 'connecting';
+  private attempt = 0;
+  private retryTimer: number | undefined;
+  private started = false;
+
+  constructor(private readonly openChannel: ChannelFactory) {}
+
+  get status(): ConnectionStatus {
+    return this.currentStatus;
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    void this.connect();
+  }
+
+  /** Reconnect right away (the "Retry" / "Use here" buttons). */
+  reconnectNow(): void {
+    if (this.retryTimer !== undefined) window.clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.attempt = 0;
+    const previous = this.channel;
+    if (previous) {
+      if (this.currentStatus === 'open') return;
+      this.channel = undefined;
+      previous.onclose = null;
+      previous.close();
+    }
+    this.setStatus('reconnecting');
+    void this.connect();
+  }
+
+  request<M extends Method>(method: M, params: Params<M>): Promise<Results[M]> {
+    const channel = this.channel;
+    if (!channel || this.currentStatus !== 'open') {
+      return Promise.reject(new EngineRequestError('Not connected to the Tandem engine.', 'disconnected'));
+    }
+    const id = this.nextId++;
+    return new Promise<Results[M]>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (result: unknown) => void, reject });
+      channel.send(JSON.stringify({ id, method, params }));
+    });
+  }
+
+  on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void {
+    let listeners = this.eventListeners.get(event);
+    if (!listeners) {
+      listeners = new Set();
+      this.eventListeners.set(event, listeners);
+    }
+    const stored = listener as (payload: never) => void;
+    listeners.add(stored);
+    return () => listeners.delete(stored);
+  }
+
+  onOutput(listener: OutputListener): () => void {
+    this.outputListeners.add(listener);
+    return () => this.outputListeners.delete(listener);
+  }
+
+  onStatus(listener: StatusListener): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  /** Keystrokes and pastes go out at once: batching input adds latency the user feels. */
+  sendInput(paneId: number, data: string | Uint8Array): void {
+    const bytes = typeof data === 'string' ? textEncoder.encode(data) : data;
+    if (bytes.byteLength === 0) return;
+    this.channel?.send(encodeFrame(FrameKind.Input, paneId, bytes));
+  }
+
+  sendAck(paneId: number, byteCount: number): void {
+    if (byteCount > 0) this.channel?.send(encodeAck(paneId, byteCount));
+  }
+
+  private async connect(): Promise<void> {
+    let channel: Channel;
+    try {
+      channel = await this.openChannel();
+    } catch (error) {
+      this.scheduleRetry(error instanceof Error ? error.message : String(error));
+      return;
+    }
+    this.channel = channel;
+    this.attempt = 0;
+    channel.onmessage = (data) => this.receive(data);
+    channel.onclose = (reason) => this.lost(channel, reason);
+    this.setStatus('open');
+  }
+
+  private lost(channel: Channel, reason: string): void {
+    if (this.channel !== channel) return;
+    this.channel = undefined;
+    for (const request of this.pending.values()) {
+      request.reject(new EngineRequestError('The connection to the Tandem engine was lost.', 'disconnected'));
+    }
+    this.pending.clear();
+    if (this.currentStatus === 'replaced') return;
+    this.scheduleRetry(reason);
+  }
+
+  private scheduleRetry(reason: string): void {
+    this.setStatus('reconnecting', reason);
+    const delay = RETRY_DELAYS_MS[Math.min(this.attempt, RETRY_DELAYS_MS.length - 1)] ?? 4_000;
+    this.attempt += 1;
+    this.retryTimer = window.setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.connect();
+    }, delay);
+  }
+
+  private receive(data: ChannelData): void {
+    if (typeof data === 'string') {
+      this.receiveText(data);
+      return;
+    }
+    const frame = decodeFrame(data);
+    if (!frame || frame.kind !== FrameKind.Output) return;
+    for (const listener of this.outputListeners) listener(frame.paneId, frame.payload);
+  }
+
+  private receiveText(text: string): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      console.warn('[tandem] ignoring a malformed message from the engine');
+      return;
+    }
+    if (typeof message !== 'object' || message === null) return;
+    const record = message as Record<string, unknown>;
+    if (typeof record.id === 'number') {
+      const request = this.pending.get(record.id);
+      if (!request) return;
+      this.pending.delete(record.id);
+      const error = record.error as { message?: unknown; code?: unknown } | undefined;
+      if (error) {
+        request.reject(
+          new EngineRequestError(
+            typeof error.message === 'string' ? error.message : 'The engine refused the request.',
+            typeof error.code === 'string' ? error.code : undefined,
+          ),
+        );
+      } else {
+        request.resolve(record.result);
+      }
+      return;
+    }
+    if (typeof record.event === 'string') {
+      const event = record.event as EventName;
+      if (event === 'connection.replaced') {
+        this.setStatus('replaced');
+      }
+      const listeners = this.eventListeners.get(event);
+      if (!listeners) return;
+      for (const listener of listeners) {
+        try {
+          (listener as (payload: unknown) => void)(record.payload);
+        } catch (error) {
+          console.error(`[tandem] ${event} handler failed`, error);
+        }
+      }
+    }
+  }
+
+  private setStatus(status: ConnectionStatus, detail?: string): void {
+    const changed = status !== this.currentStatus;
+    this.currentStatus = status;
+    if (!changed && status !== 'open') return;
+    for (const listener of this.statusListeners) listener(status, detail);
+  }
+}
