@@ -12,7 +12,10 @@ import { paneStreams } from './engine';
 export function wireEngineEvents(connection: EngineConnection): void {
   connection.onOutput((paneId, bytes) => paneStreams.output(paneId, bytes));
 
-  connection.on('pane.state', (payload) => usePanesStore.getState().applyState(payload));
+  connection.on('pane.state', (payload) => {
+    usePanesStore.getState().applyState(payload);
+    paneSessions.get(payload.paneId)?.setIntegration(payload.integration);
+  });
   connection.on('pane.exit', (payload) => {
     usePanesStore.getState().markExited(payload);
     paneSessions.get(payload.paneId)?.markExited(payload.exitCode);

@@ -32,7 +32,7 @@ export class BlockPositioner {
   }
 
   invalidate(): void {
-    if (this.frame !== 0) return;
+    if (this.frame !== 0 || this.elements.size === 0) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
       this.layout();

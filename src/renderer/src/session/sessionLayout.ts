@@ -15,10 +15,13 @@ export function currentSessionLayout(): SessionLayout {
   };
 }
 
-/** Kept per browser tab so a reload can put live panes back into their splits. */
+/**
+ * Kept in the page's storage so a reload, or a second browser tab taking the session over,
+ * can put live panes back into their splits. Pane ids that are not live are pruned on use.
+ */
 export function rememberLayout(layout: SessionLayout): void {
   try {
-    sessionStorage.setItem(STORAGE_KEY, JSON.stringify(layout));
+    localStorage.setItem(STORAGE_KEY, JSON.stringify(layout));
   } catch {
     // Storage disabled or full: a reload then opens live panes one per tab.
   }
@@ -26,7 +29,7 @@ export function rememberLayout(layout: SessionLayout): void {
 
 export function rememberedLayout(): SessionLayout | undefined {
   try {
-    const text = sessionStorage.getItem(STORAGE_KEY);
+    const text = localStorage.getItem(STORAGE_KEY);
     if (!text) return undefined;
     const parsed = SessionLayoutSchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : undefined;

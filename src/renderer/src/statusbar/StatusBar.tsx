@@ -2,6 +2,7 @@ import type { TerminalState } from '../../../shared/blocks';
 import { chordLabel } from '../actions/chords';
 import { primaryChord } from '../actions/keybindings';
 import { useConnectionStore } from '../app/connectionStore';
+import type { ConnectionStatus } from '../transport/engineConnection';
 import { useUiStore } from '../app/uiStore';
 import { useLayoutStore } from '../layout/layoutStore';
 import { effectiveFontSize, useSettingsStore } from '../settings/settingsStore';
@@ -11,6 +12,13 @@ const STATE_LABELS: Record<TerminalState, string> = {
   PROMPT: 'at prompt',
   EXECUTING: 'running',
   IDLE: 'idle',
+};
+
+const CONNECTION_LABELS: Record<ConnectionStatus, string> = {
+  connecting: 'connecting…',
+  open: 'connected',
+  reconnecting: 'reconnecting…',
+  replaced: 'in use elsewhere',
 };
 
 /** The focused pane at a glance: shell, directory, integration, state. */
@@ -31,7 +39,7 @@ export function StatusBar() {
             {pane.shellName || 'shell'}
           </span>
           <span className="status-bar__item status-bar__cwd" data-testid="status-cwd" title={pane.cwd}>
-            {pane.cwd || '—'}
+            <span>{pane.cwd || '—'}</span>
           </span>
           <span
             className={`status-bar__item status-bar__integration status-bar__integration--${pane.integration ? 'on' : 'off'}`}
@@ -49,12 +57,12 @@ export function StatusBar() {
       )}
       <span className="status-bar__spacer" />
       {zoomSteps !== 0 && (
-        <span className="status-bar__item" data-testid="status-zoom" title="Reset with Ctrl+0">
+        <span className="status-bar__item" data-testid="status-zoom" title={`Reset with ${chordLabel(primaryChord('view.zoomReset') ?? '')}`}>
           {fontSize}px
         </span>
       )}
       <span className={`status-bar__item status-bar__connection status-bar__connection--${connection}`} data-testid="status-connection">
-        {connection === 'open' ? 'connected' : connection === 'replaced' ? 'in use elsewhere' : 'connecting…'}
+        {CONNECTION_LABELS[connection]}
       </span>
       <button type="button" className="status-bar__palette" onClick={() => openPalette(true)}>
         Commands{paletteChord ? ` ${chordLabel(paletteChord)}` : ''}

@@ -40,8 +40,11 @@ export interface TerminalAppearance {
 }
 
 const FIT_DEBOUNCE_MS = 40;
-/** Without an end offset from the engine, wait out its output batching (<= 5 ms) first. */
-const END_WITHOUT_OFFSET_DELAY_MS = 30;
+/**
+ * Without an end offset from the engine the end comes from the D mark as xterm parses it;
+ * blocks with no marks at all (prompt heuristics) end where the cursor is a bit later.
+ */
+const END_FALLBACK_DELAY_MS = 150;
 const COPY_ON_SELECT_DELAY_MS = 150;
 
 /**
@@ -66,6 +69,12 @@ export class PaneSession {
   /** Stream offset of the next engine byte. */
   private nextOffset: number;
   private anchors: StreamAnchor[] = [];
+  /** The block whose start is placed and whose end is not yet. */
+  private openBlockId: string | undefined;
+  /** Blocks whose end the engine told us by offset; marks in the stream then do not count. */
+  private readonly endsByOffset = new Set<string>();
+  private nonce: string;
+  private integration: boolean;
   private engineSize: { cols: number; rows: number };
   private container: HTMLElement | undefined;
   private fitTimer = 0;
@@ -85,6 +94,8 @@ export class PaneSession {
     this.paneId = info.paneId;
     this.nextOffset = info.streamOffset;
     this.engineSize = { cols: info.cols, rows: info.rows };
+    this.nonce = info.nonce;
+    this.integration = info.integration;
     this.appearance = appearance;
     this.terminal = new Terminal({
       cols: Math.max(2, info.cols),
@@ -128,6 +139,8 @@ export class PaneSession {
       this.terminal.onResize(invalidateBlocks),
       this.terminal.onRender(invalidateBlocks),
       this.terminal.buffer.onBufferChange(invalidateBlocks),
+      this.terminal.parser.registerOscHandler(133, (data) => this.onSemanticMark(data)),
+      this.terminal.parser.registerOscHandler(633, (data) => this.onSemanticMark(data)),
     );
     if (info.snapshot) this.terminal.write(info.snapshot);
     if (info.exited) this.markExited(info.exited.exitCode);
@@ -159,10 +172,39 @@ export class PaneSession {
     }
     if (block.endedAt === undefined || this.blockMarkers.hasEnd(block.id) || this.isPending(block.id, 'end')) return;
     if (block.outputEndOffset !== undefined) {
+      this.endsByOffset.add(block.id);
       this.addAnchor({ blockId: block.id, edge: 'end', offset: block.outputEndOffset });
     } else {
-      window.setTimeout(() => this.afterQueuedWrites(() => this.blockMarkers.markEndAtCursor(block.id)), END_WITHOUT_OFFSET_DELAY_MS);
+      window.setTimeout(() => {
+        this.afterQueuedWrites(() => {
+          if (this.blockMarkers.hasEnd(block.id)) return;
+          this.blockMarkers.markEndAtCursor(block.id);
+          if (this.openBlockId === block.id) this.openBlockId = undefined;
+        });
+      }, END_FALLBACK_DELAY_MS);
     }
+  }
+
+  /**
+   * Runs inside xterm's parser, so the cursor is exactly where the mark was printed. Marks
+   * of our integration must carry this pane's nonce; others count only without integration
+   * (the engine ignores them too, so `cat` of a file with marks cannot end a block).
+   */
+  private onSemanticMark(data: string): boolean {
+    const letter = data[0];
+    if ((letter !== 'D' && letter !== 'A') || this.openBlockId === undefined) return false;
+    const trusted = data.includes(`tandem=${this.nonce}`);
+    if (!trusted && this.integration) return false;
+    const blockId = this.openBlockId;
+    if (!this.endsByOffset.has(blockId) && this.blockMarkers.has(blockId)) {
+      this.blockMarkers.markEndAtCursor(blockId);
+    }
+    this.openBlockId = undefined;
+    return false;
+  }
+
+  setIntegration(integration: boolean): void {
+    this.integration = integration;
   }
 
   /**
@@ -212,8 +254,13 @@ export class PaneSession {
 
   private placeAnchor(anchor: StreamAnchor): void {
     if (this.disposed) return;
-    if (anchor.edge === 'start') this.blockMarkers.markStartAtCursor(anchor.blockId, this.commands.get(anchor.blockId) ?? '');
-    else this.blockMarkers.markEndAtCursor(anchor.blockId);
+    if (anchor.edge === 'start') {
+      this.blockMarkers.markStartAtCursor(anchor.blockId, this.commands.get(anchor.blockId) ?? '');
+      if (!this.blockMarkers.hasEnd(anchor.blockId)) this.openBlockId = anchor.blockId;
+    } else {
+      this.blockMarkers.markEndAtCursor(anchor.blockId);
+      if (this.openBlockId === anchor.blockId) this.openBlockId = undefined;
+    }
   }
 
   private writeAndAck(bytes: Uint8Array, afterwards?: () => void): void {
@@ -289,6 +336,10 @@ export class PaneSession {
     this.paneId = info.paneId;
     this.nextOffset = info.streamOffset;
     this.engineSize = { cols: info.cols, rows: info.rows };
+    this.nonce = info.nonce;
+    this.integration = info.integration;
+    this.openBlockId = undefined;
+    this.endsByOffset.clear();
     this.anchors = [];
     this.commands.clear();
     this.blockMarkers.forgetAll();
