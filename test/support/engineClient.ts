@@ -36,7 +36,7 @@ export function makeTestHome(): { home: string; env: NodeJS.ProcessEnv; cleanup(
     XDG_DATA_HOME: join(home, '.local/share'),
     XDG_STATE_HOME: join(home, '.local/state'),
   };
-  return { home, env, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+  return { home, env, cleanup: () => rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }) };
 }
 
 type AnyEvent = { event: EventName; payload: unknown };
@@ -118,7 +118,7 @@ export class EngineClient {
   }
 
   /** Resolves when `predicate` holds, re-checking on every message; rejects after `timeoutMs`. */
-  async waitFor<T>(predicate: () => T | undefined | false, timeoutMs = 15_000, what = 'condition'): Promise<T> {
+  async waitFor<T>(predicate: () => T | undefined | null | false, timeoutMs = 15_000, what = "condition"): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const value = predicate();

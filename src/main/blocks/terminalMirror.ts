@@ -16,7 +16,8 @@ export class TerminalMirror {
   private alternateScreenListener: (() => void) | undefined;
 
   constructor(cols: number, rows: number, scrollback: number) {
-    this.terminal = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
+    // logLevel off: binary garbage makes xterm log every parse error to the console.
+    this.terminal = new Terminal({ cols, rows, scrollback, allowProposedApi: true, logLevel: 'off' });
     this.terminal.loadAddon(this.serializer as never);
     this.terminal.buffer.onBufferChange((buffer) => {
       if (buffer.type === 'alternate') this.alternateScreenListener?.();

@@ -43,7 +43,7 @@ export class ClientConnection implements PaneListener {
       'pane.attach': ({ paneId }) => this.engine.reattachPane(paneId, this),
       'pane.resize': ({ paneId, cols, rows }) => this.engine.pane(paneId).resize(cols, rows),
       'pane.close': ({ paneId }) => {
-        this.engine.closePane(paneId);
+        void this.engine.closePane(paneId);
         return {};
       },
       'pane.blocks': ({ paneId }) => this.engine.blocks(paneId),

@@ -123,11 +123,11 @@ export class Engine {
     return pane;
   }
 
-  closePane(paneId: number): void {
+  closePane(paneId: number): Promise<void> {
     const pane = this.panes.get(paneId);
-    if (!pane) return;
+    if (!pane) return Promise.resolve();
     this.panes.delete(paneId);
-    pane.close();
+    return pane.close();
   }
 
   blocks(paneId: number): Block[] {
@@ -191,7 +191,7 @@ export class Engine {
     try {
       await this.saveSession();
     } finally {
-      for (const id of [...this.panes.keys()]) this.closePane(id);
+      await Promise.all([...this.panes.keys()].map((id) => this.closePane(id)));
     }
   }
 

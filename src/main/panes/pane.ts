@@ -27,6 +27,8 @@ const EARLY_EXIT_MS = 1_500;
 const INTEGRATION_TIMEOUT_MS = 10_000;
 /** Block output returned by `outputOf` is capped; the model asks for ranges later. */
 const MAX_OUTPUT_CHARS = 4 * 1024 * 1024;
+/** How long a closing shell gets to exit on SIGHUP (and save its history) before SIGKILL. */
+const CLOSE_GRACE_MS = 1_500;
 const RENDERER = 'renderer';
 const MIRROR = 'mirror';
 
@@ -81,6 +83,7 @@ export class Pane {
   private exitInfo: { exitCode: number; signal?: number } | undefined;
   private listener: PaneListener | undefined;
   private closed = false;
+  private userTyped = false;
 
   constructor(private readonly options: PaneOptions) {
     this.id = options.id;
@@ -200,14 +203,16 @@ export class Pane {
     if (!block) return undefined;
     await this.mirror.flushed();
     const start = this.blockStarts.get(blockId);
-    if (!start || start.marker.isDisposed) {
-      return { text: '', truncated: true, lineCount: 0 };
-    }
     const end = this.blockEnds.get(blockId);
-    const endLine = end && !end.marker.isDisposed ? end.marker.line : Number.MAX_SAFE_INTEGER;
+    const endGone = end?.marker.isDisposed === true;
+    if (!start || endGone) return { text: '', truncated: true, lineCount: 0 };
+    // The beginning may have scrolled out of the scrollback: keep what is left, say it is cut.
+    const startGone = start.marker.isDisposed;
+    const startLine = startGone ? 0 : start.marker.line;
+    const endLine = end ? end.marker.line : Number.MAX_SAFE_INTEGER;
     const endColumn = end ? end.column : this.mirror.cursorColumn;
-    let text = this.mirror.textBetween(start.marker.line, endLine, endColumn).replace(/\s+$/, '');
-    const truncated = text.length > MAX_OUTPUT_CHARS;
+    let text = this.mirror.textBetween(startLine, endLine, endColumn).replace(/\s+$/, '');
+    const truncated = startGone || text.length > MAX_OUTPUT_CHARS;
     if (truncated) text = text.slice(text.length - MAX_OUTPUT_CHARS);
     return { text, truncated, lineCount: text === '' ? 0 : text.split('\n').length };
   }
@@ -218,6 +223,7 @@ export class Pane {
 
   write(data: Uint8Array | string): void {
     if (!this.pty || this.closed) return;
+    this.userTyped = true;
     if (!this.integrationOn) this.heuristics.beforeInput(data);
     this.pty.write(typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8'));
   }
@@ -244,15 +250,29 @@ export class Pane {
     this.write('\x03');
   }
 
-  close(): void {
-    if (this.closed) return;
+  /** Ends the shell and everything it started; resolves once the shell is gone (or after a grace period). */
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
     this.closed = true;
     if (this.integrationTimer) clearTimeout(this.integrationTimer);
     this.heuristics.dispose();
     this.batcher.discardPending();
-    if (this.pty && !this.exitInfo) killProcessTree(this.pty.pid);
-    this.launch?.cleanup();
-    this.mirror.dispose();
+    const pty = this.pty;
+    const exited =
+      pty && !this.exitInfo
+        ? new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, CLOSE_GRACE_MS);
+            pty.onExit(() => {
+              clearTimeout(timer);
+              resolve();
+            });
+            killProcessTree(pty.pid, CLOSE_GRACE_MS);
+          })
+        : Promise.resolve();
+    return exited.finally(() => {
+      this.launch?.cleanup();
+      this.mirror.dispose();
+    });
   }
 
   private spawnShell(path: string, args: string[], integration: boolean, fallbacks: string[]): void {
@@ -309,7 +329,9 @@ export class Pane {
     pty.onExit(({ exitCode, signal }) => {
       if (this.pty !== pty || this.closed) return;
       launch.cleanup();
-      const early = Date.now() - startedAt < EARLY_EXIT_MS && exitCode !== 0;
+      // A shell that dies before the user typed anything is broken (bad rc file, bad
+      // binary); one that exits after input was sent is just the user typing `exit`.
+      const early = Date.now() - startedAt < EARLY_EXIT_MS && exitCode !== 0 && !this.userTyped;
       if (early && fallbacks.length > 0) {
         this.writeNotice(`${path} exited right after starting (code ${exitCode}).`);
         this.tryFallback(fallbacks);
