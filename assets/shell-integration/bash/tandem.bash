@@ -1,0 +1,287 @@
+# Tandem shell integration for bash (4.4+).
+#
+# Tandem starts `bash --posix [-l]` with ENV pointing here: in POSIX mode an interactive
+# bash reads $ENV and nothing else, so this file runs first, turns POSIX mode off again,
+# loads the user's startup files exactly as bash would have, and then installs hooks.
+# Starting bash this way (rather than with --rcfile) keeps `shopt login_shell`, `logout`
+# and ~/.bash_logout working for login shells.
+#
+# Marks (each carries this session's nonce so programs cannot forge them):
+#   D;<status>  before the next prompt, only after a command ran      (PROMPT_COMMAND, first)
+#   OSC 7       current directory, at every prompt                    (PROMPT_COMMAND, first)
+#   A           prompt start, at the start of PS1                     (kept there every prompt)
+#   B           input start, at the end of PS1, inside \[ \]          (kept there every prompt)
+#   C           command start with the exact command line             (PS0, after reading it)
+#
+# The command line comes from readline itself: Enter is bound to a macro that first calls
+# a `bind -x` function (which sees READLINE_LINE) and then accept-line, so continuation
+# lines, leading spaces, tabs and Unicode are reported exactly as typed, whatever
+# HISTCONTROL says. Without readline the last history entry is used instead.
+#
+# Nothing here is exported; every TANDEM_* bootstrap variable is gone before the first
+# prompt, so a nested bash is a plain bash.
+
+builtin set +o posix
+# --posix also turned this on, and leaving POSIX mode does not turn it off.
+builtin shopt -u inherit_errexit 2>/dev/null
+
+# --- bootstrap ---------------------------------------------------------------------------
+if [[ -n "${TANDEM_ENV_SET-}" ]]; then
+  builtin export ENV="${TANDEM_ENV-}"
+else
+  builtin unset ENV
+fi
+if [[ -n "${TANDEM_BASH_UNEXPORT_HISTFILE-}" ]]; then
+  # Only exported so that POSIX mode would not default it to ~/.sh_history.
+  builtin export -n HISTFILE
+fi
+
+__tandem_nonce=
+if [[ -n "${TANDEM_BOOTSTRAP-}" ]]; then
+  if [[ -r "$TANDEM_BOOTSTRAP" ]]; then
+    builtin read -r __tandem_nonce <"$TANDEM_BOOTSTRAP"
+  fi
+  command rm -f -- "$TANDEM_BOOTSTRAP" 2>/dev/null
+  command rmdir -- "${TANDEM_BOOTSTRAP%/*}" 2>/dev/null
+fi
+[[ "$__tandem_nonce" =~ ^[A-Za-z0-9_-]{8,128}$ ]] || __tandem_nonce=
+
+__tandem_flags=" ${TANDEM_BASH_FLAGS-} "
+__tandem_rcfile="${TANDEM_BASH_RCFILE-}"
+builtin unset -v TANDEM_BOOTSTRAP TANDEM_ENV TANDEM_ENV_SET TANDEM_BASH_UNEXPORT_HISTFILE \
+  TANDEM_BASH_FLAGS TANDEM_BASH_RCFILE
+builtin unset -v "${!TANDEM_@}"
+
+# --- hooks -------------------------------------------------------------------------------
+
+# Percent-encode $1 into __tandem_encoded: every byte outside 0x21..0x7e, and % and ;,
+# becomes %XX. One substitution per distinct unsafe byte, not one step per character.
+__tandem_percent_encode() {
+  builtin local LC_ALL=C
+  builtin local text="$1" unsafe byte hex
+  text="${text//%/%25}"
+  text="${text//;/%3B}"
+  unsafe="${text//[[:graph:]]/}"
+  while [[ -n "$unsafe" ]]; do
+    byte="${unsafe:0:1}"
+    builtin printf -v hex '%%%02X' "'$byte"
+    text="${text//"$byte"/$hex}"
+    unsafe="${unsafe//"$byte"/}"
+  done
+  __tandem_encoded="$text"
+}
+
+__tandem_set_status() {
+  # Sets $? to $1 and, being a command whose last argument is $2, $_ to $2.
+  return "${1:-0}"
+}
+
+# First in PROMPT_COMMAND: sees the command's status, reports D and the cwd.
+__tandem_precmd() {
+  builtin local __tandem_status="$?"
+  builtin local -
+  builtin set +eux
+  __tandem_last_status="$__tandem_status"
+  if [[ "${__tandem_ran-}" == 1 ]]; then
+    builtin printf '\e]133;D;%s;tandem=%s\a' "$__tandem_status" "$__tandem_nonce"
+  fi
+  __tandem_ran=
+  __tandem_typed=
+  __tandem_typed_lines=0
+  __tandem_histcmd="${HISTCMD-0}"
+  __tandem_percent_encode "$PWD"
+  builtin printf '\e]7;file://%s%s\a' "${HOSTNAME-}" "$__tandem_encoded"
+  if [[ "${PROMPT_COMMAND[*]-}" != "${__tandem_seen_prompt_command-}" ]]; then
+    # Something rewrote PROMPT_COMMAND (bash-preexec does, on its first prompt; tools that
+    # do usually install a DEBUG trap too): have the prompt fix-up look at the trap again.
+    __tandem_seen_prompt_command="${PROMPT_COMMAND[*]-}"
+    __tandem_check_trap=1
+  fi
+  return "$__tandem_status"
+}
+
+# Last in PROMPT_COMMAND: after prompt frameworks (starship, oh-my-bash, a PROMPT_COMMAND
+# that rebuilds PS1) have done their work, make sure A/B frame PS1 and C sits in PS0.
+# $1, when given, is `trap -p DEBUG` as seen at top level (a function cannot see it).
+__tandem_prompt_fix() {
+  builtin local -
+  builtin set +eux
+  builtin local a b
+  if builtin shopt -q promptvars; then
+    # Indirect, so the nonce is not in PS1's text (which some people export).
+    a='\[${__tandem_mark_a-}\]'
+    b='\[${__tandem_mark_b-}\]'
+  else
+    a="\\[$__tandem_mark_a\\]"
+    b="\\[$__tandem_mark_b\\]"
+  fi
+  if [[ "$PS1" != "$a"* || "$PS1" != *"$b" ]]; then
+    PS1="${PS1//"$a"/}"
+    PS1="${PS1//"$b"/}"
+    PS1="$a$PS1$b"
+  fi
+  if [[ "${PS0-}" != *"$__tandem_ps0"* ]]; then
+    PS0="${PS0-}$__tandem_ps0"
+  fi
+  if (( $# > 0 )); then
+    __tandem_check_trap=
+    __tandem_wrap_debug_trap "$1"
+  fi
+  return "${__tandem_last_status:-0}"
+}
+
+# Runs in PS0's command substitution (a subshell), after the command line was read and
+# before it runs. Prints C with the command line.
+__tandem_command_start() {
+  builtin local command=
+  if (( ${__tandem_typed_lines:-0} > 0 )); then
+    command="$__tandem_typed"
+  elif (( ${HISTCMD:-0} > ${__tandem_histcmd:-0} )); then
+    # No readline capture (line editing off, Enter rebound): the history entry, if the
+    # command was saved at all.
+    command="$(HISTTIMEFORMAT= builtin history 1)"
+    [[ "$command" =~ ^\ *[0-9]+[\*\ ]\ (.*)$ ]] && command="${BASH_REMATCH[1]}"
+  fi
+  __tandem_percent_encode "$command"
+  builtin printf '\e]133;C;tandem=%s;cmdline_url=%s\a' "$__tandem_nonce" "$__tandem_encoded"
+}
+
+# Bound (bind -x) to the first half of the Enter macro: records each physical line.
+__tandem_line_capture() {
+  if (( __tandem_typed_lines++ > 0 )); then
+    __tandem_typed+=$'\n'
+  fi
+  __tandem_typed+="$READLINE_LINE"
+}
+
+# The user's DEBUG trap would otherwise also fire for our PROMPT_COMMAND entries and for
+# the bind -x call on every Enter (bash-preexec would take that for the user's command).
+# We own the trap and run the user's for everything else, with $? and $_ intact.
+__tandem_debug_trap() {
+  builtin local __tandem_status="$?"
+  case "${FUNCNAME[1]-}" in __tandem_*) return 0 ;; esac
+  case "${BASH_COMMAND-}" in __tandem_* | '${__tandem_nonce:+__tandem_'*) return 0 ;; esac
+  __tandem_set_status "$__tandem_status" "${1-}"
+  builtin eval -- "$__tandem_debug_chain"
+}
+
+# $1 is the output of `trap -p DEBUG` (taken at top level by the caller's caller).
+__tandem_wrap_debug_trap() {
+  [[ -n "${1-}" ]] || return 0
+  builtin eval "builtin set -- $1"
+  # $1=trap $2=-- $3=the command $4=DEBUG
+  [[ "${3-}" == '__tandem_debug_trap "$_"' ]] && return 0
+  __tandem_debug_chain="${3-}"
+  builtin trap -- '__tandem_debug_trap "$_"' DEBUG
+  if [[ "$__tandem_debug_chain" == *__bp_preexec_invoke_exec* ]] && builtin declare -F __bp_interactive_mode >/dev/null; then
+    # bash-preexec installed itself on this prompt and set its "a prompt was just shown"
+    # flag; its unwrapped trap then fired for our own PROMPT_COMMAND entry and cleared it.
+    __bp_interactive_mode
+  fi
+}
+
+__tandem_bind_enter() {
+  # No line editing, or a line editor that replaces readline: keep the history fallback.
+  [[ -o emacs || -o vi ]] || return 0
+  [[ -z "${BLE_VERSION-}" ]] || return 0
+  builtin local keymap key bound
+  for keymap in emacs vi-insert vi-command; do
+    bound="$(builtin bind -m "$keymap" -q accept-line 2>/dev/null)"
+    [[ "$bound" == *'"\C-m"'* || "$bound" == *'"\C-j"'* ]] || continue
+    builtin bind -m "$keymap" -x '"\e[8885~": __tandem_line_capture' 2>/dev/null || continue
+    builtin bind -m "$keymap" '"\e[8886~": accept-line'
+    for key in '\C-m' '\C-j'; do
+      # Only keys that are plain accept-line; a user's own binding stays.
+      [[ "$bound" == *"\"$key\""* ]] && builtin bind -m "$keymap" "\"$key\": \"\\e[8885~\\e[8886~\""
+    done
+  done
+}
+
+__tandem_install() {
+  builtin local -
+  builtin set +eux
+  __tandem_mark_a=$'\e]133;A;tandem='"$__tandem_nonce"$'\a'
+  __tandem_mark_b=$'\e]133;B;tandem='"$__tandem_nonce"$'\a'
+  # The side effect (__tandem_ran=1) happens in the shell itself; the C mark is printed by
+  # a command substitution. Both only where our nonce exists, so a nested bash that
+  # inherits an exported PS0 stays quiet.
+  __tandem_ps0='${__tandem_nonce:+${__tandem_nil[__tandem_ran=1]-}$(__tandem_command_start)}'
+  __tandem_ran=
+  __tandem_typed=
+  __tandem_typed_lines=0
+  __tandem_histcmd="${HISTCMD-0}"
+
+  # Our entries expand to nothing where __tandem_nonce is unset: a nested bash that
+  # inherits an exported PROMPT_COMMAND does not run (or miss) them.
+  builtin local first='${__tandem_nonce:+__tandem_precmd}'
+  builtin local last='${__tandem_nonce:+__tandem_prompt_fix ${__tandem_check_trap:+"$(trap -p DEBUG)"}}'
+  if [[ "${PROMPT_COMMAND@a}" == *a* ]]; then
+    PROMPT_COMMAND=("$first" "${PROMPT_COMMAND[@]}" "$last")
+  elif [[ -n "${PROMPT_COMMAND-}" ]]; then
+    PROMPT_COMMAND="$first"$'\n'"$PROMPT_COMMAND"$'\n'"$last"
+  else
+    PROMPT_COMMAND="$first"$'\n'"$last"
+  fi
+
+  # bash-preexec installs its DEBUG trap at the first prompt and turns whatever trap it
+  # finds into a preexec function; let it, and wrap its trap afterwards (the first prompt
+  # always checks).
+  if [[ "${PROMPT_COMMAND[*]}" != *__bp_install* ]]; then
+    __tandem_wrap_debug_trap "${1-}"
+  fi
+  __tandem_seen_prompt_command="${PROMPT_COMMAND[*]}"
+  __tandem_check_trap=1
+  __tandem_last_status=0
+  __tandem_bind_enter
+}
+
+# The one command that runs after the user's startup files: each top-level command from
+# here on would be one more call of the user's DEBUG trap before the first prompt.
+# $1: `trap -p DEBUG`, taken at top level.
+__tandem_main() {
+  builtin unset -v __tandem_f __tandem_startup __tandem_flags __tandem_rcfile
+  builtin unset -f __tandem_main
+  if [[ -n "$__tandem_nonce" && "$-" == *i* ]]; then
+    __tandem_install "${1-}"
+  else
+    builtin unset -v __tandem_nonce
+  fi
+}
+
+# --- the user's startup files, as bash itself would read them ----------------------------
+# (Sourced at top level, not from a function, so `declare`/`local` in them mean what the
+# user expects. See INVOCATION in bash(1) and run_startup_files() in bash's shell.c.)
+__tandem_startup=()
+if builtin shopt -q login_shell; then
+  if [[ "$__tandem_flags" != *" noprofile "* ]]; then
+    [[ -e /etc/profile ]] && __tandem_startup+=(/etc/profile)
+    for __tandem_f in "$HOME/.bash_profile" "$HOME/.bash_login" "$HOME/.profile"; do
+      if [[ -e "$__tandem_f" ]]; then
+        __tandem_startup+=("$__tandem_f")
+        break
+      fi
+    done
+  fi
+elif [[ "$__tandem_flags" != *" norc "* ]]; then
+  # The system bashrc is a compile-time choice (SYS_BASHRC): Debian, Ubuntu and Arch use
+  # /etc/bash.bashrc, Gentoo and Void /etc/bash/bashrc; Fedora has none (~/.bashrc sources
+  # /etc/bashrc itself).
+  for __tandem_f in /etc/bash.bashrc /etc/bash/bashrc; do
+    if [[ -e "$__tandem_f" ]]; then
+      __tandem_startup+=("$__tandem_f")
+      break
+    fi
+  done
+  __tandem_startup+=("${__tandem_rcfile:-$HOME/.bashrc}")
+fi
+for __tandem_f in "${__tandem_startup[@]}"; do
+  if [[ -d "$__tandem_f" ]]; then
+    builtin printf 'tandem: %s is a directory, not a startup file; skipped it\n' "$__tandem_f" >&2
+  elif [[ -e "$__tandem_f" && ! -r "$__tandem_f" ]]; then
+    builtin printf 'tandem: cannot read %s (permission denied); skipped it\n' "$__tandem_f" >&2
+  elif [[ -e "$__tandem_f" ]]; then
+    builtin source "$__tandem_f"
+  fi
+done
+__tandem_main "$(trap -p DEBUG)"
+

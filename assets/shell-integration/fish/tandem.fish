@@ -1,0 +1,70 @@
+# Tandem shell integration for fish (3.1+).
+#
+# Tandem starts `fish [-l] --init-command 'source <this file>'`: fish has read the user's
+# configuration (conf.d, config.fish) by then, so the user's prompt and event handlers
+# exist and stay in charge; we only add our own handlers.
+#
+#   fish_postexec  D;<status>, only after a command ran
+#   fish_prompt    OSC 7 with the cwd, then A (both printed before the prompt is drawn);
+#                  fish_prompt itself is wrapped so that B follows the user's prompt text
+#                  (re-wrapped whenever the user or a theme redefines fish_prompt)
+#   fish_preexec   C with the command line exactly as typed ($argv[1])
+
+set -g __tandem_nonce
+if set -q TANDEM_BOOTSTRAP
+    if test -r "$TANDEM_BOOTSTRAP"
+        read -l __tandem_line <"$TANDEM_BOOTSTRAP"
+        and set -g __tandem_nonce $__tandem_line
+    end
+    command rm -f -- "$TANDEM_BOOTSTRAP" 2>/dev/null
+    command rmdir -- (string replace -r '/[^/]*$' '' -- "$TANDEM_BOOTSTRAP") 2>/dev/null
+end
+for __tandem_var in (set --names | string match 'TANDEM_*')
+    set -e $__tandem_var
+end
+set -e __tandem_var
+
+if not string match -qr '^[A-Za-z0-9_-]{8,128}$' -- "$__tandem_nonce"; or not status is-interactive
+    set -e __tandem_nonce
+else
+    set -g __tandem_ran 0
+
+    function __tandem_on_postexec --on-event fish_postexec
+        set -l last_status $status
+        if test "$__tandem_ran" = 1
+            printf '\e]133;D;%s;tandem=%s\a' $last_status $__tandem_nonce
+        end
+        set -g __tandem_ran 0
+    end
+
+    function __tandem_on_prompt --on-event fish_prompt
+        printf '\e]7;file://%s%s\a' "$hostname" (string escape --style=url -- "$PWD")
+        printf '\e]133;A;tandem=%s\a' $__tandem_nonce
+        __tandem_wrap_prompt
+    end
+
+    function __tandem_on_preexec --on-event fish_preexec
+        printf '\e]133;C;tandem=%s;cmdline_url=%s\a' $__tandem_nonce (string escape --style=url -- "$argv[1]")
+        set -g __tandem_ran 1
+    end
+
+    function __tandem_prompt_end
+        printf '\e]133;B;tandem=%s\a' $__tandem_nonce
+    end
+
+    function __tandem_wrap_prompt
+        # fish_prompt may be autoloaded, defined in config.fish, or redefined later by a
+        # theme or `fish_config`: wrap whatever is current, once.
+        functions -q fish_prompt; or return
+        string match -q '*__tandem_prompt_end*' -- (functions fish_prompt); and return
+        functions -e __tandem_user_prompt
+        functions -c fish_prompt __tandem_user_prompt
+        function fish_prompt --description 'The user prompt, then the OSC 133 B mark of Tandem'
+            # $status here is still the last command's, and so it is for the user prompt.
+            __tandem_user_prompt
+            __tandem_prompt_end
+        end
+    end
+
+    __tandem_wrap_prompt
+end

@@ -1,0 +1,79 @@
+# Tandem shell integration for zsh: the first of four stub startup files.
+#
+# Tandem starts zsh with ZDOTDIR pointing at this directory. Each stub puts the user's
+# ZDOTDIR back (or unsets it: zsh then uses HOME), sources the user's file of the same
+# name, notes the ZDOTDIR the user's file left behind (a .zshenv may set one), and points
+# ZDOTDIR here again so zsh reads the next stub. The last stub (.zlogin for login shells,
+# .zshrc otherwise) leaves the user's ZDOTDIR in place for good. Hooks are installed by
+# .zshrc after the user's .zshrc. See docs/shell-integration.md.
+
+builtin typeset -g __tandem_zdotdir="${${(%):-%x}:A:h}"
+
+() {
+  builtin emulate -L zsh
+  builtin typeset -g __tandem_nonce=
+  if [[ -n "${TANDEM_BOOTSTRAP-}" ]]; then
+    if [[ -r "$TANDEM_BOOTSTRAP" ]]; then
+      IFS= builtin read -r __tandem_nonce <"$TANDEM_BOOTSTRAP"
+    fi
+    command rm -f -- "$TANDEM_BOOTSTRAP" 2>/dev/null
+    command rmdir -- "${TANDEM_BOOTSTRAP:h}" 2>/dev/null
+  fi
+  builtin setopt local_options extended_glob
+  [[ "$__tandem_nonce" == [A-Za-z0-9_-](#c8,128) ]] || __tandem_nonce=
+  # The user's ZDOTDIR as Tandem found it: set (and exported) or not set at all.
+  builtin typeset -g __tandem_user_zdotdir_set= __tandem_user_zdotdir=
+  if [[ -n "${TANDEM_ZDOTDIR+x}" ]]; then
+    __tandem_user_zdotdir_set=1
+    __tandem_user_zdotdir="$TANDEM_ZDOTDIR"
+  fi
+  builtin unset -m 'TANDEM_*'
+}
+
+# Point ZDOTDIR where the user's startup files are, and name the one to source next.
+__tandem_enter_user() {
+  builtin emulate -L zsh
+  if [[ -n "$__tandem_user_zdotdir_set" ]]; then
+    builtin export ZDOTDIR="$__tandem_user_zdotdir"
+  else
+    builtin unset ZDOTDIR
+  fi
+  builtin typeset -g __tandem_file="${ZDOTDIR:-$HOME}/$1"
+  if [[ -d "$__tandem_file" ]]; then
+    builtin print -ru2 -- "tandem: $__tandem_file is a directory, not a startup file; skipped it"
+    __tandem_file=
+  elif [[ -e "$__tandem_file" && ! -r "$__tandem_file" ]]; then
+    builtin print -ru2 -- "tandem: cannot read $__tandem_file (permission denied); skipped it"
+    __tandem_file=
+  elif [[ ! -e "$__tandem_file" ]]; then
+    __tandem_file=
+  fi
+}
+
+# Note the ZDOTDIR the user's file left, then send zsh back to our stubs.
+__tandem_leave_user() {
+  builtin emulate -L zsh
+  if [[ -n "${ZDOTDIR+x}" ]]; then
+    __tandem_user_zdotdir_set=1
+    __tandem_user_zdotdir="$ZDOTDIR"
+  else
+    __tandem_user_zdotdir_set=
+  fi
+  builtin export ZDOTDIR="$__tandem_zdotdir"
+}
+
+# Startup is over: leave the user's ZDOTDIR and remove the helpers.
+__tandem_finish() {
+  builtin emulate -L zsh
+  if [[ -n "$__tandem_user_zdotdir_set" ]]; then
+    builtin export ZDOTDIR="$__tandem_user_zdotdir"
+  else
+    builtin unset ZDOTDIR
+  fi
+  builtin unset __tandem_file __tandem_user_zdotdir __tandem_user_zdotdir_set __tandem_zdotdir
+  builtin unfunction __tandem_enter_user __tandem_leave_user __tandem_finish
+}
+
+__tandem_enter_user .zshenv
+[[ -z "$__tandem_file" ]] || builtin source -- "$__tandem_file"
+__tandem_leave_user

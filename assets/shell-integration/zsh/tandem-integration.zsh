@@ -1,0 +1,73 @@
+# Tandem shell integration for zsh: the hooks. Sourced by the .zshrc stub after the
+# user's .zshrc, so frameworks (oh-my-zsh, powerlevel10k, starship, pure) are loaded.
+#
+#   __tandem_precmd      first in precmd_functions: D;<status> (only after a command ran)
+#                        and OSC 7 with the cwd
+#   __tandem_prompt_fix  last in precmd_functions: A at the start of PS1 and B at its end,
+#                        inside %{ %}, re-added whenever a theme rebuilt PS1
+#   __tandem_preexec     last in preexec_functions: C with the command line exactly as
+#                        typed ($1 of preexec: continuation lines, leading space and all)
+
+__tandem_percent_encode() {
+  # Every byte outside 0x21..0x7e, and % and ;, becomes %XX; one pass, in C.
+  builtin emulate -L zsh -o extended_glob -o no_multibyte
+  REPLY="${1//(#m)[^\!-\$\&-\:\<-\~]/%${(l:2::0:)$(( [##16] #MATCH ))}}"
+}
+
+__tandem_precmd() {
+  builtin local -i __tandem_status=$?
+  builtin emulate -L zsh -o no_warn_create_global
+  # Some plugins call precmd hooks from a zle widget (to redraw the prompt); the cursor
+  # is then inside the command line and nothing can be printed.
+  if ! builtin zle; then
+    if (( __tandem_ran )); then
+      builtin print -rn -- $'\e]133;D;'"$__tandem_status;tandem=$__tandem_nonce"$'\a'
+    fi
+    builtin local REPLY
+    __tandem_percent_encode "$PWD"
+    builtin print -rn -- $'\e]7;file://'"${HOST-}$REPLY"$'\a'
+  fi
+  __tandem_ran=0
+  # Keep the prompt fix-up last (a plugin loaded late may have added a hook after it).
+  if [[ "${precmd_functions[-1]-}" != __tandem_prompt_fix ]]; then
+    precmd_functions=(${precmd_functions:#__tandem_prompt_fix} __tandem_prompt_fix)
+  fi
+  return __tandem_status
+}
+
+__tandem_prompt_fix() {
+  builtin local -i __tandem_status=$?
+  builtin emulate -L zsh -o no_warn_create_global
+  builtin local direct_a="%{$__tandem_mark_a%}" direct_b="%{$__tandem_mark_b%}"
+  builtin local indirect_a='%{${__tandem_mark_a-}%}' indirect_b='%{${__tandem_mark_b-}%}'
+  builtin local a=$direct_a b=$direct_b
+  if [[ -o prompt_subst ]]; then
+    # Indirect, so the nonce is not in PS1's text (which some people export).
+    a=$indirect_a
+    b=$indirect_b
+  fi
+  if [[ "$PS1" != "$a"* || "$PS1" != *"$b" ]]; then
+    PS1="${${${${PS1//"$direct_a"/}//"$direct_b"/}//"$indirect_a"/}//"$indirect_b"/}"
+    PS1="$a$PS1$b"
+  fi
+  return __tandem_status
+}
+
+__tandem_preexec() {
+  builtin emulate -L zsh -o no_warn_create_global
+  builtin local REPLY
+  # $1 is the line as typed while history is active; $3 the expanded text otherwise.
+  __tandem_percent_encode "${1:-${3-}}"
+  builtin print -rn -- $'\e]133;C;tandem='"$__tandem_nonce;cmdline_url=$REPLY"$'\a'
+  __tandem_ran=1
+}
+
+() {
+  builtin emulate -L zsh -o no_warn_create_global
+  builtin typeset -g __tandem_mark_a=$'\e]133;A;tandem='"$__tandem_nonce"$'\a'
+  builtin typeset -g __tandem_mark_b=$'\e]133;B;tandem='"$__tandem_nonce"$'\a'
+  builtin typeset -gi __tandem_ran=0
+  builtin typeset -ga precmd_functions preexec_functions
+  precmd_functions=(__tandem_precmd ${precmd_functions:#__tandem_*} __tandem_prompt_fix)
+  preexec_functions=(${preexec_functions:#__tandem_*} __tandem_preexec)
+}

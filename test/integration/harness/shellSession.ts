@@ -1,0 +1,351 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import ptyModule from 'node-pty';
+import type { IPty } from 'node-pty';
+import headless from '@xterm/headless';
+import type { Terminal as HeadlessTerminal } from '@xterm/headless';
+import type { Block, TerminalState } from '../../../src/shared/blocks';
+import { BlockTracker } from '../../../src/main/blocks/blockTracker';
+import { OscScanner } from '../../../src/main/osc/oscScanner';
+import { interpretOsc, type Mark } from '../../../src/main/osc/marks';
+import { buildShellLaunch, type ShellLaunch } from '../../../src/main/shell/shellLaunch';
+
+/**
+ * A real shell in a real pty, started the way Tandem starts it (buildShellLaunch), with its
+ * output going through the same scanner, mark interpreter and block tracker as a pane, and
+ * through a headless xterm so tests can look at the screen and the cursor.
+ */
+
+const { spawn } = ptyModule;
+const { Terminal } = headless;
+
+export const SHELLS = {
+  bash: '/usr/bin/bash',
+  zsh: '/usr/bin/zsh',
+  fish: '/usr/bin/fish',
+} as const;
+
+export type ShellName = keyof typeof SHELLS;
+
+export interface SeenMark {
+  mark: Mark;
+  /** Byte offset in the output just past the mark. */
+  offset: number;
+  /** Carried this session's nonce. */
+  ours: boolean;
+}
+
+export interface SessionOptions {
+  shell: ShellName;
+  /** HOME for the shell; a fresh temp dir when absent. */
+  home?: string;
+  cwd?: string;
+  login?: boolean;
+  integration?: boolean;
+  extraArgs?: string[];
+  /** Variables layered over a small clean base environment. */
+  env?: Record<string, string>;
+  cols?: number;
+  rows?: number;
+}
+
+const DEFAULT_TIMEOUT = 8_000;
+
+export class ShellSession {
+  readonly nonce = randomBytes(16).toString('hex');
+  readonly marks: SeenMark[] = [];
+  readonly tracker: BlockTracker;
+  readonly launch: ShellLaunch;
+  readonly home: string;
+  readonly cwd: string;
+  private readonly pty: IPty;
+  private readonly scanner = new OscScanner();
+  private readonly screen: HeadlessTerminal;
+  private readonly chunks: Buffer[] = [];
+  private offset = 0;
+  private listeners = new Set<() => void>();
+  private exitInfo: { exitCode: number; signal?: number } | undefined;
+  private states: TerminalState[] = [];
+
+  private constructor(options: SessionOptions) {
+    this.home = options.home ?? makeTempDir('home');
+    this.cwd = options.cwd ?? this.home;
+    const cols = options.cols ?? 200;
+    const rows = options.rows ?? 50;
+    this.launch = buildShellLaunch({
+      shellPath: SHELLS[options.shell],
+      extraArgs: options.extraArgs,
+      login: options.login ?? true,
+      integration: options.integration ?? true,
+      nonce: this.nonce,
+      baseEnv: {
+        PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+        HOME: this.home,
+        USER: 'tester',
+        LANG: 'C.UTF-8',
+        SHELL: SHELLS[options.shell],
+        // What a user launching Tandem from VS Code, or a second Tandem, would carry along.
+        VSCODE_INJECTION: '1',
+        TANDEM_STALE: 'from-a-parent-tandem',
+        ...options.env,
+      },
+      cwd: this.cwd,
+    });
+    this.tracker = new BlockTracker(1, this.nonce, this.launch.integration, this.cwd, {
+      started: () => this.notify(),
+      finished: () => this.notify(),
+      stateChanged: (state) => {
+        this.states.push(state);
+        this.notify();
+      },
+      integrationConfirmed: () => this.notify(),
+    });
+    this.screen = new Terminal({ cols, rows, scrollback: 5_000, allowProposedApi: true });
+    this.pty = spawn(this.launch.file, this.launch.args, {
+      name: 'xterm-256color',
+      cols,
+      rows,
+      cwd: this.cwd,
+      env: this.launch.env,
+      encoding: null,
+    } as Parameters<typeof spawn>[2]);
+    this.pty.onData((data: string | Buffer) => this.onOutput(typeof data === 'string' ? Buffer.from(data) : data));
+    this.pty.onExit(({ exitCode, signal }) => {
+      this.exitInfo = { exitCode, signal };
+      this.launch.cleanup();
+      this.notify();
+    });
+  }
+
+  /** Starts the shell and waits for its first prompt (with integration: our B mark). */
+  static async start(options: SessionOptions): Promise<ShellSession> {
+    const session = new ShellSession(options);
+    try {
+      if (session.launch.integration) await session.waitForInputStart(1, 15_000);
+      else await session.waitForOutput(/\S/, 15_000);
+    } catch (error) {
+      session.kill();
+      throw error;
+    }
+    return session;
+  }
+
+  /** Everything the shell printed, decoded. */
+  get output(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
+
+  get exited(): { exitCode: number; signal?: number } | undefined {
+    return this.exitInfo;
+  }
+
+  get state(): TerminalState {
+    return this.tracker.state;
+  }
+
+  blocks(): Block[] {
+    return this.tracker.blocks();
+  }
+
+  ourMarks(): SeenMark[] {
+    return this.marks.filter((seen) => seen.ours || seen.mark.kind === 'cwd');
+  }
+
+  write(data: string): void {
+    this.pty.write(data);
+  }
+
+  /** Types text the way a fast typist would: in pieces, so no tty input buffer overflows. */
+  async type(text: string): Promise<void> {
+    const piece = 512;
+    for (let i = 0; i < text.length; i += piece) {
+      this.pty.write(text.slice(i, i + piece));
+      if (text.length > piece) await sleep(15);
+    }
+  }
+
+  /**
+   * Types `command` and Enter, waits until the block it starts has finished and the next
+   * prompt is ready for input, and returns that block.
+   */
+  async run(command: string, timeout = DEFAULT_TIMEOUT): Promise<Block> {
+    const finishedBefore = this.finishedCount();
+    const marksBefore = this.marks.length;
+    await this.type(command);
+    this.write('\r');
+    await this.waitUntil(
+      () => this.finishedCount() > finishedBefore && this.promptReadySince(marksBefore),
+      timeout,
+      `block for ${JSON.stringify(command.slice(0, 80))} to finish and the next prompt to appear`,
+    );
+    return this.finishedBlocks()[finishedBefore]!;
+  }
+
+  /** Whether, since mark index `from`, a new prompt was drawn (OSC 7, then our B). */
+  newPromptSince(from: number): boolean {
+    const cwd = this.marks.findIndex((seen, i) => i >= from && seen.mark.kind === 'cwd');
+    return cwd >= 0 && this.marks.some((seen, i) => i > cwd && seen.ours && seen.mark.kind === 'input-start');
+  }
+
+  /** Whether, among the marks since index `from`, a B of ours follows our last C/D. */
+  promptReadySince(from: number): boolean {
+    let lastCommandMark = -1;
+    let lastInputStart = -1;
+    for (let i = from; i < this.marks.length; i++) {
+      const seen = this.marks[i]!;
+      if (!seen.ours) continue;
+      if (seen.mark.kind === 'command-start' || seen.mark.kind === 'command-end') lastCommandMark = i;
+      if (seen.mark.kind === 'input-start') lastInputStart = i;
+    }
+    return lastCommandMark >= 0 && lastInputStart > lastCommandMark;
+  }
+
+  /** Waits until `n` of our input-start (B) marks have been seen in total. */
+  async waitForInputStart(n: number, timeout = DEFAULT_TIMEOUT): Promise<void> {
+    await this.waitUntil(() => this.count('input-start') >= n, timeout, `${n} prompt(s) ready for input`);
+  }
+
+  async waitForOutput(pattern: RegExp, timeout = DEFAULT_TIMEOUT): Promise<void> {
+    await this.waitUntil(() => pattern.test(this.output), timeout, `output matching ${pattern}`);
+  }
+
+  async waitForExit(timeout = DEFAULT_TIMEOUT): Promise<{ exitCode: number; signal?: number }> {
+    await this.waitUntil(() => this.exitInfo !== undefined, timeout, 'the shell to exit');
+    return this.exitInfo!;
+  }
+
+  /** Types `exit` and waits for the shell to end (history files are written then). */
+  async exit(): Promise<{ exitCode: number; signal?: number }> {
+    this.write('exit\r');
+    return this.waitForExit();
+  }
+
+  /** How many of our marks of this kind have been seen. */
+  count(kind: Mark['kind']): number {
+    return this.marks.filter((seen) => seen.ours && seen.mark.kind === kind).length;
+  }
+
+  finishedBlocks(): Block[] {
+    return this.tracker.blocks().filter((block) => block.endedAt !== undefined);
+  }
+
+  /** Screen lines (visible + scrollback) as plain text, trailing blanks trimmed. */
+  async screenLines(): Promise<string[]> {
+    await new Promise<void>((resolve) => this.screen.write('', resolve));
+    const buffer = this.screen.buffer.active;
+    const lines: string[] = [];
+    for (let i = 0; i < buffer.length; i++) lines.push(buffer.getLine(i)?.translateToString(true) ?? '');
+    while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+    return lines;
+  }
+
+  async cursor(): Promise<{ x: number; y: number; line: string }> {
+    await new Promise<void>((resolve) => this.screen.write('', resolve));
+    const buffer = this.screen.buffer.active;
+    const y = buffer.baseY + buffer.cursorY;
+    return { x: buffer.cursorX, y, line: buffer.getLine(y)?.translateToString(true) ?? '' };
+  }
+
+  kill(): void {
+    if (!this.exitInfo) {
+      try {
+        this.pty.kill('SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+    this.launch.cleanup();
+    this.screen.dispose();
+  }
+
+  async waitUntil(predicate: () => boolean, timeout: number, what: string): Promise<void> {
+    if (predicate()) return;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.listeners.delete(check);
+        reject(new Error(`Timed out after ${timeout} ms waiting for ${what}.\nOutput so far:\n${JSON.stringify(this.output.slice(-3000))}`));
+      }, timeout);
+      const check = () => {
+        if (!predicate()) return;
+        clearTimeout(timer);
+        this.listeners.delete(check);
+        resolve();
+      };
+      this.listeners.add(check);
+    });
+  }
+
+  private onOutput(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    const base = this.offset;
+    for (const osc of this.scanner.push(chunk)) {
+      const mark = interpretOsc(osc);
+      if (!mark) continue;
+      const offset = base + osc.end;
+      this.marks.push({ mark, offset, ours: mark.nonce === this.nonce });
+      this.tracker.handle(mark, offset);
+    }
+    this.offset += chunk.length;
+    this.screen.write(chunk);
+    this.notify();
+  }
+
+  private finishedCount(): number {
+    return this.finishedBlocks().length;
+  }
+
+  private notify(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+}
+
+export function makeTempDir(label: string): string {
+  return mkdtempSync(join(tmpdir(), `tandem-test-${label}-`));
+}
+
+/** Writes files (path relative to `root` → content) creating folders on the way. */
+export function writeFiles(root: string, files: Record<string, string>): void {
+  for (const [path, content] of Object.entries(files)) {
+    const full = join(root, path);
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, content);
+  }
+}
+
+export function removeDir(path: string): void {
+  rmSync(path, { recursive: true, force: true });
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Runs `commands` in a shell the way a user types them (one after the other, waiting a
+ * moment between them) and then `exit`, without relying on any mark: for comparing what
+ * the user's files record with and without integration.
+ */
+export async function runAndExit(
+  options: SessionOptions,
+  commands: string[],
+): Promise<{ session: ShellSession; exitCode: number }> {
+  const session = await ShellSession.start(options);
+  try {
+    if (session.launch.integration) {
+      for (const command of commands) await session.run(command);
+    } else {
+      await sleep(300);
+      for (const command of commands) {
+        await session.type(command);
+        session.write('\r');
+        await sleep(350);
+      }
+    }
+    const { exitCode } = await session.exit();
+    return { session, exitCode };
+  } finally {
+    session.kill();
+  }
+}
