@@ -1,9 +1,10 @@
 import { _electron as electron, expect, test } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { makeHome, removeHome } from './support/tandemServer';
 
-const root = resolve(__dirname, '..');
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const distPath = process.env.ELECTRON_OVERRIDE_DIST_PATH;
 
 function electronExecutable(): string | undefined {

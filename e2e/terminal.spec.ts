@@ -88,6 +88,8 @@ test('a restart restores tabs, cwd and scrollback', async ({ page }) => {
   const { pane } = await firstPane(page);
   await runCommand(page, pane, 'cd /tmp && echo restore-marker-1');
   await page.keyboard.press('Control+Shift+T');
+  await expect(page.getByTestId('pane')).toHaveCount(2);
+  await expect(page.locator('[data-testid="pane"]:visible')).toHaveCount(1);
   const secondTab = page.locator('[data-testid="pane"]:visible').first();
   await runCommand(page, secondTab, 'cd /usr && echo restore-marker-2');
   await page.close();
