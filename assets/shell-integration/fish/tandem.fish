@@ -5,7 +5,8 @@
 # exist and stay in charge; we only add our own handlers.
 #
 #   fish_postexec  D;<status>, only after a command ran
-#   fish_prompt    OSC 7 with the cwd, then A (both printed before the prompt is drawn);
+#   fish_prompt    OSC 7 with the cwd, then A (both printed before the prompt is drawn;
+#                  also on fish_cancel and fish_posterror, which redraw it too);
 #                  fish_prompt itself is wrapped so that B follows the user's prompt text
 #                  (re-wrapped whenever the user or a theme redefines fish_prompt)
 #   fish_preexec   C with the command line exactly as typed ($argv[1])
@@ -37,7 +38,9 @@ else
         set -g __tandem_ran 0
     end
 
-    function __tandem_on_prompt --on-event fish_prompt
+    # Ctrl+C at the prompt (fish_cancel) and a syntax error (fish_posterror) redraw the
+    # prompt without a fish_prompt event.
+    function __tandem_on_prompt --on-event fish_prompt --on-event fish_cancel --on-event fish_posterror
         printf '\e]7;file://%s%s\a' "$hostname" (string escape --style=url -- "$PWD")
         printf '\e]133;A;tandem=%s\a' $__tandem_nonce
         __tandem_wrap_prompt
