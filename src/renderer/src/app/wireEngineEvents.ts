@@ -1,7 +1,8 @@
 import { useBlocksStore } from '../blocks/blocksStore';
 import { startSession } from '../session/startSession';
 import { useSettingsStore } from '../settings/settingsStore';
-import { paneSessions } from '../terminal/paneSessions';
+import { holdEarlyEvent } from '../terminal/earlyPaneEvents';
+import { applyPaneEvent } from '../terminal/applyPaneEvent';
 import { usePanesStore } from '../terminal/panesStore';
 import type { EngineConnection } from '../transport/engineConnection';
 import { useBannerStore } from './bannerStore';
@@ -12,15 +13,19 @@ import { paneStreams } from './engine';
 export function wireEngineEvents(connection: EngineConnection): void {
   connection.onOutput((paneId, bytes) => paneStreams.output(paneId, bytes));
 
+  const known = (paneId: number) => usePanesStore.getState().panes[paneId] !== undefined;
   connection.on('pane.state', (payload) => {
-    usePanesStore.getState().applyState(payload);
-    paneSessions.get(payload.paneId)?.setIntegration(payload.integration);
+    if (!known(payload.paneId)) return holdEarlyEvent({ name: 'pane.state', payload });
+    applyPaneEvent({ name: 'pane.state', payload });
   });
   connection.on('pane.exit', (payload) => {
-    usePanesStore.getState().markExited(payload);
-    paneSessions.get(payload.paneId)?.markExited(payload.exitCode);
+    if (!known(payload.paneId)) return holdEarlyEvent({ name: 'pane.exit', payload });
+    applyPaneEvent({ name: 'pane.exit', payload });
   });
-  connection.on('pane.notice', (payload) => usePanesStore.getState().addNotice(payload));
+  connection.on('pane.notice', (payload) => {
+    if (!known(payload.paneId)) return holdEarlyEvent({ name: 'pane.notice', payload });
+    applyPaneEvent({ name: 'pane.notice', payload });
+  });
 
   const onBlock = (block: Parameters<typeof paneStreams.block>[0]) => {
     useBlocksStore.getState().upsert(block);

@@ -5,6 +5,8 @@ import { useUiStore } from '../app/uiStore';
 import { useBlocksStore } from '../blocks/blocksStore';
 import { containsPane, paneLeaf, panesOf, type SplitDirection } from '../layout/layoutTree';
 import { focusedPaneId, useLayoutStore } from '../layout/layoutStore';
+import { applyPaneEvent } from './applyPaneEvent';
+import { forgetEarlyEvents, takeEarlyEvents } from './earlyPaneEvents';
 import { estimatePaneSize } from './initialPaneSize';
 import { PaneSession, type PaneSessionHooks, type PaneTransport } from './PaneSession';
 import { paneSessions } from './paneSessions';
@@ -44,6 +46,7 @@ function adoptPane(info: PaneInfo, listBlocks: boolean): PaneSession {
   const session = new PaneSession(info, transport, hooks, currentAppearance());
   paneSessions.add(session);
   usePanesStore.getState().addPane(info);
+  takeEarlyEvents(info.paneId).forEach(applyPaneEvent);
   paneStreams.register(info.paneId, session);
   if (listBlocks) void loadListedBlocks(session, info.streamOffset);
   return session;
@@ -110,6 +113,7 @@ export function closeTab(tabId: string): void {
 export function discardAllPanes(): void {
   for (const session of paneSessions.all()) discardPane(session.paneId);
   paneStreams.clear();
+  forgetEarlyEvents();
   usePanesStore.getState().clear();
   useBlocksStore.getState().clear();
   useLayoutStore.getState().clear();
@@ -180,6 +184,7 @@ export async function restartPane(paneId: number): Promise<void> {
     session.rebind(info);
     paneSessions.rekey(paneId, session);
     usePanesStore.getState().addPane(info);
+    takeEarlyEvents(info.paneId).forEach(applyPaneEvent);
     paneStreams.register(info.paneId, session);
     useLayoutStore.getState().replacePane(paneId, info.paneId);
     session.focus();

@@ -1,0 +1,26 @@
+import type { Events } from '../../../shared/protocol';
+import { paneSessions } from './paneSessions';
+import { usePanesStore } from './panesStore';
+
+export type PaneEvent =
+  | { name: 'pane.state'; payload: Events['pane.state'] }
+  | { name: 'pane.notice'; payload: Events['pane.notice'] }
+  | { name: 'pane.exit'; payload: Events['pane.exit'] };
+
+/** A pane event into the pane's metadata and, where it matters, its terminal. */
+export function applyPaneEvent(event: PaneEvent): void {
+  const panes = usePanesStore.getState();
+  switch (event.name) {
+    case 'pane.state':
+      panes.applyState(event.payload);
+      paneSessions.get(event.payload.paneId)?.setIntegration(event.payload.integration);
+      break;
+    case 'pane.notice':
+      panes.addNotice(event.payload);
+      break;
+    case 'pane.exit':
+      panes.markExited(event.payload);
+      paneSessions.get(event.payload.paneId)?.markExited(event.payload.exitCode);
+      break;
+  }
+}
