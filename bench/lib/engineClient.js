@@ -1,0 +1,83 @@
+// A protocol-level client of `tandem web` over its WebSocket (src/shared/protocol.ts): what
+// the renderer does, minus the UI. Plain JS so the bench needs no TypeScript loader.
+import { WebSocket } from 'ws';
+
+/** Output ends with our PS1 (`$ `), ignoring the shell integration's OSC marks around it. */
+export const atPrompt = (out) => out.replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '').endsWith('$ ');
+
+export const FrameKind = { Output: 1, Input: 2, Ack: 3 };
+
+export function encodeFrame(kind, paneId, payload) {
+  const frame = Buffer.allocUnsafe(5 + payload.length);
+  frame.writeUInt8(kind, 0);
+  frame.writeUInt32LE(paneId, 1);
+  Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).copy(frame, 5);
+  return frame;
+}
+
+export function encodeAck(paneId, count) {
+  const payload = Buffer.allocUnsafe(4);
+  payload.writeUInt32LE(count >>> 0, 0);
+  return encodeFrame(FrameKind.Ack, paneId, payload);
+}
+
+export class EngineClient {
+  /** Called with (paneId, Buffer) for each Output frame, before it is acknowledged. */
+  onOutput = () => {};
+  /** Called with (event, payload). */
+  onEvent = () => {};
+  autoAck = true;
+  #ws;
+  #nextId = 1;
+  #pending = new Map();
+
+  static async connect(server) {
+    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws?token=${server.token}`, {
+      headers: { origin: `http://127.0.0.1:${server.port}` },
+      perMessageDeflate: false,
+    });
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    return new EngineClient(ws);
+  }
+
+  constructor(ws) {
+    this.#ws = ws;
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) {
+        const bytes = data;
+        if (bytes[0] !== FrameKind.Output) return;
+        const paneId = bytes.readUInt32LE(1);
+        const payload = bytes.subarray(5);
+        this.onOutput(paneId, payload);
+        if (this.autoAck) ws.send(encodeAck(paneId, payload.length));
+        return;
+      }
+      const message = JSON.parse(data.toString('utf8'));
+      if ('id' in message) {
+        const waiter = this.#pending.get(message.id);
+        this.#pending.delete(message.id);
+        if (message.error) waiter?.reject(new Error(message.error.message));
+        else waiter?.resolve(message.result);
+      } else {
+        this.onEvent(message.event, message.payload);
+      }
+    });
+  }
+
+  request(method, params = {}) {
+    const id = this.#nextId++;
+    this.#ws.send(JSON.stringify({ id, method, params }));
+    return new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject }));
+  }
+
+  type(paneId, text) {
+    this.#ws.send(encodeFrame(FrameKind.Input, paneId, Buffer.from(text, 'utf8')));
+  }
+
+  close() {
+    this.#ws.close();
+  }
+}

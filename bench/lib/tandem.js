@@ -1,0 +1,100 @@
+// Starts `node bin/tandem.js web --port 0 --no-open` in a throwaway HOME (XDG dirs inside,
+// a .bashrc with PS1='$ ') and hands back its URL and pid.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export function requireBuild(what = 'the Tandem rows') {
+  if (!existsSync(join(ROOT, 'out/main/cli.js'))) {
+    throw new Error(`out/main/cli.js is missing; ${what} need a build (npm run build, or npm run bench)`);
+  }
+}
+
+export function requireRendererBuild() {
+  requireBuild();
+  if (!existsSync(join(ROOT, 'out/renderer/index.html'))) {
+    throw new Error('out/renderer/index.html is missing; the UI rows need the renderer built (npm run build)');
+  }
+}
+
+export function makeHome({ scrollback = 10_000 } = {}) {
+  const home = mkdtempSync(join(tmpdir(), 'tandem-bench-home-'));
+  writeFileSync(join(home, '.bashrc'), "PS1='$ '\nHISTFILE=/dev/null\n");
+  writeFileSync(join(home, '.bash_profile'), '. ~/.bashrc\n');
+  mkdirSync(join(home, '.config/tandem'), { recursive: true });
+  // The DOM renderer, like the reference page (the bench Chromium runs with --disable-gpu);
+  // no session restore, so every run starts from an empty layout.
+  writeFileSync(
+    join(home, '.config/tandem/config.toml'),
+    `[terminal]\nwebgl = false\ncursorBlink = false\nscrollback = ${scrollback}\n\n[session]\nrestore = false\n`,
+  );
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    USER: process.env.USER ?? 'root',
+    LANG: 'C.UTF-8',
+    SHELL: '/bin/bash',
+    TERM: 'xterm-256color',
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local/share'),
+    XDG_STATE_HOME: join(home, '.local/state'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_RUNTIME_DIR: join(home, '.run'),
+  };
+  mkdirSync(env.XDG_RUNTIME_DIR, { recursive: true, mode: 0o700 });
+  return { home, env, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+}
+
+/** Starts the browser-mode server; resolves once it printed its URL. */
+export async function startTandem(options = {}) {
+  requireBuild();
+  const home = makeHome(options);
+  const child = spawn(process.execPath, [join(ROOT, 'bin/tandem.js'), 'web', '--port', '0', '--no-open'], {
+    cwd: home.home,
+    env: home.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`tandem web printed no URL within 15 s. stderr: ${stderr.slice(-500)}`)), 15_000);
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      const match = /Tandem is running at (\S+)/.exec(stdout);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`tandem web exited early (code ${code}, signal ${signal}). stderr: ${stderr.slice(-500)}`));
+    });
+  });
+  const parsed = new URL(url);
+  return {
+    url,
+    pid: child.pid,
+    port: Number(parsed.port),
+    token: parsed.searchParams.get('token'),
+    home: home.home,
+    get stderr() {
+      return stderr;
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      home.cleanup();
+    },
+  };
+}

@@ -1,0 +1,152 @@
+// 2. Keystroke echo latency: Tandem vs xterm.js wired straight to a bash pty, idle and while
+// another pane floods output. Both pages live in one browser and are sampled in alternating
+// rounds, so load from elsewhere on the machine hits both alike.
+import { focusPane, launchBrowser, openTandem, waitForPrompt } from '../lib/browser.js';
+import { echoSamples } from '../lib/keys.js';
+import { engineEcho, rawPtyEcho } from '../lib/nodeEcho.js';
+import { startReferenceServer } from '../lib/referenceServer.js';
+import { measure } from '../lib/report.js';
+import { sleep, summary } from '../lib/stats.js';
+import { makeHome, requireRendererBuild, startTandem } from '../lib/tandem.js';
+import { openSecondPane, terminalOptions } from '../lib/tandemUi.js';
+
+const SAMPLES = Number(process.env.BENCH_ECHO_SAMPLES ?? 200);
+const ROUNDS = 5;
+const fmt = (s) => `p50 ${s.p50.toFixed(2)} / p95 ${s.p95.toFixed(2)} / max ${s.max.toFixed(1)} ms (n=${s.n})`;
+
+export async function latency(report) {
+  const home = makeHome();
+  const raw = await measure(report, 'echo: raw node-pty bash', () => rawPtyEcho(home, { count: SAMPLES }));
+  home.cleanup();
+  const engine = await measure(report, 'echo: engine over WebSocket', () => engineEcho({ count: SAMPLES }));
+  if (raw) report.info('echo raw node-pty bash p50', summary(raw).p50, 'ms', `${fmt(summary(raw))}; write a letter to the pty, read its echo, in Node`);
+  if (engine) {
+    report.delta({
+      name: 'echo engine over WebSocket p95',
+      value: summary(engine).p95,
+      ref: raw ? summary(raw).p95 : NaN,
+      refName: 'raw pty p95',
+      unit: 'ms',
+      maxDelta: 1,
+      note: `${fmt(summary(engine))}; Input frame → pane → pty → batcher → Output frame, Node ws client (no browser)`,
+    });
+  }
+  const pages = await measure(report, 'echo in the browser', () => measurePages());
+  if (!pages) return;
+  const { tandem, reference } = pages;
+  const idleT = summary(tandem.idle.samples);
+  const idleR = summary(reference.idle.samples);
+  const toPage = (r) => summary(r.idle.toPage).p50.toFixed(2);
+  report.info('echo idle, Tandem p50', idleT.p50, 'ms', `${fmt(idleT)}; key event → first ws message p50 ${toPage(tandem)} ms; input queue ${tandem.idle.inputQueueMs.toFixed(2)} ms`);
+  report.info(
+    'echo idle, reference p50',
+    idleR.p50,
+    'ms',
+    `${fmt(idleR)}; key event → first ws message p50 ${toPage(reference)} ms; input queue ${reference.idle.inputQueueMs.toFixed(2)} ms; xterm.js ↔ ws ↔ node-pty bash, no engine`,
+  );
+  report.delta({ name: 'echo idle p95, Tandem vs reference', value: idleT.p95, ref: idleR.p95, refName: 'reference p95', unit: 'ms', maxDelta: 2 });
+  if (tandem.flood) {
+    const flood = summary(tandem.flood.samples);
+    report.compare({
+      name: 'echo p95 while another pane floods',
+      value: flood.p95,
+      unit: 'ms',
+      ref: idleT.p95,
+      refName: 'Tandem idle p95',
+      better: 'lower',
+      target: 2,
+      note: `${fmt(flood)}; input queue ${tandem.flood.inputQueueMs.toFixed(2)} ms; flood = \`yes\` in a second pane (${tandem.floodHow})`,
+    });
+  } else {
+    report.failed('echo p95 while another pane floods', tandem.floodError ?? 'no second pane');
+  }
+  if (reference.flood) {
+    const flood = summary(reference.flood.samples);
+    report.info('echo p95 flooding, reference', flood.p95, 'ms', `${fmt(flood)} (${(flood.p95 / idleR.p95).toFixed(1)}x its idle p95); \`yes\` in a second xterm on the same page`);
+  }
+}
+
+/** Both pages in one browser; idle echo sampled in alternating rounds, then each under a flood. */
+async function measurePages() {
+  requireRendererBuild();
+  const home = makeHome();
+  const tandemServer = await startTandem();
+  const referenceServer = await startReferenceServer({ ptyEnv: home.env, ptyCwd: home.home });
+  const browser = await launchBrowser();
+  try {
+    const { page: tPage, paneId } = await openTandem(browser, tandemServer);
+    const options = await terminalOptions(tPage, paneId);
+    const { renderer: _r, ...termOptions } = options;
+    const rPage = await browser.newPage();
+    await rPage.goto(referenceServer.url);
+    const refId = await rPage.evaluate((o) => window.__ref.createTerminal(o), termOptions);
+    await rPage.evaluate((id) => window.__ref.connectPty(id), refId);
+    await waitForPrompt(rPage, refId);
+
+    const tandem = { idle: merge() };
+    const reference = { idle: merge() };
+    const perRound = Math.ceil(SAMPLES / ROUNDS);
+    for (let round = 0; round < ROUNDS; round++) {
+      await tPage.bringToFront();
+      await focusPane(tPage, paneId);
+      tandem.idle.add(await echoSamples(tPage, paneId, { count: perRound, warmup: round === 0 ? 10 : 3 }));
+      await rPage.bringToFront();
+      await focusPane(rPage, refId);
+      reference.idle.add(await echoSamples(rPage, refId, { count: perRound, warmup: round === 0 ? 10 : 3 }));
+    }
+
+    // Tandem under a flood: `yes` in a second pane of the same tab.
+    await tPage.bringToFront();
+    try {
+      const { id: floodId, how } = await openSecondPane(tPage, paneId);
+      await waitForPrompt(tPage, floodId);
+      await flood(tPage, floodId, async () => {
+        await focusPane(tPage, paneId);
+        tandem.flood = await echoSamples(tPage, paneId, { count: SAMPLES });
+      });
+      tandem.floodHow = how;
+    } catch (error) {
+      tandem.floodError = error.message;
+    }
+
+    // The reference under the same flood: a second xterm (and bash) on its page.
+    await rPage.bringToFront();
+    const floodRef = await rPage.evaluate((o) => window.__ref.createTerminal(o), termOptions);
+    await rPage.evaluate((id) => window.__ref.connectPty(id), floodRef);
+    await waitForPrompt(rPage, floodRef);
+    await flood(rPage, floodRef, async () => {
+      await focusPane(rPage, refId);
+      reference.flood = await echoSamples(rPage, refId, { count: SAMPLES });
+    });
+    return { tandem, reference };
+  } finally {
+    await browser.close();
+    await referenceServer.stop();
+    await tandemServer.stop();
+    home.cleanup();
+  }
+}
+
+async function flood(page, id, during) {
+  await focusPane(page, id);
+  await page.keyboard.type('yes');
+  await page.keyboard.press('Enter');
+  await sleep(500);
+  try {
+    await during();
+  } finally {
+    await focusPane(page, id);
+    await page.keyboard.press('Control+C');
+    await sleep(300);
+  }
+}
+
+function merge() {
+  const all = { samples: [], toPage: [], queued: 0, add(part) {
+    all.samples.push(...part.samples);
+    all.toPage.push(...part.toPage);
+    all.queued += part.inputQueueMs * part.samples.length;
+  } };
+  Object.defineProperty(all, 'inputQueueMs', { get: () => all.queued / Math.max(1, all.samples.length) });
+  return all;
+}

@@ -1,0 +1,294 @@
+// 1. Output throughput of a 50 MB colored log: where the time goes, from the pty to xterm.js.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import headless from '@xterm/headless';
+import ptyModule from 'node-pty';
+import { focusPane, launchBrowser, openTandem } from '../lib/browser.js';
+import { EngineClient, atPrompt } from '../lib/engineClient.js';
+import { toCrlf, writeLogFile } from '../lib/logFile.js';
+import { cpuMeter } from '../lib/proc.js';
+import { startReferenceServer } from '../lib/referenceServer.js';
+import { measure } from '../lib/report.js';
+import { MB } from '../lib/stats.js';
+import { requireRendererBuild, startTandem } from '../lib/tandem.js';
+
+const FILE_BYTES = Number(process.env.BENCH_FILE_MB ?? 50) * MB;
+const CHUNK = 64 * 1024;
+const VARIANT_BYTES = 8 * MB;
+const TIMEOUT_MS = 180_000;
+const DEFAULT_TERMINAL = { cols: 120, rows: 40 };
+/** The output's last line: the typed command shows `BENCH""-DONE`, so only the echo matches. */
+const MARKER = 'BENCH-DONE';
+const command = (path) => `cat ${path}; echo BENCH""-DONE`;
+
+const rate = (bytes, ms) => bytes / MB / (ms / 1000);
+const pct = (x) => `${(x * 100).toFixed(0)}%`;
+
+export async function throughput(report) {
+  const dir = mkdtempSync(join(tmpdir(), 'tandem-bench-log-'));
+  try {
+    const t = performance.now();
+    const log = writeLogFile(join(dir, 'bench.log'), FILE_BYTES);
+    const crlf = toCrlf(readFileSync(log.path));
+    report.note(
+      `throughput file: ${(log.bytes / MB).toFixed(1)} MB, ${log.lines} lines, ${(crlf.length / MB).toFixed(1)} MB after the tty's LF→CRLF ` +
+        `(generated in ${((performance.now() - t) / 1000).toFixed(1)} s); MB/s below are of the CRLF bytes the terminal parses.`,
+    );
+    const expected = crlf.length;
+
+    const pty = await measure(report, '(a) raw node-pty read (cat)', () => rawPty(log.path, expected));
+    if (pty) report.info('(a) raw node-pty read (cat)', rate(pty.bytes, pty.ms), 'MB/s', `${pty.reads} reads, avg ${(pty.bytes / pty.reads / 1024).toFixed(1)} KB`);
+
+    const parse = await measure(report, '(b) raw @xterm/headless parse', () => headlessParse(crlf, DEFAULT_TERMINAL));
+    if (parse) report.info('(b) raw @xterm/headless parse', rate(parse.bytes, parse.ms), 'MB/s', '64 KB writes, 120x40, scrollback 10000, like the engine mirror');
+
+    const engine = await measure(report, 'engine over WebSocket (Node client)', () => engineOverWebSocket(log.path, expected));
+    if (engine) {
+      const mbps = rate(engine.bytes, engine.ms);
+      const limit = parse ? rate(parse.bytes, parse.ms) : NaN;
+      report.compare({
+        name: 'engine over WebSocket (Node client, no UI)',
+        value: mbps,
+        unit: 'MB/s',
+        ref: limit,
+        refName: '(b) headless parse',
+        target: 0.8,
+        ratioAs: 'percent',
+        note:
+          `pty → scanner → mirror → batcher → ws, acked on receipt; the mirror must parse every byte, so (b) is its ceiling. ` +
+          `engine CPU ${pct(engine.cpu.engine)} of a core; ${engine.frames} frames, avg ${(engine.bytes / engine.frames / 1024).toFixed(1)} KB`,
+      });
+    }
+
+    const ui = await measure(report, '(c) Tandem UI in Chromium', () => tandemInBrowser(log.path, expected));
+    const terminal = ui?.terminal ?? DEFAULT_TERMINAL;
+    const reference = await measure(report, '(d) reference xterm.js page', () => referencePage(crlf, terminal));
+    if (ui) {
+      report.info(
+        '(c) Tandem UI in Chromium',
+        rate(ui.bytes, ui.ms),
+        'MB/s',
+        `Enter → "${MARKER}" parsed by the pane's xterm; ${terminal.cols}x${terminal.rows}, ${terminal.renderer} renderer; ${ui.writes} term.write calls, avg ${(ui.bytes / ui.writes / 1024).toFixed(1)} KB; ` +
+          `CPU (share of one core): engine ${pct(ui.cpu.engine)}, Chromium ${pct(ui.cpu.chromium)} (renderer ${pct(ui.cpu.renderer)})`,
+      );
+    }
+    if (reference) {
+      report.info(
+        '(d) reference xterm.js page',
+        rate(reference.flow.bytes, reference.flow.ms),
+        'MB/s',
+        `64 KB ws frames, ack from write callback, pause >100 KB / resume <5 KB; Chromium CPU ${pct(reference.flow.cpu.chromium)}`,
+      );
+      report.info(
+        '(d2) reference, no flow control',
+        rate(reference.free.bytes, reference.free.ms),
+        'MB/s',
+        `first ${(reference.free.bytes / MB).toFixed(0)} MB; the upper bound of this xterm.js page on this machine`,
+      );
+      report.info(
+        '(d3) reference, 100 KB / 50 KB',
+        rate(reference.half.bytes, reference.half.ms),
+        'MB/s',
+        `first ${(reference.half.bytes / MB).toFixed(0)} MB; as (d) but resuming below 50 KB: the pipe never drains`,
+      );
+      report.info(
+        '(d4) reference, 1 MB / 512 KB',
+        rate(reference.wide.bytes, reference.wide.ms),
+        'MB/s',
+        `first ${(reference.wide.bytes / MB).toFixed(0)} MB; as (d) with pause >1 MB / resume <512 KB`,
+      );
+    }
+    if (ui && reference) {
+      report.compare({
+        name: 'pipeline vs reference (c)/(d)',
+        value: rate(ui.bytes, ui.ms),
+        unit: 'MB/s',
+        ref: rate(reference.flow.bytes, reference.flow.ms),
+        refName: '(d)',
+        target: 0.8,
+        ratioAs: 'percent',
+      });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * (a) `cat file` in node-pty, bytes as Buffers (encoding null), until every byte is read.
+ * cat runs under a shell that stays alive afterwards: when the pty's only process exits,
+ * node-pty (1.1, Linux) loses the last few KB still in the pty (seen: 2-11 KB of 50 MB).
+ */
+function rawPty(path, expected) {
+  return new Promise((resolve, reject) => {
+    let bytes = 0;
+    let reads = 0;
+    let settled = false;
+    const t0 = performance.now();
+    const pty = ptyModule.spawn('/bin/sh', ['-c', 'cat "$1"; exec sleep 600', 'sh', path], { name: 'xterm-256color', cols: 120, rows: 40, encoding: null, env: process.env });
+    const timer = setTimeout(() => finish(new Error(`only ${bytes} of ${expected} bytes after ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
+    const finish = (error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      const ms = performance.now() - t0;
+      if (error) reject(error);
+      else resolve({ ms, bytes, reads });
+      try {
+        pty.kill();
+      } catch {
+        // already exited
+      }
+    };
+    pty.onData((data) => {
+      bytes += data.length;
+      reads++;
+      if (bytes >= expected) finish();
+    });
+    pty.onExit(() => setTimeout(() => finish(new Error(`the shell exited after ${bytes} of ${expected} bytes`)), 1_000));
+  });
+}
+
+/** (b) The same bytes into @xterm/headless in 64 KB writes; done at the last write callback. */
+async function headlessParse(bytes, { cols, rows }) {
+  const term = new headless.Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true });
+  // xterm discards writes beyond 50 MB pending, so feed it with a window (the mirror's own is 8 MB).
+  const WINDOW = 8 * MB;
+  const t0 = performance.now();
+  let parsed = 0;
+  let wake;
+  for (let offset = 0; offset < bytes.length; offset += CHUNK) {
+    const end = Math.min(bytes.length, offset + CHUNK);
+    term.write(bytes.subarray(offset, end), () => {
+      parsed += end - offset;
+      wake?.();
+    });
+    while (end - parsed > WINDOW) await new Promise((resolve) => (wake = resolve));
+  }
+  while (parsed < bytes.length) await new Promise((resolve) => (wake = resolve));
+  const ms = performance.now() - t0;
+  term.dispose();
+  return { ms, bytes: bytes.length };
+}
+
+/** The engine alone: `cat` in a real pane, output received and acked by a Node ws client. */
+async function engineOverWebSocket(path, expected) {
+  const tandem = await startTandem();
+  let client;
+  try {
+    client = await EngineClient.connect(tandem);
+    await client.request('hello', {});
+    let tail = '';
+    let bytes = 0;
+    let frames = 0;
+    let waiter;
+    client.onOutput = (_paneId, payload) => {
+      bytes += payload.length;
+      frames++;
+      tail = (tail + payload.toString('latin1')).slice(-256);
+      waiter?.();
+    };
+    const waitFor = (predicate, ms, what) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`engine client: timed out waiting for ${what}; tail ${JSON.stringify(tail.slice(-80))}`)), ms);
+        waiter = () => {
+          if (!predicate()) return;
+          clearTimeout(timer);
+          waiter = undefined;
+          resolve(performance.now());
+        };
+        waiter();
+      });
+    const pane = await client.request('pane.create', { cols: DEFAULT_TERMINAL.cols, rows: DEFAULT_TERMINAL.rows });
+    await waitFor(() => atPrompt(tail), 20_000, 'the prompt');
+    client.type(pane.paneId, command(path));
+    await waitFor(() => tail.endsWith('-DONE'), 5_000, 'the command echo');
+    const meter = cpuMeter({ engine: () => [tandem.pid] });
+    bytes = 0;
+    frames = 0;
+    meter.start();
+    const t0 = performance.now();
+    client.type(pane.paneId, '\r');
+    const t1 = await waitFor(() => tail.includes(`\r\n${MARKER}\r\n`), TIMEOUT_MS, MARKER);
+    const cpu = meter.stop();
+    if (bytes < expected) throw new Error(`engine client: only ${bytes} of ${expected} bytes arrived`);
+    return { ms: t1 - t0, bytes: expected, frames, cpu };
+  } finally {
+    client?.close();
+    await tandem.stop();
+  }
+}
+
+/** (c) The whole path: `cat` typed into the Tandem UI, until the pane's xterm parsed the marker. */
+async function tandemInBrowser(path, expected) {
+  requireRendererBuild();
+  const tandem = await startTandem();
+  const browser = await launchBrowser();
+  try {
+    const { page, paneId } = await openTandem(browser, tandem);
+    const terminal = await page.evaluate((id) => {
+      const term = window.__bench.terminal(id);
+      const o = term.options;
+      return {
+        cols: term.cols,
+        rows: term.rows,
+        fontFamily: o.fontFamily,
+        fontSize: o.fontSize,
+        lineHeight: o.lineHeight,
+        letterSpacing: o.letterSpacing,
+        scrollback: o.scrollback,
+        cursorBlink: o.cursorBlink,
+        theme: o.theme,
+        renderer: document.querySelector('[data-testid=pane] canvas') ? 'canvas/webgl' : 'dom',
+      };
+    }, paneId);
+    await focusPane(page, paneId);
+    await page.evaluate((id) => window.__bench.countWrites(id), paneId);
+    await page.keyboard.type(command(path));
+    await page.waitForFunction(([id, text]) => window.__bench.cursorText(id).endsWith(text), [paneId, '-DONE'], { timeout: 10_000 });
+    const before = await page.evaluate((id) => window.__bench.counts(id), paneId);
+    await page.evaluate((id) => window.__bench.arm('done', id, 'rowIs', ['BENCH-DONE', 4], 180_000), paneId);
+    const meter = cpuMeter({ engine: () => [tandem.pid], chromium: browser.pids, renderer: browser.rendererPids });
+    meter.start();
+    await page.keyboard.press('Enter');
+    const done = await page.evaluate(() => window.__bench.result('done'));
+    const cpu = meter.stop();
+    const after = await page.evaluate((id) => window.__bench.counts(id), paneId);
+    const bytes = after.parsed - before.parsed;
+    if (bytes < expected) throw new Error(`only ${bytes} of ${expected} bytes reached xterm`);
+    return { ms: done.at - done.keyHandler, bytes: expected, writes: after.writes - before.writes, cpu, terminal };
+  } finally {
+    await browser.close();
+    await tandem.stop();
+  }
+}
+
+/** (d) xterm.js alone, same size and font, fed the same bytes over a local WebSocket. */
+async function referencePage(bytes, terminal) {
+  const server = await startReferenceServer({ stream: bytes });
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    await page.goto(server.url);
+    const { renderer: _r, ...options } = terminal;
+    const run = async (streamOptions) => {
+      await page.reload();
+      const id = await page.evaluate((o) => window.__ref.createTerminal(o), options);
+      const meter = cpuMeter({ chromium: browser.pids });
+      meter.start();
+      const result = await page.evaluate(([termId, o]) => window.__ref.stream(termId, o), [id, streamOptions]);
+      return { ...result, cpu: meter.stop() };
+    };
+    const flow = await run({});
+    // Variants on a prefix, to show what the flow-control window costs.
+    const limitBytes = Math.min(bytes.length, VARIANT_BYTES);
+    const free = await run({ watermarks: null, limitBytes });
+    const half = await run({ watermarks: { high: 100_000, low: 50_000 }, limitBytes });
+    const wide = await run({ watermarks: { high: 1024 * 1024, low: 512 * 1024 }, limitBytes });
+    return { flow, free, half, wide };
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
