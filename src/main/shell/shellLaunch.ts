@@ -57,20 +57,20 @@ let assetsDirCache: string | undefined;
  * read files inside an asar archive (electron-builder must list the folder in asarUnpack).
  */
 export function integrationAssetsDir(): string {
-  if (assetsDirCache !== undefined) return assetsDirCache;
-  const here = dirname(fileURLToPath(import.meta.url));
+  assetsDirCache ??= findIntegrationAssets(dirname(fileURLToPath(import.meta.url)));
+  return assetsDirCache;
+}
+
+/** Looks in `<dir>/assets/shell-integration` for `from` and each folder above it. */
+export function findIntegrationAssets(from: string): string {
   const tried: string[] = [];
-  let dir = here;
+  let dir = from;
   for (;;) {
     const candidate = join(dir, 'assets', 'shell-integration');
     const unpacked = toUnpacked(candidate);
-    for (const path of unpacked === candidate ? [candidate] : [unpacked, candidate]) {
-      tried.push(path);
-      if (existsSync(join(path, 'bash', 'tandem.bash'))) {
-        assetsDirCache = unpacked;
-        return unpacked;
-      }
-    }
+    // Inside app.asar the scripts are only usable from app.asar.unpacked.
+    tried.push(unpacked);
+    if (existsSync(join(unpacked, 'bash', 'tandem.bash'))) return unpacked;
     const parent = dirname(dir);
     if (parent === dir) break;
     dir = parent;
