@@ -62,14 +62,17 @@ export class BlockMarkers {
     this.addStart(blockId, startRow - cursorLine, startRow - commandRow, startRow <= lastCommandRow);
   }
 
-  /** At the D mark. Call from a write callback. */
-  markEndAtCursor(blockId: string): void {
+  /**
+   * At the D mark (call from a write callback or parser hook). With `atPrompt` the cursor is
+   * already on the next prompt (estimated ends), so its row is never part of the block.
+   */
+  markEndAtCursor(blockId: string, atPrompt = false): void {
     const entry = this.entries.get(blockId);
     if (!entry || entry.end) return;
     const marker = this.terminal.registerMarker(0);
     if (!marker) return;
     entry.end = marker;
-    entry.endIncludesRow = this.terminal.buffer.active.cursorX > 0;
+    entry.endIncludesRow = !atPrompt && this.terminal.buffer.active.cursorX > 0;
     this.onChange();
   }
 

@@ -178,7 +178,7 @@ export class PaneSession {
       window.setTimeout(() => {
         this.afterQueuedWrites(() => {
           if (this.blockMarkers.hasEnd(block.id)) return;
-          this.blockMarkers.markEndAtCursor(block.id);
+          this.blockMarkers.markEndAtCursor(block.id, true);
           if (this.openBlockId === block.id) this.openBlockId = undefined;
         });
       }, END_FALLBACK_DELAY_MS);
@@ -197,7 +197,7 @@ export class PaneSession {
     if (!trusted && this.integration) return false;
     const blockId = this.openBlockId;
     if (!this.endsByOffset.has(blockId) && this.blockMarkers.has(blockId)) {
-      this.blockMarkers.markEndAtCursor(blockId);
+      this.blockMarkers.markEndAtCursor(blockId, letter === 'A');
     }
     this.openBlockId = undefined;
     return false;
