@@ -68,11 +68,13 @@ export class ShellSession {
   private listeners = new Set<() => void>();
   private exitInfo: { exitCode: number; signal?: number } | undefined;
   private states: TerminalState[] = [];
+  readonly columns: number;
 
   private constructor(options: SessionOptions) {
     this.home = options.home ?? makeTempDir('home');
     this.cwd = options.cwd ?? this.home;
     const cols = options.cols ?? 200;
+    this.columns = cols;
     const rows = options.rows ?? 50;
     this.launch = buildShellLaunch({
       shellPath: SHELLS[options.shell],
