@@ -118,3 +118,31 @@ export async function waitForPrompt(page, id, timeoutMs = 15_000) {
 export async function focusPane(page, id) {
   await page.evaluate((paneId) => window.__bench.terminal(paneId).focus(), id);
 }
+
+/**
+ * Main-thread time of a page over a window, from CDP Performance metrics: shares of wall
+ * time spent in tasks, script, layout and style recalculation.
+ */
+export async function mainThreadMeter(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const read = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+  let begin;
+  return {
+    async start() {
+      begin = await read();
+    },
+    async stop() {
+      const end = await read();
+      await cdp.detach().catch(() => undefined);
+      const wall = end.Timestamp - begin.Timestamp;
+      const share = (name) => (end[name] - begin[name]) / wall;
+      return { wall, task: share('TaskDuration'), script: share('ScriptDuration'), layout: share('LayoutDuration'), style: share('RecalcStyleDuration') };
+    },
+  };
+}
+
+export function describeMainThread(m) {
+  const pct = (x) => `${(x * 100).toFixed(0)}%`;
+  return `main thread busy ${pct(m.task)} (script ${pct(m.script)}, layout ${pct(m.layout)}, style ${pct(m.style)})`;
+}

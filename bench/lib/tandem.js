@@ -53,7 +53,9 @@ export function makeHome({ scrollback = 10_000 } = {}) {
 export async function startTandem(options = {}) {
   requireBuild();
   const home = makeHome(options);
-  const child = spawn(process.execPath, [join(ROOT, 'bin/tandem.js'), 'web', '--port', '0', '--no-open'], {
+  // BENCH_ENGINE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the engine.
+  const nodeArgs = (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin/tandem.js'), 'web', '--port', '0', '--no-open'], {
     cwd: home.home,
     env: home.env,
     stdio: ['ignore', 'pipe', 'pipe'],
