@@ -7,6 +7,7 @@ import './styles/dialogs.css';
 import { createRoot } from 'react-dom/client';
 import { installShortcuts } from './actions/installShortcuts';
 import { App } from './app/App';
+import { syncWindowTitle } from './layout/syncWindowTitle';
 import { setEngine } from './app/engine';
 import { wireEngineEvents } from './app/wireEngineEvents';
 import { startSessionSaving } from './session/sessionSaver';
@@ -21,6 +22,7 @@ applyAppearanceLive();
 installShortcuts();
 wireEngineEvents(connection);
 startSessionSaving();
+syncWindowTitle();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

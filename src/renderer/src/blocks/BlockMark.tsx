@@ -19,6 +19,7 @@ export const BlockMark = memo(function BlockMark({ paneId, blockId }: { paneId: 
   const [menuOpen, setMenuOpen] = useState(false);
   const [focusMenu, setFocusMenu] = useState(0);
   const closeTimer = useRef(0);
+  const hovered = useRef(false);
 
   const rootRef = useRef<HTMLDivElement | null>(null);
   const elementRef = useCallback(
@@ -41,10 +42,12 @@ export const BlockMark = memo(function BlockMark({ paneId, blockId }: { paneId: 
   const status = blockStatus(block);
 
   const open = () => {
+    hovered.current = true;
     window.clearTimeout(closeTimer.current);
     setMenuOpen(true);
   };
   const closeSoon = () => {
+    hovered.current = false;
     window.clearTimeout(closeTimer.current);
     closeTimer.current = window.setTimeout(() => {
       // Keyboard focus inside the menu would be lost with it; give it back to the terminal.
@@ -72,6 +75,14 @@ export const BlockMark = memo(function BlockMark({ paneId, blockId }: { paneId: 
       data-selected={selected ? 'true' : undefined}
       onMouseEnter={open}
       onMouseLeave={closeSoon}
+      onBlur={(event) => {
+        // A menu opened from the keyboard closes when focus moves elsewhere.
+        const next = event.relatedTarget;
+        if (!hovered.current && !(next instanceof Node && event.currentTarget.contains(next))) {
+          setMenuOpen(false);
+          useUiStore.getState().requestBlockMenu(undefined);
+        }
+      }}
       onMouseDown={(event) => {
         // Clicking a mark or its menu leaves keyboard focus in the terminal.
         event.preventDefault();

@@ -33,7 +33,6 @@ export function CommandPalette() {
   }, [query]);
 
   useEffect(() => inputRef.current?.focus(), []);
-  useEffect(() => setSelected(0), [query]);
   useEffect(() => {
     listRef.current?.querySelector(`[data-index="${selected}"]`)?.scrollIntoView({ block: 'nearest' });
   }, [selected]);
@@ -82,7 +81,10 @@ export function CommandPalette() {
           aria-label="Command"
           value={query}
           spellCheck={false}
-          onChange={(event) => setQuery(event.target.value)}
+          onChange={(event) => {
+            setQuery(event.target.value);
+            setSelected(0);
+          }}
           onKeyDown={onKeyDown}
         />
         <ul className="palette__list" ref={listRef} role="listbox">

@@ -75,6 +75,8 @@ export class PaneSession {
   private readonly endsByOffset = new Set<string>();
   private nonce: string;
   private integration: boolean;
+  /** Output before this offset arrived as a serialized snapshot, without byte positions. */
+  private snapshotEndOffset: number;
   private engineSize: { cols: number; rows: number };
   private container: HTMLElement | undefined;
   private fitTimer = 0;
@@ -96,6 +98,7 @@ export class PaneSession {
     this.engineSize = { cols: info.cols, rows: info.rows };
     this.nonce = info.nonce;
     this.integration = info.integration;
+    this.snapshotEndOffset = info.snapshot ? info.streamOffset : 0;
     this.appearance = appearance;
     this.terminal = new Terminal({
       cols: Math.max(2, info.cols),
@@ -167,6 +170,8 @@ export class PaneSession {
   anchorBlock(block: Block): void {
     if (this.disposed) return;
     this.commands.set(block.id, block.command);
+    // A block that began inside the snapshot is placed by placeListedBlocks, by its text.
+    if (block.outputOffset < this.snapshotEndOffset && !this.blockMarkers.has(block.id)) return;
     if (!this.blockMarkers.has(block.id) && !this.isPending(block.id, 'start')) {
       this.addAnchor({ blockId: block.id, edge: 'start', offset: block.outputOffset });
     }
@@ -229,7 +234,11 @@ export class PaneSession {
       placed.forEach((block, index) => {
         const row = rows.get(block.id) ?? 0;
         this.blockMarkers.markStartAtRow(block.id, row, block.command);
-        if (block.endedAt === undefined) return;
+        if (block.endedAt === undefined) {
+          // Still running: its D mark is yet to come through the parser.
+          this.openBlockId = block.id;
+          return;
+        }
         const next = placed[index + 1];
         const endRow = (next ? (rows.get(next.id) ?? cursorRow) : cursorRow) - 1;
         this.blockMarkers.markEndAtRow(block.id, Math.max(row, endRow));
@@ -339,6 +348,7 @@ export class PaneSession {
     this.nonce = info.nonce;
     this.integration = info.integration;
     this.openBlockId = undefined;
+    this.snapshotEndOffset = info.snapshot ? info.streamOffset : 0;
     this.endsByOffset.clear();
     this.anchors = [];
     this.commands.clear();
