@@ -1,4 +1,4 @@
-# Tandem shell integration for bash (4.4+).
+# Tandem shell integration for bash (4.4+; older versions get their startup files, no marks).
 #
 # Tandem starts `bash --posix [-l]` with ENV pointing here: in POSIX mode an interactive
 # bash reads $ENV and nothing else, so this file runs first, turns POSIX mode off again,
@@ -85,7 +85,7 @@ __tandem_precmd() {
   if [[ "${__tandem_ran-}" == 1 ]]; then
     builtin printf '\e]133;D;%s;tandem=%s\a' "$__tandem_status" "$__tandem_nonce"
   fi
-  __tandem_ran=
+  __tandem_ran=0
   __tandem_typed=
   __tandem_typed_lines=0
   __tandem_histcmd="${HISTCMD-0}"
@@ -202,11 +202,15 @@ __tandem_install() {
   builtin set +eux
   __tandem_mark_a=$'\e]133;A;tandem='"$__tandem_nonce"$'\a'
   __tandem_mark_b=$'\e]133;B;tandem='"$__tandem_nonce"$'\a'
-  # The side effect (__tandem_ran=1) happens in the shell itself; the C mark is printed by
-  # a command substitution. Both only where our nonce exists, so a nested bash that
+  # PS0 is expanded before each command read — several times for one multi-line paste,
+  # with no prompt in between. Only the first prints C (a command substitution, so in a
+  # subshell): __tandem_once has an element 1 but none 0, so `${__tandem_once[__tandem_ran]-…}`
+  # runs it only while __tandem_ran is 0. The arithmetic subscript then sets __tandem_ran=1
+  # in the shell itself. All of it only where our nonce exists: a nested bash that
   # inherits an exported PS0 stays quiet.
-  __tandem_ps0='${__tandem_nonce:+${__tandem_nil[__tandem_ran=1]-}$(__tandem_command_start)}'
-  __tandem_ran=
+  __tandem_once=([1]=)
+  __tandem_ps0='${__tandem_nonce:+${__tandem_once[__tandem_ran]-$(__tandem_command_start)}${__tandem_nil[__tandem_ran=1]-}}'
+  __tandem_ran=0
   __tandem_typed=
   __tandem_typed_lines=0
   __tandem_histcmd="${HISTCMD-0}"
@@ -241,7 +245,10 @@ __tandem_install() {
 __tandem_main() {
   builtin unset -v __tandem_f __tandem_startup __tandem_flags __tandem_rcfile
   builtin unset -f __tandem_main
-  if [[ -n "$__tandem_nonce" && "$-" == *i* ]]; then
+  # PS0, `local -` and ${var@a} need bash 4.4 (macOS still ships 3.2 as /bin/bash): older
+  # ones get the user's startup files and no marks; Tandem falls back to prompt heuristics.
+  if [[ -n "$__tandem_nonce" && "$-" == *i* ]] &&
+    (( BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 4) )); then
     __tandem_install "${1-}"
   else
     builtin unset -v __tandem_nonce

@@ -64,6 +64,15 @@ export function registerCoreTests(options: CoreOptions): void {
     expect(session.output).toContain('one|two');
   });
 
+  it('a pasted multi-line command is one block with the last exit code', async () => {
+    const command = 'echo first\necho second; false';
+    const before = session.blocks().length;
+    const block = await session.run(`${PASTE_START}${command}${PASTE_END}`);
+    expect(block.command).toBe(command);
+    expect(block.exitCode).toBe(1);
+    expect(session.blocks().length).toBe(before + 1);
+  });
+
   it('reports a 5,000-character command exactly', async () => {
     const words: string[] = [];
     for (let i = 0; words.join(' ').length < 5_000; i++) words.push(i % 7 === 0 ? `wörd${i}` : `w${i},`);

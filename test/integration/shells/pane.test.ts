@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { Pane } from '../../../src/main/panes/pane';
+import { makeTempDir, removeDir, SHELLS, writeFiles, type ShellName } from '../harness/shellSession';
+
+/**
+ * The same integration driven through the engine's Pane (which spawns with
+ * buildShellLaunch, scans, tracks blocks and mirrors the screen): what the app sees.
+ */
+
+let pane: Pane | undefined;
+let home: string | undefined;
+afterEach(() => {
+  pane?.close();
+  pane = undefined;
+  if (home) removeDir(home);
+  home = undefined;
+});
+
+async function waitFor(predicate: () => boolean, what: string, timeout = 10_000): Promise<void> {
+  const until = Date.now() + timeout;
+  while (!predicate()) {
+    if (Date.now() > until) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe.each(['bash', 'zsh', 'fish'] as ShellName[])('Pane with %s', (shell) => {
+  it('turns typed commands into trusted blocks with exit codes, cwd and output', async () => {
+    home = makeTempDir(`pane-${shell}`);
+    writeFiles(home, { '.config/fish/config.fish': 'set -g fish_greeting\n' });
+    const states: string[] = [];
+    pane = new Pane({
+      id: 7,
+      shellPath: SHELLS[shell],
+      cwd: home,
+      cols: 120,
+      rows: 30,
+      scrollback: 1_000,
+      integration: true,
+      login: true,
+      env: { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8' },
+    });
+    pane.attach({
+      output: () => {},
+      event: (event, payload) => {
+        if (event === 'pane.state') states.push((payload as { state: string }).state);
+      },
+    });
+    pane.start();
+    await waitFor(() => pane!.state === 'PROMPT', 'the first prompt');
+    expect(pane.info().integration).toBe(true);
+
+    pane.write('echo "hello from $TERM_PROGRAM"\r');
+    await waitFor(() => pane!.blocks().some((block) => block.endedAt !== undefined) && pane!.state === 'PROMPT', 'the first block');
+    pane.write('false\r');
+    await waitFor(() => pane!.blocks().filter((block) => block.endedAt !== undefined).length === 2 && pane!.state === 'PROMPT', 'the second block');
+
+    const [first, second] = pane.blocks();
+    expect(first).toMatchObject({ command: 'echo "hello from $TERM_PROGRAM"', exitCode: 0, cwd: home, trusted: true });
+    expect(second).toMatchObject({ command: 'false', exitCode: 1, trusted: true });
+    const output = await pane.outputOf(first!.id);
+    expect(output?.text).toContain('hello from Tandem');
+    expect(states).toContain('EXECUTING');
+  });
+});
