@@ -247,8 +247,9 @@ export class PaneSession {
   }
 
   private addAnchor(anchor: StreamAnchor): void {
-    if (anchor.offset < this.nextOffset) {
-      // Already written (should not happen): the nearest we can do is where the cursor is now.
+    if (anchor.offset <= this.nextOffset) {
+      // At the end of what was written so far, the cursor is exactly there once xterm has
+      // parsed it. Earlier than that should not happen; the cursor is the nearest we have.
       this.afterQueuedWrites(() => this.placeAnchor(anchor));
       return;
     }
