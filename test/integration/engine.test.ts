@@ -161,6 +161,20 @@ describe('engine over the WebSocket transport, with a real bash', () => {
     expect((await second.request('block.output', { blockId: block.id })).text).toBe('after-reopen');
   });
 
+  it('falls back to prompt heuristics for a shell without integration, and says so', async () => {
+    const { client } = await open({ shell: '/bin/dash' });
+    const pane = await client.request('pane.create', { cols: 80, rows: 24 });
+    expect(pane.integration).toBe(false);
+    const notice = await client.waitFor(() => client.eventsOf('pane.notice').find((n) => n.paneId === pane.paneId));
+    expect(notice.message).toMatch(/integration is off/i);
+    await client.waitFor(() => /[$#] $/.test(client.textOf(pane.paneId)), 10_000, 'a dash prompt');
+    client.type(pane.paneId, 'echo heuristic-block\r');
+    const block = await client.waitForBlock(pane.paneId, 'echo heuristic-block');
+    expect(block.trusted).toBe(false);
+    expect(block.exitCode).toBeUndefined();
+    expect((await client.request('block.output', { blockId: block.id })).text).toContain('heuristic-block');
+  });
+
   it('handles 10 MB in a single line', async () => {
     const { client } = await open({ shell: '/bin/bash' });
     const { paneId } = await client.request('pane.create', { cols: 80, rows: 24 });

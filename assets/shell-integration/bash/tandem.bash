@@ -148,6 +148,15 @@ __tandem_command_start() {
 
 # Bound (bind -x) to the first half of the Enter macro: records each physical line.
 __tandem_line_capture() {
+  if [[ "${__tandem_ran-}" == 1 ]]; then
+    # A command ran and no prompt hook of ours followed: the user re-read a startup file
+    # that reassigned PROMPT_COMMAND (`source ~/.bashrc`). Start this command afresh and
+    # put the hooks back; the previous block ends, without a status, at this one's C.
+    __tandem_ran=0
+    __tandem_typed=
+    __tandem_typed_lines=0
+    __tandem_hook_prompt_command
+  fi
   if (( __tandem_typed_lines++ > 0 )); then
     __tandem_typed+=$'\n'
   fi
@@ -197,6 +206,33 @@ __tandem_bind_enter() {
   done
 }
 
+# Our entries go first and last in PROMPT_COMMAND (string or array, as the user has it).
+# They expand to nothing where __tandem_nonce is unset: a nested bash that inherits an
+# exported PROMPT_COMMAND does not run (or miss) them.
+__tandem_hook_prompt_command() {
+  builtin local first='${__tandem_nonce:+__tandem_precmd}'
+  builtin local last='${__tandem_nonce:+__tandem_prompt_fix ${__tandem_check_trap:+"$(trap -p DEBUG)"}}'
+  if [[ "${PROMPT_COMMAND@a}" == *a* ]]; then
+    builtin local entry
+    builtin local -a entries
+    for entry in "${PROMPT_COMMAND[@]}"; do
+      [[ "$entry" == "$first" || "$entry" == "$last" ]] || entries+=("$entry")
+    done
+    PROMPT_COMMAND=("$first" "${entries[@]}" "$last")
+  else
+    builtin local text="${PROMPT_COMMAND-}"
+    text="${text//"$first"$'\n'/}"
+    text="${text//$'\n'"$last"/}"
+    if [[ -n "$text" ]]; then
+      PROMPT_COMMAND="$first"$'\n'"$text"$'\n'"$last"
+    else
+      PROMPT_COMMAND="$first"$'\n'"$last"
+    fi
+  fi
+  __tandem_seen_prompt_command="${PROMPT_COMMAND[*]}"
+  __tandem_check_trap=1
+}
+
 __tandem_install() {
   builtin local -
   builtin set +eux
@@ -215,17 +251,7 @@ __tandem_install() {
   __tandem_typed_lines=0
   __tandem_histcmd="${HISTCMD-0}"
 
-  # Our entries expand to nothing where __tandem_nonce is unset: a nested bash that
-  # inherits an exported PROMPT_COMMAND does not run (or miss) them.
-  builtin local first='${__tandem_nonce:+__tandem_precmd}'
-  builtin local last='${__tandem_nonce:+__tandem_prompt_fix ${__tandem_check_trap:+"$(trap -p DEBUG)"}}'
-  if [[ "${PROMPT_COMMAND@a}" == *a* ]]; then
-    PROMPT_COMMAND=("$first" "${PROMPT_COMMAND[@]}" "$last")
-  elif [[ -n "${PROMPT_COMMAND-}" ]]; then
-    PROMPT_COMMAND="$first"$'\n'"$PROMPT_COMMAND"$'\n'"$last"
-  else
-    PROMPT_COMMAND="$first"$'\n'"$last"
-  fi
+  __tandem_hook_prompt_command
 
   # bash-preexec installs its DEBUG trap at the first prompt and turns whatever trap it
   # finds into a preexec function; let it, and wrap its trap afterwards (the first prompt

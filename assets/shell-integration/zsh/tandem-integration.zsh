@@ -62,12 +62,34 @@ __tandem_preexec() {
   __tandem_ran=1
 }
 
+# Runs each time the line editor starts. If our hooks are gone — the user re-read a
+# .zshrc that assigns precmd_functions (`source ~/.zshrc`) — put them back; the block of
+# that command then ends, without a status, at the next one's C.
+__tandem_line_init() {
+  builtin emulate -L zsh -o no_warn_create_global
+  if (( ! __tandem_ran && ${precmd_functions[(Ie)__tandem_precmd]} && ${preexec_functions[(Ie)__tandem_preexec]} )); then
+    return 0
+  fi
+  __tandem_ran=0
+  __tandem_hook
+}
+
+__tandem_hook() {
+  builtin typeset -ga precmd_functions preexec_functions
+  precmd_functions=(__tandem_precmd ${precmd_functions:#__tandem_*} __tandem_prompt_fix)
+  preexec_functions=(${preexec_functions:#__tandem_*} __tandem_preexec)
+}
+
 () {
   builtin emulate -L zsh -o no_warn_create_global
   builtin typeset -g __tandem_mark_a=$'\e]133;A;tandem='"$__tandem_nonce"$'\a'
   builtin typeset -g __tandem_mark_b=$'\e]133;B;tandem='"$__tandem_nonce"$'\a'
   builtin typeset -gi __tandem_ran=0
-  builtin typeset -ga precmd_functions preexec_functions
-  precmd_functions=(__tandem_precmd ${precmd_functions:#__tandem_*} __tandem_prompt_fix)
-  preexec_functions=(${preexec_functions:#__tandem_*} __tandem_preexec)
+  __tandem_hook
+  # add-zle-hook-widget (zsh 5.3+) chains with the user's own zle-line-init.
+  if builtin autoload -Uz add-zle-hook-widget 2>/dev/null; then
+    builtin zle -N __tandem_line_init
+    add-zle-hook-widget line-init __tandem_line_init 2>/dev/null
+  fi
 }
+

@@ -173,16 +173,17 @@ export class ShellSession {
    * prompt is ready for input, and returns that block.
    */
   async run(command: string, timeout = DEFAULT_TIMEOUT): Promise<Block> {
-    const finishedBefore = this.finishedCount();
+    const known = new Set(this.tracker.blocks().map((block) => block.id));
     const marksBefore = this.marks.length;
+    const started = () => this.tracker.blocks().find((block) => !known.has(block.id));
     await this.type(command);
     this.write('\r');
     await this.waitUntil(
-      () => this.finishedCount() > finishedBefore && this.promptReadySince(marksBefore),
+      () => started()?.endedAt !== undefined && this.promptReadySince(marksBefore),
       timeout,
       `block for ${JSON.stringify(command.slice(0, 80))} to finish and the next prompt to appear`,
     );
-    return this.finishedBlocks()[finishedBefore]!;
+    return started()!;
   }
 
   /** Whether, since mark index `from`, a new prompt was drawn (OSC 7, then our B). */
@@ -292,10 +293,6 @@ export class ShellSession {
     this.offset += chunk.length;
     this.screen.write(chunk);
     this.notify();
-  }
-
-  private finishedCount(): number {
-    return this.finishedBlocks().length;
   }
 
   private notify(): void {

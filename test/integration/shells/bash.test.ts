@@ -2,11 +2,15 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTempDir, removeDir, runAndExit, ShellSession, writeFiles } from '../harness/shellSession';
-import { registerCoreTests } from './core';
+import { registerCoreTests, registerResourceTest } from './core';
 import { bashArrayPromptHome, bashPreexecHome, bashStringPromptHome, readLines, readRecords, readText } from './fixtures';
 
 describe('bash: .bash_profile → .bashrc, set -u, ignoreboth, DEBUG trap, starship-like PS1 in a PROMPT_COMMAND string', () => {
   registerCoreTests({ shell: 'bash', makeHome: bashStringPromptHome, emacsKeys: true, promptShowsStatus: (s) => `[${s}]` });
+
+describe('bash: re-reading the startup file', () => {
+  registerResourceTest('bash', bashStringPromptHome, '~/.bashrc');
+});
 });
 
 describe('bash: PROMPT_COMMAND array, ignorespace, vi mode', () => {

@@ -257,6 +257,37 @@ export function registerCoreTests(options: CoreOptions): void {
   });
 }
 
+/**
+ * The user re-reads their startup file after editing it (`source ~/.bashrc`), which
+ * reassigns PROMPT_COMMAND / precmd_functions and drops our hooks. The block of that
+ * command may end without an exit code, but from the next command on blocks are whole.
+ */
+export function registerResourceTest(shell: ShellName, makeHome: () => string, rcFile: string): void {
+  it(`recovers after the user re-sources ${rcFile}`, async () => {
+    const home = makeHome();
+    const session = await ShellSession.start({ shell, home });
+    try {
+      const from = session.marks.length;
+      await session.type(`source ${rcFile}`);
+      session.write('\r');
+      await session.waitUntil(() => session.count('command-start') > 0 && session.state === 'EXECUTING', 5_000, 'source to start');
+      await sleep(600);
+      for (const command of ['echo after-one', 'false', 'echo after-two']) {
+        const block = await session.run(command);
+        expect(block).toMatchObject({ command, trusted: true });
+      }
+      const blocks = session.blocks();
+      expect(blocks.map((block) => block.command)).toEqual([`source ${rcFile}`, 'echo after-one', 'false', 'echo after-two']);
+      expect(blocks.slice(1).map((block) => block.exitCode)).toEqual([0, 1, 0]);
+      expect(session.newPromptSince(from)).toBe(true);
+      expect(session.state).toBe('PROMPT');
+    } finally {
+      session.kill();
+      removeDir(home);
+    }
+  });
+}
+
 export function kindsOf(marks: SeenMark[]): string[] {
   return marks.filter((seen) => seen.ours || seen.mark.kind === 'cwd').map((seen) => seen.mark.kind);
 }

@@ -2,11 +2,15 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir, removeDir, runAndExit, ShellSession, writeFiles } from '../harness/shellSession';
-import { registerCoreTests } from './core';
+import { registerCoreTests, registerResourceTest } from './core';
 import { fishHostileHome, readLines, readRecords, readText } from './fixtures';
 
 describe("fish: config.fish with a two-line fish_prompt and the user's own preexec/postexec handlers", () => {
   registerCoreTests({ shell: 'fish', makeHome: fishHostileHome, emacsKeys: true, promptShowsStatus: (s) => `[${s}] >` });
+
+describe('fish: re-reading the startup file', () => {
+  registerResourceTest('fish', fishHostileHome, '~/.config/fish/config.fish');
+});
 });
 
 const TYPED = ['echo one', ' echo secret', 'echo "a;b" \\\nc', 'false', 'false', 'true'];

@@ -2,11 +2,15 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir, removeDir, runAndExit, ShellSession, writeFiles } from '../harness/shellSession';
-import { registerCoreTests } from './core';
+import { registerCoreTests, registerResourceTest } from './core';
 import { readLines, readRecords, readText, zshHostileHome } from './fixtures';
 
 describe('zsh: ZDOTDIR set in .zshenv, nounset, prompt_subst, p10k-like precmd, precmd/preexec_functions preset', () => {
   registerCoreTests({ shell: 'zsh', makeHome: zshHostileHome, emacsKeys: true, promptShowsStatus: (s) => `[${s}]` });
+
+describe('zsh: re-reading the startup file', () => {
+  registerResourceTest('zsh', zshHostileHome, '$ZDOTDIR/.zshrc');
+});
 });
 
 const TYPED = ['echo one', ' echo secret', 'echo "a;b" \\\nc', 'false', 'false', 'true'];
