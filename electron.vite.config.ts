@@ -30,6 +30,7 @@ export default defineConfig({
     base: './',
     plugins: [react()],
     build: {
+      minify: true,
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
     },
   },

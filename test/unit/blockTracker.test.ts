@@ -72,3 +72,16 @@ describe('BlockTracker', () => {
     expect(finished[0]!.exitCode).toBeUndefined();
   });
 });
+
+describe('BlockTracker end offsets and shell exit', () => {
+  it('records where a block ended in the stream, and ends a running block when the shell exits', () => {
+    const { t, finished } = tracker(true);
+    t.handle(ours({ kind: 'command-start', commandLine: 'true' }), 10);
+    t.handle(ours({ kind: 'command-end', exitCode: 0 }), 25);
+    expect(finished[0]!.outputEndOffset).toBe(25);
+    t.handle(ours({ kind: 'command-start', commandLine: 'exit 3' }), 30);
+    t.shellExited(3, 40);
+    expect(finished[1]).toMatchObject({ command: 'exit 3', exitCode: 3, outputEndOffset: 40 });
+    expect(t.state).toBe('IDLE');
+  });
+});

@@ -99,7 +99,7 @@ export class BlockTracker {
     const trusted = ours;
     switch (mark.kind) {
       case 'prompt-start':
-        this.finishCurrent(undefined, now);
+        this.finishCurrent(undefined, now, streamOffset);
         this.setState('PROMPT');
         break;
       case 'input-start':
@@ -109,7 +109,7 @@ export class BlockTracker {
         this.pendingCommandLine = mark.commandLine;
         break;
       case 'command-start': {
-        this.finishCurrent(undefined, now);
+        this.finishCurrent(undefined, now, streamOffset);
         this.ordinal++;
         this.current = {
           id: blockId(this.paneId, this.ordinal),
@@ -128,7 +128,7 @@ export class BlockTracker {
       }
       case 'command-end':
         if (this.current) {
-          this.finishCurrent(mark.exitCode, now);
+          this.finishCurrent(mark.exitCode, now, streamOffset);
           this.setState('IDLE');
         }
         break;
@@ -150,10 +150,18 @@ export class BlockTracker {
     this.handle({ ...mark, nonce: undefined }, streamOffset, now, true);
   }
 
-  private finishCurrent(exitCode: number | undefined, now: number): void {
+  /** The shell is gone: a block still running ended with it (`exit 3` ends with 3). */
+  shellExited(exitCode: number | undefined, streamOffset: number, now = Date.now()): void {
+    if (!this.current) return;
+    this.finishCurrent(exitCode, now, streamOffset);
+    this.setState('IDLE');
+  }
+
+  private finishCurrent(exitCode: number | undefined, now: number, streamOffset: number): void {
     const block = this.current;
     if (!block) return;
     block.endedAt = now;
+    block.outputEndOffset = streamOffset;
     if (exitCode !== undefined) block.exitCode = exitCode;
     this.current = undefined;
     this.finishedBlocks.push(block);

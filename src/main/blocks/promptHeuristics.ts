@@ -5,6 +5,7 @@ import type { TerminalMirror } from './terminalMirror';
 const PROMPT_WITH_COMMAND = /^.*?[$#%>❯»λ] (.*\S)\s*$/u;
 const BARE_PROMPT = /[$#%>❯»λ]\s*$/u;
 const QUIET_MS = 150;
+const ECHO_WAIT_MS = 40;
 
 /**
  * Blocks for shells without integration: Enter on a line that looks like a prompt starts
@@ -14,6 +15,9 @@ const QUIET_MS = 150;
  */
 export class PromptHeuristics {
   private quietTimer: NodeJS.Timeout | undefined;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  /** While a heuristic block is being started: the buffer row its output begins on. */
+  outputStartRow: number | undefined;
 
   constructor(
     private readonly mirror: TerminalMirror,
@@ -25,8 +29,27 @@ export class PromptHeuristics {
     if (this.tracker.marksSeen > 0 || this.tracker.running || this.mirror.isAlternateScreen) return;
     const text = typeof data === 'string' ? data : Buffer.from(data).toString('utf8');
     if (!text.includes('\r')) return;
-    const match = PROMPT_WITH_COMMAND.exec(this.mirror.cursorLineText());
-    if (match?.[1]) this.tracker.startHeuristicBlock(match[1], this.streamOffset());
+    // The shell echoes what was typed before it acts on Enter, but that echo (of a paste, or
+    // of the last keys of a fast typist) may still be on its way: read the line a moment later.
+    const offset = this.streamOffset();
+    const promptLine = this.mirror.markCursorLine();
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.mirror.afterPendingWrites(() => {
+        const row = promptLine && !promptLine.marker.isDisposed ? promptLine.marker.line : undefined;
+        promptLine?.marker.dispose();
+        if (row === undefined || this.tracker.marksSeen > 0 || this.tracker.running) return;
+        const line = this.mirror.logicalLineAt(row);
+        const match = PROMPT_WITH_COMMAND.exec(line.text);
+        if (!match?.[1]) return;
+        this.outputStartRow = line.lastRow + 1;
+        this.tracker.startHeuristicBlock(match[1], offset);
+        this.outputStartRow = undefined;
+        // The command may already be done and its prompt back: check without waiting for more output.
+        this.afterOutput();
+      });
+    }, ECHO_WAIT_MS);
+    this.timers.add(timer);
   }
 
   afterOutput(): void {
@@ -46,5 +69,6 @@ export class PromptHeuristics {
 
   dispose(): void {
     if (this.quietTimer) clearTimeout(this.quietTimer);
+    for (const timer of this.timers) clearTimeout(timer);
   }
 }

@@ -102,6 +102,30 @@ export class TerminalMirror {
     return buffer.getLine(buffer.baseY + buffer.cursorY)?.translateToString(true) ?? '';
   }
 
+  /** The whole logical line (soft-wrapped rows joined) that buffer row `y` belongs to, and its last row. */
+  logicalLineAt(y: number): { text: string; lastRow: number } {
+    const buffer = this.terminal.buffer.normal;
+    let first = y;
+    while (first > 0 && buffer.getLine(first)?.isWrapped) first--;
+    let text = '';
+    let lastRow = first;
+    for (let row = first; row < buffer.length; row++) {
+      const line = buffer.getLine(row);
+      if (!line || (row > first && !line.isWrapped)) break;
+      lastRow = row;
+      text += line.translateToString(!buffer.getLine(row + 1)?.isWrapped);
+    }
+    return { text, lastRow };
+  }
+
+  /** A marker on buffer row `row` of the normal buffer (rows count from the top of the scrollback). */
+  markRow(row: number): { marker: IMarker; column: number } | undefined {
+    if (this.isAlternateScreen) return undefined;
+    const buffer = this.terminal.buffer.normal;
+    const marker = this.terminal.registerMarker(row - (buffer.baseY + buffer.cursorY));
+    return marker ? { marker, column: 0 } : undefined;
+  }
+
   /** Screen and scrollback as escape sequences that recreate them when written to a terminal. */
   serialize(scrollback?: number): string {
     return this.serializer.serialize({ scrollback, excludeAltBuffer: true, excludeModes: true });

@@ -1,4 +1,4 @@
-import { app, session, type WebContents } from 'electron';
+import { app, session, shell, type WebContents } from 'electron';
 
 /**
  * Process-wide Electron hardening: every renderer is sandboxed, no page may navigate away,
@@ -7,7 +7,11 @@ import { app, session, type WebContents } from 'electron';
 export function hardenElectron(isOwnPage: (url: string) => boolean): void {
   app.enableSandbox();
   app.on('web-contents-created', (_event, contents: WebContents) => {
-    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+    // Links in the terminal (Ctrl+click) open in the user's browser, never in a Tandem window.
+    contents.setWindowOpenHandler(({ url }) => {
+      if (/^https?:\/\//i.test(url)) void shell.openExternal(url);
+      return { action: 'deny' };
+    });
     contents.on('will-navigate', (event, url) => {
       if (!isOwnPage(url)) event.preventDefault();
     });

@@ -367,6 +367,7 @@ export class Pane {
 
   private markExited(exitCode: number, signal?: number): void {
     this.exitInfo = signal ? { exitCode, signal } : { exitCode };
+    this.tracker.shellExited(signal ? undefined : exitCode, this.streamOffset);
     this.batcher.flushAll();
     const how = signal ? `was killed by signal ${signal}` : `exited with code ${exitCode}`;
     this.listener?.event('pane.exit', {
@@ -419,7 +420,9 @@ export class Pane {
   }
 
   private onBlockStarted(block: Block): void {
-    this.mirror.afterPendingWrites(() => this.blockStarts.set(block.id, this.mirror.markCursorLine()));
+    const heuristicRow = this.heuristics.outputStartRow;
+    if (heuristicRow !== undefined) this.blockStarts.set(block.id, this.mirror.markRow(heuristicRow));
+    else this.mirror.afterPendingWrites(() => this.blockStarts.set(block.id, this.mirror.markCursorLine()));
     this.forgetOldMarkers();
     this.listener?.event('block.started', block);
   }
