@@ -134,6 +134,23 @@ describe('bash: startup', () => {
     }
   });
 
+  it('--noprofile and --norc are honoured', async () => {
+    const files = {
+      '.bash_profile': 'echo bash_profile >> ~/startup.log\n',
+      '.bashrc': 'echo bashrc >> ~/startup.log\n',
+    };
+    for (const [login, flag] of [[true, '--noprofile'], [false, '--norc']] as const) {
+      const dir = home(files);
+      const session = await ShellSession.start({ shell: 'bash', home: dir, login, extraArgs: [flag] });
+      try {
+        expect((await session.run('true')).exitCode).toBe(0);
+        expect(readLines(dir, 'startup.log')).toEqual([]);
+      } finally {
+        session.kill();
+      }
+    }
+  });
+
   it('an unreadable startup file gives a clear message and a working, integrated shell', async () => {
     const dir = home({ '.bash_profile': '. ~/.bashrc\n' });
     mkdirSync(join(dir, '.bashrc'));
