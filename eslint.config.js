@@ -1,9 +1,10 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', '.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -26,6 +27,11 @@ export default tseslint.config(
   },
   {
     files: ['bin/**/*.js', 'e2e/**/*.{js,ts}', 'bench/**/*.{js,ts}', '*.config.{js,ts}'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', URL: 'readonly', Buffer: 'readonly' } },
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    // Bench code that runs inside the page under test.
+    files: ['bench/page/**/*.js', 'bench/lib/**/*.js', 'bench/suites/**/*.js'],
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
   },
 );
