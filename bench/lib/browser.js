@@ -77,13 +77,35 @@ export async function jsHeapUsed(page) {
  */
 export async function openTandem(browser, tandem, { timeoutMs = 30_000 } = {}) {
   const page = await browser.newPage();
-  await page.goto(tandem.url);
-  const pane = page.locator('[data-testid=pane]').first();
-  await pane.waitFor({ timeout: timeoutMs });
-  await page.waitForFunction(() => window.__tandem?.terminals?.size > 0, undefined, { timeout: timeoutMs });
-  const paneId = await activePaneId(page);
-  const prompt = await waitForPrompt(page, paneId, timeoutMs);
-  return { page, paneId, prompt };
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  let step = 'loading the page';
+  try {
+    await page.goto(tandem.url);
+    step = 'a [data-testid=pane]';
+    await page.locator('[data-testid=pane]').first().waitFor({ timeout: timeoutMs });
+    step = 'window.__tandem.terminals';
+    await page.waitForFunction(() => window.__tandem?.terminals?.size > 0, undefined, { timeout: timeoutMs });
+    const paneId = await activePaneId(page);
+    step = `the "$ " prompt in pane ${paneId}`;
+    const prompt = await waitForPrompt(page, paneId, timeoutMs);
+    return { page, paneId, prompt };
+  } catch (error) {
+    const screen = await page
+      .evaluate(() => {
+        const term = window.__tandem?.terminals?.values().next().value;
+        if (!term) return document.body?.innerText.slice(0, 300);
+        const b = term.buffer.active;
+        return Array.from({ length: 6 }, (_, i) => b.getLine(b.baseY + b.cursorY - 5 + i)?.translateToString(true)).join(' | ');
+      })
+      .catch(() => '?');
+    throw new Error(
+      `Tandem UI: waited ${timeoutMs / 1000} s for ${step} (${error.message.split('\n')[0]}); screen: ${JSON.stringify(screen)}` +
+        (errors.length ? `; page errors: ${errors.slice(0, 3).join(' / ')}` : '') +
+        (tandem.stderr ? `; engine stderr: ${tandem.stderr.slice(-300)}` : ''),
+    );
+  }
 }
 
 /** Id of the focused pane (or the only / first one). */

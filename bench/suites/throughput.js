@@ -37,24 +37,35 @@ export async function throughput(report) {
     );
     const expected = crlf.length;
 
-    const pty = await measure(report, '(a) raw node-pty read (cat)', () => rawPty(log.path, expected));
-    if (pty) report.info('(a) raw node-pty read (cat)', rate(pty.bytes, pty.ms), 'MB/s', `${pty.reads} reads, avg ${(pty.bytes / pty.reads / 1024).toFixed(1)} KB`);
+    // Limits are the best of two runs: other load on the machine only ever makes them slower.
+    const pty = await measure(report, '(a) raw node-pty read (cat)', () => bestOf(2, () => rawPty(log.path, expected)));
+    if (pty) {
+      report.info(
+        '(a) raw node-pty read (cat)',
+        rate(pty.bytes, pty.ms),
+        'MB/s',
+        `best of 2; ${pty.reads} reads, avg ${(pty.bytes / pty.reads / 1024).toFixed(1)} KB; reading costs this process ${((pty.cpuMs / pty.ms) * 100).toFixed(0)}% of a core`,
+      );
+    }
 
-    const parse = await measure(report, '(b) raw @xterm/headless parse', () => headlessParse(crlf, DEFAULT_TERMINAL));
-    if (parse) report.info('(b) raw @xterm/headless parse', rate(parse.bytes, parse.ms), 'MB/s', '64 KB writes, 120x40, scrollback 10000, like the engine mirror');
+    const parse = await measure(report, '(b) raw @xterm/headless parse', () => bestOf(2, () => headlessParse(crlf, DEFAULT_TERMINAL)));
+    if (parse) report.info('(b) raw @xterm/headless parse', rate(parse.bytes, parse.ms), 'MB/s', 'best of 2; 64 KB writes, 120x40, scrollback 10000, like the engine mirror');
 
     const engine = await measure(report, 'engine over WebSocket (Node client)', () => engineOverWebSocket(log.path, expected));
     if (engine) {
       const mbps = rate(engine.bytes, engine.ms);
-      // The engine reads the pty and parses every byte in its mirror on one thread: the
-      // limit is those two rates in series.
-      const limit = pty && parse ? 1 / (1 / rate(pty.bytes, pty.ms) + 1 / rate(parse.bytes, parse.ms)) : NaN;
+      // The engine reads the pty and parses every byte in its mirror on one thread: its limit
+      // is the CPU cost of reading (from (a)) and of parsing (b) in series, or the pty's
+      // own rate if that is lower.
+      const readSecondsPerMB = pty ? pty.cpuMs / 1000 / (pty.bytes / MB) : NaN;
+      const parseSecondsPerMB = parse ? parse.ms / 1000 / (parse.bytes / MB) : NaN;
+      const limit = Math.min(1 / (readSecondsPerMB + parseSecondsPerMB), pty ? rate(pty.bytes, pty.ms) : NaN);
       report.compare({
         name: 'engine over WebSocket (Node client, no UI)',
         value: mbps,
         unit: 'MB/s',
         ref: limit,
-        refName: '(a) then (b) in series',
+        refName: 'read CPU (a) + parse (b) in series',
         target: 0.8,
         ratioAs: 'percent',
         note:
@@ -128,6 +139,7 @@ function rawPty(path, expected) {
     let reads = 0;
     let settled = false;
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     const pty = ptyModule.spawn('/bin/sh', ['-c', 'cat "$1"; exec sleep 600', 'sh', path], { name: 'xterm-256color', cols: 120, rows: 40, encoding: null, env: process.env });
     const timer = setTimeout(() => finish(new Error(`only ${bytes} of ${expected} bytes after ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
     const finish = (error) => {
@@ -135,8 +147,9 @@ function rawPty(path, expected) {
       settled = true;
       clearTimeout(timer);
       const ms = performance.now() - t0;
+      const cpu = process.cpuUsage(cpu0);
       if (error) reject(error);
-      else resolve({ ms, bytes, reads });
+      else resolve({ ms, bytes, reads, cpuMs: (cpu.user + cpu.system) / 1000 });
       try {
         pty.kill();
       } catch {
@@ -150,6 +163,15 @@ function rawPty(path, expected) {
     });
     pty.onExit(() => setTimeout(() => finish(new Error(`the shell exited after ${bytes} of ${expected} bytes`)), 1_000));
   });
+}
+
+async function bestOf(runs, fn) {
+  let best;
+  for (let i = 0; i < runs; i++) {
+    const result = await fn();
+    if (!best || result.ms < best.ms) best = result;
+  }
+  return best;
 }
 
 /** (b) The same bytes into @xterm/headless in 64 KB writes; done at the last write callback. */
