@@ -9,8 +9,9 @@ import { makeTempDir, removeDir, SHELLS, writeFiles, type ShellName } from '../h
 
 let pane: Pane | undefined;
 let home: string | undefined;
-afterEach(() => {
-  pane?.close();
+afterEach(async () => {
+  // Wait for the shell to exit (it writes its history on the way out) before removing HOME.
+  await pane?.close();
   pane = undefined;
   if (home) removeDir(home);
   home = undefined;
