@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Engine } from './engine/engine';
 import { hardenElectron } from './electron/hardening';
 import { installIpcBridge } from './electron/ipcBridge';
+import { ownPageMatcher } from './electron/senderCheck';
 import { createMainWindow, defaultWindowPaths, rendererUrl } from './electron/mainWindow';
 import { version } from './version';
 
@@ -11,7 +12,7 @@ import { version } from './version';
 // the plain-Node engine so it can be tested without Electron.
 const paths = defaultWindowPaths(dirname(fileURLToPath(import.meta.url)));
 const ownPage = rendererUrl(paths);
-const isOwnPage = (url: string) => url.split('#')[0]!.split('?')[0] === ownPage.split('?')[0];
+const isOwnPage = ownPageMatcher(ownPage);
 
 if (!app.requestSingleInstanceLock()) app.quit();
 hardenElectron(isOwnPage);

@@ -1,6 +1,7 @@
 import { ipcMain, MessageChannelMain, type BrowserWindow, type IpcMainEvent } from 'electron';
 import { ClientConnection } from '../engine/clientConnection';
 import type { Engine } from '../engine/engine';
+import { mayConnect } from './senderCheck';
 
 export const CONNECT_CHANNEL = 'tandem:connect';
 export const PORT_CHANNEL = 'tandem:port';
@@ -14,14 +15,13 @@ export function installIpcBridge(engine: Engine, window: () => BrowserWindow | u
   ipcMain.on(CONNECT_CHANNEL, (event: IpcMainEvent, ...args: unknown[]) => {
     const current = window();
     const frame = event.senderFrame;
-    const trusted =
-      args.length === 0 &&
-      current !== undefined &&
-      event.sender === current.webContents &&
-      frame !== null &&
-      frame === current.webContents.mainFrame &&
-      isOwnPage(frame.url);
-    if (!trusted) return;
+    const request = {
+      fromOurWindow: current !== undefined && event.sender === current.webContents,
+      fromMainFrame: frame !== null && current !== undefined && frame === current.webContents.mainFrame,
+      frameUrl: frame?.url ?? '',
+      argumentCount: args.length,
+    };
+    if (!mayConnect(request, isOwnPage)) return;
 
     const { port1, port2 } = new MessageChannelMain();
     const connection = new ClientConnection(engine, {
