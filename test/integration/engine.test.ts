@@ -80,6 +80,8 @@ describe('engine over the WebSocket transport, with a real bash', () => {
     await client.waitForPrompt(paneId);
     client.type(paneId, 'sleep 30\r');
     await client.waitFor(() => client.eventsOf('block.started').some((b) => b.command === 'sleep 30'));
+    // C is printed just before bash starts the command; let `sleep` become the foreground job.
+    await new Promise((resolve) => setTimeout(resolve, 300));
     client.type(paneId, '\x03');
     const block = await client.waitForBlock(paneId, 'sleep 30');
     expect(block.exitCode).toBe(130);

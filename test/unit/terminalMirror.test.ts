@@ -54,3 +54,14 @@ describe('TerminalMirror', () => {
     mirror.dispose();
   });
 });
+
+describe('TerminalMirror character widths', () => {
+  it('measures emoji with Unicode 11 widths, as the renderer does', async () => {
+    const mirror = new TerminalMirror(20, 5, 100);
+    mirror.write('\u{1F600}x');
+    await mirror.flushed();
+    // Under Unicode 6 the emoji is one cell wide and the cursor would be at 2.
+    expect(mirror.cursorColumn).toBe(3);
+    mirror.dispose();
+  });
+});

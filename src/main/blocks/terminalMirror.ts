@@ -1,9 +1,11 @@
 import headless from '@xterm/headless';
 import serialize from '@xterm/addon-serialize';
+import unicode11 from '@xterm/addon-unicode11';
 import type { IMarker, Terminal as HeadlessTerminal } from '@xterm/headless';
 
 const { Terminal } = headless;
 const { SerializeAddon } = serialize;
+const { Unicode11Addon } = unicode11;
 
 /**
  * A headless xterm that parses exactly the bytes the visible terminal gets, so the engine
@@ -19,6 +21,9 @@ export class TerminalMirror {
     // logLevel off: binary garbage makes xterm log every parse error to the console.
     this.terminal = new Terminal({ cols, rows, scrollback, allowProposedApi: true, logLevel: 'off' });
     this.terminal.loadAddon(this.serializer as never);
+    // Same character widths as the renderer (which uses Unicode 11), so columns and wraps agree.
+    this.terminal.loadAddon(new Unicode11Addon() as never);
+    this.terminal.unicode.activeVersion = '11';
     this.terminal.buffer.onBufferChange((buffer) => {
       if (buffer.type === 'alternate') this.alternateScreenListener?.();
     });
