@@ -1,0 +1,85 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { firstPane } from './terminalPage';
+import { removeHome, startTandem, type StartOptions, type TandemServer } from './tandemServer';
+
+/** What the UI specs read from a pane's xterm instance (through window.__tandem). */
+export interface TerminalProbe {
+  viewportY: number;
+  baseY: number;
+  rows: number;
+  fontSize: number;
+  scrollback: number;
+  background: string | undefined;
+  selection: string;
+}
+
+export async function probeTerminal(page: Page, paneId: string): Promise<TerminalProbe> {
+  return page.evaluate((id) => {
+    const tandem = (window as unknown as { __tandem?: { terminals: Map<number, import('@xterm/xterm').Terminal> } }).__tandem;
+    const terminal = tandem?.terminals.get(Number(id));
+    if (!terminal) throw new Error(`no terminal for pane ${id}`);
+    const buffer = terminal.buffer.active;
+    return {
+      viewportY: buffer.viewportY,
+      baseY: buffer.baseY,
+      rows: terminal.rows,
+      fontSize: terminal.options.fontSize ?? 0,
+      scrollback: terminal.options.scrollback ?? 0,
+      background: terminal.options.theme?.background,
+      selection: terminal.getSelection(),
+    };
+  }, paneId);
+}
+
+/** One `tandem web` per test, stopped and its temp HOME removed afterwards. */
+export function useTandem(): { start(page: Page, options?: StartOptions): Promise<OpenedTandem>; server(): TandemServer } {
+  let server: TandemServer | undefined;
+  test.afterEach(async () => {
+    const running = server;
+    server = undefined;
+    if (!running) return;
+    await running.stop();
+    removeHome(running.home);
+  });
+  return {
+    async start(page, options = {}) {
+      server = await startTandem({ shell: '/usr/bin/bash', ...options });
+      await page.goto(server.url);
+      const { pane, paneId } = await firstPane(page);
+      return { server, pane, paneId };
+    },
+    server() {
+      if (!server) throw new Error('tandem web is not running');
+      return server;
+    },
+  };
+}
+
+export interface OpenedTandem {
+  server: TandemServer;
+  pane: Locator;
+  paneId: string;
+}
+
+/** Lets the page use navigator.clipboard (readText/writeText) without a user prompt. */
+export async function allowClipboard(page: Page, origin: string): Promise<void> {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+}
+
+export async function readClipboardText(page: Page): Promise<string> {
+  return page.evaluate(() => navigator.clipboard.readText());
+}
+
+export async function writeClipboardText(page: Page, text: string): Promise<void> {
+  await page.evaluate((value) => navigator.clipboard.writeText(value), text);
+}
+
+/** The block locator of a command (the last one when it ran several times). */
+export function blockOf(pane: Locator, command: string): Locator {
+  return pane.locator(`[data-testid="block"][data-command="${command.replace(/["\\]/g, '\\$&')}"]`);
+}
+
+/** Waits until the shell of a pane is at its prompt (integration reported PROMPT). */
+export async function waitForPrompt(pane: Locator): Promise<void> {
+  await expect(pane).toHaveAttribute('data-state', 'PROMPT');
+}

@@ -1,0 +1,150 @@
+import { expect, test } from '@playwright/test';
+import { bufferText, runCommand } from './support/terminalPage';
+import { allowClipboard, blockOf, probeTerminal, readClipboardText, useTandem, waitForPrompt, writeClipboardText } from './support/uiPage';
+
+const tandem = useTandem();
+
+test('a failing block is marked as a failure on its gutter, a succeeding one is not', async ({ page }) => {
+  const { pane } = await tandem.start(page);
+  const ok = await runCommand(page, pane, 'true');
+  const failed = await runCommand(page, pane, 'sh -c "exit 3"');
+
+  await expect(failed).toHaveAttribute('data-status', 'failure');
+  await expect(failed).toHaveClass(/\bblock--failure\b/);
+  await expect(failed.locator('.block__tint')).toHaveCount(1);
+  await expect(failed.locator('.block__gutter')).toHaveAttribute('title', /exit 3 · \d+(\.\d+)? (ms|s)/);
+
+  await expect(ok).toHaveAttribute('data-status', 'success');
+  await expect(ok).not.toHaveClass(/\bblock--failure\b/);
+  await expect(ok.locator('.block__tint')).toHaveCount(0);
+  await expect(ok.locator('.block__gutter')).toHaveAttribute('title', /exit 0 · /);
+
+  // Both marks are on screen, and their colours differ (red vs green).
+  await expect(failed.locator('.block__gutter')).toBeVisible();
+  await expect(ok.locator('.block__gutter')).toBeVisible();
+  const colour = (locator: typeof ok) => locator.locator('.block__gutter').evaluate((element) => getComputedStyle(element).backgroundColor);
+  expect(await colour(failed)).not.toBe(await colour(ok));
+
+  // A running command is marked as running until it ends.
+  await pane.click();
+  await page.keyboard.type('sleep 1');
+  await page.keyboard.press('Enter');
+  const running = blockOf(pane, 'sleep 1');
+  await expect(running).toHaveAttribute('data-status', 'running');
+  await expect(running).toHaveAttribute('data-status', 'success', { timeout: 10_000 });
+});
+
+test('block menu: hover and keyboard open it; copy command, copy output, rerun; Ask AI is a placeholder', async ({ page }) => {
+  const { server, pane, paneId } = await tandem.start(page);
+  await allowClipboard(page, server.origin);
+  const command = 'printf "menu-out-1\\nmenu-out-2\\n"';
+  const block = await runCommand(page, pane, command);
+  await runCommand(page, pane, 'true');
+
+  // Hover on the gutter opens the menu of that block.
+  const menu = block.getByTestId('block-menu');
+  await expect(menu).toHaveCount(0);
+  await block.locator('.block__gutter').hover();
+  await expect(menu).toBeVisible();
+  await expect(menu.getByTestId('block-duration')).toHaveText(/exit 0 · /);
+  const askAi = menu.getByTestId('block-ask-ai');
+  await expect(askAi).toBeVisible();
+  await expect(askAi).toHaveAttribute('aria-disabled', 'true');
+  await expect(askAi).toBeDisabled();
+
+  await writeClipboardText(page, 'nothing yet');
+  await menu.getByRole('menuitem', { name: 'Copy command' }).click();
+  await expect.poll(() => readClipboardText(page)).toBe(command);
+
+  await menu.getByRole('menuitem', { name: 'Copy output' }).click();
+  await expect.poll(() => readClipboardText(page)).toMatch(/^menu-out-1\r?\nmenu-out-2\r?\n?$/);
+
+  // Clicking Ask AI does nothing: no text reaches the shell, the clipboard stays.
+  await askAi.click({ force: true });
+  expect(await readClipboardText(page)).toMatch(/^menu-out-1/);
+
+  await menu.getByRole('menuitem', { name: 'Rerun' }).click();
+  await expect(blockOf(pane, command)).toHaveCount(2);
+  await expect(blockOf(pane, command).last()).toHaveAttribute('data-exit-code', '0');
+  await expect.poll(async () => (await bufferText(page, paneId)).match(/^menu-out-2$/gm)?.length ?? 0).toBe(2);
+
+  // Keyboard: Ctrl+Shift+Enter opens the menu of the latest block with focus inside it.
+  await page.mouse.move(600, 5);
+  await pane.click();
+  await waitForPrompt(pane);
+  await writeClipboardText(page, 'nothing yet');
+  await page.keyboard.press('Control+Shift+Enter');
+  const latest = blockOf(pane, command).last();
+  const keyboardMenu = latest.getByTestId('block-menu');
+  await expect(keyboardMenu).toBeVisible();
+  await expect(keyboardMenu.getByRole('menuitem', { name: 'Copy command' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(keyboardMenu.getByRole('menuitem', { name: 'Copy output' })).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => readClipboardText(page)).toBe(command);
+  await page.keyboard.press('Escape');
+  await expect(keyboardMenu).toHaveCount(0);
+  // Focus went back to the terminal: typing reaches the shell.
+  await expect(page.locator('.xterm-helper-textarea').first()).toBeFocused();
+});
+
+test('Ctrl+Shift+Up / Down jump between blocks and move the viewport', async ({ page }) => {
+  const { pane, paneId } = await tandem.start(page);
+  await runCommand(page, pane, 'echo first-block');
+  await runCommand(page, pane, 'seq 1 150');
+  await runCommand(page, pane, 'echo last-block');
+  const atBottom = await probeTerminal(page, paneId);
+  expect(atBottom.baseY).toBeGreaterThan(100);
+  expect(atBottom.viewportY).toBe(atBottom.baseY);
+
+  const first = blockOf(pane, 'echo first-block');
+  const seq = blockOf(pane, 'seq 1 150');
+  const last = blockOf(pane, 'echo last-block');
+  const viewportY = async () => (await probeTerminal(page, paneId)).viewportY;
+
+  await page.keyboard.press('Control+Shift+ArrowUp');
+  await expect(last).toHaveAttribute('data-selected', 'true');
+  await page.keyboard.press('Control+Shift+ArrowUp');
+  await expect(seq).toHaveAttribute('data-selected', 'true');
+  await expect(last).not.toHaveAttribute('data-selected', 'true');
+  await expect.poll(viewportY).toBeLessThan(atBottom.baseY - 100);
+  const atSeq = await viewportY();
+
+  await page.keyboard.press('Control+Shift+ArrowUp');
+  await expect(first).toHaveAttribute('data-selected', 'true');
+  await expect.poll(viewportY).toBeLessThan(atSeq);
+  // The selected block's mark is in view, at the top.
+  await expect(first.locator('.block__gutter')).toBeVisible();
+
+  await page.keyboard.press('Control+Shift+ArrowDown');
+  await expect(seq).toHaveAttribute('data-selected', 'true');
+  await expect.poll(viewportY).toBe(atSeq);
+
+  await page.keyboard.press('Control+Shift+ArrowDown');
+  await expect(last).toHaveAttribute('data-selected', 'true');
+  await page.keyboard.press('Control+Shift+ArrowDown');
+  await expect(pane.locator('[data-testid="block"][data-selected="true"]')).toHaveCount(0);
+  await expect.poll(viewportY).toBe(atBottom.baseY);
+});
+
+test('bracketed paste: multi-line text from Ctrl+Shift+V waits at the prompt until Enter', async ({ page }) => {
+  const { server, pane, paneId } = await tandem.start(page);
+  await allowClipboard(page, server.origin);
+  await runCommand(page, pane, 'true');
+  await waitForPrompt(pane);
+  await writeClipboardText(page, 'echo pasted-$((40+1))\necho pasted-$((40+2))');
+  await pane.click();
+  await page.keyboard.press('Control+Shift+V');
+
+  // The second line is echoed at the prompt; without bracketed paste the first line would
+  // already have run (its output comes before the echo of the second line).
+  await expect.poll(() => bufferText(page, paneId)).toContain('echo pasted-$((40+2))');
+  expect(await bufferText(page, paneId)).not.toMatch(/^pasted-41$/m);
+  await expect(blockOf(pane, 'echo pasted-$((40+1))')).toHaveCount(0);
+  await expect(pane).toHaveAttribute('data-state', 'PROMPT');
+
+  await page.keyboard.press('Enter');
+  await expect.poll(() => bufferText(page, paneId)).toMatch(/^pasted-42$/m);
+  expect(await bufferText(page, paneId)).toMatch(/^pasted-41$/m);
+});

@@ -1,0 +1,88 @@
+import { expect, test } from '@playwright/test';
+import { runCommand } from './support/terminalPage';
+import { useTandem } from './support/uiPage';
+
+const tandem = useTandem();
+
+test('closing a split collapses it; closing the last pane of a tab closes the tab', async ({ page }) => {
+  const { pane, paneId } = await tandem.start(page);
+  const panes = page.getByTestId('pane');
+  const tabs = page.getByTestId('tab');
+  await runCommand(page, pane, 'true');
+
+  await page.keyboard.press('Control+Shift+D');
+  await expect(panes).toHaveCount(2);
+  await expect(page.getByTestId('split')).toHaveCount(1);
+  await expect(page.getByTestId('split')).toHaveAttribute('data-direction', 'row');
+  const second = page.locator(`[data-testid="pane"]:not([data-pane-id="${paneId}"])`);
+  await expect(second).toHaveAttribute('data-focused', 'true');
+
+  // Close the new (focused) pane: the split collapses and the first pane has the focus.
+  await page.keyboard.press('Control+Shift+W');
+  await expect(panes).toHaveCount(1);
+  await expect(page.getByTestId('split')).toHaveCount(0);
+  await expect(page.getByTestId('divider')).toHaveCount(0);
+  await expect(pane).toHaveAttribute('data-focused', 'true');
+  await expect(page.locator('.xterm-helper-textarea').first()).toBeFocused();
+  await expect(tabs).toHaveCount(1);
+  await runCommand(page, pane, 'echo still-here');
+
+  // A second tab; closing its only pane closes the tab and the first tab comes back.
+  await page.keyboard.press('Control+Shift+T');
+  await expect(tabs).toHaveCount(2);
+  await expect(tabs.nth(1)).toHaveAttribute('data-active', 'true');
+  const newTabPane = page.locator('[data-testid="pane"]:visible');
+  await expect(newTabPane).toHaveCount(1);
+  await expect(newTabPane).not.toHaveAttribute('data-pane-id', paneId);
+  await page.keyboard.press('Control+Shift+W');
+  await expect(tabs).toHaveCount(1);
+  await expect(tabs.first()).toHaveAttribute('data-active', 'true');
+  await expect(panes).toHaveCount(1);
+  await expect(pane).toBeVisible();
+
+  // With the mouse: a split down, then the tab's close button closes both panes.
+  await page.keyboard.press('Control+Shift+E');
+  await expect(panes).toHaveCount(2);
+  await expect(page.getByTestId('split')).toHaveAttribute('data-direction', 'column');
+  await page.getByTestId('new-tab').click();
+  await expect(tabs).toHaveCount(2);
+  await tabs.first().getByRole('button', { name: /close tab/i }).click();
+  await expect(tabs).toHaveCount(1);
+  await expect(panes).toHaveCount(1);
+  await expect(page.locator(`[data-pane-id="${paneId}"]`)).toHaveCount(0);
+});
+
+test('the command palette lists actions and runs the chosen one', async ({ page }) => {
+  const { pane } = await tandem.start(page);
+  await runCommand(page, pane, 'true');
+
+  await page.keyboard.press('Control+Shift+P');
+  const palette = page.getByTestId('command-palette');
+  await expect(palette).toBeVisible();
+  await expect(page.getByTestId('palette-input')).toBeFocused();
+  const items = palette.getByTestId('palette-item');
+  expect(await items.count()).toBeGreaterThan(15);
+  for (const id of ['tab.new', 'pane.splitRight', 'terminal.find', 'view.zoomIn', 'theme.light', 'settings.open', 'block.rerun']) {
+    await expect(palette.locator(`[data-action-id="${id}"]`)).toHaveCount(1);
+  }
+  // Hidden actions (the palette itself) are not listed; shortcuts are shown.
+  await expect(palette.locator('[data-action-id="palette.show"]')).toHaveCount(0);
+  await expect(palette.locator('[data-action-id="pane.splitRight"] kbd')).toHaveText('Ctrl+Shift+D');
+
+  await page.keyboard.type('split right');
+  await expect(items.first()).toHaveAttribute('data-action-id', 'pane.splitRight');
+  await page.keyboard.press('Enter');
+  await expect(palette).toHaveCount(0);
+  await expect(page.getByTestId('pane')).toHaveCount(2);
+  await expect(page.getByTestId('split')).toHaveAttribute('data-direction', 'row');
+
+  // Escape closes it without running anything; focus goes back to the terminal.
+  await page.keyboard.press('Control+Shift+P');
+  await expect(palette).toBeVisible();
+  await page.keyboard.type('new tab');
+  await page.keyboard.press('Escape');
+  await expect(palette).toHaveCount(0);
+  await expect(page.getByTestId('tab')).toHaveCount(1);
+  const focused = page.locator('[data-testid="pane"][data-focused="true"]');
+  await runCommand(page, focused, 'echo after-palette');
+});

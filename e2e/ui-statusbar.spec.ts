@@ -1,0 +1,35 @@
+import { expect, test } from '@playwright/test';
+import { bufferText, runCommand } from './support/terminalPage';
+import { useTandem } from './support/uiPage';
+
+const tandem = useTandem();
+
+test('status bar shows the shell, the cwd after cd, and integration on', async ({ page }) => {
+  const { pane } = await tandem.start(page);
+  await expect(page.getByTestId('status-shell')).toHaveText('bash');
+  const integration = page.getByTestId('status-integration');
+  await expect(integration).toHaveAttribute('data-integration', 'on');
+  await expect(integration).toHaveText('integration on');
+
+  await runCommand(page, pane, 'cd /tmp');
+  await expect(page.getByTestId('status-cwd')).toHaveText('/tmp');
+  await runCommand(page, pane, 'cd /usr/share');
+  await expect(page.getByTestId('status-cwd')).toHaveText('/usr/share');
+  await expect(page.getByTestId('status-state')).toHaveAttribute('data-state', 'PROMPT');
+});
+
+test('status bar says integration off for a shell without integration (dash)', async ({ page }) => {
+  const { pane, paneId } = await tandem.start(page, { shell: '/bin/dash' });
+  await expect(pane).toHaveAttribute('data-shell', 'dash');
+  await expect(page.getByTestId('status-shell')).toHaveText('dash');
+  const integration = page.getByTestId('status-integration');
+  await expect(integration).toHaveAttribute('data-integration', 'off');
+  await expect(integration).toHaveText(/integration off/);
+  await expect(pane).toHaveAttribute('data-integration', 'off');
+
+  // The shell still works.
+  await pane.click();
+  await page.keyboard.type('echo dash-$((2+3))');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => bufferText(page, paneId)).toMatch(/^dash-5$/m);
+});
