@@ -55,6 +55,8 @@ export class EngineConnection {
   private readonly statusListeners = new Set<StatusListener>();
   private currentStatus: ConnectionStatus = 'connecting';
   private attempt = 0;
+  /** Bumped by every connection attempt; an attempt that was overtaken gives up its channel. */
+  private attemptSerial = 0;
   private retryTimer: number | undefined;
   private started = false;
 
@@ -131,11 +133,20 @@ export class EngineConnection {
   }
 
   private async connect(): Promise<void> {
+    const serial = ++this.attemptSerial;
     let channel: Channel;
     try {
       channel = await this.openChannel();
     } catch (error) {
+      if (serial !== this.attemptSerial) return;
       this.scheduleRetry(error instanceof Error ? error.message : String(error));
+      return;
+    }
+    if (serial !== this.attemptSerial) {
+      // "Retry now" started a newer attempt meanwhile; a second live channel would deliver
+      // every event and output frame twice (and make the engine replace one with the other).
+      channel.onclose = null;
+      channel.close();
       return;
     }
     this.channel = channel;
@@ -223,7 +234,10 @@ export class EngineConnection {
   private setStatus(status: ConnectionStatus, detail?: string): void {
     const changed = status !== this.currentStatus;
     this.currentStatus = status;
-    if (!changed && status !== 'open') return;
+    // Each failed attempt (a 'reconnecting' with its reason) is reported, so the UI can count
+    // them and offer its "how to get back in" hint after a few.
+    const failedAttempt = status === 'reconnecting' && detail !== undefined;
+    if (!changed && status !== 'open' && !failedAttempt) return;
     for (const listener of this.statusListeners) listener(status, detail);
   }
 }
