@@ -42,12 +42,44 @@ test('listens on the loopback address only and prints a URL with a token', () =>
   expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}$/);
 });
 
-test('serves the page only with the right token', async () => {
+test('serves the static page to loopback, sets no cookie, and refuses bad paths', async () => {
   const host = { host: `127.0.0.1:${server.port}` };
   expect(await get(`/?token=${server.token}`, host)).toBe(200);
-  expect(await get('/', host)).toBe(401);
-  expect(await get('/?token=wrong', host)).toBe(401);
-  expect(await get(`/?token=${server.token}x`, host)).toBe(401);
+  expect(await get('/../../etc/passwd', host)).toBe(404);
+  expect(await get('/..%2f..%2fetc%2fpasswd', host)).toBe(404);
+  expect(await get('/%E0%A4%A', host)).toBe(404);
+  const response = await fetch(server.url);
+  expect(response.headers.get('set-cookie')).toBeNull();
+});
+
+test('a malformed request line or a reset refused socket does not bring the server down', async () => {
+  const { connect } = await import('node:net');
+  const raw = (text: string) =>
+    new Promise<string>((resolve) => {
+      const socket = connect(server.port, '127.0.0.1', () => socket.write(text));
+      let answer = '';
+      socket.on('data', (data) => (answer += data));
+      socket.on('close', () => resolve(answer));
+      socket.on('error', () => resolve(answer));
+    });
+  const host = `Host: 127.0.0.1:${server.port}`;
+  expect(await raw(`GET //[ HTTP/1.1\r\n${host}\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400/);
+  expect(
+    await raw(`GET //[ HTTP/1.1\r\n${host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: x\r\nSec-WebSocket-Version: 13\r\n\r\n`),
+  ).toMatch(/400/);
+  for (let i = 0; i < 20; i++) {
+    await new Promise<void>((resolve) => {
+      const socket = connect(server.port, '127.0.0.1', () => {
+        socket.write(`GET /ws HTTP/1.1\r\n${host}\r\nOrigin: http://evil\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: x\r\nSec-WebSocket-Version: 13\r\n\r\n` + 'x'.repeat(200_000));
+        socket.resetAndDestroy();
+        resolve();
+      });
+      socket.on('error', () => resolve());
+    });
+  }
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(server.process.exitCode).toBeNull();
+  expect(await get(`/`, { host: `127.0.0.1:${server.port}` })).toBe(200);
 });
 
 test('refuses a Host that is not the loopback address (DNS rebinding)', async () => {
@@ -60,6 +92,7 @@ test('refuses WebSocket connections without the token, from a foreign Origin, or
   expect(await openSocket(`?token=${server.token}`, { origin })).toBe('open');
   expect(await openSocket('', { origin })).toBe('401');
   expect(await openSocket('?token=nope', { origin })).toBe('401');
+  expect(await openSocket('', { origin, cookie: `tandem_token=${server.token}` })).toBe('401');
   expect(await openSocket(`?token=${server.token}`, { origin: 'http://evil.example' })).toBe('403');
   expect(await openSocket(`?token=${server.token}`, {})).toBe('403');
   expect(await openSocket(`?token=${server.token}`, { origin, host: `attacker.test:${server.port}` })).toBe('421');

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../src/main/engine/engine';
+import { TerminalMirror } from '../../src/main/blocks/terminalMirror';
 import { WebServer } from '../../src/main/server/webServer';
 import { SessionStore } from '../../src/main/session/sessionStore';
 import { tandemPaths } from '../../src/main/settings/paths';
@@ -175,6 +176,51 @@ describe('engine over the WebSocket transport, with a real bash', () => {
     expect(block.trusted).toBe(false);
     expect(block.exitCode).toBeUndefined();
     expect((await client.request('block.output', { blockId: block.id })).text).toContain('heuristic-block');
+  });
+
+  it('re-attaching during a flood neither loses nor repeats a byte', async () => {
+    const { client: first, engine } = await open({ shell: '/bin/bash' });
+    const { paneId } = await first.request('pane.create', { cols: 80, rows: 24 });
+    await first.waitForPrompt(paneId);
+    first.type(paneId, 'seq 1 400000\r');
+    await first.waitFor(() => first.outputOf(paneId).length > 200_000);
+    first.close();
+    let current: EngineClient = first;
+    for (let round = 0; round < 3; round++) {
+      const next = await EngineClient.connect(engine.server);
+      current = next;
+      client = next;
+      await next.request('hello', {});
+      const attached = await next.request('pane.attach', { paneId });
+      await next.waitFor(() => next.outputOf(paneId).length > 50_000 || next.eventsOf('block.finished').length > 0);
+      // Replay what this client got — snapshot, then live output — into a fresh terminal:
+      // every number line must follow the one before it, across the junction too.
+      const mirror = new TerminalMirror(80, 24, 1_000_000);
+      mirror.write(attached.snapshot ?? '');
+      mirror.write(next.outputOf(paneId));
+      await mirror.flushed();
+      const numbers = mirror
+        .textBetween(0, Number.MAX_SAFE_INTEGER, 0)
+        .split('\n')
+        .filter((line) => /^\d+$/.test(line))
+        .map(Number)
+        .slice(0, -1);
+      mirror.dispose();
+      expect(numbers.length).toBeGreaterThan(1000);
+      const gaps = numbers.flatMap((value, i) => (i > 0 && value !== numbers[i - 1]! + 1 ? [[numbers[i - 1], value]] : []));
+      expect(gaps).toEqual([]);
+      if (round < 2) next.close();
+    }
+    await current.waitForBlock(paneId, 'seq 1 400000', 60_000);
+  });
+
+  it('answers a hostile deeply nested request with an error and keeps running', async () => {
+    const { client } = await open({ shell: '/bin/bash' });
+    let layout: unknown = { kind: 'pane', paneId: 1 };
+    for (let i = 0; i < 1_000; i++) layout = { kind: 'split', direction: 'row', sizes: [1], children: [layout] };
+    await expect(client.request('session.save', { tabs: [{ title: 'x', layout }], activeTab: 0 } as never)).rejects.toThrow(/nested too deeply/);
+    const pane = await client.request('pane.create', { cols: 80, rows: 24 });
+    await client.waitForPrompt(pane.paneId);
   });
 
   it('handles 10 MB in a single line', async () => {

@@ -85,3 +85,26 @@ describe('BlockTracker end offsets and shell exit', () => {
     expect(t.state).toBe('IDLE');
   });
 });
+
+describe('BlockTracker trust after a late start and cwd from our marks', () => {
+  it('trusts only our marks again once integration reports in after the timeout', () => {
+    const { t, finished } = tracker(true);
+    t.disableIntegration();
+    t.handle(ours({ kind: 'prompt-start' }), 0);
+    t.handle(ours({ kind: 'command-start', commandLine: 'false' }), 1);
+    t.handle({ kind: 'command-end', exitCode: 0 }, 2);
+    expect(finished).toEqual([]);
+    t.handle(ours({ kind: 'command-end', exitCode: 1 }), 3);
+    expect(finished[0]).toMatchObject({ command: 'false', exitCode: 1, trusted: true });
+  });
+
+  it('takes the cwd from our prompt mark and ignores OSC 7 from then on', () => {
+    const { t } = tracker(true);
+    t.handle(ours({ kind: 'prompt-start', cwd: '/srv/a b' }), 0);
+    expect(t.cwd).toBe('/srv/a b');
+    t.handle({ kind: 'cwd', path: '/etc' }, 1);
+    expect(t.cwd).toBe('/srv/a b');
+    t.handle({ kind: 'prompt-start', cwd: '/evil' }, 2);
+    expect(t.cwd).toBe('/srv/a b');
+  });
+});

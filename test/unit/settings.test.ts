@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -56,5 +56,27 @@ describe('tandemPaths', () => {
     expect(paths.configFile).toBe('/c/tandem/config.toml');
     expect(paths.sessionFile).toBe('/h/.local/state/tandem/session.json');
     expect(paths.dataDir).toBe('/h/.local/share/tandem');
+  });
+});
+
+describe('settings updates keep what they do not touch', () => {
+  it('changing one key leaves the other keys of that section and other sections as they were', () => {
+    const file = tempFile('[terminal]\nscrollback = 50000\ntheme = "light"\n[shell]\npath = "/usr/bin/zsh"\n');
+    updateSettings(file, { terminal: { fontSize: 16 } });
+    updateSettings(file, { shell: { integration: false } });
+    const { settings } = loadSettings(file);
+    expect(settings.terminal).toMatchObject({ scrollback: 50_000, theme: 'light', fontSize: 16 });
+    expect(settings.shell).toMatchObject({ path: '/usr/bin/zsh', integration: false });
+  });
+
+  it('updates a symlinked config.toml where it points, keeping its mode', () => {
+    const real = tempFile('[terminal]\nfontSize = 12\n');
+    chmodSync(real, 0o644);
+    const link = join(dirs[dirs.length - 1]!, 'linked.toml');
+    symlinkSync(real, link);
+    updateSettings(link, { terminal: { fontSize: 20 } });
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(loadSettings(real).settings.terminal.fontSize).toBe(20);
+    expect(statSync(real).mode & 0o777).toBe(0o644);
   });
 });

@@ -26,6 +26,8 @@ export class BlockTracker {
   private ordinal = 0;
   private pendingCommandLine: string | undefined;
   private confirmed = false;
+  /** Our A marks carry the cwd: OSC 7 (which any program can print) is then ignored. */
+  private cwdFromOurMarks = false;
   private readonly finishedBlocks: Block[] = [];
   /** Marks without our nonce seen while our integration was on. */
   untrustedMarkCount = 0;
@@ -83,9 +85,14 @@ export class BlockTracker {
   handle(mark: Mark, streamOffset: number, now = Date.now(), fromHeuristics = false): void {
     const ours = mark.nonce !== undefined && mark.nonce === this.nonce;
     if (mark.kind === 'cwd') {
-      // While a command runs, a cwd report may come from the program, not the shell.
-      if (!this.integrationInjected || this.stateValue !== 'EXECUTING') this.setCwd(mark.path);
+      // While a command runs, a cwd report may come from the program, not the shell; once our
+      // prompt marks carry the cwd themselves, bare reports are not needed at all.
+      if (!this.cwdFromOurMarks && (!this.integrationInjected || this.stateValue !== 'EXECUTING')) this.setCwd(mark.path);
       return;
+    }
+    if (ours && !this.integrationInjected) {
+      // Integration reported in late (a slow rc file): from now on only our marks count.
+      this.integrationInjected = true;
     }
     if (!fromHeuristics) this.marksSeen++;
     if (this.integrationInjected && !ours) {
@@ -100,6 +107,10 @@ export class BlockTracker {
     switch (mark.kind) {
       case 'prompt-start':
         this.finishCurrent(undefined, now, streamOffset);
+        if (ours && mark.cwd) {
+          this.cwdFromOurMarks = true;
+          this.cwdValue = mark.cwd;
+        }
         this.setState('PROMPT');
         break;
       case 'input-start':

@@ -1,4 +1,8 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Engine } from '../engine/engine';
 import { WebServer } from '../server/webServer';
 
@@ -34,17 +38,29 @@ export async function runWebCommand(options: WebCommandOptions): Promise<void> {
     await server.close();
     process.exit(0);
   };
+  // Whatever goes wrong in one request or pane, the other shells keep running.
+  process.on('unhandledRejection', (error) => process.stderr.write(`tandem: ${String(error)}\n`));
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
   process.on('SIGHUP', () => void stop());
 }
 
+/**
+ * Opens the page without putting the token on a command line (readable by every local user
+ * through /proc): the browser gets a private temp file that redirects to the tokened URL.
+ */
 function openInBrowser(url: string): void {
   const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
   try {
-    const child = spawn(opener, [url], { stdio: 'ignore', detached: true });
+    const dir = mkdtempSync(join(tmpdir(), 'tandem-open-'));
+    const page = join(dir, 'open.html');
+    const escaped = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+    writeFileSync(page, `<!doctype html><meta http-equiv="refresh" content="0;url=${escaped}"><title>Tandem</title>\n`, { mode: 0o600 });
+    const child = spawn(opener, [pathToFileURL(page).href], { stdio: 'ignore', detached: true });
     child.on('error', () => undefined);
     child.unref();
+    // Long enough for a browser to start and read it; then the token leaves the disk.
+    setTimeout(() => rmSync(dir, { recursive: true, force: true }), 60_000).unref();
   } catch {
     // No browser opener here; the printed URL is enough.
   }

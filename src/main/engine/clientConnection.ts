@@ -23,6 +23,22 @@ type Handler<M extends Method> = (params: Params<M>) => Results[M] | Promise<Res
 
 /** Largest text message accepted from a client (a session layout is the biggest). */
 const MAX_REQUEST_BYTES = 1024 * 1024;
+/** Deepest JSON accepted: a layout of splits within splits never needs more. */
+const MAX_PARAMS_DEPTH = 40;
+
+/** Depth of a parsed JSON value, measured without recursion so hostile input cannot overflow the stack. */
+export function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_PARAMS_DEPTH) return deepest;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
 
 /**
  * One renderer's conversation with the engine, independent of the transport: parses and
@@ -91,13 +107,16 @@ export class ClientConnection implements PaneListener {
       this.reply(id, undefined, { message: `Unknown method ${method}.`, code: 'unknown-method' });
       return;
     }
-    const schema = RequestSchemas[method as Method];
-    const params = schema.safeParse(request.params ?? {});
-    if (!params.success) {
-      this.reply(id, undefined, { message: `Invalid ${method} request: ${params.error.issues[0]?.message ?? ''}`, code: 'invalid' });
+    if (nestingDepth(request.params) > MAX_PARAMS_DEPTH) {
+      this.reply(id, undefined, { message: `Invalid ${method} request: nested too deeply.`, code: 'invalid' });
       return;
     }
     try {
+      const params = RequestSchemas[method as Method].safeParse(request.params ?? {});
+      if (!params.success) {
+        this.reply(id, undefined, { message: `Invalid ${method} request: ${params.error.issues[0]?.message ?? ''}`, code: 'invalid' });
+        return;
+      }
       const handler = this.handlers[method as Method] as Handler<Method>;
       this.reply(id, await handler(params.data as Params<Method>));
     } catch (error) {

@@ -10,7 +10,7 @@ import { percentDecode } from './percentEncoding';
  * caller decides trust by comparing it with the pane's secret.
  */
 export type Mark =
-  | { kind: 'prompt-start'; nonce?: string }
+  | { kind: 'prompt-start'; nonce?: string; cwd?: string }
   | { kind: 'input-start'; nonce?: string }
   | { kind: 'command-start'; nonce?: string; commandLine?: string }
   | { kind: 'command-end'; nonce?: string; exitCode?: number }
@@ -51,9 +51,10 @@ function interpretSemanticPrompt(parts: string[], nonceKey: string): Mark | unde
   const { positional, options } = parseOptions(rest);
   const nonce = options.get(nonceKey);
   switch (letter) {
-    case 'A':
-    case 'P':
-      return letter === 'A' ? { kind: 'prompt-start', nonce } : undefined;
+    case 'A': {
+      const cwd = options.get('cwd');
+      return cwd !== undefined ? { kind: 'prompt-start', nonce, cwd: percentDecode(cwd) } : { kind: 'prompt-start', nonce };
+    }
     case 'B':
       return { kind: 'input-start', nonce };
     case 'C': {

@@ -139,14 +139,41 @@ export class Pane {
    * Attach a client to a pane that has been running (browser tab reloaded): it gets the
    * mirror's serialized screen and the stream offset the snapshot corresponds to exactly.
    */
-  async reattach(listener: PaneListener): Promise<PaneInfo> {
-    await this.mirror.flushed();
-    // Everything emitted so far is in the mirror now; output still waiting in the batcher
-    // is part of the snapshot and must not be sent twice.
+  reattach(listener: PaneListener): Promise<PaneInfo> {
+    // The snapshot will hold exactly the first `offset` bytes: output still waiting in the
+    // batcher is among them and must not be sent again. What the shell prints meanwhile is
+    // held and delivered after the answer, so the new client misses and repeats nothing.
+    const offset = this.streamOffset;
     this.batcher.discardPending();
-    this.listener = listener;
+    this.listener = undefined;
+    this.held = [];
     this.flow.forget(RENDERER);
-    return { ...this.info(), snapshot: this.mirror.serialize() };
+    return new Promise((resolve) => {
+      this.mirror.afterPendingWrites(() => {
+        // xterm runs this right after parsing the writes queued before it, before later ones.
+        const snapshot = this.mirror.serialize();
+        resolve({ ...this.info(), snapshot, streamOffset: offset });
+        setImmediate(() => this.release(listener));
+      });
+    });
+  }
+
+  /** Output and events produced while a client re-attaches, in order. */
+  private held: ({ bytes: Uint8Array } | { send: (listener: PaneListener) => void })[] | undefined;
+
+  private release(listener: PaneListener): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    this.listener = listener;
+    for (const item of held) {
+      if ('bytes' in item) this.sendToRenderer(item.bytes);
+      else item.send(listener);
+    }
+  }
+
+  private emitEvent<E extends keyof Events>(event: E, payload: Events[E]): void {
+    if (this.held) this.held.push({ send: (listener) => listener.event(event, payload) });
+    else this.listener?.event(event, payload);
   }
 
   detach(listener: PaneListener): void {
@@ -370,7 +397,7 @@ export class Pane {
     this.tracker.shellExited(signal ? undefined : exitCode, this.streamOffset);
     this.batcher.flushAll();
     const how = signal ? `was killed by signal ${signal}` : `exited with code ${exitCode}`;
-    this.listener?.event('pane.exit', {
+    this.emitEvent('pane.exit', {
       paneId: this.id,
       exitCode,
       signal: signal || undefined,
@@ -384,7 +411,7 @@ export class Pane {
   }
 
   private notice(level: 'info' | 'warning' | 'error', message: string): void {
-    this.listener?.event('pane.notice', { paneId: this.id, level, message });
+    this.emitEvent('pane.notice', { paneId: this.id, level, message });
   }
 
   private emitOutput(chunk: Uint8Array): void {
@@ -414,6 +441,10 @@ export class Pane {
   }
 
   private sendToRenderer(bytes: Uint8Array): void {
+    if (this.held) {
+      this.held.push({ bytes });
+      return;
+    }
     if (!this.listener) return;
     this.flow.sent(RENDERER, bytes.length);
     this.listener.output(this.id, bytes);
@@ -424,12 +455,12 @@ export class Pane {
     if (heuristicRow !== undefined) this.blockStarts.set(block.id, this.mirror.markRow(heuristicRow));
     else this.mirror.afterPendingWrites(() => this.blockStarts.set(block.id, this.mirror.markCursorLine()));
     this.forgetOldMarkers();
-    this.listener?.event('block.started', block);
+    this.emitEvent('block.started', block);
   }
 
   private onBlockFinished(block: Block): void {
     this.mirror.afterPendingWrites(() => this.blockEnds.set(block.id, this.mirror.markCursorLine()));
-    this.listener?.event('block.finished', block);
+    this.emitEvent('block.finished', block);
   }
 
   private forgetOldMarkers(): void {
@@ -453,7 +484,7 @@ export class Pane {
   }
 
   private emitState(state: TerminalState, cwd: string): void {
-    this.listener?.event('pane.state', { paneId: this.id, state, cwd, integration: this.integrationOn });
+    this.emitEvent('pane.state', { paneId: this.id, state, cwd, integration: this.integrationOn });
   }
 }
 

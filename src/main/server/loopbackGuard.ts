@@ -29,27 +29,24 @@ export class LoopbackGuard {
     return this.allowedHosts().some((host) => origin.toLowerCase() === `http://${host}`);
   }
 
-  tokenFrom(request: IncomingMessage): string | undefined {
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    const fromQuery = url.searchParams.get('token');
-    if (fromQuery) return fromQuery;
-    const cookie = request.headers.cookie ?? '';
-    const match = /(?:^|;\s*)tandem_token=([^;]+)/.exec(cookie);
-    return match?.[1];
-  }
-
-  tokenMatches(candidate: string | undefined): boolean {
+  tokenMatches(candidate: string | null | undefined): boolean {
     if (!candidate) return false;
     const expected = Buffer.from(this.token);
     const given = Buffer.from(candidate);
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
-  /** Why a request is refused, or undefined when it may proceed. */
-  refusal(request: IncomingMessage, websocket: boolean): { status: number; reason: string } | undefined {
+  /**
+   * Why a request is refused, or undefined when it may proceed. Static files (the page and
+   * its bundle, the same for everyone) only need a loopback Host; the WebSocket — the only
+   * way to reach a shell — also needs our Origin and the token in its query string.
+   */
+  refusal(request: IncomingMessage, url: URL, websocket: boolean): { status: number; reason: string } | undefined {
     if (!this.hostIsLoopback(request)) return { status: 421, reason: 'Host is not the loopback address Tandem listens on.' };
     if (!this.originIsOurs(request, websocket)) return { status: 403, reason: 'Cross-origin requests are refused.' };
-    if (!this.tokenMatches(this.tokenFrom(request))) return { status: 401, reason: 'Missing or wrong token: open the URL Tandem printed.' };
+    if (websocket && !this.tokenMatches(url.searchParams.get('token'))) {
+      return { status: 401, reason: 'Missing or wrong token: open the URL Tandem printed.' };
+    }
     return undefined;
   }
 }

@@ -33,6 +33,14 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+function parseRequestUrl(request: IncomingMessage): URL | undefined {
+  try {
+    return new URL(request.url ?? '/', 'http://127.0.0.1');
+  } catch {
+    return undefined;
+  }
+}
+
 export interface WebServerOptions {
   engine: Engine;
   rendererDir: string;
@@ -43,8 +51,9 @@ export interface WebServerOptions {
 
 /**
  * Browser mode: the renderer bundle and the engine behind one HTTP + WebSocket server on
- * 127.0.0.1. Every request must carry the per-launch token and a loopback Host; the
- * WebSocket also needs our own Origin.
+ * 127.0.0.1. Every request needs a loopback Host; the WebSocket also needs our own Origin
+ * and the per-launch token (the page keeps it in sessionStorage, so no cookie is set that
+ * other services on 127.0.0.1 would receive).
  */
 export class WebServer {
   readonly token: string;
@@ -55,8 +64,17 @@ export class WebServer {
   constructor(private readonly options: WebServerOptions) {
     this.token = options.token ?? randomBytes(24).toString('base64url');
     this.guard = new LoopbackGuard(this.token, () => this.port);
-    this.server = createServer((request, response) => void this.serveHttp(request, response));
-    this.server.on('upgrade', (request, socket, head) => this.upgrade(request, socket as Socket, head));
+    this.server = createServer((request, response) => {
+      this.serveHttp(request, response).catch(() => response.destroy());
+    });
+    this.server.on('upgrade', (request, socket, head) => {
+      try {
+        this.upgrade(request, socket as Socket, head);
+      } catch {
+        socket.destroy();
+      }
+    });
+    this.server.on('clientError', (_error, socket) => socket.destroy());
   }
 
   get port(): number {
@@ -83,7 +101,12 @@ export class WebServer {
   }
 
   private async serveHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const refusal = this.guard.refusal(request, false);
+    const url = parseRequestUrl(request);
+    if (!url) {
+      response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Bad request.\n');
+      return;
+    }
+    const refusal = this.guard.refusal(request, url, false);
     if (refusal) {
       response.writeHead(refusal.status, { 'content-type': 'text/plain; charset=utf-8' }).end(refusal.reason + '\n');
       return;
@@ -92,12 +115,9 @@ export class WebServer {
       response.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    const relative = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
-    const root = normalize(this.options.rendererDir + sep);
-    const file = normalize(join(root, relative));
-    if (!file.startsWith(root)) {
-      response.writeHead(404).end();
+    const file = this.staticFile(url.pathname);
+    if (!file) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found.\n');
       return;
     }
     try {
@@ -109,8 +129,6 @@ export class WebServer {
         'x-frame-options': 'DENY',
         'referrer-policy': 'no-referrer',
         'cache-control': 'no-store',
-        // Assets are loaded without the query string; the cookie carries the token for them.
-        'set-cookie': `tandem_token=${this.token}; HttpOnly; SameSite=Strict; Path=/`,
       });
       response.end(request.method === 'HEAD' ? undefined : body);
     } catch {
@@ -118,9 +136,29 @@ export class WebServer {
     }
   }
 
+  /** The file under the renderer directory a path names, or undefined when it escapes it or is malformed. */
+  private staticFile(pathname: string): string | undefined {
+    let relative: string;
+    try {
+      relative = pathname === '/' ? 'index.html' : decodeURIComponent(pathname.slice(1));
+    } catch {
+      return undefined;
+    }
+    if (relative.includes('\0')) return undefined;
+    const root = normalize(this.options.rendererDir + sep);
+    const file = normalize(join(root, relative));
+    return file.startsWith(root) ? file : undefined;
+  }
+
   private upgrade(request: IncomingMessage, socket: Socket, head: Buffer): void {
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    const refusal = url.pathname === '/ws' ? this.guard.refusal(request, true) : { status: 404, reason: 'Not found.' };
+    // Our own listeners: a client that resets a refused socket must not crash the server.
+    socket.on('error', () => socket.destroy());
+    const url = parseRequestUrl(request);
+    const refusal = !url
+      ? { status: 400, reason: 'Bad request.' }
+      : url.pathname === '/ws'
+        ? this.guard.refusal(request, url, true)
+        : { status: 404, reason: 'Not found.' };
     if (refusal) {
       socket.end(`HTTP/1.1 ${refusal.status} Refused\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${refusal.reason}\n`);
       return;

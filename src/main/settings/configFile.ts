@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { parse, stringify } from 'smol-toml';
 import { z } from 'zod';
 import { DEFAULT_SETTINGS, SettingsSchema, type Settings, type SettingsPatch } from '../../shared/settings';
@@ -38,14 +38,18 @@ export function loadSettings(path: string): LoadedSettings {
 export function updateSettings(path: string, patch: SettingsPatch): Settings {
   const current = loadSettings(path);
   if (current.error) throw new Error(`Not saving: ${current.error}. Fix the file first; it was left as it is.`);
-  const onDisk: Record<string, unknown> = existsSync(path) ? (parse(readFileSync(path, 'utf8')) as Record<string, unknown>) : {};
+  // A config.toml that is a symlink (dotfile managers) is updated where it points, keeping its mode.
+  const target = existsSync(path) ? realpathSync(path) : path;
+  const mode = existsSync(target) ? statSync(target).mode & 0o777 : 0o600;
+  const onDisk: Record<string, unknown> = existsSync(target) ? (parse(readFileSync(target, 'utf8')) as Record<string, unknown>) : {};
   for (const [section, values] of Object.entries(patch)) {
     if (!values) continue;
     const existing = (onDisk[section] as Record<string, unknown> | undefined) ?? {};
-    onDisk[section] = { ...existing, ...values };
+    const changed = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+    onDisk[section] = { ...existing, ...changed };
   }
   const settings = SettingsSchema.parse(onDisk);
-  writeFileAtomic(path, `# Tandem settings. See docs/configuration.md.\n${stringify(onDisk)}\n`);
+  writeFileAtomic(target, `# Tandem settings. See docs/configuration.md.\n${stringify(onDisk)}\n`, mode);
   return settings;
 }
 
