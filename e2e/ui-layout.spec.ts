@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { runCommand } from './support/terminalPage';
+import { bufferText, runCommand } from './support/terminalPage';
 import { useTandem } from './support/uiPage';
 
 const tandem = useTandem();
@@ -85,4 +85,26 @@ test('the command palette lists actions and runs the chosen one', async ({ page 
   await expect(page.getByTestId('tab')).toHaveCount(1);
   const focused = page.locator('[data-testid="pane"][data-focused="true"]');
   await runCommand(page, focused, 'echo after-palette');
+});
+
+test('an exited shell keeps its scrollback, and Enter restarts it in the same pane', async ({ page }) => {
+  const { pane } = await tandem.start(page);
+  await runCommand(page, pane, 'echo before-exit');
+  await page.keyboard.type('exit 3');
+  await page.keyboard.press('Enter');
+  await expect(pane).toHaveAttribute('data-exited', 'true');
+  await expect(page.getByTestId('pane-exit')).toBeVisible();
+  await expect(page.getByTestId('status-state')).toHaveAttribute('data-state', 'EXITED');
+  await expect(page.getByTestId('status-state')).toHaveText('exited (3)');
+
+  await page.keyboard.press('Enter');
+  const restarted = page.getByTestId('pane');
+  await expect(restarted).toHaveCount(1);
+  await expect(restarted).not.toHaveAttribute('data-exited', 'true');
+  await expect(page.getByTestId('pane-exit')).toHaveCount(0);
+  await runCommand(page, restarted, 'echo after-restart');
+  const paneId = (await restarted.getAttribute('data-pane-id'))!;
+  const text = await bufferText(page, paneId);
+  expect(text).toMatch(/^before-exit$/m);
+  expect(text).toMatch(/^after-restart$/m);
 });

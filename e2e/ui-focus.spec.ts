@@ -1,0 +1,100 @@
+import { expect, test, type Page } from '@playwright/test';
+import { bufferText, runCommand, terminalSize } from './support/terminalPage';
+import { allowClipboard, readClipboardText, useTandem, writeClipboardText } from './support/uiPage';
+
+const tandem = useTandem();
+
+/** Row of a line of text on screen (viewport-relative), from the xterm buffer. */
+async function screenRowOf(page: Page, paneId: string, text: string): Promise<number> {
+  return page.evaluate(
+    ({ id, wanted }) => {
+      const terminal = (window as unknown as { __tandem: { terminals: Map<number, import('@xterm/xterm').Terminal> } }).__tandem.terminals.get(Number(id))!;
+      const buffer = terminal.buffer.active;
+      for (let y = buffer.viewportY; y < buffer.viewportY + terminal.rows; y++) {
+        if (buffer.getLine(y)?.translateToString(true) === wanted) return y - buffer.viewportY;
+      }
+      return -1;
+    },
+    { id: paneId, wanted: text },
+  );
+}
+
+test('selecting with the mouse and Ctrl+Shift+C copies; Ctrl+Shift+C without a selection sends nothing to the shell', async ({ page }) => {
+  const { server, pane, paneId } = await tandem.start(page);
+  await allowClipboard(page, server.origin);
+  await runCommand(page, pane, 'echo copy-$((3*3))-me');
+  await writeClipboardText(page, 'before');
+
+  const row = await screenRowOf(page, paneId, 'copy-9-me');
+  expect(row).toBeGreaterThanOrEqual(0);
+  const screen = (await pane.locator('.xterm-screen').boundingBox())!;
+  const { cols, rows } = await terminalSize(page, paneId);
+  await page.mouse.dblclick(screen.x + (screen.width / cols) * 2.5, screen.y + (screen.height / rows) * (row + 0.5));
+  await page.keyboard.press('Control+Shift+C');
+  await expect.poll(() => readClipboardText(page)).toBe('copy-9-me');
+
+  // No selection: the chord is swallowed, the shell's line stays empty.
+  await pane.click();
+  await page.keyboard.press('Control+Shift+C');
+  await runCommand(page, pane, 'echo line-is-clean');
+  expect(await bufferText(page, paneId)).toMatch(/^line-is-clean$/m);
+});
+
+test('Alt+Arrow and clicks move focus between split panes; keystrokes go to the focused pane', async ({ page }) => {
+  const { pane: left, paneId: leftId } = await tandem.start(page);
+  await runCommand(page, left, 'true');
+  await page.keyboard.press('Control+Shift+D');
+  const right = page.locator(`[data-testid="pane"]:not([data-pane-id="${leftId}"])`);
+  await expect(right).toHaveAttribute('data-focused', 'true');
+  const rightId = (await right.getAttribute('data-pane-id'))!;
+
+  await page.keyboard.press('Alt+ArrowLeft');
+  await expect(left).toHaveAttribute('data-focused', 'true');
+  await expect(right).toHaveAttribute('data-focused', 'false');
+  await page.keyboard.type('echo typed-left-$((1+1))');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => bufferText(page, leftId)).toMatch(/^typed-left-2$/m);
+  expect(await bufferText(page, rightId)).not.toContain('typed-left');
+
+  await page.keyboard.press('Alt+ArrowRight');
+  await expect(right).toHaveAttribute('data-focused', 'true');
+  // No pane further right: the key does nothing harmful and focus stays.
+  await page.keyboard.press('Alt+ArrowRight');
+  await expect(right).toHaveAttribute('data-focused', 'true');
+
+  await left.click();
+  await expect(left).toHaveAttribute('data-focused', 'true');
+  await page.keyboard.type('echo clicked-left');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => bufferText(page, leftId)).toMatch(/^clicked-left$/m);
+  await expect(page.getByTestId('status-shell')).toHaveText('bash');
+});
+
+test('dragging the divider resizes both panes; Ctrl+Tab switches tabs', async ({ page }) => {
+  const { pane: left, paneId: leftId } = await tandem.start(page);
+  await runCommand(page, left, 'true');
+  await page.keyboard.press('Control+Shift+D');
+  await expect(page.getByTestId('pane')).toHaveCount(2);
+  const rightId = (await page.locator(`[data-testid="pane"]:not([data-pane-id="${leftId}"])`).getAttribute('data-pane-id'))!;
+  await expect.poll(async () => Math.abs((await terminalSize(page, leftId)).cols - (await terminalSize(page, rightId)).cols)).toBeLessThan(3);
+  const before = await terminalSize(page, leftId);
+
+  const divider = (await page.getByTestId('divider').boundingBox())!;
+  await page.mouse.move(divider.x + divider.width / 2, divider.y + divider.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(divider.x - 250, divider.y + divider.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(async () => (await terminalSize(page, leftId)).cols).toBeLessThan(before.cols - 20);
+  expect((await terminalSize(page, rightId)).cols).toBeGreaterThan(before.cols + 20);
+
+  await page.keyboard.press('Control+Shift+T');
+  const tabs = page.getByTestId('tab');
+  await expect(tabs).toHaveCount(2);
+  await expect(tabs.nth(1)).toHaveAttribute('data-active', 'true');
+  await page.keyboard.press('Control+Tab');
+  await expect(tabs.nth(0)).toHaveAttribute('data-active', 'true');
+  await expect(left).toBeVisible();
+  await page.keyboard.press('Control+PageDown');
+  await expect(tabs.nth(1)).toHaveAttribute('data-active', 'true');
+  await expect(left).toBeHidden();
+});
