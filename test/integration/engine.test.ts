@@ -121,16 +121,22 @@ describe('engine over the WebSocket transport, with a real bash', () => {
     await client.waitForPrompt(pane.paneId);
   });
 
-  it('kills the whole process tree when a pane closes', async () => {
+  it('ends the shell, its jobs and its foreground program when a pane closes, but not nohup jobs', async () => {
     const { client } = await open({ shell: '/bin/bash' });
     const { paneId } = await client.request('pane.create', { cols: 80, rows: 24 });
     await client.waitForPrompt(paneId);
+    client.type(paneId, 'nohup sleep 1003 >/dev/null 2>&1 & echo "nohup=$!"\r');
+    const nohupPid = Number((await client.waitFor(() => /nohup=(\d+)/.exec(client.textOf(paneId))))[1]);
     client.type(paneId, 'sleep 1001 & echo "bg=$!"; sleep 1002\r');
-    const text = await client.waitFor(() => /bg=(\d+)/.exec(client.textOf(paneId)));
-    const background = Number(text[1]);
-    expect(isAlive(background)).toBe(true);
-    await client.request('pane.close', { paneId });
-    await waitUntil(() => !isAlive(background) && !processExists('sleep 1002'), 5_000);
+    const background = Number((await client.waitFor(() => /bg=(\d+)/.exec(client.textOf(paneId))))[1]);
+    await waitUntil(() => processExists('sleep 1002'), 5_000);
+    try {
+      await client.request('pane.close', { paneId });
+      await waitUntil(() => !isAlive(background) && !processExists('sleep 1002'), 5_000);
+      expect(isAlive(nohupPid)).toBe(true);
+    } finally {
+      process.kill(nohupPid, 'SIGKILL');
+    }
   });
 
   it('replaces a shell that dies right after starting with a fallback, and says so in the pane', async () => {

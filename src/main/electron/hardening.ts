@@ -18,8 +18,14 @@ export function hardenElectron(isOwnPage: (url: string) => boolean): void {
     contents.on('will-redirect', (event) => event.preventDefault());
     contents.on('will-attach-webview', (event) => event.preventDefault());
   });
+  // Only clipboard access (copy/paste in the terminal), and only for our own page.
+  const allowed = new Set(['clipboard-read', 'clipboard-sanitized-write']);
   app.whenReady().then(() => {
-    session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-    session.defaultSession.setPermissionCheckHandler(() => false);
+    session.defaultSession.setPermissionRequestHandler((contents, permission, callback) =>
+      callback(allowed.has(permission) && isOwnPage(contents.getURL())),
+    );
+    session.defaultSession.setPermissionCheckHandler(
+      (contents, permission) => allowed.has(permission) && contents !== null && isOwnPage(contents.getURL()),
+    );
   });
 }

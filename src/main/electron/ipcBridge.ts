@@ -12,6 +12,9 @@ export const PORT_CHANNEL = 'tandem:port';
  * (requests, events, pty bytes) flows over the port, validated by ClientConnection.
  */
 export function installIpcBridge(engine: Engine, window: () => BrowserWindow | undefined, isOwnPage: (url: string) => boolean): void {
+  /** The live connection of each renderer, ended when it reloads or goes away. */
+  const connections = new Map<number, () => void>();
+  const watched = new Set<number>();
   ipcMain.on(CONNECT_CHANNEL, (event: IpcMainEvent, ...args: unknown[]) => {
     const current = window();
     const frame = event.senderFrame;
@@ -23,6 +26,8 @@ export function installIpcBridge(engine: Engine, window: () => BrowserWindow | u
     };
     if (!mayConnect(request, isOwnPage)) return;
 
+    // A reload asks again: the previous page's connection is over.
+    connections.get(event.sender.id)?.();
     const { port1, port2 } = new MessageChannelMain();
     const connection = new ClientConnection(engine, {
       sendText: (text) => port1.postMessage(text),
@@ -33,12 +38,22 @@ export function installIpcBridge(engine: Engine, window: () => BrowserWindow | u
       else if (data instanceof Uint8Array) connection.handleBinary(data);
       else if (data instanceof ArrayBuffer) connection.handleBinary(new Uint8Array(data));
     });
+    const end = () => {
+      connection.disconnect();
+      port1.close();
+      connections.delete(senderId);
+    };
+    const senderId = event.sender.id;
+    connections.set(senderId, end);
     port1.on('close', () => connection.disconnect());
     port1.start();
     event.sender.postMessage(PORT_CHANNEL, null, [port2]);
-    event.sender.once('destroyed', () => {
-      connection.disconnect();
-      port1.close();
-    });
+    if (!watched.has(senderId)) {
+      watched.add(senderId);
+      event.sender.once('destroyed', () => {
+        connections.get(senderId)?.();
+        watched.delete(senderId);
+      });
+    }
   });
 }

@@ -1,4 +1,4 @@
-import { BrowserWindow, nativeTheme } from 'electron';
+import { app, BrowserWindow, nativeTheme } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -7,8 +7,10 @@ export interface MainWindowPaths {
   indexHtml: string;
 }
 
+/** The page to load: electron-vite's dev server in development only, never in a packaged app. */
 export function rendererUrl(paths: MainWindowPaths): string {
-  return process.env.ELECTRON_RENDERER_URL ?? pathToFileURL(paths.indexHtml).href;
+  const devServer = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
+  return devServer ?? pathToFileURL(paths.indexHtml).href;
 }
 
 export function createMainWindow(paths: MainWindowPaths): BrowserWindow {

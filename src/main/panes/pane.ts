@@ -11,7 +11,7 @@ import { OscScanner } from '../osc/oscScanner';
 import { interpretOsc } from '../osc/marks';
 import { FlowControl } from '../pty/flowControl';
 import { OutputBatcher } from '../pty/outputBatcher';
-import { killProcessTree } from '../pty/processTree';
+import { hangUp } from '../pty/processTree';
 import { buildShellLaunch, type ShellLaunch } from '../shell/shellLaunch';
 import { resolveShell } from './shellChoice';
 
@@ -252,7 +252,8 @@ export class Pane {
     if (!this.pty || this.closed) return;
     this.userTyped = true;
     if (!this.integrationOn) this.heuristics.beforeInput(data);
-    this.pty.write(typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8'));
+    // Bytes go through as bytes: xterm's binary mouse reports are not valid UTF-8.
+    this.pty.write(typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
   }
 
   resize(cols: number, rows: number): { cols: number; rows: number } {
@@ -293,7 +294,7 @@ export class Pane {
               clearTimeout(timer);
               resolve();
             });
-            killProcessTree(pty.pid, CLOSE_GRACE_MS);
+            hangUp(pty.pid, CLOSE_GRACE_MS);
           })
         : Promise.resolve();
     return exited.finally(() => {

@@ -1,50 +1,39 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 
-/** Every descendant pid of `pid` (Linux /proc; elsewhere just the process itself). */
-export function descendantsOf(pid: number): number[] {
-  const found: number[] = [];
-  const queue = [pid];
-  while (queue.length > 0) {
-    const parent = queue.shift()!;
-    for (const child of childrenOf(parent)) {
-      if (!found.includes(child)) {
-        found.push(child);
-        queue.push(child);
-      }
-    }
-  }
-  return found;
-}
-
-function childrenOf(pid: number): number[] {
-  const children: number[] = [];
+/** The pty's foreground process group as the shell sees it (Linux /proc), or undefined. */
+export function foregroundGroupOf(pid: number): number | undefined {
   try {
-    for (const task of readdirSync(`/proc/${pid}/task`)) {
-      const text = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
-      if (text) for (const child of text.split(/\s+/)) children.push(Number(child));
-    }
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) state ppid pgrp session tty_nr tpgid ..." — comm may hold spaces and parens.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const tpgid = Number(fields[5]);
+    return Number.isInteger(tpgid) && tpgid > 0 ? tpgid : undefined;
   } catch {
-    // The process is gone, or /proc is not available on this platform.
+    return undefined;
   }
-  return children;
 }
 
-function signal(pid: number, sig: NodeJS.Signals): void {
+function signal(target: number, sig: NodeJS.Signals): void {
   try {
-    process.kill(pid, sig);
+    process.kill(target, sig);
   } catch {
     // Already gone.
   }
 }
 
 /**
- * Ends a shell and everything it started: SIGHUP to the shell and its descendants (what a
- * closing terminal window does), then SIGKILL to whatever is left after `graceMs`.
+ * Closing a pane does what closing a terminal window does: SIGHUP to the shell (which
+ * passes it on to its jobs) and to the foreground job. Jobs the user detached on purpose
+ * (`nohup`, `disown`, `setsid`) keep running. Whatever of the shell and its foreground job
+ * is still there after `graceMs` gets SIGKILL.
  */
-export function killProcessTree(pid: number, graceMs = 1_000): void {
-  const tree = [pid, ...descendantsOf(pid)];
-  for (const member of tree) signal(member, 'SIGHUP');
+export function hangUp(shellPid: number, graceMs = 1_000): void {
+  const foreground = foregroundGroupOf(shellPid);
+  const group = foreground !== undefined && foreground !== shellPid ? foreground : undefined;
+  signal(shellPid, 'SIGHUP');
+  if (group) signal(-group, 'SIGHUP');
   setTimeout(() => {
-    for (const member of tree) signal(member, 'SIGKILL');
+    signal(shellPid, 'SIGKILL');
+    if (group) signal(-group, 'SIGKILL');
   }, graceMs).unref();
 }
