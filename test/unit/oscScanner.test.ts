@@ -89,10 +89,15 @@ describe('OscScanner', () => {
     );
   });
 
-  it('aborts an OSC on CAN, SUB, or an ESC that is not ST', () => {
+  it('aborts an OSC on CAN or SUB, and ends it on an ESC that is not ST, as xterm.js does', () => {
     expect(scanAll([bytes('\x1b]133;A\x18\x1b]133;B\x07')]).map((o) => o.payload)).toEqual(['B']);
     expect(scanAll([bytes('\x1b]133;A\x1a\x1b]133;C\x07')]).map((o) => o.payload)).toEqual(['C']);
-    expect(scanAll([bytes('\x1b]133;A\x1b[31m\x1b]133;D;1\x07')]).map((o) => o.payload)).toEqual(['D;1']);
+    expect(scanAll([bytes('\x1b]133;A\x1b[31m\x1b]133;D;1\x07')]).map((o) => o.payload)).toEqual(['A', 'D;1']);
+  });
+
+  it('understands the C1 forms of OSC and ST, and keeps other C2 characters in the payload', () => {
+    const found = scanAll([bytes('\u009d133;A\u009c°C \x1b]7;file:///tmp/°\x07')]);
+    expect(found.map((o) => o.payload)).toEqual(['A', 'file:///tmp/°']);
   });
 
   it('drops a payload longer than the cap but keeps scanning after it', () => {

@@ -151,9 +151,20 @@ export class Engine {
     return this.settingsValue;
   }
 
-  /** Remember the renderer's layout and write the session file with fresh scrollback. */
-  async saveSession(layout?: SessionLayout): Promise<void> {
+  /**
+   * Remember the renderer's layout and write the session file with fresh scrollback. Saves
+   * run one after another, so an older layout can never be written last.
+   */
+  saveSession(layout?: SessionLayout): Promise<void> {
     if (layout) this.lastLayout = layout;
+    const save = this.savingSession.then(() => this.writeSession());
+    this.savingSession = save.catch(() => undefined);
+    return save;
+  }
+
+  private savingSession: Promise<void> = Promise.resolve();
+
+  private async writeSession(): Promise<void> {
     if (!this.lastLayout || !this.settingsValue.session.restore) return;
     const panes = [];
     const used = new Set<number>();

@@ -4,8 +4,10 @@
  * terminal untouched — and it keeps its state across chunks, so a sequence split at any
  * byte boundary is found exactly once.
  *
- * Terminators: BEL, or ESC \ (ST). CAN and SUB abort a sequence, as do an ESC followed by
- * anything but '\'. Payloads over MAX_PAYLOAD bytes are dropped (the terminal still sees them).
+ * It follows xterm.js, which parses the same bytes: an OSC starts with ESC ] or the C1
+ * character U+009D (UTF-8 C2 9D); BEL, ST (ESC \ or U+009C) and any other ESC end it (that
+ * ESC then starts the next sequence); CAN and SUB abort it. Payloads over MAX_PAYLOAD bytes
+ * are dropped (the terminal still sees them).
  */
 
 export const MAX_PAYLOAD = 128 * 1024;
@@ -17,6 +19,10 @@ const SUB = 0x1a;
 const BACKSLASH = 0x5c;
 const RIGHT_BRACKET = 0x5d;
 const SEMICOLON = 0x3b;
+/** Lead byte of the UTF-8 encoding of the C1 controls U+0080..U+009F. */
+const C1_LEAD = 0xc2;
+const C1_OSC = 0x9d;
+const C1_ST = 0x9c;
 
 const WANTED_IDS = new Set([7, 133, 633, 1337]);
 const MAX_ID = 99_999;
@@ -28,6 +34,10 @@ const enum State {
   OscPayload,
   OscIgnored,
   OscEscape,
+  /** Ground after a C2 byte: C2 9D starts an OSC. */
+  GroundC1,
+  /** Inside an OSC after a C2 byte: C2 9C ends it, anything else is payload. */
+  OscC1,
 }
 
 export interface ScannedOsc {
@@ -47,6 +57,8 @@ export class OscScanner {
   private overflowed = false;
   /** Whether the current OSC is one we report (its payload is being kept). */
   private collecting = false;
+  /** The state an OscC1 byte returns to (payload or ignored). */
+  private oscBody: State.OscPayload | State.OscIgnored = State.OscIgnored;
   private readonly decoder = new TextDecoder('utf-8');
 
   push(chunk: Uint8Array): ScannedOsc[] {
@@ -56,10 +68,25 @@ export class OscScanner {
     while (i < n) {
       switch (this.state) {
         case State.Ground: {
-          const next = chunk.indexOf(ESC, i);
-          if (next === -1) return found;
-          this.state = State.Escape;
-          i = next + 1;
+          const escape = chunk.indexOf(ESC, i);
+          const c1 = chunk.indexOf(C1_LEAD, i);
+          if (escape === -1 && c1 === -1) return found;
+          if (c1 !== -1 && (escape === -1 || c1 < escape)) {
+            this.state = State.GroundC1;
+            i = c1 + 1;
+          } else {
+            this.state = State.Escape;
+            i = escape + 1;
+          }
+          break;
+        }
+        case State.GroundC1: {
+          if (chunk[i] === C1_OSC) {
+            i++;
+            this.beginOsc();
+          } else {
+            this.state = State.Ground;
+          }
           break;
         }
         case State.Escape: {
@@ -77,6 +104,10 @@ export class OscScanner {
           } else if (byte === SEMICOLON && this.idDigits > 0) {
             this.collecting = WANTED_IDS.has(this.id);
             this.state = this.collecting ? State.OscPayload : State.OscIgnored;
+          } else if (byte === C1_LEAD) {
+            this.collecting = false;
+            this.oscBody = State.OscIgnored;
+            this.state = State.OscC1;
           } else {
             this.handleOscControl(byte, found, i);
           }
@@ -84,9 +115,11 @@ export class OscScanner {
         }
         case State.OscPayload: {
           const byte = chunk[i++]!;
-          if (byte >= 0x20) {
-            if (this.payload.length < MAX_PAYLOAD) this.payload.push(byte);
-            else this.overflowed = true;
+          if (byte === C1_LEAD) {
+            this.oscBody = State.OscPayload;
+            this.state = State.OscC1;
+          } else if (byte >= 0x20) {
+            this.keep(byte);
           } else {
             this.handleOscControl(byte, found, i);
           }
@@ -94,17 +127,32 @@ export class OscScanner {
         }
         case State.OscIgnored: {
           const byte = chunk[i++]!;
-          if (byte < 0x20) this.handleOscControl(byte, found, i);
+          if (byte === C1_LEAD) {
+            this.oscBody = State.OscIgnored;
+            this.state = State.OscC1;
+          } else if (byte < 0x20) {
+            this.handleOscControl(byte, found, i);
+          }
           break;
         }
-        case State.OscEscape: {
-          const byte = chunk[i];
-          if (byte === BACKSLASH) {
+        case State.OscC1: {
+          if (chunk[i] === C1_ST) {
             i++;
             this.finishOsc(i, found);
           } else {
-            // ESC that is not ST aborts the OSC and starts a new escape sequence.
-            this.resetOsc();
+            // An ordinary character starting with C2 (°, ±, a no-break space): payload.
+            if (this.oscBody === State.OscPayload) this.keep(C1_LEAD);
+            this.state = this.oscBody;
+          }
+          break;
+        }
+        case State.OscEscape: {
+          if (chunk[i] === BACKSLASH) {
+            i++;
+            this.finishOsc(i, found);
+          } else {
+            // Any other ESC ends the OSC too (as in xterm.js) and starts the next sequence.
+            this.finishOsc(i, found);
             this.state = State.Escape;
           }
           break;
@@ -112,6 +160,11 @@ export class OscScanner {
       }
     }
     return found;
+  }
+
+  private keep(byte: number): void {
+    if (this.payload.length < MAX_PAYLOAD) this.payload.push(byte);
+    else this.overflowed = true;
   }
 
   private beginOsc(): void {
