@@ -4,6 +4,7 @@ import ptyModule from 'node-pty';
 import type { IPty } from 'node-pty';
 import type { Block, TerminalState } from '../../shared/blocks';
 import type { Events, PaneInfo } from '../../shared/protocol';
+import { BlockOutputs, type BlockOutput } from '../blocks/blockOutputs';
 import { BlockTracker } from '../blocks/blockTracker';
 import { TerminalMirror } from '../blocks/terminalMirror';
 import { PromptHeuristics } from '../blocks/promptHeuristics';
@@ -25,8 +26,6 @@ export const MAX_ROWS = 1_000;
 const EARLY_EXIT_MS = 1_500;
 /** How long our integration may take to send its first mark before we call it off. */
 const INTEGRATION_TIMEOUT_MS = 10_000;
-/** Block output returned by `outputOf` is capped; the model asks for ranges later. */
-const MAX_OUTPUT_CHARS = 4 * 1024 * 1024;
 /** How long a closing shell gets to exit on SIGHUP (and save its history) before SIGKILL. */
 const CLOSE_GRACE_MS = 1_500;
 const RENDERER = 'renderer';
@@ -73,8 +72,7 @@ export class Pane {
   private readonly heuristics: PromptHeuristics;
   private readonly batcher: OutputBatcher;
   private readonly flow: FlowControl;
-  private readonly blockStarts = new Map<string, ReturnType<TerminalMirror['markCursorLine']>>();
-  private readonly blockEnds = new Map<string, ReturnType<TerminalMirror['markCursorLine']>>();
+  private readonly outputs: BlockOutputs;
   private streamOffset = 0;
   private size: { cols: number; rows: number };
   private shellPath = '';
@@ -89,6 +87,7 @@ export class Pane {
     this.id = options.id;
     this.size = clampSize(options.cols, options.rows);
     this.mirror = new TerminalMirror(this.size.cols, this.size.rows, options.scrollback);
+    this.outputs = new BlockOutputs(this.mirror);
     this.integrationOn = options.integration;
     this.tracker = new BlockTracker(this.id, this.nonce, options.integration, options.cwd, {
       started: (block) => this.onBlockStarted(block),
@@ -225,23 +224,10 @@ export class Pane {
   }
 
   /** Clean text a block printed (from the mirror). */
-  async outputOf(blockId: string): Promise<{ text: string; truncated: boolean; lineCount: number } | undefined> {
-    const block = this.tracker.find(blockId);
-    if (!block) return undefined;
-    await this.mirror.flushed();
-    const start = this.blockStarts.get(blockId);
-    const end = this.blockEnds.get(blockId);
-    const endGone = end?.marker.isDisposed === true;
-    if (!start || endGone) return { text: '', truncated: true, lineCount: 0 };
-    // The beginning may have scrolled out of the scrollback: keep what is left, say it is cut.
-    const startGone = start.marker.isDisposed;
-    const startLine = startGone ? 0 : start.marker.line;
-    const endLine = end ? end.marker.line : Number.MAX_SAFE_INTEGER;
-    const endColumn = end ? end.column : this.mirror.cursorColumn;
-    let text = this.mirror.textBetween(startLine, endLine, endColumn).replace(/\s+$/, '');
-    const truncated = startGone || text.length > MAX_OUTPUT_CHARS;
-    if (truncated) text = text.slice(text.length - MAX_OUTPUT_CHARS);
-    return { text, truncated, lineCount: text === '' ? 0 : text.split('\n').length };
+  /** Clean text a block printed (from the mirror). */
+  async outputOf(blockId: string): Promise<BlockOutput | undefined> {
+    if (!this.tracker.find(blockId)) return undefined;
+    return (await this.outputs.read(blockId)) ?? { text: '', truncated: true, lineCount: 0 };
   }
 
   screenText(): Promise<string> {
@@ -453,27 +439,14 @@ export class Pane {
 
   private onBlockStarted(block: Block): void {
     const heuristicRow = this.heuristics.outputStartRow;
-    if (heuristicRow !== undefined) this.blockStarts.set(block.id, this.mirror.markRow(heuristicRow));
-    else this.mirror.afterPendingWrites(() => this.blockStarts.set(block.id, this.mirror.markCursorLine()));
-    this.forgetOldMarkers();
+    if (heuristicRow !== undefined) this.outputs.startAtRow(block.id, heuristicRow);
+    else this.outputs.startAtCursor(block.id);
     this.emitEvent('block.started', block);
   }
 
   private onBlockFinished(block: Block): void {
-    this.mirror.afterPendingWrites(() => this.blockEnds.set(block.id, this.mirror.markCursorLine()));
+    this.outputs.endAtCursor(block.id);
     this.emitEvent('block.finished', block);
-  }
-
-  private forgetOldMarkers(): void {
-    for (const [id, mark] of this.blockStarts) {
-      if (!mark || mark.marker.isDisposed) {
-        this.blockStarts.delete(id);
-        this.blockEnds.get(id)?.marker.dispose();
-        this.blockEnds.delete(id);
-      } else {
-        break;
-      }
-    }
   }
 
   private onIntegrationConfirmed(): void {

@@ -1,0 +1,69 @@
+import type { TerminalMirror } from './terminalMirror';
+
+type Mark = ReturnType<TerminalMirror['markCursorLine']>;
+
+/** Block output handed out at once is capped; the rest stays addressable in the mirror. */
+export const MAX_OUTPUT_CHARS = 4 * 1024 * 1024;
+
+export interface BlockOutput {
+  text: string;
+  /** The start scrolled out of the scrollback, or the text was longer than the cap (the tail is kept). */
+  truncated: boolean;
+  lineCount: number;
+}
+
+/**
+ * Where each block's output lies in the mirror: a marker where the command started and one
+ * where it ended. xterm moves markers as the scrollback trims and disposes them when their
+ * line is dropped, so a block's text can be read back cleanly for as long as it exists.
+ */
+export class BlockOutputs {
+  private readonly starts = new Map<string, Mark>();
+  private readonly ends = new Map<string, Mark>();
+
+  constructor(private readonly mirror: TerminalMirror) {}
+
+  /** The block's output starts where the mirror's cursor is once everything written so far is parsed. */
+  startAtCursor(blockId: string): void {
+    this.mirror.afterPendingWrites(() => this.starts.set(blockId, this.mirror.markCursorLine()));
+    this.forgetVanished();
+  }
+
+  /** The block's output starts on a known buffer row (prompt heuristics read it off the screen). */
+  startAtRow(blockId: string, row: number): void {
+    this.starts.set(blockId, this.mirror.markRow(row));
+    this.forgetVanished();
+  }
+
+  endAtCursor(blockId: string): void {
+    this.mirror.afterPendingWrites(() => this.ends.set(blockId, this.mirror.markCursorLine()));
+  }
+
+  /** Clean text of a block; a running block reads up to the cursor. Undefined for unknown blocks. */
+  async read(blockId: string): Promise<BlockOutput | undefined> {
+    await this.mirror.flushed();
+    if (!this.starts.has(blockId)) return undefined;
+    const start = this.starts.get(blockId);
+    const end = this.ends.get(blockId);
+    if (!start || end?.marker.isDisposed) return { text: '', truncated: true, lineCount: 0 };
+    const startGone = start.marker.isDisposed;
+    const startLine = startGone ? 0 : start.marker.line;
+    const endLine = end ? end.marker.line : Number.MAX_SAFE_INTEGER;
+    const endColumn = end ? end.column : this.mirror.cursorColumn;
+    let text = this.mirror.textBetween(startLine, endLine, endColumn).replace(/\s+$/, '');
+    const truncated = startGone || text.length > MAX_OUTPUT_CHARS;
+    if (text.length > MAX_OUTPUT_CHARS) text = text.slice(text.length - MAX_OUTPUT_CHARS);
+    return { text, truncated, lineCount: text === '' ? 0 : text.split('\n').length };
+  }
+
+  /** Drop the oldest blocks whose output has left the scrollback entirely. */
+  private forgetVanished(): void {
+    for (const [id, start] of this.starts) {
+      const end = this.ends.get(id);
+      const gone = (!start || start.marker.isDisposed) && (end === undefined ? false : !end || end.marker.isDisposed);
+      if (!gone) break;
+      this.starts.delete(id);
+      this.ends.delete(id);
+    }
+  }
+}
