@@ -1,6 +1,6 @@
 // What the bench needs from the Tandem UI beyond the test contract ([data-testid=pane],
 // window.__tandem.terminals, [data-testid=block]): opening another pane.
-import { paneIds } from './browser.js';
+import { paneIds, waitForPrompt } from './browser.js';
 
 /** Keybindings that may open another pane, tried in order. */
 const NEW_PANE_KEYS = [
@@ -44,4 +44,14 @@ export function terminalOptions(page, paneId) {
       renderer: document.querySelector('[data-testid=pane] canvas') ? 'canvas/webgl' : 'dom',
     };
   }, paneId);
+}
+
+/** A reference page (xterm.js alone, wired to a node-pty bash) configured like the Tandem pane, at its prompt. */
+export async function openReferencePane(browser, referenceServer, termOptions) {
+  const page = await browser.newPage();
+  await page.goto(referenceServer.url);
+  const refId = await page.evaluate((o) => window.__ref.createTerminal(o), termOptions);
+  await page.evaluate((id) => window.__ref.connectPty(id), refId);
+  await waitForPrompt(page, refId);
+  return { page, refId };
 }

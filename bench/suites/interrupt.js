@@ -1,13 +1,13 @@
 // 3. Ctrl+C under a `yes` flood: from the key to the prompt being back. Tandem and the
 // reference page (xterm.js ↔ ws ↔ bash with the same flow control) share one browser and
 // take turns, so load from elsewhere on the machine hits both alike.
-import { focusPane, launchBrowser, openTandem, waitForPrompt } from '../lib/browser.js';
+import { focusPane, launchBrowser, openTandem } from '../lib/browser.js';
 import { interruptSamples } from '../lib/keys.js';
 import { startReferenceServer } from '../lib/referenceServer.js';
 import { measure } from '../lib/report.js';
 import { summary } from '../lib/stats.js';
 import { makeHome, requireRendererBuild, startTandem } from '../lib/tandem.js';
-import { terminalOptions } from '../lib/tandemUi.js';
+import { openReferencePane, terminalOptions } from '../lib/tandemUi.js';
 
 const REPETITIONS = 10;
 const fmt = (s) => `p50 ${s.p50.toFixed(1)} / p95 ${s.p95.toFixed(1)} / max ${s.max.toFixed(1)} ms (n=${s.n})`;
@@ -44,11 +44,7 @@ async function measurePages() {
   try {
     const { page: tPage, paneId } = await openTandem(browser, tandemServer);
     const { renderer: _r, ...termOptions } = await terminalOptions(tPage, paneId);
-    const rPage = await browser.newPage();
-    await rPage.goto(referenceServer.url);
-    const refId = await rPage.evaluate((o) => window.__ref.createTerminal(o), termOptions);
-    await rPage.evaluate((id) => window.__ref.connectPty(id), refId);
-    await waitForPrompt(rPage, refId);
+    const { page: rPage, refId } = await openReferencePane(browser, referenceServer, termOptions);
     const tandem = { toPrompt: [], toBlock: [], blockErrors: [] };
     const reference = { toPrompt: [] };
     const add = (into, part) => Object.keys(into).forEach((k) => into[k].push(...part[k]));

@@ -8,7 +8,7 @@ import { startReferenceServer } from '../lib/referenceServer.js';
 import { measure } from '../lib/report.js';
 import { sleep, summary } from '../lib/stats.js';
 import { makeHome, requireRendererBuild, startTandem } from '../lib/tandem.js';
-import { openSecondPane, terminalOptions } from '../lib/tandemUi.js';
+import { openReferencePane, openSecondPane, terminalOptions } from '../lib/tandemUi.js';
 
 const SAMPLES = Number(process.env.BENCH_ECHO_SAMPLES ?? 200);
 const ROUNDS = 5;
@@ -77,11 +77,7 @@ async function measurePages() {
     const { page: tPage, paneId } = await openTandem(browser, tandemServer);
     const options = await terminalOptions(tPage, paneId);
     const { renderer: _r, ...termOptions } = options;
-    const rPage = await browser.newPage();
-    await rPage.goto(referenceServer.url);
-    const refId = await rPage.evaluate((o) => window.__ref.createTerminal(o), termOptions);
-    await rPage.evaluate((id) => window.__ref.connectPty(id), refId);
-    await waitForPrompt(rPage, refId);
+    const { page: rPage, refId } = await openReferencePane(browser, referenceServer, termOptions);
 
     const tandem = { idle: merge() };
     const reference = { idle: merge() };

@@ -12,6 +12,7 @@ import { startReferenceServer } from '../lib/referenceServer.js';
 import { measure } from '../lib/report.js';
 import { MB } from '../lib/stats.js';
 import { requireRendererBuild, startTandem } from '../lib/tandem.js';
+import { terminalOptions } from '../lib/tandemUi.js';
 
 const FILE_BYTES = Number(process.env.BENCH_FILE_MB ?? 50) * MB;
 const CHUNK = 64 * 1024;
@@ -251,22 +252,7 @@ async function tandemInBrowser(path, expected) {
   const browser = await launchBrowser();
   try {
     const { page, paneId } = await openTandem(browser, tandem);
-    const terminal = await page.evaluate((id) => {
-      const term = window.__bench.terminal(id);
-      const o = term.options;
-      return {
-        cols: term.cols,
-        rows: term.rows,
-        fontFamily: o.fontFamily,
-        fontSize: o.fontSize,
-        lineHeight: o.lineHeight,
-        letterSpacing: o.letterSpacing,
-        scrollback: o.scrollback,
-        cursorBlink: o.cursorBlink,
-        theme: o.theme,
-        renderer: document.querySelector('[data-testid=pane] canvas') ? 'canvas/webgl' : 'dom',
-      };
-    }, paneId);
+    const terminal = await terminalOptions(page, paneId);
     await focusPane(page, paneId);
     await page.evaluate((id) => window.__bench.countWrites(id), paneId);
     await page.keyboard.type(command(path));
