@@ -19,7 +19,11 @@
 # HISTCONTROL says. Without readline the last history entry is used instead.
 #
 # Nothing here is exported; every TANDEM_* bootstrap variable is gone before the first
-# prompt, so a nested bash is a plain bash.
+# prompt, so a nested bash is a plain bash. Our variables are arrays (used through element
+# 0), which bash never puts in the environment, not even under `set -a`; and each hook
+# switches allexport, xtrace and verbose off for itself (`local -`), inside a `{ …; }
+# 2>/dev/null` group so that not even that is traced: `set -x` shows the user's commands,
+# never ours or the nonce.
 
 builtin set +o posix
 # --posix also turned this on, and leaving POSIX mode does not turn it off.
@@ -36,7 +40,13 @@ if [[ -n "${TANDEM_BASH_UNEXPORT_HISTFILE-}" ]]; then
   builtin export -n HISTFILE
 fi
 
-__tandem_nonce=
+# Declared before anything is assigned (and before the user's files could turn on allexport).
+builtin declare -a __tandem_nonce __tandem_mark_a __tandem_mark_b __tandem_ps1_a __tandem_ps0 \
+  __tandem_once __tandem_ran __tandem_typed __tandem_typed_lines __tandem_histcmd \
+  __tandem_encoded __tandem_last_status __tandem_debug_status __tandem_debug_flags \
+  __tandem_debug_chain __tandem_seen_prompt_command __tandem_check_trap __tandem_f \
+  __tandem_flags __tandem_rcfile __tandem_startup __tandem_trap
+__tandem_trap='{ __tandem_debug_trap "$_"; } 19>&2 2>/dev/null'
 if [[ -n "${TANDEM_BOOTSTRAP-}" ]]; then
   if [[ -r "$TANDEM_BOOTSTRAP" ]]; then
     builtin read -r __tandem_nonce <"$TANDEM_BOOTSTRAP"
@@ -76,14 +86,12 @@ __tandem_set_status() {
   return "${1:-0}"
 }
 
-# First in PROMPT_COMMAND: sees the command's status, reports D and the cwd.
+# First in PROMPT_COMMAND: sees the command's status, reports D and the cwd (OSC 7 for
+# other tools; the A mark in PS1, which only we can print, carries it for Tandem).
 __tandem_precmd() {
-  builtin local __tandem_status="$?"
-  builtin local -
-  builtin set +eux
-  __tandem_last_status="$__tandem_status"
+  { __tandem_last_status="$?"; builtin local -; builtin set +aeuvx; } 2>/dev/null
   if [[ "${__tandem_ran-}" == 1 ]]; then
-    builtin printf '\e]133;D;%s;tandem=%s\a' "$__tandem_status" "$__tandem_nonce"
+    builtin printf '\e]133;D;%s;tandem=%s\a' "$__tandem_last_status" "$__tandem_nonce"
   fi
   __tandem_ran=0
   __tandem_typed=
@@ -91,37 +99,47 @@ __tandem_precmd() {
   __tandem_histcmd="${HISTCMD-0}"
   __tandem_percent_encode "$PWD"
   builtin printf '\e]7;file://%s%s\a' "${HOSTNAME-}" "$__tandem_encoded"
+  __tandem_mark_a=$'\e]133;A;tandem='"$__tandem_nonce;cwd=$__tandem_encoded"$'\a'
   if [[ "${PROMPT_COMMAND[*]-}" != "${__tandem_seen_prompt_command-}" ]]; then
     # Something rewrote PROMPT_COMMAND (bash-preexec does, on its first prompt; tools that
     # do usually install a DEBUG trap too): have the prompt fix-up look at the trap again.
     __tandem_seen_prompt_command="${PROMPT_COMMAND[*]-}"
     __tandem_check_trap=1
   fi
-  return "$__tandem_status"
+  return "$__tandem_last_status"
 }
 
 # Last in PROMPT_COMMAND: after prompt frameworks (starship, oh-my-bash, a PROMPT_COMMAND
 # that rebuilds PS1) have done their work, make sure A/B frame PS1 and C sits in PS0.
 # $1, when given, is `trap -p DEBUG` as seen at top level (a function cannot see it).
 __tandem_prompt_fix() {
-  builtin local -
-  builtin set +eux
+  { builtin local -; builtin set +aeuvx; } 2>/dev/null
   builtin local a b
   if builtin shopt -q promptvars; then
-    # Indirect, so the nonce is not in PS1's text (which some people export).
+    # Indirect, so the nonce is not in PS1's text (which some people export), and the
+    # cwd in A is not subject to prompt decoding.
     a='\[${__tandem_mark_a-}\]'
     b='\[${__tandem_mark_b-}\]'
   else
-    a="\\[$__tandem_mark_a\\]"
+    # Direct: backslashes (the cwd may hold some) are prompt escapes here. The nonce is
+    # then in PS1's text, so PS1 must not be exported (only `set -a` would have done so).
+    a="\\[${__tandem_mark_a//\\/\\\\}\\]"
     b="\\[$__tandem_mark_b\\]"
+    [[ "${PS1@a}" != *x* ]] || builtin export -n PS1
   fi
   if [[ "$PS1" != "$a"* || "$PS1" != *"$b" ]]; then
+    # The A of the previous prompt differs from this one's in direct mode (the cwd).
+    [[ -z "${__tandem_ps1_a-}" ]] || PS1="${PS1//"$__tandem_ps1_a"/}"
     PS1="${PS1//"$a"/}"
     PS1="${PS1//"$b"/}"
     PS1="$a$PS1$b"
   fi
-  if [[ "${PS0-}" != *"$__tandem_ps0"* ]]; then
-    PS0="${PS0-}$__tandem_ps0"
+  __tandem_ps1_a="$a"
+  if builtin shopt -q promptvars; then
+    [[ "${PS0-}" == *"$__tandem_ps0"* ]] || PS0="${PS0-}$__tandem_ps0"
+  elif [[ "${PS0-}" == *"$__tandem_ps0"* ]]; then
+    # Not expanded without promptvars: it would be printed as it is. No C then.
+    PS0="${PS0//"$__tandem_ps0"/}"
   fi
   if (( $# > 0 )); then
     __tandem_check_trap=
@@ -133,6 +151,7 @@ __tandem_prompt_fix() {
 # Runs in PS0's command substitution (a subshell), after the command line was read and
 # before it runs. Prints C with the command line.
 __tandem_command_start() {
+  { builtin local -; builtin set +aeuvx; } 2>/dev/null
   builtin local command=
   if (( ${__tandem_typed_lines:-0} > 0 )); then
     command="$__tandem_typed"
@@ -148,6 +167,7 @@ __tandem_command_start() {
 
 # Bound (bind -x) to the first half of the Enter macro: records each physical line.
 __tandem_line_capture() {
+  { builtin local -; builtin set +aeuvx; } 2>/dev/null
   if [[ "${__tandem_ran-}" == 1 ]]; then
     # A command ran and no prompt hook of ours followed: the user re-read a startup file
     # that reassigned PROMPT_COMMAND (`source ~/.bashrc`). Start this command afresh and
@@ -166,12 +186,18 @@ __tandem_line_capture() {
 # The user's DEBUG trap would otherwise also fire for our PROMPT_COMMAND entries and for
 # the bind -x call on every Enter (bash-preexec would take that for the user's command).
 # We own the trap and run the user's for everything else, with $? and $_ intact.
+#
+# The trap is `{ __tandem_debug_trap "$_"; } 19>&2 2>/dev/null`: our part is not traced
+# under `set -x`; the user's trap runs with their options and their stderr (fd 19 there),
+# so it is traced, and prints, exactly as without us.
 __tandem_debug_trap() {
-  builtin local __tandem_status="$?"
+  { __tandem_debug_status="$?"; __tandem_debug_flags="$-"; builtin local -; builtin set +aeuvx; } 2>/dev/null
   case "${FUNCNAME[1]-}" in __tandem_*) return 0 ;; esac
   case "${BASH_COMMAND-}" in __tandem_* | '${__tandem_nonce:+__tandem_'*) return 0 ;; esac
-  __tandem_set_status "$__tandem_status" "${1-}"
-  builtin eval -- "$__tandem_debug_chain"
+  __tandem_debug_flags="${__tandem_debug_flags//[!aeuvx]/}"
+  [[ -z "$__tandem_debug_flags" ]] || builtin set "-$__tandem_debug_flags"
+  __tandem_set_status "$__tandem_debug_status" "${1-}"
+  builtin eval -- "$__tandem_debug_chain" 2>&19 19>&-
 }
 
 # $1 is the output of `trap -p DEBUG` (taken at top level by the caller's caller).
@@ -179,9 +205,9 @@ __tandem_wrap_debug_trap() {
   [[ -n "${1-}" ]] || return 0
   builtin eval "builtin set -- $1"
   # $1=trap $2=-- $3=the command $4=DEBUG
-  [[ "${3-}" == '__tandem_debug_trap "$_"' ]] && return 0
+  [[ "${3-}" == "$__tandem_trap" ]] && return 0
   __tandem_debug_chain="${3-}"
-  builtin trap -- '__tandem_debug_trap "$_"' DEBUG
+  builtin trap -- "$__tandem_trap" DEBUG
   if [[ "$__tandem_debug_chain" == *__bp_preexec_invoke_exec* ]] && builtin declare -F __bp_interactive_mode >/dev/null; then
     # bash-preexec installed itself on this prompt and set its "a prompt was just shown"
     # flag; its unwrapped trap then fired for our own PROMPT_COMMAND entry and cleared it.
@@ -197,7 +223,9 @@ __tandem_bind_enter() {
   for keymap in emacs vi-insert vi-command; do
     bound="$(builtin bind -m "$keymap" -q accept-line 2>/dev/null)"
     [[ "$bound" == *'"\C-m"'* || "$bound" == *'"\C-j"'* ]] || continue
-    builtin bind -m "$keymap" -x '"\e[8885~": __tandem_line_capture' 2>/dev/null || continue
+    # The leading newline: while bash reads a continuation line, the parser state it
+    # restores for `bind -x` would otherwise not take `{` as a reserved word.
+    builtin bind -m "$keymap" -x $'"\\e[8885~": \n{ __tandem_line_capture; } 2>/dev/null' 2>/dev/null || continue
     builtin bind -m "$keymap" '"\e[8886~": accept-line'
     for key in '\C-m' '\C-j'; do
       # Only keys that are plain accept-line; a user's own binding stays.
@@ -210,8 +238,8 @@ __tandem_bind_enter() {
 # They expand to nothing where __tandem_nonce is unset: a nested bash that inherits an
 # exported PROMPT_COMMAND does not run (or miss) them.
 __tandem_hook_prompt_command() {
-  builtin local first='${__tandem_nonce:+__tandem_precmd}'
-  builtin local last='${__tandem_nonce:+__tandem_prompt_fix ${__tandem_check_trap:+"$(trap -p DEBUG)"}}'
+  builtin local first='{ ${__tandem_nonce:+__tandem_precmd}; } 2>/dev/null'
+  builtin local last='{ ${__tandem_nonce:+__tandem_prompt_fix ${__tandem_check_trap:+"$(trap -p DEBUG)"}}; } 2>/dev/null'
   if [[ "${PROMPT_COMMAND@a}" == *a* ]]; then
     builtin local entry
     builtin local -a entries
@@ -234,9 +262,9 @@ __tandem_hook_prompt_command() {
 }
 
 __tandem_install() {
-  builtin local -
-  builtin set +eux
-  __tandem_mark_a=$'\e]133;A;tandem='"$__tandem_nonce"$'\a'
+  { builtin local -; builtin set +aeuvx; } 2>/dev/null
+  __tandem_percent_encode "$PWD"
+  __tandem_mark_a=$'\e]133;A;tandem='"$__tandem_nonce;cwd=$__tandem_encoded"$'\a'
   __tandem_mark_b=$'\e]133;B;tandem='"$__tandem_nonce"$'\a'
   # PS0 is expanded before each command read — several times for one multi-line paste,
   # with no prompt in between. Only the first prints C (a command substitution, so in a
@@ -245,7 +273,7 @@ __tandem_install() {
   # in the shell itself. All of it only where our nonce exists: a nested bash that
   # inherits an exported PS0 stays quiet.
   __tandem_once=([1]=)
-  __tandem_ps0='${__tandem_nonce:+${__tandem_once[__tandem_ran]-$(__tandem_command_start)}${__tandem_nil[__tandem_ran=1]-}}'
+  __tandem_ps0='${__tandem_nonce:+${__tandem_once[__tandem_ran]-$({ __tandem_command_start; } 2>/dev/null)}${__tandem_nil[__tandem_ran=1]-}}'
   __tandem_ran=0
   __tandem_typed=
   __tandem_typed_lines=0
@@ -269,6 +297,7 @@ __tandem_install() {
 # here on would be one more call of the user's DEBUG trap before the first prompt.
 # $1: `trap -p DEBUG`, taken at top level.
 __tandem_main() {
+  { builtin local -; builtin set +aeuvx; } 2>/dev/null
   builtin unset -v __tandem_f __tandem_startup __tandem_flags __tandem_rcfile
   builtin unset -f __tandem_main
   # PS0, `local -` and ${var@a} need bash 4.4 (macOS still ships 3.2 as /bin/bash): older
@@ -284,7 +313,6 @@ __tandem_main() {
 # --- the user's startup files, as bash itself would read them ----------------------------
 # (Sourced at top level, not from a function, so `declare`/`local` in them mean what the
 # user expects. See INVOCATION in bash(1) and run_startup_files() in bash's shell.c.)
-__tandem_startup=()
 if builtin shopt -q login_shell; then
   if [[ "$__tandem_flags" != *" noprofile "* ]]; then
     [[ -e /etc/profile ]] && __tandem_startup+=(/etc/profile)
@@ -316,5 +344,5 @@ for __tandem_f in "${__tandem_startup[@]}"; do
     builtin source "$__tandem_f"
   fi
 done
-__tandem_main "$(trap -p DEBUG)"
+{ __tandem_main "$(trap -p DEBUG)"; } 2>/dev/null
 

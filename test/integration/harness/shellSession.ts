@@ -10,6 +10,7 @@ import type { Block, TerminalState } from '../../../src/shared/blocks';
 import { BlockTracker } from '../../../src/main/blocks/blockTracker';
 import { OscScanner } from '../../../src/main/osc/oscScanner';
 import { interpretOsc, type Mark } from '../../../src/main/osc/marks';
+import { percentDecode } from '../../../src/main/osc/percentEncoding';
 import { buildShellLaunch, type ShellLaunch } from '../../../src/main/shell/shellLaunch';
 
 /**
@@ -35,6 +36,26 @@ export interface SeenMark {
   offset: number;
   /** Carried this session's nonce. */
   ours: boolean;
+  /** The OSC number and everything after `id;`, as the scanner found them. */
+  id: number;
+  payload: string;
+}
+
+/** The `key=value` option of an OSC 133 mark's payload (`A;tandem=…;cwd=…`), raw. */
+export function markOption(seen: SeenMark, key: string): string | undefined {
+  if (seen.id !== 133) return undefined;
+  for (const part of seen.payload.split(';').slice(1)) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq) === key) return part.slice(eq + 1);
+  }
+  return undefined;
+}
+
+/** The cwd our A mark carries, decoded; undefined for other marks or an A without one. */
+export function promptCwd(seen: SeenMark): string | undefined {
+  if (!seen.ours || seen.mark.kind !== 'prompt-start') return undefined;
+  const raw = markOption(seen, 'cwd');
+  return raw === undefined ? undefined : percentDecode(raw);
 }
 
 export interface SessionOptions {
@@ -234,6 +255,38 @@ export class ShellSession {
     return this.tracker.blocks().filter((block) => block.endedAt !== undefined);
   }
 
+  /**
+   * Where the nonce shows up outside our own marks: every occurrence in the raw output
+   * must be inside one of our marks (each carries it exactly once), and the screen must
+   * never show it. Returns a description of each leak (empty: none).
+   */
+  async nonceLeaks(): Promise<string[]> {
+    const leaks: string[] = [];
+    const output = this.output;
+    const occurrences = output.split(this.nonce).length - 1;
+    const inMarks = this.marks.filter((seen) => seen.ours).length;
+    if (occurrences !== inMarks) {
+      const withoutOurMarks = output.replace(/\x1b\][0-9]+;[^\x07\x1b]*\x07/g, (osc) => (osc.includes(`tandem=${this.nonce}`) ? '' : osc));
+      for (const line of withoutOurMarks.split('\n')) if (line.includes(this.nonce)) leaks.push(`output: ${JSON.stringify(line)}`);
+      if (leaks.length === 0) leaks.push(`output: ${occurrences} occurrences, ${inMarks} marks of ours`);
+    }
+    for (const line of await this.screenLines()) if (line.includes(this.nonce)) leaks.push(`screen: ${JSON.stringify(line)}`);
+    return leaks;
+  }
+
+  /** The output since byte `from` with every OSC sequence removed (what the user sees, roughly). */
+  textSince(from: number): string {
+    return Buffer.concat(this.chunks)
+      .subarray(from)
+      .toString('utf8')
+      .replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '');
+  }
+
+  /** Bytes of output so far. */
+  get outputLength(): number {
+    return this.offset;
+  }
+
   /** Screen lines (visible + scrollback) as plain text, trailing blanks trimmed. */
   async screenLines(): Promise<string[]> {
     await new Promise<void>((resolve) => this.screen.write('', resolve));
@@ -287,7 +340,7 @@ export class ShellSession {
       const mark = interpretOsc(osc);
       if (!mark) continue;
       const offset = base + osc.end;
-      this.marks.push({ mark, offset, ours: mark.nonce === this.nonce });
+      this.marks.push({ mark, offset, ours: mark.nonce === this.nonce, id: osc.id, payload: osc.payload });
       this.tracker.handle(mark, offset);
     }
     this.offset += chunk.length;

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { removeDir, ShellSession, SHELLS, sleep, type ShellName, type SeenMark } from '../harness/shellSession';
+import { promptCwd, removeDir, ShellSession, SHELLS, sleep, type ShellName, type SeenMark } from '../harness/shellSession';
 import { readText } from './fixtures';
 
 /**
@@ -137,8 +137,18 @@ export function registerCoreTests(options: CoreOptions): void {
     await session.run(`cd "${unicode}"`);
     const after = await session.run('true');
     expect(after.cwd).toBe(unicode);
+    // The cwd travels in our A mark (OSC 7 is only for other tools): percent signs and
+    // semicolons, which are the mark's own syntax (and zsh's prompt escapes), too.
+    const percent = join(home, '50%20off;x=%~');
+    mkdirSync(percent);
+    const from = session.marks.length;
+    await session.run(`cd '${percent}'`);
+    const a = session.marks.slice(from).filter((seen) => seen.ours && seen.mark.kind === 'prompt-start').at(-1)!;
+    expect(promptCwd(a)).toBe(percent);
+    expect(session.tracker.cwd).toBe(percent);
     await session.run('cd ~');
     expect(session.tracker.cwd).toBe(home);
+    expect(await session.nonceLeaks()).toEqual([]);
   });
 
   it('ignores forged marks printed by a program', async () => {
@@ -220,6 +230,14 @@ export function registerCoreTests(options: CoreOptions): void {
     expect(env).not.toMatch(/^VSCODE_/m);
     expect(env).not.toContain(session.nonce);
     expect(env).not.toContain('shell-integration');
+    expect(env).not.toMatch(/^(BASH_FUNC_)?__tandem/m);
+    // What a child process really got.
+    const environ = join(home, 'environ.txt');
+    await session.run(`cat /proc/self/environ | tr '\\0' '\\n' > ${environ}`);
+    const childEnv = readText(environ);
+    expect(childEnv).toMatch(/^TERM_PROGRAM=Tandem$/m);
+    expect(childEnv).not.toContain(session.nonce);
+    expect(childEnv).not.toMatch(/^(BASH_FUNC_)?__tandem|^TANDEM_/m);
   });
 
   it(`a nested ${shell} is a plain shell: no marks of ours, no bootstrap`, async () => {
