@@ -76,10 +76,14 @@ test('the command palette lists actions and runs the chosen one', async ({ page 
   await expect(page.getByTestId('pane')).toHaveCount(2);
   await expect(page.getByTestId('split')).toHaveAttribute('data-direction', 'row');
 
-  // Escape closes it without running anything; focus goes back to the terminal.
+  // Opened right after the split: the new pane's terminal, opening late, must not take the
+  // focus away from the palette. Escape closes it without running anything.
   await page.keyboard.press('Control+Shift+P');
   await expect(palette).toBeVisible();
+  await expect(page.locator('[data-testid="pane"] .xterm')).toHaveCount(2);
+  await expect(page.getByTestId('palette-input')).toBeFocused();
   await page.keyboard.type('new tab');
+  await expect(page.getByTestId('palette-input')).toHaveValue('new tab');
   await page.keyboard.press('Escape');
   await expect(palette).toHaveCount(0);
   await expect(page.getByTestId('tab')).toHaveCount(1);

@@ -470,7 +470,9 @@ export class PaneSession {
     this.updateWebgl();
     if (this.focusWhenOpened) {
       this.focusWhenOpened = false;
-      this.terminal.focus();
+      // The terminal opens a little after it was asked for focus; a palette, dialog or text
+      // field opened meanwhile keeps it (typing there must not land in the shell).
+      if (!focusIsInAnotherField()) this.terminal.focus();
     }
   }
 
@@ -509,6 +511,13 @@ export class PaneSession {
     this.terminal.dispose();
     this.host.remove();
   }
+}
+
+function focusIsInAnotherField(): boolean {
+  const active = document.activeElement;
+  if (!(active instanceof HTMLElement) || active.classList.contains('xterm-helper-textarea')) return false;
+  if (active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement || active instanceof HTMLSelectElement) return true;
+  return active.closest('[role="dialog"], [role="menu"], [role="search"]') !== null;
 }
 
 /** Links open on Ctrl+click (Cmd+click on macOS), as in VS Code and iTerm2. */
