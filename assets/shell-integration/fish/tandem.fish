@@ -10,7 +10,15 @@
 #                  fish_prompt itself is wrapped so that B follows the user's prompt text
 #                  (re-wrapped whenever the user or a theme redefines fish_prompt)
 #   fish_preexec   C with the command line exactly as typed ($argv[1])
+#
+# The A mark carries the cwd (cwd=<percent-encoded>), which the tracker trusts; OSC 7 is
+# still sent for other tools. Nothing of ours is exported (all `set -g`), and each handler
+# shadows fish_trace with an empty local, so a user's `set fish_trace 1` traces that one
+# line of ours and never the nonce.
 
+# A user's `set fish_trace 1` must not trace this file (which handles the nonce): an empty
+# local shadows it for the rest of the file.
+set -l fish_trace
 set -g __tandem_nonce
 if set -q TANDEM_BOOTSTRAP
     if test -r "$TANDEM_BOOTSTRAP"
@@ -32,6 +40,7 @@ else
 
     function __tandem_on_postexec --on-event fish_postexec
         set -l last_status $status
+        set -l fish_trace
         if test "$__tandem_ran" = 1
             printf '\e]133;D;%s;tandem=%s\a' $last_status $__tandem_nonce
         end
@@ -41,17 +50,21 @@ else
     # Ctrl+C at the prompt (fish_cancel) and a syntax error (fish_posterror) redraw the
     # prompt without a fish_prompt event.
     function __tandem_on_prompt --on-event fish_prompt --on-event fish_cancel --on-event fish_posterror
-        printf '\e]7;file://%s%s\a' "$hostname" (string escape --style=url -- "$PWD")
-        printf '\e]133;A;tandem=%s\a' $__tandem_nonce
+        set -l fish_trace
+        set -l cwd (string escape --style=url -- "$PWD")
+        printf '\e]7;file://%s%s\a' "$hostname" $cwd
+        printf '\e]133;A;tandem=%s;cwd=%s\a' $__tandem_nonce $cwd
         __tandem_wrap_prompt
     end
 
     function __tandem_on_preexec --on-event fish_preexec
+        set -l fish_trace
         printf '\e]133;C;tandem=%s;cmdline_url=%s\a' $__tandem_nonce (string escape --style=url -- "$argv[1]")
         set -g __tandem_ran 1
     end
 
     function __tandem_prompt_end
+        set -l fish_trace
         printf '\e]133;B;tandem=%s\a' $__tandem_nonce
     end
 

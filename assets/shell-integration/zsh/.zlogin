@@ -2,4 +2,4 @@
 # .zshenv in this directory).
 __tandem_enter_user .zlogin
 [[ -z "$__tandem_file" ]] || builtin source -- "$__tandem_file"
-__tandem_finish
+{ __tandem_finish } 2>/dev/null

@@ -6,11 +6,15 @@
 # ZDOTDIR here again so zsh reads the next stub. The last stub (.zlogin for login shells,
 # .zshrc otherwise) leaves the user's ZDOTDIR in place for good. Hooks are installed by
 # .zshrc after the user's .zshrc. See docs/shell-integration.md.
+#
+# Every function here starts with `{ emulate -L zsh -o no_xtrace …; } 2>/dev/null`: a
+# user's `setopt xtrace` must not trace our code (nor show the nonce), and not even that
+# line is traced. allexport is off in zsh emulation, so nothing of ours is exported.
 
 builtin typeset -g __tandem_zdotdir="${${(%):-%x}:A:h}"
 
 () {
-  builtin emulate -L zsh
+  { builtin emulate -L zsh -o no_xtrace -o no_verbose -o no_all_export; } 2>/dev/null
   builtin typeset -g __tandem_nonce=
   if [[ -n "${TANDEM_BOOTSTRAP-}" ]]; then
     if [[ -r "$TANDEM_BOOTSTRAP" ]]; then
@@ -32,7 +36,7 @@ builtin typeset -g __tandem_zdotdir="${${(%):-%x}:A:h}"
 
 # Point ZDOTDIR where the user's startup files are, and name the one to source next.
 __tandem_enter_user() {
-  builtin emulate -L zsh
+  { builtin emulate -L zsh -o no_xtrace -o no_verbose -o no_all_export; } 2>/dev/null
   if [[ -n "$__tandem_user_zdotdir_set" ]]; then
     builtin export ZDOTDIR="$__tandem_user_zdotdir"
   else
@@ -52,7 +56,7 @@ __tandem_enter_user() {
 
 # Note the ZDOTDIR the user's file left, then send zsh back to our stubs.
 __tandem_leave_user() {
-  builtin emulate -L zsh
+  { builtin emulate -L zsh -o no_xtrace -o no_verbose -o no_all_export; } 2>/dev/null
   if [[ -n "${ZDOTDIR+x}" ]]; then
     __tandem_user_zdotdir_set=1
     __tandem_user_zdotdir="$ZDOTDIR"
@@ -62,16 +66,29 @@ __tandem_leave_user() {
   builtin export ZDOTDIR="$__tandem_zdotdir"
 }
 
+# After the user's .zshrc: install the hooks (the user's .zshrc may have switched on
+# xtrace or verbose, so this is one function call, not top-level code in the stub).
+__tandem_after_zshrc() {
+  { builtin emulate -L zsh -o no_xtrace -o no_verbose -o no_all_export; } 2>/dev/null
+  __tandem_leave_user
+  if [[ -n "${__tandem_nonce-}" && -o interactive ]]; then
+    builtin source -- "$__tandem_zdotdir/tandem-integration.zsh"
+  else
+    builtin unset __tandem_nonce
+  fi
+  [[ -o login ]] || __tandem_finish
+}
+
 # Startup is over: leave the user's ZDOTDIR and remove the helpers.
 __tandem_finish() {
-  builtin emulate -L zsh
+  { builtin emulate -L zsh -o no_xtrace -o no_verbose -o no_all_export; } 2>/dev/null
   if [[ -n "$__tandem_user_zdotdir_set" ]]; then
     builtin export ZDOTDIR="$__tandem_user_zdotdir"
   else
     builtin unset ZDOTDIR
   fi
   builtin unset __tandem_file __tandem_user_zdotdir __tandem_user_zdotdir_set __tandem_zdotdir
-  builtin unfunction __tandem_enter_user __tandem_leave_user __tandem_finish
+  builtin unfunction __tandem_enter_user __tandem_leave_user __tandem_after_zshrc __tandem_finish
 }
 
 __tandem_enter_user .zshenv

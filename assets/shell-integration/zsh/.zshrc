@@ -2,10 +2,4 @@
 # in this directory).
 __tandem_enter_user .zshrc
 [[ -z "$__tandem_file" ]] || builtin source -- "$__tandem_file"
-__tandem_leave_user
-if [[ -n "${__tandem_nonce-}" && -o interactive ]]; then
-  builtin source -- "$__tandem_zdotdir/tandem-integration.zsh"
-else
-  builtin unset __tandem_nonce
-fi
-[[ -o login ]] || __tandem_finish
+{ __tandem_after_zshrc } 2>/dev/null

@@ -7,6 +7,11 @@
 #                        inside %{ %}, re-added whenever a theme rebuilt PS1
 #   __tandem_preexec     last in preexec_functions: C with the command line exactly as
 #                        typed ($1 of preexec: continuation lines, leading space and all)
+#
+# The A mark carries the cwd (cwd=<percent-encoded>), which the tracker trusts; OSC 7 is
+# still sent for other tools. Each hook starts with `{ emulate -L zsh -o no_xtrace …; }
+# 2>/dev/null`, so a user's `setopt xtrace` traces none of our code (nor the nonce), and
+# allexport (off in zsh emulation) exports nothing of ours.
 
 __tandem_percent_encode() {
   # Every byte outside 0x21..0x7e, and % and ;, becomes %XX; one pass, in C.
@@ -15,8 +20,7 @@ __tandem_percent_encode() {
 }
 
 __tandem_precmd() {
-  builtin local -i __tandem_status=$?
-  builtin emulate -L zsh -o no_warn_create_global
+  { builtin local -i __tandem_status=$?; builtin emulate -L zsh -o no_warn_create_global -o no_xtrace -o no_verbose -o no_all_export; } 2>/dev/null
   # Some plugins call precmd hooks from a zle widget (to redraw the prompt); the cursor
   # is then inside the command line and nothing can be printed.
   if ! builtin zle; then
@@ -26,6 +30,8 @@ __tandem_precmd() {
     builtin local REPLY
     __tandem_percent_encode "$PWD"
     builtin print -rn -- $'\e]7;file://'"${HOST-}$REPLY"$'\a'
+    # For PS1, where `%` (and `!` under prompt_bang) are prompt escapes: %% and %%21.
+    __tandem_mark_a=$'\e]133;A;tandem='"$__tandem_nonce;cwd=${${REPLY//\%/%%}//\!/%%21}"$'\a'
   fi
   __tandem_ran=0
   # Keep the prompt fix-up last (a plugin loaded late may have added a hook after it).
@@ -36,8 +42,7 @@ __tandem_precmd() {
 }
 
 __tandem_prompt_fix() {
-  builtin local -i __tandem_status=$?
-  builtin emulate -L zsh -o no_warn_create_global
+  { builtin local -i __tandem_status=$?; builtin emulate -L zsh -o no_warn_create_global -o no_xtrace -o no_verbose -o no_all_export; } 2>/dev/null
   builtin local direct_a="%{$__tandem_mark_a%}" direct_b="%{$__tandem_mark_b%}"
   builtin local indirect_a='%{${__tandem_mark_a-}%}' indirect_b='%{${__tandem_mark_b-}%}'
   builtin local a=$direct_a b=$direct_b
@@ -45,16 +50,22 @@ __tandem_prompt_fix() {
     # Indirect, so the nonce is not in PS1's text (which some people export).
     a=$indirect_a
     b=$indirect_b
+  elif [[ ${(t)PS1} == *export* ]]; then
+    # Direct: the nonce is in PS1's text, which must then not reach child processes.
+    builtin typeset +x PS1
   fi
   if [[ "$PS1" != "$a"* || "$PS1" != *"$b" ]]; then
+    # In direct mode the previous prompt's A (another cwd) differs from this one's.
+    [[ -z "$__tandem_ps1_a" ]] || PS1="${PS1//"$__tandem_ps1_a"/}"
     PS1="${${${${PS1//"$direct_a"/}//"$direct_b"/}//"$indirect_a"/}//"$indirect_b"/}"
     PS1="$a$PS1$b"
   fi
+  __tandem_ps1_a=$a
   return __tandem_status
 }
 
 __tandem_preexec() {
-  builtin emulate -L zsh -o no_warn_create_global
+  { builtin emulate -L zsh -o no_warn_create_global -o no_xtrace -o no_verbose -o no_all_export; } 2>/dev/null
   builtin local REPLY
   # $1 is the line as typed while history is active; $3 the expanded text otherwise.
   __tandem_percent_encode "${1:-${3-}}"
@@ -66,7 +77,7 @@ __tandem_preexec() {
 # .zshrc that assigns precmd_functions (`source ~/.zshrc`) — put them back; the block of
 # that command then ends, without a status, at the next one's C.
 __tandem_line_init() {
-  builtin emulate -L zsh -o no_warn_create_global
+  { builtin emulate -L zsh -o no_warn_create_global -o no_xtrace -o no_verbose -o no_all_export; } 2>/dev/null
   if (( ! __tandem_ran && ${precmd_functions[(Ie)__tandem_precmd]} && ${preexec_functions[(Ie)__tandem_preexec]} )); then
     return 0
   fi
@@ -81,8 +92,11 @@ __tandem_hook() {
 }
 
 () {
-  builtin emulate -L zsh -o no_warn_create_global
-  builtin typeset -g __tandem_mark_a=$'\e]133;A;tandem='"$__tandem_nonce"$'\a'
+  { builtin emulate -L zsh -o no_warn_create_global -o no_xtrace -o no_verbose -o no_all_export; } 2>/dev/null
+  builtin local REPLY
+  __tandem_percent_encode "$PWD"
+  builtin typeset -g __tandem_mark_a=$'\e]133;A;tandem='"$__tandem_nonce;cwd=${${REPLY//\%/%%}//\!/%%21}"$'\a'
+  builtin typeset -g __tandem_ps1_a=
   builtin typeset -g __tandem_mark_b=$'\e]133;B;tandem='"$__tandem_nonce"$'\a'
   builtin typeset -gi __tandem_ran=0
   __tandem_hook

@@ -55,6 +55,7 @@ const XTRACE_HOMES = {
       ].join('\n'),
     }),
   zsh: () => home({ '.zshrc': ['setopt xtrace', "PROMPT='%~%# '", ''].join('\n') }),
+  fish: () => home({ '.config/fish/config.fish': ['set -g fish_greeting', 'set -g fish_trace 1', ''].join('\n') }),
 };
 
 const PLAIN_HOMES = {
@@ -108,6 +109,21 @@ describe.each(['bash', 'zsh'] as const)('%s: xtrace and verbose do not show the 
       const text = session.textSince(from);
       expect(text).toMatch(traced('traced'));
       expect(text).toMatch(traced('both'));
+      expect(text).not.toContain('133;');
+      expect(await session.nonceLeaks()).toEqual([]);
+    });
+  });
+});
+
+describe('fish: fish_trace does not show the nonce', () => {
+  it('fish_trace set in config.fish', async () => {
+    await withSession('fish', XTRACE_HOMES.fish(), async (session) => {
+      const from = session.outputLength;
+      expect(await session.run('echo hi')).toMatchObject({ command: 'echo hi', exitCode: 0, trusted: true });
+      expect(await session.run('false')).toMatchObject({ command: 'false', exitCode: 1, trusted: true });
+      const text = session.textSince(from);
+      // The user's own trace still works (fish: `> echo hi`).
+      expect(text).toMatch(/^>+ echo hi\r?$/m);
       expect(text).not.toContain('133;');
       expect(await session.nonceLeaks()).toEqual([]);
     });
