@@ -19,7 +19,7 @@ test('status bar shows the shell, the cwd after cd, and integration on', async (
 });
 
 test('status bar says integration off for a shell without integration (dash)', async ({ page }) => {
-  const { pane, paneId } = await tandem.start(page, { shell: '/bin/dash' });
+  const { pane, paneId } = await tandem.start(page, { shell: '/bin/dash', prompt: false });
   await expect(pane).toHaveAttribute('data-shell', 'dash');
   await expect(page.getByTestId('status-shell')).toHaveText('dash');
   const integration = page.getByTestId('status-integration');

@@ -32,7 +32,11 @@ export async function probeTerminal(page: Page, paneId: string): Promise<Termina
 }
 
 /** One `tandem web` per test, stopped and its temp HOME removed afterwards. */
-export function useTandem(): { start(page: Page, options?: StartOptions): Promise<OpenedTandem>; server(): TandemServer } {
+export function useTandem(): {
+  /** Starts the server, opens the page and (unless `prompt: false`) waits for the shell's first prompt. */
+  start(page: Page, options?: StartOptions & { prompt?: boolean }): Promise<OpenedTandem>;
+  server(): TandemServer;
+} {
   let server: TandemServer | undefined;
   test.afterEach(async () => {
     const running = server;
@@ -42,10 +46,13 @@ export function useTandem(): { start(page: Page, options?: StartOptions): Promis
     removeHome(running.home);
   });
   return {
-    async start(page, options = {}) {
+    async start(page, { prompt = true, ...options } = {}) {
       server = await startTandem({ shell: '/usr/bin/bash', ...options });
       await page.goto(server.url);
       const { pane, paneId } = await firstPane(page);
+      // Keys typed while the shell is still loading its startup files can be lost to it;
+      // integration reports the first prompt, so wait for that (a slow, loaded machine too).
+      if (prompt) await expect(pane).toHaveAttribute('data-state', 'PROMPT', { timeout: 30_000 });
       return { server, pane, paneId };
     },
     server() {
