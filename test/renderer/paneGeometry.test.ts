@@ -6,9 +6,17 @@ import { neighborPane, paneRects, type FocusDirection, type UnitRect } from '../
 
 const EPSILON = 1e-9;
 
-/** A random layout grown by splits (as the user makes them), with random divider positions. */
+function realisticSizes(tree: LayoutNode): boolean {
+  return [...paneRects(tree).values()].every((rect) => rect.width >= 1e-4 && rect.height >= 1e-4);
+}
+
+/**
+ * A random layout grown by splits (as the user makes them), with random divider positions.
+ * Panes far thinner than the divider's minimum (48 px) cannot exist; focus moves need an
+ * edge overlap above the geometry's epsilon, so such layouts are skipped where it matters.
+ */
 const layout: fc.Arbitrary<LayoutNode> = fc
-  .array(fc.tuple(fc.nat(), fc.constantFrom<SplitDirection>('row', 'column'), fc.double({ min: 0.05, max: 20, noNaN: true })), { maxLength: 12 })
+  .array(fc.tuple(fc.nat(), fc.constantFrom<SplitDirection>('row', 'column'), fc.double({ min: 0.25, max: 4, noNaN: true })), { maxLength: 12 })
   .map((splits) => {
     let root: LayoutNode = paneLeaf(1);
     let nextId = 2;
@@ -93,6 +101,7 @@ describe('neighborPane (Alt+Arrow focus)', () => {
   it('always returns a different pane that lies in that direction and shares an edge span', () => {
     fc.assert(
       fc.property(layout, fc.nat(), fc.constantFrom<FocusDirection>('left', 'right', 'up', 'down'), (tree, pick, direction) => {
+        fc.pre(realisticSizes(tree));
         const panes = panesOf(tree);
         const from = panes[pick % panes.length]!;
         const target = neighborPane(tree, from, direction);
@@ -121,6 +130,7 @@ describe('neighborPane (Alt+Arrow focus)', () => {
   it('finds a neighbour for every pane not at that edge of the window', () => {
     fc.assert(
       fc.property(layout, fc.nat(), fc.constantFrom<FocusDirection>('left', 'right', 'up', 'down'), (tree, pick, direction) => {
+        fc.pre(realisticSizes(tree));
         const panes = panesOf(tree);
         const from = panes[pick % panes.length]!;
         const a = paneRects(tree).get(from)!;
