@@ -1,33 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FrameKind, decodeAckCount, decodeFrame, encodeFrame } from '../../src/shared/protocol';
+import type { Channel } from '../../src/renderer/src/transport/channel';
 import { importRendererModule } from './support/rendererModule';
 
-/** The part of transport/channel.ts the fake implements. */
-interface Channel {
-  send(data: string | Uint8Array): void;
-  close(): void;
-  onmessage: ((data: string | ArrayBuffer | Uint8Array) => void) | null;
-  onclose: ((reason: string) => void) | null;
-}
-
-type Status = 'connecting' | 'open' | 'reconnecting' | 'replaced';
-
-/** The part of transport/engineConnection.ts under test. */
-interface EngineConnection {
-  readonly status: Status;
-  start(): void;
-  reconnectNow(): void;
-  request(method: string, params: unknown): Promise<unknown>;
-  on(event: string, listener: (payload: unknown) => void): () => void;
-  onOutput(listener: (paneId: number, bytes: Uint8Array) => void): () => void;
-  onStatus(listener: (status: Status, detail?: string) => void): () => void;
-  sendInput(paneId: number, data: string | Uint8Array): void;
-  sendAck(paneId: number, byteCount: number): void;
-}
-interface EngineConnectionModule {
-  EngineConnection: new (open: () => Promise<Channel>) => EngineConnection;
-  EngineRequestError: new (message: string, code?: string) => Error & { code?: string };
-}
+type EngineConnectionModule = typeof import('../../src/renderer/src/transport/engineConnection');
+type Status = import('../../src/renderer/src/transport/engineConnection').ConnectionStatus;
 
 class FakeChannel implements Channel {
   sent: (string | Uint8Array)[] = [];

@@ -2,15 +2,8 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { importRendererModule } from './support/rendererModule';
 
-interface ChordsModule {
-  normalizeChord(chord: string): string;
-  chordFromEvent(event: Partial<KeyboardEvent>): string | undefined;
-  chordLabel(chord: string): string;
-}
-interface KeybindingsModule {
-  actionForChord(chord: string): string | undefined;
-  primaryChord(actionId: string): string | undefined;
-}
+type ChordsModule = typeof import('../../src/renderer/src/actions/chords');
+type KeybindingsModule = typeof import('../../src/renderer/src/actions/keybindings');
 
 /** Loads the shortcut modules as a browser on `platform` would (isMac is decided at load). */
 async function load(platform: string) {
@@ -22,7 +15,8 @@ async function load(platform: string) {
   return { ...chords, ...keybindings };
 }
 
-function key(init: { key: string; code: string; ctrl?: boolean; shift?: boolean; alt?: boolean; meta?: boolean }): Partial<KeyboardEvent> {
+/** The fields of a KeyboardEvent that chords read (a real one cannot be built without a DOM). */
+function key(init: { key: string; code: string; ctrl?: boolean; shift?: boolean; alt?: boolean; meta?: boolean }): KeyboardEvent {
   return {
     key: init.key,
     code: init.code,
@@ -30,7 +24,7 @@ function key(init: { key: string; code: string; ctrl?: boolean; shift?: boolean;
     shiftKey: init.shift ?? false,
     altKey: init.alt ?? false,
     metaKey: init.meta ?? false,
-  };
+  } as KeyboardEvent;
 }
 
 afterEach(() => vi.unstubAllGlobals());

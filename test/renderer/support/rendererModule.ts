@@ -1,9 +1,7 @@
 /**
- * Imports a renderer module that refers to browser globals (`window`, `navigator`).
- *
- * Unit tests run under tsconfig.node.json (no DOM lib), so a static import would pull the
- * module into that typecheck and fail on `window`; tsconfig.web.json already checks it. The
- * caller states the part of the module's shape it uses, and stubs the globals first.
+ * Imports a renderer module afresh, after the test has stubbed the browser globals it reads
+ * when it loads (`window`, `navigator`). Typed by the module itself:
+ * `importRendererModule<typeof import('…/chords')>('actions/chords.ts')`.
  */
 export async function importRendererModule<T>(pathFromRendererSrc: string): Promise<T> {
   const url = new URL(`../../../src/renderer/src/${pathFromRendererSrc}`, import.meta.url);
