@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { makeTestHome, removeTestHome, testHomeEnv } from '../../test/support/testHome';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -25,15 +25,9 @@ export interface StartOptions {
   port?: number;
 }
 
-/** A fresh home for a test: empty startup files, so the prompt is predictable. */
+/** A fresh home for a test: quiet startup files, so the prompt is predictable. */
 export function makeHome(): string {
-  const home = mkdtempSync(join(tmpdir(), 'tandem-e2e-'));
-  writeFileSync(join(home, '.bashrc'), 'PS1="\\u\\$ "\n');
-  writeFileSync(join(home, '.bash_profile'), '[ -f ~/.bashrc ] && . ~/.bashrc\n');
-  writeFileSync(join(home, '.zshrc'), 'PROMPT="%n%# "\n');
-  mkdirSync(join(home, '.config/fish'), { recursive: true });
-  writeFileSync(join(home, '.config/fish/config.fish'), 'set -g fish_greeting ""\n');
-  return home;
+  return makeTestHome('tandem-e2e-');
 }
 
 /** Starts `tandem web` exactly as a user would, with its own HOME and XDG dirs. */
@@ -45,16 +39,7 @@ export async function startTandem(options: StartOptions = {}): Promise<TandemSer
   }
   const args = [join(root, 'bin/tandem.js'), 'web', '--port', String(options.port ?? 0), '--no-open'];
   if (options.shell) args.push('--shell', options.shell);
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: home,
-    USER: process.env.USER ?? 'root',
-    LANG: 'C.UTF-8',
-    SHELL: '/bin/bash',
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_DATA_HOME: join(home, '.local/share'),
-    XDG_STATE_HOME: join(home, '.local/state'),
-  };
+  const env = testHomeEnv(home);
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (data) => (output += data));
@@ -91,5 +76,5 @@ export async function startTandem(options: StartOptions = {}): Promise<TandemSer
 }
 
 export function removeHome(home: string): void {
-  rmSync(home, { recursive: true, force: true });
+  removeTestHome(home);
 }

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { Engine } from '../../src/main/engine/engine';
@@ -17,26 +16,12 @@ import {
   type Params,
   type Results,
 } from '../../src/shared/protocol';
+import { makeTestHome as makeHome, removeTestHome, testHomeEnv } from './testHome';
 
 /** A temp HOME with quiet startup files and XDG dirs inside it. */
 export function makeTestHome(): { home: string; env: NodeJS.ProcessEnv; cleanup(): void } {
-  const home = mkdtempSync(join(tmpdir(), 'tandem-test-'));
-  writeFileSync(join(home, '.bashrc'), 'PS1="\\u\\$ "\n');
-  writeFileSync(join(home, '.bash_profile'), '. ~/.bashrc\n');
-  writeFileSync(join(home, '.zshrc'), 'PROMPT="%# "\n');
-  mkdirSync(join(home, '.config/fish'), { recursive: true });
-  writeFileSync(join(home, '.config/fish/config.fish'), 'set -g fish_greeting ""\n');
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: home,
-    USER: process.env.USER ?? 'root',
-    LANG: 'C.UTF-8',
-    SHELL: '/bin/bash',
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_DATA_HOME: join(home, '.local/share'),
-    XDG_STATE_HOME: join(home, '.local/state'),
-  };
-  return { home, env, cleanup: () => rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }) };
+  const home = makeHome();
+  return { home, env: testHomeEnv(home), cleanup: () => removeTestHome(home) };
 }
 
 type AnyEvent = { event: EventName; payload: unknown };
