@@ -2,6 +2,11 @@ import { defineConfig } from '@playwright/test';
 
 // E2e tests drive the real UI in Debian's Chromium against `tandem web`. Playwright's own
 // browser download is never used: the system Chromium is passed as executablePath.
+if (!process.env.ELECTRON_OVERRIDE_DIST_PATH && !process.env.TEST_WORKER_INDEX) {
+  // Said out loud, so a green run is never mistaken for a tested Electron window.
+  console.log('Electron e2e: SKIPPED (no Electron binary here; set ELECTRON_OVERRIDE_DIST_PATH to an Electron build to run it)');
+}
+
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
