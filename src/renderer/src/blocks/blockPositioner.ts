@@ -1,15 +1,27 @@
 import type { Terminal } from '@xterm/xterm';
 import type { BlockMarkers } from './blockMarkers';
 
+interface Geometry {
+  cellHeight: number;
+  originY: number;
+}
+
 /**
  * Keeps each block's DOM element over its rows. Runs at most once per animation frame, only
  * when something moved, and writes styles directly: scrolling never re-renders React.
  * Elements of blocks out of view stay in the DOM, hidden.
+ *
+ * The pane's geometry (row height, where the rows start) is measured only after a resize or
+ * an appearance change: reading layout every frame while output scrolls would force the
+ * browser to lay the page out twice per frame, and that slows a flood of output visibly.
  */
 export class BlockPositioner {
   private readonly elements = new Map<string, HTMLElement>();
+  /** What each element was last given, so unchanged styles are not written again. */
+  private readonly applied = new Map<HTMLElement, string>();
   private layer: HTMLElement | undefined;
   private frame = 0;
+  private geometry: Geometry | undefined;
 
   constructor(
     private readonly terminal: Terminal,
@@ -18,14 +30,22 @@ export class BlockPositioner {
 
   setLayer(layer: HTMLElement | undefined): void {
     this.layer = layer;
+    this.invalidateGeometry();
+  }
+
+  /** The pane was resized or its font changed: measure again on the next frame. */
+  invalidateGeometry(): void {
+    this.geometry = undefined;
     this.invalidate();
   }
 
   register(blockId: string, element: HTMLElement | null): void {
     if (element) {
       this.elements.set(blockId, element);
-      hide(element);
+      this.hide(element);
     } else {
+      const previous = this.elements.get(blockId);
+      if (previous) this.applied.delete(previous);
       this.elements.delete(blockId);
     }
     this.invalidate();
@@ -43,38 +63,58 @@ export class BlockPositioner {
     if (this.frame !== 0) cancelAnimationFrame(this.frame);
     this.frame = 0;
     this.elements.clear();
+    this.applied.clear();
+  }
+
+  private measure(): Geometry | undefined {
+    const screen = this.terminal.element?.querySelector<HTMLElement>('.xterm-screen');
+    const rows = this.terminal.rows;
+    if (!screen || !this.layer || rows <= 0 || screen.clientHeight === 0) return undefined;
+    return {
+      cellHeight: screen.clientHeight / rows,
+      originY: screen.getBoundingClientRect().top - this.layer.getBoundingClientRect().top,
+    };
   }
 
   private layout(): void {
-    const screen = this.terminal.element?.querySelector<HTMLElement>('.xterm-screen');
     const buffer = this.terminal.buffer.active;
     const rows = this.terminal.rows;
-    if (!screen || !this.layer || buffer.type !== 'normal' || rows <= 0 || screen.clientHeight === 0) {
-      this.elements.forEach(hide);
+    this.geometry ??= this.measure();
+    if (!this.geometry || buffer.type !== 'normal') {
+      this.elements.forEach((element) => this.hide(element));
       return;
     }
-    const cellHeight = screen.clientHeight / rows;
-    const originY = screen.getBoundingClientRect().top - this.layer.getBoundingClientRect().top;
+    const { cellHeight, originY } = this.geometry;
     const viewportTop = buffer.viewportY;
     for (const [blockId, element] of this.elements) {
       const lines = this.markers.lines(blockId);
       if (!lines) {
-        hide(element);
+        this.hide(element);
         continue;
       }
       const first = Math.max(lines.top - viewportTop, 0);
       const last = Math.min(lines.bottom - viewportTop, rows - 1);
       if (last < first) {
-        hide(element);
+        this.hide(element);
         continue;
       }
       const commandRowsVisible = Math.max(0, Math.min(lines.commandBottom - viewportTop, rows - 1) - first + 1);
+      const clipped = lines.top - viewportTop < 0 ? 'top' : '';
+      const key = `${first}:${last}:${commandRowsVisible}:${clipped}:${cellHeight}:${originY}`;
+      if (this.applied.get(element) === key) continue;
+      this.applied.set(element, key);
       element.style.display = '';
       element.style.top = `${originY + first * cellHeight}px`;
       element.style.height = `${(last - first + 1) * cellHeight}px`;
       element.style.setProperty('--command-height', `${commandRowsVisible * cellHeight}px`);
-      element.dataset.clipped = lines.top - viewportTop < 0 ? 'top' : '';
+      element.dataset.clipped = clipped;
     }
+  }
+
+  private hide(element: HTMLElement): void {
+    if (this.applied.get(element) === 'hidden') return;
+    this.applied.set(element, 'hidden');
+    hide(element);
   }
 }
 

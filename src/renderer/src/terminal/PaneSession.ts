@@ -129,7 +129,10 @@ export class PaneSession {
     this.host.addEventListener('paste', (event) => this.onPasteEvent(event), true);
     this.host.addEventListener('focusin', () => this.hooks.onFocus(this.paneId));
 
-    this.resizeObserver = new ResizeObserver(() => this.scheduleFit());
+    this.resizeObserver = new ResizeObserver(() => {
+      this.blockPositioner.invalidateGeometry();
+      this.scheduleFit();
+    });
     const invalidateBlocks = () => this.blockPositioner.invalidate();
     this.disposables.push(
       this.terminal.onData((data) => this.onInput(data)),
@@ -139,7 +142,7 @@ export class PaneSession {
       this.terminal.onSelectionChange(() => this.onSelectionChange()),
       this.terminal.onScroll(invalidateBlocks),
       this.terminal.onLineFeed(invalidateBlocks),
-      this.terminal.onResize(invalidateBlocks),
+      this.terminal.onResize(() => this.blockPositioner.invalidateGeometry()),
       this.terminal.onRender(invalidateBlocks),
       this.terminal.buffer.onBufferChange(invalidateBlocks),
       this.terminal.parser.registerOscHandler(133, (data) => this.onSemanticMark(data)),
@@ -402,7 +405,7 @@ export class PaneSession {
     if (previous.theme !== appearance.theme) options.theme = terminalTheme(appearance.theme);
     if (previous.webgl !== appearance.webgl) this.updateWebgl();
     this.scheduleFit();
-    this.blockPositioner.invalidate();
+    this.blockPositioner.invalidateGeometry();
   }
 
   focus(): void {
@@ -461,7 +464,7 @@ export class PaneSession {
       this.engineSize = { cols, rows };
       if (!this.exited) this.transport.resize(this.paneId, cols, rows);
     }
-    this.blockPositioner.invalidate();
+    this.blockPositioner.invalidateGeometry();
   }
 
   private open(): void {
