@@ -1,4 +1,10 @@
 import { defineConfig } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+
+const chromium = JSON.parse(readFileSync(new URL('./e2e/support/chromium.json', import.meta.url), 'utf8')) as {
+  defaultPath: string;
+  args: string[];
+};
 
 // E2e tests drive the real UI in Debian's Chromium against `tandem web`. Playwright's own
 // browser download is never used: the system Chromium is passed as executablePath.
@@ -18,15 +24,8 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-sync',
-      ],
+      executablePath: process.env.CHROMIUM_PATH ?? chromium.defaultPath,
+      args: chromium.args,
     },
     viewport: { width: 1200, height: 800 },
     trace: 'off',

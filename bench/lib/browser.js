@@ -1,6 +1,6 @@
 // Debian's Chromium driven by playwright-core (never a downloaded browser), with a fresh
 // profile per launch, and the probe (page/probe.js) injected into every page.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -8,6 +8,8 @@ import { cmdlineOf, descendantsOf, pidsWithArgument } from './proc.js';
 import { ROOT } from './tandem.js';
 
 export const VIEWPORT = { width: 1200, height: 800 };
+/** The Chromium flags the e2e tests use too. */
+const CHROMIUM = JSON.parse(readFileSync(join(ROOT, 'e2e/support/chromium.json'), 'utf8'));
 
 function browserPids(profile) {
   const roots = pidsWithArgument(profile);
@@ -17,15 +19,10 @@ function browserPids(profile) {
 export async function launchBrowser() {
   const profile = mkdtempSync(join(tmpdir(), 'tandem-bench-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: process.env.CHROMIUM_PATH ?? CHROMIUM.defaultPath,
     headless: true,
     args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
+      ...CHROMIUM.args,
       // Keep timers and rendering of a page honest even if the window is considered hidden.
       '--disable-background-timer-throttling',
       '--disable-renderer-backgrounding',

@@ -1,6 +1,8 @@
 // What the bench needs from the Tandem UI beyond the test contract ([data-testid=pane],
 // window.__tandem.terminals, [data-testid=block]): opening another pane.
-import { paneIds, waitForPrompt } from './browser.js';
+import { launchBrowser, openTandem, paneIds, waitForPrompt } from './browser.js';
+import { startReferenceServer } from './referenceServer.js';
+import { makeHome, requireRendererBuild, startTandem } from './tandem.js';
 
 /** Keybindings that may open another pane, tried in order. */
 const NEW_PANE_KEYS = [
@@ -54,4 +56,27 @@ export async function openReferencePane(browser, referenceServer, termOptions) {
   await page.evaluate((id) => window.__ref.connectPty(id), refId);
   await waitForPrompt(page, refId);
   return { page, refId };
+}
+
+/**
+ * Tandem and the reference page in one browser, the reference configured like the Tandem
+ * pane, both at a prompt; everything is torn down after `use` returns.
+ */
+export async function withBothPages(use) {
+  requireRendererBuild();
+  const home = makeHome();
+  const tandemServer = await startTandem();
+  const referenceServer = await startReferenceServer({ ptyEnv: home.env, ptyCwd: home.home });
+  const browser = await launchBrowser();
+  try {
+    const { page: tPage, paneId } = await openTandem(browser, tandemServer);
+    const { renderer: _renderer, ...termOptions } = await terminalOptions(tPage, paneId);
+    const { page: rPage, refId } = await openReferencePane(browser, referenceServer, termOptions);
+    return await use({ browser, tPage, paneId, rPage, refId, termOptions });
+  } finally {
+    await browser.close();
+    await referenceServer.stop();
+    await tandemServer.stop();
+    home.cleanup();
+  }
 }

@@ -1,13 +1,11 @@
 // 3. Ctrl+C under a `yes` flood: from the key to the prompt being back. Tandem and the
 // reference page (xterm.js ↔ ws ↔ bash with the same flow control) share one browser and
 // take turns, so load from elsewhere on the machine hits both alike.
-import { focusPane, launchBrowser, openTandem } from '../lib/browser.js';
+import { focusPane } from '../lib/browser.js';
 import { interruptSamples } from '../lib/keys.js';
-import { startReferenceServer } from '../lib/referenceServer.js';
 import { measure } from '../lib/report.js';
 import { summary } from '../lib/stats.js';
-import { makeHome, requireRendererBuild, startTandem } from '../lib/tandem.js';
-import { openReferencePane, terminalOptions } from '../lib/tandemUi.js';
+import { withBothPages } from '../lib/tandemUi.js';
 
 const REPETITIONS = 10;
 const fmt = (s) => `p50 ${s.p50.toFixed(1)} / p95 ${s.p95.toFixed(1)} / max ${s.max.toFixed(1)} ms (n=${s.n})`;
@@ -36,15 +34,7 @@ export async function interrupt(report) {
 }
 
 async function measurePages() {
-  requireRendererBuild();
-  const home = makeHome();
-  const tandemServer = await startTandem();
-  const referenceServer = await startReferenceServer({ ptyEnv: home.env, ptyCwd: home.home });
-  const browser = await launchBrowser();
-  try {
-    const { page: tPage, paneId } = await openTandem(browser, tandemServer);
-    const { renderer: _r, ...termOptions } = await terminalOptions(tPage, paneId);
-    const { page: rPage, refId } = await openReferencePane(browser, referenceServer, termOptions);
+  return withBothPages(async ({ tPage, paneId, rPage, refId }) => {
     const tandem = { toPrompt: [], toBlock: [], blockErrors: [] };
     const reference = { toPrompt: [] };
     const add = (into, part) => Object.keys(into).forEach((k) => into[k].push(...part[k]));
@@ -57,10 +47,5 @@ async function measurePages() {
       add(reference, await interruptSamples(rPage, refId, { count: 1 }));
     }
     return { tandem, reference };
-  } finally {
-    await browser.close();
-    await referenceServer.stop();
-    await tandemServer.stop();
-    home.cleanup();
-  }
+  });
 }

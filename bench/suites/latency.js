@@ -1,14 +1,13 @@
 // 2. Keystroke echo latency: Tandem vs xterm.js wired straight to a bash pty, idle and while
 // another pane floods output. Both pages live in one browser and are sampled in alternating
 // rounds, so load from elsewhere on the machine hits both alike.
-import { focusPane, launchBrowser, openTandem, waitForPrompt } from '../lib/browser.js';
+import { focusPane, waitForPrompt } from '../lib/browser.js';
 import { echoSamples } from '../lib/keys.js';
 import { engineEcho, rawPtyEcho } from '../lib/nodeEcho.js';
-import { startReferenceServer } from '../lib/referenceServer.js';
 import { measure } from '../lib/report.js';
 import { sleep, summary } from '../lib/stats.js';
-import { makeHome, requireRendererBuild, startTandem } from '../lib/tandem.js';
-import { openReferencePane, openSecondPane, terminalOptions } from '../lib/tandemUi.js';
+import { makeHome } from '../lib/tandem.js';
+import { openSecondPane, withBothPages } from '../lib/tandemUi.js';
 
 const SAMPLES = Number(process.env.BENCH_ECHO_SAMPLES ?? 200);
 const ROUNDS = 5;
@@ -68,16 +67,7 @@ export async function latency(report) {
 
 /** Both pages in one browser; idle echo sampled in alternating rounds, then each under a flood. */
 async function measurePages() {
-  requireRendererBuild();
-  const home = makeHome();
-  const tandemServer = await startTandem();
-  const referenceServer = await startReferenceServer({ ptyEnv: home.env, ptyCwd: home.home });
-  const browser = await launchBrowser();
-  try {
-    const { page: tPage, paneId } = await openTandem(browser, tandemServer);
-    const options = await terminalOptions(tPage, paneId);
-    const { renderer: _r, ...termOptions } = options;
-    const { page: rPage, refId } = await openReferencePane(browser, referenceServer, termOptions);
+  return withBothPages(async ({ tPage, paneId, rPage, refId, termOptions }) => {
 
     const tandem = { idle: merge() };
     const reference = { idle: merge() };
@@ -116,12 +106,7 @@ async function measurePages() {
       reference.flood = await echoSamples(rPage, refId, { count: Math.ceil(SAMPLES / 2) });
     });
     return { tandem, reference };
-  } finally {
-    await browser.close();
-    await referenceServer.stop();
-    await tandemServer.stop();
-    home.cleanup();
-  }
+  });
 }
 
 async function flood(page, id, during) {
