@@ -229,6 +229,39 @@ describe('engine over the WebSocket transport, with a real bash', () => {
     await client.waitForPrompt(pane.paneId);
   });
 
+  it('a full-screen program makes one block that used the alternate screen; the next block is intact', async () => {
+    const { client, engine } = await open({ shell: '/bin/bash' });
+    const { paneId } = await client.request('pane.create', { cols: 80, rows: 24 });
+    await client.waitForPrompt(paneId);
+    writeFileSync(join(engine.home, 'numbers.txt'), Array.from({ length: 200 }, (_, i) => `n${i}`).join('\n'));
+    client.type(paneId, 'less numbers.txt\r');
+    await client.waitFor(() => client.textOf(paneId).includes('\x1b[?1049h') && client.textOf(paneId).includes('n20'));
+    client.type(paneId, 'q');
+    const less = await client.waitForBlock(paneId, 'less numbers.txt');
+    expect(less).toMatchObject({ exitCode: 0, usedAlternateScreen: true });
+    // Nothing of the pager's screen ends up as the block's output.
+    expect((await client.request('block.output', { blockId: less.id })).text).not.toContain('n20');
+    client.type(paneId, 'echo after-less\r');
+    const after = await client.waitForBlock(paneId, 'echo after-less');
+    expect(after.usedAlternateScreen).toBe(false);
+    expect((await client.request('block.output', { blockId: after.id })).text).toBe('after-less');
+  });
+
+  it('clear makes a block of its own, and blocks after it read back cleanly', async () => {
+    const { client } = await open({ shell: '/bin/bash' });
+    const { paneId } = await client.request('pane.create', { cols: 80, rows: 24 });
+    await client.waitForPrompt(paneId);
+    client.type(paneId, 'echo before-clear\r');
+    const before = await client.waitForBlock(paneId, 'echo before-clear');
+    client.type(paneId, 'clear\r');
+    expect(await client.waitForBlock(paneId, 'clear')).toMatchObject({ exitCode: 0 });
+    client.type(paneId, 'echo after-clear\r');
+    const after = await client.waitForBlock(paneId, 'echo after-clear');
+    expect((await client.request('block.output', { blockId: after.id })).text).toBe('after-clear');
+    // `clear` also wipes the scrollback (ESC[3J): the earlier block says its text is gone.
+    expect(await client.request('block.output', { blockId: before.id })).toMatchObject({ truncated: true });
+  });
+
   it('handles 10 MB in a single line', async () => {
     const { client } = await open({ shell: '/bin/bash' });
     const { paneId } = await client.request('pane.create', { cols: 80, rows: 24 });
