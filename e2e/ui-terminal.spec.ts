@@ -21,6 +21,18 @@ test('find in scrollback (Ctrl+Shift+F) selects a string printed earlier and scr
   // The match is far up in the scrollback: the viewport moved to it.
   expect((await probeTerminal(page, paneId)).viewportY).toBeLessThan(before.baseY - 50);
 
+  // With two matches, the search starts from the newest output and Enter goes further up.
+  await input.fill('');
+  await page.keyboard.press('Escape');
+  await runCommand(page, pane, 'echo twice-$((1+1))-old; seq 1 60; echo twice-$((1+1))-new');
+  await page.keyboard.press('Control+Shift+F');
+  await page.keyboard.type('twice-2-');
+  await expect(page.getByTestId('find-status')).toHaveText('2 of 2');
+  const newest = (await probeTerminal(page, paneId)).viewportY;
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('find-status')).toHaveText('1 of 2');
+  expect((await probeTerminal(page, paneId)).viewportY).toBeLessThan(newest);
+
   // A string that is not there says so.
   await input.fill('not-in-the-scrollback-zz');
   await expect(page.getByTestId('find-status')).toHaveText('No results');

@@ -2,7 +2,10 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useUiStore } from '../app/uiStore';
 import { paneSessions } from './paneSessions';
 
-/** Find in scrollback (search addon): Enter next, Shift+Enter previous, Esc closes. */
+/**
+ * Find in scrollback (search addon). As in other terminals, the search runs upwards from the
+ * newest output: typing and Enter go to the previous (older) match, Shift+Enter back down.
+ */
 export function FindBar({ paneId }: { paneId: number }) {
   const [query, setQuery] = useState('');
   const [caseSensitive, setCaseSensitive] = useState(false);
@@ -58,7 +61,7 @@ export function FindBar({ paneId }: { paneId: number }) {
       close();
     } else if (event.key === 'Enter') {
       event.preventDefault();
-      search(event.shiftKey ? 'previous' : 'next');
+      search(event.shiftKey ? 'next' : 'previous');
     }
   };
 
@@ -76,7 +79,7 @@ export function FindBar({ paneId }: { paneId: number }) {
         spellCheck={false}
         onChange={(event) => {
           setQuery(event.target.value);
-          search('next', event.target.value);
+          search('previous', event.target.value);
         }}
         onKeyDown={onKeyDown}
       />
@@ -90,7 +93,7 @@ export function FindBar({ paneId }: { paneId: number }) {
         title="Match case"
         onClick={() => {
           setCaseSensitive(!caseSensitive);
-          search('next', query, { caseSensitive: !caseSensitive, regex });
+          search('previous', query, { caseSensitive: !caseSensitive, regex });
         }}
       >
         Aa
@@ -102,15 +105,15 @@ export function FindBar({ paneId }: { paneId: number }) {
         title="Regular expression"
         onClick={() => {
           setRegex(!regex);
-          search('next', query, { caseSensitive, regex: !regex });
+          search('previous', query, { caseSensitive, regex: !regex });
         }}
       >
         .*
       </button>
-      <button type="button" title="Previous match (Shift+Enter)" aria-label="Previous match" onClick={() => search('previous')}>
+      <button type="button" title="Older match (Enter)" aria-label="Older match" onClick={() => search('previous')}>
         ↑
       </button>
-      <button type="button" title="Next match (Enter)" aria-label="Next match" onClick={() => search('next')}>
+      <button type="button" title="Newer match (Shift+Enter)" aria-label="Newer match" onClick={() => search('next')}>
         ↓
       </button>
       <button type="button" title="Close (Esc)" aria-label="Close find" onClick={close}>
