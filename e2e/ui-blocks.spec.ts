@@ -148,3 +148,12 @@ test('bracketed paste: multi-line text from Ctrl+Shift+V waits at the prompt unt
   await expect.poll(() => bufferText(page, paneId)).toMatch(/^pasted-42$/m);
   expect(await bufferText(page, paneId)).toMatch(/^pasted-41$/m);
 });
+
+test('a slow command shows how long it took on its command row; a quick one does not', async ({ page }) => {
+  const { pane } = await tandem.start(page);
+  const quick = await runCommand(page, pane, 'true');
+  await expect(quick.getByTestId('block-duration')).toHaveCount(0);
+  const slow = await runCommand(page, pane, 'sleep 1.3');
+  await expect(slow.getByTestId('block-duration')).toHaveText(/^1\.\d\d s$/);
+  await expect(slow.getByTestId('block-duration')).toBeVisible();
+});

@@ -2,10 +2,18 @@ import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import { useUiStore } from '../app/uiStore';
 import { paneSessions } from '../terminal/paneSessions';
 import { BlockMenu } from './BlockMenu';
-import { blockStatus, describeBlock } from './blockStatus';
+import { blockStatus, describeBlock, formatDuration } from './blockStatus';
 import { useBlocksStore } from './blocksStore';
 
 const CLOSE_DELAY_MS = 250;
+/** Commands quicker than this show their duration only on hover; slower ones on the command row. */
+const SHOW_DURATION_FROM_MS = 1_000;
+
+function shownDuration(block: { startedAt: number; endedAt?: number }): string | undefined {
+  if (block.endedAt === undefined) return undefined;
+  const took = block.endedAt - block.startedAt;
+  return took >= SHOW_DURATION_FROM_MS ? formatDuration(took) : undefined;
+}
 
 /**
  * A block's mark: a coloured bar in the gutter along its rows (blue while running, green,
@@ -90,6 +98,11 @@ export const BlockMark = memo(function BlockMark({ paneId, blockId }: { paneId: 
       }}
     >
       {status === 'failure' && <div className="block__tint" aria-hidden="true" />}
+      {shownDuration(block) && (
+        <div className="block__duration" data-testid="block-duration" aria-hidden="true">
+          {shownDuration(block)}
+        </div>
+      )}
       <div
         className="block__gutter"
         title={describeBlock(block)}
