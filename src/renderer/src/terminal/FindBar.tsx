@@ -32,7 +32,7 @@ export function FindBar({ paneId }: { paneId: number }) {
     };
   }, [paneId]);
 
-  const search = (direction: 'next' | 'previous', text = query, options = { caseSensitive, regex }) => {
+  const search = (direction: 'next' | 'previous' | 'newest', text = query, options = { caseSensitive, regex }) => {
     const session = paneSessions.get(paneId);
     if (!session) return;
     if (!text) {
@@ -79,7 +79,7 @@ export function FindBar({ paneId }: { paneId: number }) {
         spellCheck={false}
         onChange={(event) => {
           setQuery(event.target.value);
-          search('previous', event.target.value);
+          search('newest', event.target.value);
         }}
         onKeyDown={onKeyDown}
       />
@@ -93,7 +93,7 @@ export function FindBar({ paneId }: { paneId: number }) {
         title="Match case"
         onClick={() => {
           setCaseSensitive(!caseSensitive);
-          search('previous', query, { caseSensitive: !caseSensitive, regex });
+          search('newest', query, { caseSensitive: !caseSensitive, regex });
         }}
       >
         Aa
@@ -105,7 +105,7 @@ export function FindBar({ paneId }: { paneId: number }) {
         title="Regular expression"
         onClick={() => {
           setRegex(!regex);
-          search('previous', query, { caseSensitive, regex: !regex });
+          search('newest', query, { caseSensitive, regex: !regex });
         }}
       >
         .*

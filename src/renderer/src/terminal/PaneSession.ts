@@ -419,7 +419,8 @@ export class PaneSession {
 
   // ---- find -------------------------------------------------------------------------------
 
-  find(query: string, direction: 'next' | 'previous', options: { caseSensitive: boolean; regex: boolean }): boolean {
+  /** `newest` starts over from the bottom (the query changed); next/previous move from the current match. */
+  find(query: string, direction: 'next' | 'previous' | 'newest', options: { caseSensitive: boolean; regex: boolean }): boolean {
     if (!query) {
       this.search.clearDecorations();
       return false;
@@ -429,9 +430,8 @@ export class PaneSession {
       regex: options.regex,
       decorations: searchDecorationColors(this.appearance.theme),
     };
-    return direction === 'next'
-      ? this.search.findNext(query, { ...searchOptions, incremental: true })
-      : this.search.findPrevious(query, searchOptions);
+    if (direction === 'newest') this.terminal.clearSelection();
+    return direction === 'next' ? this.search.findNext(query, searchOptions) : this.search.findPrevious(query, searchOptions);
   }
 
   onSearchResults(listener: (result: { resultIndex: number; resultCount: number }) => void): IDisposable {
