@@ -69,6 +69,11 @@ export class PaneSession {
   /** Stream offset of the next engine byte. */
   private nextOffset: number;
   private anchors: StreamAnchor[] = [];
+  /** Output that arrived while xterm was busy with the previous write. */
+  private backlog: Uint8Array[] = [];
+  private writing = false;
+  /** Tandem's own lines waiting for the backlog to be written first. */
+  private readonly localLines: string[] = [];
   /** The block whose start is placed and whose end is not yet. */
   private openBlockId: string | undefined;
   /** Blocks whose end the engine told us by offset; marks in the stream then do not count. */
@@ -95,6 +100,7 @@ export class PaneSession {
   ) {
     this.paneId = info.paneId;
     this.nextOffset = info.streamOffset;
+    this.backlog = [];
     this.engineSize = { cols: info.cols, rows: info.rows };
     this.nonce = info.nonce;
     this.integration = info.integration;
@@ -154,19 +160,48 @@ export class PaneSession {
 
   // ---- engine output and blocks -------------------------------------------------------
 
+  /**
+   * Output goes to xterm at once when it is idle. While xterm is still parsing an earlier
+   * write, what arrives waits and then goes in as one write: under a flood xterm gets fewer,
+   * bigger writes (measurably faster), and a keystroke's echo is never held back.
+   */
   receiveOutput(bytes: Uint8Array): void {
     if (this.disposed) return;
+    this.backlog.push(bytes);
+    if (!this.writing) this.writeBacklog();
+  }
+
+  private writeBacklog(): void {
+    if (this.disposed) return;
+    if (this.backlog.length === 0) {
+      this.writing = false;
+      for (const text of this.localLines.splice(0)) this.terminal.write(text);
+      return;
+    }
+    const bytes = this.backlog.length === 1 ? this.backlog[0]! : concatBytes(this.backlog);
+    this.backlog = [];
+    this.writing = true;
     const chunkOffset = this.nextOffset;
     this.nextOffset += bytes.byteLength;
     if (this.anchors.length === 0 || (this.anchors[0]?.offset ?? Infinity) >= this.nextOffset) {
-      this.writeAndAck(bytes);
+      this.writeAndAck(bytes, () => this.writeBacklog());
       return;
     }
     const { segments, pending } = splitAtAnchors(bytes, chunkOffset, this.anchors);
     this.anchors = pending;
-    for (const segment of segments) {
-      this.writeAndAck(segment.bytes, () => segment.anchorsAfter.forEach((anchor) => this.placeAnchor(anchor)));
-    }
+    segments.forEach((segment, index) => {
+      const last = index === segments.length - 1;
+      this.writeAndAck(segment.bytes, () => {
+        segment.anchorsAfter.forEach((anchor) => this.placeAnchor(anchor));
+        if (last) this.writeBacklog();
+      });
+    });
+  }
+
+  /** Tandem's own line in the terminal (not engine output): after any output still waiting. */
+  private writeLocalLine(text: string): void {
+    if (this.writing) this.localLines.push(text);
+    else this.terminal.write(text);
   }
 
   /** block.started / block.finished: the event precedes the bytes holding its offsets. */
@@ -339,7 +374,7 @@ export class PaneSession {
     if (this.exited) return;
     this.exited = true;
     const close = isMac ? 'Cmd+W' : 'Ctrl+Shift+W';
-    this.terminal.write(
+    this.writeLocalLine(
       `\r\n\x1b[0;2m[process exited with code ${exitCode}] — press Enter to restart or ${close} to close\x1b[0m\r\n`,
     );
   }
@@ -348,6 +383,7 @@ export class PaneSession {
   rebind(info: PaneInfo): void {
     this.paneId = info.paneId;
     this.nextOffset = info.streamOffset;
+    this.backlog = [];
     this.engineSize = { cols: info.cols, rows: info.rows };
     this.nonce = info.nonce;
     this.integration = info.integration;
@@ -528,4 +564,14 @@ function openLink(event: MouseEvent, uri: string): void {
   if (!(isMac ? event.metaKey : event.ctrlKey)) return;
   if (!/^(https?|mailto):/i.test(uri)) return;
   window.open(uri, '_blank', 'noopener,noreferrer');
+}
+
+function concatBytes(chunks: Uint8Array[]): Uint8Array {
+  const joined = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.byteLength, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return joined;
 }
