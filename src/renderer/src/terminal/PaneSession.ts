@@ -53,7 +53,7 @@ const COPY_ON_SELECT_DELAY_MS = 150;
  * Engine output goes straight into xterm here and is acknowledged from xterm's write callback.
  */
 export class PaneSession {
-  paneId: number;
+  paneId = 0;
   readonly terminal: Terminal;
   readonly blockMarkers: BlockMarkers;
   readonly blockPositioner: BlockPositioner;
@@ -67,7 +67,7 @@ export class PaneSession {
   private webgl: WebglAddon | undefined;
   private webglLost = false;
   /** Stream offset of the next engine byte. */
-  private nextOffset: number;
+  private nextOffset = 0;
   private anchors: StreamAnchor[] = [];
   /** Output that arrived while xterm was busy with the previous write. */
   private backlog: Uint8Array[] = [];
@@ -78,16 +78,18 @@ export class PaneSession {
   private openBlockId: string | undefined;
   /** Blocks whose end the engine told us by offset; marks in the stream then do not count. */
   private readonly endsByOffset = new Set<string>();
-  private nonce: string;
-  private integration: boolean;
+  private nonce = '';
+  private integration = false;
   /** Output before this offset arrived as a serialized snapshot, without byte positions. */
-  private snapshotEndOffset: number;
-  private engineSize: { cols: number; rows: number };
+  private snapshotEndOffset = 0;
+  private engineSize = { cols: 0, rows: 0 };
   private container: HTMLElement | undefined;
   private fitTimer = 0;
   private copyTimer = 0;
   private opened = false;
   private focusWhenOpened = false;
+  /** Identifies this session in `latestFocusRequest`. */
+  private readonly focusToken = Symbol('pane focus');
   private visible = false;
   private exited = false;
   private disposed = false;
@@ -98,13 +100,7 @@ export class PaneSession {
     private readonly hooks: PaneSessionHooks,
     appearance: TerminalAppearance,
   ) {
-    this.paneId = info.paneId;
-    this.nextOffset = info.streamOffset;
-    this.backlog = [];
-    this.engineSize = { cols: info.cols, rows: info.rows };
-    this.nonce = info.nonce;
-    this.integration = info.integration;
-    this.snapshotEndOffset = info.snapshot ? info.streamOffset : 0;
+    this.adopt(info);
     this.appearance = appearance;
     this.terminal = new Terminal({
       cols: Math.max(2, info.cols),
@@ -133,7 +129,10 @@ export class PaneSession {
     // Native paste (Ctrl+Shift+V, Cmd+V, middle click) lands here; route it through
     // term.paste() so bracketed paste mode is honoured and exited panes ignore it.
     this.host.addEventListener('paste', (event) => this.onPasteEvent(event), true);
-    this.host.addEventListener('focusin', () => this.hooks.onFocus(this.paneId));
+    this.host.addEventListener('focusin', () => {
+      latestFocusRequest = this.focusToken;
+      this.hooks.onFocus(this.paneId);
+    });
 
     this.resizeObserver = new ResizeObserver(() => {
       this.blockPositioner.invalidateGeometry();
@@ -379,16 +378,21 @@ export class PaneSession {
     );
   }
 
-  /** A restarted shell continues in the same terminal, keeping the old scrollback above it. */
-  rebind(info: PaneInfo): void {
+  /** Take on the engine pane `info` describes: its id, stream position, size and marks' nonce. */
+  private adopt(info: PaneInfo): void {
     this.paneId = info.paneId;
     this.nextOffset = info.streamOffset;
     this.backlog = [];
     this.engineSize = { cols: info.cols, rows: info.rows };
     this.nonce = info.nonce;
     this.integration = info.integration;
-    this.openBlockId = undefined;
     this.snapshotEndOffset = info.snapshot ? info.streamOffset : 0;
+  }
+
+  /** A restarted shell continues in the same terminal, keeping the old scrollback above it. */
+  rebind(info: PaneInfo): void {
+    this.adopt(info);
+    this.openBlockId = undefined;
     this.endsByOffset.clear();
     this.anchors = [];
     this.commands.clear();
@@ -445,6 +449,7 @@ export class PaneSession {
   }
 
   focus(): void {
+    latestFocusRequest = this.focusToken;
     if (this.opened) this.terminal.focus();
     else this.focusWhenOpened = true;
   }
@@ -509,9 +514,9 @@ export class PaneSession {
     this.updateWebgl();
     if (this.focusWhenOpened) {
       this.focusWhenOpened = false;
-      // The terminal opens a little after it was asked for focus; a palette, dialog or text
-      // field opened meanwhile keeps it (typing there must not land in the shell).
-      if (!focusIsInAnotherField()) this.terminal.focus();
+      // The terminal opens a little after it was asked for focus. If the user has moved on
+      // meanwhile — to another pane, a palette, a dialog or a text field — they keep it.
+      if (latestFocusRequest === this.focusToken && !focusIsInAnotherField()) this.terminal.focus();
     }
   }
 
@@ -551,6 +556,9 @@ export class PaneSession {
     this.host.remove();
   }
 }
+
+/** The pane that was last asked for (or given) keyboard focus. */
+let latestFocusRequest: symbol | undefined;
 
 function focusIsInAnotherField(): boolean {
   const active = document.activeElement;
