@@ -1,11 +1,13 @@
 import { app, type BrowserWindow } from 'electron';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Engine } from './engine/engine';
 import { hardenElectron } from './electron/hardening';
 import { installIpcBridge } from './electron/ipcBridge';
+import { KeychainKeyStore } from './electron/keychainKeyStore';
 import { ownPageMatcher } from './electron/senderCheck';
 import { createMainWindow, defaultWindowPaths, rendererUrl } from './electron/mainWindow';
+import { tandemPaths } from './settings/paths';
 import { version } from './version';
 
 // The Electron entry: one engine, one window, the IPC transport. Everything else lives in
@@ -21,7 +23,7 @@ let engine: Engine | undefined;
 let mainWindow: BrowserWindow | undefined;
 
 app.whenReady().then(() => {
-  engine = new Engine({ version });
+  engine = new Engine({ version, keys: new KeychainKeyStore(join(tandemPaths(process.env).dataDir, 'api-keys.json')) });
   installIpcBridge(engine, () => mainWindow, isOwnPage);
   mainWindow = createMainWindow(paths);
   mainWindow.on('closed', () => (mainWindow = undefined));

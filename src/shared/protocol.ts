@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AgentRequestSchemas, type AgentEvents, type AgentResults } from './agent';
 import type { Block, TerminalState } from './blocks';
 import { SettingsPatchSchema, type Settings } from './settings';
 
@@ -36,6 +37,7 @@ export const RequestSchemas = {
   'settings.update': SettingsPatchSchema,
   /** The renderer's layout; the engine adds each pane's cwd and scrollback and saves it. */
   'session.save': z.lazy(() => SessionLayoutSchema),
+  ...AgentRequestSchemas,
 } as const;
 
 export type Method = keyof typeof RequestSchemas;
@@ -117,7 +119,7 @@ export interface HelloResult {
   livePanes: PaneInfo[];
 }
 
-export interface Results {
+export interface Results extends AgentResults {
   hello: HelloResult;
   'pane.create': PaneInfo;
   'pane.attach': PaneInfo;
@@ -133,7 +135,7 @@ export type Response =
   | { id: number; result: unknown }
   | { id: number; error: { message: string; code?: string } };
 
-export interface Events {
+export interface Events extends AgentEvents {
   'pane.state': { paneId: number; state: TerminalState; cwd: string; integration: boolean; title?: string };
   'pane.exit': { paneId: number; exitCode: number; signal?: number; message: string };
   /** Something the user should read in the pane's status area (fallback shell, integration off ...). */

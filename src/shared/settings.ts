@@ -31,14 +31,32 @@ const sessionFields = {
   restore: z.boolean(),
 };
 
+const aiFields = {
+  /** `anthropic` (Messages API) or `openai-compatible` (OpenAI, Ollama, LM Studio ...). */
+  backend: z.enum(['anthropic', 'openai-compatible']),
+  /** Model id; the TANDEM_MODEL environment variable wins over it. */
+  model: z.string().max(200),
+  /** Endpoint; empty means ANTHROPIC_BASE_URL / the vendor default. For Ollama: http://127.0.0.1:11434/v1 */
+  baseUrl: z.string().max(2_000),
+  maxOutputTokens: z.number().int().min(256).max(128_000),
+  /** A plan step that runs longer is interrupted (SIGINT, then killed). */
+  stepTimeoutSeconds: z.number().int().min(5).max(86_400),
+  /** How many recent blocks the standing context lists. */
+  contextBlocks: z.number().int().min(0).max(200),
+  /** Conversation history kept for each request; older turns are dropped beyond it. */
+  historyTokenBudget: z.number().int().min(2_000).max(1_000_000),
+};
+
 const ShellSection = z.object(shellFields).strict();
 const TerminalSection = z.object(terminalFields).strict();
 const SessionSection = z.object(sessionFields).strict();
+const AiSection = z.object(aiFields).strict();
 
 export type Settings = {
   shell: z.infer<typeof ShellSection>;
   terminal: z.infer<typeof TerminalSection>;
   session: z.infer<typeof SessionSection>;
+  ai: z.infer<typeof AiSection>;
 };
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -53,6 +71,15 @@ export const DEFAULT_SETTINGS: Settings = {
     copyOnSelect: false,
   },
   session: { restore: true },
+  ai: {
+    backend: 'anthropic',
+    model: 'claude-sonnet-4-5',
+    baseUrl: '',
+    maxOutputTokens: 8_192,
+    stepTimeoutSeconds: 300,
+    contextBlocks: 20,
+    historyTokenBudget: 60_000,
+  },
 };
 
 /** A partial update, one or more sections, only the keys that change. */
@@ -61,6 +88,7 @@ export const SettingsPatchSchema = z
     shell: ShellSection.partial().optional(),
     terminal: TerminalSection.partial().optional(),
     session: SessionSection.partial().optional(),
+    ai: AiSection.partial().optional(),
   })
   .strict();
 
@@ -76,5 +104,6 @@ export function applySettingsPatch(base: Settings, patch: SettingsPatch): Settin
     shell: { ...base.shell, ...defined(patch.shell) },
     terminal: { ...base.terminal, ...defined(patch.terminal) },
     session: { ...base.session, ...defined(patch.session) },
+    ai: { ...base.ai, ...defined(patch.ai) },
   };
 }

@@ -142,7 +142,7 @@ export class EngineClient {
 }
 
 /** An engine + browser-mode server on loopback, in a temp home. */
-export async function startEngine(options: { shell?: string; configToml?: string } = {}) {
+export async function startEngine(options: { shell?: string; configToml?: string; env?: NodeJS.ProcessEnv } = {}) {
   const testHome = makeTestHome();
   if (options.configToml !== undefined) {
     mkdirSync(join(testHome.home, '.config/tandem'), { recursive: true });
@@ -150,7 +150,7 @@ export async function startEngine(options: { shell?: string; configToml?: string
   }
   const engine = new Engine({
     version: 'test',
-    env: testHome.env,
+    env: { ...testHome.env, ...options.env },
     paths: tandemPaths(testHome.env),
     shellOverride: options.shell,
   });

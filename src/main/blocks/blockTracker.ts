@@ -5,6 +5,8 @@ export interface BlockTrackerEvents {
   started(block: Block): void;
   finished(block: Block): void;
   stateChanged(state: TerminalState, cwd: string): void;
+  /** A prompt was drawn (each prompt-start mark, or the input-start of a prompt we missed). */
+  promptShown?(): void;
   /** Our first trusted mark arrived: integration is proven to work in this shell. */
   integrationConfirmed(): void;
 }
@@ -112,9 +114,13 @@ export class BlockTracker {
           this.cwdValue = mark.cwd;
         }
         this.setState('PROMPT');
+        this.events.promptShown?.();
         break;
       case 'input-start':
-        if (this.stateValue !== 'PROMPT') this.setState('PROMPT');
+        if (this.stateValue !== 'PROMPT') {
+          this.setState('PROMPT');
+          this.events.promptShown?.();
+        }
         break;
       case 'command-line':
         this.pendingCommandLine = mark.commandLine;

@@ -47,6 +47,11 @@ export class TerminalMirror {
     this.alternateScreenListener = listener;
   }
 
+  /** The program asked for bracketed paste (shells with a line editor do at the prompt). */
+  get bracketedPasteMode(): boolean {
+    return this.terminal.modes.bracketedPasteMode;
+  }
+
   get isAlternateScreen(): boolean {
     return this.terminal.buffer.active.type === 'alternate';
   }

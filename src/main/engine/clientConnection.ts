@@ -69,6 +69,33 @@ export class ClientConnection implements PaneListener {
         await this.engine.saveSession(layout);
         return {};
       },
+      'agent.state': () => this.engine.agent.view(),
+      'agent.send': async (request) => {
+        await this.engine.agent.send(request);
+        return {};
+      },
+      'agent.cancel': ({ everything }) => this.engine.agent.cancel(everything),
+      'agent.plan': ({ planId, action }) => {
+        this.engine.agent.planAction(planId, action);
+        return {};
+      },
+      'agent.step': ({ planId, stepId, action, command, reason }) => {
+        this.engine.agent.stepAction(planId, stepId, action, command, reason);
+        return {};
+      },
+      'agent.note': ({ text }) => {
+        this.engine.agent.note(text);
+        return {};
+      },
+      'agent.run': ({ paneId, command }) => {
+        this.engine.pane(paneId);
+        // Answer at once; the command's block arrives as conversation events.
+        this.engine.agent.runUserCommand(paneId, command).catch((error: unknown) => this.engine.agent.reportError(error));
+        return {};
+      },
+      'agent.new': () => this.engine.agent.newConversation(),
+      'agent.model': (change) => this.engine.agent.setModel(change),
+      'agent.key': ({ backend, key }) => this.engine.agent.setKey(backend, key),
     };
     engine.attachClient(this);
   }
@@ -84,14 +111,17 @@ export class ClientConnection implements PaneListener {
   handleBinary(data: Uint8Array): void {
     const frame = decodeFrame(data);
     if (!frame) return;
+    if (frame.kind === FrameKind.Input) {
+      this.engine.input(frame.paneId, frame.payload);
+      return;
+    }
     let pane;
     try {
       pane = this.engine.pane(frame.paneId);
     } catch {
-      return; // Input for a pane closed a moment ago.
+      return; // An ack for a pane closed a moment ago.
     }
-    if (frame.kind === FrameKind.Input) pane.write(frame.payload);
-    else if (frame.kind === FrameKind.Ack) pane.acknowledge(decodeAckCount(frame.payload));
+    if (frame.kind === FrameKind.Ack) pane.acknowledge(decodeAckCount(frame.payload));
   }
 
   async handleText(text: string): Promise<void> {

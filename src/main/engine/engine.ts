@@ -9,6 +9,8 @@ import type {
   SessionLayout,
 } from '../../shared/protocol';
 import type { Settings, SettingsPatch } from '../../shared/settings';
+import { AgentSession } from '../agent/agentSession';
+import { MemoryKeyStore, type ApiKeyStore } from '../agent/modelConnection';
 import { Pane, type PaneListener } from '../panes/pane';
 import { SessionStore } from '../session/sessionStore';
 import { loadSettings, updateSettings } from '../settings/configFile';
@@ -20,6 +22,8 @@ export interface EngineOptions {
   env?: NodeJS.ProcessEnv;
   /** A shell chosen on the command line; wins over config.toml. */
   shellOverride?: string;
+  /** Where API keys typed into the settings live (the OS keychain in the Electron build). */
+  keys?: ApiKeyStore;
 }
 
 export class UserError extends Error {}
@@ -41,9 +45,20 @@ export class Engine {
   private lastLayout: SessionLayout | undefined;
   private configWatcher: FSWatcher | undefined;
   private readonly env: NodeJS.ProcessEnv;
+  /** The pane the user typed in last: where the agent works when a request names none. */
+  private lastActivePaneId: number | undefined;
+  readonly agent: AgentSession;
 
   constructor(private readonly options: EngineOptions) {
     this.env = options.env ?? process.env;
+    this.agent = new AgentSession({
+      settings: () => this.settingsValue,
+      env: this.env,
+      keys: options.keys ?? new MemoryKeyStore(),
+      pane: (paneId) => this.panes.get(paneId),
+      defaultPaneId: () => (this.lastActivePaneId !== undefined && this.panes.has(this.lastActivePaneId) ? this.lastActivePaneId : this.panes.keys().next().value),
+      emit: (event, payload) => this.client?.event(event, payload as never),
+    });
     this.paths = options.paths ?? tandemPaths(this.env);
     const loaded = loadSettings(this.paths.configFile);
     this.settingsValue = loaded.settings;
@@ -110,6 +125,7 @@ export class Engine {
       login: this.settingsValue.shell.login,
       env: this.env,
       restoredSnapshot: restored ? restored.scrollback + restoredBanner(restored.savedAt) : undefined,
+      onPromptRequest: (paneId, promptRequest) => this.agent.promptRequest(paneId, promptRequest),
     });
     this.panes.set(id, pane);
     const attached = pane.attach(client);
@@ -121,6 +137,14 @@ export class Engine {
     const pane = this.panes.get(paneId);
     if (!pane) throw new UserError(`There is no pane ${paneId}; it may have been closed.`);
     return pane;
+  }
+
+  /** Keyboard input for a pane; it also makes that pane the agent's default. */
+  input(paneId: number, bytes: Uint8Array): void {
+    const pane = this.panes.get(paneId);
+    if (!pane) return; // Input for a pane closed a moment ago.
+    this.lastActivePaneId = paneId;
+    pane.write(bytes);
   }
 
   closePane(paneId: number): Promise<void> {
@@ -148,6 +172,7 @@ export class Engine {
       throw new UserError((error as Error).message);
     }
     this.settingsError = undefined;
+    if (patch.ai) this.agent.settingsChanged();
     return this.settingsValue;
   }
 
@@ -199,6 +224,7 @@ export class Engine {
 
   async shutdown(): Promise<void> {
     this.configWatcher?.close();
+    this.agent.dispose();
     try {
       await this.saveSession();
     } finally {
@@ -215,6 +241,7 @@ export class Engine {
         this.settingsError = loaded.error;
         if (!loaded.error) this.settingsValue = loaded.settings;
         this.client?.event('settings.changed', { settings: this.settingsValue, error: loaded.error });
+        this.agent.settingsChanged();
       });
       this.configWatcher.on('error', () => this.configWatcher?.close());
     } catch {

@@ -12,7 +12,8 @@ import { OscScanner } from '../osc/oscScanner';
 import { interpretOsc } from '../osc/marks';
 import { FlowControl } from '../pty/flowControl';
 import { OutputBatcher } from '../pty/outputBatcher';
-import { hangUp } from '../pty/processTree';
+import { foregroundGroupOf, hangUp } from '../pty/processTree';
+import { PromptInterceptor, clearLineKeys, type PromptRequest, type PromptShell } from '../prompt/promptInterceptor';
 import { buildShellLaunch, type ShellLaunch } from '../shell/shellLaunch';
 import { resolveShell } from './shellChoice';
 
@@ -44,6 +45,18 @@ export interface PaneOptions {
   env?: NodeJS.ProcessEnv;
   /** Serialized screen to show before the shell's first output (session restore). */
   restoredSnapshot?: string;
+  /** A `# ` instruction or `?? ` question typed at the prompt (taken away from the shell). */
+  onPromptRequest?: (paneId: number, request: PromptRequest) => void;
+}
+
+/** In-engine watchers of a pane (the agent's step runner). */
+export interface PaneObserver {
+  blockStarted?(block: Block): void;
+  blockFinished?(block: Block): void;
+  /** A prompt appeared (every PROMPT state entry). */
+  promptShown?(): void;
+  alternateScreen?(): void;
+  exited?(): void;
 }
 
 export interface PaneListener {
@@ -82,6 +95,9 @@ export class Pane {
   private listener: PaneListener | undefined;
   private closed = false;
   private userTyped = false;
+  private readonly observers = new Set<PaneObserver>();
+  private readonly interceptor: PromptInterceptor;
+  private readonly inputDecoder = new TextDecoder();
 
   constructor(private readonly options: PaneOptions) {
     this.id = options.id;
@@ -93,10 +109,19 @@ export class Pane {
       started: (block) => this.onBlockStarted(block),
       finished: (block) => this.onBlockFinished(block),
       stateChanged: (state, cwd) => this.emitState(state, cwd),
+      promptShown: () => this.onPromptShown(),
       integrationConfirmed: () => this.onIntegrationConfirmed(),
     });
     this.heuristics = new PromptHeuristics(this.mirror, this.tracker, () => this.streamOffset);
-    this.mirror.onAlternateScreen(() => this.tracker.markAlternateScreen());
+    this.mirror.onAlternateScreen(() => {
+      this.tracker.markAlternateScreen();
+      for (const observer of this.observers) observer.alternateScreen?.();
+    });
+    this.interceptor = new PromptInterceptor({
+      shell: () => promptShellOf(this.shellPath),
+      prefix: () => (this.integrationOn ? '#' : '##'),
+      atPrompt: () => this.tracker.state === 'PROMPT' && !this.exitInfo && this.options.onPromptRequest !== undefined,
+    });
     this.batcher = new OutputBatcher((bytes) => this.sendToRenderer(bytes));
     this.flow = new FlowControl(
       () => this.pty?.pause(),
@@ -234,12 +259,74 @@ export class Pane {
     return this.mirror.flushed().then(() => this.mirror.screenText());
   }
 
+  /** Keyboard and paste input from the user. `# ` lines at a prompt go to the agent instead. */
   write(data: Uint8Array | string): void {
     if (!this.pty || this.closed) return;
     this.userTyped = true;
+    if (this.tracker.state === 'PROMPT' && this.options.onPromptRequest) {
+      const text = typeof data === 'string' ? data : this.inputDecoder.decode(data, { stream: true });
+      const { toShell, requests } = this.interceptor.input(text);
+      this.writeRaw(toShell);
+      for (const request of requests) this.options.onPromptRequest(this.id, request);
+      return;
+    }
+    // Not at a prompt: the interceptor only notes what may be typed ahead into the next one.
+    this.interceptor.input(typeof data === 'string' ? data : Buffer.from(data).toString('utf8'));
+    this.writeRaw(data);
+  }
+
+  private writeRaw(data: Uint8Array | string): void {
+    if (!this.pty || (typeof data === 'string' ? data.length : data.byteLength) === 0) return;
     if (!this.integrationOn) this.heuristics.beforeInput(data);
     // Bytes go through as bytes: xterm's binary mouse reports are not valid UTF-8.
     this.pty.write(typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+  }
+
+  /**
+   * Types a whole command at the prompt and presses Enter, as if the user had (a plan step).
+   * A half-typed line is cleared first; the shells keep it in their kill ring (Ctrl+Y).
+   */
+  typeCommand(command: string): void {
+    if (!this.pty || this.closed) return;
+    const multiLine = command.includes('\n');
+    const body = multiLine && this.mirror.bracketedPasteMode ? `\x1b[200~${command}\x1b[201~` : command;
+    // Clearing an empty line would ring the bell (and make bash redraw its prompt).
+    const clear = this.interceptor.currentLine === '' ? '' : clearLineFor(this.shellPath);
+    this.interceptor.commandTyped();
+    this.writeRaw(clear + body + '\r');
+  }
+
+  /** The foreground job gets SIGKILL (a plan step that ignored Ctrl+C past its timeout). */
+  killForeground(): boolean {
+    const pid = this.pty?.pid;
+    if (!pid) return false;
+    const group = foregroundGroupOf(pid);
+    if (group === undefined || group === pid) return false;
+    try {
+      process.kill(-group, 'SIGKILL');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Watch blocks and prompts of this pane; returns the function that stops watching. */
+  observe(observer: PaneObserver): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
+
+  /** The line the user has typed at the current prompt, when known exactly. */
+  get typedLine(): string | undefined {
+    return this.interceptor.currentLine;
+  }
+
+  get integration(): boolean {
+    return this.integrationOn;
+  }
+
+  get shellName(): string {
+    return shellName(this.shellPath);
   }
 
   resize(cols: number, rows: number): { cols: number; rows: number } {
@@ -383,6 +470,7 @@ export class Pane {
     this.exitInfo = signal ? { exitCode, signal } : { exitCode };
     this.tracker.shellExited(signal ? undefined : exitCode, this.streamOffset);
     this.batcher.flushAll();
+    for (const observer of this.observers) observer.exited?.();
     const how = signal ? `was killed by signal ${signal}` : `exited with code ${exitCode}`;
     this.emitEvent('pane.exit', {
       paneId: this.id,
@@ -442,11 +530,13 @@ export class Pane {
     if (heuristicRow !== undefined) this.outputs.startAtRow(block.id, heuristicRow);
     else this.outputs.startAtCursor(block.id);
     this.emitEvent('block.started', block);
+    for (const observer of this.observers) observer.blockStarted?.(block);
   }
 
   private onBlockFinished(block: Block): void {
     this.outputs.endAtCursor(block.id);
     this.emitEvent('block.finished', block);
+    for (const observer of this.observers) observer.blockFinished?.(block);
   }
 
   private onIntegrationConfirmed(): void {
@@ -460,10 +550,24 @@ export class Pane {
   private emitState(state: TerminalState, cwd: string): void {
     this.emitEvent('pane.state', { paneId: this.id, state, cwd, integration: this.integrationOn });
   }
+
+  private onPromptShown(): void {
+    this.interceptor.promptShown();
+    for (const observer of this.observers) observer.promptShown?.();
+  }
 }
 
 export function shellName(path: string): string {
   return basename(path).replace(/^-/, '');
+}
+
+function promptShellOf(path: string): PromptShell {
+  const name = shellName(path);
+  return name === 'bash' || name === 'zsh' || name === 'fish' ? name : 'other';
+}
+
+function clearLineFor(path: string): string {
+  return clearLineKeys(promptShellOf(path));
 }
 
 function messageOf(error: unknown): string {

@@ -1,0 +1,546 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  AgentEvents,
+  AgentResults,
+  AgentStatus,
+  AttachmentView,
+  ConversationItem,
+  ConversationView,
+} from '../../shared/agent';
+import type { Block } from '../../shared/blocks';
+import type { Settings } from '../../shared/settings';
+import type { Pane } from '../panes/pane';
+import type { PromptRequest } from '../prompt/promptInterceptor';
+import type { AgentContent, AgentMessage, ModelResult } from './backends/modelBackend';
+import { ModelError } from './backends/modelError';
+import { blockForModel } from './blockForModel';
+import { appendMessage, estimateMessagesTokens, fitHistory } from './conversationHistory';
+import { estimateCostUsd, modelFacts } from './modelCatalog';
+import { connectModel, type ApiKeyStore, type BackendKind } from './modelConnection';
+import { Plan } from './plan';
+import { PlanRunner } from './planRunner';
+import { StandingContextCache } from './standingContextCache';
+import { SYSTEM_PROMPT } from './systemPrompt';
+import { RUN_COMMAND_TOOL, RunCommandInputSchema } from './tools/runCommandTool';
+import { READ_ONLY_TOOLS, runReadOnlyTool } from './tools/readOnlyTools';
+import { StepRunner } from './stepRunner';
+import { estimateTokens } from '../context/tokenEstimate';
+
+/** Automatic retries of a request that failed before anything streamed. */
+const MAX_RETRIES = 4;
+/** Two cancels within this window stop everything the agent is doing. */
+const DOUBLE_CANCEL_MS = 1_000;
+
+/** What the agent needs from the engine. */
+export interface AgentHost {
+  settings(): Settings;
+  env: NodeJS.ProcessEnv;
+  keys: ApiKeyStore;
+  pane(paneId: number): Pane | undefined;
+  /** The pane the user worked in last, when a request names none. */
+  defaultPaneId(): number | undefined;
+  emit<E extends keyof AgentEvents>(event: E, payload: AgentEvents[E]): void;
+}
+
+interface Turn {
+  abort: AbortController;
+  phase: 'thinking' | 'streaming' | 'retrying';
+  item: Extract<ConversationItem, { role: 'assistant' }>;
+}
+
+/**
+ * One conversation with the model (one per window): the agent loop, plans and the view the
+ * panel shows. The loop never blocks the engine; the user can type in any pane, cancel, or
+ * send more while a response streams (it is queued for the next request).
+ */
+export class AgentSession {
+  private id = randomUUID();
+  private items: ConversationItem[] = [];
+  private history: AgentMessage[] = [];
+  private usage = { inputTokens: 0, outputTokens: 0, contextTokens: 0 };
+  private override: { backend?: BackendKind; model?: string } = {};
+  private turn: Turn | undefined;
+  private planRunner: PlanRunner | undefined;
+  private userStep: StepRunner | undefined;
+  /** User content waiting for the next request: queued messages, `! cmd` results. */
+  private pending: AgentContent[] = [];
+  private pendingMessages = 0;
+  private looping = false;
+  private lastCancelAt = 0;
+  private retryDetail: string | undefined;
+  private activePaneId: number | undefined;
+  private readonly standing: StandingContextCache;
+
+  constructor(private readonly host: AgentHost) {
+    this.standing = new StandingContextCache((paneId) => host.pane(paneId));
+  }
+
+  view(): ConversationView {
+    const connection = this.connection();
+    return {
+      id: this.id,
+      items: this.items.map((item) => (item.role === 'plan' ? { ...item, plan: item.plan } : { ...item })),
+      status: this.status(),
+      statusDetail: this.statusDetail(),
+      backend: connection.backendKind,
+      model: connection.model,
+      usage: {
+        inputTokens: this.usage.inputTokens,
+        outputTokens: this.usage.outputTokens,
+        costUsd: estimateCostUsd(connection.model, this.usage.inputTokens, this.usage.outputTokens),
+        contextTokens: this.usage.contextTokens,
+        contextWindow: modelFacts(connection.model).contextWindow,
+      },
+      setupHint: connection.setupHint,
+      queued: this.pendingMessages,
+    };
+  }
+
+  // ── Requests from the panel ──────────────────────────────────────────────────────────
+
+  async send(request: { text: string; attachments: string[]; paneId?: number }, source: 'panel' | 'prompt' = 'panel'): Promise<void> {
+    if (request.paneId !== undefined) this.activePaneId = request.paneId;
+    const attachments = await this.attachmentsFor(request.attachments);
+    const text = request.text.trim();
+    if (!text && attachments.length === 0) return;
+    // While a plan waits for the user, a message steers it: the rest of the plan is revised.
+    if (this.planRunner?.waitingForUser) {
+      this.addNote(text, attachments.map((attachment) => attachment.content));
+      return;
+    }
+    this.items.push({
+      id: randomUUID(),
+      role: 'user',
+      text,
+      source,
+      attachments: attachments.map((attachment) => attachment.view),
+      at: Date.now(),
+    });
+    const content: AgentContent[] = attachments.map((attachment) => ({ type: 'text', text: attachment.content }));
+    if (text) content.push({ type: 'text', text });
+    this.pending.push(...content);
+    this.pendingMessages++;
+    this.changed();
+    void this.runLoop();
+  }
+
+  /** A `# ` or `?? ` line taken from a pane's prompt. */
+  promptRequest(paneId: number, request: PromptRequest): void {
+    this.host.emit('agent.prompt-instruction', { paneId, text: request.text });
+    if (request.kind === 'instruction') {
+      void this.send({ text: request.text, attachments: [], paneId }, 'prompt');
+      return;
+    }
+    const last = this.host
+      .pane(paneId)
+      ?.blocks()
+      .filter((block) => block.endedAt !== undefined)
+      .at(-1);
+    const text = request.text || 'What happened with this command? Explain briefly, and say how to fix it if it failed.';
+    void this.send({ text: `${text}\n(A quick question from the prompt: answer briefly.)`, attachments: last ? [last.id] : [], paneId }, 'prompt');
+  }
+
+  note(text: string): void {
+    if (!this.planRunner) {
+      void this.send({ text, attachments: [] });
+      return;
+    }
+    this.addNote(text, []);
+  }
+
+  planAction(planId: string, action: Parameters<PlanRunner['planAction']>[0]): void {
+    this.runnerFor(planId).planAction(action);
+  }
+
+  stepAction(planId: string, stepId: string, action: Parameters<PlanRunner['stepAction']>[1], command?: string, reason?: string): void {
+    this.runnerFor(planId).stepAction(stepId, action, command, reason);
+  }
+
+  cancel(everything: boolean): AgentResults['agent.cancel'] {
+    const now = Date.now();
+    const double = now - this.lastCancelAt < DOUBLE_CANCEL_MS;
+    this.lastCancelAt = now;
+    let cancelled: AgentResults['agent.cancel']['cancelled'] = 'nothing';
+    if (everything || double) {
+      this.abortTurn();
+      this.planRunner?.cancel(true);
+      this.userStep?.interrupt();
+      this.pending = [];
+      this.pendingMessages = 0;
+      cancelled = 'everything';
+    } else if (this.turn) {
+      this.abortTurn();
+      cancelled = 'stream';
+    } else if (this.userStep || this.planRunner?.runningStep) {
+      this.userStep?.interrupt();
+      this.planRunner?.interruptRunningStep();
+      cancelled = 'step';
+    } else if (this.planRunner) {
+      this.planRunner.cancel(false);
+      cancelled = 'plan';
+    }
+    this.changed();
+    return { cancelled };
+  }
+
+  /** `! cmd` typed in the panel: the user's own command, run in the pane; its block joins the conversation. */
+  async runUserCommand(paneId: number, command: string): Promise<void> {
+    this.activePaneId = paneId;
+    const pane = this.host.pane(paneId);
+    if (!pane) throw new Error(`There is no pane ${paneId}.`);
+    if (this.userStep || this.planRunner?.runningStep) throw new Error('A command from the AI panel is still running; wait for it or cancel it.');
+    this.items.push({ id: randomUUID(), role: 'user', text: `! ${command}`, source: 'command', attachments: [], at: Date.now() });
+    this.changed();
+    const runner = new StepRunner(pane, command, { timeoutMs: this.settings().stepTimeoutSeconds * 1000 });
+    this.userStep = runner;
+    try {
+      const outcome = await runner.run();
+      if (outcome.kind === 'finished') {
+        const exit = outcome.block.exitCode;
+        this.items.push({
+          id: randomUUID(),
+          role: 'tool',
+          tool: 'shell',
+          summary: `ran \`${oneLine(command)}\` → exit ${exit ?? '?'} · ${outcome.output.lineCount} lines`,
+          ok: exit === 0,
+          at: Date.now(),
+        });
+        this.pending.push({ type: 'text', text: `The user ran a command themselves:\n${blockForModel(outcome.block, outcome.output)}` });
+      } else if (outcome.kind !== 'cancelled') {
+        this.items.push({ id: randomUUID(), role: 'error', text: outcome.message, at: Date.now() });
+      }
+    } finally {
+      this.userStep = undefined;
+      this.changed();
+    }
+  }
+
+  newConversation(): ConversationView {
+    this.cancel(true);
+    this.planRunner = undefined;
+    this.id = randomUUID();
+    this.items = [];
+    this.history = [];
+    this.pending = [];
+    this.pendingMessages = 0;
+    this.usage = { inputTokens: 0, outputTokens: 0, contextTokens: 0 };
+    this.changed();
+    return this.view();
+  }
+
+  setModel(change: { backend?: BackendKind; model?: string }): ConversationView {
+    this.override = { ...this.override, ...change };
+    this.changed();
+    return this.view();
+  }
+
+  async setKey(backend: BackendKind, key: string): Promise<AgentResults['agent.key']> {
+    const stored = await this.host.keys.set(backend, key.trim());
+    this.changed();
+    return { stored };
+  }
+
+  /** A failure outside a request (a `! cmd` in a pane that closed) shown in the conversation. */
+  reportError(error: unknown): void {
+    this.addError(error instanceof Error ? error.message : String(error));
+  }
+
+  /** Settings changed (model, backend, endpoint): the panel's header and hint follow. */
+  settingsChanged(): void {
+    this.changed();
+  }
+
+  dispose(): void {
+    this.cancel(true);
+  }
+
+  // ── The loop ─────────────────────────────────────────────────────────────────────────
+
+  private async runLoop(): Promise<void> {
+    if (this.looping) return;
+    this.looping = true;
+    try {
+      while (this.pending.length > 0 && !this.planRunner?.waitingForUser) {
+        appendMessage(this.history, 'user', this.takePending());
+        for (;;) {
+          const result = await this.requestModel();
+          if (!result) break;
+          const toolUses = result.content.filter((part) => part.type === 'tool_use');
+          if (toolUses.length === 0) break;
+          const { results, stop } = await this.executeTools(toolUses);
+          appendMessage(this.history, 'user', results);
+          if (stop) break;
+          // Messages typed meanwhile go out with the tool results.
+          if (this.pending.length > 0) appendMessage(this.history, 'user', this.takePending());
+        }
+      }
+    } finally {
+      this.looping = false;
+      this.changed();
+    }
+  }
+
+  private takePending(): AgentContent[] {
+    const content = this.pending;
+    this.pending = [];
+    this.pendingMessages = 0;
+    return content;
+  }
+
+  private async requestModel(): Promise<ModelResult | undefined> {
+    const connection = this.connection();
+    if (!connection.backend) {
+      this.addError(connection.setupHint ?? 'No model is connected.');
+      return undefined;
+    }
+    const item: Turn['item'] = { id: randomUUID(), role: 'assistant', text: '', streaming: true, at: Date.now() };
+    const turn: Turn = { abort: new AbortController(), phase: 'thinking', item };
+    this.turn = turn;
+    this.items.push(item);
+    const plan = new Plan(randomUUID().slice(0, 8));
+    let planItemAdded = false;
+    const settings = this.settings();
+    const system = `${SYSTEM_PROMPT}\n\n${await this.standing.build(this.paneId(), settings.contextBlocks)}`;
+    const budget = Math.min(settings.historyTokenBudget, Math.floor(modelFacts(connection.model).contextWindow * 0.6));
+    const { messages } = fitHistory(this.history, budget);
+    this.usage.contextTokens = estimateTokens(system) + estimateMessagesTokens(messages);
+    this.changed();
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const result = await connection.backend.stream(
+            { model: connection.model, system, messages, tools: [RUN_COMMAND_TOOL, ...READ_ONLY_TOOLS], maxTokens: settings.maxOutputTokens },
+            {
+              text: (delta) => {
+                item.text += delta;
+                if (turn.phase !== 'streaming') {
+                  turn.phase = 'streaming';
+                  this.changed();
+                }
+                this.host.emit('agent.delta', { conversationId: this.id, itemId: item.id, text: delta });
+              },
+              toolUse: (call) => {
+                if (call.name !== RUN_COMMAND_TOOL.name) return;
+                const input = RunCommandInputSchema.safeParse(call.input);
+                if (!input.success) return;
+                plan.addStep({ toolUseId: call.id, command: input.data.command, purpose: input.data.purpose, paneId: input.data.paneId ?? this.paneId() });
+                if (!planItemAdded) {
+                  planItemAdded = true;
+                  this.items.push({ id: `plan-${plan.id}`, role: 'plan', plan: plan.view(), at: Date.now() });
+                }
+                this.changed();
+              },
+            },
+            turn.abort.signal,
+          );
+          item.streaming = false;
+          this.usage.inputTokens += result.usage.inputTokens;
+          this.usage.outputTokens += result.usage.outputTokens;
+          appendMessage(this.history, 'assistant', result.content);
+          if (plan.steps.length > 0) this.planRunner = this.newPlanRunner(plan);
+          return result;
+        } catch (error) {
+          const failure = error instanceof ModelError ? error : new ModelError('network', String(error));
+          if (failure.kind === 'cancelled' || turn.abort.signal.aborted) return this.endTurnCancelled(item, plan);
+          if (failure.retryable && attempt < MAX_RETRIES) {
+            const waited = await this.waitBeforeRetry(turn, failure, attempt);
+            if (!waited) return this.endTurnCancelled(item, plan);
+            continue;
+          }
+          item.streaming = false;
+          if (item.text) {
+            item.interrupted = failure.message;
+            // What arrived stays in the conversation, for the user and the model.
+            appendMessage(this.history, 'assistant', [{ type: 'text', text: `${item.text}\n[The answer broke off here.]` }]);
+          }
+          this.dropPlanItem(plan);
+          this.addError(failure.message);
+          return undefined;
+        }
+      }
+    } finally {
+      this.turn = undefined;
+      if (!item.text) this.items = this.items.filter((candidate) => candidate !== item);
+      this.changed();
+    }
+  }
+
+  private endTurnCancelled(item: Turn['item'], plan: Plan): undefined {
+    item.streaming = false;
+    if (item.text) {
+      item.interrupted = 'Cancelled.';
+      appendMessage(this.history, 'assistant', [{ type: 'text', text: `${item.text}\n[The user cancelled this answer here.]` }]);
+    }
+    this.dropPlanItem(plan);
+    return undefined;
+  }
+
+  private dropPlanItem(plan: Plan): void {
+    this.items = this.items.filter((candidate) => candidate.id !== `plan-${plan.id}`);
+  }
+
+  /** Waits before a retry with a countdown in the panel; false when the user cancelled. */
+  private async waitBeforeRetry(turn: Turn, failure: ModelError, attempt: number): Promise<boolean> {
+    const delay = failure.options.retryAfterMs ?? Math.min(30_000, 1_000 * 2 ** attempt);
+    const until = Date.now() + delay;
+    turn.phase = 'retrying';
+    return new Promise((resolve) => {
+      const tick = () => {
+        if (turn.abort.signal.aborted) return done(false);
+        const left = until - Date.now();
+        if (left <= 0) return done(true);
+        this.retryDetail = `${failure.message} Retrying in ${Math.ceil(left / 1000)} s (attempt ${attempt + 2} of ${MAX_RETRIES + 1}); Esc cancels.`;
+        this.changed();
+        timer = setTimeout(tick, Math.min(1_000, left));
+      };
+      let timer: NodeJS.Timeout | undefined;
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        turn.abort.signal.removeEventListener('abort', onAbort);
+        this.retryDetail = undefined;
+        turn.phase = 'thinking';
+        resolve(ok);
+      };
+      const onAbort = () => done(false);
+      turn.abort.signal.addEventListener('abort', onAbort);
+      tick();
+    });
+  }
+
+  private abortTurn(): void {
+    const turn = this.turn;
+    if (!turn) return;
+    turn.abort.abort();
+    // The panel settles now, not when the connection has finished closing.
+    turn.item.streaming = false;
+    if (turn.item.text) turn.item.interrupted = 'Cancelled.';
+    this.turn = undefined;
+  }
+
+  private async executeTools(toolUses: Extract<AgentContent, { type: 'tool_use' }>[]): Promise<{ results: AgentContent[]; stop: boolean }> {
+    const results = new Map<string, { content: string; isError: boolean }>();
+    for (const call of toolUses) {
+      if (call.name === RUN_COMMAND_TOOL.name) continue;
+      const outcome = await runReadOnlyTool(call.name, call.input, { cwd: this.cwd(), homeDir: this.host.env.HOME, pane: (id) => this.host.pane(id), defaultPaneId: this.paneId() });
+      this.items.push({ id: randomUUID(), role: 'tool', tool: call.name, summary: outcome.summary, ok: !outcome.isError, at: Date.now() });
+      results.set(call.id, outcome);
+      this.changed();
+    }
+    let stop = false;
+    const runner = this.planRunner;
+    if (runner) {
+      for (const result of await runner.run()) results.set(result.toolUseId, result);
+      stop = runner.plan.state === 'cancelled';
+      if (runner.plan.note) this.pending.push({ type: 'text', text: runner.plan.note });
+      this.planRunner = undefined;
+    }
+    const content: AgentContent[] = toolUses.map((call) => {
+      const result = results.get(call.id) ?? runCommandRefusal(call);
+      return { type: 'tool_result', tool_use_id: call.id, content: result.content, ...(result.isError ? { is_error: true } : {}) };
+    });
+    return { results: content, stop };
+  }
+
+  private newPlanRunner(plan: Plan): PlanRunner {
+    return new PlanRunner(plan, {
+      pane: (paneId) => this.host.pane(paneId),
+      timeoutMs: () => this.settings().stepTimeoutSeconds * 1000,
+      changed: () => {
+        const item = this.items.find((candidate) => candidate.id === `plan-${plan.id}`);
+        if (item && item.role === 'plan') item.plan = plan.view();
+        this.changed();
+      },
+    });
+  }
+
+  private addNote(text: string, attachmentContent: string[]): void {
+    this.items.push({ id: randomUUID(), role: 'user', text, source: 'note', attachments: [], at: Date.now() });
+    const note = [...attachmentContent, `Note from the user before the remaining steps: ${text}\nRevise the remaining steps accordingly.`].join('\n\n');
+    this.planRunner?.addNote(note);
+    this.changed();
+  }
+
+  private runnerFor(planId: string): PlanRunner {
+    const runner = this.planRunner;
+    if (!runner || runner.plan.id !== planId) throw new Error('That plan is no longer waiting for a decision.');
+    return runner;
+  }
+
+  private async attachmentsFor(blockIds: string[]): Promise<{ view: AttachmentView; content: string }[]> {
+    const attachments = [];
+    for (const blockId of blockIds) {
+      const paneId = Number(/^p(\d+)b\d+$/.exec(blockId)?.[1]);
+      const pane = Number.isFinite(paneId) ? this.host.pane(paneId) : undefined;
+      const block = pane?.blocks().find((candidate) => candidate.id === blockId);
+      if (!pane || !block) continue;
+      const output = await pane.outputOf(blockId);
+      attachments.push({
+        view: attachmentView(block, output?.text ?? ''),
+        content: `The user attached this command block:\n${blockForModel(block, output)}`,
+      });
+    }
+    return attachments;
+  }
+
+  // ── State ────────────────────────────────────────────────────────────────────────────
+
+  private status(): AgentStatus {
+    if (this.turn) return this.turn.phase;
+    if (this.userStep || this.planRunner?.runningStep) return 'running-step';
+    if (this.planRunner?.waitingForUser) return 'awaiting-approval';
+    if (this.looping) return 'thinking';
+    return 'idle';
+  }
+
+  private statusDetail(): string | undefined {
+    if (this.turn?.phase === 'retrying') return this.retryDetail;
+    return this.planRunner?.detail;
+  }
+
+  private connection() {
+    return connectModel(this.host.settings().ai, this.override, this.host.env, this.host.keys);
+  }
+
+  private settings(): Settings['ai'] {
+    return this.host.settings().ai;
+  }
+
+  private paneId(): number | undefined {
+    if (this.activePaneId !== undefined && this.host.pane(this.activePaneId)) return this.activePaneId;
+    return this.host.defaultPaneId();
+  }
+
+  private cwd(): string {
+    const paneId = this.paneId();
+    return (paneId !== undefined ? this.host.pane(paneId)?.cwd : undefined) ?? this.host.env.HOME ?? '/';
+  }
+
+  private addError(text: string): void {
+    this.items.push({ id: randomUUID(), role: 'error', text, at: Date.now() });
+    this.changed();
+  }
+
+  private changed(): void {
+    this.host.emit('agent.conversation', this.view());
+  }
+}
+
+function attachmentView(block: Block, output: string): AttachmentView {
+  const lines = output.split('\n').filter((line) => line.trim() !== '');
+  return { blockId: block.id, command: block.command, exitCode: block.exitCode, cwd: block.cwd, excerpt: lines.slice(-5).join('\n') };
+}
+
+function runCommandRefusal(call: { input: unknown }): { content: string; isError: boolean } {
+  const input = RunCommandInputSchema.safeParse(call.input);
+  return {
+    content: input.success
+      ? 'Not run: a plan has at most 50 steps; propose the rest after these have run.'
+      : `Not run: the tool input was invalid (${input.error.issues[0]?.message ?? 'bad input'}); "command" is required.`,
+    isError: true,
+  };
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s*\n\s*/g, ' ⏎ ');
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}

@@ -1,0 +1,53 @@
+/**
+ * The one small interface every model backend implements. Messages use the Anthropic
+ * content-block shape (text, tool_use, tool_result) as the neutral format; a backend for
+ * another protocol converts at its edge.
+ */
+
+export type AgentContent =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean };
+
+export interface AgentMessage {
+  role: 'user' | 'assistant';
+  content: AgentContent[];
+}
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  input_schema: { type: 'object'; [key: string]: unknown };
+}
+
+export interface ModelRequest {
+  model: string;
+  system: string;
+  messages: AgentMessage[];
+  tools: ToolDefinition[];
+  maxTokens: number;
+}
+
+export interface StreamHandlers {
+  /** Text as it streams. */
+  text(delta: string): void;
+  /** A complete tool call (its input fully received and parsed). */
+  toolUse(call: { id: string; name: string; input: unknown }): void;
+}
+
+export interface ModelUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface ModelResult {
+  content: AgentContent[];
+  stopReason: string;
+  usage: ModelUsage;
+}
+
+export interface ModelBackend {
+  readonly kind: 'anthropic' | 'openai-compatible';
+  /** Rejects with a ModelError; `signal` aborts the request and the stream. */
+  stream(request: ModelRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<ModelResult>;
+}

@@ -1,0 +1,42 @@
+import { estimateTokens } from '../context/tokenEstimate';
+import type { AgentContent, AgentMessage } from './backends/modelBackend';
+
+/** Appends a message, merging it into the previous one when both have the same role. */
+export function appendMessage(history: AgentMessage[], role: AgentMessage['role'], content: AgentContent[]): void {
+  if (content.length === 0) return;
+  const last = history[history.length - 1];
+  if (last && last.role === role) last.content.push(...content);
+  else history.push({ role, content: [...content] });
+}
+
+export function estimateMessagesTokens(messages: AgentMessage[]): number {
+  return messages.reduce((sum, message) => sum + estimateTokens(JSON.stringify(message.content)), 0);
+}
+
+/**
+ * The part of the history that fits `budgetTokens`. Whole exchanges are dropped from the
+ * front — a cut is only made before a user message that is not a tool result, so every
+ * tool call keeps its result — and a note says how much was left out. The newest exchange
+ * is always kept.
+ */
+export function fitHistory(history: AgentMessage[], budgetTokens: number): { messages: AgentMessage[]; dropped: number } {
+  const cuts: number[] = [];
+  history.forEach((message, index) => {
+    if (message.role === 'user' && !message.content.some((part) => part.type === 'tool_result')) cuts.push(index);
+  });
+  let cut = 0;
+  let total = estimateMessagesTokens(history);
+  if (total > budgetTokens) {
+    const sizes = history.map((message) => estimateMessagesTokens([message]));
+    let dropIndex = 0;
+    for (const candidate of cuts) {
+      while (dropIndex < candidate) total -= sizes[dropIndex++]!;
+      cut = candidate;
+      if (total <= budgetTokens) break;
+    }
+  }
+  if (cut === 0) return { messages: history, dropped: 0 };
+  const kept = history.slice(cut).map((message) => ({ ...message, content: [...message.content] }));
+  kept[0]!.content.unshift({ type: 'text', text: `[${cut} earlier messages of this conversation were left out to fit the context budget.]` });
+  return { messages: kept, dropped: cut };
+}

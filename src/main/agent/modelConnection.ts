@@ -1,0 +1,76 @@
+import type { Settings } from '../../shared/settings';
+import { AnthropicBackend } from './backends/anthropicBackend';
+import type { ModelBackend } from './backends/modelBackend';
+import { OpenAiCompatibleBackend } from './backends/openaiCompatibleBackend';
+
+export type BackendKind = Settings['ai']['backend'];
+
+/** API keys typed into Settings → AI. The Electron build keeps them in the OS keychain. */
+export interface ApiKeyStore {
+  get(backend: BackendKind): string | undefined;
+  set(backend: BackendKind, key: string): Promise<'keychain' | 'memory'>;
+}
+
+/** Browser mode has no keychain: a key typed into the UI lasts until the engine stops. */
+export class MemoryKeyStore implements ApiKeyStore {
+  private readonly keys = new Map<BackendKind, string>();
+  get(backend: BackendKind): string | undefined {
+    return this.keys.get(backend);
+  }
+  set(backend: BackendKind, key: string): Promise<'memory'> {
+    if (key) this.keys.set(backend, key);
+    else this.keys.delete(backend);
+    return Promise.resolve('memory');
+  }
+}
+
+export interface ModelConnection {
+  backendKind: BackendKind;
+  model: string;
+  /** Absent when no model can be reached; then `setupHint` says how to connect one. */
+  backend?: ModelBackend;
+  setupHint?: string;
+}
+
+export const SETUP_HINT =
+  'No model is connected, so the AI panel cannot answer yet (the terminal works as usual). ' +
+  'Set ANTHROPIC_API_KEY in the environment Tandem starts from, or add a key in Settings → AI; ' +
+  'or use a local model: in Settings → AI choose the openai-compatible backend with base URL ' +
+  'http://127.0.0.1:11434/v1 (Ollama) or http://127.0.0.1:1234/v1 (LM Studio).';
+
+/**
+ * Picks backend, endpoint, key and model. For Anthropic the environment wins
+ * (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL), as the SDK does; TANDEM_MODEL wins over config.
+ */
+export function connectModel(
+  ai: Settings['ai'],
+  override: { backend?: BackendKind; model?: string },
+  env: NodeJS.ProcessEnv,
+  keys: ApiKeyStore,
+): ModelConnection {
+  const backendKind = override.backend ?? ai.backend;
+  const model = override.model ?? (env.TANDEM_MODEL || ai.model);
+  if (backendKind === 'anthropic') {
+    const envKey = env.ANTHROPIC_API_KEY;
+    const apiKey = envKey || keys.get('anthropic');
+    if (!apiKey) return { backendKind, model, setupHint: SETUP_HINT };
+    const keySource = envKey ? 'ANTHROPIC_API_KEY' : 'the key in Settings → AI';
+    const baseURL = env.ANTHROPIC_BASE_URL || ai.baseUrl || undefined;
+    return { backendKind, model, backend: new AnthropicBackend({ apiKey, baseURL, keySource }) };
+  }
+  const baseURL = ai.baseUrl || env.OPENAI_BASE_URL || 'https://api.openai.com/v1';
+  const envKey = env.OPENAI_API_KEY;
+  const apiKey = envKey || keys.get('openai-compatible');
+  if (!apiKey && !isLoopbackUrl(baseURL)) return { backendKind, model, setupHint: SETUP_HINT };
+  const keySource = envKey ? 'OPENAI_API_KEY' : 'the key in Settings → AI';
+  return { backendKind, model, backend: new OpenAiCompatibleBackend({ apiKey, baseURL, keySource }) };
+}
+
+function isLoopbackUrl(url: string): boolean {
+  try {
+    const host = new URL(url).hostname;
+    return host === 'localhost' || host === '[::1]' || host.startsWith('127.');
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,42 @@
+import { arch, release, type as osType } from 'node:os';
+import { blockIndexEntry, buildStandingContext, type BlockIndexEntry } from '../context/standingContext';
+import type { Pane } from '../panes/pane';
+
+/**
+ * Builds the standing context of a request for the active pane. A finished block's index
+ * row (line count, error flag) never changes, so it is computed once from the mirror and
+ * kept; only new blocks cost a read.
+ */
+export class StandingContextCache {
+  private readonly rows = new Map<string, BlockIndexEntry>();
+
+  constructor(private readonly pane: (paneId: number) => Pane | undefined) {}
+
+  async build(paneId: number | undefined, maxBlocks: number): Promise<string> {
+    const pane = paneId !== undefined ? this.pane(paneId) : undefined;
+    const os = `${osType()} ${release()} (${arch()})`;
+    if (!pane) return `Environment: ${os}. No terminal pane is open.`;
+    const recent = maxBlocks > 0 ? pane.blocks().slice(-maxBlocks) : [];
+    const entries: BlockIndexEntry[] = [];
+    for (const block of recent) {
+      const cached = this.rows.get(block.id);
+      if (cached) {
+        entries.push(cached);
+        continue;
+      }
+      const entry = blockIndexEntry(block, await pane.outputOf(block.id));
+      if (block.endedAt !== undefined) this.rows.set(block.id, entry);
+      entries.push(entry);
+    }
+    if (this.rows.size > 5_000) this.rows.clear();
+    return buildStandingContext({
+      os,
+      shell: pane.shellName,
+      cwd: pane.cwd,
+      paneId: pane.id,
+      blocks: entries,
+      now: Date.now(),
+      maxBlocks,
+    });
+  }
+}

@@ -1,0 +1,251 @@
+/**
+ * Takes `# ` instructions and `?? ` questions typed at a shell prompt away from the shell.
+ *
+ * Keystrokes go to the shell as typed (it echoes and edits them as usual); this class keeps
+ * a model of the line typed since the prompt appeared. When Enter arrives while the pane is
+ * at a prompt (PROMPT state, nothing submitted since: not a heredoc or continuation line)
+ * and the line starts with the prefix, the Enter is replaced by keys that clear the shell's
+ * line, and the text goes to the agent instead. It never reaches the shell or its history.
+ *
+ * Only lines whose content is known exactly are intercepted: after cursor keys, Tab, history
+ * recall or input typed while a command ran, the line is "unknown" and Enter passes through.
+ */
+
+export type PromptShell = 'bash' | 'zsh' | 'fish' | 'other';
+
+export interface PromptRequest {
+  kind: 'instruction' | 'question';
+  /** The text without its prefix; empty for a bare `??` (ask about the last block). */
+  text: string;
+}
+
+export interface InterceptResult {
+  /** What to write to the shell, in order (typed bytes, line clears, escaped lines). */
+  toShell: string;
+  requests: PromptRequest[];
+}
+
+/** Keys that empty the shell's whole edit buffer (emacs bindings, the shells' defaults). */
+export function clearLineKeys(shell: PromptShell, lineCount = 1): string {
+  switch (shell) {
+    case 'zsh':
+      // kill-buffer (Ctrl+X Ctrl+K) empties a multi-line buffer too.
+      return '\x18\x0b';
+    case 'fish':
+      // Each line: go to its end, kill back to its start, then join with the line above.
+      return Array.from({ length: lineCount }, () => '\x05\x15').join('\x08');
+    default:
+      // readline: end of line, then unix-line-discard (kills back to the buffer's start).
+      return '\x05\x15';
+  }
+}
+
+const ESC = '\x1b';
+const PASTE_START = '\x1b[200~';
+const PASTE_END = '\x1b[201~';
+
+export class PromptInterceptor {
+  private line = '';
+  /** False once the line was edited in ways we cannot follow. */
+  private exact = true;
+  /** Enter went to the shell since the prompt appeared (continuation, heredoc, running command). */
+  private submitted = true;
+  private inPaste = false;
+  /** A partial paste end marker at the end of the previous chunk. */
+  private pendingEscape = '';
+  /** Printable text typed while the shell was busy and not yet ended by Enter: it lands on the next prompt's line. */
+  private typeAhead = '';
+
+  constructor(
+    private readonly options: {
+      shell: () => PromptShell;
+      /** `#` with shell integration, `##` without. */
+      prefix: () => '#' | '##';
+      /** The pane is at a prompt right now (PROMPT state). */
+      atPrompt: () => boolean;
+    },
+  ) {}
+
+  /**
+   * A prompt was drawn. After Enter or Ctrl+C it is a fresh, empty line. Otherwise it is a
+   * redraw of the line being edited (bash re-prints PS1, which carries the mark, on Ctrl+L,
+   * resize or a bell), and the line model stays as it is.
+   */
+  promptShown(): void {
+    if (!this.submitted) return;
+    this.line = '';
+    this.exact = this.typeAhead === '';
+    this.typeAhead = '';
+    this.submitted = false;
+    this.inPaste = false;
+  }
+
+  /** Tandem typed a whole command itself (an approved plan step) and pressed Enter. */
+  commandTyped(): void {
+    this.line = '';
+    this.submitted = true;
+  }
+
+  /** The line the user has typed so far, when known exactly. */
+  get currentLine(): string | undefined {
+    return this.exact && !this.submitted ? this.line : undefined;
+  }
+
+  input(data: string): InterceptResult {
+    const requests: PromptRequest[] = [];
+    let out = '';
+    let text = this.pendingEscape + data;
+    this.pendingEscape = '';
+    if (!this.options.atPrompt() || this.submitted) {
+      this.noteTypeAhead(text);
+      return { toShell: text, requests };
+    }
+    let index = 0;
+    while (index < text.length) {
+      if (this.inPaste) {
+        const end = text.indexOf(PASTE_END, index);
+        const chunk = end < 0 ? text.slice(index) : text.slice(index, end);
+        // A chunk ending in a prefix of the end marker is held back until it completes.
+        const partial = end < 0 ? partialSuffix(chunk, PASTE_END) : 0;
+        const body = chunk.slice(0, chunk.length - partial);
+        this.line += body.replace(/\r\n?/g, '\n');
+        out += body;
+        if (end < 0) {
+          this.pendingEscape = chunk.slice(chunk.length - partial);
+          return { toShell: out, requests };
+        }
+        out += PASTE_END;
+        this.inPaste = false;
+        index = end + PASTE_END.length;
+        continue;
+      }
+      const char = text[index]!;
+      if (char === ESC) {
+        const sequence = escapeSequenceAt(text, index);
+        if (sequence === PASTE_START) this.inPaste = true;
+        else this.exact = false;
+        out += sequence;
+        index += sequence.length;
+        continue;
+      }
+      if (char === '\r' || char === '\n') {
+        const decision = this.enter(char);
+        out += decision.toShell;
+        if (decision.request) requests.push(decision.request);
+        index++;
+        if (this.submitted) {
+          // Whatever follows was typed ahead into what the shell does next.
+          const rest = text.slice(index);
+          this.noteTypeAhead(rest);
+          return { toShell: out + rest, requests };
+        }
+        continue;
+      }
+      this.edit(char);
+      out += char;
+      index++;
+      if (this.submitted) {
+        const rest = text.slice(index);
+        this.noteTypeAhead(rest);
+        return { toShell: out + rest, requests };
+      }
+    }
+    return { toShell: out, requests };
+  }
+
+  /**
+   * Input while the shell is busy goes to the running program, or waits for the next prompt.
+   * Text ended by Enter was a line of its own either way; an unfinished rest (printable
+   * characters only) would start the next prompt's line, which then is not known exactly.
+   */
+  private noteTypeAhead(text: string): void {
+    const lastEnter = Math.max(text.lastIndexOf('\r'), text.lastIndexOf('\n'));
+    const tail = lastEnter >= 0 ? text.slice(lastEnter + 1) : this.typeAhead + text;
+    this.typeAhead = tail.replace(/\x1b\[[0-?]*[ -/]*[@-~]|[\x00-\x1f\x7f]/g, '');
+  }
+
+  private edit(char: string): void {
+    const code = char.charCodeAt(0);
+    if (char === '\x7f' || char === '\b') this.line = [...this.line].slice(0, -1).join('');
+    else if (char === '\x15') this.line = '';
+    else if (char === '\x03') {
+      // Ctrl+C at a prompt: the shell drops the line and draws a new prompt.
+      this.line = '';
+      this.submitted = true;
+    }
+    else if (char === '\x17') this.line = this.line.replace(/\S*\s*$/, '');
+    else if (code < 0x20) this.exact = false;
+    else this.line += char;
+  }
+
+  private enter(key: string): { toShell: string; request?: PromptRequest } {
+    const line = this.line;
+    const known = this.exact;
+    this.line = '';
+    this.exact = true;
+    if (known) {
+      const lines = line.split('\n');
+      const request = this.requestFor(lines);
+      if (request) return { toShell: clearLineKeys(this.options.shell(), lines.length), request };
+      const escaped = this.unescaped(lines);
+      if (escaped !== undefined) {
+        this.submitted = true;
+        return { toShell: clearLineKeys(this.options.shell(), lines.length) + escaped + '\r' };
+      }
+    }
+    this.submitted = true;
+    return { toShell: key };
+  }
+
+  private requestFor(lines: string[]): PromptRequest | undefined {
+    const prefix = this.options.prefix();
+    const trimmed = lines.map((line) => line.trimStart());
+    const first = trimmed[0] ?? '';
+    if (lines.length === 1 && (first === '??' || first.startsWith('?? '))) {
+      return { kind: 'question', text: first.slice(2).trim() };
+    }
+    const instruction = new RegExp(`^${prefix}(?!#)(\\s|$)`);
+    if (!trimmed.every((line) => instruction.test(line))) return undefined;
+    const text = trimmed
+      .map((line) => line.slice(prefix.length).trim())
+      .join('\n')
+      .trim();
+    return text ? { kind: 'instruction', text } : undefined;
+  }
+
+  /** `\#` (or `\##`) lines: the shell gets them with the backslash removed. */
+  private unescaped(lines: string[]): string | undefined {
+    if (lines.length !== 1) return undefined;
+    const prefix = this.options.prefix();
+    const line = lines[0]!;
+    return line.trimStart().startsWith(`\\${prefix}`) ? line.trimStart().slice(1) : undefined;
+  }
+}
+
+/**
+ * The escape sequence starting at `index`. Keyboard input arrives one key per chunk, so a
+ * sequence cut off at the end is taken as it is (a lone Esc key must reach vi-mode shells
+ * at once, never be held back waiting for more).
+ */
+function escapeSequenceAt(text: string, index: number): string {
+  if (index + 1 >= text.length) return text.slice(index);
+  const next = text[index + 1]!;
+  if (next === '[' || next === 'O') {
+    for (let end = index + 2; end < text.length; end++) {
+      const code = text.charCodeAt(end);
+      // CSI parameters and intermediates are 0x20–0x3f; the final byte is 0x40–0x7e.
+      if (next === 'O' || (code >= 0x40 && code <= 0x7e)) return text.slice(index, end + 1);
+    }
+    return text.slice(index);
+  }
+  // Alt+key: ESC followed by one character.
+  return text.slice(index, index + 2);
+}
+
+/** Length of the longest suffix of `text` that is a proper prefix of `marker`. */
+function partialSuffix(text: string, marker: string): number {
+  for (let length = Math.min(marker.length - 1, text.length); length > 0; length--) {
+    if (marker.startsWith(text.slice(text.length - length))) return length;
+  }
+  return 0;
+}

@@ -1,0 +1,188 @@
+import { z } from 'zod';
+
+/**
+ * The AI panel's view of the agent, owned by the engine and sent to the renderer whole
+ * (`agent.conversation`) whenever its structure changes; streaming text arrives in between
+ * as `agent.delta` events. The renderer only displays this and sends requests back.
+ */
+
+export type AgentStatus =
+  /** Nothing in flight. */
+  | 'idle'
+  /** A request was sent; no token has arrived yet. */
+  | 'thinking'
+  | 'streaming'
+  /** A plan step waits for the user. */
+  | 'awaiting-approval'
+  | 'running-step'
+  /** Waiting before retrying a failed request (statusDetail has the countdown). */
+  | 'retrying';
+
+export type StepStatus = 'proposed' | 'approved' | 'running' | 'done' | 'failed' | 'denied' | 'skipped';
+
+export interface PlanStepView {
+  id: string;
+  /** 1-based position in the plan. */
+  index: number;
+  command: string;
+  /** The model's command when the user edited it before it ran. */
+  originalCommand?: string;
+  purpose: string;
+  status: StepStatus;
+  /** Why the step is in its state: denial reason, "waiting for the prompt", timeout ... */
+  detail?: string;
+  paneId?: number;
+  blockId?: string;
+  exitCode?: number;
+  durationMs?: number;
+}
+
+export type PlanState =
+  /** Steps wait for decisions or run. */
+  | 'active'
+  /** A step failed; the plan waits for the user to continue or stop. */
+  | 'halted'
+  | 'finished'
+  | 'cancelled';
+
+export interface PlanView {
+  id: string;
+  /** `ask` until the user picks Allow all or Step through. */
+  mode: 'ask' | 'allow-all' | 'step-through';
+  state: PlanState;
+  haltReason?: string;
+  steps: PlanStepView[];
+}
+
+export interface AttachmentView {
+  blockId: string;
+  command: string;
+  exitCode?: number;
+  cwd: string;
+  /** A few lines of the output, for the chip's tooltip. */
+  excerpt: string;
+}
+
+export type ConversationItem =
+  | {
+      id: string;
+      role: 'user';
+      text: string;
+      /** Where it was typed: the panel, a `# ` line at the prompt, a note between plan steps. */
+      source: 'panel' | 'prompt' | 'note' | 'command';
+      attachments: AttachmentView[];
+      at: number;
+    }
+  | {
+      id: string;
+      role: 'assistant';
+      text: string;
+      streaming: boolean;
+      /** Set when the answer stopped early (cancelled, stream broke); the text received stays. */
+      interrupted?: string;
+      at: number;
+    }
+  | {
+      id: string;
+      role: 'tool';
+      tool: string;
+      /** One line for the UI: "ran `ls` → exit 0, 12 lines", "read package.json (2.1 KB)". */
+      summary: string;
+      ok: boolean;
+      at: number;
+    }
+  | { id: string; role: 'error'; text: string; at: number }
+  | { id: string; role: 'plan'; plan: PlanView; at: number };
+
+export interface ConversationUsage {
+  inputTokens: number;
+  outputTokens: number;
+  /** Estimated from the model's list price; absent when the price is unknown (local models). */
+  costUsd?: number;
+  /** Estimated tokens of the last request (standing context + kept history). */
+  contextTokens: number;
+  contextWindow: number;
+}
+
+export interface ConversationView {
+  id: string;
+  items: ConversationItem[];
+  status: AgentStatus;
+  /** "Rate limited; retrying in 4 s", "waiting for pane 2's prompt" ... */
+  statusDetail?: string;
+  backend: 'anthropic' | 'openai-compatible';
+  model: string;
+  usage: ConversationUsage;
+  /** Absent when a model can be reached; otherwise how to connect one. */
+  setupHint?: string;
+  /** Messages typed while the agent was busy; they go out with the next request. */
+  queued: number;
+}
+
+export const PlanActionSchema = z.enum(['allow-all', 'step-through', 'deny-plan', 'continue', 'stop']);
+export const StepActionSchema = z.enum(['approve', 'deny', 'skip', 'edit']);
+
+const text = z.string().max(100_000);
+const id = z.string().max(100);
+const paneId = z.number().int().nonnegative();
+
+export const AgentRequestSchemas = {
+  'agent.state': z.object({}).strict(),
+  /** A message from the panel input (or `??` / `# ` typed at a prompt, routed by the engine). */
+  'agent.send': z
+    .object({
+      text,
+      attachments: z.array(z.string().max(64)).max(20).default([]),
+      /** The pane commands run in and whose context is sent; the active pane. */
+      paneId: paneId.optional(),
+    })
+    .strict(),
+  /**
+   * Esc / Ctrl+C in the panel. The engine decides by state: cancel the stream, the waiting
+   * plan or SIGINT the running step; a second cancel within a second stops everything.
+   */
+  'agent.cancel': z.object({ everything: z.boolean().default(false) }).strict(),
+  'agent.plan': z.object({ planId: id, action: PlanActionSchema }).strict(),
+  'agent.step': z
+    .object({
+      planId: id,
+      stepId: id,
+      action: StepActionSchema,
+      /** The edited command (edit), or the reason the model is told (deny). */
+      command: z.string().max(20_000).optional(),
+      reason: z.string().max(2_000).optional(),
+    })
+    .strict(),
+  /** A note between steps: sent to the model, which revises the remaining steps. */
+  'agent.note': z.object({ text }).strict(),
+  /** `! cmd` in the panel: the user's own command, run in the pane; its block joins the conversation. */
+  'agent.run': z.object({ paneId, command: z.string().min(1).max(20_000) }).strict(),
+  'agent.new': z.object({}).strict(),
+  /** Model and backend for this conversation (settings hold the default). */
+  'agent.model': z
+    .object({ backend: z.enum(['anthropic', 'openai-compatible']).optional(), model: z.string().min(1).max(200).optional() })
+    .strict(),
+  /** Store an API key in the OS keychain (Electron) or for this run (browser mode). Never sent back. */
+  'agent.key': z.object({ backend: z.enum(['anthropic', 'openai-compatible']), key: z.string().max(500) }).strict(),
+} as const;
+
+export interface AgentResults {
+  'agent.state': ConversationView;
+  'agent.send': Record<string, never>;
+  'agent.cancel': { cancelled: 'stream' | 'plan' | 'step' | 'everything' | 'nothing' };
+  'agent.plan': Record<string, never>;
+  'agent.step': Record<string, never>;
+  'agent.note': Record<string, never>;
+  'agent.run': Record<string, never>;
+  'agent.new': ConversationView;
+  'agent.model': ConversationView;
+  'agent.key': { stored: 'keychain' | 'memory' };
+}
+
+export interface AgentEvents {
+  'agent.conversation': ConversationView;
+  /** Streaming text appended to an assistant item. */
+  'agent.delta': { conversationId: string; itemId: string; text: string };
+  /** A `# ` / `??` line was taken from a prompt: the panel should open and show it. */
+  'agent.prompt-instruction': { paneId: number; text: string };
+}

@@ -1,0 +1,278 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ConversationView, PlanStepView } from '../../src/shared/agent';
+import { EngineClient, startEngine } from '../support/engineClient';
+import { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer } from '../support/modelServer';
+
+type Started = Awaited<ReturnType<typeof startEngine>>;
+let running: Started | undefined;
+let client: EngineClient | undefined;
+let model: ScriptedModelServer | undefined;
+
+afterEach(async () => {
+  client?.close();
+  client = undefined;
+  await running?.stop();
+  running = undefined;
+  await model?.close();
+  model = undefined;
+});
+
+async function open() {
+  model = await startScriptedModelServer();
+  running = await startEngine({
+    shell: '/bin/bash',
+    env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-test', TANDEM_MODEL: 'claude-sonnet-4-5' },
+  });
+  client = await EngineClient.connect(running.server);
+  await client.request('hello', {});
+  const pane = await client.request('pane.create', { cols: 100, rows: 30 });
+  await client.waitForPrompt(pane.paneId);
+  return { client, model, paneId: pane.paneId, home: running.home };
+}
+
+function latest(client: EngineClient): ConversationView | undefined {
+  return client.eventsOf('agent.conversation').at(-1);
+}
+
+function waitForStep(client: EngineClient, predicate: (step: PlanStepView) => boolean, what: string): Promise<PlanStepView> {
+  return client.waitFor(
+    () => {
+      const view = latest(client);
+      const plan = view?.items.filter((item) => item.role === 'plan').at(-1);
+      return plan?.role === 'plan' ? plan.plan.steps.find(predicate) : undefined;
+    },
+    15_000,
+    what,
+  );
+}
+
+function planIdOf(client: EngineClient): string {
+  const plan = latest(client)?.items.filter((item) => item.role === 'plan').at(-1);
+  if (plan?.role !== 'plan') throw new Error('no plan');
+  return plan.plan.id;
+}
+
+function waitForIdleWithAnswer(client: EngineClient, text: string): Promise<ConversationView> {
+  return client.waitFor(
+    () => {
+      const view = latest(client);
+      return view?.status === 'idle' && view.items.some((item) => item.role === 'assistant' && item.text.includes(text)) ? view : undefined;
+    },
+    15_000,
+    `answer "${text}"`,
+  );
+}
+
+/** The tool_result blocks of a request the model server received. */
+function toolResults(request: RecordedRequest): { tool_use_id: string; content: string; is_error?: boolean }[] {
+  const messages = (request.body?.messages ?? []) as { role: string; content: unknown }[];
+  const last = messages.at(-1);
+  if (!last || !Array.isArray(last.content)) return [];
+  return last.content.filter((part: { type?: string }) => part.type === 'tool_result') as never;
+}
+
+function requestText(request: RecordedRequest): string {
+  return JSON.stringify(request.body?.messages ?? []);
+}
+
+describe('the agent, with a real bash and the real SDK against a scripted model', () => {
+  it('takes a `# ` line from the prompt, runs the approved step in the pane and sends its block back', async () => {
+    const { client, model, paneId, home } = await open();
+    model.script(
+      { parts: [{ text: 'I will list them.' }, { toolUse: { id: 'toolu_1', name: 'run_command', input: { command: 'ls -1 /', purpose: 'list files' } } }] },
+      { parts: [{ text: 'Those are the top-level directories.' }] },
+    );
+    client.type(paneId, '# list the files here\r');
+    const first = await model.waitForRequest(1);
+    expect(requestText(first)).toContain('list the files here');
+    expect(first.body?.model).toBe('claude-sonnet-4-5');
+    // The standing context names the shell and cwd, never raw output.
+    expect(String(first.body?.system)).toContain('bash');
+
+    const step = await waitForStep(client, (s) => s.status === 'proposed', 'a proposed step');
+    expect(step.command).toBe('ls -1 /');
+    await client.request('agent.step', { planId: planIdOf(client), stepId: step.id, action: 'approve' });
+
+    const block = await client.waitForBlock(paneId, 'ls -1 /');
+    expect(block.exitCode).toBe(0);
+    const second = await model.waitForRequest(2);
+    const [result] = toolResults(second);
+    expect(result?.tool_use_id).toBe('toolu_1');
+    expect(result?.content).toContain('Exit code: 0');
+    expect(result?.content).toContain('usr');
+    await waitForIdleWithAnswer(client, 'top-level directories');
+    expect(await waitForStep(client, (s) => s.id === step.id && s.status === 'done', 'step done')).toBeTruthy();
+
+    // The instruction never reached the shell: not its history, not a block.
+    client.type(paneId, 'history -a\r');
+    await client.waitForBlock(paneId, 'history -a');
+    const historyFile = join(home, '.bash_history');
+    const history = existsSync(historyFile) ? readFileSync(historyFile, 'utf8') : '';
+    expect(history).toContain('ls -1 /');
+    expect(history).not.toContain('list the files here');
+    expect(client.eventsOf('block.finished').some((b) => b.command.includes('list the files'))).toBe(false);
+  });
+
+  it('tells the model when a step is denied, and runs the edited command when one is edited', async () => {
+    const { client, model, paneId } = await open();
+    model.script(
+      {
+        parts: [
+          { toolUse: { id: 'toolu_a', name: 'run_command', input: { command: 'echo first', purpose: 'one' } } },
+          { toolUse: { id: 'toolu_b', name: 'run_command', input: { command: 'echo second', purpose: 'two' } } },
+        ],
+      },
+      { parts: [{ text: 'Understood.' }] },
+    );
+    await client.request('agent.send', { text: 'do two things', attachments: [], paneId });
+    const first = await waitForStep(client, (s) => s.index === 1 && s.status === 'proposed', 'step 1');
+    const planId = planIdOf(client);
+    await client.request('agent.step', { planId, stepId: first.id, action: 'deny', reason: 'not that' });
+    const second = await waitForStep(client, (s) => s.index === 2 && s.status === 'proposed', 'step 2');
+    await client.request('agent.step', { planId, stepId: second.id, action: 'edit', command: 'echo edited-second' });
+    await client.waitForBlock(paneId, 'echo edited-second');
+    const request = await model.waitForRequest(2);
+    const results = toolResults(request);
+    expect(results.find((r) => r.tool_use_id === 'toolu_a')).toMatchObject({ is_error: true });
+    expect(results.find((r) => r.tool_use_id === 'toolu_a')?.content).toContain('not that');
+    expect(results.find((r) => r.tool_use_id === 'toolu_b')?.content).toContain('edited-second');
+    expect(results.find((r) => r.tool_use_id === 'toolu_b')?.content).toContain('you proposed: echo second');
+    await waitForIdleWithAnswer(client, 'Understood');
+    expect(client.eventsOf('block.finished').some((b) => b.command === 'echo first' || b.command === 'echo second')).toBe(false);
+  });
+
+  it('stops the plan at a failing step; stop sends what ran and what did not', async () => {
+    const { client, model, paneId } = await open();
+    model.script(
+      {
+        parts: [
+          { toolUse: { id: 't1', name: 'run_command', input: { command: 'false', purpose: 'fails' } } },
+          { toolUse: { id: 't2', name: 'run_command', input: { command: 'echo never', purpose: 'after' } } },
+        ],
+      },
+      { parts: [{ text: 'The first step failed.' }] },
+    );
+    await client.request('agent.send', { text: 'go', attachments: [], paneId });
+    await waitForStep(client, (s) => s.index === 1 && s.status === 'proposed', 'step 1');
+    await client.request('agent.plan', { planId: planIdOf(client), action: 'allow-all' });
+    await waitForStep(client, (s) => s.index === 1 && s.status === 'failed', 'step 1 failed');
+    const halted = await client.waitFor(() => {
+      const plan = latest(client)?.items.find((item) => item.role === 'plan');
+      return plan?.role === 'plan' && plan.plan.state === 'halted' ? plan.plan : undefined;
+    });
+    expect(halted.haltReason).toContain('exited with code 1');
+    expect(halted.steps[1]?.status).toBe('proposed');
+    await client.request('agent.plan', { planId: halted.id, action: 'stop' });
+    const request = await model.waitForRequest(2);
+    const results = toolResults(request);
+    expect(results.find((r) => r.tool_use_id === 't1')?.content).toContain('Exit code: 1');
+    expect(results.find((r) => r.tool_use_id === 't2')?.content).toContain('stopped the plan');
+    await waitForIdleWithAnswer(client, 'first step failed');
+    expect(client.eventsOf('block.finished').some((b) => b.command === 'echo never')).toBe(false);
+  });
+
+  it('a note between steps goes to the model, which revises the rest of the plan', async () => {
+    const { client, model, paneId } = await open();
+    model.script(
+      {
+        parts: [
+          { toolUse: { id: 'n1', name: 'run_command', input: { command: 'echo one', purpose: '1' } } },
+          { toolUse: { id: 'n2', name: 'run_command', input: { command: 'echo two', purpose: '2' } } },
+        ],
+      },
+      { parts: [{ toolUse: { id: 'n3', name: 'run_command', input: { command: 'echo revised', purpose: 'per your note' } } }] },
+    );
+    await client.request('agent.send', { text: 'echo things', attachments: [], paneId });
+    const first = await waitForStep(client, (s) => s.index === 1 && s.status === 'proposed', 'step 1');
+    await client.request('agent.step', { planId: planIdOf(client), stepId: first.id, action: 'approve' });
+    await waitForStep(client, (s) => s.index === 2 && s.status === 'proposed' && s.command === 'echo two', 'step 2 waiting');
+    await client.waitForBlock(paneId, 'echo one');
+    await client.request('agent.note', { text: 'say revised instead' });
+    const request = await model.waitForRequest(2);
+    expect(requestText(request)).toContain('say revised instead');
+    expect(toolResults(request).find((r) => r.tool_use_id === 'n2')?.content).toContain('added a note');
+    const revised = await waitForStep(client, (s) => s.command === 'echo revised' && s.status === 'proposed', 'revised step');
+    expect(revised.index).toBe(1);
+    // The revision waits for the user again.
+    expect(latest(client)?.status).toBe('awaiting-approval');
+  });
+
+  it('cancels a streaming answer: the panel settles and the server sees the connection closed', async () => {
+    const { client, model, paneId } = await open();
+    model.script({ parts: [{ text: 'This answer is long and slow' }], holdAfterEvents: 4 });
+    await client.request('agent.send', { text: 'talk', attachments: [], paneId });
+    const request = await model.waitForRequest(1);
+    await client.waitFor(() => latest(client)?.status === 'streaming', 15_000, 'streaming');
+    const result = await client.request('agent.cancel', { everything: false });
+    expect(result.cancelled).toBe('stream');
+    const settled = await client.waitFor(() => (latest(client)?.status === 'idle' ? latest(client) : undefined), 2_000, 'idle');
+    const answer = settled.items.find((item) => item.role === 'assistant');
+    expect(answer?.role === 'assistant' && answer.interrupted).toBe('Cancelled.');
+    await request.closed;
+    expect(request.closedByClient).toBe(true);
+  });
+
+  it('interrupts a running step with SIGINT', async () => {
+    const { client, model, paneId } = await open();
+    model.script(
+      { parts: [{ toolUse: { id: 's1', name: 'run_command', input: { command: 'sleep 30', purpose: 'wait' } } }] },
+      { parts: [{ text: 'It was interrupted.' }] },
+    );
+    await client.request('agent.send', { text: 'sleep', attachments: [], paneId });
+    const step = await waitForStep(client, (s) => s.status === 'proposed', 'step');
+    await client.request('agent.step', { planId: planIdOf(client), stepId: step.id, action: 'approve' });
+    await waitForStep(client, (s) => s.status === 'running' && s.blockId !== undefined, 'step running');
+    expect((await client.request('agent.cancel', { everything: false })).cancelled).toBe('step');
+    const block = await client.waitForBlock(paneId, 'sleep 30');
+    expect(block.exitCode).toBe(130);
+    const request = await model.waitForRequest(2);
+    expect(toolResults(request)[0]?.content).toContain('interrupted it');
+  });
+
+  it('attaches blocks to a message and answers `??` about the last command', async () => {
+    const { client, model, paneId } = await open();
+    client.type(paneId, 'ls /does-not-exist\r');
+    const failed = await client.waitForBlock(paneId, 'ls /does-not-exist');
+    model.script({ parts: [{ text: 'The directory does not exist.' }] }, { parts: [{ text: 'Again: it does not exist.' }] });
+    await client.request('agent.send', { text: 'why did this fail?', attachments: [failed.id], paneId });
+    const first = await model.waitForRequest(1);
+    expect(requestText(first)).toContain('ls /does-not-exist');
+    expect(requestText(first)).toContain('No such file or directory');
+    await waitForIdleWithAnswer(client, 'does not exist');
+    client.type(paneId, '??\r');
+    const second = await model.waitForRequest(2);
+    expect(requestText(second)).toContain('What happened with this command');
+    expect(requestText(second).match(/No such file or directory/g)?.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('retries a 429 after retry-after and explains a 401', async () => {
+    const { client, model, paneId } = await open();
+    model.script({ status: 429, headers: { 'retry-after': '1' } }, { parts: [{ text: 'After the wait.' }] });
+    await client.request('agent.send', { text: 'hi', attachments: [], paneId });
+    await client.waitFor(() => latest(client)?.status === 'retrying' && latest(client)?.statusDetail?.includes('Retrying in'), 15_000, 'retry countdown');
+    await waitForIdleWithAnswer(client, 'After the wait');
+    expect(model.requests).toHaveLength(2);
+
+    model.script({ status: 401 });
+    await client.request('agent.send', { text: 'again', attachments: [], paneId });
+    const error = await client.waitFor(() => latest(client)?.items.find((item) => item.role === 'error'), 15_000, 'error item');
+    expect(error.role === 'error' && error.text).toContain('API key was refused (401)');
+    expect(error.role === 'error' && error.text).toContain('ANTHROPIC_API_KEY');
+  });
+
+  it('keeps what streamed when the stream breaks mid-answer', async () => {
+    const { client, model, paneId } = await open();
+    model.script({ parts: [{ text: 'Partial answer that will break' }], cutAfterEvents: 5 });
+    await client.request('agent.send', { text: 'hi', attachments: [], paneId });
+    const view = await client.waitFor(
+      () => (latest(client)?.status === 'idle' && latest(client)?.items.some((item) => item.role === 'error') ? latest(client) : undefined),
+      15_000,
+      'error after cut',
+    );
+    const answer = view.items.find((item) => item.role === 'assistant');
+    expect(answer?.role === 'assistant' && answer.text).toContain('Partial');
+    expect(answer?.role === 'assistant' && answer.interrupted).toContain('broke off');
+  });
+});

@@ -1,0 +1,136 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PromptInterceptor, clearLineKeys, type PromptShell } from '../../src/main/prompt/promptInterceptor';
+
+function interceptor(options: { shell?: PromptShell; prefix?: '#' | '##'; atPrompt?: () => boolean } = {}) {
+  const state = { atPrompt: true };
+  const prompt = new PromptInterceptor({
+    shell: () => options.shell ?? 'bash',
+    prefix: () => options.prefix ?? '#',
+    atPrompt: options.atPrompt ?? (() => state.atPrompt),
+  });
+  prompt.promptShown();
+  return { prompt, state };
+}
+
+describe('PromptInterceptor', () => {
+  it('takes a `# ` line typed key by key away from the shell and clears its line', () => {
+    const { prompt } = interceptor();
+    let toShell = '';
+    for (const key of '# list the files here') toShell += prompt.input(key).toShell;
+    expect(toShell).toBe('# list the files here');
+    const enter = prompt.input('\r');
+    expect(enter.requests).toEqual([{ kind: 'instruction', text: 'list the files here' }]);
+    expect(enter.toShell).toBe(clearLineKeys('bash'));
+    expect(enter.toShell).not.toContain('\r');
+  });
+
+  it('passes ordinary commands through, Enter included', () => {
+    const { prompt } = interceptor();
+    const result = prompt.input('ls -la\r');
+    expect(result).toEqual({ toShell: 'ls -la\r', requests: [] });
+  });
+
+  it('joins consecutive `# ` lines of a paste into one instruction', () => {
+    const { prompt } = interceptor({ shell: 'zsh' });
+    const result = prompt.input('\x1b[200~# deploy to staging,\n# run the tests\x1b[201~\r');
+    expect(result.requests).toEqual([{ kind: 'instruction', text: 'deploy to staging,\nrun the tests' }]);
+    expect(result.toShell.endsWith(clearLineKeys('zsh'))).toBe(true);
+  });
+
+  it('understands backspace and Ctrl+U while the line is typed', () => {
+    const { prompt } = interceptor();
+    expect(prompt.input('ls\x7f\x7f# why\r').requests).toEqual([{ kind: 'instruction', text: 'why' }]);
+    prompt.promptShown();
+    expect(prompt.input('# oops\x15echo hi\r')).toEqual({ toShell: '# oops\x15echo hi\r', requests: [] });
+  });
+
+  it('asks a quick question with `?? `, and about the last block with a bare `??`', () => {
+    const { prompt } = interceptor();
+    expect(prompt.input('?? what is using port 80\r').requests).toEqual([{ kind: 'question', text: 'what is using port 80' }]);
+    prompt.promptShown();
+    expect(prompt.input('??\r').requests).toEqual([{ kind: 'question', text: '' }]);
+  });
+
+  it('sends `\\#` lines to the shell as a literal `#` line', () => {
+    const { prompt } = interceptor();
+    const result = prompt.input('\\# just a comment\r');
+    expect(result.requests).toEqual([]);
+    expect(result.toShell).toBe('\\# just a comment' + clearLineKeys('bash') + '# just a comment\r');
+  });
+
+  it('does not intercept away from the prompt (a running program, a REPL, vim)', () => {
+    const { prompt, state } = interceptor();
+    state.atPrompt = false;
+    expect(prompt.input('# inside python\r')).toEqual({ toShell: '# inside python\r', requests: [] });
+  });
+
+  it('does not intercept continuation lines (heredoc) after Enter went to the shell', () => {
+    const { prompt } = interceptor();
+    expect(prompt.input('cat <<EOF\r').requests).toEqual([]);
+    // Still PROMPT state (no command started yet), but the shell reads heredoc lines now.
+    expect(prompt.input('# not for the agent\r')).toEqual({ toShell: '# not for the agent\r', requests: [] });
+    prompt.promptShown();
+    expect(prompt.input('# for the agent\r').requests).toHaveLength(1);
+  });
+
+  it('lets Enter through when the line was edited in ways it cannot follow', () => {
+    const { prompt } = interceptor();
+    expect(prompt.input('# a\x1b[D\x1b[Db\r')).toEqual({ toShell: '# a\x1b[D\x1b[Db\r', requests: [] });
+    prompt.promptShown();
+    // History recall (Up) replaces the line with something unknown.
+    expect(prompt.input('\x1b[A\r').requests).toEqual([]);
+  });
+
+  it('treats text typed ahead during a command as the start of the next line', () => {
+    const { prompt, state } = interceptor();
+    prompt.input('sleep 1\r');
+    state.atPrompt = false;
+    prompt.input('echo typed ahead ');
+    state.atPrompt = true;
+    prompt.promptShown();
+    expect(prompt.input('# x\r').requests).toEqual([]);
+    // Input ended by Enter while a program ran (`:wq` in vim) does not spoil the next prompt.
+    state.atPrompt = false;
+    prompt.input(':wq\r');
+    state.atPrompt = true;
+    prompt.promptShown();
+    expect(prompt.input('# y\r').requests).toEqual([{ kind: 'instruction', text: 'y' }]);
+  });
+
+  it('keeps the line through a redraw of the prompt, and starts afresh after Ctrl+C', () => {
+    const { prompt } = interceptor();
+    prompt.input('ls -la ');
+    // bash re-prints PS1 (and its mark) on Ctrl+L or a resize: the line is still there.
+    prompt.promptShown();
+    expect(prompt.input('# not an instruction\r').requests).toEqual([]);
+    prompt.promptShown();
+    prompt.input('echo half-typed\x03');
+    prompt.promptShown();
+    expect(prompt.input('# now it is\r').requests).toEqual([{ kind: 'instruction', text: 'now it is' }]);
+  });
+
+  it('uses `##` without shell integration, and leaves single `#` lines to the shell', () => {
+    const { prompt } = interceptor({ prefix: '##' });
+    expect(prompt.input('# a comment\r').requests).toEqual([]);
+    prompt.promptShown();
+    expect(prompt.input('## do it\r').requests).toEqual([{ kind: 'instruction', text: 'do it' }]);
+  });
+
+  it('never loses or reorders a byte of ordinary input (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: 'binary' }), { maxLength: 20 }), (chunks) => {
+        const { prompt } = interceptor();
+        let out = '';
+        const requests = [];
+        for (const chunk of chunks) {
+          const result = prompt.input(chunk);
+          out += result.toShell;
+          requests.push(...result.requests);
+        }
+        // Without intercepted lines, what reaches the shell is exactly what was typed.
+        if (requests.length === 0 && !chunks.join('').includes('\\#')) expect(out).toBe(chunks.join(''));
+      }),
+    );
+  });
+});
