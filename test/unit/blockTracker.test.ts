@@ -32,6 +32,35 @@ describe('BlockTracker', () => {
     expect(states).toEqual(['IDLE', 'confirmed', 'PROMPT', 'EXECUTING', 'IDLE']);
   });
 
+  it('tells a redrawn prompt (same prompt number) from a new one', () => {
+    const prompts: number[] = [];
+    const t = new BlockTracker(1, 'secret', true, '/home', {
+      started: () => undefined,
+      finished: () => undefined,
+      stateChanged: () => undefined,
+      integrationConfirmed: () => undefined,
+      promptShown: () => prompts.push(prompts.length + 1),
+    });
+    t.handle(ours({ kind: 'prompt-start', prompt: '1' }), 0);
+    t.handle(ours({ kind: 'prompt-start', prompt: '1' }), 5);
+    expect(prompts).toHaveLength(1);
+    t.handle(ours({ kind: 'command-start', commandLine: 'true' }), 10);
+    t.handle(ours({ kind: 'command-end', exitCode: 0 }), 20);
+    t.handle(ours({ kind: 'prompt-start', prompt: '2' }), 30);
+    expect(prompts).toHaveLength(2);
+    // Marks of other integrations carry no number: every one counts.
+    const foreign = new BlockTracker(1, 'secret', false, '/home', {
+      started: () => undefined,
+      finished: () => undefined,
+      stateChanged: () => undefined,
+      integrationConfirmed: () => undefined,
+      promptShown: () => prompts.push(0),
+    });
+    foreign.handle({ kind: 'prompt-start' }, 0);
+    foreign.handle({ kind: 'prompt-start' }, 1);
+    expect(prompts.filter((n) => n === 0)).toHaveLength(2);
+  });
+
   it('ignores marks without the nonce while our integration is on', () => {
     const { t, started, finished } = tracker(true);
     t.handle(ours({ kind: 'command-start', commandLine: 'cat evil' }), 0);

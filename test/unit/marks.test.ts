@@ -8,6 +8,7 @@ const osc = (id: number, payload: string) => interpretOsc({ id, payload, end: 0 
 describe('interpretOsc', () => {
   it('reads our own marks with their nonce and command line', () => {
     expect(osc(133, 'A;tandem=n')).toEqual({ kind: 'prompt-start', nonce: 'n' });
+    expect(osc(133, 'A;tandem=n;cwd=/a%20b;prompt=7')).toEqual({ kind: 'prompt-start', nonce: 'n', cwd: '/a b', prompt: '7' });
     expect(osc(133, 'B;tandem=n')).toEqual({ kind: 'input-start', nonce: 'n' });
     expect(osc(133, 'C;tandem=n;cmdline_url=echo%20%22a%3Bb%22')).toEqual({
       kind: 'command-start',

@@ -99,7 +99,10 @@ __tandem_precmd() {
   __tandem_histcmd="${HISTCMD-0}"
   __tandem_percent_encode "$PWD"
   builtin printf '\e]7;file://%s%s\a' "${HOSTNAME-}" "$__tandem_encoded"
-  __tandem_mark_a=$'\e]133;A;tandem='"$__tandem_nonce;cwd=$__tandem_encoded"$'\a'
+  # readline re-prints PS1 (and this mark) when it redraws the line; the sequence number
+  # tells Tandem a redraw from a new prompt.
+  __tandem_prompt_seq=$(( ${__tandem_prompt_seq:-0} + 1 ))
+  __tandem_mark_a=$'\e]133;A;tandem='"$__tandem_nonce;cwd=$__tandem_encoded;prompt=$__tandem_prompt_seq"$'\a'
   if [[ "${PROMPT_COMMAND[*]-}" != "${__tandem_seen_prompt_command-}" ]]; then
     # Something rewrote PROMPT_COMMAND (bash-preexec does, on its first prompt; tools that
     # do usually install a DEBUG trap too): have the prompt fix-up look at the trap again.

@@ -30,8 +30,11 @@ __tandem_precmd() {
     builtin local REPLY
     __tandem_percent_encode "$PWD"
     builtin print -rn -- $'\e]7;file://'"${HOST-}$REPLY"$'\a'
+    # zle re-prints PS1 (and this mark) when it redraws the line; the sequence number tells
+    # Tandem a redraw from a new prompt.
+    __tandem_prompt_seq=$(( __tandem_prompt_seq + 1 ))
     # For PS1, where `%` (and `!` under prompt_bang) are prompt escapes: %% and %%21.
-    __tandem_mark_a=$'\e]133;A;tandem='"$__tandem_nonce;cwd=${${REPLY//\%/%%}//\!/%%21}"$'\a'
+    __tandem_mark_a=$'\e]133;A;tandem='"$__tandem_nonce;cwd=${${REPLY//\%/%%}//\!/%%21};prompt=$__tandem_prompt_seq"$'\a'
   fi
   __tandem_ran=0
   # Keep the prompt fix-up last (a plugin loaded late may have added a hook after it).
@@ -99,6 +102,7 @@ __tandem_hook() {
   builtin typeset -g __tandem_ps1_a=
   builtin typeset -g __tandem_mark_b=$'\e]133;B;tandem='"$__tandem_nonce"$'\a'
   builtin typeset -gi __tandem_ran=0
+  builtin typeset -gi __tandem_prompt_seq=0
   __tandem_hook
   # add-zle-hook-widget (zsh 5.3+) chains with the user's own zle-line-init.
   if builtin autoload -Uz add-zle-hook-widget 2>/dev/null; then

@@ -25,8 +25,9 @@ export function blockForModel(
     lines.push('Output: not available (it scrolled out of the scrollback).');
     return lines.join('\n');
   }
-  const excerpt = headTail(output.text, extra.limits ?? BLOCK_OUTPUT_LIMITS);
-  const scrubbed = scrubSecrets(excerpt.text).text;
+  // Scrubbed before it is shortened, so a cut can never leave half a secret behind.
+  const excerpt = headTail(scrubSecrets(output.text).text, extra.limits ?? BLOCK_OUTPUT_LIMITS);
+  const scrubbed = excerpt.text;
   const size = `${excerpt.totalLines} lines, ${formatBytes(Buffer.byteLength(output.text))}`;
   const lost = output.truncated ? '; its beginning scrolled out of the scrollback' : '';
   lines.push(`Output (${size}${excerpt.truncated ? ', shortened to head and tail' : ''}${lost}):`);

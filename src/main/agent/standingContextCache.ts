@@ -16,9 +16,12 @@ export class StandingContextCache {
     const pane = paneId !== undefined ? this.pane(paneId) : undefined;
     const os = `${osType()} ${release()} (${arch()})`;
     if (!pane) return `Environment: ${os}. No terminal pane is open.`;
-    const recent = maxBlocks > 0 ? pane.blocks().slice(-maxBlocks) : [];
-    const entries: BlockIndexEntry[] = [];
-    for (const block of recent) {
+    const blocks = pane.blocks();
+    // Only the listed blocks are read; older ones still count, so the index says "last N of M".
+    const entries: BlockIndexEntry[] = blocks
+      .slice(0, Math.max(0, blocks.length - maxBlocks))
+      .map((block) => this.rows.get(block.id) ?? { block, lineCount: 0, hasErrors: false });
+    for (const block of maxBlocks > 0 ? blocks.slice(-maxBlocks) : []) {
       const cached = this.rows.get(block.id);
       if (cached) {
         entries.push(cached);

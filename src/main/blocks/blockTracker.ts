@@ -30,6 +30,8 @@ export class BlockTracker {
   private confirmed = false;
   /** Our A marks carry the cwd: OSC 7 (which any program can print) is then ignored. */
   private cwdFromOurMarks = false;
+  /** Number of the last prompt our integration announced (a repeat is a redraw). */
+  private lastPrompt: string | undefined;
   private readonly finishedBlocks: Block[] = [];
   /** Marks without our nonce seen while our integration was on. */
   untrustedMarkCount = 0;
@@ -114,7 +116,8 @@ export class BlockTracker {
           this.cwdValue = mark.cwd;
         }
         this.setState('PROMPT');
-        this.events.promptShown?.();
+        if (!ours || mark.prompt === undefined || mark.prompt !== this.lastPrompt) this.events.promptShown?.();
+        if (ours) this.lastPrompt = mark.prompt;
         break;
       case 'input-start':
         if (this.stateValue !== 'PROMPT') {

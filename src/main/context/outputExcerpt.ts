@@ -182,7 +182,7 @@ export function headTail(text: string, options: HeadTailOptions): HeadTailResult
     );
   }
   parts.push(...tail);
-  return { text: parts.join('\n'), totalLines, totalChars, truncated: omittedLines > 0 || cut || head.length + tail.length < totalLines };
+  return { text: parts.join('\n'), totalLines, totalChars, truncated: omittedLines > 0 || cut };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -217,7 +217,7 @@ async function search(term: string, scope: Block[], source: TerminalHistorySourc
   const shown = hits.slice(-MAX_SEARCH_RESULTS);
   const older = hits.slice(0, hits.length - shown.length);
   const header = [
-    `${formatCount(hits.length)} block${hits.length === 1 ? '' : 's'} match ${JSON.stringify(term)}${scannedNote}: ${hits.map(where).join('; ')}.`,
+    `${formatCount(hits.length)} ${hits.length === 1 ? 'block matches' : 'blocks match'} ${JSON.stringify(term)}${scannedNote}: ${hits.map(where).join('; ')}.`,
   ];
   if (older.length > 0) header.push(`Showing the newest ${formatCount(shown.length)}; fetch the others by blockId.`);
   const matchLines = new Map(shown.map((hit) => [hit.block.id, hit.lines]));
@@ -248,7 +248,7 @@ async function readScrubbed(source: TerminalHistorySource, blockId: string): Pro
 /** Terminal text as data: fenced, with any forged fence inside defused. */
 export function fenceOutput(blockId: string, text: string): string {
   const safeId = blockId.replace(/[^A-Za-z0-9_-]/g, '_');
-  return `<output block="${safeId}">\n${text.replace(/<(\/?)output/gi, '<\\$1output')}\n</output>`;
+  return `<output block="${safeId}">\n${text.replace(/<(\/?)(output)/gi, (_, slash: string, word: string) => `<\\${slash}${word}`)}\n</output>`;
 }
 
 function formatDuration(ms: number): string {
@@ -274,11 +274,13 @@ function blockHeader(block: Block, lineCount: number | undefined): string {
 }
 
 function excerpt(text: string, detail: TerminalHistoryDetail, maxLines: number): string {
+  const maxChars = Math.max(2_000, maxLines * CHARS_PER_LINE_BUDGET);
   switch (detail) {
     case 'full':
-      return headTail(text, { maxLines, maxChars: Math.max(2_000, maxLines * CHARS_PER_LINE_BUDGET) }).text;
+      return headTail(text, { maxLines, maxChars }).text;
     case 'errors_only':
-      return errorLines(text, { maxLines }).text;
+      // Lines are capped one by one; the character budget still holds for the whole excerpt.
+      return headTail(errorLines(text, { maxLines, maxLineChars: 300 }).text, { maxLines: Number.MAX_SAFE_INTEGER, maxChars }).text;
     case 'summary':
       return summarizeOutput(text);
   }

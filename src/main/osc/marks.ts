@@ -10,7 +10,8 @@ import { percentDecode } from './percentEncoding';
  * caller decides trust by comparing it with the pane's secret.
  */
 export type Mark =
-  | { kind: 'prompt-start'; nonce?: string; cwd?: string }
+  /** `prompt`: our integration's prompt number; the same number again is a redraw of that prompt. */
+  | { kind: 'prompt-start'; nonce?: string; cwd?: string; prompt?: string }
   | { kind: 'input-start'; nonce?: string }
   | { kind: 'command-start'; nonce?: string; commandLine?: string }
   | { kind: 'command-end'; nonce?: string; exitCode?: number }
@@ -53,7 +54,13 @@ function interpretSemanticPrompt(parts: string[], nonceKey: string): Mark | unde
   switch (letter) {
     case 'A': {
       const cwd = options.get('cwd');
-      return cwd !== undefined ? { kind: 'prompt-start', nonce, cwd: percentDecode(cwd) } : { kind: 'prompt-start', nonce };
+      const prompt = options.get('prompt');
+      return {
+        kind: 'prompt-start',
+        nonce,
+        ...(cwd !== undefined ? { cwd: percentDecode(cwd) } : {}),
+        ...(prompt !== undefined ? { prompt } : {}),
+      };
     }
     case 'B':
       return { kind: 'input-start', nonce };

@@ -94,7 +94,7 @@ export class PromptInterceptor {
   input(data: string): InterceptResult {
     const requests: PromptRequest[] = [];
     let out = '';
-    let text = this.pendingEscape + data;
+    const text = this.pendingEscape + data;
     this.pendingEscape = '';
     if (!this.options.atPrompt() || this.submitted) {
       this.noteTypeAhead(text);

@@ -2,15 +2,18 @@
  * Removes secrets from text before it reaches a model: terminal output, commands, file
  * contents, environment values.
  *
- * The scrubber is a table of detectors, each with a kind name and a global regex; a detector's
- * `redact` turns one match into its replacement, or returns undefined to leave the match alone
- * (a validator: "this 3-part dotted string is not a JWT"). Detectors run in table order, so
- * specific token formats go first and the broad name-based and entropy rules last; a value
- * already replaced (`[REDACTED:…]`) is never matched again, which makes scrubbing idempotent.
+ * The scrubber is a table of detectors (SECRET_DETECTORS), each with a kind name. Most are one
+ * global regex whose optional `redact` turns a match into its replacement, or returns undefined
+ * to leave it alone (a validator: "this 3-part dotted string is not a JWT"); a few scan the
+ * text themselves (key blocks, `name=value` pairs) where a regex could not stay linear.
+ * Detectors run in table order: specific token formats first, then the broad name-based and
+ * entropy rules. A value already replaced (`[REDACTED:…]`) is never matched again, which makes
+ * scrubbing idempotent.
  *
- * Regexes here must stay linear on hostile input (a 4 MB line of base64): every unbounded run
- * starts behind a negative lookbehind of its own character class, so a match is only tried at
- * the start of a run, never at every position inside it.
+ * Everything here must stay linear on hostile input (a 4 MB line of base64, thousands of BEGIN
+ * lines): every unbounded run in a regex starts behind a negative lookbehind of its own
+ * character class, so a match is tried only at the start of a run, and every other repetition
+ * is bounded.
  */
 
 /** A detector that is one global regex: each match is redacted whole, or as `redact` says. */
@@ -127,7 +130,7 @@ function isPlaceholderValue(value: string): boolean {
   ) {
     return true;
   }
-  if (/^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/.test(v) || v.startsWith('$(') || v.startsWith('{{') || v.startsWith('%')) return true;
+  if (/^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/.test(v) || v === '$' || v.startsWith('$(') || v.startsWith('${') || v.startsWith('{{') || v.startsWith('%')) return true;
   if (/^<[^<>]*>$/.test(v)) return true;
   if (/^[*x•.]+$/i.test(v)) return true;
   if (/^(?:\/|~\/|\.\.?\/)/.test(v)) return true; // a file path
@@ -188,7 +191,7 @@ interface AssignmentRule {
 // value is parsed separately, only for names a rule accepts, so scanning stays linear.
 const NAME_AND_OPERATOR = /(?<![A-Za-z0-9_.$])([A-Za-z_][A-Za-z0-9_.-]{0,80})([ \t]*)([:=])([ \t]*)/g;
 // A secret value: quoted, or unquoted up to a blank, a quote or a shell/URL/list separator.
-const SECRET_VALUE = /"(?:\\.|[^"\\\r\n]){0,4096}"|'[^'\r\n]{0,4096}'|[^\s'"&;,|<>()[\]{}`]{1,4096}/y;
+const SECRET_VALUE = /"(?:\\.|[^"\\\r\n]){0,4096}"|'[^'\r\n]{0,4096}'|\$\{[^}\s]{1,200}\}|[^\s'"&;,|<>()[\]{}`]{1,4096}/y;
 // A token-like value for the entropy rule: 20–128 characters of base62/base64url.
 const TOKEN_VALUE = /"[A-Za-z0-9_-]{20,128}"|'[A-Za-z0-9_-]{20,128}'|[A-Za-z0-9_-]{20,128}(?![A-Za-z0-9_-])/y;
 

@@ -373,7 +373,7 @@ function formatReadResult(where: string, path: string, size: number, offset: num
 /** File content as data: fenced, with any forged fence inside defused. */
 export function fenceFile(path: string, text: string): string {
   const attribute = path.replace(/[\x00-\x1f"<>&]/g, '_');
-  return `<file path="${attribute}">\n${text.replace(/<(\/?)file\b/gi, '<\\$1file')}\n</file>`;
+  return `<file path="${attribute}">\n${text.replace(/<(\/?)(file)\b/gi, (_, slash: string, word: string) => `<\\${slash}${word}`)}\n</file>`;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,106 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EngineClient, startEngine } from '../support/engineClient';
+
+type Started = Awaited<ReturnType<typeof startEngine>>;
+let running: Started | undefined;
+let client: EngineClient | undefined;
+
+afterEach(async () => {
+  client?.close();
+  client = undefined;
+  await running?.stop();
+  running = undefined;
+});
+
+const SHELLS = [
+  { name: 'bash', path: '/bin/bash', history: '.bash_history', heredoc: true },
+  { name: 'zsh', path: '/usr/bin/zsh', history: '.zsh_history', heredoc: true },
+  { name: 'fish', path: '/usr/bin/fish', history: '.local/share/fish/fish_history', heredoc: false },
+] as const;
+
+async function open(shellPath: string) {
+  running = await startEngine({ shell: shellPath });
+  // zsh keeps no history without these; bash writes on exit.
+  writeFileSync(join(running.home, '.zshrc'), 'PROMPT="%n%# "\nHISTFILE=~/.zsh_history\nSAVEHIST=100\nHISTSIZE=100\nsetopt INC_APPEND_HISTORY\n');
+  client = await EngineClient.connect(running.server);
+  await client.request('hello', {});
+  const { paneId } = await client.request('pane.create', { cols: 100, rows: 30 });
+  await client.waitForPrompt(paneId);
+  return { client, paneId, home: running.home };
+}
+
+function instructions(client: EngineClient): string[] {
+  return client.eventsOf('agent.prompt-instruction').map((event) => event.text);
+}
+
+/** Waits until the pane is back at its prompt (input sent earlier would be typed ahead). */
+function atPrompt(client: EngineClient, paneId: number): Promise<unknown> {
+  return client.waitFor(() => client.eventsOf('pane.state').filter((s) => s.paneId === paneId).at(-1)?.state === 'PROMPT', 10_000, 'the prompt');
+}
+
+/** Sends keys one at a time, as a person types, so the shell echoes between them. */
+async function typeSlowly(client: EngineClient, paneId: number, text: string): Promise<void> {
+  for (const key of text) {
+    client.type(paneId, key);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe.each(SHELLS)('`# ` at a $name prompt', (shell) => {
+  it('goes to the agent, never to the shell or its history; the line is left empty', async () => {
+    const { client, paneId, home } = await open(shell.path);
+    await typeSlowly(client, paneId, '# list the files here\r');
+    await client.waitFor(() => instructions(client).includes('list the files here'), 10_000, 'the instruction');
+    client.type(paneId, 'echo after-instruction\r');
+    const block = await client.waitForBlock(paneId, 'echo after-instruction');
+    expect(block.exitCode).toBe(0);
+    expect(client.eventsOf('block.started').map((b) => b.command)).toEqual(['echo after-instruction']);
+    await atPrompt(client, paneId);
+    // Consecutive `# ` lines pasted together are one instruction.
+    client.type(paneId, '\x1b[200~# first line\n# second line\x1b[201~\r');
+    await client.waitFor(() => instructions(client).includes('first line\nsecond line'), 10_000, 'the pasted instruction');
+    // `\#` sends a literal `#` line to the shell.
+    await atPrompt(client, paneId);
+    client.type(paneId, '\\# literal comment\r');
+    client.type(paneId, 'echo done\r');
+    await client.waitForBlock(paneId, 'echo done');
+    expect(instructions(client)).not.toContain('literal comment');
+    client.type(paneId, 'exit\r');
+    await client.waitFor(() => client.eventsOf('pane.exit').length > 0, 10_000, 'the shell to exit');
+    const historyFile = join(home, shell.history);
+    const history = existsSync(historyFile) ? readFileSync(historyFile, 'utf8') : '';
+    expect(history).toContain('echo after-instruction');
+    expect(history).not.toContain('list the files here');
+    expect(history).not.toContain('second line');
+  });
+
+  it('is not intercepted inside a heredoc, python3 or vi', async () => {
+    const { client, paneId } = await open(shell.path);
+    if (shell.heredoc) {
+      client.type(paneId, 'cat <<EOF\r');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await typeSlowly(client, paneId, '# inside the heredoc\rEOF\r');
+      const block = await client.waitFor(
+        () => client.eventsOf('block.finished').find((b) => b.command.startsWith('cat <<EOF')),
+        10_000,
+        'the heredoc block',
+      );
+      expect(block.exitCode).toBe(0);
+      expect(block.command).toContain('# inside the heredoc');
+      expect((await client.request('block.output', { blockId: block.id })).text).toBe('# inside the heredoc');
+    }
+    client.type(paneId, 'python3 -q\r');
+    await client.waitFor(() => client.textOf(paneId).includes('>>> '), 10_000, 'the python prompt');
+    await typeSlowly(client, paneId, '# inside python\rprint("py-" + "ok")\rexit()\r');
+    await client.waitForBlock(paneId, 'python3 -q');
+    expect(client.textOf(paneId)).toContain('py-ok');
+    client.type(paneId, 'vi -u NONE\r');
+    await client.waitFor(() => client.eventsOf('block.started').some((b) => b.command === 'vi -u NONE'), 10_000, 'vi');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await typeSlowly(client, paneId, 'i# inside vi\x1b:q!\r');
+    await client.waitForBlock(paneId, 'vi -u NONE');
+    expect(instructions(client)).toEqual([]);
+  });
+});
