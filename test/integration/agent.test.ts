@@ -19,11 +19,14 @@ afterEach(async () => {
   model = undefined;
 });
 
-async function open() {
+async function open(options: { openAiCompatible?: boolean } = {}) {
   model = await startScriptedModelServer();
   running = await startEngine({
     shell: '/bin/bash',
-    env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-test', TANDEM_MODEL: 'claude-sonnet-4-5' },
+    env: options.openAiCompatible
+      ? {}
+      : { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-test', TANDEM_MODEL: 'claude-sonnet-4-5' },
+    configToml: options.openAiCompatible ? `[ai]\nbackend = "openai-compatible"\nbaseUrl = "${model.url}/v1"\nmodel = "llama3"\n` : undefined,
   });
   client = await EngineClient.connect(running.server);
   await client.request('hello', {});
@@ -141,6 +144,52 @@ describe('the agent, with a real bash and the real SDK against a scripted model'
     expect(results.find((r) => r.tool_use_id === 'toolu_b')?.content).toContain('you proposed: echo second');
     await waitForIdleWithAnswer(client, 'Understood');
     expect(client.eventsOf('block.finished').some((b) => b.command === 'echo first' || b.command === 'echo second')).toBe(false);
+  });
+
+  it('skips a step on request and runs the rest with Allow all', async () => {
+    const { client, model, paneId } = await open();
+    model.script(
+      {
+        parts: [
+          { toolUse: { id: 'k1', name: 'run_command', input: { command: 'echo skipped-one', purpose: '1' } } },
+          { toolUse: { id: 'k2', name: 'run_command', input: { command: 'echo ran-two', purpose: '2' } } },
+          { toolUse: { id: 'k3', name: 'run_command', input: { command: 'echo ran-three', purpose: '3' } } },
+        ],
+      },
+      { parts: [{ text: 'Done.' }] },
+    );
+    await client.request('agent.send', { text: 'three', attachments: [], paneId });
+    const first = await waitForStep(client, (s) => s.index === 3 && s.status === 'proposed', 'all steps');
+    const planId = planIdOf(client);
+    await client.request('agent.step', { planId, stepId: first.id.replace(/s3$/, 's1'), action: 'skip' });
+    await client.request('agent.plan', { planId, action: 'allow-all' });
+    await client.waitForBlock(paneId, 'echo ran-three');
+    const results = toolResults(await model.waitForRequest(2));
+    expect(results.map((r) => r.tool_use_id)).toEqual(['k1', 'k2', 'k3']);
+    expect(results[0]?.content).toContain('skipped');
+    expect(results[2]?.content).toContain('ran-three');
+    await waitForIdleWithAnswer(client, 'Done.');
+    expect(client.eventsOf('block.finished').some((b) => b.command === 'echo skipped-one')).toBe(false);
+  });
+
+  it('works the same through an OpenAI-compatible endpoint (a local server needs no key)', async () => {
+    const { client, model, paneId } = await open({ openAiCompatible: true });
+    model.script(
+      { parts: [{ text: 'Checking.' }, { toolUse: { id: 'call_1', name: 'run_command', input: { command: 'echo via-openai', purpose: 'x' } } }] },
+      { parts: [{ text: 'It printed via-openai.' }] },
+    );
+    await client.request('agent.send', { text: 'try it', attachments: [], paneId });
+    const step = await waitForStep(client, (s) => s.status === 'proposed', 'step');
+    expect(latest(client)?.backend).toBe('openai-compatible');
+    await client.request('agent.step', { planId: planIdOf(client), stepId: step.id, action: 'approve' });
+    const second = await model.waitForRequest(2);
+    expect(second.path).toBe('/v1/chat/completions');
+    const messages = (second.body?.messages ?? []) as { role: string; content?: string; tool_call_id?: string }[];
+    expect(messages[0]?.role).toBe('system');
+    const tool = messages.find((m) => m.role === 'tool');
+    expect(tool?.tool_call_id).toBe('call_1');
+    expect(tool?.content).toContain('via-openai');
+    await waitForIdleWithAnswer(client, 'printed via-openai');
   });
 
   it('stops the plan at a failing step; stop sends what ran and what did not', async () => {

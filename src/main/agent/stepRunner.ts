@@ -4,6 +4,8 @@ import type { Pane } from '../panes/pane';
 
 /** How long after a prompt without a command start the step counts as not run. */
 const NOT_RUN_GRACE_MS = 1_500;
+/** A running step silent this long may be waiting for input: the plan view says so. */
+const QUIET_MS = 15_000;
 
 export type StepOutcome =
   | { kind: 'finished'; block: Block; output: BlockOutput; timedOut: boolean; interrupted: boolean }
@@ -47,9 +49,11 @@ export class StepRunner {
       let block: Block | undefined;
       let timedOut = false;
       let notRunTimer: NodeJS.Timeout | undefined;
+      let quietTimer: NodeJS.Timeout | undefined;
       let unobserve: () => void = () => undefined;
       const finish = (outcome: StepOutcome) => {
         for (const timer of timers) clearTimeout(timer);
+        clearTimeout(quietTimer);
         unobserve();
         this.stop = undefined;
         this.options.onDetail?.(undefined);
@@ -73,11 +77,34 @@ export class StepRunner {
           }, this.options.killGraceMs ?? 5_000),
         );
       };
+      let quietShown = false;
+      const armQuiet = () => {
+        clearTimeout(quietTimer);
+        if (!block || timedOut) return;
+        if (quietShown) {
+          quietShown = false;
+          this.options.onDetail?.(undefined);
+        }
+        quietTimer = setTimeout(() => {
+          quietShown = true;
+          this.options.onDetail?.(`no output for ${QUIET_MS / 1000} s: it may be waiting for input (a password or a question) in pane ${this.pane.id}`);
+        }, QUIET_MS);
+      };
       unobserve = this.pane.observe({
+        output: () => {
+          if (!block || this.pane.isAlternateScreen) return;
+          armQuiet();
+        },
+        alternateScreen: () => {
+          if (!block) return;
+          clearTimeout(quietTimer);
+          this.options.onDetail?.(`a full-screen program (a pager or an editor?) is open in pane ${this.pane.id}: finish it there, or cancel the step`);
+        },
         blockStarted: (started) => {
           if (!this.typed || block) return;
           block = started;
           clearTimeout(notRunTimer);
+          armQuiet();
           this.options.onBlockStarted?.(started);
         },
         blockFinished: (finished) => {

@@ -56,6 +56,8 @@ export interface PaneObserver {
   /** A prompt appeared (every PROMPT state entry). */
   promptShown?(): void;
   alternateScreen?(): void;
+  /** Output arrived (no bytes: watchers only need to know the program is alive). */
+  output?(): void;
   exited?(): void;
 }
 
@@ -321,6 +323,11 @@ export class Pane {
     return this.interceptor.currentLine;
   }
 
+  /** A full-screen program (vim, less) has the screen. */
+  get isAlternateScreen(): boolean {
+    return this.mirror.isAlternateScreen;
+  }
+
   get integration(): boolean {
     return this.integrationOn;
   }
@@ -503,6 +510,7 @@ export class Pane {
     this.streamOffset = base + chunk.length;
     this.batcher.push(chunk);
     if (!this.integrationOn) this.heuristics.afterOutput();
+    if (this.observers.size > 0) for (const observer of this.observers) observer.output?.();
   }
 
   private writeToMirror(bytes: Uint8Array): void {

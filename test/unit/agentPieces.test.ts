@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentMessage } from '../../src/main/agent/backends/modelBackend';
+import { errorForStatus, retryAfterMs } from '../../src/main/agent/backends/modelError';
+import { appendMessage, estimateMessagesTokens, fitHistory } from '../../src/main/agent/conversationHistory';
+import { estimateCostUsd, modelFacts } from '../../src/main/agent/modelCatalog';
+import { MemoryKeyStore, connectModel } from '../../src/main/agent/modelConnection';
+import { MAX_PLAN_STEPS, Plan } from '../../src/main/agent/plan';
+import { DEFAULT_SETTINGS } from '../../src/shared/settings';
+
+const headers = (values: Record<string, string>) => ({ get: (name: string) => values[name] ?? null });
+
+describe('model errors', () => {
+  it('reads retry-after in seconds, as a date, and retry-after-ms', () => {
+    expect(retryAfterMs(headers({ 'retry-after': '3' }))).toBe(3_000);
+    expect(retryAfterMs(headers({ 'retry-after-ms': '250', 'retry-after': '9' }))).toBe(250);
+    expect(retryAfterMs(headers({ 'retry-after': new Date(10_000).toUTCString() }), 4_000)).toBe(6_000);
+    expect(retryAfterMs(headers({ 'retry-after': '99999' }))).toBe(600_000);
+    expect(retryAfterMs(headers({}))).toBeUndefined();
+  });
+
+  it('says what to do for each status, and which are worth retrying', () => {
+    const context = { endpoint: 'https://api.example', model: 'm-1', keySource: 'ANTHROPIC_API_KEY' };
+    expect(errorForStatus(401, 'bad key', context).message).toMatch(/refused \(401\). Check ANTHROPIC_API_KEY/);
+    expect(errorForStatus(404, '', context).message).toMatch(/Model "m-1" was not found/);
+    expect(errorForStatus(403, '', context).kind).toBe('permission');
+    expect(errorForStatus(429, '', { ...context, retryAfterMs: 5 }).options.retryAfterMs).toBe(5);
+    expect(errorForStatus(429, '', context).retryable).toBe(true);
+    expect(errorForStatus(503, '', context).retryable).toBe(true);
+    expect(errorForStatus(529, '', context).kind).toBe('overloaded');
+    expect(errorForStatus(401, '', context).retryable).toBe(false);
+    expect(errorForStatus(400, '', context).retryable).toBe(false);
+  });
+});
+
+describe('conversation history within a token budget', () => {
+  const user = (text: string): AgentMessage => ({ role: 'user', content: [{ type: 'text', text }] });
+  const assistant = (text: string): AgentMessage => ({ role: 'assistant', content: [{ type: 'text', text }] });
+
+  it('merges consecutive messages of one role', () => {
+    const history: AgentMessage[] = [];
+    appendMessage(history, 'user', [{ type: 'text', text: 'a' }]);
+    appendMessage(history, 'user', [{ type: 'text', text: 'b' }]);
+    appendMessage(history, 'assistant', []);
+    expect(history).toEqual([{ role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }]);
+  });
+
+  it('drops whole exchanges from the front, never splitting a tool call from its result', () => {
+    const long = 'x'.repeat(4_000);
+    const history: AgentMessage[] = [
+      user(`old question ${long}`),
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'run_command', input: { command: 'ls' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: long }] },
+      assistant(`old answer ${long}`),
+      user('new question'),
+      assistant('new answer'),
+      user('newest'),
+    ];
+    const { messages, dropped } = fitHistory(history, 200);
+    expect(dropped).toBe(4);
+    expect(messages[0]!.role).toBe('user');
+    expect(JSON.stringify(messages[0])).toContain('4 earlier messages');
+    expect(JSON.stringify(messages)).not.toContain('old question');
+    // Every kept tool result still has its call.
+    expect(JSON.stringify(messages)).not.toContain('tool_result');
+    expect(history).toHaveLength(7);
+    expect(fitHistory(history, 1_000_000)).toEqual({ messages: history, dropped: 0 });
+  });
+
+  it('keeps the newest exchange even when it alone is over budget', () => {
+    const history = [user('a'), assistant('b'), user('y'.repeat(10_000))];
+    const { messages } = fitHistory(history, 10);
+    expect(messages.at(-1)).toMatchObject({ role: 'user' });
+    expect(estimateMessagesTokens(messages)).toBeGreaterThan(10);
+    expect(JSON.stringify(messages)).toContain('yyyy');
+  });
+});
+
+describe('plans', () => {
+  it('holds at most 50 steps', () => {
+    const plan = new Plan('p');
+    for (let i = 0; i < MAX_PLAN_STEPS; i++) expect(plan.addStep({ toolUseId: `t${i}`, command: 'true', purpose: '' })).toBeDefined();
+    expect(plan.addStep({ toolUseId: 'extra', command: 'true', purpose: '' })).toBeUndefined();
+    expect(plan.view().steps).toHaveLength(50);
+    expect(plan.view().steps[0]).not.toHaveProperty('toolUseId');
+  });
+
+  it('closes the steps that have not run, leaving finished ones alone', () => {
+    const plan = new Plan('p');
+    const first = plan.addStep({ toolUseId: 'a', command: 'true', purpose: '' })!;
+    plan.addStep({ toolUseId: 'b', command: 'false', purpose: '' });
+    plan.setStatus(first, 'done');
+    plan.closeOpenSteps('skipped', 'cancelled', 'Not run.');
+    expect(plan.steps.map((step) => step.status)).toEqual(['done', 'skipped']);
+    expect(plan.steps[1]!.result).toEqual({ content: 'Not run.', isError: false });
+  });
+});
+
+describe('model connection', () => {
+  const ai = DEFAULT_SETTINGS.ai;
+
+  it('explains how to connect a model when there is no key and no local endpoint', () => {
+    const connection = connectModel(ai, {}, {}, new MemoryKeyStore());
+    expect(connection.backend).toBeUndefined();
+    expect(connection.setupHint).toMatch(/ANTHROPIC_API_KEY/);
+    expect(connection.setupHint).toMatch(/11434/);
+  });
+
+  it('takes the key and endpoint from the environment, the model from TANDEM_MODEL', () => {
+    const connection = connectModel(ai, {}, { ANTHROPIC_API_KEY: 'k', TANDEM_MODEL: 'claude-x' }, new MemoryKeyStore());
+    expect(connection.backend?.kind).toBe('anthropic');
+    expect(connection.model).toBe('claude-x');
+  });
+
+  it('uses a key stored in settings, and a local OpenAI-compatible server needs none', async () => {
+    const keys = new MemoryKeyStore();
+    await keys.set('anthropic', 'stored');
+    expect(connectModel(ai, {}, {}, keys).backend?.kind).toBe('anthropic');
+    const local = connectModel({ ...ai, backend: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3' }, {}, {}, keys);
+    expect(local.backend?.kind).toBe('openai-compatible');
+    expect(connectModel({ ...ai, backend: 'openai-compatible', baseUrl: 'https://api.openai.com/v1' }, {}, {}, keys).setupHint).toBeDefined();
+  });
+
+  it('knows context windows and prices, and admits when it does not', () => {
+    expect(modelFacts('claude-sonnet-4-5').contextWindow).toBe(200_000);
+    expect(estimateCostUsd('claude-sonnet-4-5', 1_000_000, 1_000_000)).toBeCloseTo(18);
+    expect(estimateCostUsd('llama3:8b', 1_000, 1_000)).toBeUndefined();
+  });
+});
