@@ -4,7 +4,7 @@
 // fatal; the exit code is non-zero only when a measurement could not be taken at all.
 //
 //   node bench/run.js                       everything (~3-5 min)
-//   node bench/run.js throughput            one suite: throughput | latency | interrupt | memory
+//   node bench/run.js throughput            one suite: throughput | latency | interrupt | memory | agent
 //   node bench/run.js latency memory        several
 //   BENCH_FILE_MB=10 node bench/run.js throughput    a smaller log file while debugging
 //   BENCH_DEBUG=1 ...                        stack traces and page errors on stderr
@@ -16,6 +16,7 @@ const SUITES = {
   latency: () => import('./suites/latency.js').then((m) => m.latency),
   interrupt: () => import('./suites/interrupt.js').then((m) => m.interrupt),
   memory: () => import('./suites/memory.js').then((m) => m.memory),
+  agent: () => import('./suites/agent.js').then((m) => m.agent),
 };
 
 const requested = process.argv.slice(2);

@@ -29,7 +29,8 @@ async function samples(channel, { count = 200, warmup = 10, pauseMs = 10, perLin
   return result;
 }
 
-function outputChannel(write) {
+/** `channel.wait` resolves with the performance.now() at which the predicate first held. */
+export function outputChannel(write) {
   let out = '';
   let waiter;
   return {
@@ -59,15 +60,26 @@ function outputChannel(write) {
 
 /** bash in node-pty, read in this process: the floor of any terminal's echo time. */
 export async function rawPtyEcho(home, options = {}) {
+  const { channel, kill } = await openRawPty(home);
+  try {
+    return await samples(channel, options);
+  } finally {
+    kill();
+  }
+}
+
+/** A bash in node-pty (no Tandem, no shell integration) at its prompt, for callers' own samples. */
+export async function openRawPty(home) {
   const pty = ptyModule.spawn('/bin/bash', ['--login'], { name: 'xterm-256color', cols: 120, rows: 40, cwd: home.home, env: home.env, encoding: null });
   const channel = outputChannel((text) => pty.write(text));
   pty.onData((data) => channel.push(data.toString('latin1')));
   try {
     await channel.wait(atPrompt, 15_000, 'the prompt');
-    return await samples(channel, options);
-  } finally {
+  } catch (error) {
     pty.kill();
+    throw error;
   }
+  return { channel, kill: () => pty.kill() };
 }
 
 /** The engine's pane over the browser-mode WebSocket, received by a Node client. */

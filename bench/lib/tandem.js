@@ -49,7 +49,10 @@ export function makeHome({ scrollback = 10_000 } = {}) {
   return { home, env, cleanup: () => rmSync(home, { recursive: true, force: true }) };
 }
 
-/** Starts the browser-mode server; resolves once it printed its URL. */
+/**
+ * Starts the browser-mode server; resolves once it printed its URL. `options.env` adds to
+ * (or overrides) the environment of `tandem web`, e.g. ANTHROPIC_BASE_URL for a model stub.
+ */
 export async function startTandem(options = {}) {
   requireBuild();
   const home = makeHome(options);
@@ -57,7 +60,7 @@ export async function startTandem(options = {}) {
   const nodeArgs = (process.env.BENCH_ENGINE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin/tandem.js'), 'web', '--port', '0', '--no-open'], {
     cwd: home.home,
-    env: home.env,
+    env: { ...home.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -23,6 +23,8 @@ export interface StartOptions {
   home?: string;
   configToml?: string;
   port?: number;
+  /** Added to the test environment (ANTHROPIC_BASE_URL for the scripted model, ...). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** A fresh home for a test: quiet startup files, so the prompt is predictable. */
@@ -39,7 +41,7 @@ export async function startTandem(options: StartOptions = {}): Promise<TandemSer
   }
   const args = [join(root, 'bin/tandem.js'), 'web', '--port', String(options.port ?? 0), '--no-open'];
   if (options.shell) args.push('--shell', options.shell);
-  const env = testHomeEnv(home);
+  const env = { ...testHomeEnv(home), ...options.env };
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (data) => (output += data));

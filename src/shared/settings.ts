@@ -73,7 +73,7 @@ export const DEFAULT_SETTINGS: Settings = {
   session: { restore: true },
   ai: {
     backend: 'anthropic',
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-5-5',
     baseUrl: '',
     maxOutputTokens: 8_192,
     stepTimeoutSeconds: 300,

@@ -25,7 +25,7 @@ async function open(options: { openAiCompatible?: boolean } = {}) {
     shell: '/bin/bash',
     env: options.openAiCompatible
       ? {}
-      : { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-test', TANDEM_MODEL: 'claude-sonnet-4-5' },
+      : { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-test', TANDEM_MODEL: 'claude-sonnet-5-5' },
     configToml: options.openAiCompatible ? `[ai]\nbackend = "openai-compatible"\nbaseUrl = "${model.url}/v1"\nmodel = "llama3"\n` : undefined,
   });
   client = await EngineClient.connect(running.server);
@@ -90,7 +90,7 @@ describe('the agent, with a real bash and the real SDK against a scripted model'
     client.type(paneId, '# list the files here\r');
     const first = await model.waitForRequest(1);
     expect(requestText(first)).toContain('list the files here');
-    expect(first.body?.model).toBe('claude-sonnet-4-5');
+    expect(first.body?.model).toBe('claude-sonnet-5-5');
     // The standing context names the shell and cwd, never raw output.
     expect(String(first.body?.system)).toContain('bash');
 

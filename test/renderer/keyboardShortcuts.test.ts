@@ -104,6 +104,17 @@ describe('default key bindings', () => {
     expect(primaryChord('palette.show')).toBe('Shift+Cmd+P');
   });
 
+  it('Ctrl+Shift+Space (Cmd+Shift+Space on macOS) shows and hides the AI panel', async () => {
+    const linux = await load('Linux x86_64');
+    expect(linux.actionForChord(linux.chordFromEvent(key({ key: ' ', code: 'Space', ctrl: true, shift: true }))!)).toBe('ai.toggle');
+    // Ctrl+Space alone stays with the shell (it types NUL, set-mark in Emacs mode).
+    expect(linux.actionForChord(linux.chordFromEvent(key({ key: ' ', code: 'Space', ctrl: true }))!)).toBeUndefined();
+    expect(linux.chordLabel(linux.primaryChord('ai.toggle')!)).toBe('Ctrl+Shift+Space');
+    const mac = await load('MacIntel');
+    expect(mac.actionForChord(mac.chordFromEvent(key({ key: ' ', code: 'Space', meta: true, shift: true }))!)).toBe('ai.toggle');
+    expect(mac.chordLabel(mac.primaryChord('ai.toggle')!)).toBe('⇧⌘Space');
+  });
+
   it('point only at actions that exist, so every shortcut is also in the palette', async () => {
     // appActions.ts pulls in xterm and the whole UI; its action ids are read from the source.
     const source = readFileSync(new URL('../../src/renderer/src/actions/appActions.ts', import.meta.url), 'utf8');

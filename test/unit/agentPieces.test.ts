@@ -121,8 +121,8 @@ describe('model connection', () => {
   });
 
   it('knows context windows and prices, and admits when it does not', () => {
-    expect(modelFacts('claude-sonnet-4-5').contextWindow).toBe(200_000);
-    expect(estimateCostUsd('claude-sonnet-4-5', 1_000_000, 1_000_000)).toBeCloseTo(18);
+    expect(modelFacts('claude-sonnet-5-5').contextWindow).toBe(200_000);
+    expect(estimateCostUsd('claude-sonnet-5-5', 1_000_000, 1_000_000)).toBeCloseTo(18);
     expect(estimateCostUsd('llama3:8b', 1_000, 1_000)).toBeUndefined();
   });
 });

@@ -1,0 +1,159 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ConversationItem, PlanView } from '../../src/shared/agent';
+import { importRendererModule } from './support/rendererModule';
+
+type MessageItemModule = typeof import('../../src/renderer/src/ai/MessageItem');
+
+/**
+ * The panel's conversation rendered from a fake view, to the HTML the browser gets (no DOM
+ * here): roles, test ids and data attributes, Markdown, and which plan controls appear when.
+ */
+let MessageItem: MessageItemModule['MessageItem'];
+
+beforeAll(async () => {
+  vi.stubGlobal('window', { ...globalThis, tandemElectron: undefined });
+  vi.stubGlobal('navigator', { platform: 'Linux x86_64' });
+  ({ MessageItem } = await importRendererModule<MessageItemModule>('ai/MessageItem.tsx'));
+});
+
+afterAll(() => vi.unstubAllGlobals());
+
+function render(item: ConversationItem): string {
+  return renderToStaticMarkup(createElement(MessageItem, { item }));
+}
+
+/** Attribute values of every element carrying `name`, in document order. */
+function attributeValues(html: string, name: string): string[] {
+  return [...html.matchAll(new RegExp(`${name}="([^"]*)"`, 'g'))].map((match) => match[1]!);
+}
+
+describe('messages', () => {
+  it('a user message from the prompt, with its attachments', () => {
+    const html = render({
+      id: 'u1',
+      role: 'user',
+      text: 'why did it fail?',
+      source: 'prompt',
+      at: 1,
+      attachments: [{ blockId: 'p1b3', command: 'make', exitCode: 2, cwd: '/src', excerpt: 'error: x' }],
+    });
+    expect(html).toContain('data-testid="ai-message"');
+    expect(html).toContain('data-role="user"');
+    expect(html).toContain('data-item-id="u1"');
+    expect(html).toContain('data-testid="from-prompt"');
+    expect(html).toContain('from the prompt');
+    expect(html).toMatch(/data-testid="message-attachment" data-block-id="p1b3"/);
+    expect(html).toContain('exit 2');
+  });
+
+  it('an answer as Markdown: code blocks with Copy and Insert, links that do not navigate, raw HTML as text', () => {
+    const html = render({
+      id: 'a1',
+      role: 'assistant',
+      streaming: false,
+      at: 2,
+      interrupted: 'cancelled',
+      text: [
+        'The **build** failed. See [the docs](https://example.com/docs).',
+        '',
+        '```bash',
+        'make clean && make',
+        '```',
+        '',
+        '<img src=x onerror="alert(1)"> <script>alert(2)</script>',
+        '',
+        '| a | b |',
+        '|---|---|',
+        '| 1 | 2 |',
+      ].join('\n'),
+    });
+    expect(html).toContain('data-role="assistant"');
+    expect(html).toContain('<strong>build</strong>');
+    expect(html).toMatch(/data-testid="ai-code" data-language="bash"/);
+    expect(attributeValues(html, 'data-action')).toEqual(['copy-code', 'insert-code']);
+    expect(html).toContain('make clean &amp;&amp; make</code>');
+    expect(html).not.toContain('<a ');
+    expect(html).toContain('data-href="https://example.com/docs"');
+    expect(html).not.toContain('<script');
+    expect(html).not.toContain('<img');
+    expect(html).toContain('&lt;script&gt;');
+    expect(html).toContain('<table>');
+    expect(html).toContain('data-testid="interrupted"');
+  });
+
+  it('a streaming answer renders the same Markdown in pieces', () => {
+    const html = render({ id: 'a2', role: 'assistant', streaming: true, at: 3, text: 'One.\n\n```sh\nls\n' });
+    expect(html).toContain('data-streaming="true"');
+    expect(html).toContain('<p>One.</p>');
+    expect(html).toContain('data-testid="ai-code"');
+  });
+
+  it('tool one-liners and errors', () => {
+    const tool = render({ id: 't1', role: 'tool', tool: 'terminal_history', summary: 'read `make` output (40 lines)', ok: true, at: 4 });
+    expect(tool).toContain('data-role="tool"');
+    expect(tool).toContain('data-ok="true"');
+    expect(tool).toContain('<code>make</code>');
+    const error = render({ id: 'e1', role: 'error', text: 'Rate limited.', at: 5 });
+    expect(error).toContain('data-role="error"');
+    expect(error).toContain('Rate limited.');
+  });
+});
+
+describe('plan card', () => {
+  const plan = (state: PlanView['state'], overrides: Partial<PlanView> = {}): ConversationItem => ({
+    id: 'i-plan',
+    role: 'plan',
+    at: 6,
+    plan: {
+      id: 'plan-1',
+      mode: 'ask',
+      state,
+      steps: [
+        { id: 's1', index: 1, command: 'git fetch', purpose: 'get the branches', status: 'done', exitCode: 0, durationMs: 1_200 },
+        { id: 's2', index: 2, command: 'git rebase origin/main', originalCommand: 'git rebase main', purpose: 'rebase', status: 'proposed' },
+        { id: 's3', index: 3, command: 'npm test', purpose: 'check', status: 'proposed' },
+      ],
+      ...overrides,
+    },
+  });
+
+  it('is not an ai-message; each step carries its status, command and id', () => {
+    const html = render(plan('active'));
+    expect(html).not.toContain('data-testid="ai-message"');
+    expect(html).toMatch(/data-testid="plan" data-plan-id="plan-1"/);
+    expect(attributeValues(html, 'data-step-id')).toEqual(['s1', 's2', 's3']);
+    expect(attributeValues(html, 'data-status')).toEqual(['done', 'proposed', 'proposed']);
+    expect(attributeValues(html, 'data-command')).toEqual(['git fetch', 'git rebase origin/main', 'npm test']);
+    expect(html).toContain('exit 0 · 1.20 s');
+    expect(html).toContain('git rebase main');
+  });
+
+  it('while active: step decisions on proposed steps only, plan-level buttons, a note field', () => {
+    const html = render(plan('active'));
+    const actions = attributeValues(html, 'data-action');
+    const perStep = ['approve', 'deny', 'edit', 'skip', 'deny-with-reason'];
+    expect(actions).toEqual([...perStep, ...perStep, 'allow-all', 'step-through', 'deny-plan', 'add-note']);
+    expect(html).toContain('data-testid="plan-note"');
+    expect(html).toContain('plan-step--next');
+  });
+
+  it('while active with nothing left to decide: Deny plan stops what runs; with nothing left at all, no controls', () => {
+    const running = render(plan('active', { steps: [{ id: 's1', index: 1, command: 'make', purpose: '', status: 'running' }] }));
+    expect(attributeValues(running, 'data-action')).toEqual(['deny-plan', 'add-note']);
+    const over = render(plan('active', { steps: [{ id: 's1', index: 1, command: 'make', purpose: '', status: 'done', exitCode: 0 }] }));
+    expect(attributeValues(over, 'data-action')).toEqual([]);
+  });
+
+  it('when halted: the reason, Continue and Stop, and the note field', () => {
+    const html = render(plan('halted', { haltReason: 'Step 2 failed with exit 1.' }));
+    expect(html).toContain('Step 2 failed with exit 1.');
+    expect(attributeValues(html, 'data-action')).toEqual(['continue', 'stop', 'add-note']);
+  });
+
+  it('when finished or cancelled: nothing to decide', () => {
+    expect(attributeValues(render(plan('finished')), 'data-action')).toEqual([]);
+    expect(attributeValues(render(plan('cancelled')), 'data-action')).toEqual([]);
+  });
+});
