@@ -311,6 +311,21 @@ describe('the agent, with a real bash and the real SDK against a scripted model'
     expect(error.role === 'error' && error.text).toContain('ANTHROPIC_API_KEY');
   });
 
+  it('a new conversation drops the waiting plan and starts with an empty history', async () => {
+    const { client, model, paneId } = await open();
+    model.script({ parts: [{ toolUse: { id: 'old', name: 'run_command', input: { command: 'echo old', purpose: '' } } }] }, { parts: [{ text: 'Fresh start.' }] });
+    await client.request('agent.send', { text: 'first conversation', attachments: [], paneId });
+    await waitForStep(client, (s) => s.status === 'proposed', 'the old plan');
+    const fresh = await client.request('agent.new', {});
+    expect(fresh.items).toEqual([]);
+    await client.request('agent.send', { text: 'second conversation', attachments: [], paneId });
+    const request = await model.waitForRequest(2);
+    expect(requestText(request)).not.toContain('first conversation');
+    expect(request.body?.messages).toHaveLength(1);
+    await waitForIdleWithAnswer(client, 'Fresh start.');
+    expect(client.eventsOf('block.started').some((b) => b.command === 'echo old')).toBe(false);
+  });
+
   it('keeps what streamed when the stream breaks mid-answer', async () => {
     const { client, model, paneId } = await open();
     model.script({ parts: [{ text: 'Partial answer that will break' }], cutAfterEvents: 5 });

@@ -259,15 +259,19 @@ export class AgentSession {
   private async runLoop(): Promise<void> {
     if (this.looping) return;
     this.looping = true;
+    // "New conversation" replaces the history; a loop of the old one must not write into it.
+    let conversation = this.id;
     try {
       while (this.pending.length > 0 && !this.planRunner?.waitingForUser) {
+        conversation = this.id;
         appendMessage(this.history, 'user', this.takePending());
         for (;;) {
           const result = await this.requestModel();
-          if (!result) break;
+          if (!result || this.id !== conversation) break;
           const toolUses = result.content.filter((part) => part.type === 'tool_use');
           if (toolUses.length === 0) break;
           const { results, stop } = await this.executeTools(toolUses);
+          if (this.id !== conversation) break;
           appendMessage(this.history, 'user', results);
           if (stop) break;
           // Messages typed meanwhile go out with the tool results.
@@ -293,6 +297,7 @@ export class AgentSession {
       this.addError(connection.setupHint ?? 'No model is connected.');
       return undefined;
     }
+    const conversation = this.id;
     const item: Turn['item'] = { id: randomUUID(), role: 'assistant', text: '', streaming: true, at: Date.now() };
     const turn: Turn = { abort: new AbortController(), phase: 'thinking', item };
     this.turn = turn;
@@ -334,6 +339,7 @@ export class AgentSession {
             turn.abort.signal,
           );
           item.streaming = false;
+          if (this.id !== conversation) return undefined;
           this.usage.inputTokens += result.usage.inputTokens;
           this.usage.outputTokens += result.usage.outputTokens;
           appendMessage(this.history, 'assistant', result.content);
@@ -341,6 +347,7 @@ export class AgentSession {
           return result;
         } catch (error) {
           const failure = error instanceof ModelError ? error : new ModelError('network', String(error));
+          if (this.id !== conversation) return undefined;
           if (failure.kind === 'cancelled' || turn.abort.signal.aborted) return this.endTurnCancelled(item, plan);
           if (failure.retryable && attempt < MAX_RETRIES) {
             const waited = await this.waitBeforeRetry(turn, failure, attempt);
