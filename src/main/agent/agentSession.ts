@@ -25,6 +25,7 @@ import { RUN_COMMAND_TOOL, RunCommandInputSchema } from './tools/runCommandTool'
 import { READ_ONLY_TOOLS, runReadOnlyTool } from './tools/readOnlyTools';
 import { StepRunner } from './stepRunner';
 import { estimateTokens } from '../context/tokenEstimate';
+import { scrubSecrets } from '../safety/secretScrubber';
 
 /** Automatic retries of a request that failed before anything streamed. */
 const MAX_RETRIES = 4;
@@ -98,7 +99,12 @@ export class AgentSession {
 
   // ── Requests from the panel ──────────────────────────────────────────────────────────
 
-  async send(request: { text: string; attachments: string[]; paneId?: number }, source: 'panel' | 'prompt' = 'panel'): Promise<void> {
+  /** `modelHint` goes to the model with the message but is not shown in the panel. */
+  async send(
+    request: { text: string; attachments: string[]; paneId?: number },
+    source: 'panel' | 'prompt' = 'panel',
+    modelHint?: string,
+  ): Promise<void> {
     if (request.paneId !== undefined) this.activePaneId = request.paneId;
     const attachments = await this.attachmentsFor(request.attachments);
     const text = request.text.trim();
@@ -117,7 +123,7 @@ export class AgentSession {
       at: Date.now(),
     });
     const content: AgentContent[] = attachments.map((attachment) => ({ type: 'text', text: attachment.content }));
-    if (text) content.push({ type: 'text', text });
+    if (text) content.push({ type: 'text', text: modelHint ? `${text}\n${modelHint}` : text });
     this.pending.push(...content);
     this.pendingMessages++;
     this.changed();
@@ -137,7 +143,7 @@ export class AgentSession {
       .filter((block) => block.endedAt !== undefined)
       .at(-1);
     const text = request.text || 'What happened with this command? Explain briefly, and say how to fix it if it failed.';
-    void this.send({ text: `${text}\n(A quick question from the prompt: answer briefly.)`, attachments: last ? [last.id] : [], paneId }, 'prompt');
+    void this.send({ text, attachments: last ? [last.id] : [], paneId }, 'prompt', '(A quick question typed at the prompt: answer briefly.)');
   }
 
   note(text: string): void {
@@ -462,7 +468,10 @@ export class AgentSession {
 
   private addNote(text: string, attachmentContent: string[]): void {
     this.items.push({ id: randomUUID(), role: 'user', text, source: 'note', attachments: [], at: Date.now() });
-    const note = [...attachmentContent, `Note from the user before the remaining steps: ${text}\nRevise the remaining steps accordingly.`].join('\n\n');
+    const note = [
+      ...attachmentContent,
+      `Note from the user before the remaining steps: ${scrubSecrets(text).text}\nRevise the remaining steps accordingly.`,
+    ].join('\n\n');
     this.planRunner?.addNote(note);
     this.changed();
   }
