@@ -4,6 +4,10 @@ import { z } from 'zod';
  * The AI panel's view of the agent, owned by the engine and sent to the renderer whole
  * (`agent.conversation`) whenever its structure changes; streaming text arrives in between
  * as `agent.delta` events. The renderer only displays this and sends requests back.
+ *
+ * Ordering: a view holds all the text of every delta sent before it, and an assistant item
+ * is in a view before its first delta. A delta for an item the renderer does not know (or
+ * for another conversation) can be dropped.
  */
 
 export type AgentStatus =
@@ -29,7 +33,7 @@ export interface PlanStepView {
   originalCommand?: string;
   purpose: string;
   status: StepStatus;
-  /** Why the step is in its state: denial reason, "waiting for the prompt", timeout ... */
+  /** Why the step is in its state: denial reason, "waiting for the prompt", timed out ... (never just its duration). */
   detail?: string;
   paneId?: number;
   blockId?: string;
@@ -89,6 +93,8 @@ export type ConversationItem =
       /** One line for the UI: "ran `ls` → exit 0, 12 lines", "read package.json (2.1 KB)". */
       summary: string;
       ok: boolean;
+      /** The block a command produced (`! cmd` from the panel). */
+      blockId?: string;
       at: number;
     }
   | { id: string; role: 'error'; text: string; at: number }

@@ -72,10 +72,11 @@ describe('share offer: commands run since the AI input was left', () => {
   });
 
   it('leaves out the blocks of `! cmd` messages from the panel', () => {
-    const run: ConversationItem = { id: 'u2', role: 'user', text: 'uname -a', source: 'command', attachments: [], at: 60_000 };
+    const run: ConversationItem = { id: 'u2', role: 'user', text: '! uname -a', source: 'command', attachments: [], at: 60_000 };
+    const result: ConversationItem = { id: 't2', role: 'tool', tool: 'shell', summary: 'ran `uname -a`', ok: true, blockId: 'p1b2', at: 60_100 };
     const blocks = [block('p1b1', 'uname -a', 30_000, 30_100), block('p1b2', 'uname -a', 60_050, 60_090), block('p1b3', 'whoami', 61_000, 61_010)];
-    const offered = blocksToOffer({ blocks, since: 20_000, conversation: conversation([run]), attached: [] });
-    // The same command typed before the message is the user's own; after it, it is the panel's.
+    const offered = blocksToOffer({ blocks, since: 20_000, conversation: conversation([run, result]), attached: [] });
+    // The same command typed by the user is theirs; the block the panel's `! cmd` made is not offered.
     expect(offered.map((entry) => entry.id)).toEqual(['p1b1', 'p1b3']);
   });
 

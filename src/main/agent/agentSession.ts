@@ -209,6 +209,7 @@ export class AgentSession {
           tool: 'shell',
           summary: `ran \`${oneLine(command)}\` → exit ${exit ?? '?'} · ${outcome.output.lineCount} lines`,
           ok: exit === 0,
+          blockId: outcome.block.id,
           at: Date.now(),
         });
         this.pending.push({ type: 'text', text: `The user ran a command themselves:\n${blockForModel(outcome.block, outcome.output)}` });

@@ -1,5 +1,5 @@
 import type { Pane } from '../panes/pane';
-import { blockForModel, formatDuration } from './blockForModel';
+import { blockForModel } from './blockForModel';
 import type { Plan, PlanStep } from './plan';
 import { StepRunner } from './stepRunner';
 
@@ -198,7 +198,7 @@ export class PlanRunner {
         const ok = block.exitCode === 0 || (block.exitCode === undefined && !outcome.timedOut && !outcome.interrupted);
         step.result = { content: blockForModel(block, output, { note: notes.join(' ') || undefined }), isError: !ok };
         const detail = outcome.timedOut ? 'timed out' : outcome.interrupted ? 'interrupted' : undefined;
-        this.plan.setStatus(step, ok ? 'done' : 'failed', detail ?? `${formatDuration(step.durationMs)}`);
+        this.plan.setStatus(step, ok ? 'done' : 'failed', detail);
         if (!ok) this.halt(step, `Step ${step.index} exited with code ${block.exitCode ?? 'unknown'}${detail ? ` (${detail})` : ''}.`);
         break;
       }
@@ -228,6 +228,7 @@ export class PlanRunner {
   private finish(state: 'finished' | 'cancelled'): void {
     this.plan.state = state;
     this.plan.touch();
+    this.deps.changed();
   }
 
   private waitForChange(): Promise<void> {

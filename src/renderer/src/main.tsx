@@ -4,6 +4,7 @@ import './styles/chrome.css';
 import './styles/panes.css';
 import './styles/blocks.css';
 import './styles/dialogs.css';
+import './styles/ai.css';
 import { createRoot } from 'react-dom/client';
 import { installShortcuts } from './actions/installShortcuts';
 import { App } from './app/App';

@@ -1,6 +1,8 @@
 import { useBannerStore } from '../app/bannerStore';
 import { engine } from '../app/engine';
 import { useUiStore } from '../app/uiStore';
+import { newConversation } from '../ai/agentRequests';
+import { focusAiInput, toggleAiPanel } from '../ai/panelControl';
 import { canRerun, copyBlockCommand, copyBlockOutput, rerunBlock } from '../blocks/blockActions';
 import { jumpToBlock, targetBlockId } from '../blocks/blockNavigation';
 import { useBlocksStore } from '../blocks/blocksStore';
@@ -231,6 +233,16 @@ export const appActions: AppAction[] = [
     run: () => {
       const block = targetBlock();
       return block !== undefined && rerunBlock(block);
+    },
+  },
+  { id: 'ai.toggle', title: 'Toggle AI Panel', run: () => toggleAiPanel() },
+  { id: 'ai.focusInput', title: 'Focus AI Input', run: () => focusAiInput() },
+  {
+    id: 'ai.newConversation',
+    title: 'New AI Conversation',
+    run: () => {
+      focusAiInput();
+      void newConversation();
     },
   },
   {

@@ -14,6 +14,7 @@ const KEY_BY_CODE: Record<string, string> = {
   Comma: ',',
   BracketLeft: '[',
   BracketRight: ']',
+  Space: 'Space',
 };
 
 /** 'cmd+shift+p' → 'Shift+Cmd+P': one spelling per chord, whatever order it was written in. */
@@ -73,6 +74,7 @@ const KEY_LABELS: Record<string, string> = {
   ArrowRight: '→',
   PageUp: 'PgUp',
   PageDown: 'PgDn',
+  Space: 'Space',
   '=': '=',
 };
 

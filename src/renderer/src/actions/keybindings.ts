@@ -27,6 +27,7 @@ const linuxBindings: Record<string, string[]> = {
   'block.previous': ['Ctrl+Shift+ArrowUp'],
   'block.next': ['Ctrl+Shift+ArrowDown'],
   'block.menu': ['Ctrl+Shift+Enter'],
+  'ai.toggle': ['Ctrl+Shift+Space'],
 };
 
 const macBindings: Record<string, string[]> = {
@@ -54,6 +55,7 @@ const macBindings: Record<string, string[]> = {
   'block.previous': ['Cmd+ArrowUp'],
   'block.next': ['Cmd+ArrowDown'],
   'block.menu': ['Cmd+Shift+Enter'],
+  'ai.toggle': ['Cmd+Shift+Space'],
 };
 
 const bindings: Record<string, string[]> = Object.fromEntries(

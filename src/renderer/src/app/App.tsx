@@ -1,3 +1,4 @@
+import { AiPanel } from '../ai/AiPanel';
 import { CommandPalette } from '../palette/CommandPalette';
 import { SettingsDialog } from '../settings/SettingsDialog';
 import { StatusBar } from '../statusbar/StatusBar';
@@ -13,7 +14,10 @@ export function App() {
     <div className="app">
       <TabBar />
       <Banners />
-      <Workspace />
+      <div className="app__main">
+        <Workspace />
+        <AiPanel />
+      </div>
       <StatusBar />
       {paletteOpen && <CommandPalette />}
       {settingsOpen && <SettingsDialog />}

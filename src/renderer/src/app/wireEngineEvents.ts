@@ -1,3 +1,4 @@
+import { wireAgentEvents } from '../ai/wireAgentEvents';
 import { useBlocksStore } from '../blocks/blocksStore';
 import { startSession } from '../session/startSession';
 import { useSettingsStore } from '../settings/settingsStore';
@@ -55,4 +56,7 @@ export function wireEngineEvents(connection: EngineConnection): void {
     useConnectionStore.getState().setStatus(status, detail);
     if (status === 'open') void startSession();
   });
+
+  // After the session's listener, so `hello` is the connection's first request.
+  wireAgentEvents(connection);
 }

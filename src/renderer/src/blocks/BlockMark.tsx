@@ -1,5 +1,6 @@
 import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import { useUiStore } from '../app/uiStore';
+import { startBlockDrag } from '../ai/blockDrag';
 import { paneSessions } from '../terminal/paneSessions';
 import { BlockMenu } from './BlockMenu';
 import { blockStatus, describeBlock, formatDuration } from './blockStatus';
@@ -63,9 +64,12 @@ export const BlockMark = memo(function BlockMark({ paneId, blockId }: { paneId: 
       setMenuOpen(false);
     }, CLOSE_DELAY_MS);
   };
-  const closeToTerminal = () => {
+  const closeMenu = () => {
     setMenuOpen(false);
     useUiStore.getState().requestBlockMenu(undefined);
+  };
+  const closeToTerminal = () => {
+    closeMenu();
     paneSessions.get(paneId)?.focus();
   };
 
@@ -92,9 +96,18 @@ export const BlockMark = memo(function BlockMark({ paneId, blockId }: { paneId: 
         }
       }}
       onMouseDown={(event) => {
+        event.stopPropagation();
+        // A drag (onto the AI panel) starts from mousedown's default action: let it.
+        if (event.target instanceof Element && event.target.closest('[draggable="true"]')) return;
         // Clicking a mark or its menu leaves keyboard focus in the terminal.
         event.preventDefault();
-        event.stopPropagation();
+      }}
+      onDragStart={(event) => startBlockDrag(event.dataTransfer, block)}
+      onDragEnd={(event) => {
+        // Dropped nowhere useful: the terminal gets its keyboard focus back.
+        if (event.dataTransfer.dropEffect === 'none' && rootRef.current?.contains(document.activeElement)) {
+          paneSessions.get(paneId)?.focus();
+        }
       }}
     >
       {status === 'failure' && <div className="block__tint" aria-hidden="true" />}
@@ -108,6 +121,7 @@ export const BlockMark = memo(function BlockMark({ paneId, blockId }: { paneId: 
         title={describeBlock(block)}
         role="button"
         tabIndex={-1}
+        draggable={block.command !== ''}
         aria-label={`Command block: ${block.command || 'unknown command'}`}
         onClick={() => {
           setMenuOpen(true);
@@ -115,7 +129,7 @@ export const BlockMark = memo(function BlockMark({ paneId, blockId }: { paneId: 
         }}
       />
       {menuOpen && (
-        <BlockMenu block={block} focusRequest={focusMenu} onDone={closeToTerminal} />
+        <BlockMenu block={block} focusRequest={focusMenu} onDone={closeToTerminal} onLeave={closeMenu} />
       )}
     </div>
   );

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Block } from '../../../shared/blocks';
+import { startBlockDrag } from '../ai/blockDrag';
+import { askAiAboutBlock } from '../ai/panelControl';
 import { usePanesStore } from '../terminal/panesStore';
 import { copyBlockCommand, copyBlockOutput, rerunBlock } from './blockActions';
 import { blockStatus, formatDuration } from './blockStatus';
@@ -8,11 +10,17 @@ interface BlockMenuProps {
   block: Block;
   /** Non-zero: move keyboard focus into the menu (each new value focuses again). */
   focusRequest: number;
+  /** Closes the menu and gives the terminal its focus back. */
   onDone: () => void;
+  /** Closes the menu; focus went somewhere on purpose (the AI input). */
+  onLeave: () => void;
 }
 
-/** Copy command, Copy output, Rerun, and the Ask AI placeholder. Arrow keys move, Esc leaves. */
-export function BlockMenu({ block, focusRequest, onDone }: BlockMenuProps) {
+/**
+ * Copy command, Copy output, Rerun, Ask AI. Arrow keys move, Esc leaves. The summary is a
+ * handle: drag it (or the gutter mark) onto the AI panel to attach the block.
+ */
+export function BlockMenu({ block, focusRequest, onDone, onLeave }: BlockMenuProps) {
   const menuRef = useRef<HTMLDivElement>(null);
   const [feedback, setFeedback] = useState<string | undefined>();
   const paneState = usePanesStore((state) => state.panes[block.paneId]?.state);
@@ -58,7 +66,16 @@ export function BlockMenu({ block, focusRequest, onDone }: BlockMenuProps) {
 
   return (
     <div className="block-menu" ref={menuRef} role="menu" data-testid="block-menu" onKeyDown={onKeyDown}>
-      <span className="block-menu__summary" data-testid="block-duration">
+      <span
+        className="block-menu__summary"
+        data-testid="block-duration"
+        draggable={block.command !== ''}
+        title={block.command !== '' ? 'Drag onto the AI panel to attach this command' : undefined}
+        onDragStart={(event) => {
+          event.stopPropagation();
+          startBlockDrag(event.dataTransfer, block);
+        }}
+      >
         {feedback ?? summary}
       </span>
       <button type="button" role="menuitem" onClick={() => run(() => copyBlockCommand(block), 'Command copied')}>
@@ -81,11 +98,12 @@ export function BlockMenu({ block, focusRequest, onDone }: BlockMenuProps) {
       <button
         type="button"
         role="menuitem"
-        className="block-menu__soon"
-        aria-disabled="true"
-        title="coming soon"
+        title="Attach this command to a message for the AI"
         data-testid="block-ask-ai"
-        onClick={(event) => event.preventDefault()}
+        onClick={() => {
+          askAiAboutBlock(block);
+          onLeave();
+        }}
       >
         Ask AI
       </button>

@@ -44,7 +44,8 @@ export function CommandPalette() {
 
   const runEntry = (entry: Entry | undefined) => {
     if (!entry || !entry.enabled) return;
-    close(entry.action.id !== 'settings.open');
+    // Settings and the AI panel place keyboard focus themselves.
+    close(entry.action.id !== 'settings.open' && !entry.action.id.startsWith('ai.'));
     entry.action.run();
   };
 

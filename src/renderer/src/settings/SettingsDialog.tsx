@@ -1,7 +1,10 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { Settings, SettingsPatch } from '../../../shared/settings';
+import { useBannerStore } from '../app/bannerStore';
 import { useUiStore } from '../app/uiStore';
+import { storeApiKey, switchModel } from '../ai/agentRequests';
 import { focusActivePane } from '../terminal/paneLifecycle';
+import { ApiKeyField, KEY_STORED_TEXT } from './ApiKeyField';
 import { useSettingsStore } from './settingsStore';
 import { updateSettings } from './updateSettings';
 
@@ -16,6 +19,13 @@ interface Draft {
   webgl: boolean;
   copyOnSelect: boolean;
   sessionRestore: boolean;
+  aiBackend: Settings['ai']['backend'];
+  aiModel: string;
+  aiBaseUrl: string;
+  aiMaxOutputTokens: string;
+  aiStepTimeout: string;
+  aiContextBlocks: string;
+  aiHistoryBudget: string;
 }
 
 function draftFrom(settings: Settings): Draft {
@@ -30,6 +40,13 @@ function draftFrom(settings: Settings): Draft {
     webgl: settings.terminal.webgl,
     copyOnSelect: settings.terminal.copyOnSelect,
     sessionRestore: settings.session.restore,
+    aiBackend: settings.ai.backend,
+    aiModel: settings.ai.model,
+    aiBaseUrl: settings.ai.baseUrl,
+    aiMaxOutputTokens: String(settings.ai.maxOutputTokens),
+    aiStepTimeout: String(settings.ai.stepTimeoutSeconds),
+    aiContextBlocks: String(settings.ai.contextBlocks),
+    aiHistoryBudget: String(settings.ai.historyTokenBudget),
   };
 }
 
@@ -62,6 +79,20 @@ function patchFrom(draft: Draft, settings: Settings): SettingsPatch {
   if (Object.keys(terminal).length > 0) patch.terminal = terminal;
 
   if (draft.sessionRestore !== settings.session.restore) patch.session = { restore: draft.sessionRestore };
+
+  const ai: NonNullable<SettingsPatch['ai']> = {};
+  const maxOutputTokens = parseWhole(draft.aiMaxOutputTokens, 'Max output tokens', 256, 128_000);
+  const stepTimeoutSeconds = parseWhole(draft.aiStepTimeout, 'Step timeout', 5, 86_400);
+  const contextBlocks = parseWhole(draft.aiContextBlocks, 'Recent commands in context', 0, 200);
+  const historyTokenBudget = parseWhole(draft.aiHistoryBudget, 'History budget', 2_000, 1_000_000);
+  if (draft.aiBackend !== settings.ai.backend) ai.backend = draft.aiBackend;
+  if (draft.aiModel.trim() !== settings.ai.model) ai.model = draft.aiModel.trim();
+  if (draft.aiBaseUrl.trim() !== settings.ai.baseUrl) ai.baseUrl = draft.aiBaseUrl.trim();
+  if (maxOutputTokens !== settings.ai.maxOutputTokens) ai.maxOutputTokens = maxOutputTokens;
+  if (stepTimeoutSeconds !== settings.ai.stepTimeoutSeconds) ai.stepTimeoutSeconds = stepTimeoutSeconds;
+  if (contextBlocks !== settings.ai.contextBlocks) ai.contextBlocks = contextBlocks;
+  if (historyTokenBudget !== settings.ai.historyTokenBudget) ai.historyTokenBudget = historyTokenBudget;
+  if (Object.keys(ai).length > 0) patch.ai = ai;
   return patch;
 }
 
@@ -72,6 +103,8 @@ export function SettingsDialog() {
   const [draft, setDraft] = useState(() => draftFrom(settings));
   const [error, setError] = useState<string | undefined>();
   const [saving, setSaving] = useState(false);
+  /** Typed API key; sent with `agent.key` and then dropped, never part of the settings. */
+  const [apiKey, setApiKey] = useState('');
   const firstFieldRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => firstFieldRef.current?.focus(), []);
@@ -93,13 +126,22 @@ export function SettingsDialog() {
       setError(problem instanceof Error ? problem.message : String(problem));
       return;
     }
-    if (Object.keys(patch).length === 0) {
+    const key = apiKey.trim();
+    if (Object.keys(patch).length === 0 && !key) {
       close();
       return;
     }
     setSaving(true);
     try {
-      await updateSettings(patch);
+      if (key) {
+        const { stored } = await storeApiKey({ backend: draft.aiBackend, key });
+        setApiKey('');
+        useBannerStore.getState().show({ key: 'ai-key', level: 'info', message: `API key: ${KEY_STORED_TEXT[stored]}`, dismissible: true });
+      }
+      if (Object.keys(patch).length > 0) await updateSettings(patch);
+      if (patch.ai?.backend !== undefined || patch.ai?.model) {
+        void switchModel({ backend: patch.ai.backend, model: patch.ai.model || undefined });
+      }
       close();
     } catch (problem) {
       setError(problem instanceof Error ? problem.message : String(problem));
@@ -193,6 +235,55 @@ export function SettingsDialog() {
             <input type="checkbox" name="sessionRestore" checked={draft.sessionRestore} onChange={(event) => change('sessionRestore', event.target.checked)} />
             Restore tabs, splits, directories and scrollback on start
           </label>
+        </fieldset>
+
+        <fieldset data-testid="settings-ai">
+          <legend>AI</legend>
+          <div className="settings__row">
+            <label>
+              Backend
+              <select name="aiBackend" value={draft.aiBackend} onChange={(event) => change('aiBackend', event.target.value as Draft['aiBackend'])}>
+                <option value="anthropic">Anthropic</option>
+                <option value="openai-compatible">OpenAI-compatible</option>
+              </select>
+            </label>
+            <label>
+              Model
+              <input name="aiModel" value={draft.aiModel} spellCheck={false} maxLength={200} onChange={(event) => change('aiModel', event.target.value)} />
+            </label>
+          </div>
+          <label>
+            Base URL
+            <input
+              name="aiBaseUrl"
+              value={draft.aiBaseUrl}
+              spellCheck={false}
+              maxLength={2_000}
+              placeholder={draft.aiBackend === 'anthropic' ? 'ANTHROPIC_BASE_URL, then the Anthropic API' : 'OpenAI, or e.g. http://127.0.0.1:11434/v1 for Ollama, LM Studio…'}
+              onChange={(event) => change('aiBaseUrl', event.target.value)}
+            />
+          </label>
+          <div className="settings__row">
+            <label>
+              Max output tokens
+              <input name="aiMaxOutputTokens" type="number" min={256} max={128_000} value={draft.aiMaxOutputTokens} onChange={(event) => change('aiMaxOutputTokens', event.target.value)} />
+            </label>
+            <label>
+              Step timeout (seconds)
+              <input name="aiStepTimeout" type="number" min={5} max={86_400} value={draft.aiStepTimeout} onChange={(event) => change('aiStepTimeout', event.target.value)} />
+            </label>
+          </div>
+          <div className="settings__row">
+            <label>
+              Recent commands in context
+              <input name="aiContextBlocks" type="number" min={0} max={200} value={draft.aiContextBlocks} onChange={(event) => change('aiContextBlocks', event.target.value)} />
+            </label>
+            <label>
+              History budget (tokens)
+              <input name="aiHistoryBudget" type="number" min={2_000} max={1_000_000} value={draft.aiHistoryBudget} onChange={(event) => change('aiHistoryBudget', event.target.value)} />
+            </label>
+          </div>
+          <ApiKeyField backend={draft.aiBackend} value={apiKey} onChange={setApiKey} />
         </fieldset>
 
         {error && (

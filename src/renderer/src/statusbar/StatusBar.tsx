@@ -7,6 +7,7 @@ import { useUiStore } from '../app/uiStore';
 import { useLayoutStore } from '../layout/layoutStore';
 import { effectiveFontSize, useSettingsStore } from '../settings/settingsStore';
 import { usePanesStore } from '../terminal/panesStore';
+import { AiPrefixStatus } from './AiPrefixStatus';
 
 const STATE_LABELS: Record<TerminalState, string> = {
   PROMPT: 'at prompt',
@@ -51,6 +52,7 @@ export function StatusBar() {
           <span className="status-bar__item" data-testid="status-state" data-state={pane.exited ? 'EXITED' : pane.state}>
             {pane.exited ? `exited (${pane.exited.exitCode})` : STATE_LABELS[pane.state]}
           </span>
+          <AiPrefixStatus integration={pane.integration} />
         </>
       ) : (
         <span className="status-bar__item">No pane</span>

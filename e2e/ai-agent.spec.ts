@@ -1,0 +1,254 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer } from '../test/support/modelServer';
+import { bufferText, runCommand } from './support/terminalPage';
+import { blockOf, useTandem, waitForPrompt } from './support/uiPage';
+
+// The AI panel end to end: real Chromium, `tandem web`, a real bash, the real Anthropic SDK
+// in the engine talking to a scripted model server on loopback.
+
+const tandem = useTandem();
+let model: ScriptedModelServer;
+
+test.beforeEach(async () => {
+  model = await startScriptedModelServer();
+});
+test.afterEach(async () => {
+  await model.close();
+});
+
+async function start(page: Page) {
+  const opened = await tandem.start(page, {
+    env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-e2e', TANDEM_MODEL: 'claude-sonnet-5-5' },
+  });
+  return { ...opened, panel: page.getByTestId('ai-panel') };
+}
+
+async function typeInPane(page: Page, pane: Locator, text: string): Promise<void> {
+  await pane.click();
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+}
+
+async function openPanel(page: Page): Promise<Locator> {
+  const panel = page.getByTestId('ai-panel');
+  if (!(await panel.isVisible())) await page.keyboard.press('Control+Shift+Space');
+  await expect(panel).toBeVisible();
+  return panel;
+}
+
+async function sendFromPanel(page: Page, text: string): Promise<void> {
+  const panel = await openPanel(page);
+  const input = panel.getByTestId('ai-input');
+  await input.click();
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+function toolResults(request: RecordedRequest): { tool_use_id: string; content: string; is_error?: boolean }[] {
+  const last = ((request.body?.messages ?? []) as { content: unknown }[]).at(-1);
+  if (!last || !Array.isArray(last.content)) return [];
+  return last.content.filter((part: { type?: string }) => part.type === 'tool_result') as never;
+}
+
+const messages = (request: RecordedRequest) => JSON.stringify(request.body?.messages ?? []);
+const step = (panel: Locator, command: string) => panel.locator(`[data-testid="plan-step"][data-command="${command.replace(/["\\]/g, '\\$&')}"]`);
+const runCommandTool = (id: string, command: string, purpose = 'a step') => ({ toolUse: { id, name: 'run_command', input: { command, purpose } } });
+
+test('`# ` at the prompt → plan → approve → the command runs in the pane → its block goes back → answer', async ({ page }) => {
+  const { pane, panel, server } = await start(page);
+  model.script({ parts: [{ text: 'Listing the files.' }, runCommandTool('toolu_ls', 'ls -a', 'list files')] }, { parts: [{ text: 'There are **hidden** files.' }] });
+  await typeInPane(page, pane, '# list the files here');
+
+  await expect(panel).toBeVisible();
+  await expect(panel.locator('[data-testid="ai-message"][data-role="user"]')).toContainText('list the files here');
+  const proposed = step(panel, 'ls -a');
+  await expect(proposed).toHaveAttribute('data-status', 'proposed');
+  expect(messages(await model.waitForRequest(1))).toContain('list the files here');
+
+  await proposed.locator('[data-action="approve"]').click();
+  const block = blockOf(pane, 'ls -a');
+  await expect(block).toHaveAttribute('data-exit-code', '0');
+  await expect(proposed).toHaveAttribute('data-status', 'done');
+  const [result] = toolResults(await model.waitForRequest(2));
+  expect(result?.tool_use_id).toBe('toolu_ls');
+  expect(result?.content).toContain('Exit code: 0');
+  expect(result?.content).toContain('.bashrc');
+  const answer = panel.locator('[data-testid="ai-message"][data-role="assistant"]').last();
+  await expect(answer).toContainText('There are hidden files.');
+  await expect(answer.locator('strong')).toHaveText('hidden');
+
+  // The instruction never reached the shell or its history.
+  await runCommand(page, pane, 'history -a');
+  expect(readFileSync(join(server.home, '.bash_history'), 'utf8')).not.toContain('list the files here');
+});
+
+test('deny tells the model, edit runs the edited command, skip and Allow all', async ({ page }) => {
+  const { pane, panel } = await start(page);
+  model.script(
+    { parts: [runCommandTool('d1', 'echo denied-one'), runCommandTool('d2', 'echo edit-me'), runCommandTool('d3', 'echo skip-me'), runCommandTool('d4', 'echo all-four')] },
+    { parts: [{ text: 'Noted the denial.' }] },
+  );
+  await sendFromPanel(page, 'four steps please');
+  await expect(panel.getByTestId('plan-step')).toHaveCount(4);
+
+  await step(panel, 'echo denied-one').locator('[data-action="deny"]').click();
+  await expect(step(panel, 'echo denied-one')).toHaveAttribute('data-status', 'denied');
+
+  await step(panel, 'echo edit-me').locator('[data-action="edit"]').click();
+  const editor = panel.getByTestId('plan-step-editor');
+  await editor.fill('echo edited-by-user');
+  await editor.press('Enter');
+
+  await step(panel, 'echo skip-me').locator('[data-action="skip"]').click();
+  await panel.locator('[data-testid="plan"] [data-action="allow-all"]').click();
+
+  await expect(blockOf(pane, 'echo all-four')).toHaveAttribute('data-exit-code', '0');
+  const results = toolResults(await model.waitForRequest(2));
+  expect(results.map((r) => r.tool_use_id)).toEqual(['d1', 'd2', 'd3', 'd4']);
+  expect(results[0]).toMatchObject({ is_error: true });
+  expect(results[0]?.content).toContain('denied');
+  expect(results[1]?.content).toContain('edited-by-user');
+  expect(results[2]?.content).toContain('skipped');
+  await expect(panel.locator('[data-testid="ai-message"][data-role="assistant"]').last()).toContainText('Noted the denial.');
+  await expect(blockOf(pane, 'echo edited-by-user')).toHaveCount(1);
+  await expect(blockOf(pane, 'echo denied-one')).toHaveCount(0);
+  await expect(blockOf(pane, 'echo skip-me')).toHaveCount(0);
+});
+
+test('a failing step stops the plan; a note yields a revised plan', async ({ page }) => {
+  const { pane, panel } = await start(page);
+  model.script(
+    { parts: [runCommandTool('f1', 'ls /no-such-dir'), runCommandTool('f2', 'echo after-failure')] },
+    { parts: [{ text: 'Revised.' }, runCommandTool('f3', 'ls /')] },
+  );
+  await sendFromPanel(page, 'look around');
+  await expect(panel.getByTestId('plan-step')).toHaveCount(2);
+  await panel.locator('[data-testid="plan"] [data-action="allow-all"]').click();
+  await expect(step(panel, 'ls /no-such-dir')).toHaveAttribute('data-status', 'failed');
+  const plan = panel.getByTestId('plan').first();
+  await expect(plan).toHaveAttribute('data-state', 'halted');
+  await expect(panel.getByTestId('plan-halt')).toContainText('exited with code 2');
+  await expect(step(panel, 'echo after-failure')).toHaveAttribute('data-status', 'proposed');
+  await expect(blockOf(pane, 'echo after-failure')).toHaveCount(0);
+
+  await panel.getByTestId('plan-note').fill('list / instead');
+  await panel.locator('[data-action="add-note"]').click();
+  const request = await model.waitForRequest(2);
+  expect(messages(request)).toContain('list / instead');
+  expect(toolResults(request).find((r) => r.tool_use_id === 'f2')?.content).toContain('added a note');
+  await expect(step(panel, 'ls /')).toHaveAttribute('data-status', 'proposed');
+  await expect(step(panel, 'echo after-failure')).toHaveAttribute('data-status', 'skipped');
+});
+
+test('drag a failed block into the panel; `??` asks about the last command', async ({ page }) => {
+  const { pane, panel } = await start(page);
+  const failed = await runCommand(page, pane, 'cat /etc/no-such-file');
+  await expect(failed).toHaveAttribute('data-exit-code', '1');
+  await openPanel(page);
+  await failed.locator('.block__gutter').dragTo(panel);
+  const chip = panel.getByTestId('attachment');
+  await expect(chip).toHaveAttribute('data-block-id', (await failed.getAttribute('data-block-id'))!);
+
+  model.script({ parts: [{ text: 'The file does not exist.' }] }, { parts: [{ text: 'Still missing.' }] });
+  await sendFromPanel(page, 'why?');
+  const first = messages(await model.waitForRequest(1));
+  expect(first).toContain('cat /etc/no-such-file');
+  expect(first).toContain('No such file or directory');
+  await expect(panel.locator('[data-testid="ai-message"][data-role="assistant"]').last()).toContainText('does not exist');
+  await expect(chip).toHaveCount(0);
+
+  await waitForPrompt(pane);
+  await typeInPane(page, pane, '??');
+  const second = messages(await model.waitForRequest(2));
+  expect(second).toContain('What happened with this command');
+  expect(second).toContain('cat /etc/no-such-file');
+  await expect(panel.locator('[data-testid="ai-message"][data-role="assistant"]').last()).toContainText('Still missing.');
+});
+
+test('Esc cancels a streaming answer at once; the server sees the connection closed', async ({ page }) => {
+  const { panel } = await start(page);
+  model.script({ parts: [{ text: 'A long answer that keeps streaming' }], holdAfterEvents: 5 });
+  await sendFromPanel(page, 'talk');
+  const request = await model.waitForRequest(1);
+  await expect(panel.getByTestId('ai-status')).toHaveAttribute('data-status', 'streaming');
+  await panel.getByTestId('ai-input').press('Escape');
+  await expect(panel.getByTestId('ai-status')).toHaveAttribute('data-status', 'idle', { timeout: 200 });
+  await request.closed;
+  expect(request.closedByClient).toBe(true);
+  await expect(panel.getByTestId('interrupted')).toBeVisible();
+});
+
+test('cancelling a running step sends it SIGINT', async ({ page }) => {
+  const { pane, panel } = await start(page);
+  model.script({ parts: [runCommandTool('s1', 'sleep 60')] }, { parts: [{ text: 'Interrupted.' }] });
+  await sendFromPanel(page, 'wait a minute');
+  await step(panel, 'sleep 60').locator('[data-action="approve"]').click();
+  await expect(step(panel, 'sleep 60')).toHaveAttribute('data-status', 'running');
+  await expect(blockOf(pane, 'sleep 60')).toHaveCount(1);
+  await panel.getByTestId('ai-input').press('Escape');
+  await expect(blockOf(pane, 'sleep 60')).toHaveAttribute('data-exit-code', '130');
+  expect(toolResults(await model.waitForRequest(2))[0]?.content).toContain('interrupted it');
+});
+
+test('errors: 401, 429 with retry-after, 500, a cut stream and malformed SSE each say what happened', async ({ page }) => {
+  const { panel } = await start(page);
+  const lastError = () => panel.locator('[data-testid="ai-message"][data-role="error"]').last();
+
+  model.script({ status: 401 });
+  await sendFromPanel(page, 'one');
+  await expect(lastError()).toContainText('API key was refused (401)');
+
+  model.script({ status: 429, headers: { 'retry-after': '1' } }, { parts: [{ text: 'After waiting.' }] });
+  await sendFromPanel(page, 'two');
+  await expect(panel.getByTestId('ai-status')).toHaveAttribute('data-status', 'retrying');
+  await expect(panel.locator('[data-testid="ai-message"][data-role="assistant"]').last()).toContainText('After waiting.');
+
+  const fail = { status: 500, headers: { 'retry-after': '0' } };
+  model.script(fail, fail, fail, fail, fail);
+  await sendFromPanel(page, 'three');
+  await expect(lastError()).toContainText('failed (500)');
+
+  model.script({ parts: [{ text: 'Half an answer before the cut' }], cutAfterEvents: 5 });
+  await sendFromPanel(page, 'four');
+  await expect(lastError()).toContainText('broke off');
+  await expect(panel.locator('[data-testid="ai-message"][data-role="assistant"]').last()).toContainText('Half');
+
+  model.script({ parts: [{ text: 'Garbled' }], malformed: true });
+  await sendFromPanel(page, 'five');
+  await expect(panel.locator('[data-testid="ai-message"][data-role="error"]')).toHaveCount(4);
+});
+
+test('`# ` inside a heredoc, python3 and vi goes to the program, not the agent', async ({ page }) => {
+  const { pane, paneId, panel } = await start(page);
+  await pane.click();
+  await page.keyboard.type('cat <<EOF');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('# heredoc line');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('EOF');
+  await page.keyboard.press('Enter');
+  await expect(pane.locator('[data-testid="block"][data-command^="cat <<EOF"]')).toHaveAttribute('data-exit-code', '0');
+
+  await page.keyboard.type('python3 -q');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => bufferText(page, paneId)).toContain('>>> ');
+  await page.keyboard.type('# python comment');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('exit()');
+  await page.keyboard.press('Enter');
+  await expect(blockOf(pane, 'python3 -q')).toHaveAttribute('data-exit-code', '0');
+
+  await page.keyboard.type('vi -u NONE');
+  await page.keyboard.press('Enter');
+  await expect(blockOf(pane, 'vi -u NONE')).toHaveCount(1);
+  await page.keyboard.type('i# vi text');
+  await page.keyboard.press('Escape');
+  await page.keyboard.type(':q!');
+  await page.keyboard.press('Enter');
+  await expect(blockOf(pane, 'vi -u NONE')).toHaveAttribute('data-exit-code', '0');
+
+  expect(model.requests).toHaveLength(0);
+  await expect(panel.locator('[data-testid="ai-message"]')).toHaveCount(0);
+});

@@ -1,0 +1,82 @@
+import { chordLabel } from '../actions/chords';
+import { primaryChord } from '../actions/keybindings';
+import { agentStatusText } from './agentStatusText';
+import { newConversation } from './agentRequests';
+import { useConversationStore } from './conversationStore';
+import { ContextGauge } from './ContextGauge';
+import { closeAiPanel } from './panelControl';
+import { formatCost, formatTokens } from './usageFormat';
+
+const BACKEND_LABELS = { anthropic: 'Anthropic', 'openai-compatible': 'OpenAI-compatible' } as const;
+
+/** Model, usage, cost, context gauge, what the agent is doing; New conversation and Close. */
+export function AiHeader() {
+  const model = useConversationStore((state) => state.conversation?.model);
+  const backend = useConversationStore((state) => state.conversation?.backend);
+  const usage = useConversationStore((state) => state.conversation?.usage);
+  const status = useConversationStore((state) => state.conversation?.status ?? 'idle');
+  const statusDetail = useConversationStore((state) => state.conversation?.statusDetail);
+  const connected = useConversationStore((state) => state.conversation !== undefined);
+  const toggleChord = primaryChord('ai.toggle');
+  const cost = formatCost(usage?.costUsd);
+
+  return (
+    <header className="ai-header">
+      <div className="ai-header__row">
+        <h2 className="ai-header__title">AI</h2>
+        <span className={`ai-status ai-status--${status}`} data-testid="ai-status" data-status={status} role="status">
+          {connected ? agentStatusText(status, statusDetail) : 'Not connected to the agent'}
+        </span>
+        <span className="ai-header__spacer" />
+        <button
+          type="button"
+          className="ai-header__button"
+          data-testid="ai-new"
+          title="Start a new conversation"
+          onClick={() => void newConversation()}
+        >
+          New
+        </button>
+        <button
+          type="button"
+          className="ai-header__button ai-header__close"
+          data-testid="ai-close"
+          aria-label="Close the AI panel"
+          title={`Close${toggleChord ? ` (${chordLabel(toggleChord)})` : ''}`}
+          onClick={closeAiPanel}
+        >
+          ×
+        </button>
+      </div>
+      {connected && (
+        <div className="ai-header__row ai-header__meta">
+          <span className="ai-header__model" data-testid="ai-model" title={model}>
+            {model || 'no model'}
+          </span>
+          {backend && (
+            <span className="ai-header__backend" data-testid="ai-backend" data-backend={backend}>
+              {BACKEND_LABELS[backend]}
+            </span>
+          )}
+          {usage && (
+            <span
+              className="ai-header__usage"
+              data-testid="ai-usage"
+              data-input-tokens={usage.inputTokens}
+              data-output-tokens={usage.outputTokens}
+              title={`${usage.inputTokens.toLocaleString()} input tokens, ${usage.outputTokens.toLocaleString()} output tokens`}
+            >
+              ↑{formatTokens(usage.inputTokens)} ↓{formatTokens(usage.outputTokens)}
+            </span>
+          )}
+          {cost && (
+            <span className="ai-header__cost" data-testid="ai-cost" title="Estimated from the model's list price">
+              {cost}
+            </span>
+          )}
+          {usage && <ContextGauge usage={usage} />}
+        </div>
+      )}
+    </header>
+  );
+}

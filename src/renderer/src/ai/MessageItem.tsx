@@ -1,0 +1,128 @@
+import { memo, type ReactNode } from 'react';
+import type { AttachmentView, ConversationItem } from '../../../shared/agent';
+import { AssistantText } from './AssistantText';
+import { PlanCard } from './PlanCard';
+
+type ItemOf<R extends ConversationItem['role']> = Extract<ConversationItem, { role: R }>;
+
+/** One item of the conversation. Memoised: streaming into one answer re-renders only that one. */
+export const MessageItem = memo(function MessageItem({ item }: { item: ConversationItem }) {
+  switch (item.role) {
+    case 'user':
+      return <UserMessage item={item} />;
+    case 'assistant':
+      return <AssistantMessage item={item} />;
+    case 'tool':
+      return <ToolMessage item={item} />;
+    case 'error':
+      return <ErrorMessage item={item} />;
+    case 'plan':
+      return <PlanCard item={item} />;
+  }
+});
+
+const SOURCE_TAGS: Partial<Record<ItemOf<'user'>['source'], string>> = {
+  prompt: 'from the prompt',
+  note: 'note',
+  command: 'ran in the terminal',
+};
+
+function UserMessage({ item }: { item: ItemOf<'user'> }) {
+  const tag = SOURCE_TAGS[item.source];
+  return (
+    <div
+      className={`ai-message ai-message--user ai-message--${item.source}`}
+      data-testid="ai-message"
+      data-role="user"
+      data-item-id={item.id}
+      data-source={item.source}
+    >
+      {tag && (
+        <span className="ai-tag" data-testid={item.source === 'prompt' ? 'from-prompt' : undefined}>
+          {tag}
+        </span>
+      )}
+      {item.source === 'command' ? (
+        <code className="ai-message__command">$ {item.text.replace(/^!\s*/, '')}</code>
+      ) : (
+        item.text && <div className="ai-message__text">{item.text}</div>
+      )}
+      {item.attachments.length > 0 && (
+        <ul className="ai-message__attachments" aria-label="Attached commands">
+          {item.attachments.map((attachment) => (
+            <SentAttachment key={attachment.blockId} attachment={attachment} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function SentAttachment({ attachment }: { attachment: AttachmentView }) {
+  const failed = attachment.exitCode !== undefined && attachment.exitCode !== 0;
+  const tooltip = [attachment.command, attachment.cwd && `in ${attachment.cwd}`, attachment.excerpt].filter(Boolean).join('\n');
+  return (
+    <li
+      className={`ai-chip${failed ? ' ai-chip--failure' : ''}`}
+      data-testid="message-attachment"
+      data-block-id={attachment.blockId}
+      title={tooltip}
+    >
+      <span className="ai-chip__command">{attachment.command || '(unknown command)'}</span>
+      {attachment.exitCode !== undefined && <span className="ai-chip__exit">exit {attachment.exitCode}</span>}
+    </li>
+  );
+}
+
+function AssistantMessage({ item }: { item: ItemOf<'assistant'> }) {
+  return (
+    <div
+      className={`ai-message ai-message--assistant${item.streaming ? ' ai-message--streaming' : ''}`}
+      data-testid="ai-message"
+      data-role="assistant"
+      data-item-id={item.id}
+      data-streaming={item.streaming ? 'true' : undefined}
+    >
+      {item.text !== '' && <AssistantText text={item.text} />}
+      {item.streaming && item.text === '' && <span className="ai-message__cursor" aria-label="writing" />}
+      {item.interrupted && (
+        <p className="ai-message__interrupted" data-testid="interrupted">
+          Stopped early: {item.interrupted}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** `code` spans in a one-line summary ("ran `ls` → exit 0"). */
+function withInlineCode(text: string): ReactNode[] {
+  return text.split('`').map((part, index) => (index % 2 === 1 ? <code key={index}>{part}</code> : part));
+}
+
+function ToolMessage({ item }: { item: ItemOf<'tool'> }) {
+  return (
+    <div
+      className={`ai-message ai-message--tool${item.ok ? '' : ' ai-message--tool-failed'}`}
+      data-testid="ai-message"
+      data-role="tool"
+      data-item-id={item.id}
+      data-tool={item.tool}
+      data-ok={item.ok ? 'true' : 'false'}
+      title={item.tool}
+    >
+      <span className="ai-message__tool-icon" aria-label={item.ok ? 'done' : 'failed'}>
+        {item.ok ? '✓' : '✗'}
+      </span>
+      <span className="ai-message__tool-summary">{withInlineCode(item.summary)}</span>
+    </div>
+  );
+}
+
+function ErrorMessage({ item }: { item: ItemOf<'error'> }) {
+  return (
+    <div className="ai-message ai-message--error" data-testid="ai-message" data-role="error" data-item-id={item.id}>
+      <strong className="ai-message__error-label">Error</strong>
+      <span className="ai-message__text">{item.text}</span>
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import { useState, type KeyboardEvent } from 'react';
+import { addNote } from './agentRequests';
+
+/** A note for the agent while a plan is open: it revises the remaining steps. Enter sends. */
+export function PlanNote() {
+  const [text, setText] = useState('');
+  const [sending, setSending] = useState(false);
+
+  const send = async () => {
+    const note = text.trim();
+    if (!note || sending) return;
+    setSending(true);
+    if (await addNote(note)) setText('');
+    setSending(false);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.nativeEvent.isComposing) return;
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      event.stopPropagation();
+      void send();
+    }
+  };
+
+  return (
+    <div className="plan__note">
+      <input
+        data-testid="plan-note"
+        aria-label="Add a note for the agent"
+        placeholder="Add a note for the agent…"
+        title="The agent reads it and revises the remaining steps"
+        value={text}
+        maxLength={100_000}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      <button type="button" data-action="add-note" disabled={text.trim() === '' || sending} onClick={() => void send()}>
+        Add note
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,108 @@
+import { useState } from 'react';
+import type { PlanStepView, StepStatus } from '../../../shared/agent';
+import { formatDuration } from '../blocks/blockStatus';
+import { useAiPanelStore } from './aiPanelStore';
+import type { StepAction } from './planDecisions';
+import { focusPlanAfter, keepFocusOnClick } from './planFocus';
+import { decideStep } from './planRequests';
+import { StepDenyReason } from './StepDenyReason';
+import { StepEditor } from './StepEditor';
+
+const STATUS_TEXT: Record<StepStatus, string> = {
+  proposed: 'waiting',
+  approved: 'approved',
+  running: 'running…',
+  done: 'done',
+  failed: 'failed',
+  denied: 'denied',
+  skipped: 'skipped',
+};
+
+interface PlanStepProps {
+  planId: string;
+  step: PlanStepView;
+  /** A proposed step of an active plan: it takes decisions. */
+  actionable: boolean;
+  /** The first step waiting: the one the one-letter keys act on. */
+  next: boolean;
+}
+
+export function PlanStep({ planId, step, actionable, next }: PlanStepProps) {
+  const editing = useAiPanelStore((state) => state.editingStepId === step.id) && actionable;
+  const [askingReason, setAskingReason] = useState(false);
+
+  const button = (action: StepAction, label: string, title: string) => (
+    <button
+      type="button"
+      data-action={action}
+      title={title}
+      onMouseDown={keepFocusOnClick}
+      onClick={(event) => {
+        if (action !== 'edit') focusPlanAfter(event);
+        decideStep(planId, step.id, action);
+      }}
+    >
+      {label}
+    </button>
+  );
+
+  const result = [
+    step.exitCode !== undefined ? `exit ${step.exitCode}` : undefined,
+    step.durationMs !== undefined ? formatDuration(step.durationMs) : undefined,
+  ].filter(Boolean);
+
+  return (
+    <li
+      className={`plan-step plan-step--${step.status}${next ? ' plan-step--next' : ''}`}
+      data-testid="plan-step"
+      data-step-id={step.id}
+      data-status={step.status}
+      data-command={step.command}
+      data-index={step.index}
+      data-exit-code={step.exitCode !== undefined ? String(step.exitCode) : undefined}
+    >
+      <div className="plan-step__head">
+        <span className="plan-step__index" aria-label={`Step ${step.index}`}>
+          {step.index}
+        </span>
+        {editing ? (
+          <StepEditor planId={planId} step={step} />
+        ) : (
+          <code className="plan-step__command">{step.command}</code>
+        )}
+        <span className={`plan-step__badge plan-step__badge--${step.status}`} data-testid="step-status">
+          {STATUS_TEXT[step.status]}
+        </span>
+      </div>
+      {step.originalCommand !== undefined && step.originalCommand !== step.command && (
+        <div className="plan-step__edited" title={step.originalCommand}>
+          edited; proposed as <code>{step.originalCommand}</code>
+        </div>
+      )}
+      {step.purpose && <div className="plan-step__purpose">{step.purpose}</div>}
+      {step.detail && <div className="plan-step__detail">{step.detail}</div>}
+      {result.length > 0 && <div className="plan-step__result">{result.join(' · ')}</div>}
+      {actionable && !editing && (
+        <div className="plan-step__buttons">
+          {button('approve', 'Approve', 'Run this command in the terminal (Y)')}
+          {button('deny', 'Deny', 'Do not run it (N)')}
+          {button('edit', 'Edit', 'Change the command, then run it (E)')}
+          {button('skip', 'Skip', 'Leave this step out and go on (S)')}
+          <button
+            type="button"
+            className="plan-step__reason-toggle"
+            data-action="deny-with-reason"
+            title="Deny, telling the agent why"
+            aria-expanded={askingReason}
+            onClick={() => setAskingReason((value) => !value)}
+          >
+            Deny with reason…
+          </button>
+        </div>
+      )}
+      {actionable && askingReason && !editing && (
+        <StepDenyReason planId={planId} stepId={step.id} onClose={() => setAskingReason(false)} />
+      )}
+    </li>
+  );
+}

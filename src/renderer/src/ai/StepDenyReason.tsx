@@ -1,0 +1,40 @@
+import { useState, type KeyboardEvent } from 'react';
+import { decideStep } from './planRequests';
+
+/** Deny a step with a reason the model is told. Enter denies, Esc closes. */
+export function StepDenyReason({ planId, stepId, onClose }: { planId: string; stepId: string; onClose: () => void }) {
+  const [reason, setReason] = useState('');
+  const deny = () => {
+    decideStep(planId, stepId, 'deny', reason);
+    onClose();
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.nativeEvent.isComposing) return;
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      event.stopPropagation();
+      deny();
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      onClose();
+    }
+  };
+  return (
+    <div className="plan-step__reason">
+      <input
+        data-testid="plan-step-deny-reason"
+        aria-label="Why not? (the agent is told)"
+        placeholder="Why not? The agent is told."
+        value={reason}
+        maxLength={2_000}
+        autoFocus
+        onChange={(event) => setReason(event.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      <button type="button" data-action="deny-confirm" onClick={deny}>
+        Deny
+      </button>
+    </div>
+  );
+}

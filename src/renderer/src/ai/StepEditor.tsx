@@ -1,0 +1,61 @@
+import { useState, type KeyboardEvent } from 'react';
+import type { PlanStepView } from '../../../shared/agent';
+import { useAiPanelStore } from './aiPanelStore';
+import { saveEdit } from './planRequests';
+
+/** The step's command, editable in place: Enter saves (and approves it), Shift+Enter adds a line, Esc cancels. */
+export function StepEditor({ planId, step }: { planId: string; step: PlanStepView }) {
+  const [command, setCommand] = useState(step.command);
+  const cancel = () => useAiPanelStore.getState().setEditingStep(undefined);
+  const save = () => {
+    if (saveEdit(planId, step.id, step.command, command)) focusPlan();
+  };
+  const focusPlan = () =>
+    document.querySelector<HTMLElement>(`[data-testid="plan"][data-plan-id="${CSS.escape(planId)}"]`)?.focus({ preventScroll: true });
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.nativeEvent.isComposing) return;
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      event.stopPropagation();
+      save();
+    } else if (event.key === 'Escape') {
+      // Esc here leaves the editor; it must not reach the panel, where it cancels the agent.
+      event.preventDefault();
+      event.stopPropagation();
+      cancel();
+      focusPlan();
+    }
+  };
+
+  return (
+    <div className="plan-step__editor">
+      <textarea
+        className="plan-step__editor-input"
+        data-testid="plan-step-editor"
+        aria-label={`Edit the command of step ${step.index}`}
+        value={command}
+        rows={Math.min(8, Math.max(1, command.split('\n').length))}
+        spellCheck={false}
+        autoFocus
+        onChange={(event) => setCommand(event.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      <div className="plan-step__buttons">
+        <button type="button" className="button--primary" data-action="save-edit" disabled={command.trim() === ''} onClick={save}>
+          Save and run
+        </button>
+        <button
+          type="button"
+          data-action="cancel-edit"
+          onClick={() => {
+            cancel();
+            focusPlan();
+          }}
+        >
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+import type { Params } from '../../../shared/protocol';
+import { engine } from '../app/engine';
+import { useAiPanelStore } from './aiPanelStore';
+import { receiveConversation } from './conversationFeed';
+
+/**
+ * The panel's requests to the agent. Results that carry a whole view apply it at once; a
+ * failure is shown in the panel (the engine's message says what to do), never thrown.
+ */
+async function attempt<T>(what: string, request: () => Promise<T>): Promise<T | undefined> {
+  try {
+    const result = await request();
+    if (useAiPanelStore.getState().notice) useAiPanelStore.getState().setNotice(undefined);
+    return result;
+  } catch (error) {
+    useAiPanelStore.getState().setNotice(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}
+
+/** Fetched once per (re)connection; an engine without an agent simply leaves the panel empty. */
+export async function loadAgentState(): Promise<void> {
+  try {
+    receiveConversation(await engine().request('agent.state', {}));
+  } catch (error) {
+    console.warn('[tandem] agent.state failed', error);
+  }
+}
+
+export async function sendMessage(params: Params<'agent.send'>): Promise<boolean> {
+  return (await attempt('Could not send the message', () => engine().request('agent.send', params))) !== undefined;
+}
+
+export async function runUserCommand(paneId: number, command: string): Promise<boolean> {
+  return (await attempt('Could not run the command', () => engine().request('agent.run', { paneId, command }))) !== undefined;
+}
+
+export async function cancelAgent(): Promise<Awaited<ReturnType<typeof requestCancel>> | undefined> {
+  return attempt('Could not cancel', requestCancel);
+}
+
+function requestCancel() {
+  return engine().request('agent.cancel', { everything: false });
+}
+
+export async function newConversation(): Promise<void> {
+  const view = await attempt('Could not start a new conversation', () => engine().request('agent.new', {}));
+  if (view) receiveConversation(view);
+}
+
+export function planAction(params: Params<'agent.plan'>): Promise<unknown> {
+  return attempt('Could not update the plan', () => engine().request('agent.plan', params));
+}
+
+export function stepAction(params: Params<'agent.step'>): Promise<unknown> {
+  return attempt('Could not update the step', () => engine().request('agent.step', params));
+}
+
+export async function addNote(text: string): Promise<boolean> {
+  return (await attempt('Could not add the note', () => engine().request('agent.note', { text }))) !== undefined;
+}
+
+/** The conversation follows a model or backend changed in the settings (which hold the default). */
+export async function switchModel(params: Params<'agent.model'>): Promise<void> {
+  const view = await attempt('Could not switch the model', () => engine().request('agent.model', params));
+  if (view) receiveConversation(view);
+}
+
+export async function storeApiKey(params: Params<'agent.key'>) {
+  return engine().request('agent.key', params);
+}

@@ -1,0 +1,24 @@
+/** What a line typed into the AI input asks for. */
+export type PanelInput =
+  | { kind: 'empty' }
+  | { kind: 'message'; text: string }
+  /** `! cmd`: the user's own command, run in the active pane; its block joins the conversation. */
+  | { kind: 'run'; command: string }
+  /** A lone `!`: back to the terminal. */
+  | { kind: 'focus-terminal' };
+
+/**
+ * `! cmd` runs a command (the space is optional), a lone `!` goes to the terminal, anything
+ * else is a message. `\!` at the start sends a message that begins with "!".
+ */
+export function parsePanelInput(raw: string): PanelInput {
+  const text = raw.trim();
+  if (text === '') return { kind: 'empty' };
+  if (text === '!') return { kind: 'focus-terminal' };
+  if (text.startsWith('\\!')) return { kind: 'message', text: text.slice(1) };
+  if (text.startsWith('!')) {
+    const command = text.slice(1).trim();
+    return command === '' ? { kind: 'focus-terminal' } : { kind: 'run', command };
+  }
+  return { kind: 'message', text };
+}

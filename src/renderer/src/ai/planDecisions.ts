@@ -1,0 +1,32 @@
+import type { ConversationView, PlanStepView, PlanView, StepActionSchema } from '../../../shared/agent';
+import type { z } from 'zod';
+
+export type StepAction = z.infer<typeof StepActionSchema>;
+
+/** The plan the user can act on: the newest one still active or halted. */
+export function currentPlan(conversation: ConversationView | undefined): PlanView | undefined {
+  const items = conversation?.items ?? [];
+  for (let index = items.length - 1; index >= 0; index--) {
+    const item = items[index];
+    if (item?.role === 'plan' && (item.plan.state === 'active' || item.plan.state === 'halted')) return item.plan;
+  }
+  return undefined;
+}
+
+/** The first step of an active plan that waits for a decision. */
+export function nextProposedStep(plan: PlanView | undefined): PlanStepView | undefined {
+  if (plan?.state !== 'active') return undefined;
+  return plan.steps.find((step) => step.status === 'proposed');
+}
+
+/**
+ * One-letter keys for the next decision, while the panel (not a text field in it) has focus:
+ * y approve, n deny, e edit, s skip, a allow all.
+ */
+export const PLAN_KEYS: Record<string, StepAction | 'allow-all'> = {
+  y: 'approve',
+  n: 'deny',
+  e: 'edit',
+  s: 'skip',
+  a: 'allow-all',
+};
