@@ -252,3 +252,48 @@ test('`# ` inside a heredoc, python3 and vi goes to the program, not the agent',
   expect(model.requests).toHaveLength(0);
   await expect(panel.locator('[data-testid="ai-message"]')).toHaveCount(0);
 });
+
+test('the model can be switched for one conversation from the panel header', async ({ page }) => {
+  const { panel } = await start(page);
+  await openPanel(page);
+  await expect(panel.getByTestId('ai-model')).toHaveText('claude-sonnet-5-5');
+  await panel.getByTestId('ai-model').click();
+  const picker = panel.getByTestId('ai-model-picker');
+  await picker.locator('input').fill('claude-haiku-5-5');
+  await picker.locator('input').press('Enter');
+  await expect(panel.getByTestId('ai-model')).toHaveText('claude-haiku-5-5');
+  model.script({ parts: [{ text: 'Haiku here.' }] });
+  await sendFromPanel(page, 'who are you');
+  expect((await model.waitForRequest(1)).body?.model).toBe('claude-haiku-5-5');
+  await expect(panel.locator('[data-testid="ai-message"][data-role="assistant"]').last()).toContainText('Haiku here.');
+});
+
+test('`! cmd` runs in the pane and joins the conversation; commands run meanwhile are offered', async ({ page }) => {
+  const { pane, panel } = await start(page);
+  await sendFromPanel(page, '! echo from-the-panel');
+  await expect(blockOf(pane, 'echo from-the-panel')).toHaveAttribute('data-exit-code', '0');
+  await expect(panel.locator('[data-testid="ai-message"][data-role="tool"]').last()).toContainText('echo from-the-panel');
+
+  // Work in the terminal, then come back to the panel: the new command is offered, not the panel's own.
+  await runCommand(page, pane, 'echo typed-in-terminal');
+  await panel.getByTestId('ai-input').click();
+  const offer = panel.getByTestId('share-offer');
+  await expect(offer).toHaveAttribute('data-count', '1');
+  await offer.getByTestId('share-yes').click();
+  const typed = blockOf(pane, 'echo typed-in-terminal');
+  await expect(panel.getByTestId('attachment')).toHaveAttribute('data-block-id', (await typed.getAttribute('data-block-id'))!);
+
+  model.script({ parts: [{ text: 'Seen both.' }] });
+  await sendFromPanel(page, 'what did I do?');
+  const sent = messages(await model.waitForRequest(1));
+  expect(sent).toContain('The user ran a command themselves');
+  expect(sent).toContain('from-the-panel');
+  expect(sent).toContain('typed-in-terminal');
+});
+
+test('without a key the terminal works and the panel says how to connect a model', async ({ page }) => {
+  const { pane } = await tandem.start(page);
+  const panel = await openPanel(page);
+  await expect(panel.getByTestId('ai-setup-hint')).toContainText('ANTHROPIC_API_KEY');
+  await expect(runCommand(page, pane, 'echo still-a-terminal')).resolves.toBeTruthy();
+});

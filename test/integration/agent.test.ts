@@ -19,14 +19,17 @@ afterEach(async () => {
   model = undefined;
 });
 
-async function open(options: { openAiCompatible?: boolean } = {}) {
+async function open(options: { openAiCompatible?: boolean; configToml?: string; baseUrl?: string } = {}) {
   model = await startScriptedModelServer();
   running = await startEngine({
     shell: '/bin/bash',
+    agentRetryBaseMs: 50,
     env: options.openAiCompatible
       ? {}
-      : { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-test', TANDEM_MODEL: 'claude-sonnet-5-5' },
-    configToml: options.openAiCompatible ? `[ai]\nbackend = "openai-compatible"\nbaseUrl = "${model.url}/v1"\nmodel = "llama3"\n` : undefined,
+      : { ANTHROPIC_BASE_URL: options.baseUrl ?? model.url, ANTHROPIC_API_KEY: 'sk-ant-test', TANDEM_MODEL: 'claude-sonnet-5-5' },
+    configToml: options.openAiCompatible
+      ? `[ai]\nbackend = "openai-compatible"\nbaseUrl = "${model.url}/v1"\nmodel = "llama3"\n`
+      : options.configToml,
   });
   client = await EngineClient.connect(running.server);
   await client.request('hello', {});
@@ -280,6 +283,29 @@ describe('the agent, with a real bash and the real SDK against a scripted model'
     expect(toolResults(request)[0]?.content).toContain('interrupted it');
   });
 
+  it('two cancels within a second stop everything: the running step and the rest of the plan', async () => {
+    const { client, model, paneId } = await open();
+    model.script({
+      parts: [
+        { toolUse: { id: 'e1', name: 'run_command', input: { command: 'sleep 30', purpose: 'wait' } } },
+        { toolUse: { id: 'e2', name: 'run_command', input: { command: 'echo never-runs', purpose: 'after' } } },
+      ],
+    });
+    await client.request('agent.send', { text: 'two steps', attachments: [], paneId });
+    await waitForStep(client, (s) => s.index === 2 && s.status === 'proposed', 'both steps');
+    await client.request('agent.plan', { planId: planIdOf(client), action: 'allow-all' });
+    await waitForStep(client, (s) => s.index === 1 && s.status === 'running' && s.blockId !== undefined, 'step 1 running');
+    await client.request('agent.cancel', { everything: false });
+    expect((await client.request('agent.cancel', { everything: false })).cancelled).toBe('everything');
+    const block = await client.waitForBlock(paneId, 'sleep 30');
+    expect(block.exitCode).toBe(130);
+    await waitForStep(client, (s) => s.index === 2 && s.status === 'skipped', 'step 2 skipped');
+    await client.waitFor(() => latest(client)?.status === 'idle', 10_000, 'idle');
+    // A cancelled plan is not sent back to the model until the user writes again.
+    expect(model.requests).toHaveLength(1);
+    expect(client.eventsOf('block.started').some((b) => b.command === 'echo never-runs')).toBe(false);
+  });
+
   it('attaches blocks to a message and answers `??` about the last command', async () => {
     const { client, model, paneId } = await open();
     client.type(paneId, 'ls /does-not-exist\r');
@@ -324,6 +350,33 @@ describe('the agent, with a real bash and the real SDK against a scripted model'
     expect(request.body?.messages).toHaveLength(1);
     await waitForIdleWithAnswer(client, 'Fresh start.');
     expect(client.eventsOf('block.started').some((b) => b.command === 'echo old')).toBe(false);
+  });
+
+  it('says the endpoint cannot be reached after retrying, with a countdown', async () => {
+    // A port nothing listens on: the model server's own, closed.
+    const closed = await startScriptedModelServer();
+    const url = closed.url;
+    await closed.close();
+    const { client, paneId } = await open({ baseUrl: url });
+    await client.request('agent.send', { text: 'hello?', attachments: [], paneId });
+    await client.waitFor(() => latest(client)?.statusDetail?.includes('Retrying in'), 10_000, 'a retry countdown');
+    const error = await client.waitFor(() => latest(client)?.items.find((item) => item.role === 'error'), 15_000, 'the error');
+    expect(error.role === 'error' && error.text).toMatch(/Cannot reach http:\/\/127\.0\.0\.1:\d+ \(.*ECONNREFUSED/);
+    expect(latest(client)?.status).toBe('idle');
+  });
+
+  it('interrupts a step that runs past its timeout and tells the model', async () => {
+    const { client, model, paneId } = await open({ configToml: '[ai]\nstepTimeoutSeconds = 5\n' });
+    model.script({ parts: [{ toolUse: { id: 'slow', name: 'run_command', input: { command: 'sleep 60', purpose: 'too slow' } } }] }, { parts: [{ text: 'It timed out.' }] });
+    await client.request('agent.send', { text: 'wait', attachments: [], paneId });
+    const step = await waitForStep(client, (s) => s.status === 'proposed', 'step');
+    await client.request('agent.step', { planId: planIdOf(client), stepId: step.id, action: 'approve' });
+    const block = await client.waitForBlock(paneId, 'sleep 60', 20_000);
+    expect(block.exitCode).toBe(130);
+    const result = toolResults(await model.waitForRequest(2))[0];
+    expect(result?.content).toContain('ran past the step timeout');
+    expect(result?.is_error).toBe(true);
+    await waitForStep(client, (s) => s.status === 'failed' && s.detail === 'timed out', 'the failed step');
   });
 
   it('keeps what streamed when the stream breaks mid-answer', async () => {

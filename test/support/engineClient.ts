@@ -142,7 +142,9 @@ export class EngineClient {
 }
 
 /** An engine + browser-mode server on loopback, in a temp home. */
-export async function startEngine(options: { shell?: string; configToml?: string; env?: NodeJS.ProcessEnv } = {}) {
+export async function startEngine(
+  options: { shell?: string; configToml?: string; env?: NodeJS.ProcessEnv; agentRetryBaseMs?: number } = {},
+) {
   const testHome = makeTestHome();
   if (options.configToml !== undefined) {
     mkdirSync(join(testHome.home, '.config/tandem'), { recursive: true });
@@ -153,6 +155,7 @@ export async function startEngine(options: { shell?: string; configToml?: string
     env: { ...testHome.env, ...options.env },
     paths: tandemPaths(testHome.env),
     shellOverride: options.shell,
+    agentRetryBaseMs: options.agentRetryBaseMs,
   });
   const server = new WebServer({ engine, rendererDir: join(__dirname, '../../out/renderer') });
   await server.listen();

@@ -41,6 +41,8 @@ export interface AgentHost {
   /** The pane the user worked in last, when a request names none. */
   defaultPaneId(): number | undefined;
   emit<E extends keyof AgentEvents>(event: E, payload: AgentEvents[E]): void;
+  /** First retry delay when the server names none (doubling each time); tests shorten it. */
+  retryBaseMs?: number;
 }
 
 interface Turn {
@@ -207,7 +209,7 @@ export class AgentSession {
           id: randomUUID(),
           role: 'tool',
           tool: 'shell',
-          summary: `ran \`${oneLine(command)}\` → exit ${exit ?? '?'} · ${outcome.output.lineCount} lines`,
+          summary: `ran \`${oneLine(command)}\` → exit ${exit ?? '?'} · ${outcome.output.lineCount} line${outcome.output.lineCount === 1 ? '' : 's'}`,
           ok: exit === 0,
           blockId: outcome.block.id,
           at: Date.now(),
@@ -395,7 +397,7 @@ export class AgentSession {
 
   /** Waits before a retry with a countdown in the panel; false when the user cancelled. */
   private async waitBeforeRetry(turn: Turn, failure: ModelError, attempt: number): Promise<boolean> {
-    const delay = failure.options.retryAfterMs ?? Math.min(30_000, 1_000 * 2 ** attempt);
+    const delay = failure.options.retryAfterMs ?? Math.min(30_000, (this.host.retryBaseMs ?? 1_000) * 2 ** attempt);
     const until = Date.now() + delay;
     turn.phase = 'retrying';
     return new Promise((resolve) => {

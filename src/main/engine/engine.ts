@@ -24,6 +24,8 @@ export interface EngineOptions {
   shellOverride?: string;
   /** Where API keys typed into the settings live (the OS keychain in the Electron build). */
   keys?: ApiKeyStore;
+  /** First delay before retrying a failed model request (default 1 s, doubling). */
+  agentRetryBaseMs?: number;
 }
 
 export class UserError extends Error {}
@@ -58,6 +60,7 @@ export class Engine {
       pane: (paneId) => this.panes.get(paneId),
       defaultPaneId: () => (this.lastActivePaneId !== undefined && this.panes.has(this.lastActivePaneId) ? this.lastActivePaneId : this.panes.keys().next().value),
       emit: (event, payload) => this.client?.event(event, payload as never),
+      retryBaseMs: options.agentRetryBaseMs,
     });
     this.paths = options.paths ?? tandemPaths(this.env);
     const loaded = loadSettings(this.paths.configFile);

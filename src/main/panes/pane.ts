@@ -318,11 +318,6 @@ export class Pane {
     return () => this.observers.delete(observer);
   }
 
-  /** The line the user has typed at the current prompt, when known exactly. */
-  get typedLine(): string | undefined {
-    return this.interceptor.currentLine;
-  }
-
   /** A full-screen program (vim, less) has the screen. */
   get isAlternateScreen(): boolean {
     return this.mirror.isAlternateScreen;

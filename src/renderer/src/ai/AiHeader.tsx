@@ -4,10 +4,9 @@ import { agentStatusText } from './agentStatusText';
 import { newConversation } from './agentRequests';
 import { useConversationStore } from './conversationStore';
 import { ContextGauge } from './ContextGauge';
+import { ModelPicker } from './ModelPicker';
 import { closeAiPanel } from './panelControl';
 import { formatCost, formatTokens } from './usageFormat';
-
-const BACKEND_LABELS = { anthropic: 'Anthropic', 'openai-compatible': 'OpenAI-compatible' } as const;
 
 /** Model, usage, cost, context gauge, what the agent is doing; New conversation and Close. */
 export function AiHeader() {
@@ -50,14 +49,7 @@ export function AiHeader() {
       </div>
       {connected && (
         <div className="ai-header__row ai-header__meta">
-          <span className="ai-header__model" data-testid="ai-model" title={model}>
-            {model || 'no model'}
-          </span>
-          {backend && (
-            <span className="ai-header__backend" data-testid="ai-backend" data-backend={backend}>
-              {BACKEND_LABELS[backend]}
-            </span>
-          )}
+          {backend && <ModelPicker model={model ?? ''} backend={backend} />}
           {usage && (
             <span
               className="ai-header__usage"

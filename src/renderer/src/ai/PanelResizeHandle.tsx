@@ -1,4 +1,5 @@
 import type { KeyboardEvent, PointerEvent } from 'react';
+import { followPointerDrag } from '../layout/pointerDrag';
 import { useAiPanelStore } from './aiPanelStore';
 import { DEFAULT_PANEL_WIDTH, MIN_PANEL_WIDTH } from './panelPreferences';
 
@@ -20,28 +21,13 @@ export function PanelResizeHandle() {
     const startX = event.clientX;
     const startWidth = useAiPanelStore.getState().width;
     let latest = startWidth;
-    let frame = 0;
-    const onMove = (moveEvent: globalThis.PointerEvent) => {
+    followPointerDrag(
+      target,
       // The panel is on the right: moving its edge left makes it wider.
-      latest = startWidth + (startX - moveEvent.clientX);
-      if (frame) return;
-      frame = requestAnimationFrame(() => {
-        frame = 0;
-        setWidth(latest, false);
-      });
-    };
-    const onUp = () => {
-      if (frame) cancelAnimationFrame(frame);
-      setWidth(latest, true);
-      target.removeEventListener('pointermove', onMove);
-      target.removeEventListener('pointerup', onUp);
-      target.removeEventListener('pointercancel', onUp);
-      document.body.classList.remove('resizing');
-    };
-    document.body.classList.add('resizing');
-    target.addEventListener('pointermove', onMove);
-    target.addEventListener('pointerup', onUp);
-    target.addEventListener('pointercancel', onUp);
+      (move) => (latest = startWidth + (startX - move.clientX)),
+      () => setWidth(latest, false),
+      () => setWidth(latest, true),
+    );
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {

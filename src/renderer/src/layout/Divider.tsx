@@ -1,3 +1,4 @@
+import { followPointerDrag } from './pointerDrag';
 import type { KeyboardEvent, PointerEvent, RefObject } from 'react';
 import { useLayoutStore } from './layoutStore';
 import type { NodePath, SplitDirection } from './layoutTree';
@@ -48,27 +49,15 @@ export function Divider({ tabId, path, index, direction, sizes, containerRef }: 
     const start = horizontal ? firstRect.left : firstRect.top;
     const span = horizontal ? secondRect.right - firstRect.left : secondRect.bottom - firstRect.top;
     if (span <= 0) return;
-    let frame = 0;
     let latest = 0;
-    const onMove = (moveEvent: globalThis.PointerEvent) => {
-      latest = (horizontal ? moveEvent.clientX : moveEvent.clientY) - start;
-      if (frame) return;
-      frame = requestAnimationFrame(() => {
-        frame = 0;
+    followPointerDrag(
+      target,
+      (move) => (latest = (horizontal ? move.clientX : move.clientY) - start),
+      () => {
         const min = Math.min(MIN_PANE_PIXELS, span / 2);
         commit(Math.min(span - min, Math.max(min, latest)) / span);
-      });
-    };
-    const onUp = () => {
-      target.removeEventListener('pointermove', onMove);
-      target.removeEventListener('pointerup', onUp);
-      target.removeEventListener('pointercancel', onUp);
-      document.body.classList.remove('resizing');
-    };
-    document.body.classList.add('resizing');
-    target.addEventListener('pointermove', onMove);
-    target.addEventListener('pointerup', onUp);
-    target.addEventListener('pointercancel', onUp);
+      },
+    );
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {

@@ -35,16 +35,21 @@ export function startSessionSaving(): () => void {
     window.clearTimeout(timer);
     timer = window.setTimeout(() => saveSessionNow(false), CHANGE_DEBOUNCE_MS);
   };
+  // A new tab or split is saved at once (changes of one task coalesced): a window closed right
+  // after it must not lose it. Pane churn (states, directories for tab titles) is debounced.
+  let layoutTimer = 0;
   const unsubscribeLayout = useLayoutStore.subscribe((state, previous) => {
-    if (state.tabs !== previous.tabs || state.activeTabId !== previous.activeTabId) onChange();
+    if (state.tabs === previous.tabs && state.activeTabId === previous.activeTabId) return;
+    window.clearTimeout(layoutTimer);
+    layoutTimer = window.setTimeout(() => saveSessionNow(false), 0);
   });
-  // Tab titles come from pane directories.
   const unsubscribePanes = usePanesStore.subscribe(onChange);
   const interval = window.setInterval(() => saveSessionNow(true), PERIODIC_SAVE_MS);
   const onUnload = () => saveSessionNow(true);
   window.addEventListener('beforeunload', onUnload);
   return () => {
     window.clearTimeout(timer);
+    window.clearTimeout(layoutTimer);
     window.clearInterval(interval);
     window.removeEventListener('beforeunload', onUnload);
     unsubscribeLayout();

@@ -129,6 +129,11 @@ export class PaneSession {
     // Native paste (Ctrl+Shift+V, Cmd+V, middle click) lands here; route it through
     // term.paste() so bracketed paste mode is honoured and exited panes ignore it.
     this.host.addEventListener('paste', (event) => this.onPasteEvent(event), true);
+    // A click in the pane gives the terminal the keyboard before the click is over: xterm
+    // focuses its textarea only later, and keys typed right after a click were lost.
+    this.host.addEventListener('click', () => {
+      if (!this.isFocused) this.focus();
+    });
     this.host.addEventListener('focusin', () => {
       latestFocusRequest = this.focusToken;
       this.hooks.onFocus(this.paneId);
@@ -408,6 +413,7 @@ export class PaneSession {
     this.container = container;
     container.appendChild(this.host);
     this.resizeObserver.observe(container);
+    this.openIfPlaced();
     this.scheduleFit();
   }
 
@@ -422,6 +428,7 @@ export class PaneSession {
     if (this.visible === visible) return;
     this.visible = visible;
     if (visible) {
+      this.openIfPlaced();
       this.scheduleFit();
       this.updateWebgl();
     } else {
@@ -495,7 +502,7 @@ export class PaneSession {
     const container = this.container;
     if (this.disposed || !container || !this.visible) return;
     if (container.clientWidth === 0 || container.clientHeight === 0) return;
-    if (!this.opened) this.open();
+    this.openIfPlaced();
     const proposed = this.fit.proposeDimensions();
     if (!proposed || !Number.isFinite(proposed.cols) || !Number.isFinite(proposed.rows)) return;
     const cols = Math.max(2, Math.floor(proposed.cols));
@@ -506,6 +513,17 @@ export class PaneSession {
       if (!this.exited) this.transport.resize(this.paneId, cols, rows);
     }
     this.blockPositioner.invalidateGeometry();
+  }
+
+  /**
+   * The terminal opens as soon as it has a visible place, not at the (debounced) first fit:
+   * a click and keys aimed at the pane must never land on an empty host and be lost.
+   */
+  private openIfPlaced(): void {
+    const container = this.container;
+    if (this.opened || this.disposed || !container || !this.visible) return;
+    if (container.clientWidth === 0 || container.clientHeight === 0) return;
+    this.open();
   }
 
   private open(): void {
