@@ -297,3 +297,18 @@ test('without a key the terminal works and the panel says how to connect a model
   await expect(panel.getByTestId('ai-setup-hint')).toContainText('ANTHROPIC_API_KEY');
   await expect(runCommand(page, pane, 'echo still-a-terminal')).resolves.toBeTruthy();
 });
+
+test('code in an answer can be copied, or inserted at the prompt without running', async ({ page }) => {
+  const { pane, paneId, panel } = await start(page);
+  model.script({ parts: [{ text: 'Try this:\n\n```bash\necho inserted-not-run\n```\n' }] });
+  await sendFromPanel(page, 'how do I print something?');
+  const code = panel.getByTestId('ai-code');
+  await expect(code).toContainText('echo inserted-not-run');
+  await code.locator('[data-action="insert-code"]').click();
+  await expect.poll(() => bufferText(page, paneId)).toMatch(/\$ echo inserted-not-run\s*$/);
+  // Nothing ran: no block, and the line waits for the user's Enter.
+  await expect(blockOf(pane, 'echo inserted-not-run')).toHaveCount(0);
+  await pane.click();
+  await page.keyboard.press('Enter');
+  await expect(blockOf(pane, 'echo inserted-not-run')).toHaveAttribute('data-exit-code', '0');
+});
