@@ -26,10 +26,26 @@ test('status bar says integration off for a shell without integration (dash)', a
   await expect(integration).toHaveAttribute('data-integration', 'off');
   await expect(integration).toHaveText(/integration off/);
   await expect(pane).toHaveAttribute('data-integration', 'off');
+  // Without integration the AI prefix at the prompt is `##`, and the status bar says so.
+  await expect(page.getByTestId('ai-prefix')).toHaveAttribute('data-prefix', '##');
 
-  // The shell still works.
+  // The shell still works, and a single `#` line stays a comment for it.
   await pane.click();
   await page.keyboard.type('echo dash-$((2+3))');
   await page.keyboard.press('Enter');
   await expect.poll(() => bufferText(page, paneId)).toMatch(/^dash-5$/m);
+  await page.keyboard.type('# just a comment');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('echo after-comment');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => bufferText(page, paneId)).toMatch(/^after-comment$/m);
+  await expect(page.getByTestId('ai-panel')).toBeHidden();
+  // `## ` is the instruction prefix here: the panel opens with it.
+  await expect(pane).toHaveAttribute('data-state', 'PROMPT');
+  await page.keyboard.type('## what shell is this');
+  await page.keyboard.press('Enter');
+  const panel = page.getByTestId('ai-panel');
+  await expect(panel).toBeVisible();
+  await expect(panel.locator('[data-testid="ai-message"][data-role="user"]')).toContainText('what shell is this');
+  expect(await bufferText(page, paneId)).not.toMatch(/not found/);
 });
