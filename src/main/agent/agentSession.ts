@@ -16,7 +16,7 @@ import { ModelError } from './backends/modelError';
 import { blockForModel } from './blockForModel';
 import { appendMessage, estimateMessagesTokens, fitHistory } from './conversationHistory';
 import { estimateCostUsd, modelFacts } from './modelCatalog';
-import { connectModel, type ApiKeyStore, type BackendKind } from './modelConnection';
+import { connectModel, type ApiKeyStore, type BackendKind, type ModelConnection } from './modelConnection';
 import { Plan } from './plan';
 import { PlanRunner } from './planRunner';
 import { StandingContextCache } from './standingContextCache';
@@ -516,9 +516,21 @@ export class AgentSession {
     return this.planRunner?.detail;
   }
 
-  private connection() {
-    return connectModel(this.host.settings().ai, this.override, this.host.env, this.host.keys);
+  /**
+   * The backend for the current settings, override and key. Building an SDK client is not
+   * free and the view asks on every change, so it is rebuilt only when one of them changes.
+   */
+  private connection(): ModelConnection {
+    const ai = this.host.settings().ai;
+    const backend = this.override.backend ?? ai.backend;
+    const key = `${JSON.stringify(ai)}|${JSON.stringify(this.override)}|${this.host.keys.get(backend) ?? ''}`;
+    if (this.cachedConnection?.key !== key) {
+      this.cachedConnection = { key, connection: connectModel(ai, this.override, this.host.env, this.host.keys) };
+    }
+    return this.cachedConnection.connection;
   }
+
+  private cachedConnection: { key: string; connection: ModelConnection } | undefined;
 
   private settings(): Settings['ai'] {
     return this.host.settings().ai;
