@@ -312,3 +312,25 @@ test('code in an answer can be copied, or inserted at the prompt without running
   await page.keyboard.press('Enter');
   await expect(blockOf(pane, 'echo inserted-not-run')).toHaveAttribute('data-exit-code', '0');
 });
+
+test('a RED step shows blocked: Approve is disabled and Allow all does not run it', async ({ page }) => {
+  const { pane, panel } = await start(page);
+  model.script({ parts: [runCommandTool('x1', 'echo safe-first'), runCommandTool('x2', 'sudo rm -rf /')] }, { parts: [{ text: 'Not doing that.' }] });
+  await sendFromPanel(page, 'wipe the disk');
+  const red = step(panel, 'sudo rm -rf /');
+  await expect(red).toHaveAttribute('data-risk', 'red');
+  await expect(red.getByTestId('step-status')).toHaveText('blocked');
+  await expect(red.locator('[data-action="approve"]')).toBeDisabled();
+  await expect(step(panel, 'echo safe-first')).toHaveAttribute('data-risk', 'green');
+
+  await panel.locator('[data-testid="plan"] [data-action="allow-all"]').click();
+  await expect(blockOf(pane, 'echo safe-first')).toHaveAttribute('data-exit-code', '0');
+  await expect(panel.getByTestId('ai-status')).toHaveAttribute('data-status', 'awaiting-approval');
+  await expect(red).toHaveAttribute('data-status', 'proposed');
+
+  await red.locator('[data-action="deny"]').click();
+  const results = toolResults(await model.waitForRequest(2));
+  expect(results[1]?.content).toContain('denied');
+  await expect(panel.locator('[data-testid="ai-message"][data-role="assistant"]').last()).toContainText('Not doing that.');
+  await expect(pane.locator('[data-testid="block"][data-command="sudo rm -rf /"]')).toHaveCount(0);
+});

@@ -22,6 +22,13 @@ export type AgentStatus =
   /** Waiting before retrying a failed request (statusDetail has the countdown). */
   | 'retrying';
 
+/** How risky a command is, from a real shell parse (worst part wins). */
+export interface StepRisk {
+  level: 'green' | 'yellow' | 'red';
+  /** Short sentences: "rm -r -f on / deletes everything". */
+  reasons: string[];
+}
+
 export type StepStatus = 'proposed' | 'approved' | 'running' | 'done' | 'failed' | 'denied' | 'skipped';
 
 export interface PlanStepView {
@@ -39,6 +46,11 @@ export interface PlanStepView {
   blockId?: string;
   exitCode?: number;
   durationMs?: number;
+  /**
+   * Absent until classified. A RED step is blocked: neither Approve nor Allow all runs it;
+   * the user can edit it into something less dangerous, deny it or skip it.
+   */
+  risk?: StepRisk;
 }
 
 export type PlanState =

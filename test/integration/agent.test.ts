@@ -195,6 +195,38 @@ describe('the agent, with a real bash and the real SDK against a scripted model'
     await waitForIdleWithAnswer(client, 'printed via-openai');
   });
 
+  it('classifies each step; a RED step is blocked for Approve and Allow all until edited', async () => {
+    const { client, model, paneId } = await open();
+    model.script(
+      {
+        parts: [
+          { toolUse: { id: 'g', name: 'run_command', input: { command: 'ls -la', purpose: 'look' } } },
+          { toolUse: { id: 'r', name: 'run_command', input: { command: 'rm -rf ~', purpose: 'clean up' } } },
+        ],
+      },
+      { parts: [{ text: 'Understood.' }] },
+    );
+    await client.request('agent.send', { text: 'clean my home', attachments: [], paneId });
+    const red = await waitForStep(client, (s) => s.index === 2 && s.risk !== undefined, 'the RED step classified');
+    expect(red.risk?.level).toBe('red');
+    expect(red.risk?.reasons.join(' ')).toMatch(/home|~/i);
+    const green = await waitForStep(client, (s) => s.index === 1 && s.risk !== undefined, 'the GREEN step classified');
+    expect(green.risk?.level).toBe('green');
+    const planId = planIdOf(client);
+    await expect(client.request('agent.step', { planId, stepId: red.id, action: 'approve' })).rejects.toThrow(/blocked/);
+    await client.request('agent.plan', { planId, action: 'allow-all' });
+    await client.waitForBlock(paneId, 'ls -la');
+    // Allow all ran step 1 and stops at the RED step, which waits for the user.
+    await client.waitFor(() => latest(client)?.status === 'awaiting-approval', 10_000, 'waiting at the RED step');
+    expect((await waitForStep(client, (s) => s.index === 2, 'step 2')).status).toBe('proposed');
+    // Edited into something harmless, it runs.
+    await client.request('agent.step', { planId, stepId: red.id, action: 'edit', command: 'echo would-clean' });
+    await client.waitForBlock(paneId, 'echo would-clean');
+    const results = toolResults(await model.waitForRequest(2));
+    expect(results[1]?.content).toContain('you proposed: rm -rf ~');
+    expect(client.eventsOf('block.started').some((b) => b.command === 'rm -rf ~')).toBe(false);
+  });
+
   it('stops the plan at a failing step; stop sends what ran and what did not', async () => {
     const { client, model, paneId } = await open();
     model.script(

@@ -17,7 +17,7 @@ import { blockForModel } from './blockForModel';
 import { appendMessage, estimateMessagesTokens, fitHistory } from './conversationHistory';
 import { estimateCostUsd, modelFacts } from './modelCatalog';
 import { connectModel, type ApiKeyStore, type BackendKind, type ModelConnection } from './modelConnection';
-import { Plan } from './plan';
+import { Plan, assessStepRisk, type RiskClassifier } from './plan';
 import { PlanRunner } from './planRunner';
 import { StandingContextCache } from './standingContextCache';
 import { SYSTEM_PROMPT } from './systemPrompt';
@@ -43,6 +43,8 @@ export interface AgentHost {
   emit<E extends keyof AgentEvents>(event: E, payload: AgentEvents[E]): void;
   /** First retry delay when the server names none (doubling each time); tests shorten it. */
   retryBaseMs?: number;
+  /** Risk of a proposed command, from a shell parse. */
+  classify: RiskClassifier;
 }
 
 interface Turn {
@@ -337,12 +339,16 @@ export class AgentSession {
                 if (call.name !== RUN_COMMAND_TOOL.name) return;
                 const input = RunCommandInputSchema.safeParse(call.input);
                 if (!input.success) return;
-                plan.addStep({ toolUseId: call.id, command: input.data.command, purpose: input.data.purpose, paneId: input.data.paneId ?? this.paneId() });
+                const paneId = input.data.paneId ?? this.paneId();
+                const step = plan.addStep({ toolUseId: call.id, command: input.data.command, purpose: input.data.purpose, paneId });
+                if (!step) return;
                 if (!planItemAdded) {
                   planItemAdded = true;
                   this.items.push({ id: `plan-${plan.id}`, role: 'plan', plan: plan.view(), at: Date.now() });
                 }
-                this.changed();
+                const cwd = (paneId !== undefined ? this.host.pane(paneId)?.cwd : undefined) ?? '';
+                assessStepRisk(step, this.host.classify, cwd, () => this.planChanged(plan));
+                this.planChanged(plan);
               },
             },
             turn.abort.signal,
@@ -461,12 +467,16 @@ export class AgentSession {
     return new PlanRunner(plan, {
       pane: (paneId) => this.host.pane(paneId),
       timeoutMs: () => this.settings().stepTimeoutSeconds * 1000,
-      changed: () => {
-        const item = this.items.find((candidate) => candidate.id === `plan-${plan.id}`);
-        if (item && item.role === 'plan') item.plan = plan.view();
-        this.changed();
-      },
+      classify: this.host.classify,
+      changed: () => this.planChanged(plan),
     });
+  }
+
+  /** The plan's item shows a fresh view of it. */
+  private planChanged(plan: Plan): void {
+    const item = this.items.find((candidate) => candidate.id === `plan-${plan.id}`);
+    if (item && item.role === 'plan') item.plan = plan.view();
+    this.changed();
   }
 
   private addNote(text: string, attachmentContent: string[]): void {

@@ -1,4 +1,7 @@
-import type { PlanState, PlanStepView, PlanView, StepStatus } from '../../shared/agent';
+import type { PlanState, PlanStepView, PlanView, StepRisk, StepStatus } from '../../shared/agent';
+
+/** Classifies a command (a shell parse); never rejects for a command it cannot read: that is YELLOW at least. */
+export type RiskClassifier = (command: string, cwd: string) => Promise<StepRisk>;
 
 /** More steps than this in one response are refused (the model is told). */
 export const MAX_PLAN_STEPS = 50;
@@ -8,6 +11,8 @@ export interface PlanStep extends PlanStepView {
   toolUseId: string;
   /** What the model is told about this step once the plan settles. */
   result?: { content: string; isError: boolean };
+  /** Settles once `risk` is known for the current command. */
+  riskReady?: Promise<void>;
 }
 
 /**
@@ -89,7 +94,25 @@ export class Plan {
       mode: this.mode,
       state: this.state,
       haltReason: this.haltReason,
-      steps: this.steps.map(({ toolUseId: _toolUseId, result: _result, ...view }) => ({ ...view })),
+      steps: this.steps.map(({ toolUseId: _toolUseId, result: _result, riskReady: _riskReady, ...view }) => ({ ...view })),
     };
   }
+}
+
+/** Starts classifying a step's command; `changed` runs when its risk is known. */
+export function assessStepRisk(step: PlanStep, classify: RiskClassifier, cwd: string, changed: () => void): void {
+  const command = step.command;
+  step.risk = undefined;
+  step.riskReady = classify(command, cwd).then(
+    (risk) => {
+      if (step.command === command) step.risk = risk;
+      changed();
+    },
+    (error: unknown) => {
+      if (step.command === command) {
+        step.risk = { level: 'yellow', reasons: [`It could not be classified (${error instanceof Error ? error.message : String(error)}).`] };
+      }
+      changed();
+    },
+  );
 }

@@ -1,6 +1,6 @@
 import type { Pane } from '../panes/pane';
 import { blockForModel } from './blockForModel';
-import type { Plan, PlanStep } from './plan';
+import { assessStepRisk, type Plan, type PlanStep, type RiskClassifier } from './plan';
 import { StepRunner } from './stepRunner';
 
 export type PlanAction = 'allow-all' | 'step-through' | 'deny-plan' | 'continue' | 'stop';
@@ -9,6 +9,7 @@ export type StepAction = 'approve' | 'deny' | 'skip' | 'edit';
 export interface PlanRunnerDeps {
   pane(paneId: number): Pane | undefined;
   timeoutMs(): number;
+  classify: RiskClassifier;
   /** The plan or a step changed: show it. */
   changed(): void;
 }
@@ -36,7 +37,7 @@ export class PlanRunner {
     if (this.plan.settled || this.step) return false;
     if (this.plan.state === 'halted') return true;
     const next = this.plan.nextOpen();
-    return next?.status === 'proposed' && this.plan.mode !== 'allow-all';
+    return next?.status === 'proposed' && (this.plan.mode !== 'allow-all' || next.risk?.level === 'red');
   }
 
   get detail(): string | undefined {
@@ -67,14 +68,22 @@ export class PlanRunner {
         break;
       }
       if (next.status === 'proposed') {
-        if (this.plan.mode === 'allow-all') {
+        // Allow all approves in order, but never a RED step: that one waits for the user.
+        if (this.plan.mode === 'allow-all' && (await this.riskOf(next)) !== 'red' && next.status === 'proposed') {
           this.plan.setStatus(next, 'approved');
         } else {
           await this.waitForChange();
           continue;
         }
       }
-      if (next.status === 'approved') await this.runStep(next);
+      if (next.status === 'approved') {
+        if ((await this.riskOf(next)) === 'red') {
+          this.plan.setStatus(next, 'proposed', blockedDetail(next));
+          this.deps.changed();
+          continue;
+        }
+        await this.runStep(next);
+      }
     }
     return this.plan.steps.map((step) => ({
       toolUseId: step.toolUseId,
@@ -115,6 +124,7 @@ export class PlanRunner {
     if (step.status !== 'proposed') throw new Error(`Step ${step.index} is already ${step.status}.`);
     switch (action) {
       case 'approve':
+        if (step.risk?.level === 'red') throw new Error(`Step ${step.index} is blocked: ${blockedDetail(step)}`);
         this.plan.setStatus(step, 'approved');
         break;
       case 'edit': {
@@ -123,6 +133,8 @@ export class PlanRunner {
         if (edited !== step.command) {
           step.originalCommand ??= step.command;
           step.command = edited;
+          // The edited command is judged afresh before it may run.
+          assessStepRisk(step, this.deps.classify, this.cwdOf(step), () => this.deps.changed());
         }
         this.plan.setStatus(step, 'approved', step.originalCommand ? 'edited by you' : undefined);
         break;
@@ -159,6 +171,15 @@ export class PlanRunner {
 
   interruptRunningStep(): void {
     this.step?.runner.interrupt();
+  }
+
+  private async riskOf(step: PlanStep): Promise<'green' | 'yellow' | 'red'> {
+    await step.riskReady;
+    return step.risk?.level ?? 'yellow';
+  }
+
+  private cwdOf(step: PlanStep): string {
+    return (step.paneId !== undefined ? this.deps.pane(step.paneId)?.cwd : undefined) ?? '';
   }
 
   private async runStep(step: PlanStep): Promise<void> {
@@ -235,4 +256,9 @@ export class PlanRunner {
     this.deps.changed();
     return this.plan.changed();
   }
+}
+
+function blockedDetail(step: PlanStep): string {
+  const why = step.risk?.reasons.join(' ') ?? '';
+  return `blocked (RED${why ? `: ${why}` : ''}). Edit it into something safer, deny it or skip it.`;
 }

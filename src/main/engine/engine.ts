@@ -10,6 +10,7 @@ import type {
 } from '../../shared/protocol';
 import type { Settings, SettingsPatch } from '../../shared/settings';
 import { AgentSession } from '../agent/agentSession';
+import { commandRiskClassifier } from '../agent/commandRiskClassifier';
 import { MemoryKeyStore, type ApiKeyStore } from '../agent/modelConnection';
 import { Pane, type PaneListener } from '../panes/pane';
 import { SessionStore } from '../session/sessionStore';
@@ -53,6 +54,7 @@ export class Engine {
 
   constructor(private readonly options: EngineOptions) {
     this.env = options.env ?? process.env;
+    this.paths = options.paths ?? tandemPaths(this.env);
     this.agent = new AgentSession({
       settings: () => this.settingsValue,
       env: this.env,
@@ -61,8 +63,8 @@ export class Engine {
       defaultPaneId: () => (this.lastActivePaneId !== undefined && this.panes.has(this.lastActivePaneId) ? this.lastActivePaneId : this.panes.keys().next().value),
       emit: (event, payload) => this.client?.event(event, payload as never),
       retryBaseMs: options.agentRetryBaseMs,
+      classify: commandRiskClassifier(this.paths, this.env.HOME || homedir()),
     });
-    this.paths = options.paths ?? tandemPaths(this.env);
     const loaded = loadSettings(this.paths.configFile);
     this.settingsValue = loaded.settings;
     this.settingsError = loaded.error;

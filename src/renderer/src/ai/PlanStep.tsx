@@ -18,6 +18,12 @@ const STATUS_TEXT: Record<StepStatus, string> = {
   skipped: 'skipped',
 };
 
+const RISK_TEXT = {
+  green: 'Read-only',
+  yellow: 'Changes something, or unknown',
+  red: 'Destructive or raises privileges: blocked',
+} as const;
+
 interface PlanStepProps {
   planId: string;
   step: PlanStepView;
@@ -31,11 +37,13 @@ export function PlanStep({ planId, step, actionable, next }: PlanStepProps) {
   const editing = useAiPanelStore((state) => state.editingStepId === step.id) && actionable;
   const [askingReason, setAskingReason] = useState(false);
 
-  const button = (action: StepAction, label: string, title: string) => (
+  const blocked = step.risk?.level === 'red';
+  const button = (action: StepAction, label: string, title: string, disabled = false) => (
     <button
       type="button"
       data-action={action}
       title={title}
+      disabled={disabled}
       onMouseDown={keepFocusOnClick}
       onClick={(event) => {
         if (action !== 'edit') focusPlanAfter(event);
@@ -60,6 +68,7 @@ export function PlanStep({ planId, step, actionable, next }: PlanStepProps) {
       data-command={step.command}
       data-index={step.index}
       data-exit-code={step.exitCode !== undefined ? String(step.exitCode) : undefined}
+      data-risk={step.risk?.level}
     >
       <div className="plan-step__head">
         <span className="plan-step__index" aria-label={`Step ${step.index}`}>
@@ -70,8 +79,17 @@ export function PlanStep({ planId, step, actionable, next }: PlanStepProps) {
         ) : (
           <code className="plan-step__command">{step.command}</code>
         )}
+        {step.risk && (
+          <span
+            className={`plan-step__risk plan-step__risk--${step.risk.level}`}
+            data-testid="step-risk"
+            title={step.risk.reasons.join('\n') || RISK_TEXT[step.risk.level]}
+          >
+            {step.risk.level}
+          </span>
+        )}
         <span className={`plan-step__badge plan-step__badge--${step.status}`} data-testid="step-status">
-          {STATUS_TEXT[step.status]}
+          {blocked && step.status === 'proposed' ? 'blocked' : STATUS_TEXT[step.status]}
         </span>
       </div>
       {step.originalCommand !== undefined && step.originalCommand !== step.command && (
@@ -84,7 +102,12 @@ export function PlanStep({ planId, step, actionable, next }: PlanStepProps) {
       {result.length > 0 && <div className="plan-step__result">{result.join(' · ')}</div>}
       {actionable && !editing && (
         <div className="plan-step__buttons">
-          {button('approve', 'Approve', 'Run this command in the terminal (Y)')}
+          {button(
+            'approve',
+            'Approve',
+            blocked ? 'Blocked: this command is destructive or raises privileges. Edit it, deny it or skip it.' : 'Run this command in the terminal (Y)',
+            blocked,
+          )}
           {button('deny', 'Deny', 'Do not run it (N)')}
           {button('edit', 'Edit', 'Change the command, then run it (E)')}
           {button('skip', 'Skip', 'Leave this step out and go on (S)')}
