@@ -7,7 +7,32 @@
  * backticks, `<( )`, function bodies, and inside `sh -c`, `eval`, `sudo`, `xargs`, `find -exec`,
  * `env`, `ssh host …` and the like — becomes one part, classified by the rules in
  * commandRules.ts, and the worst part wins. Whatever the parse cannot see through (an
- * expansion as a command name, a parse error, nesting too deep) is at least YELLOW.
+ * expansion as a command name, a parse error, nesting too deep, a command too long to parse in
+ * time) is at least YELLOW.
+ *
+ * Decisions where the issue left a choice:
+ * - curl/wget are YELLOW even to stdout: a request can carry data out (`curl …?k=$(cat key)`) and
+ *   have effects on the other side. ping/dig/nslookup/host are GREEN only with literal arguments.
+ * - A force push (`-f`, `--force`, `--force-with-lease`, `+refspec`, `--mirror`) to main/master
+ *   (also trunk, production, prod, release) is RED, and so is one that does not name its branch
+ *   (`git push -f`, `git push -f origin`, `… HEAD`): the current branch cannot be known from the
+ *   command, and it may be main. Naming a feature branch makes it YELLOW.
+ * - git reset --hard, clean -f, checkout -- ., restore ., stash drop/clear, branch -D: YELLOW with
+ *   a reason saying what is lost.
+ * - history -c: YELLOW. crontab -r: RED (no confirmation, no undo). `:> /etc/…`, any write or
+ *   delete under /etc, /usr (not /usr/local), /bin, /sbin, /lib*, /boot, /proc, /sys, /System,
+ *   /Library, /var/lib, /var/db: RED.
+ * - docker: prunes that include volumes (`system prune --volumes`, `volume prune`) are RED (volumes
+ *   hold databases); `system prune -a` alone is YELLOW. `run --privileged`, host namespaces,
+ *   `--cap-add=SYS_ADMIN|ALL`, raw devices, mounting `/`, a system directory or the docker socket: RED.
+ * - rm -r (with or without -f) of `/`, `~`, the cwd, an ancestor of any of them, a system directory,
+ *   a home directory, a protected path, or everything in one of those (`*`, `.*`, `/*`, `~/*`): RED,
+ *   also when an unguarded expansion being empty would make it so (`rm -rf "$DIR/"*`).
+ * - find -delete (or -exec rm …): RED from `/` or a system directory; without name/time/size tests
+ *   it is `rm -r` of its start paths; with tests, YELLOW elsewhere.
+ * - chmod/chown/chgrp -R on the same catastrophic targets, or on a protected path: RED.
+ * - Defining a shell function or alias, setting shell variables: YELLOW (they change the session).
+ * - A command name that is a path outside the system bin directories is never GREEN.
  */
 import { posix } from 'node:path';
 import {
@@ -32,7 +57,8 @@ import {
   type RuleEnv,
   type StdinSource,
 } from './commandRules';
-import { getShellParser, literalValue, type ShellAnalysis, type ShellCommand, type ShellParser, type Word } from './shellParser';
+import { performance } from 'node:perf_hooks';
+import { ParseTimeoutError, getShellParser, literalValue, type ShellAnalysis, type ShellCommand, type ShellParser, type Word } from './shellParser';
 
 export type RiskLevel = 'green' | 'yellow' | 'red';
 
@@ -62,7 +88,7 @@ export async function classifyCommand(command: string, context: RiskContext): Pr
 
 /** The same, synchronously, with a parser already loaded (benchmarks, batch checks). */
 export function classifyWithParser(parser: ShellParser, command: string, context: RiskContext): RiskResult {
-  const classifier = new Classifier(parser, context);
+  const classifier = new Classifier(parser, context, PARSE_BUDGET_FLOOR + PARSE_BUDGET_FACTOR * command.length);
   classifier.source(command, 'the command');
   return classifier.result();
 }
@@ -73,6 +99,13 @@ export function classifyWithParser(parser: ShellParser, command: string, context
 const MAX_NESTING = 8;
 /** Parse errors: how many times the text after an error is re-parsed on its own. */
 const MAX_ERROR_REPARSES = 4;
+/** Parses per classification (nested sources, substitution bodies, re-parses after errors): past it, YELLOW. */
+const MAX_ANALYSES = 200;
+/** Characters parsed per classification, as a multiple of the command's length (plus a floor): error recovery on long garbage is slow. */
+const PARSE_BUDGET_FACTOR = 6;
+const PARSE_BUDGET_FLOOR = 4000;
+/** Time for one classification, all parses included: past it, what is left is not followed (YELLOW). */
+const CLASSIFY_DEADLINE_MS = 250;
 
 /** A command given as a path in one of these is the command itself (`/bin/rm` is rm). */
 const SYSTEM_BIN_DIRS: ReadonlySet<string> = new Set([
@@ -101,11 +134,19 @@ class Classifier implements RuleEnv {
   private depth = 0;
   private readonly fetchCache = new Map<string, boolean>();
   private readonly outputCache = new Map<string, string | undefined>();
+  private analyses = 0;
+  private parsedChars = 0;
+  private readonly parseBudget: number;
+  private readonly deadline = performance.now() + CLASSIFY_DEADLINE_MS;
+  /** The parse budget ran out: the rest is not followed (and the result is at least YELLOW). */
+  private exhausted = false;
 
   constructor(
     private readonly parser: ShellParser,
     context: RiskContext,
+    parseBudget: number,
   ) {
+    this.parseBudget = parseBudget;
     const home = posix.resolve('/', context.home || '/');
     const cwd = posix.resolve(home, expandHome(context.cwd || home, home));
     const protectedPaths = context.protectedPaths.filter((p) => p.trim() !== '').map((p) => posix.resolve(cwd, expandHome(p, home)));
@@ -195,8 +236,8 @@ class Classifier implements RuleEnv {
     const start = this.parts.length;
     const analysis = this.analyze(src);
     if (!analysis) {
-      this.addPart('(parse error)', 'yellow', `could not parse ${via}`);
-      return this.worstSince(start);
+      if (!this.exhausted) this.addPart('(parse error)', 'yellow', `could not parse ${via}`);
+      return maxLevel(this.worstSince(start), 'yellow');
     }
     this.parseIssues(src, via, analysis);
     this.forkBombs(analysis);
@@ -206,11 +247,21 @@ class Classifier implements RuleEnv {
   }
 
   private analyze(src: string): ShellAnalysis | undefined {
+    this.parsedChars += src.length;
+    const left = this.deadline - performance.now();
+    if (this.exhausted || ++this.analyses > MAX_ANALYSES || this.parsedChars > this.parseBudget || left <= 0) return this.exhaust();
     try {
-      return this.parser.analyze(src);
-    } catch {
-      return undefined;
+      return this.parser.analyze(src, { timeoutMs: left });
+    } catch (error) {
+      return error instanceof ParseTimeoutError ? this.exhaust() : undefined;
     }
+  }
+
+  /** Out of parse budget or time: what is left is not followed, and says so (YELLOW) once. */
+  private exhaust(): undefined {
+    if (!this.exhausted) this.addPart('(too complex)', 'yellow', 'the command is too complex to follow completely: it may do more than it shows');
+    this.exhausted = true;
+    return undefined;
   }
 
   /** Parse errors never lower the level; the text after an error is read again on its own, so nothing hides behind one. */

@@ -13,6 +13,7 @@
  * engine bundle keeps dependencies external), so it works under Vitest and from out/main/.
  */
 import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
 import { Language, Parser, type Node, type Tree } from 'web-tree-sitter';
 
 /** One piece of a shell word. */
@@ -102,11 +103,26 @@ export interface ShellAnalysis {
   issues: ParseIssue[];
 }
 
+export interface ParseOptions {
+  /** Give up after this many milliseconds (throws ParseTimeoutError). Default: DEFAULT_PARSE_TIMEOUT_MS. */
+  timeoutMs?: number;
+}
+
+/** Error recovery on long garbage is slow (superlinear): a parse that takes too long is abandoned. */
+export const DEFAULT_PARSE_TIMEOUT_MS = 500;
+
+export class ParseTimeoutError extends Error {
+  constructor(timeoutMs: number) {
+    super(`parsing took longer than ${timeoutMs} ms and was abandoned`);
+    this.name = 'ParseTimeoutError';
+  }
+}
+
 export interface ShellParser {
   /** The raw tree-sitter tree. The caller must call `tree.delete()` when done. */
-  parse(source: string): Tree;
+  parse(source: string, options?: ParseOptions): Tree;
   /** Parse, walk and free the tree: every simple command plus every parse issue. */
-  analyze(source: string): ShellAnalysis;
+  analyze(source: string, options?: ParseOptions): ShellAnalysis;
 }
 
 let loading: Promise<ShellParser> | undefined;
@@ -130,15 +146,22 @@ async function loadShellParser(): Promise<ShellParser> {
   const bash = await Language.load(bashGrammarPath());
   const parser = new Parser();
   parser.setLanguage(bash);
-  const parse = (source: string): Tree => {
-    const tree = parser.parse(source);
-    if (!tree) throw new Error('the bash parser returned no tree');
+  const parse = (source: string, options: ParseOptions = {}): Tree => {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS;
+    const deadline = performance.now() + timeoutMs;
+    let cancelled = false;
+    // Returning true from the progress callback cancels the parse (the typings say void).
+    const tree = parser.parse(source, null, { progressCallback: () => (cancelled = performance.now() > deadline) });
+    if (!tree) {
+      parser.reset(); // a cancelled parse would otherwise be resumed by the next call
+      throw cancelled ? new ParseTimeoutError(timeoutMs) : new Error('the bash parser returned no tree');
+    }
     return tree;
   };
   return {
     parse,
-    analyze(source) {
-      const tree = parse(source);
+    analyze(source, options) {
+      const tree = parse(source, options);
       try {
         return analyzeTree(tree.rootNode);
       } finally {
@@ -149,8 +172,8 @@ async function loadShellParser(): Promise<ShellParser> {
 }
 
 /** `parseShell(source)`: the tree for one command line. The caller must `tree.delete()` it. */
-export async function parseShell(source: string): Promise<Tree> {
-  return (await getShellParser()).parse(source);
+export async function parseShell(source: string, options?: ParseOptions): Promise<Tree> {
+  return (await getShellParser()).parse(source, options);
 }
 
 /** Every simple command in a parse tree, in source order. */
