@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArguments, USAGE } from './cli/arguments';
+import { runPolicyCheck } from './cli/policyCheckCommand';
 import { runWebCommand } from './cli/webCommand';
 import { version } from './version';
 
@@ -21,6 +22,9 @@ export async function main(argv: string[]): Promise<void> {
     case 'app':
       process.stderr.write('tandem: the desktop app is started by bin/tandem.js, not by this entry.\n');
       process.exitCode = 2;
+      return;
+    case 'policy-check':
+      process.stdout.write(`${JSON.stringify(await runPolicyCheck(command.command, process.env, process.cwd()))}\n`);
       return;
     case 'web':
       await runWebCommand({

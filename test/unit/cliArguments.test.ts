@@ -26,3 +26,23 @@ describe('parseArguments', () => {
     expect(parseArguments(['frobnicate']).kind).toBe('error');
   });
 });
+
+describe('tandem policy check', () => {
+  it('takes the command after --, or the words that follow', () => {
+    expect(parseArguments(['policy', 'check', '--', 'rm -rf /'])).toEqual({ kind: 'policy-check', command: 'rm -rf /' });
+    expect(parseArguments(['policy', 'check', 'git', 'status'])).toEqual({ kind: 'policy-check', command: 'git status' });
+    expect(parseArguments(['policy', 'check'])).toMatchObject({ kind: 'error' });
+    expect(parseArguments(['policy', 'frobnicate'])).toMatchObject({ kind: 'error' });
+  });
+
+  it('prints one JSON line with decision, level, rule and reasons, and exits 0', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { join } = await import('node:path');
+    const run = (command: string) =>
+      JSON.parse(execFileSync(process.execPath, [join(__dirname, '../../bin/tandem.js'), 'policy', 'check', '--', command], { encoding: 'utf8' }));
+    expect(run('rm -rf ~')).toMatchObject({ decision: 'deny', level: 'red' });
+    expect(run('rm -rf ~').reasons.length).toBeGreaterThan(0);
+    expect(run('git status')).toMatchObject({ decision: 'ask', level: 'green' });
+    expect(run('npm install')).toMatchObject({ decision: 'ask', level: 'yellow' });
+  });
+});

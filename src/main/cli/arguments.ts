@@ -4,12 +4,15 @@ export type CliCommand =
   | { kind: 'web'; port: number; shell?: string; open: boolean }
   | { kind: 'help' }
   | { kind: 'version' }
+  | { kind: 'policy-check'; command: string }
   | { kind: 'error'; message: string };
 
 export const USAGE = `Usage:
   tandem                         open the Tandem window (Electron)
   tandem web [--port N] [--shell PATH] [--no-open]
                                  serve Tandem on 127.0.0.1 for a browser (--port 0 picks a free port)
+  tandem policy check -- 'COMMAND'
+                                 how the agent's approval gate would judge COMMAND (one JSON line)
   tandem --help | --version`;
 
 export function parseArguments(argv: string[]): CliCommand {
@@ -17,6 +20,7 @@ export function parseArguments(argv: string[]): CliCommand {
   if (command === undefined) return { kind: 'app' };
   if (command === '--help' || command === '-h' || command === 'help') return { kind: 'help' };
   if (command === '--version' || command === '-v') return { kind: 'version' };
+  if (command === 'policy') return parsePolicyArguments(rest);
   if (command !== 'web') return { kind: 'error', message: `Unknown command "${command}".` };
   let port = 0;
   let shell: string | undefined;
@@ -42,4 +46,12 @@ export function parseArguments(argv: string[]): CliCommand {
     }
   }
   return { kind: 'web', port, shell, open };
+}
+
+function parsePolicyArguments(rest: string[]): CliCommand {
+  const [sub, ...words] = rest;
+  if (sub !== 'check') return { kind: 'error', message: `Unknown policy command "${sub ?? ''}"; try \`tandem policy check -- 'COMMAND'\`.` };
+  const command = (words[0] === '--' ? words.slice(1) : words).join(' ').trim();
+  if (!command) return { kind: 'error', message: "tandem policy check needs a command: tandem policy check -- 'rm -rf build'" };
+  return { kind: 'policy-check', command };
 }
