@@ -66,6 +66,8 @@ export interface ClassifiedPart {
   command: string;
   flags: string[];
   writes: string[];
+  /** Protected paths (absolute, as given in the context) this part would change. */
+  protectedHits: string[];
   level: RiskLevel;
   reason: string;
 }
@@ -545,16 +547,16 @@ class Classifier implements RuleEnv {
   // --- Parts -------------------------------------------------------------------------------
 
   private reserve(): number {
-    this.parts.push({ command: '', flags: [], writes: [], level: 'green', reason: '' });
+    this.parts.push({ command: '', flags: [], writes: [], protectedHits: [], level: 'green', reason: '' });
     return this.parts.length - 1;
   }
 
   private fill(slot: number, command: string, verdict: Verdict): void {
-    this.parts[slot] = { command, flags: [...verdict.flags], writes: [...verdict.writes], level: verdict.level, reason: verdict.reason || 'nothing to flag' };
+    this.parts[slot] = { command, flags: [...verdict.flags], writes: [...verdict.writes], protectedHits: [...verdict.protectedHits], level: verdict.level, reason: verdict.reason || 'nothing to flag' };
   }
 
   private addPart(command: string, level: RiskLevel, reason: string): RiskLevel {
-    this.parts.push({ command, flags: [], writes: [], level, reason });
+    this.parts.push({ command, flags: [], writes: [], protectedHits: [], level, reason });
     return level;
   }
 

@@ -26,6 +26,8 @@ export class Verdict {
   level: RiskLevel = 'green';
   readonly flags: string[] = [];
   readonly writes: string[] = [];
+  /** Protected paths (absolute) this command would change: the approval gate forbids some outright. */
+  readonly protectedHits: string[] = [];
   private readonly found: { level: RiskLevel; reason: string }[] = [];
 
   raise(level: RiskLevel, reason: string): void {
@@ -43,6 +45,9 @@ export class Verdict {
   }
   write(path: string): void {
     if (!this.writes.includes(path)) this.writes.push(path);
+  }
+  touchProtected(path: string): void {
+    if (!this.protectedHits.includes(path)) this.protectedHits.push(path);
   }
   addFlags(flags: Iterable<string>): void {
     for (const f of flags) if (!this.flags.includes(f)) this.flags.push(f);
@@ -648,7 +653,10 @@ export function checkPath(arg: Arg, op: PathOp, out: Verdict, paths: PathContext
       continue;
     }
     const prot = protectedHit(pattern, op, paths);
-    if (prot) out.red(`${opVerb} protected path ${displayPath(prot, paths)}`);
+    if (prot) {
+      out.red(`${opVerb} protected path ${displayPath(prot, paths)}`);
+      out.touchProtected(prot);
+    }
     if (isSystemFile(pattern)) out.red(`${opVerb} system file ${shownPath}`);
   }
   if (resolved.unknown && resolved.known.length === 0) {
@@ -658,7 +666,10 @@ export function checkPath(arg: Arg, op: PathOp, out: Verdict, paths: PathContext
       const inside = `${dir === '/' ? '' : dir}/*`;
       if (dir !== '/' && isDevice(inside)) out.red(`${opVerb} ${arg.text}: a device, this can wipe a disk`);
       const prot = protectedHit(inside, 'write', paths) ?? paths.protectedPaths.find((p) => patternWithin(dir, p));
-      if (prot) out.red(`${opVerb} ${arg.text}, inside protected path ${displayPath(prot, paths)}`);
+      if (prot) {
+        out.red(`${opVerb} ${arg.text}, inside protected path ${displayPath(prot, paths)}`);
+        out.touchProtected(prot);
+      }
       if (dir !== '/' && isSystemFile(inside)) out.red(`${opVerb} ${arg.text}, inside system directory ${displayPath(dir, paths)}`);
     }
     if (op !== 'write') {
