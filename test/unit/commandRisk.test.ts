@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyCommand, type RiskLevel } from '../../src/main/safety/commandRisk';
-import { parseOptions, toArg } from '../../src/main/safety/commandRules';
+import { parseOptions, toArg } from '../../src/main/safety/rules/arguments';
 import { getShellParser } from '../../src/main/safety/shellParser';
 
 // A fake home with protected paths under it, as commandRiskClassifier.ts passes them (absolute),

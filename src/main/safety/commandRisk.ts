@@ -6,7 +6,7 @@
  * (shellParser.ts); every simple command it contains — in lists, pipelines, subshells, `$( )`,
  * backticks, `<( )`, function bodies, and inside `sh -c`, `eval`, `sudo`, `xargs`, `find -exec`,
  * `env`, `ssh host …` and the like — becomes one part, classified by the rules in
- * commandRules.ts, and the worst part wins. Whatever the parse cannot see through (an
+ * rules/, and the worst part wins. Whatever the parse cannot see through (an
  * expansion as a command name, a parse error, nesting too deep, a command too long to parse in
  * time) is at least YELLOW.
  *
@@ -35,28 +35,18 @@
  * - A command name that is a path outside the system bin directories is never GREEN.
  */
 import { posix } from 'node:path';
-import {
-  DOWNLOADERS,
-  INTERPRETERS,
-  LEVEL_RANK,
-  SHELLS,
-  Verdict,
-  checkPath,
-  interpreterName,
-  isVersionQuery,
-  maxLevel,
-  parseOptions,
-  resolveWord,
-  rmCatastrophe,
-  ruleFor,
-  toArg,
-  unescapeGlob,
-  type Arg,
-  type Invocation,
-  type PathContext,
-  type RuleEnv,
-  type StdinSource,
-} from './commandRules';
+import { ruleFor } from './rules';
+import { parseOptions, toArg, type Arg } from './rules/arguments';
+import { rmCatastrophe } from './rules/fileCommands';
+import { INTERPRETERS, interpreterName } from './rules/interpreters';
+import { DOWNLOADERS } from './rules/network';
+import { checkPath } from './rules/pathChecks';
+import { unescapeGlob } from './rules/pathPatterns';
+import { isVersionQuery } from './rules/readOnly';
+import type { Invocation, PathContext, RuleEnv, StdinSource } from './rules/rule';
+import { SHELLS } from './rules/shells';
+import { LEVEL_RANK, Verdict, maxLevel } from './rules/verdict';
+import { resolveWord } from './rules/wordPaths';
 import { performance } from 'node:perf_hooks';
 import { ParseTimeoutError, getShellParser, literalValue, type ShellAnalysis, type ShellCommand, type ShellParser, type Word } from './shellParser';
 

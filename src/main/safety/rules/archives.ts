@@ -1,0 +1,52 @@
+/** Rules for archivers and compressors: tar, unzip, gzip, 7z … */
+import { literalArg, parseOptions, shown } from './arguments';
+import { checkPath } from './pathChecks';
+import { unescapeGlob } from './pathPatterns';
+import type { Rule } from './rule';
+import { resolveWord } from './wordPaths';
+
+export const tarRule: Rule = (inv, out, env) => {
+  const args = [...inv.args];
+  const first = args[0]?.value;
+  if (first !== undefined && /^[a-zA-Z]+$/.test(first)) args[0] = literalArg(`-${first}`);
+  const o = parseOptions(args, {
+    short: { x: 'extract', c: 'create', t: 'list', r: 'append', u: 'update', f: 'file', C: 'directory', I: 'use-compress-program', F: 'info-script', T: 'files-from', X: 'exclude-from' },
+    shortValue: 'fCbHIKLNTVgXF',
+    long: { extract: 'extract', get: 'extract', create: 'create', list: 'list', append: 'append', update: 'update', delete: 'delete', file: 'file', directory: 'directory', 'use-compress-program': 'use-compress-program', 'to-command': 'to-command', 'checkpoint-action': 'checkpoint-action', 'info-script': 'info-script', 'new-volume-script': 'info-script', 'rsh-command': 'rsh-command', 'files-from': 'files-from', 'exclude-from': 'exclude-from' },
+    longValue: ['file', 'directory', 'use-compress-program', 'to-command', 'checkpoint-action', 'info-script', 'rsh-command', 'files-from', 'exclude-from', 'exclude', 'transform', 'owner', 'group', 'mode', 'format', 'newer', 'after-date', 'strip-components', 'label', 'blocking-factor', 'record-size'],
+  });
+  out.addFlags(o.display);
+  if (o.has('use-compress-program', 'to-command', 'checkpoint-action', 'info-script', 'rsh-command')) out.yellow('tar runs another program');
+  const file = o.value('file');
+  if (o.has('create', 'append', 'update', 'delete')) {
+    if (file && file.value !== '-') checkPath(file, 'write', out, env.paths);
+    return out.yellow('tar writes an archive');
+  }
+  if (o.has('extract')) {
+    const dir = o.value('directory') ?? literalArg('.');
+    const known = resolveWord(dir.word, env.paths).known.map(unescapeGlob);
+    if (known.includes('/')) out.red('tar extracts into /: it can overwrite any system file');
+    checkPath(dir, 'write', out, env.paths, { otherwise: `tar extracts files into ${shown(dir)} (it may overwrite files)` });
+    return;
+  }
+  out.green('tar only lists an archive');
+};
+
+export const unzipRule: Rule = (inv, out, env) => {
+  const o = parseOptions(inv.args, { shortValue: 'dxP' });
+  if (o.has('-l', '-v', '-t', '-Z', '-z') || (o.has('-p') && !o.has('-d'))) return out.green('unzip only lists or tests');
+  const dir = o.value('-d') ?? literalArg('.');
+  checkPath(dir, 'write', out, env.paths, { otherwise: `unzip extracts files into ${shown(dir)} (it may overwrite files)` });
+};
+
+export const compressRule: Rule = (inv, out) => {
+  const o = parseOptions(inv.args, { long: { stdout: 'stdout', 'to-stdout': 'stdout', list: 'list', test: 'test', help: 'help', version: 'version' } });
+  if (o.has('-c', 'stdout', '-l', 'list', '-t', 'test', 'help', 'version') || /cat$/.test(inv.name)) return out.green(`${inv.name} only prints`);
+  out.yellow(`${inv.name} replaces files with (de)compressed versions`);
+};
+
+export const sevenZipRule: Rule = (inv, out) => {
+  const verb = inv.args[0]?.value;
+  if (verb === 'l' || verb === 't' || verb === 'i' || verb === 'h') return out.green(`${inv.name} ${verb} only reads`);
+  out.yellow(`${inv.name} writes or extracts archives`);
+};

@@ -1,0 +1,42 @@
+/** Commands that only read, and version or help queries. */
+import { interpreterName } from './interpreters';
+import type { Invocation, Rule } from './rule';
+
+/** Read-only whatever their arguments (writes through redirections are checked separately). */
+export const READ_ONLY: ReadonlySet<string> = new Set([
+  'ls', 'dir', 'vdir', 'cat', 'tac', 'nl', 'head', 'tail', 'less', 'more', 'most', 'grep', 'egrep', 'fgrep', 'rg', 'ag',
+  'ack', 'wc', 'stat', 'file', 'du', 'df', 'ps', 'pstree', 'pgrep', 'top', 'htop', 'btop', 'atop', 'pwd', 'echo',
+  'printf', 'which', 'type', 'whereis', 'whoami', 'id', 'groups', 'uname', 'uptime', 'free', 'lsblk', 'lscpu', 'lsusb',
+  'lspci', 'lsmod', 'lsof', 'nproc', 'arch', 'tty', 'printenv', 'true', 'false', ':', 'test', '[', 'basename',
+  'dirname', 'realpath', 'readlink', 'jq', 'diff', 'cmp', 'comm', 'md5sum', 'sha1sum', 'sha224sum', 'sha256sum',
+  'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum', 'shasum', 'md5', 'tree', 'man', 'help', 'tldr', 'info', 'apropos',
+  'whatis', 'cut', 'tr', 'paste', 'join', 'column', 'fold', 'fmt', 'expand', 'unexpand', 'rev', 'od', 'hexdump', 'hd',
+  'strings', 'seq', 'sleep', 'yes', 'cal', 'bc', 'expr', 'factor', 'getconf', 'locale', 'cd', 'pushd', 'popd', 'dirs',
+  'jobs', 'wait', 'read', 'last', 'lastlog', 'w', 'who', 'users', 'vmstat', 'iostat', 'mpstat', 'netstat', 'ss',
+  'fd', 'fdfind', 'bat',
+  'batcat', 'exa', 'eza', 'lsd', 'zcat', 'zless', 'zmore', 'zgrep', 'bzcat', 'xzcat', 'zstdcat', 'look', 'numfmt',
+  'shuf', 'tsort', 'base32', 'clear', 'tput', 'locate', 'lsattr', 'getfacl', 'namei', 'nm', 'objdump', 'readelf',
+  'pathchk', 'sensors', 'systemd-analyze', 'lsns', 'pidof', 'cloc', 'tokei', 'csvlook', 'envsubst', 'dust', 'duf',
+  'procs', 'ipcs', 'logname', 'getent', 'colordiff', 'wdiff', 'sdiff', 'break', 'continue', 'return',
+  'shift', 'getopts', 'hash', 'times', 'caller', 'compgen', 'let',
+]);
+
+/** Tools whose lone `--version` / `--help` only prints. */
+const VERSION_TOOLS: ReadonlySet<string> = new Set([
+  'node', 'npm', 'npx', 'yarn', 'pnpm', 'bun', 'deno', 'python', 'pip', 'pip3', 'ruby', 'gem', 'go', 'java', 'javac',
+  'gcc', 'g++', 'clang', 'clang++', 'cc', 'make', 'cmake', 'ninja', 'docker', 'podman', 'kubectl', 'helm',
+  'terraform', 'tofu', 'pulumi', 'cargo', 'rustc', 'rustup', 'git', 'tsc', 'php', 'perl', 'lua', 'code', 'uv', 'poetry',
+  'brew', 'apt', 'dnf', 'gradle', 'mvn', 'eslint', 'prettier', 'vitest', 'jest', 'pytest', 'tandem', 'openssl', 'ssh',
+  'curl', 'wget', 'rsync', 'tar', 'zip', 'unzip', 'gzip', 'vim', 'nvim', 'emacs', 'nano', 'tmux', 'screen', 'zsh',
+  'bash', 'fish', 'sh', 'sed', 'awk', 'gawk', 'find', 'rm', 'cp', 'mv', 'dd', 'aws', 'gcloud', 'az', 'gh', 'glab',
+  'sqlite3', 'psql', 'mysql', 'redis-cli', 'ffmpeg', 'convert', 'magick', 'systemctl', 'journalctl', 'xargs',
+]);
+const VERSION_ARGS: ReadonlySet<string> = new Set(['--version', '-version', '--help', '-help', '-h', '-V', '-v', 'version', 'help']);
+
+/** `node --version`, `docker help`: only prints. */
+export function isVersionQuery(inv: Invocation): boolean {
+  const name = interpreterName(inv.name);
+  return (VERSION_TOOLS.has(name) || VERSION_TOOLS.has(inv.name)) && inv.args.length === 1 && VERSION_ARGS.has(inv.args[0]?.value ?? '');
+}
+
+export const readOnlyRule: Rule = (inv, out) => out.green(`${inv.name} only reads`);
