@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArguments, USAGE } from './cli/arguments';
+import { runAuditVerify } from './cli/auditCommand';
 import { runPolicyCheck } from './cli/policyCheckCommand';
 import { runWebCommand } from './cli/webCommand';
 import { version } from './version';
@@ -26,6 +27,12 @@ export async function main(argv: string[]): Promise<void> {
     case 'policy-check':
       process.stdout.write(`${JSON.stringify(await runPolicyCheck(command.command, process.env, process.cwd()))}\n`);
       return;
+    case 'audit-verify': {
+      const outcome = await runAuditVerify(command.file, process.env);
+      (outcome.stream === 'stdout' ? process.stdout : process.stderr).write(`${outcome.text}\n`);
+      process.exitCode = outcome.exitCode;
+      return;
+    }
     case 'web':
       await runWebCommand({
         port: command.port,

@@ -46,3 +46,18 @@ describe('tandem policy check', () => {
     expect(run('npm install')).toMatchObject({ decision: 'ask', level: 'yellow' });
   });
 });
+
+describe('tandem audit verify', () => {
+  it('verifies the default log, or the one given with --file', () => {
+    expect(parseArguments(['audit', 'verify'])).toEqual({ kind: 'audit-verify' });
+    expect(parseArguments(['audit', 'verify', '--file', '/tmp/a.jsonl'])).toEqual({ kind: 'audit-verify', file: '/tmp/a.jsonl' });
+    expect(parseArguments(['audit', 'verify', '--file=/tmp/a.jsonl'])).toEqual({ kind: 'audit-verify', file: '/tmp/a.jsonl' });
+  });
+
+  it('explains bad input instead of throwing', () => {
+    expect(parseArguments(['audit'])).toMatchObject({ kind: 'error', message: expect.stringContaining('tandem audit verify') });
+    expect(parseArguments(['audit', 'rewrite'])).toMatchObject({ kind: 'error' });
+    expect(parseArguments(['audit', 'verify', '--file'])).toMatchObject({ kind: 'error', message: expect.stringContaining('--file') });
+    expect(parseArguments(['audit', 'verify', '--bogus'])).toMatchObject({ kind: 'error' });
+  });
+});

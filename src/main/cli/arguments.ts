@@ -5,6 +5,7 @@ export type CliCommand =
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'policy-check'; command: string }
+  | { kind: 'audit-verify'; file?: string }
   | { kind: 'error'; message: string };
 
 export const USAGE = `Usage:
@@ -13,6 +14,8 @@ export const USAGE = `Usage:
                                  serve Tandem on 127.0.0.1 for a browser (--port 0 picks a free port)
   tandem policy check -- 'COMMAND'
                                  how the agent's approval gate would judge COMMAND (one JSON line)
+  tandem audit verify [--file PATH]
+                                 check the agent's audit trail; exit 0 when intact, 1 naming the first broken line
   tandem --help | --version`;
 
 export function parseArguments(argv: string[]): CliCommand {
@@ -21,6 +24,7 @@ export function parseArguments(argv: string[]): CliCommand {
   if (command === '--help' || command === '-h' || command === 'help') return { kind: 'help' };
   if (command === '--version' || command === '-v') return { kind: 'version' };
   if (command === 'policy') return parsePolicyArguments(rest);
+  if (command === 'audit') return parseAuditArguments(rest);
   if (command !== 'web') return { kind: 'error', message: `Unknown command "${command}".` };
   let port = 0;
   let shell: string | undefined;
@@ -54,4 +58,20 @@ function parsePolicyArguments(rest: string[]): CliCommand {
   const command = (words[0] === '--' ? words.slice(1) : words).join(' ').trim();
   if (!command) return { kind: 'error', message: "tandem policy check needs a command: tandem policy check -- 'rm -rf build'" };
   return { kind: 'policy-check', command };
+}
+
+function parseAuditArguments(rest: string[]): CliCommand {
+  const [sub, ...options] = rest;
+  if (sub !== 'verify') return { kind: 'error', message: `Unknown audit command "${sub ?? ''}"; try \`tandem audit verify\`.` };
+  let file: string | undefined;
+  for (let i = 0; i < options.length; i++) {
+    const arg = options[i]!;
+    if (arg === '--file' || arg.startsWith('--file=')) {
+      file = arg === '--file' ? options[++i] : arg.slice('--file='.length);
+      if (!file) return { kind: 'error', message: '--file needs a path.' };
+    } else {
+      return { kind: 'error', message: `Unknown option "${arg}" for tandem audit verify.` };
+    }
+  }
+  return file === undefined ? { kind: 'audit-verify' } : { kind: 'audit-verify', file };
 }

@@ -8,6 +8,9 @@ export interface TandemPaths {
   dataDir: string;
   stateDir: string;
   sessionFile: string;
+  /** The agent's audit trail (append-only, hash-chained JSONL) and the seq/hash of its last line. */
+  auditFile: string;
+  auditHeadFile: string;
 }
 
 export function tandemPaths(env: NodeJS.ProcessEnv = process.env): TandemPaths {
@@ -26,5 +29,7 @@ export function tandemPaths(env: NodeJS.ProcessEnv = process.env): TandemPaths {
     dataDir,
     stateDir,
     sessionFile: join(stateDir, 'session.json'),
+    auditFile: join(dataDir, 'audit.jsonl'),
+    auditHeadFile: join(dataDir, 'audit.head'),
   };
 }
