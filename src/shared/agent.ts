@@ -29,6 +29,21 @@ export interface StepRisk {
   reasons: string[];
 }
 
+/** What the approval gate decided for a step's current command, and who decided. */
+export interface StepApproval {
+  /** allow: runs without asking; ask: the user decides; deny: it will not run. */
+  decision: 'allow' | 'ask' | 'deny';
+  /** RED and not named by a policy allow pattern: only Edit, Deny or Skip. */
+  blocked: boolean;
+  /** The rule, hook, grant or person that decided: "policy ~/.config/tandem/policy.toml: …". */
+  rule: string;
+  decidedBy: 'builtin' | 'policy' | 'hook' | 'grant' | 'default' | 'person';
+  /** "Allow for this session" is offered (never for RED). */
+  grantable: boolean;
+  /** What that grant covers: the command's shape. */
+  shape: string;
+}
+
 export type StepStatus = 'proposed' | 'approved' | 'running' | 'done' | 'failed' | 'denied' | 'skipped';
 
 export interface PlanStepView {
@@ -51,6 +66,10 @@ export interface PlanStepView {
    * the user can edit it into something less dangerous, deny it or skip it.
    */
   risk?: StepRisk;
+  /** Absent while the gate (policy, hooks, grants) is deciding. */
+  approval?: StepApproval;
+  /** Where the step runs (its pane's cwd when it was proposed or last judged). */
+  cwd?: string;
 }
 
 export type PlanState =
@@ -138,7 +157,8 @@ export interface ConversationView {
 }
 
 export const PlanActionSchema = z.enum(['allow-all', 'step-through', 'deny-plan', 'continue', 'stop']);
-export const StepActionSchema = z.enum(['approve', 'deny', 'skip', 'edit']);
+/** approve = Allow once; allow-session also grants the command's shape until the window closes. */
+export const StepActionSchema = z.enum(['approve', 'allow-session', 'deny', 'skip', 'edit']);
 
 const text = z.string().max(100_000);
 const id = z.string().max(100);

@@ -17,7 +17,9 @@ import { blockForModel } from './blockForModel';
 import { appendMessage, estimateMessagesTokens, fitHistory } from './conversationHistory';
 import { estimateCostUsd, modelFacts } from './modelCatalog';
 import { connectModel, type ApiKeyStore, type BackendKind, type ModelConnection } from './modelConnection';
-import { Plan, assessStepRisk, type RiskClassifier } from './plan';
+import type { ApprovalGate } from '../safety/approval/approvalGate';
+import type { AuditLog } from '../safety/audit/auditLog';
+import { Plan, assessStepRisk, type PlanStep, type RiskClassifier } from './plan';
 import { PlanRunner } from './planRunner';
 import { StandingContextCache } from './standingContextCache';
 import { SYSTEM_PROMPT } from './systemPrompt';
@@ -43,8 +45,10 @@ export interface AgentHost {
   emit<E extends keyof AgentEvents>(event: E, payload: AgentEvents[E]): void;
   /** First retry delay when the server names none (doubling each time); tests shorten it. */
   retryBaseMs?: number;
-  /** Risk of a proposed command, from a shell parse. */
-  classify: RiskClassifier;
+  /** The approval gate every command of the agent passes: risk, policy, hooks, session grants. */
+  gate: ApprovalGate;
+  /** The audit trail of every proposed, decided and executed action. */
+  audit: Pick<AuditLog, 'append'>;
 }
 
 interface Turn {
@@ -76,8 +80,14 @@ export class AgentSession {
   private activePaneId: number | undefined;
   private readonly standing: StandingContextCache;
 
+  private readonly classify: RiskClassifier;
+
   constructor(private readonly host: AgentHost) {
     this.standing = new StandingContextCache((paneId) => host.pane(paneId));
+    this.classify = async (command, cwd) => {
+      const { level, reasons } = await host.gate.classify(command, cwd);
+      return { level, reasons };
+    };
   }
 
   view(): ConversationView {
@@ -347,7 +357,8 @@ export class AgentSession {
                   this.items.push({ id: `plan-${plan.id}`, role: 'plan', plan: plan.view(), at: Date.now() });
                 }
                 const cwd = (paneId !== undefined ? this.host.pane(paneId)?.cwd : undefined) ?? '';
-                assessStepRisk(step, this.host.classify, cwd, () => this.planChanged(plan));
+                step.cwd = cwd || undefined;
+                assessStepRisk(step, this.classify, cwd, () => this.planChanged(plan));
                 this.planChanged(plan);
               },
             },
@@ -443,7 +454,14 @@ export class AgentSession {
     const results = new Map<string, { content: string; isError: boolean }>();
     for (const call of toolUses) {
       if (call.name === RUN_COMMAND_TOOL.name) continue;
-      const outcome = await runReadOnlyTool(call.name, call.input, { cwd: this.cwd(), homeDir: this.host.env.HOME, pane: (id) => this.host.pane(id), defaultPaneId: this.paneId() });
+      const cwd = this.cwd();
+      const outcome = await runReadOnlyTool(call.name, call.input, {
+        cwd,
+        homeDir: this.host.env.HOME,
+        refuse: (path) => this.refuseRead(call.name, path, cwd),
+        pane: (id) => this.host.pane(id),
+        defaultPaneId: this.paneId(),
+      });
       this.items.push({ id: randomUUID(), role: 'tool', tool: call.name, summary: outcome.summary, ok: !outcome.isError, at: Date.now() });
       results.set(call.id, outcome);
       this.changed();
@@ -467,9 +485,55 @@ export class AgentSession {
     return new PlanRunner(plan, {
       pane: (paneId) => this.host.pane(paneId),
       timeoutMs: () => this.settings().stepTimeoutSeconds * 1000,
-      classify: this.host.classify,
+      classify: this.classify,
+      decide: (proposed) => this.host.gate.decide({ ...proposed, conversationId: this.id }),
+      grant: (shape, command) => this.host.gate.grants.grant(shape, command),
+      audit: (record) => void this.host.audit.append({ ...record, conversation: this.id, plan: plan.id }),
+      executed: (step, cwd) => void this.afterExecution(plan, step, cwd),
       changed: () => this.planChanged(plan),
     });
+  }
+
+  /** A file tool's read the policy refuses: the rule, and a line in the audit trail. */
+  private refuseRead(tool: string, path: string, cwd: string): string | undefined {
+    const verdict = this.host.gate.fileRead(path, cwd);
+    if (!verdict) return undefined;
+    void this.host.audit.append({
+      event: 'denied',
+      conversation: this.id,
+      command: `${tool} ${path}`,
+      cwd,
+      decision: 'deny',
+      decidedBy: { kind: 'policy', rule: verdict.rule },
+    });
+    return verdict.rule;
+  }
+
+  /** Post-exec hooks; a hook that fails is noted in the audit trail (it cannot undo the step). */
+  private async afterExecution(plan: Plan, step: PlanStep, cwd: string): Promise<void> {
+    const results = await this.host.gate.afterExecution({
+      command: step.command,
+      purpose: step.purpose,
+      cwd,
+      paneId: step.paneId,
+      conversationId: this.id,
+      planId: plan.id,
+      step: step.index,
+      level: step.risk?.level ?? 'yellow',
+      reasons: step.risk?.reasons ?? [],
+      exitCode: step.exitCode,
+      durationMs: step.durationMs,
+    });
+    for (const result of results.filter((candidate) => !candidate.ok)) {
+      void this.host.audit.append({
+        event: 'failed',
+        conversation: this.id,
+        plan: plan.id,
+        step: step.index,
+        command: step.command,
+        reason: `post-exec hook ${result.hook}: ${result.message ?? 'failed'}`,
+      });
+    }
   }
 
   /** The plan's item shows a fresh view of it. */

@@ -13,6 +13,10 @@ export interface PlanStep extends PlanStepView {
   result?: { content: string; isError: boolean };
   /** Settles once `risk` is known for the current command. */
   riskReady?: Promise<void>;
+  /** The command the approval gate last judged; `approval` belongs to it. */
+  judgedCommand?: string;
+  /** Audit: the gate's RED block was recorded for this command already. */
+  blockAudited?: string;
 }
 
 /**
@@ -94,7 +98,9 @@ export class Plan {
       mode: this.mode,
       state: this.state,
       haltReason: this.haltReason,
-      steps: this.steps.map(({ toolUseId: _toolUseId, result: _result, riskReady: _riskReady, ...view }) => ({ ...view })),
+      steps: this.steps.map(({ toolUseId: _toolUseId, result: _result, riskReady: _riskReady, judgedCommand: _judged, blockAudited: _audited, ...view }) => ({
+        ...view,
+      })),
     };
   }
 }

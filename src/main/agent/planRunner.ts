@@ -1,15 +1,26 @@
+import type { StepApproval } from '../../shared/agent';
 import type { Pane } from '../panes/pane';
+import type { GateDecision, ProposedCommand } from '../safety/approval/approvalGate';
+import type { AuditRecord } from '../safety/audit/auditEntry';
 import { blockForModel } from './blockForModel';
 import { assessStepRisk, type Plan, type PlanStep, type RiskClassifier } from './plan';
 import { StepRunner } from './stepRunner';
 
 export type PlanAction = 'allow-all' | 'step-through' | 'deny-plan' | 'continue' | 'stop';
-export type StepAction = 'approve' | 'deny' | 'skip' | 'edit';
+export type StepAction = 'approve' | 'allow-session' | 'deny' | 'skip' | 'edit';
 
 export interface PlanRunnerDeps {
   pane(paneId: number): Pane | undefined;
   timeoutMs(): number;
   classify: RiskClassifier;
+  /** The approval gate: policy, hooks and session grants. */
+  decide(proposed: ProposedCommand): Promise<GateDecision>;
+  /** "Allow for this session": the shape stops asking until the window closes. */
+  grant(shape: string, command: string): void;
+  /** One line of the audit trail (conversation and plan are filled in by the caller). */
+  audit(record: AuditRecord): void;
+  /** A step ran to its end: post-exec hooks. */
+  executed?(step: PlanStep, cwd: string): void;
   /** The plan or a step changed: show it. */
   changed(): void;
 }
@@ -26,7 +37,11 @@ export class PlanRunner {
   constructor(
     readonly plan: Plan,
     private readonly deps: PlanRunnerDeps,
-  ) {}
+  ) {
+    for (const step of plan.steps) {
+      deps.audit({ event: 'proposed', step: step.index, command: step.command, cwd: this.cwdOf(step) || undefined, pane: step.paneId });
+    }
+  }
 
   get runningStep(): boolean {
     return this.step !== undefined;
@@ -37,7 +52,9 @@ export class PlanRunner {
     if (this.plan.settled || this.step) return false;
     if (this.plan.state === 'halted') return true;
     const next = this.plan.nextOpen();
-    return next?.status === 'proposed' && (this.plan.mode !== 'allow-all' || next.risk?.level === 'red');
+    if (next?.status !== 'proposed' || !next.approval || next.judgedCommand !== next.command) return false;
+    if (next.approval.blocked) return true;
+    return next.approval.decision === 'ask' && this.plan.mode !== 'allow-all';
   }
 
   get detail(): string | undefined {
@@ -67,23 +84,34 @@ export class PlanRunner {
         this.finish('finished');
         break;
       }
+      const decision = await this.judge(next);
+      if (this.plan.settled || this.plan.nextOpen() !== next || next.judgedCommand !== next.command) continue;
+      if (next.status !== 'proposed' && next.status !== 'approved') continue;
+      if (decision.decision === 'deny') {
+        this.gateDenied(next, decision);
+        continue;
+      }
+      if (decision.blocked) {
+        if (next.blockAudited !== next.command) {
+          next.blockAudited = next.command;
+          this.record(next, 'blocked', { decidedBy: { kind: auditKind(decision.decidedBy), rule: decision.rule } });
+        }
+        if (next.status === 'approved') this.plan.setStatus(next, 'proposed', blockedDetail(next));
+        await this.waitForChange();
+        continue;
+      }
       if (next.status === 'proposed') {
-        // Allow all approves in order, but never a RED step: that one waits for the user.
-        if (this.plan.mode === 'allow-all' && (await this.riskOf(next)) !== 'red' && next.status === 'proposed') {
-          this.plan.setStatus(next, 'approved');
+        if (decision.decision === 'allow') {
+          this.approve(next, { kind: auditKind(decision.decidedBy), rule: decision.rule }, `allowed: ${decision.rule}`);
+        } else if (this.plan.mode === 'allow-all') {
+          // Allow all approves in order; RED steps were stopped above.
+          this.approve(next, { kind: 'person', rule: 'Allow all' });
         } else {
           await this.waitForChange();
           continue;
         }
       }
-      if (next.status === 'approved') {
-        if ((await this.riskOf(next)) === 'red') {
-          this.plan.setStatus(next, 'proposed', blockedDetail(next));
-          this.deps.changed();
-          continue;
-        }
-        await this.runStep(next);
-      }
+      if (next.status === 'approved') await this.runStep(next);
     }
     return this.plan.steps.map((step) => ({
       toolUseId: step.toolUseId,
@@ -124,30 +152,44 @@ export class PlanRunner {
     if (step.status !== 'proposed') throw new Error(`Step ${step.index} is already ${step.status}.`);
     switch (action) {
       case 'approve':
-        if (step.risk?.level === 'red') throw new Error(`Step ${step.index} is blocked: ${blockedDetail(step)}`);
-        this.plan.setStatus(step, 'approved');
+      case 'allow-session': {
+        if (step.approval ? step.approval.blocked : step.risk?.level === 'red') throw new Error(`Step ${step.index} is blocked: ${blockedDetail(step)}`);
+        if (action === 'allow-session') {
+          const approval = step.judgedCommand === step.command ? step.approval : undefined;
+          if (!approval) throw new Error(`Step ${step.index} is still being checked; try again in a moment.`);
+          if (!approval.grantable) throw new Error(`Step ${step.index} cannot be allowed for the session.`);
+          this.deps.grant(approval.shape, step.command);
+          this.approve(step, { kind: 'person', rule: `Allow for this session (${approval.shape})` }, 'allowed for this session');
+        } else {
+          this.approve(step, { kind: 'person', rule: 'Allow once' });
+        }
         break;
+      }
       case 'edit': {
         const edited = command?.trim();
         if (!edited) throw new Error('The edited command is empty.');
         if (edited !== step.command) {
+          this.record(step, 'edited', { command: edited, originalCommand: step.command });
           step.originalCommand ??= step.command;
           step.command = edited;
-          // The edited command is judged afresh before it may run.
+          step.approval = undefined;
+          // The edited command is judged afresh (risk, policy, hooks) before it may run.
           assessStepRisk(step, this.deps.classify, this.cwdOf(step), () => this.deps.changed());
         }
-        this.plan.setStatus(step, 'approved', step.originalCommand ? 'edited by you' : undefined);
+        this.approve(step, { kind: 'person', rule: 'Edit' }, step.originalCommand ? 'edited by you' : undefined);
         break;
       }
       case 'deny': {
         const why = reason?.trim();
         step.result = { content: `Not run: the user denied this step${why ? `. Their reason: ${why}` : '.'}`, isError: true };
         this.plan.setStatus(step, 'denied', why || undefined);
+        this.record(step, 'denied', { decision: 'deny', decidedBy: { kind: 'person', rule: 'Deny' }, reason: why || undefined });
         break;
       }
       case 'skip':
         step.result = { content: 'Not run: the user skipped this step.', isError: false };
         this.plan.setStatus(step, 'skipped');
+        this.record(step, 'denied', { decision: 'deny', decidedBy: { kind: 'person', rule: 'Skip' }, reason: 'skipped' });
         break;
     }
     this.deps.changed();
@@ -173,9 +215,62 @@ export class PlanRunner {
     this.step?.runner.interrupt();
   }
 
-  private async riskOf(step: PlanStep): Promise<'green' | 'yellow' | 'red'> {
-    await step.riskReady;
-    return step.risk?.level ?? 'yellow';
+  /** The gate's decision for the step's current command (judged once per command). */
+  private async judge(step: PlanStep): Promise<StepApproval> {
+    if (step.approval && step.judgedCommand === step.command) return step.approval;
+    const proposed = step.command;
+    const cwd = this.cwdOf(step);
+    step.cwd = cwd || undefined;
+    this.deps.changed();
+    const decision = await this.deps.decide({ command: proposed, purpose: step.purpose, cwd, paneId: step.paneId, planId: this.plan.id, step: step.index });
+    const approval: StepApproval = {
+      decision: decision.decision,
+      blocked: decision.blocked,
+      rule: decision.rule,
+      decidedBy: decision.decidedBy,
+      grantable: !decision.blocked && decision.level !== 'red' && decision.decision === 'ask',
+      shape: decision.shape,
+    };
+    // The user edited the step meanwhile: the caller sees the command changed and judges again.
+    if (step.command !== proposed) return approval;
+    if (decision.command !== proposed) {
+      // A pre-exec hook changed the command: what runs is what the hook returned.
+      this.record(step, 'edited', { command: decision.command, originalCommand: proposed, decidedBy: { kind: 'hook', rule: decision.modifiedBy ?? 'pre-exec' } });
+      step.originalCommand ??= proposed;
+      step.command = decision.command;
+    }
+    step.risk = { level: decision.level, reasons: decision.reasons };
+    step.judgedCommand = step.command;
+    step.approval = approval;
+    this.plan.touch();
+    this.deps.changed();
+    return approval;
+  }
+
+  private approve(step: PlanStep, by: NonNullable<AuditRecord['decidedBy']>, detail?: string): void {
+    this.plan.setStatus(step, 'approved', detail);
+    this.record(step, 'approved', { decision: 'allow', decidedBy: by });
+  }
+
+  /** The gate denied the step: it is settled, the model is told why, and the plan waits for the user. */
+  private gateDenied(step: PlanStep, decision: StepApproval): void {
+    step.result = { content: `Not run: denied by ${decision.rule}.`, isError: true };
+    this.plan.setStatus(step, 'denied', `denied by ${decision.rule}`);
+    this.record(step, 'denied', { decision: 'deny', decidedBy: { kind: auditKind(decision.decidedBy), rule: decision.rule } });
+    this.halt(step, `Step ${step.index} was denied by ${decision.rule}.`);
+    this.deps.changed();
+  }
+
+  private record(step: PlanStep, event: AuditRecord['event'], extra: Partial<AuditRecord> = {}): void {
+    this.deps.audit({
+      event,
+      step: step.index,
+      command: step.command,
+      cwd: step.cwd ?? (this.cwdOf(step) || undefined),
+      pane: step.paneId,
+      level: step.risk?.level,
+      ...extra,
+    });
   }
 
   private cwdOf(step: PlanStep): string {
@@ -187,6 +282,7 @@ export class PlanRunner {
     if (!pane) {
       step.result = { content: `Not run: pane ${step.paneId ?? '?'} no longer exists.`, isError: true };
       this.plan.setStatus(step, 'failed', 'the pane is gone');
+      this.record(step, 'failed', { reason: 'the pane is gone' });
       this.halt(step, `Step ${step.index} could not run: its pane is gone.`);
       return;
     }
@@ -220,6 +316,8 @@ export class PlanRunner {
         step.result = { content: blockForModel(block, output, { note: notes.join(' ') || undefined }), isError: !ok };
         const detail = outcome.timedOut ? 'timed out' : outcome.interrupted ? 'interrupted' : undefined;
         this.plan.setStatus(step, ok ? 'done' : 'failed', detail);
+        this.record(step, 'executed', { exitCode: block.exitCode, durationMs: step.durationMs, reason: detail });
+        this.deps.executed?.(step, block.cwd || this.cwdOf(step));
         if (!ok) this.halt(step, `Step ${step.index} exited with code ${block.exitCode ?? 'unknown'}${detail ? ` (${detail})` : ''}.`);
         break;
       }
@@ -231,6 +329,7 @@ export class PlanRunner {
       case 'pane-gone':
         step.result = { content: `Not run: ${outcome.message}`, isError: true };
         this.plan.setStatus(step, 'failed', outcome.message);
+        this.record(step, 'failed', { reason: outcome.message });
         this.halt(step, `Step ${step.index}: ${outcome.message}`);
         break;
     }
@@ -261,4 +360,8 @@ export class PlanRunner {
 function blockedDetail(step: PlanStep): string {
   const why = step.risk?.reasons.join(' ') ?? '';
   return `blocked (RED${why ? `: ${why}` : ''}). Edit it into something safer, deny it or skip it.`;
+}
+
+function auditKind(by: StepApproval['decidedBy']): NonNullable<AuditRecord['decidedBy']>['kind'] {
+  return by === 'default' ? 'policy' : by;
 }

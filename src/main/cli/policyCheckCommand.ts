@@ -1,6 +1,4 @@
-import { homedir } from 'node:os';
-import { protectedPaths } from '../agent/commandRiskClassifier';
-import { classifyCommand } from '../safety/commandRisk';
+import { createApprovalGate, type GateSetupOptions } from '../safety/approval/gateSetup';
 import { tandemPaths } from '../settings/paths';
 
 export interface PolicyCheckResult {
@@ -11,17 +9,18 @@ export interface PolicyCheckResult {
 }
 
 /**
- * `tandem policy check`: what the approval gate decides for a command, for people writing
- * policies. Today the gate is the risk level alone — RED is blocked, everything else asks
- * the user; policy.toml, hooks and grants will come in front of it.
+ * `tandem policy check`: what the approval gate decides for a command run in `cwd`, for people
+ * writing policies — the whole cascade (Tandem's own files, policy deny lists, pre-exec
+ * hooks, policy), without session grants. A RED command that no allow pattern names is
+ * "deny": the gate blocks it until it is edited.
  */
-export async function runPolicyCheck(command: string, env: NodeJS.ProcessEnv, cwd: string): Promise<PolicyCheckResult> {
-  const home = env.HOME || homedir();
-  const { level, reasons } = await classifyCommand(command, { cwd, home, protectedPaths: protectedPaths(tandemPaths(env), home) });
+export async function runPolicyCheck(command: string, env: NodeJS.ProcessEnv, cwd: string, options: GateSetupOptions = {}): Promise<PolicyCheckResult> {
+  const gate = createApprovalGate(tandemPaths(env), env, options);
+  const decided = await gate.decide({ command, cwd });
   return {
-    decision: level === 'red' ? 'deny' : 'ask',
-    level,
-    rule: level === 'red' ? 'builtin: RED commands are blocked' : 'builtin: every step asks (no policy.toml support yet)',
-    reasons,
+    decision: decided.blocked ? 'deny' : decided.decision,
+    level: decided.level,
+    rule: decided.modifiedBy ? `${decided.rule} (the command as changed by hook ${decided.modifiedBy}: ${decided.command})` : decided.rule,
+    reasons: decided.reasons,
   };
 }

@@ -10,9 +10,10 @@ import type {
 } from '../../shared/protocol';
 import type { Settings, SettingsPatch } from '../../shared/settings';
 import { AgentSession } from '../agent/agentSession';
-import { commandRiskClassifier } from '../agent/commandRiskClassifier';
 import { MemoryKeyStore, type ApiKeyStore } from '../agent/modelConnection';
 import { Pane, type PaneListener } from '../panes/pane';
+import { createApprovalGate } from '../safety/approval/gateSetup';
+import { AuditLog } from '../safety/audit/auditLog';
 import { SessionStore } from '../session/sessionStore';
 import { loadSettings, updateSettings } from '../settings/configFile';
 import { tandemPaths, type TandemPaths } from '../settings/paths';
@@ -27,6 +28,8 @@ export interface EngineOptions {
   keys?: ApiKeyStore;
   /** First delay before retrying a failed model request (default 1 s, doubling). */
   agentRetryBaseMs?: number;
+  /** The system policy file (default /etc/tandem/policy.toml); tests point it elsewhere. */
+  systemPolicyFile?: string;
 }
 
 export class UserError extends Error {}
@@ -51,10 +54,14 @@ export class Engine {
   /** The pane the user typed in last: where the agent works when a request names none. */
   private lastActivePaneId: number | undefined;
   readonly agent: AgentSession;
+  private readonly audit: AuditLog;
 
   constructor(private readonly options: EngineOptions) {
     this.env = options.env ?? process.env;
     this.paths = options.paths ?? tandemPaths(this.env);
+    this.audit = new AuditLog(this.paths.auditFile, this.paths.auditHeadFile, {
+      onError: (error) => console.error(`tandem: the audit log could not be written: ${error.message}`),
+    });
     this.agent = new AgentSession({
       settings: () => this.settingsValue,
       env: this.env,
@@ -63,7 +70,8 @@ export class Engine {
       defaultPaneId: () => (this.lastActivePaneId !== undefined && this.panes.has(this.lastActivePaneId) ? this.lastActivePaneId : this.panes.keys().next().value),
       emit: (event, payload) => this.client?.event(event, payload as never),
       retryBaseMs: options.agentRetryBaseMs,
-      classify: commandRiskClassifier(this.paths, this.env.HOME || homedir()),
+      gate: createApprovalGate(this.paths, this.env, { systemPolicyFile: options.systemPolicyFile }),
+      audit: this.audit,
     });
     const loaded = loadSettings(this.paths.configFile);
     this.settingsValue = loaded.settings;
@@ -234,6 +242,7 @@ export class Engine {
       await this.saveSession();
     } finally {
       await Promise.all([...this.panes.keys()].map((id) => this.closePane(id)));
+      await this.audit.flush();
     }
   }
 

@@ -58,6 +58,8 @@ export interface ClassifiedPart {
   writes: string[];
   /** Protected paths (absolute, as given in the context) this part would change. */
   protectedHits: string[];
+  /** The command's words (literal arguments by value; others as written). */
+  words: string[];
   level: RiskLevel;
   reason: string;
 }
@@ -365,6 +367,7 @@ class Classifier implements RuleEnv {
       if (!SYSTEM_BIN_DIRS.has(posix.dirname(written))) out.yellow(`runs ${written}, a program outside the system directories`);
     }
     const inv: Invocation = { name, args, stdin };
+    out.words = [name, ...args.map((arg) => arg.value ?? arg.text)];
     const rule = ruleFor(name);
     if (isVersionQuery(inv)) out.green(`${name} only prints its version or help`);
     else if (rule) rule(inv, out, this);
@@ -537,16 +540,16 @@ class Classifier implements RuleEnv {
   // --- Parts -------------------------------------------------------------------------------
 
   private reserve(): number {
-    this.parts.push({ command: '', flags: [], writes: [], protectedHits: [], level: 'green', reason: '' });
+    this.parts.push({ command: '', flags: [], writes: [], protectedHits: [], words: [], level: 'green', reason: '' });
     return this.parts.length - 1;
   }
 
   private fill(slot: number, command: string, verdict: Verdict): void {
-    this.parts[slot] = { command, flags: [...verdict.flags], writes: [...verdict.writes], protectedHits: [...verdict.protectedHits], level: verdict.level, reason: verdict.reason || 'nothing to flag' };
+    this.parts[slot] = { command, flags: [...verdict.flags], writes: [...verdict.writes], protectedHits: [...verdict.protectedHits], words: [...verdict.words], level: verdict.level, reason: verdict.reason || 'nothing to flag' };
   }
 
   private addPart(command: string, level: RiskLevel, reason: string): RiskLevel {
-    this.parts.push({ command, flags: [], writes: [], protectedHits: [], level, reason });
+    this.parts.push({ command, flags: [], writes: [], protectedHits: [], words: [], level, reason });
     return level;
   }
 

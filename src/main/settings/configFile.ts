@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { parse, stringify } from 'smol-toml';
-import { z } from 'zod';
 import { DEFAULT_SETTINGS, SettingsSchema, type Settings, type SettingsPatch } from '../../shared/settings';
 import { writeFileAtomic } from './atomicWrite';
+import { describeIssues, firstLine } from './validationMessages';
 
 export interface LoadedSettings {
   settings: Settings;
@@ -51,15 +51,4 @@ export function updateSettings(path: string, patch: SettingsPatch): Settings {
   const settings = SettingsSchema.parse(onDisk);
   writeFileAtomic(target, `# Tandem settings. See docs/configuration.md.\n${stringify(onDisk)}\n`, mode);
   return settings;
-}
-
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.join('.') || '(top level)'}: ${issue.message}`)
-    .join('; ');
-}
-
-function firstLine(text: string): string {
-  return text.split('\n')[0] ?? text;
 }

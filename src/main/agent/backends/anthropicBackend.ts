@@ -51,16 +51,15 @@ export class AnthropicBackend implements ModelBackend {
     };
     try {
       armIdle();
-      const stream = this.client.messages.stream(
-        {
-          model: request.model,
-          max_tokens: request.maxTokens,
-          system: request.system,
-          messages: request.messages as Anthropic.MessageParam[],
-          tools: request.tools as Anthropic.Tool[],
-        },
-        { signal: abort.signal },
-      );
+      const body: Anthropic.MessageStreamParams = {
+        model: request.model,
+        max_tokens: request.maxTokens,
+        system: request.system,
+        messages: request.messages as Anthropic.MessageParam[],
+        tools: request.tools as Anthropic.Tool[],
+      };
+      handlers.sent?.({ ...body, stream: true });
+      const stream = this.client.messages.stream(body, { signal: abort.signal });
       stream.on('streamEvent', () => armIdle());
       stream.on('text', (delta) => {
         received = true;

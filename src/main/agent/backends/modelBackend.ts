@@ -33,6 +33,8 @@ export interface StreamHandlers {
   text(delta: string): void;
   /** A complete tool call (its input fully received and parsed). */
   toolUse(call: { id: string; name: string; input: unknown }): void;
+  /** The request body exactly as it goes to the SDK ("what was sent"), before the request starts. */
+  sent?(body: object): void;
 }
 
 export interface ModelUsage {

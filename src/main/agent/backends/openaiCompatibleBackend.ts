@@ -36,20 +36,19 @@ export class OpenAiCompatibleBackend implements ModelBackend {
     let finish = 'stop';
     const usage = { inputTokens: 0, outputTokens: 0 };
     try {
-      const stream = await this.client.chat.completions.create(
-        {
-          model: request.model,
-          max_tokens: request.maxTokens,
-          messages: toChatMessages(request.system, request.messages),
-          tools: request.tools.map((tool) => ({
-            type: 'function' as const,
-            function: { name: tool.name, description: tool.description, parameters: tool.input_schema },
-          })),
-          stream: true,
-          stream_options: { include_usage: true },
-        },
-        { signal },
-      );
+      const body = {
+        model: request.model,
+        max_tokens: request.maxTokens,
+        messages: toChatMessages(request.system, request.messages),
+        tools: request.tools.map((tool) => ({
+          type: 'function' as const,
+          function: { name: tool.name, description: tool.description, parameters: tool.input_schema },
+        })),
+        stream: true as const,
+        stream_options: { include_usage: true },
+      };
+      handlers.sent?.(body);
+      const stream = await this.client.chat.completions.create(body, { signal });
       for await (const chunk of stream) {
         if (chunk.usage) {
           usage.inputTokens = chunk.usage.prompt_tokens;

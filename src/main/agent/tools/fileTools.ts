@@ -31,6 +31,8 @@ export interface FileToolContext {
   cwd: string;
   /** For `~`; default: the user's home directory. */
   homeDir?: string;
+  /** The policy's say on reading an (absolute) path: the rule that refuses it, if one does. */
+  refuse?: (path: string) => string | undefined;
 }
 
 export const readFileInputSchema = z.strictObject({
@@ -307,6 +309,8 @@ export async function readFileTool(input: unknown, context: FileToolContext): Pr
   const resolved = resolveToolPath(path, context);
   if (!resolved.ok) return resolved.message;
   const where = shown(path, resolved.path);
+  const refusal = context.refuse?.(resolved.path);
+  if (refusal) return `${where} may not be read by the agent: denied by ${refusal}.`;
 
   let info: Stats;
   try {
@@ -393,6 +397,8 @@ export async function listDirectoryTool(input: unknown, context: FileToolContext
   const resolved = resolveToolPath(path, context);
   if (!resolved.ok) return resolved.message;
   const where = shown(path, resolved.path);
+  const refusal = context.refuse?.(resolved.path);
+  if (refusal) return `${where} may not be read by the agent: denied by ${refusal}.`;
 
   try {
     const info = await stat(resolved.path);

@@ -10,6 +10,8 @@ export const READ_ONLY_TOOLS: ToolDefinition[] = [TERMINAL_HISTORY_TOOL, READ_FI
 export interface ReadOnlyToolContext {
   cwd: string;
   homeDir?: string;
+  /** The policy's say on reading a path: the rule that refuses it, if one does. */
+  refuse?: (path: string) => string | undefined;
   pane(paneId: number): Pane | undefined;
   defaultPaneId: number | undefined;
 }
@@ -32,11 +34,11 @@ export async function runReadOnlyTool(
       break;
     }
     case READ_FILE_TOOL.name:
-      content = await readFileTool(input, { cwd: context.cwd, homeDir: context.homeDir });
+      content = await readFileTool(input, { cwd: context.cwd, homeDir: context.homeDir, refuse: context.refuse });
       summary = `read ${typeof args.path === 'string' ? args.path : 'a file'}`;
       break;
     case LIST_DIRECTORY_TOOL.name:
-      content = await listDirectoryTool(input, { cwd: context.cwd, homeDir: context.homeDir });
+      content = await listDirectoryTool(input, { cwd: context.cwd, homeDir: context.homeDir, refuse: context.refuse });
       summary = `listed ${typeof args.path === 'string' ? args.path : 'the current directory'}`;
       break;
     default:

@@ -11,6 +11,8 @@ export function maxLevel(a: RiskLevel, b: RiskLevel): RiskLevel {
 export class Verdict {
   level: RiskLevel = 'green';
   readonly flags: string[] = [];
+  /** The command's words as written (literal ones by value): its shape for session grants. */
+  words: string[] = [];
   readonly writes: string[] = [];
   /** Protected paths (absolute) this command would change: the approval gate forbids some outright. */
   readonly protectedHits: string[] = [];

@@ -93,7 +93,7 @@ export const PlanCard = memo(function PlanCard({ item }: { item: PlanItem }) {
       {((active && pending) || halted) && <PlanNote />}
       {next && (
         <p className="plan__keys">
-          With the panel focused: <kbd>Y</kbd> approve · <kbd>N</kbd> deny · <kbd>E</kbd> edit · <kbd>S</kbd> skip ·{' '}
+          With the panel focused: <kbd>Y</kbd> allow once · <kbd>T</kbd> allow for session · <kbd>N</kbd> deny · <kbd>E</kbd> edit · <kbd>S</kbd> skip ·{' '}
           <kbd>A</kbd> allow all
         </p>
       )}

@@ -18,6 +18,12 @@ const STATUS_TEXT: Record<StepStatus, string> = {
   skipped: 'skipped',
 };
 
+const DECISION_TEXT = {
+  allow: 'allowed',
+  ask: 'asks you',
+  deny: 'denied',
+} as const;
+
 const RISK_TEXT = {
   green: 'Read-only',
   yellow: 'Changes something, or unknown',
@@ -37,7 +43,8 @@ export function PlanStep({ planId, step, actionable, next }: PlanStepProps) {
   const editing = useAiPanelStore((state) => state.editingStepId === step.id) && actionable;
   const [askingReason, setAskingReason] = useState(false);
 
-  const blocked = step.risk?.level === 'red';
+  const blocked = step.approval ? step.approval.blocked : step.risk?.level === 'red';
+  const checking = step.status === 'proposed' && !step.approval;
   const button = (action: StepAction, label: string, title: string, disabled = false) => (
     <button
       type="button"
@@ -69,6 +76,8 @@ export function PlanStep({ planId, step, actionable, next }: PlanStepProps) {
       data-index={step.index}
       data-exit-code={step.exitCode !== undefined ? String(step.exitCode) : undefined}
       data-risk={step.risk?.level}
+      data-decision={step.approval?.decision}
+      data-decided-by={step.approval?.decidedBy}
     >
       <div className="plan-step__head">
         <span className="plan-step__index" aria-label={`Step ${step.index}`}>
@@ -98,15 +107,32 @@ export function PlanStep({ planId, step, actionable, next }: PlanStepProps) {
         </div>
       )}
       {step.purpose && <div className="plan-step__purpose">{step.purpose}</div>}
+      <div className="plan-step__where" data-testid="step-where">
+        {step.paneId !== undefined ? `pane ${step.paneId}` : 'no pane'}
+        {step.cwd ? ` · ${step.cwd}` : ''}
+      </div>
+      {(step.approval || checking) && (
+        <div className="plan-step__rule" data-testid="step-rule" title={step.approval?.shape ? `Command shape: ${step.approval.shape}` : undefined}>
+          {step.approval ? `${DECISION_TEXT[step.approval.decision]} · ${step.approval.rule}` : 'checking policy and hooks…'}
+        </div>
+      )}
       {step.detail && <div className="plan-step__detail">{step.detail}</div>}
       {result.length > 0 && <div className="plan-step__result">{result.join(' · ')}</div>}
       {actionable && !editing && (
         <div className="plan-step__buttons">
           {button(
             'approve',
-            'Approve',
+            'Allow once',
             blocked ? 'Blocked: this command is destructive or raises privileges. Edit it, deny it or skip it.' : 'Run this command in the terminal (Y)',
             blocked,
+          )}
+          {button(
+            'allow-session',
+            'Allow for session',
+            step.approval?.grantable
+              ? `Run it, and stop asking for commands of this shape until the window closes (T): ${step.approval.shape}`
+              : 'Not offered for this step (blocked, denied, or still being checked)',
+            !step.approval?.grantable,
           )}
           {button('deny', 'Deny', 'Do not run it (N)')}
           {button('edit', 'Edit', 'Change the command, then run it (E)')}

@@ -21,10 +21,11 @@ export function nextProposedStep(plan: PlanView | undefined): PlanStepView | und
 
 /**
  * One-letter keys for the next decision, while the panel (not a text field in it) has focus:
- * y approve, n deny, e edit, s skip, a allow all.
+ * y allow once, t allow for this session, n deny, e edit, s skip, a allow all.
  */
 export const PLAN_KEYS: Record<string, StepAction | 'allow-all'> = {
   y: 'approve',
+  t: 'allow-session',
   n: 'deny',
   e: 'edit',
   s: 'skip',

@@ -1,0 +1,37 @@
+import type { RiskResult } from '../commandRisk';
+
+/**
+ * Whether a command would change Tandem's own files (config, policy, hooks, keys, audit log):
+ * the parse says it writes there, or — for anything that is not read-only — its text names one
+ * of those places in any spelling (`~/…`, `$HOME/…`, the absolute path, or the folder names),
+ * since an interpreter (`python -c "open(…, 'w')"`) can write where the parse cannot see.
+ * Returns the place, or undefined.
+ */
+export function tandemFileWrite(command: string, risk: RiskResult, tandemPaths: readonly string[], home: string): string | undefined {
+  for (const part of risk.parts) {
+    const hit = part.protectedHits.find((path) => tandemPaths.some((own) => path === own || path.startsWith(`${own}/`) || own.startsWith(`${path}/`)));
+    if (hit) return shortPath(hit, home);
+  }
+  if (risk.level === 'green') return undefined;
+  for (const own of tandemPaths) {
+    for (const spelling of spellings(own, home)) {
+      if (command.includes(spelling)) return shortPath(own, home);
+    }
+  }
+  return undefined;
+}
+
+function spellings(path: string, home: string): string[] {
+  const found = [path];
+  if (home && path.startsWith(`${home}/`)) {
+    const rest = path.slice(home.length + 1);
+    found.push(`~/${rest}`, `$HOME/${rest}`, `\${HOME}/${rest}`);
+    // `.config/tandem`, `.local/share/tandem`: enough to recognise with any prefix (`cd ~ && … .config/tandem/…`).
+    if (rest.startsWith('.')) found.push(rest);
+  }
+  return found;
+}
+
+function shortPath(path: string, home: string): string {
+  return home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
+}

@@ -1,0 +1,45 @@
+import type { ClassifiedPart, RiskLevel } from '../commandRisk';
+
+/** What the policy looks at in a command: its text, where it runs, its risk and its parts. */
+export interface CommandFacts {
+  command: string;
+  cwd: string;
+  home: string;
+  level: RiskLevel;
+  parts: readonly ClassifiedPart[];
+}
+
+const NETWORK_COMMANDS: ReadonlySet<string> = new Set([
+  'curl', 'wget', 'http', 'https', 'xh', 'aria2c', 'ssh', 'scp', 'sftp', 'rsync', 'nc', 'ncat', 'netcat', 'socat', 'telnet', 'ftp', 'lftp', 'mosh',
+]);
+
+/** The command reaches the network (a downloader, ssh and friends), and the hosts it names. */
+export function networkUse(facts: CommandFacts): { hosts: string[] } | undefined {
+  const commands = facts.parts.map((part) => part.command);
+  if (!commands.some((name) => NETWORK_COMMANDS.has(name))) return undefined;
+  const hosts = new Set<string>();
+  for (const match of facts.command.matchAll(/\b[a-z][a-z0-9+.-]*:\/\/(?:[^\s/@'"]*@)?(\[[0-9a-f:.]+\]|[^\s/:'"?#]+)/gi)) {
+    hosts.add(match[1]!.toLowerCase());
+  }
+  for (const match of facts.command.matchAll(/(?:^|\s)(?:[\w.-]+@)?([a-z0-9][\w.-]*\.[a-z][\w-]*|[a-z0-9][\w.-]*@[\w.-]+):/gi)) {
+    hosts.add(match[1]!.replace(/^.*@/, '').toLowerCase());
+  }
+  for (const match of facts.command.matchAll(/(?:^|\s)[\w.-]+@([a-z0-9][\w.-]*)/gi)) hosts.add(match[1]!.toLowerCase());
+  if (hosts.size === 0) {
+    // `ssh build-box uptime`: the first word after ssh's options names the host.
+    const ssh = /(?:^|[\s;&|(])(?:ssh|mosh)((?:\s+-[A-Za-z]+(?:\s+\S+)?)*)\s+([\w.-]+)/.exec(facts.command);
+    if (ssh) hosts.add(ssh[2]!.toLowerCase());
+  }
+  return { hosts: [...hosts] };
+}
+
+/** Words of the command that name paths (`~/…`, `/…`, `./…`, `a/b`), unquoted. */
+export function namedPaths(command: string): string[] {
+  const paths = new Set<string>();
+  for (const match of command.matchAll(/(?:^|[\s=<>])(['"]?)((?:~|\.{1,2}|\$HOME|\$\{HOME\})?\/[^\s'";&|<>()`]*|(?:~|\.\.?)(?=[\s'";&|<>()`]|$)|[\w.-]+\/[^\s'";&|<>()`]*)\1/g)) {
+    const path = match[2]!;
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) continue;
+    paths.add(path);
+  }
+  return [...paths];
+}
