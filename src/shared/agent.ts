@@ -115,6 +115,8 @@ export type ConversationItem =
       streaming: boolean;
       /** Set when the answer stopped early (cancelled, stream broke); the text received stays. */
       interrupted?: string;
+      /** The request behind this answer is kept: `agent.sent` returns exactly what went to the model. */
+      sent?: boolean;
       at: number;
     }
   | {
@@ -154,6 +156,12 @@ export interface ConversationView {
   setupHint?: string;
   /** Messages typed while the agent was busy; they go out with the next request. */
   queued: number;
+  /** Tokens used since the window opened against `[ai] sessionTokenBudget` (limit 0: none). */
+  budget: { used: number; limit: number };
+  /** Command shapes allowed for this session ("Allow for this session"). */
+  grants: { shape: string; example: string }[];
+  /** policy.toml files that could not be used (everything asks until they are fixed). */
+  policyProblems: string[];
 }
 
 export const PlanActionSchema = z.enum(['allow-all', 'step-through', 'deny-plan', 'continue', 'stop']);
@@ -200,6 +208,10 @@ export const AgentRequestSchemas = {
   'agent.model': z
     .object({ backend: z.enum(['anthropic', 'openai-compatible']).optional(), model: z.string().min(1).max(200).optional() })
     .strict(),
+  /** "What was sent": the exact request body behind an assistant answer. */
+  'agent.sent': z.object({ itemId: id }).strict(),
+  /** Withdraw an "Allow for this session" grant. */
+  'agent.revoke': z.object({ shape: z.string().max(20_000) }).strict(),
   /** Store an API key in the OS keychain (Electron) or for this run (browser mode). Never sent back. */
   'agent.key': z.object({ backend: z.enum(['anthropic', 'openai-compatible']), key: z.string().max(500) }).strict(),
 } as const;
@@ -215,6 +227,8 @@ export interface AgentResults {
   'agent.new': ConversationView;
   'agent.model': ConversationView;
   'agent.key': { stored: 'keychain' | 'memory' };
+  'agent.sent': { payload: string };
+  'agent.revoke': ConversationView;
 }
 
 export interface AgentEvents {

@@ -45,18 +45,30 @@ const aiFields = {
   contextBlocks: z.number().int().min(0).max(200),
   /** Conversation history kept for each request; older turns are dropped beyond it. */
   historyTokenBudget: z.number().int().min(2_000).max(1_000_000),
+  /** Tokens (sent + received) the agent may use until the window closes: a warning at 80%, a stop at 100%; 0 = no limit. */
+  sessionTokenBudget: z.number().int().min(0).max(1_000_000_000),
+};
+
+const contextFields = {
+  /**
+   * Environment variables the model may see, by name. Names ending in _KEY, _SECRET, _TOKEN,
+   * _PASSWORD (and the like) are never sent, even when listed; values are scrubbed.
+   */
+  include_env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')).max(100),
 };
 
 const ShellSection = z.object(shellFields).strict();
 const TerminalSection = z.object(terminalFields).strict();
 const SessionSection = z.object(sessionFields).strict();
 const AiSection = z.object(aiFields).strict();
+const ContextSection = z.object(contextFields).strict();
 
 export type Settings = {
   shell: z.infer<typeof ShellSection>;
   terminal: z.infer<typeof TerminalSection>;
   session: z.infer<typeof SessionSection>;
   ai: z.infer<typeof AiSection>;
+  context: z.infer<typeof ContextSection>;
 };
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -79,7 +91,9 @@ export const DEFAULT_SETTINGS: Settings = {
     stepTimeoutSeconds: 300,
     contextBlocks: 20,
     historyTokenBudget: 60_000,
+    sessionTokenBudget: 2_000_000,
   },
+  context: { include_env: ['LANG', 'TERM', 'VIRTUAL_ENV', 'CONDA_DEFAULT_ENV', 'NODE_ENV'] },
 };
 
 /** A partial update, one or more sections, only the keys that change. */
@@ -89,6 +103,7 @@ export const SettingsPatchSchema = z
     terminal: TerminalSection.partial().optional(),
     session: SessionSection.partial().optional(),
     ai: AiSection.partial().optional(),
+    context: ContextSection.partial().optional(),
   })
   .strict();
 
@@ -105,5 +120,6 @@ export function applySettingsPatch(base: Settings, patch: SettingsPatch): Settin
     terminal: { ...base.terminal, ...defined(patch.terminal) },
     session: { ...base.session, ...defined(patch.session) },
     ai: { ...base.ai, ...defined(patch.ai) },
+    context: { ...base.context, ...defined(patch.context) },
   };
 }

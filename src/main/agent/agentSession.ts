@@ -27,10 +27,14 @@ import { RUN_COMMAND_TOOL, RunCommandInputSchema } from './tools/runCommandTool'
 import { READ_ONLY_TOOLS, runReadOnlyTool } from './tools/readOnlyTools';
 import { StepRunner } from './stepRunner';
 import { estimateTokens } from '../context/tokenEstimate';
-import { scrubSecrets } from '../safety/secretScrubber';
+import { scrubEnvironment, scrubSecrets } from '../safety/secretScrubber';
 
 /** Automatic retries of a request that failed before anything streamed. */
 const MAX_RETRIES = 4;
+/** "What was sent" keeps this many request bodies. */
+const MAX_KEPT_REQUESTS = 30;
+/** The session token budget warns at this share of it. */
+const BUDGET_WARNING_SHARE = 0.8;
 /** Two cancels within this window stop everything the agent is doing. */
 const DOUBLE_CANCEL_MS = 1_000;
 
@@ -81,6 +85,11 @@ export class AgentSession {
   private readonly standing: StandingContextCache;
 
   private readonly classify: RiskClassifier;
+  /** Tokens sent and received since the window opened (not reset by a new conversation). */
+  private sessionTokens = 0;
+  private budgetWarned = false;
+  /** Request bodies by assistant item, newest last, for "what was sent". */
+  private readonly sent = new Map<string, string>();
 
   constructor(private readonly host: AgentHost) {
     this.standing = new StandingContextCache((paneId) => host.pane(paneId));
@@ -108,7 +117,23 @@ export class AgentSession {
       },
       setupHint: connection.setupHint,
       queued: this.pendingMessages,
+      budget: { used: this.sessionTokens, limit: this.settings().sessionTokenBudget },
+      grants: this.host.gate.grants.list().map(({ shape, example }) => ({ shape, example })),
+      policyProblems: this.host.gate.policyProblems(),
     };
+  }
+
+  /** Exactly what went to the model for an answer (pretty-printed JSON), while it is kept. */
+  sentPayload(itemId: string): AgentResults['agent.sent'] {
+    const payload = this.sent.get(itemId);
+    if (payload === undefined) throw new Error(`The request behind that answer is no longer kept (the last ${MAX_KEPT_REQUESTS} are).`);
+    return { payload };
+  }
+
+  revokeGrant(shape: string): ConversationView {
+    this.host.gate.grants.revoke(shape);
+    this.changed();
+    return this.view();
   }
 
   // ── Requests from the panel ──────────────────────────────────────────────────────────
@@ -318,6 +343,14 @@ export class AgentSession {
       this.addError(connection.setupHint ?? 'No model is connected.');
       return undefined;
     }
+    const limit = this.settings().sessionTokenBudget;
+    if (limit > 0 && this.sessionTokens >= limit) {
+      this.addError(
+        `Stopped: this session has used ${this.sessionTokens.toLocaleString('en-US')} tokens, its budget of ${limit.toLocaleString('en-US')} ([ai] sessionTokenBudget). ` +
+          'Raise it in Settings → AI (0 means no limit) to go on.',
+      );
+      return undefined;
+    }
     const conversation = this.id;
     const item: Turn['item'] = { id: randomUUID(), role: 'assistant', text: '', streaming: true, at: Date.now() };
     const turn: Turn = { abort: new AbortController(), phase: 'thinking', item };
@@ -326,7 +359,8 @@ export class AgentSession {
     const plan = new Plan(randomUUID().slice(0, 8));
     let planItemAdded = false;
     const settings = this.settings();
-    const system = `${SYSTEM_PROMPT}\n\n${await this.standing.build(this.paneId(), settings.contextBlocks)}`;
+    const environment = scrubEnvironment(this.host.env, this.host.settings().context.include_env);
+    const system = `${SYSTEM_PROMPT}\n\n${await this.standing.build(this.paneId(), settings.contextBlocks, environment)}`;
     const budget = Math.min(settings.historyTokenBudget, Math.floor(modelFacts(connection.model).contextWindow * 0.6));
     const { messages } = fitHistory(this.history, budget);
     this.usage.contextTokens = estimateTokens(system) + estimateMessagesTokens(messages);
@@ -345,6 +379,7 @@ export class AgentSession {
                 }
                 this.host.emit('agent.delta', { conversationId: this.id, itemId: item.id, text: delta });
               },
+              sent: (body) => this.keepSent(item, body),
               toolUse: (call) => {
                 if (call.name !== RUN_COMMAND_TOOL.name) return;
                 const input = RunCommandInputSchema.safeParse(call.input);
@@ -368,6 +403,7 @@ export class AgentSession {
           if (this.id !== conversation) return undefined;
           this.usage.inputTokens += result.usage.inputTokens;
           this.usage.outputTokens += result.usage.outputTokens;
+          this.countTokens(result.usage.inputTokens + result.usage.outputTokens);
           appendMessage(this.history, 'assistant', result.content);
           if (plan.steps.length > 0) this.planRunner = this.newPlanRunner(plan);
           return result;
@@ -618,6 +654,26 @@ export class AgentSession {
   private cwd(): string {
     const paneId = this.paneId();
     return (paneId !== undefined ? this.host.pane(paneId)?.cwd : undefined) ?? this.host.env.HOME ?? '/';
+  }
+
+  private keepSent(item: Turn['item'], body: object): void {
+    this.sent.delete(item.id);
+    this.sent.set(item.id, JSON.stringify(body, null, 2));
+    while (this.sent.size > MAX_KEPT_REQUESTS) this.sent.delete(this.sent.keys().next().value!);
+    item.sent = true;
+    for (const old of this.items) if (old.role === 'assistant' && old.sent && !this.sent.has(old.id)) old.sent = false;
+  }
+
+  private countTokens(tokens: number): void {
+    this.sessionTokens += tokens;
+    const limit = this.settings().sessionTokenBudget;
+    if (limit > 0 && !this.budgetWarned && this.sessionTokens >= limit * BUDGET_WARNING_SHARE && this.sessionTokens < limit) {
+      this.budgetWarned = true;
+      this.addError(
+        `This session has used ${Math.round((this.sessionTokens / limit) * 100)}% of its token budget ` +
+          `(${this.sessionTokens.toLocaleString('en-US')} of ${limit.toLocaleString('en-US')}); the agent stops at 100%.`,
+      );
+    }
   }
 
   private addError(text: string): void {

@@ -12,7 +12,7 @@ export class StandingContextCache {
 
   constructor(private readonly pane: (paneId: number) => Pane | undefined) {}
 
-  async build(paneId: number | undefined, maxBlocks: number): Promise<string> {
+  async build(paneId: number | undefined, maxBlocks: number, environment: Readonly<Record<string, string>> = {}): Promise<string> {
     const pane = paneId !== undefined ? this.pane(paneId) : undefined;
     const os = `${osType()} ${release()} (${arch()})`;
     if (!pane) return `Environment: ${os}. No terminal pane is open.`;
@@ -40,6 +40,7 @@ export class StandingContextCache {
       blocks: entries,
       now: Date.now(),
       maxBlocks,
+      environment,
     });
   }
 }

@@ -29,6 +29,8 @@ export interface StandingContextInput {
   now: number;
   /** Most recent blocks listed (default 10). */
   maxBlocks?: number;
+  /** Allow-listed environment variables, already filtered and scrubbed (`[context] include_env`). */
+  environment?: Readonly<Record<string, string>>;
 }
 
 export const DEFAULT_MAX_INDEXED_BLOCKS = 10;
@@ -115,6 +117,8 @@ export function buildStandingContext(input: StandingContextInput): string {
     `Environment: OS ${oneLine(input.os) || 'unknown'}; shell ${oneLine(input.shell) || 'unknown'}; ` +
       `cwd ${oneLine(input.cwd) || 'unknown'}; pane ${input.paneId}.`,
   ];
+  const variables = Object.entries(input.environment ?? {});
+  if (variables.length > 0) lines.push(`Environment variables: ${variables.map(([name, value]) => `${name}=${oneLine(value)}`).join(' ')}`);
   const pane = input.blocks.filter((e) => e.block.paneId === input.paneId).sort((a, b) => compareBlocks(a.block, b.block));
   if (pane.length === 0) {
     lines.push(`No commands have run in pane ${input.paneId} yet.`);

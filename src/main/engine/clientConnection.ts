@@ -96,6 +96,8 @@ export class ClientConnection implements PaneListener {
       'agent.new': () => this.engine.agent.newConversation(),
       'agent.model': (change) => this.engine.agent.setModel(change),
       'agent.key': ({ backend, key }) => this.engine.agent.setKey(backend, key),
+      'agent.sent': ({ itemId }) => this.engine.agent.sentPayload(itemId),
+      'agent.revoke': ({ shape }) => this.engine.agent.revokeGrant(shape),
     };
     engine.attachClient(this);
   }

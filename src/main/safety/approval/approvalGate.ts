@@ -113,6 +113,11 @@ export class ApprovalGate {
     return runPostExecHooks(this.options.hooksDir, { tool: 'run_command', ...action, risk: { level, reasons } }, { timeoutMs: this.options.hookTimeoutMs, env: this.options.env });
   }
 
+  /** policy.toml files that exist but cannot be used (everything asks meanwhile). */
+  policyProblems(): string[] {
+    return this.options.policy.problems();
+  }
+
   /** Reads by the agent's file tools: refused when the policy's filesystem globs say so. */
   fileRead(path: string, cwd: string): PolicyVerdict | undefined {
     return policyFileRead(this.options.policy.layers(), path, { cwd: cwd || this.options.home, home: this.options.home });

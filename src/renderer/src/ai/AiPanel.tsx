@@ -10,6 +10,7 @@ import { PanelNotice } from './PanelNotice';
 import { attachBlocks } from './panelControl';
 import { onPanelKeyDown } from './panelKeys';
 import { PanelResizeHandle } from './PanelResizeHandle';
+import { SafetyBar } from './SafetyBar';
 import { SetupHint } from './SetupHint';
 import { ShareOfferBar } from './ShareOfferBar';
 
@@ -73,6 +74,7 @@ function AiPanelContent() {
         <AiHeader />
         <SetupHint />
         <PanelNotice />
+        <SafetyBar />
         <MessageList />
         <ShareOfferBar />
         <AttachmentChips />

@@ -2,6 +2,7 @@ import { memo, type ReactNode } from 'react';
 import type { AttachmentView, ConversationItem } from '../../../shared/agent';
 import { AssistantText } from './AssistantText';
 import { PlanCard } from './PlanCard';
+import { SentPayloadButton } from './SentPayloadButton';
 
 type ItemOf<R extends ConversationItem['role']> = Extract<ConversationItem, { role: R }>;
 
@@ -90,6 +91,7 @@ function AssistantMessage({ item }: { item: ItemOf<'assistant'> }) {
           Stopped early: {item.interrupted}
         </p>
       )}
+      {item.sent && !item.streaming && <SentPayloadButton itemId={item.id} />}
     </div>
   );
 }

@@ -69,3 +69,13 @@ export async function switchModel(params: Params<'agent.model'>): Promise<void> 
 export async function storeApiKey(params: Params<'agent.key'>) {
   return engine().request('agent.key', params);
 }
+
+/** "What was sent": the exact request body behind an answer, or undefined (the reason is shown). */
+export async function fetchSentPayload(itemId: string): Promise<string | undefined> {
+  return (await attempt('Could not show what was sent', () => engine().request('agent.sent', { itemId })))?.payload;
+}
+
+export async function revokeGrant(shape: string): Promise<void> {
+  const view = await attempt('Could not withdraw the permission', () => engine().request('agent.revoke', { shape }));
+  if (view) receiveConversation(view);
+}
