@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer } from '../test/support/modelServer';
+import { expect, test, type Page } from '@playwright/test';
+import { startScriptedModelServer, type ScriptedModelServer } from '../test/support/modelServer';
+import { messages, openPanel, runCommandTool, sendFromPanel, step, toolResults, typeInPane } from './support/aiPanel';
 import { bufferText, runCommand } from './support/terminalPage';
 import { blockOf, useTandem, waitForPrompt } from './support/uiPage';
 
@@ -24,37 +25,6 @@ async function start(page: Page) {
   });
   return { ...opened, panel: page.getByTestId('ai-panel') };
 }
-
-async function typeInPane(page: Page, pane: Locator, text: string): Promise<void> {
-  await pane.click();
-  await page.keyboard.type(text);
-  await page.keyboard.press('Enter');
-}
-
-async function openPanel(page: Page): Promise<Locator> {
-  const panel = page.getByTestId('ai-panel');
-  if (!(await panel.isVisible())) await page.keyboard.press('Control+Shift+Space');
-  await expect(panel).toBeVisible();
-  return panel;
-}
-
-async function sendFromPanel(page: Page, text: string): Promise<void> {
-  const panel = await openPanel(page);
-  const input = panel.getByTestId('ai-input');
-  await input.click();
-  await input.fill(text);
-  await input.press('Enter');
-}
-
-function toolResults(request: RecordedRequest): { tool_use_id: string; content: string; is_error?: boolean }[] {
-  const last = ((request.body?.messages ?? []) as { content: unknown }[]).at(-1);
-  if (!last || !Array.isArray(last.content)) return [];
-  return last.content.filter((part: { type?: string }) => part.type === 'tool_result') as never;
-}
-
-const messages = (request: RecordedRequest) => JSON.stringify(request.body?.messages ?? []);
-const step = (panel: Locator, command: string) => panel.locator(`[data-testid="plan-step"][data-command="${command.replace(/["\\]/g, '\\$&')}"]`);
-const runCommandTool = (id: string, command: string, purpose = 'a step') => ({ toolUse: { id, name: 'run_command', input: { command, purpose } } });
 
 test('`# ` at the prompt → plan → approve → the command runs in the pane → its block goes back → answer', async ({ page }) => {
   const { pane, panel, server } = await start(page);

@@ -106,6 +106,8 @@ export type ConversationItem =
       /** Where it was typed: the panel, a `# ` line at the prompt, a note between plan steps. */
       source: 'panel' | 'prompt' | 'note' | 'command';
       attachments: AttachmentView[];
+      /** Secrets taken out of the text before it went to the model: "1 secret redacted (aws-access-key)". */
+      redacted?: string;
       at: number;
     }
   | {

@@ -27,7 +27,7 @@ import { RUN_COMMAND_TOOL, RunCommandInputSchema } from './tools/runCommandTool'
 import { READ_ONLY_TOOLS, runReadOnlyTool } from './tools/readOnlyTools';
 import { StepRunner } from './stepRunner';
 import { estimateTokens } from '../context/tokenEstimate';
-import { scrubEnvironment, scrubSecrets } from '../safety/secretScrubber';
+import { describeRedactions, scrubEnvironment, scrubSecrets } from '../safety/secretScrubber';
 
 /** Automatic retries of a request that failed before anything streamed. */
 const MAX_RETRIES = 4;
@@ -153,16 +153,18 @@ export class AgentSession {
       this.addNote(text, attachments.map((attachment) => attachment.content));
       return;
     }
+    const scrubbed = scrubSecrets(text);
     this.items.push({
       id: randomUUID(),
       role: 'user',
       text,
       source,
       attachments: attachments.map((attachment) => attachment.view),
+      redacted: describeRedactions(scrubbed.redactions) || undefined,
       at: Date.now(),
     });
     const content: AgentContent[] = attachments.map((attachment) => ({ type: 'text', text: attachment.content }));
-    if (text) content.push({ type: 'text', text: modelHint ? `${text}\n${modelHint}` : text });
+    if (text) content.push({ type: 'text', text: modelHint ? `${scrubbed.text}\n${modelHint}` : scrubbed.text });
     this.pending.push(...content);
     this.pendingMessages++;
     this.changed();

@@ -48,6 +48,11 @@ function UserMessage({ item }: { item: ItemOf<'user'> }) {
       ) : (
         item.text && <div className="ai-message__text">{item.text}</div>
       )}
+      {item.redacted && (
+        <p className="ai-message__redacted" data-testid="redacted" title="The model received [REDACTED:kind] in their place">
+          {item.redacted} before sending
+        </p>
+      )}
       {item.attachments.length > 0 && (
         <ul className="ai-message__attachments" aria-label="Attached commands">
           {item.attachments.map((attachment) => (

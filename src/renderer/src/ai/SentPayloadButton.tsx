@@ -26,7 +26,10 @@ export function SentPayloadButton({ itemId }: { itemId: string }) {
         What was sent
       </button>
       {payload !== undefined && (
-        <dialog ref={dialog} className="sent-payload" data-testid="sent-payload" aria-label="What was sent to the model" onClose={() => setPayload(undefined)}>
+        <dialog ref={dialog} className="sent-payload" data-testid="sent-payload" aria-label="What was sent to the model" onClose={() => setPayload(undefined)}
+          // Esc closes the dialog; it must not also reach the panel, where it cancels the agent.
+          onKeyDown={(event) => event.stopPropagation()}
+        >
           <header className="sent-payload__head">
             <strong>What was sent to the model</strong>
             <span className="sent-payload__size">{formatSize(payload.length)}</span>

@@ -1,0 +1,151 @@
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { startScriptedModelServer, type ScriptedModelServer } from '../test/support/modelServer';
+import { runCommandTool, sendFromPanel, step, toolResults } from './support/aiPanel';
+import { makeHome } from './support/tandemServer';
+import { blockOf, useTandem } from './support/uiPage';
+
+// The approval gate end to end: session grants, hooks, policy.toml, what was sent. Real
+// Chromium, `tandem web`, a real bash, the real Anthropic SDK against a scripted model.
+
+const tandem = useTandem();
+let model: ScriptedModelServer;
+
+test.beforeEach(async () => {
+  model = await startScriptedModelServer();
+});
+test.afterEach(async () => {
+  await model.close();
+});
+
+/** A home with Tandem's config dir holding `files` (relative paths; executables get 0755). */
+function homeWith(files: Record<string, { text: string; executable?: boolean }>): string {
+  const home = makeHome();
+  for (const [name, file] of Object.entries(files)) {
+    const path = join(home, '.config/tandem', name);
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, file.text);
+    if (file.executable) chmodSync(path, 0o755);
+  }
+  return home;
+}
+
+async function start(page: Page, home?: string) {
+  const opened = await tandem.start(page, {
+    home,
+    env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-e2e', TANDEM_MODEL: 'claude-sonnet-5-5' },
+  });
+  return { ...opened, panel: page.getByTestId('ai-panel') };
+}
+
+test('Allow for this session stops asking for the same command shape only', async ({ page }) => {
+  const { pane, panel } = await start(page);
+  model.script(
+    { parts: [runCommandTool('g1', 'ls -la /tmp')] },
+    { parts: [{ text: 'Listed.' }] },
+    { parts: [runCommandTool('g2', 'ls -la /var'), runCommandTool('g3', 'ls -R /tmp')] },
+    { parts: [{ text: 'Done.' }] },
+  );
+  await sendFromPanel(page, 'list /tmp');
+  const first = step(panel, 'ls -la /tmp');
+  await expect(first).toHaveAttribute('data-decision', 'ask');
+  await expect(first.getByTestId('step-where')).toContainText('pane');
+  await first.locator('[data-action="allow-session"]').click();
+  await expect(blockOf(pane, 'ls -la /tmp')).toHaveAttribute('data-exit-code', '0');
+  await expect(panel.locator('[data-testid="ai-message"][data-role="assistant"]').last()).toContainText('Listed.');
+  await expect(panel.getByTestId('session-grant')).toHaveCount(1);
+
+  await sendFromPanel(page, 'now /var, and /tmp recursively');
+  // Same shape (program and flags; another argument): runs without asking.
+  const same = step(panel, 'ls -la /var');
+  await expect(same).toHaveAttribute('data-status', 'done');
+  await expect(same).toHaveAttribute('data-decided-by', 'grant');
+  await expect(blockOf(pane, 'ls -la /var')).toHaveAttribute('data-exit-code', '0');
+  // Another flag is another shape: it asks.
+  const other = step(panel, 'ls -R /tmp');
+  await expect(other).toHaveAttribute('data-status', 'proposed');
+  await expect(other).toHaveAttribute('data-decision', 'ask');
+  await expect(panel.getByTestId('ai-status')).toHaveAttribute('data-status', 'awaiting-approval');
+  await expect(blockOf(pane, 'ls -R /tmp')).toHaveCount(0);
+  await other.locator('[data-action="deny"]').click();
+  await expect(panel.locator('[data-testid="ai-message"][data-role="assistant"]').last()).toContainText('Done.');
+});
+
+test('a pre-exec hook that denies blocks the step, and the model is told why', async ({ page }) => {
+  const home = homeWith({
+    'hooks/pre-exec': {
+      executable: true,
+      text: [
+        '#!/bin/sh',
+        'input=$(cat)',
+        'case "$input" in',
+        '  *production*) echo \'{"decision":"deny","reason":"production is deployed by hand"}\' ;;',
+        'esac',
+        '',
+      ].join('\n'),
+    },
+  });
+  const { pane, panel } = await start(page, home);
+  model.script({ parts: [runCommandTool('h1', 'echo deploy production')] }, { parts: [{ text: 'Understood.' }] });
+  await sendFromPanel(page, 'deploy');
+  const denied = step(panel, 'echo deploy production');
+  await expect(denied).toHaveAttribute('data-status', 'denied');
+  await expect(denied).toHaveAttribute('data-decided-by', 'hook');
+  await expect(denied.getByTestId('step-rule')).toContainText('production is deployed by hand');
+  const [result] = toolResults(await model.waitForRequest(2));
+  expect(result?.is_error).toBe(true);
+  expect(result?.content).toContain('production is deployed by hand');
+  await expect(blockOf(pane, 'echo deploy production')).toHaveCount(0);
+});
+
+test('policy.toml: read-only commands run without asking; a broken policy is reported and everything asks', async ({ page }) => {
+  const home = homeWith({ 'policy.toml': { text: '[approval.shell]\nallow_read_only = true\ndeny_patterns = ["touch *"]\n' } });
+  const { pane, panel } = await start(page, home);
+  model.script(
+    { parts: [runCommandTool('p1', 'pwd'), runCommandTool('p2', 'touch made-by-agent')] },
+    { parts: [{ text: 'First plan done.' }] },
+  );
+  await sendFromPanel(page, 'where am I?');
+  await expect(step(panel, 'pwd')).toHaveAttribute('data-status', 'done');
+  await expect(step(panel, 'pwd').getByTestId('step-rule')).toContainText('allow_read_only');
+  const touched = step(panel, 'touch made-by-agent');
+  await expect(touched).toHaveAttribute('data-status', 'denied');
+  await expect(touched.getByTestId('step-rule')).toContainText('deny_patterns "touch *"');
+  const results = toolResults(await model.waitForRequest(2));
+  expect(results[1]?.content).toContain('deny_patterns');
+  await expect(blockOf(pane, 'touch made-by-agent')).toHaveCount(0);
+
+  writeFileSync(join(home, '.config/tandem/policy.toml'), '[approval.shell]\nallow_read_only = "yes"\n');
+  model.script({ parts: [runCommandTool('p3', 'pwd')] }, { parts: [{ text: 'Second.' }] });
+  await sendFromPanel(page, 'and again?');
+  const asks = panel.locator('[data-testid="plan-step"][data-command="pwd"]').last();
+  await expect(asks).toHaveAttribute('data-decision', 'ask');
+  await expect(asks.getByTestId('step-rule')).toContainText('asking for everything');
+  await expect(panel.getByTestId('policy-problem')).toContainText('policy.toml');
+  await asks.locator('[data-action="approve"]').click();
+  await expect(panel.locator('[data-testid="ai-message"][data-role="assistant"]').last()).toContainText('Second.');
+});
+
+test('what was sent shows the exact request, with a secret typed in the message redacted', async ({ page }) => {
+  const { panel } = await start(page);
+  const secret = 'AKIAZ7Q3RT5LXW2M9KPV';
+  model.script({ parts: [{ text: 'Noted.' }] });
+  await sendFromPanel(page, `my access key is ${secret}, is that fine?`);
+  const answer = panel.locator('[data-testid="ai-message"][data-role="assistant"]').last();
+  await expect(answer).toContainText('Noted.');
+  await expect(panel.getByTestId('redacted')).toContainText('aws-access-key');
+  const received = JSON.stringify((await model.waitForRequest(1)).body);
+  expect(received).not.toContain(secret);
+  expect(received).toContain('[REDACTED:aws-access-key');
+
+  await answer.getByTestId('what-was-sent').click();
+  const dialog = page.getByTestId('sent-payload');
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('[REDACTED:aws-access-key');
+  await expect(dialog).toContainText('"model": "claude-sonnet-5-5"');
+  await expect(dialog).toContainText('Environment:');
+  await expect(dialog).not.toContainText(secret);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});
