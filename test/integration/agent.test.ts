@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ConversationView, PlanStepView } from '../../src/shared/agent';
 import { EngineClient, startEngine } from '../support/engineClient';
-import { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer } from '../support/modelServer';
+import { latest, planIdOf, requestText, toolResults, waitForIdleWithAnswer, waitForStep } from '../support/agentConversation';
+import { startScriptedModelServer, type ScriptedModelServer } from '../support/modelServer';
 
 type Started = Awaited<ReturnType<typeof startEngine>>;
 let running: Started | undefined;
@@ -36,51 +36,6 @@ async function open(options: { openAiCompatible?: boolean; configToml?: string; 
   const pane = await client.request('pane.create', { cols: 100, rows: 30 });
   await client.waitForPrompt(pane.paneId);
   return { client, model, paneId: pane.paneId, home: running.home };
-}
-
-function latest(client: EngineClient): ConversationView | undefined {
-  return client.eventsOf('agent.conversation').at(-1);
-}
-
-function waitForStep(client: EngineClient, predicate: (step: PlanStepView) => boolean, what: string): Promise<PlanStepView> {
-  return client.waitFor(
-    () => {
-      const view = latest(client);
-      const plan = view?.items.filter((item) => item.role === 'plan').at(-1);
-      return plan?.role === 'plan' ? plan.plan.steps.find(predicate) : undefined;
-    },
-    15_000,
-    what,
-  );
-}
-
-function planIdOf(client: EngineClient): string {
-  const plan = latest(client)?.items.filter((item) => item.role === 'plan').at(-1);
-  if (plan?.role !== 'plan') throw new Error('no plan');
-  return plan.plan.id;
-}
-
-function waitForIdleWithAnswer(client: EngineClient, text: string): Promise<ConversationView> {
-  return client.waitFor(
-    () => {
-      const view = latest(client);
-      return view?.status === 'idle' && view.items.some((item) => item.role === 'assistant' && item.text.includes(text)) ? view : undefined;
-    },
-    15_000,
-    `answer "${text}"`,
-  );
-}
-
-/** The tool_result blocks of a request the model server received. */
-function toolResults(request: RecordedRequest): { tool_use_id: string; content: string; is_error?: boolean }[] {
-  const messages = (request.body?.messages ?? []) as { role: string; content: unknown }[];
-  const last = messages.at(-1);
-  if (!last || !Array.isArray(last.content)) return [];
-  return last.content.filter((part: { type?: string }) => part.type === 'tool_result') as never;
-}
-
-function requestText(request: RecordedRequest): string {
-  return JSON.stringify(request.body?.messages ?? []);
 }
 
 describe('the agent, with a real bash and the real SDK against a scripted model', () => {

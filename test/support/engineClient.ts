@@ -143,15 +143,22 @@ export class EngineClient {
 
 /** An engine + browser-mode server on loopback, in a temp home. */
 export async function startEngine(
-  options: { shell?: string; configToml?: string; env?: NodeJS.ProcessEnv; agentRetryBaseMs?: number } = {},
+  options: { shell?: string; configToml?: string; env?: NodeJS.ProcessEnv; agentRetryBaseMs?: number; systemPolicyToml?: string } = {},
 ) {
   const testHome = makeTestHome();
   if (options.configToml !== undefined) {
     mkdirSync(join(testHome.home, '.config/tandem'), { recursive: true });
     writeFileSync(join(testHome.home, '.config/tandem/config.toml'), options.configToml);
   }
+  // The system policy lives in the test home, so /etc/tandem on this machine never counts.
+  const systemPolicyFile = join(testHome.home, 'etc/tandem/policy.toml');
+  if (options.systemPolicyToml !== undefined) {
+    mkdirSync(join(systemPolicyFile, '..'), { recursive: true });
+    writeFileSync(systemPolicyFile, options.systemPolicyToml);
+  }
   const engine = new Engine({
     version: 'test',
+    systemPolicyFile,
     env: { ...testHome.env, ...options.env },
     paths: tandemPaths(testHome.env),
     shellOverride: options.shell,

@@ -1,12 +1,38 @@
 import { estimateTokens } from '../context/tokenEstimate';
+import { scrubSecrets } from '../safety/secretScrubber';
 import type { AgentContent, AgentMessage } from './backends/modelBackend';
 
-/** Appends a message, merging it into the previous one when both have the same role. */
+/**
+ * Appends a message, merging it into the previous one when both have the same role. Content
+ * is scrubbed of secrets here: besides the system prompt (built from scrubbed parts) the
+ * history is all a request carries, so nothing enters it unscrubbed — the model's own answers
+ * and tool calls included. Content scrubbed earlier (block results, file reads) comes through
+ * a second pass unchanged.
+ */
 export function appendMessage(history: AgentMessage[], role: AgentMessage['role'], content: AgentContent[]): void {
   if (content.length === 0) return;
+  const scrubbed = content.map(scrubContent);
   const last = history[history.length - 1];
-  if (last && last.role === role) last.content.push(...content);
-  else history.push({ role, content: [...content] });
+  if (last && last.role === role) last.content.push(...scrubbed);
+  else history.push({ role, content: scrubbed });
+}
+
+function scrubContent(part: AgentContent): AgentContent {
+  switch (part.type) {
+    case 'text':
+      return { ...part, text: scrubSecrets(part.text).text };
+    case 'tool_result':
+      return { ...part, content: scrubSecrets(part.content).text };
+    case 'tool_use':
+      return { ...part, input: scrubStrings(part.input) };
+  }
+}
+
+function scrubStrings(value: unknown): unknown {
+  if (typeof value === 'string') return scrubSecrets(value).text;
+  if (Array.isArray(value)) return value.map(scrubStrings);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, scrubStrings(inner)]));
+  return value;
 }
 
 export function estimateMessagesTokens(messages: AgentMessage[]): number {
