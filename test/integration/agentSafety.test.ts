@@ -221,4 +221,26 @@ describe('the safety pipeline around the agent', () => {
     const blocks = await client.request('pane.blocks', { paneId });
     expect(blocks.map((block) => block.command)).toEqual([forged]);
   });
+
+  it("stops the plan when a step changed Tandem's own files in a way the gate could not see", async () => {
+    const { client, model, home } = await open();
+    const config = join(home, '.config/tandem/config.toml');
+    mkdirSync(join(config, '..'), { recursive: true });
+    writeFileSync(config, '[terminal]\nfontSize = 14\n');
+    // The path is assembled at run time: no parse or spelling check can see it.
+    const sneaky = `python3 -c "import os; open(os.path.expanduser('~/.con' + 'fig/tan' + 'dem/config.toml'), 'a').write('#')"`;
+    model.script({ parts: [runCommand('o1', sneaky), runCommand('o2', 'echo after')] }, { parts: [{ text: 'Stopped.' }] });
+    await client.request('agent.send', { text: 'tweak things', attachments: [] });
+    const step = await waitForStep(client, (candidate) => candidate.index === 1 && candidate.approval?.decision === 'ask', 'the step asking');
+    const planId = planIdOf(client);
+    await client.request('agent.step', { planId, stepId: step.id, action: 'approve' });
+    const failed = await waitForStep(client, (candidate) => candidate.index === 1 && candidate.status === 'failed', 'the step failed');
+    expect(failed.detail).toContain("changed Tandem's own files");
+    await client.waitFor(() => (latest(client!)?.items.some((item) => item.role === 'plan' && item.plan.state === 'halted') ? true : undefined), 10_000, 'the plan halted');
+    await client.request('agent.plan', { planId, action: 'stop' });
+    await waitForIdleWithAnswer(client, 'Stopped.');
+    const [result] = toolResults(await model.waitForRequest(2));
+    expect(result?.content).toContain("changed Tandem's own files");
+    expect(result?.is_error).toBe(true);
+  });
 });

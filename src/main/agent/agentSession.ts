@@ -528,6 +528,7 @@ export class AgentSession {
       grant: (shape, command) => this.host.gate.grants.grant(shape, command),
       audit: (record) => void this.host.audit.append({ ...record, conversation: this.id, plan: plan.id }),
       executed: (step, cwd) => void this.afterExecution(plan, step, cwd),
+      ownFiles: this.host.gate.ownFiles,
       changed: () => this.planChanged(plan),
     });
   }

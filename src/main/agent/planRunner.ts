@@ -1,6 +1,7 @@
 import type { StepApproval } from '../../shared/agent';
 import type { Pane } from '../panes/pane';
 import type { GateDecision, ProposedCommand } from '../safety/approval/approvalGate';
+import type { OwnFilesWatch } from '../safety/approval/ownFilesWatch';
 import type { AuditRecord } from '../safety/audit/auditEntry';
 import { blockForModel } from './blockForModel';
 import { assessStepRisk, type Plan, type PlanStep, type RiskClassifier } from './plan';
@@ -21,6 +22,8 @@ export interface PlanRunnerDeps {
   audit(record: AuditRecord): void;
   /** A step ran to its end: post-exec hooks. */
   executed?(step: PlanStep, cwd: string): void;
+  /** Tandem's own files (config, policy, hooks): a step that changes them stops the plan. */
+  ownFiles?: Pick<OwnFilesWatch, 'snapshot' | 'changedSince'>;
   /** The plan or a step changed: show it. */
   changed(): void;
 }
@@ -300,8 +303,10 @@ export class PlanRunner {
     });
     this.step = { step, runner };
     this.deps.changed();
+    const ownFilesBefore = this.deps.ownFiles?.snapshot();
     const outcome = await runner.run();
     this.step = undefined;
+    const ownFilesChanged = ownFilesBefore ? this.deps.ownFiles!.changedSince(ownFilesBefore) : [];
     switch (outcome.kind) {
       case 'finished': {
         const { block, output } = outcome;
@@ -313,12 +318,17 @@ export class PlanRunner {
           outcome.interrupted ? 'The user interrupted it (Ctrl+C).' : '',
         ].filter(Boolean);
         const ok = block.exitCode === 0 || (block.exitCode === undefined && !outcome.timedOut && !outcome.interrupted);
-        step.result = { content: blockForModel(block, output, { note: notes.join(' ') || undefined }), isError: !ok };
+        if (ownFilesChanged.length > 0) notes.push(`It changed Tandem's own files (${ownFilesChanged.join(', ')}); the plan was stopped and the user told.`);
+        step.result = { content: blockForModel(block, output, { note: notes.join(' ') || undefined }), isError: !ok || ownFilesChanged.length > 0 };
         const detail = outcome.timedOut ? 'timed out' : outcome.interrupted ? 'interrupted' : undefined;
         this.plan.setStatus(step, ok ? 'done' : 'failed', detail);
         this.record(step, 'executed', { exitCode: block.exitCode, durationMs: step.durationMs, reason: detail });
         this.deps.executed?.(step, block.cwd || this.cwdOf(step));
-        if (!ok) this.halt(step, `Step ${step.index} exited with code ${block.exitCode ?? 'unknown'}${detail ? ` (${detail})` : ''}.`);
+        if (ownFilesChanged.length > 0) {
+          this.record(step, 'failed', { exitCode: block.exitCode, reason: `changed Tandem's own files: ${ownFilesChanged.join(', ')}` });
+          this.plan.setStatus(step, 'failed', `changed Tandem's own files: ${ownFilesChanged.join(', ')}`);
+          this.halt(step, `Step ${step.index} changed Tandem's own files (${ownFilesChanged.join(', ')}). Check them before going on.`);
+        } else if (!ok) this.halt(step, `Step ${step.index} exited with code ${block.exitCode ?? 'unknown'}${detail ? ` (${detail})` : ''}.`);
         break;
       }
       case 'cancelled':

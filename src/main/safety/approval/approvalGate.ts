@@ -3,6 +3,7 @@ import { runPostExecHooks, runPreExecHooks, type HookVerdict, type PostExecHookR
 import type { PolicyFiles } from '../policy/policyFiles';
 import { policyDecision, policyDenyList, policyFileRead, type PolicyVerdict } from '../policy/policyEvaluator';
 import { commandShape } from './commandShape';
+import type { OwnFilesWatch } from './ownFilesWatch';
 import { SessionGrants } from './sessionGrants';
 import { tandemFileWrite } from './tandemFiles';
 
@@ -47,6 +48,8 @@ export interface ApprovalGateOptions {
   hooksDir: string;
   hookTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
+  /** Notices steps that changed Tandem's own files anyway. */
+  ownFiles: OwnFilesWatch;
 }
 
 /**
@@ -58,6 +61,10 @@ export class ApprovalGate {
   readonly grants = new SessionGrants();
 
   constructor(private readonly options: ApprovalGateOptions) {}
+
+  get ownFiles(): OwnFilesWatch {
+    return this.options.ownFiles;
+  }
 
   classify(command: string, cwd: string): Promise<RiskResult> {
     return classifyCommand(command, { cwd: cwd || this.options.home, home: this.options.home, protectedPaths: [...this.options.protectedPaths] });

@@ -32,7 +32,11 @@ export function commandShape(parts: readonly ClassifiedPart[]): string {
 
 function subcommandOf(part: ClassifiedPart): string[] {
   if (!SUBCOMMAND_TOOLS.has(part.command)) return [];
-  const operands = part.words.slice(1).filter((word) => !word.startsWith('-'));
+  const args = part.words.slice(1);
+  const operands = args.filter((word) => !word.startsWith('-'));
+  // Options before the subcommand (`git -C repo push`, `npm --prefix dir publish`) may take values, so which
+  // word is the subcommand cannot be told: every operand is then part of the shape.
+  if (operands.length > 0 && args[0]?.startsWith('-')) return operands;
   const subcommand: string[] = [];
   for (const word of operands) {
     if (subcommand.length >= SUBCOMMAND_DEPTH || !SUBCOMMAND_WORD.test(word)) break;

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import type { TandemPaths } from '../../settings/paths';
 import { PolicyFiles, SYSTEM_POLICY_FILE } from '../policy/policyFiles';
 import { ApprovalGate } from './approvalGate';
+import { OwnFilesWatch } from './ownFilesWatch';
 
 export interface GateSetupOptions {
   /** The system policy (default /etc/tandem/policy.toml); tests point it elsewhere. */
@@ -48,5 +49,6 @@ export function createApprovalGate(paths: TandemPaths, env: NodeJS.ProcessEnv, o
     hooksDir,
     hookTimeoutMs: options.hookTimeoutMs,
     env,
+    ownFiles: new OwnFilesWatch([paths.configDir, systemPolicyFile]),
   });
 }

@@ -18,8 +18,13 @@ export function tandemFileWrite(command: string, risk: RiskResult, tandemPaths: 
       if (command.includes(spelling)) return shortPath(own, home);
     }
   }
+  // `$XDG_CONFIG_HOME/tandem`, `${XDG_DATA_HOME:-$HOME/.local/share}/tandem`, `~/.config//tandem`: the folders by another name.
+  const spelled = XDG_SPELLING.exec(command);
+  if (spelled) return spelled[0];
   return undefined;
 }
+
+const XDG_SPELLING = /(?:XDG_(?:CONFIG|DATA|STATE)_HOME|\.config|\.local\/share|\.local\/state)[^\s/'"]*(?:\/\.?)+tandem(?![\w-])/;
 
 function spellings(path: string, home: string): string[] {
   const found = [path];
