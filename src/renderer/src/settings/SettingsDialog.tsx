@@ -26,6 +26,7 @@ interface Draft {
   aiStepTimeout: string;
   aiContextBlocks: string;
   aiHistoryBudget: string;
+  aiSessionBudget: string;
 }
 
 function draftFrom(settings: Settings): Draft {
@@ -47,6 +48,7 @@ function draftFrom(settings: Settings): Draft {
     aiStepTimeout: String(settings.ai.stepTimeoutSeconds),
     aiContextBlocks: String(settings.ai.contextBlocks),
     aiHistoryBudget: String(settings.ai.historyTokenBudget),
+    aiSessionBudget: String(settings.ai.sessionTokenBudget),
   };
 }
 
@@ -85,6 +87,7 @@ function patchFrom(draft: Draft, settings: Settings): SettingsPatch {
   const stepTimeoutSeconds = parseWhole(draft.aiStepTimeout, 'Step timeout', 5, 86_400);
   const contextBlocks = parseWhole(draft.aiContextBlocks, 'Recent commands in context', 0, 200);
   const historyTokenBudget = parseWhole(draft.aiHistoryBudget, 'History budget', 2_000, 1_000_000);
+  const sessionTokenBudget = parseWhole(draft.aiSessionBudget, 'Session token budget', 0, 1_000_000_000);
   if (draft.aiBackend !== settings.ai.backend) ai.backend = draft.aiBackend;
   if (draft.aiModel.trim() !== settings.ai.model) ai.model = draft.aiModel.trim();
   if (draft.aiBaseUrl.trim() !== settings.ai.baseUrl) ai.baseUrl = draft.aiBaseUrl.trim();
@@ -92,6 +95,7 @@ function patchFrom(draft: Draft, settings: Settings): SettingsPatch {
   if (stepTimeoutSeconds !== settings.ai.stepTimeoutSeconds) ai.stepTimeoutSeconds = stepTimeoutSeconds;
   if (contextBlocks !== settings.ai.contextBlocks) ai.contextBlocks = contextBlocks;
   if (historyTokenBudget !== settings.ai.historyTokenBudget) ai.historyTokenBudget = historyTokenBudget;
+  if (sessionTokenBudget !== settings.ai.sessionTokenBudget) ai.sessionTokenBudget = sessionTokenBudget;
   if (Object.keys(ai).length > 0) patch.ai = ai;
   return patch;
 }
@@ -281,6 +285,10 @@ export function SettingsDialog() {
             <label>
               History budget (tokens)
               <input name="aiHistoryBudget" type="number" min={2_000} max={1_000_000} value={draft.aiHistoryBudget} onChange={(event) => change('aiHistoryBudget', event.target.value)} />
+            </label>
+            <label title="Tokens sent and received until the window closes: a warning at 80%, a stop at 100%. 0 means no limit.">
+              Session token budget
+              <input name="aiSessionBudget" type="number" min={0} max={1_000_000_000} value={draft.aiSessionBudget} onChange={(event) => change('aiSessionBudget', event.target.value)} />
             </label>
           </div>
           <ApiKeyField backend={draft.aiBackend} value={apiKey} onChange={setApiKey} />
