@@ -87,7 +87,8 @@ export class AgentSession {
   private readonly classify: RiskClassifier;
   /** Tokens sent and received since the window opened (not reset by a new conversation). */
   private sessionTokens = 0;
-  private budgetWarned = false;
+  /** The budget the 80% warning was given for (a raised budget warns again). */
+  private budgetWarnedAt: number | undefined;
   /** Request bodies by assistant item, newest last, for "what was sent". */
   private readonly sent = new Map<string, string>();
 
@@ -670,8 +671,8 @@ export class AgentSession {
   private countTokens(tokens: number): void {
     this.sessionTokens += tokens;
     const limit = this.settings().sessionTokenBudget;
-    if (limit > 0 && !this.budgetWarned && this.sessionTokens >= limit * BUDGET_WARNING_SHARE && this.sessionTokens < limit) {
-      this.budgetWarned = true;
+    if (limit > 0 && this.budgetWarnedAt !== limit && this.sessionTokens >= limit * BUDGET_WARNING_SHARE && this.sessionTokens < limit) {
+      this.budgetWarnedAt = limit;
       this.addError(
         `This session has used ${Math.round((this.sessionTokens / limit) * 100)}% of its token budget ` +
           `(${this.sessionTokens.toLocaleString('en-US')} of ${limit.toLocaleString('en-US')}); the agent stops at 100%.`,

@@ -131,7 +131,7 @@ export class ApprovalGate {
   }
 
   private beforeHooks(command: string, cwd: string, risk: RiskResult, layers: ReturnType<PolicyFiles['layers']>): GateDecision | undefined {
-    const own = tandemFileWrite(command, risk, this.options.tandemPaths, this.options.home);
+    const own = tandemFileWrite(command, risk, this.options.tandemPaths, this.options.home, cwd);
     if (own) return this.result('deny', risk, command, `builtin: the agent may never change Tandem's own files (${own})`, 'builtin');
     const denied = policyDenyList(layers, this.facts(command, cwd, risk));
     if (denied) return this.result('deny', risk, command, denied.rule, 'policy');

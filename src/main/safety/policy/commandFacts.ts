@@ -18,7 +18,8 @@ export function networkUse(facts: CommandFacts): { hosts: string[] } | undefined
   const commands = facts.parts.map((part) => part.command);
   if (!commands.some((name) => NETWORK_COMMANDS.has(name))) return undefined;
   const hosts = new Set<string>();
-  for (const match of facts.command.matchAll(/\b[a-z][a-z0-9+.-]*:\/\/(?:[^\s/@'"]*@)?(\[[0-9a-f:.]+\]|[^\s/:'"?#]+)/gi)) {
+  // The userinfo ends before `/`, `?` or `#`: in `https://evil.example#@api.github.com` the host is evil.example.
+  for (const match of facts.command.matchAll(/\b[a-z][a-z0-9+.-]*:\/\/(?:[^\s/?#@'"]*@)?(\[[0-9a-f:.]+\]|[^\s/:'"?#]+)/gi)) {
     hosts.add(match[1]!.toLowerCase());
   }
   for (const match of facts.command.matchAll(/(?:^|\s)(?:[\w.-]+@)?([a-z0-9][\w.-]*\.[a-z][\w-]*|[a-z0-9][\w.-]*@[\w.-]+):/gi)) {
@@ -41,5 +42,7 @@ export function namedPaths(command: string): string[] {
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) continue;
     paths.add(path);
   }
+  // `wc -l < .env`: what `<` reads is a path, with or without a slash.
+  for (const match of command.matchAll(/(?:^|[^<])<\s*(['"]?)([^\s'";&|<>()`]+)\1/g)) paths.add(match[2]!);
   return [...paths];
 }

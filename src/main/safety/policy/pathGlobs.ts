@@ -12,12 +12,19 @@ export interface GlobContext {
 }
 
 export function expandGlob(glob: string, context: GlobContext): string {
+  // The home and cwd are literal paths: a folder named `My Project (copy)` must not turn into a pattern group.
+  const home = escapeGlob(context.home);
+  const cwd = escapeGlob(context.cwd);
   const expanded = glob
     .trim()
-    .replace(/^~(?=\/|$)/, context.home)
-    .replace(/\$\{?HOME\}?/g, context.home)
-    .replace(/\$\{?CWD\}?/g, context.cwd);
-  return expanded.startsWith('/') ? expanded : posix.join(context.cwd, expanded);
+    .replace(/^~(?=\/|$)/, () => home)
+    .replace(/\$\{?HOME\}?/g, () => home)
+    .replace(/\$\{?CWD\}?/g, () => cwd);
+  return expanded.startsWith('/') ? expanded : posix.join(cwd, expanded);
+}
+
+function escapeGlob(path: string): string {
+  return path.replace(/[\\*?[\]{}()!@+|^$]/g, '\\$&');
 }
 
 /** The first glob covering the path (absolute, or with `~`, or relative to the cwd). */

@@ -22,7 +22,9 @@ export function policyDenyList(layers: readonly PolicyLayer[], facts: CommandFac
   for (const layer of layers) {
     const shell = layer.policy?.approval?.shell;
     if (shell?.deny_patterns) {
-      for (const text of [facts.command, ...commandSegments(facts.command), ...facts.parts.map((part) => part.command)]) {
+      // Each parsed command again as its words (`/bin/rm`, `\rm`, `'rm'` are rm; `bash -c "…"` and `sudo -u root …` bodies are their own parts).
+      const parsed = facts.parts.flatMap((part) => [part.command, part.words.join(' ')]);
+      for (const text of [facts.command, ...commandSegments(facts.command), ...parsed]) {
         const pattern = matchingPattern(shell.deny_patterns, text);
         if (pattern) return { decision: 'deny', rule: `${source(layer, facts)}: [approval.shell] deny_patterns "${pattern}"` };
       }
@@ -30,7 +32,8 @@ export function policyDenyList(layers: readonly PolicyLayer[], facts: CommandFac
     const fsDeny = layer.policy?.approval?.filesystem?.deny;
     if (fsDeny) {
       const context = { cwd: facts.cwd, home: facts.home };
-      const touched = [...facts.parts.flatMap((part) => part.writes), ...namedPaths(facts.command)];
+      // Every argument may be a path (`cat .env` reads one): a false match here costs a rephrase, a missed one is a read of a denied file.
+      const touched = [...facts.parts.flatMap((part) => [...part.writes, ...part.words.slice(1)]), ...namedPaths(facts.command)];
       for (const path of touched) {
         const glob = matchingGlob(fsDeny, path, context);
         if (glob) return { decision: 'deny', rule: `${source(layer, facts)}: [approval.filesystem] deny "${glob}" covers ${path}` };
@@ -108,7 +111,9 @@ function networkVerdict(layer: PolicyLayer, facts: CommandFacts): PolicyVerdict 
  */
 export function policyFileRead(layers: readonly PolicyLayer[], path: string, context: GlobContext): PolicyVerdict | undefined {
   for (const layer of layers) {
-    const filesystem = layer.policy?.approval?.filesystem;
+    // A broken file's deny globs cannot be known; the file tools cannot ask, so they refuse (the agent can still propose a command, which asks).
+    if (layer.error || !layer.policy) return { decision: 'deny', rule: `policy ${layer.error ?? `${layer.file} is unusable`}` };
+    const filesystem = layer.policy.approval?.filesystem;
     const where = source(layer, context);
     const denied = matchingGlob(filesystem?.deny, path, context);
     if (denied) return { decision: 'deny', rule: `${where}: [approval.filesystem] deny "${denied}"` };
