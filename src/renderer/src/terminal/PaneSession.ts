@@ -15,6 +15,7 @@ import { isMac } from '../platform/platform';
 import type { ResolvedTheme } from '../settings/settingsStore';
 import { searchDecorationColors, terminalTheme } from './terminalThemes';
 import { loadWebglRenderer } from './webglRenderer';
+import { mayWrite, noteKeystroke, outputWritten, whenWritable } from './inputPriority';
 
 /** What the pane needs from the engine connection. */
 export interface PaneTransport {
@@ -182,9 +183,14 @@ export class PaneSession {
       for (const text of this.localLines.splice(0)) this.terminal.write(text);
       return;
     }
+    this.writing = true;
+    if (!mayWrite(this.paneId)) {
+      // Another pane is being typed in: its echo goes first.
+      whenWritable(() => this.writeBacklog());
+      return;
+    }
     const bytes = this.backlog.length === 1 ? this.backlog[0]! : concatBytes(this.backlog);
     this.backlog = [];
-    this.writing = true;
     const chunkOffset = this.nextOffset;
     this.nextOffset += bytes.byteLength;
     if (this.anchors.length === 0 || (this.anchors[0]?.offset ?? Infinity) >= this.nextOffset) {
@@ -319,6 +325,7 @@ export class PaneSession {
     const byteCount = bytes.byteLength;
     this.terminal.write(bytes, () => {
       if (!this.disposed) this.transport.sendAck(this.paneId, byteCount);
+      outputWritten(this.paneId);
       afterwards?.();
     });
   }
@@ -337,6 +344,7 @@ export class PaneSession {
       if (data.includes('\r')) this.hooks.onRestartRequested(this.paneId);
       return;
     }
+    noteKeystroke(this.paneId);
     this.transport.sendInput(this.paneId, data);
     this.hooks.onUserInput(this.paneId);
   }
