@@ -13,6 +13,16 @@ const NETWORK_COMMANDS: ReadonlySet<string> = new Set([
   'curl', 'wget', 'http', 'https', 'xh', 'aria2c', 'ssh', 'scp', 'sftp', 'rsync', 'nc', 'ncat', 'netcat', 'socat', 'telnet', 'ftp', 'lftp', 'mosh',
 ]);
 
+/** Programs whose every operand is a URL, with their options that take a file name instead (`curl -o page.html`, `wget -O x.tgz`). */
+const URL_PROGRAMS: ReadonlyMap<string, RegExp> = new Map([
+  ['curl', /^(?:-[a-zA-Z]*[oTKbcDE]|--(?:output|upload-file|config|cookie|cookie-jar|dump-header|cacert|capath|cert|key|netrc-file|trace|trace-ascii|stderr))$/],
+  ['wget', /^(?:-[a-zA-Z]*[OoaiP]|--(?:output-document|output-file|append-output|input-file|directory-prefix|load-cookies|save-cookies|ca-certificate|certificate|private-key))$/],
+  ['aria2c', /^(?:-[a-zA-Z]*[odi]|--(?:out|dir|input-file))$/],
+  ['http', /^(?:-[a-zA-Z]*o|--output)$/],
+  ['https', /^(?:-[a-zA-Z]*o|--output)$/],
+  ['xh', /^(?:-[a-zA-Z]*o|--output)$/],
+]);
+
 /** The command reaches the network (a downloader, ssh and friends), and the hosts it names. */
 export function networkUse(facts: CommandFacts): { hosts: string[] } | undefined {
   const commands = facts.parts.map((part) => part.command);
@@ -26,6 +36,17 @@ export function networkUse(facts: CommandFacts): { hosts: string[] } | undefined
     hosts.add(match[1]!.replace(/^.*@/, '').toLowerCase());
   }
   for (const match of facts.command.matchAll(/(?:^|\s)[\w.-]+@([a-z0-9][\w.-]*)/gi)) hosts.add(match[1]!.toLowerCase());
+  // `curl evil.example/x https://api.github.com`: an argument without a scheme is a URL too (a file an option names is not).
+  for (const part of facts.parts) {
+    const fileOption = URL_PROGRAMS.get(part.command);
+    if (!fileOption) continue;
+    const args = part.words.slice(1);
+    args.forEach((word, i) => {
+      if (word.startsWith('-') || fileOption.test(args[i - 1] ?? '') || /^[a-z][a-z0-9+.-]*:\/\//i.test(word)) return;
+      const bare = /^(?:[^\s/?#@]*@)?((?:[a-z0-9][\w-]*\.)+[a-z][\w-]*|\d{1,3}(?:\.\d{1,3}){3})(?::\d+)?(?:[/?#]|$)/i.exec(word);
+      if (bare) hosts.add(bare[1]!.toLowerCase());
+    });
+  }
   if (hosts.size === 0) {
     // `ssh build-box uptime`: the first word after ssh's options names the host.
     const ssh = /(?:^|[\s;&|(])(?:ssh|mosh)((?:\s+-[A-Za-z]+(?:\s+\S+)?)*)\s+([\w.-]+)/.exec(facts.command);

@@ -8,7 +8,7 @@ export interface PolicyVerdict {
   decision: PolicyMode;
   /** Which file and setting decided, for the approval card and the audit log. */
   rule: string;
-  /** Allowed by an allow pattern the user wrote for it: the only way a RED command runs. */
+  /** Allowed by an allow pattern that names it, without wildcards: the only way a RED command runs. */
   explicit?: boolean;
 }
 
@@ -67,8 +67,10 @@ function layerDecision(layer: PolicyLayer, facts: CommandFacts): PolicyVerdict |
   const approval = layer.policy.approval;
   const where = source(layer, facts);
   const shell = approval?.shell;
-  const allowPattern = matchingPattern(shell?.allow_patterns, facts.command);
-  if (allowPattern) return { decision: 'allow', rule: `${where}: [approval.shell] allow_patterns "${allowPattern}"`, explicit: true };
+  // Only a pattern without wildcards names a command: `rm -rf *` written for build folders must not unblock `rm -rf ~`.
+  const exact = shell?.allow_patterns?.filter((pattern) => !hasWildcard(pattern));
+  const allowPattern = matchingPattern(exact, facts.command) ?? matchingPattern(shell?.allow_patterns, facts.command);
+  if (allowPattern) return { decision: 'allow', rule: `${where}: [approval.shell] allow_patterns "${allowPattern}"`, explicit: !hasWildcard(allowPattern) };
 
   const context = { cwd: facts.cwd, home: facts.home };
   const filesystem = approval?.filesystem;
@@ -91,6 +93,10 @@ function layerDecision(layer: PolicyLayer, facts: CommandFacts): PolicyVerdict |
   if (!mode) return undefined;
   const setting = shell?.mode ? '[approval.shell] mode' : '[approval] default';
   return { decision: mode, rule: `${where}: ${setting} = "${mode}"` };
+}
+
+function hasWildcard(pattern: string): boolean {
+  return /[*?]/.test(pattern);
 }
 
 function networkVerdict(layer: PolicyLayer, facts: CommandFacts): PolicyVerdict | undefined {
