@@ -234,8 +234,8 @@ describe('the agent, with a real bash and the real SDK against a scripted model'
     expect(toolResults(request).find((r) => r.tool_use_id === 'n2')?.content).toContain('added a note');
     const revised = await waitForStep(client, (s) => s.command === 'echo revised' && s.status === 'proposed', 'revised step');
     expect(revised.index).toBe(1);
-    // The revision waits for the user again.
-    expect(latest(client)?.status).toBe('awaiting-approval');
+    // The revision waits for the user again (once the gate has judged it).
+    await client.waitFor(() => latest(client)?.status === 'awaiting-approval', 5_000, 'awaiting approval');
   });
 
   it('cancels a streaming answer: the panel settles and the server sees the connection closed', async () => {

@@ -150,7 +150,7 @@ export class AgentSession {
     const text = request.text.trim();
     if (!text && attachments.length === 0) return;
     // While a plan waits for the user, a message steers it: the rest of the plan is revised.
-    if (this.planRunner?.waitingForUser) {
+    if (this.planRunner?.steerable) {
       this.addNote(text, attachments.map((attachment) => attachment.content));
       return;
     }

@@ -50,6 +50,12 @@ export class PlanRunner {
     return this.step !== undefined;
   }
 
+  /** A message from the user now steers the plan (as a note): no step is running and the next one waits for a decision or its check. */
+  get steerable(): boolean {
+    if (this.plan.settled || this.step) return false;
+    return this.plan.state === 'halted' || this.plan.nextOpen()?.status === 'proposed';
+  }
+
   /** The plan cannot move until the user decides something. */
   get waitingForUser(): boolean {
     if (this.plan.settled || this.step) return false;
@@ -361,8 +367,13 @@ export class PlanRunner {
     this.deps.changed();
   }
 
+  /**
+   * Waits for the user. A note that arrived while the gate was judging a step has already
+   * woken nobody, so it is taken at once instead of waiting for a change that may not come.
+   */
   private waitForChange(): Promise<void> {
     this.deps.changed();
+    if (this.plan.note !== undefined) return Promise.resolve();
     return this.plan.changed();
   }
 }

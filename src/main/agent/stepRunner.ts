@@ -31,11 +31,15 @@ export interface StepRunOptions {
  * prompt, types the command and Enter, and resolves with the block it produced. A step
  * that runs past its timeout gets Ctrl+C, then SIGKILL for its foreground job.
  */
+/** A second Ctrl+C when the first did not end the step by then. */
+const INTERRUPT_RETRY_MS = 1_000;
+
 export class StepRunner {
   private stop: (() => void) | undefined;
   private cancelled = false;
   private typed = false;
   private interruptedByUser = false;
+  private interruptRetry: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly pane: Pane,
@@ -53,6 +57,7 @@ export class StepRunner {
       let unobserve: () => void = () => undefined;
       const finish = (outcome: StepOutcome) => {
         for (const timer of timers) clearTimeout(timer);
+        clearTimeout(this.interruptRetry);
         clearTimeout(quietTimer);
         unobserve();
         this.stop = undefined;
@@ -154,6 +159,12 @@ export class StepRunner {
     if (this.typed) {
       this.interruptedByUser = true;
       this.pane.interrupt();
+      // A Ctrl+C that lands just as the shell starts the command can be lost (seen under load,
+      // with the block already started); as a user would, press it once more if nothing ended.
+      clearTimeout(this.interruptRetry);
+      this.interruptRetry = setTimeout(() => {
+        if (this.stop) this.pane.interrupt();
+      }, INTERRUPT_RETRY_MS);
       return;
     }
     this.cancelled = true;
