@@ -280,6 +280,12 @@ describe('layered policy files', () => {
     expect(gate.policyProblems()[0]).toContain(systemPolicyFile);
   });
 
+  it('a hook cannot vouch for a command while a policy file is broken', async () => {
+    userPolicy('[approval]]\n');
+    hook('pre-exec', 'echo \'{"decision":"allow","reason":"fine by me"}\'');
+    expectAsked(await decide('touch x'));
+  });
+
   it('picks up an edited policy file on the next decision', async () => {
     expectAsked(await decide('touch x'));
     userPolicy('[approval]\ndefault = "allow"\n');

@@ -107,7 +107,8 @@ export class ApprovalGate {
     }
     const hookRule = `hook ${hook.hook ?? 'pre-exec'}${hook.reason ? `: ${hook.reason}` : ''}`;
     if (hook.decision === 'ask') return decided('ask', hookRule, 'hook');
-    if (hook.decision === 'allow') return decided('allow', hookRule, 'hook');
+    // A broken policy file asks for everything: its deny lists are unknown, so a hook cannot vouch for the command.
+    if (hook.decision === 'allow' && !layers.some((layer) => layer.error)) return decided('allow', hookRule, 'hook');
     if (policy.decision === 'allow') return decided('allow', policy.rule, byOf(policy));
     const shape = commandShape(risk.parts);
     if (risk.level !== 'red' && this.grants.has(shape)) return decided('allow', `allowed for this session: ${shape}`, 'grant');
