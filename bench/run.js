@@ -4,9 +4,10 @@
 // fatal; the exit code is non-zero only when a measurement could not be taken at all.
 //
 //   node bench/run.js                       everything (~3-5 min)
-//   node bench/run.js throughput            one suite: throughput | latency | interrupt | memory | agent
+//   node bench/run.js throughput            one suite: throughput | latency | interrupt | memory | agent | safety
 //   node bench/run.js latency memory        several
 //   BENCH_FILE_MB=10 node bench/run.js throughput    a smaller log file while debugging
+//   BENCH_SCRUB_MB=2 node bench/run.js safety        less text to scrub
 //   BENCH_DEBUG=1 ...                        stack traces and page errors on stderr
 import { cpus, loadavg } from 'node:os';
 import { Report } from './lib/report.js';
@@ -17,6 +18,7 @@ const SUITES = {
   interrupt: () => import('./suites/interrupt.js').then((m) => m.interrupt),
   memory: () => import('./suites/memory.js').then((m) => m.memory),
   agent: () => import('./suites/agent.js').then((m) => m.agent),
+  safety: () => import('./suites/safety.js').then((m) => m.safety),
 };
 
 const requested = process.argv.slice(2);

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   SECRET_DETECTORS,
+  findSecrets,
   isSecretEnvironmentName,
   looksHighEntropy,
   scrubEnvironment,
@@ -128,6 +129,55 @@ describe('scrubSecrets: names that say secret', () => {
   });
 });
 
+describe('scrubSecrets: more shapes of secrets', () => {
+  const KEY_BODY = PEM_BODY.replace(/\n/g, '\\n');
+  const cases: [string, string, string][] = [
+    ['.netrc on one line', `machine github.com login me password ${pseudo(20, ALNUM, 71)}`, 'machine github.com login me password [REDACTED:password]'],
+    ['.netrc, password on its own line', `machine host\n  login deploy\n  password ${pseudo(16, ALNUM, 73)}`, 'machine host\n  login deploy\n  password [REDACTED:password]'],
+    ['XML element', `<password>${pseudo(14, ALNUM, 75)}</password>`, '<password>[REDACTED:password]</password>'],
+    ['PHP define', `define( 'DB_PASSWORD', '${pseudo(14, ALNUM, 77)}' );`, "define( 'DB_PASSWORD', '[REDACTED:password]' );"],
+    ['PHP array', `'password' => '${pseudo(14, ALNUM, 79)}',`, "'password' => '[REDACTED:password]',"],
+    ['curl -u user:password', `curl -u admin:${pseudo(14, ALNUM, 81)} https://x.test/api`, 'curl -u admin:[REDACTED:password] https://x.test/api'],
+    ['URL with an empty user', `redis://:${pseudo(16, ALNUM, 83)}@cache:6379/0`, 'redis://:[REDACTED:url-password]@cache:6379/0'],
+    ['sshpass', `sshpass -p ${pseudo(12, ALNUM, 85)} ssh deploy@host`, 'sshpass -p [REDACTED:password] ssh deploy@host'],
+    ['aws configure set', `aws configure set aws_secret_access_key ${AWS_SECRET}`, 'aws configure set aws_secret_access_key [REDACTED:aws-secret-access-key]'],
+    ['Kubernetes env name/value pair', `- name: DB_PASSWORD\n  value: ${pseudo(14, ALNUM, 87)}`, '- name: DB_PASSWORD\n  value: [REDACTED:password]'],
+    ['JSON name/value pair', `{"name": "API_TOKEN", "value": "${pseudo(30, ALNUM, 89)}"}`, '{"name": "API_TOKEN", "value": "[REDACTED:token]"}'],
+    ['terraform output', `"db_password": {\n  "sensitive": true,\n  "value": "${pseudo(14, ALNUM, 91)}"\n}`, '"db_password": {\n  "sensitive": true,\n  "value": "[REDACTED:password]"\n}'],
+    ['Docker auth (base64 user:password)', `"auth": "${Buffer.from('ci:' + pseudo(14, ALNUM, 93)).toString('base64')}"`, '"auth": "[REDACTED:credential]"'],
+    ['PEM key in a JSON string', `"private_key": "-----BEGIN RSA PRIVATE KEY-----\\n${KEY_BODY}\\n-----END RSA PRIVATE KEY-----\\n"`, '"private_key": "[REDACTED:private-key]\\n"'],
+    ['base64-encoded PEM key', `tls.key: ${Buffer.from(PEM).toString('base64')}`, 'tls.key: [REDACTED:private-key]'],
+    ['Slack webhook path in curl -v', `> POST /services/T0${pseudo(8, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789')}/B0${pseudo(8, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 3)}/${pseudo(24, ALNUM, 95)} HTTP/2`, '> POST [REDACTED:slack-webhook] HTTP/2'],
+    ['Vault token', `token  hvs.${pseudo(24, ALNUM, 97)}`, 'token  [REDACTED:vault-token]'],
+    ['Google OAuth access token', `ya29.${pseudo(120, ALNUM + '_-', 99)}`, '[REDACTED:google-oauth-token]'],
+    ['AWS session token', `'X-Amz-Security-Token': b'IQoJb3JpZ2luX2Vj${pseudo(300, ALNUM + '+/', 101)}'`, "'X-Amz-Security-Token': b'[REDACTED:aws-session-token]'"],
+    ['a value with shell separators in an env dump', `DB_PASSWORD=${pseudo(10, ALNUM, 103)}&${pseudo(6, ALNUM, 105)};x`, 'DB_PASSWORD=[REDACTED:password]'],
+    ['a YAML value with blanks', 'password: correct horse battery staple', 'password: [REDACTED:password]'],
+    ['an INI value with blanks around =', `passwd = ${pseudo(12, ALNUM, 107)}`, 'passwd = [REDACTED:password]'],
+    ['SMTP_PASS', `SMTP_PASS=${pseudo(12, ALNUM, 109)}`, 'SMTP_PASS=[REDACTED:password]'],
+    ['a key-named value that is key material', `APP_KEY=base64:${Buffer.from(pseudo(32, ALNUM, 111)).toString('base64')}`, 'APP_KEY=[REDACTED:secret]'],
+  ];
+  for (const [name, input, expected] of cases) {
+    it(`redacts ${name}`, () => {
+      expect(scrubSecrets(input).text).toBe(expected);
+    });
+  }
+
+  it('reports where each secret was, in the original text', () => {
+    const text = `GITHUB_TOKEN=${GITHUB}\ncurl -H "Authorization: Bearer ${JWT}" https://x.test`;
+    const spans = findSecrets(text);
+    expect(spans.map((s) => [text.slice(s.start, s.end), s.kind])).toEqual([
+      [GITHUB, 'github-token'],
+      [JWT, 'jwt'],
+    ]);
+  });
+
+  it('lets the row nearer the top of the table win where matches overlap', () => {
+    expect(scrubSecrets(`password: ${GITHUB}`).text).toBe('password: [REDACTED:github-token]');
+    expect(scrubSecrets(`https://me:${GITLAB}@gitlab.com/x`).text).toBe('https://me:[REDACTED:gitlab-token]@gitlab.com/x');
+  });
+});
+
 describe('scrubSecrets: leaves ordinary text alone', () => {
   const untouched = [
     'commit 3f2a9c1b7e5d4a6f8b0c2e4d6f8a0b2c4d6e8f0a',
@@ -156,6 +206,37 @@ describe('scrubSecrets: leaves ordinary text alone', () => {
     'export PATH=/usr/bin:/bin\nexport HOME=/home/me',
     'ETag: W/"5e15153d-120f"',
     'Note: the secret sauce is in main.rs',
+    // Values that are not secrets under secret names
+    "      DB_PASSWORD:        <set to the key 'password' in secret 'db-password'>  Optional: false",
+    '      + password                 = (sensitive value)',
+    '\tssl.truststore.password = [hidden]',
+    'GITHUB_TOKEN=<your token>',
+    '  "jsonwebtoken": "^9.0.2",',
+    'tls.key: |',
+    'TOKEN_TTL_SECONDS=3600\nPASSWORD_MIN_LENGTH=12\nSECRET_NAME=api-credentials',
+    '--- PASS: TestParseConfig (0.11s)',
+    'password: ${{ secrets.DB_PASSWORD }}',
+    // Code
+    'password = input("Password: ")',
+    '    password = request.POST.get("password", "")',
+    'SECRET_KEY = os.environ["DJANGO_SECRET_KEY"]',
+    '    token = jwt.encode({"sub": user.id}, settings.SECRET_KEY, algorithm="HS256")',
+    '\tsecret := []byte(cfg.WebhookSecret)',
+    'body:JSON.stringify({email:Z,password:Hp})',
+    'const{token:s,user:Nn}=await m.json();case"TOKEN_EXPIRED":return{...T,token:null}',
+    'this.token = options.token ?? randomBytes(24).toString("base64url");',
+    'lastSignificantToken = nextLastSignificantToken;',
+    'connect(host=HOST, user=USER, password=get_password())',
+    // Random-looking values that are not secrets
+    '        Signature Algorithm: sha256WithRSAEncryption',
+    'decodeBase64 = decodeBase64WithBufferFrom',
+    '  "nextPageToken": "CiAKGjBpNDd2Nmp2Zml2cXRwYjBpOXA3",',
+    '  "continue": "' + Buffer.from('{"v":"meta.k8s.io/v1","rv":45751782,"start":"api-7d9c8b6f5d-x2k9p"}').toString('base64url') + '",',
+    'github.com/davecgh/go-spew v1.1.1 h1:vj9j/u1bqnvCEfJOwUhtlOARqs3+rkHYY13jYWTU97c=',
+    'x-amz-id-2: ' + Buffer.from(pseudo(56, ALNUM, 113)).toString('base64'),
+    `ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI${pseudo(43, ALNUM + '+/', 115)} maria@thinkpad`,
+    `-----BEGIN CERTIFICATE-----\n${PEM_BODY}\n-----END CERTIFICATE-----`,
+    'docker run -u 1000:1000 -v "$PWD":/src node:20 npm test',
   ];
   for (const text of untouched) {
     it(`keeps ${JSON.stringify(text.slice(0, 50))}`, () => {
@@ -297,5 +378,29 @@ describe('scrubEnvironment', () => {
   it('names ending in _KEY, _SECRET, _TOKEN or _PASSWORD are secret whatever their case', () => {
     for (const name of ['X_KEY', 'X_SECRET', 'x_token', 'X_PASSWORD', 'TOKEN', 'X_API_KEY', 'X_CREDENTIALS']) expect(isSecretEnvironmentName(name)).toBe(true);
     for (const name of ['HOME', 'PWD', 'KEYBOARD', 'TOKENIZERS_PARALLELISM', 'SSH_AUTH_SOCK']) expect(isSecretEnvironmentName(name)).toBe(false);
+  });
+
+  it('refuses the other spellings of a secret name too: _PASS, _PWD, _PASSWD, _CREDENTIAL, API keys inside a name', () => {
+    for (const name of ['SMTP_PASS', 'DB_PWD', 'DB_PASSWD', 'GCP_CREDENTIAL', 'GOOGLE_APPLICATION_CREDENTIALS', 'OPENAI_APIKEY', 'STRIPE_API_KEY_LIVE', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'CLIENT_SECRET_V2', 'NPM_TOKENS', 'GPG_PASSPHRASE', 'SESSION_SALT'])
+      expect(isSecretEnvironmentName(name), name).toBe(true);
+    for (const name of ['OLDPWD', 'LANG', 'EDITOR', 'KUBECONFIG', 'GIT_ASKPASS', 'PASSENGER_ENV', 'MONKEY_PATCH', 'PATH']) expect(isSecretEnvironmentName(name), name).toBe(false);
+  });
+
+  it('never passes a secret-named variable, even when allow-listed, and scrubs the values it passes', () => {
+    const secretNamed = ['SMTP_PASS', 'DB_PWD', 'GOOGLE_APPLICATION_CREDENTIALS', 'X_API_KEY', 'MY_SECRET', 'GITHUB_TOKEN', 'DB_PASSWORD', 'OPENAI_API_KEY'];
+    const environment: Record<string, string> = Object.fromEntries(secretNamed.map((name) => [name, pseudo(24, ALNUM, 117)]));
+    environment.NOTES = `ci token ${GITHUB} and key ${AWS_ID}`;
+    environment.PROXY = 'http://me:hunter22@proxy.corp:3128';
+    environment.EDITOR = 'vim';
+    const out = scrubEnvironment(environment, [...secretNamed, 'NOTES', 'PROXY', 'EDITOR']);
+    expect(Object.keys(out).sort()).toEqual(['EDITOR', 'NOTES', 'PROXY']);
+    expect(out.NOTES).toBe('ci token [REDACTED:github-token] and key [REDACTED:aws-access-key-id]');
+    expect(out.PROXY).toBe('http://me:[REDACTED:url-password]@proxy.corp:3128');
+    expect(out.EDITOR).toBe('vim');
+  });
+
+  it('passes nothing that is not allow-listed, and nothing inherited', () => {
+    expect(scrubEnvironment({ HOME: '/home/me', SHELL: '/bin/bash' }, [])).toEqual({});
+    expect(scrubEnvironment({ HOME: '/home/me' }, ['toString', 'constructor', '__proto__'])).toEqual({});
   });
 });

@@ -1,0 +1,143 @@
+// 6. Safety, in this process (no UI, no server): how long the approval gate takes to judge a
+// command, and how fast output is scrubbed of secrets before it reaches a model.
+//   - command risk: classifyWithParser on every command of test/fixtures/commands/
+//     (dangerous.txt, everyday.txt), one warm-up pass, then several passes; a command's time is
+//     its median over the passes (a GC pause or another process on the machine lands in one
+//     pass, not in the command); p50 and p99 over the commands vs 2 ms. Every single sample's
+//     p99 and the raw tree-sitter parse of the same commands alongside
+//   - secret scrubbing: scrubSecrets on 10 MB of mixed output (the ordinary-output fixtures of
+//     test/fixtures/secrets/ with a planted-secret document after every nine of them) vs 50 MB/s
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { importEngineModules } from '../lib/engineModules.js';
+import { measure } from '../lib/report.js';
+import { MB, percentile } from '../lib/stats.js';
+import { ROOT } from '../lib/tandem.js';
+
+const CLASSIFY_PASSES = 5;
+const CLASSIFY_LIMIT_MS = 2;
+const SCRUB_MB = Number(process.env.BENCH_SCRUB_MB ?? 10);
+const SCRUB_RUNS = 5;
+const SCRUB_LIMIT_MB_S = 50;
+/** The context of the command corpus (as in test/unit/commandRisk.test.ts). */
+const HOME = '/home/u';
+const RISK_CONTEXT = {
+  cwd: `${HOME}/project`,
+  home: HOME,
+  protectedPaths: ['~/.ssh', `${HOME}/.bashrc`, `${HOME}/.zshrc`, `${HOME}/.profile`, `${HOME}/.config/fish`, `${HOME}/.config/tandem`, `${HOME}/.local/share/tandem`, `${HOME}/.local/state/tandem`, '/etc/tandem'],
+};
+const fmt = (values) => `p50 ${percentile(values, 50).toFixed(3)} / p99 ${percentile(values, 99).toFixed(3)} / max ${Math.max(...values).toFixed(2)} ms`;
+
+export async function safety(report) {
+  const engine = await importEngineModules('safety', {
+    commandRisk: 'src/main/safety/commandRisk.ts',
+    shellParser: 'src/main/safety/shellParser.ts',
+    secretScrubber: 'src/main/safety/secretScrubber.ts',
+    plantedSecrets: 'test/fixtures/secrets/plantedSecrets.ts',
+  });
+  const risk = await measure(report, 'safety: classify command', () => classifySamples(engine));
+  if (risk) reportClassification(report, risk);
+  const scrub = await measure(report, 'safety: scrub secrets', () => scrubSamples(engine));
+  if (scrub) reportScrubbing(report, scrub);
+}
+
+// ── command risk ──────────────────────────────────────────────────────────────────────────
+
+/** One command per line; `red: ` / `green: ` prefixes; `#` lines are comments. */
+function commandCorpus() {
+  const out = [];
+  for (const file of ['dangerous.txt', 'everyday.txt']) {
+    for (const line of readFileSync(join(ROOT, 'test/fixtures/commands', file), 'utf8').split('\n')) {
+      if (line.trim() === '' || line.startsWith('#')) continue;
+      out.push(line.replace(/^(?:red|green): /, ''));
+    }
+  }
+  return out;
+}
+
+async function classifySamples({ commandRisk, shellParser }) {
+  const parser = await shellParser.getShellParser();
+  const commands = commandCorpus();
+  for (const command of commands) commandRisk.classifyWithParser(parser, command, RISK_CONTEXT); // warm-up
+  const perCommand = commands.map(() => []);
+  const parse = [];
+  for (let pass = 0; pass < CLASSIFY_PASSES; pass++) {
+    commands.forEach((command, i) => {
+      const t0 = performance.now();
+      commandRisk.classifyWithParser(parser, command, RISK_CONTEXT);
+      perCommand[i].push(performance.now() - t0);
+      const t1 = performance.now();
+      parser.parse(command).delete();
+      parse.push(performance.now() - t1);
+    });
+  }
+  const medians = perCommand.map((samples) => percentile(samples, 50));
+  const slowest = medians.reduce((best, ms, i) => (ms > best.ms ? { ms, command: commands[i] } : best), { ms: 0, command: '' });
+  return { commands: commands.length, medians, samples: perCommand.flat(), parse, slowest };
+}
+
+function reportClassification(report, { commands, medians, samples, parse, slowest }) {
+  const note = `${commands} commands, each its median of ${CLASSIFY_PASSES} passes after a warm-up pass: ${fmt(medians)}`;
+  report.absolute({ name: 'safety: classify command, p50', value: percentile(medians, 50), unit: 'ms', limit: CLASSIFY_LIMIT_MS, note });
+  report.absolute({
+    name: 'safety: classify command, p99',
+    value: percentile(medians, 99),
+    unit: 'ms',
+    limit: CLASSIFY_LIMIT_MS,
+    note: `slowest command ${slowest.ms.toFixed(2)} ms: ${JSON.stringify(slowest.command.slice(0, 80))}`,
+  });
+  report.info('safety: classify, every sample, p99', percentile(samples, 99), 'ms', `all ${samples.length} samples, GC pauses and machine noise included: ${fmt(samples)}`);
+  report.info('safety: raw tree-sitter parse, p99', percentile(parse, 99), 'ms', `the same commands, parse + free only: ${fmt(parse)}`);
+}
+
+// ── secret scrubbing ──────────────────────────────────────────────────────────────────────
+
+/** Ordinary output with a planted-secret document after every nine ordinary files, up to `mb` MB. */
+function mixedOutput(fillTemplate, mb) {
+  const fixtures = join(ROOT, 'test/fixtures/secrets');
+  const ordinary = readdirSync(join(fixtures, 'ordinary')).sort().map((f) => readFileSync(join(fixtures, 'ordinary', f), 'utf8'));
+  const templates = readdirSync(join(fixtures, 'planted')).sort().map((f) => [f, readFileSync(join(fixtures, 'planted', f), 'utf8')]);
+  const parts = [];
+  let size = 0;
+  let planted = 0;
+  let secrets = 0;
+  for (let i = 0; size < mb * MB; i++) {
+    let part;
+    if (i % 10 === 9) {
+      const [name, template] = templates[planted % templates.length];
+      const doc = fillTemplate(name, template, ++planted);
+      secrets += doc.secrets.length;
+      part = doc.text;
+    } else {
+      part = ordinary[i % ordinary.length];
+    }
+    parts.push(part);
+    size += part.length;
+  }
+  return { text: parts.join(''), planted: secrets };
+}
+
+async function scrubSamples({ secretScrubber, plantedSecrets }) {
+  const { text, planted } = mixedOutput(plantedSecrets.fillTemplate, SCRUB_MB);
+  const first = secretScrubber.scrubSecrets(text); // warm-up
+  const redacted = first.redactions.reduce((sum, r) => sum + r.count, 0);
+  const rates = [];
+  for (let run = 0; run < SCRUB_RUNS; run++) {
+    const t0 = performance.now();
+    secretScrubber.scrubSecrets(text);
+    rates.push(text.length / MB / ((performance.now() - t0) / 1000));
+  }
+  return { chars: text.length, planted, redacted, rates };
+}
+
+function reportScrubbing(report, { chars, planted, redacted, rates }) {
+  const sorted = [...rates].sort((a, b) => a - b);
+  report.absolute({
+    name: `safety: scrubSecrets on ${(chars / MB).toFixed(0)} MB of mixed output, median`,
+    value: percentile(rates, 50),
+    unit: 'MB/s',
+    limit: SCRUB_LIMIT_MB_S,
+    better: 'higher',
+    note: `${SCRUB_RUNS} runs after a warm-up: ${sorted.map((r) => r.toFixed(1)).join(', ')} MB/s (MB = 2^20 UTF-16 characters); ${planted} planted secrets, ${redacted} redactions per pass`,
+  });
+}

@@ -1,0 +1,225 @@
+/**
+ * Secrets found by the name they are assigned to: `KEY=value` lines, `name: value` in YAML and
+ * HTTP headers, `"name": "value"` in JSON, `'name' => 'value'`, `name := value`, the `value` of
+ * a `{"name": "DB_PASSWORD", "value": …}` pair, and long random values in assignment position
+ * under any name that does not say "hash" or "id".
+ *
+ * The name decides: a name that says secret (password, token, secret, api key …) redacts any
+ * value that is not a placeholder, a reference or code; a name that only ends in "key" needs
+ * key material; any other name needs a high-entropy token.
+ */
+import { looksHighEntropy } from './entropy';
+import { redacted, type Replacement } from './redaction';
+import { holdsOrdinaryValue, nameSecrecy, secretKindForName, type NameSecrecy } from './secretNames';
+import { LineTracker } from './textSearch';
+import { acceptsSecretValue, splitQuotes } from './valueJudgement';
+
+/** The name of a `value` key's pair: `{"name": "DB_PASSWORD", "value": …}`, `- name: X⏎  value: …`, or `"db_password": { … "value": …`. */
+const PAIR_NAME = /["']?\b(?:name|Name|NAME|key|Key|KEY)["']?[ \t]*[:=][ \t]*["']?([^"'\s,}]{1,120})/g;
+const PARENT_KEY = /["']([A-Za-z0-9_.-]{1,80})["'][ \t]*:[ \t]*\{[^{}]*$/;
+const PAIR_WINDOW = 300;
+
+function pairedName(text: string, valueKeyAt: number): string | undefined {
+  const window = text.slice(Math.max(0, valueKeyAt - PAIR_WINDOW), valueKeyAt);
+  const previousObjectEnd = window.lastIndexOf('}');
+  let name: string | undefined;
+  for (const m of window.matchAll(PAIR_NAME)) if (m.index > previousObjectEnd) name = m[1];
+  return name ?? PARENT_KEY.exec(window)?.[1];
+}
+
+/** What a name says, worked out once per name: assignment scans meet the same few names again and again. */
+interface NameInfo {
+  secrecy: NameSecrecy;
+  /** The kind a redaction under this name reports. */
+  kind: string;
+  /** Its value is a hash, an id, a path …: not judged by entropy. */
+  ordinary: boolean;
+  /** `value`: the name of its pair decides (`{"name": "DB_PASSWORD", "value": …}`). */
+  pairsWithName: boolean;
+}
+
+const nameInfos = new Map<string, NameInfo>();
+
+function infoForName(name: string): NameInfo {
+  let info = nameInfos.get(name);
+  if (info === undefined) {
+    const secrecy = nameSecrecy(name);
+    info = { secrecy, kind: secretKindForName(name), ordinary: holdsOrdinaryValue(name), pairsWithName: !secrecy && /^value$/i.test(name) };
+    if (nameInfos.size >= 10_000) nameInfos.clear();
+    nameInfos.set(name, info);
+  }
+  return info;
+}
+
+/** What an assignment scan does with a name: parse and judge its value ('named'), look for a random token ('entropy'), or nothing. */
+function ruleForName(name: string): 'named' | 'entropy' | 'none' {
+  const info = infoForName(name);
+  return info.secrecy || info.pairsWithName ? 'named' : info.ordinary ? 'none' : 'entropy';
+}
+
+/** How a value under `name` is redacted, or undefined when the name and value say it is not a secret. */
+function judge(text: string, nameAt: number, name: string, inner: string, literal: boolean, bareIdentifierIsCode = false): string | undefined {
+  const info = infoForName(name);
+  let secrecy = info.secrecy;
+  let kind = info.kind;
+  // The look back for a pair's name is the slow part: only for a value that could be a secret.
+  if (info.pairsWithName && acceptsSecretValue('secret', inner, literal, bareIdentifierIsCode)) {
+    const paired = pairedName(text, nameAt);
+    if (paired) {
+      secrecy = nameSecrecy(paired);
+      kind = secretKindForName(paired);
+    }
+  }
+  if (secrecy) return acceptsSecretValue(secrecy, inner, literal, bareIdentifierIsCode) ? kind : undefined;
+  if (!info.ordinary && looksHighEntropy(inner)) return 'high-entropy';
+  return undefined;
+}
+
+// An operator with a name before it (maybe quoted, as in JSON). The search stops only at `:`
+// and `=`, so it is fast on ordinary output, where most words are not names; the name is then
+// read backwards, and the value parsed only after the name passes.
+const OPERATOR_AFTER_NAME = /[:=](?<=(?<![A-Za-z0-9_.$])[A-Za-z_][A-Za-z0-9_.-]{0,80}["']?[ \t]*[:=])/g;
+const MAX_NAME = 81;
+/** What may stand before a name that starts a line: indentation, a list bullet, `export`, `set -x`'s `+`. */
+const LINE_START_PREFIX = /^[ \t]*(?:[-+*>][ \t]+)?(?:(?:export|declare[ \t]+-x|setenv|set|readonly|local)[ \t]+)?:?$/;
+const QUOTED_VALUE = /"(?:\\.|[^"\\\r\n]){0,4096}"|'(?:\\.|[^'\\\r\n]){0,4096}'/y;
+/** Mid-line: up to a blank, a quote or a shell/URL/list separator. */
+const WORD_VALUE = /[^\s'"&;,|<>()[\]{}`]{1,4096}/y;
+/** `NAME=value` starting a line (env dumps, .env, properties): up to the next blank. */
+const RUN_VALUE = /\S{1,4096}/y;
+/** `name: value` or `name = value` starting a line (YAML, INI, headers): the rest of the line. */
+const REST_VALUE = /[^\r\n]{1,4096}/y;
+/** A token for the entropy rule: 20–128 characters of base64url, ending where a value ends. */
+const TOKEN_VALUE = /"[A-Za-z0-9_-]{20,128}"|'[A-Za-z0-9_-]{20,128}'|[A-Za-z0-9_-]{20,128}(?=$|[\s"'`,;&)\]}>|])/y;
+
+function stickyMatch(re: RegExp, text: string, at: number): string | undefined {
+  re.lastIndex = at;
+  return re.exec(text)?.[0];
+}
+
+/** The value after an operator, as written (quotes included), or undefined when there is none to judge. */
+function valueAfter(text: string, at: number, lineEnd: number, startsLine: boolean, op: string, blanks: boolean): string | undefined {
+  const ch = text[at];
+  if (ch === '"' || ch === "'") {
+    const quoted = stickyMatch(QUOTED_VALUE, text, at);
+    if (quoted) return quoted;
+  }
+  if (startsLine) {
+    // `KEY=<your token>`: a placeholder with a blank in it.
+    if (op === '=' && !blanks && ch !== '<') return stickyMatch(RUN_VALUE, text, at);
+    const rest = stickyMatch(REST_VALUE, text, at)?.slice(0, lineEnd - at);
+    return rest?.replace(/[ \t]+#.*$/, '').trimEnd() || undefined;
+  }
+  // Code with blanks around `=` counts only with a quoted value: `password = input` is not a secret.
+  if (op === '=' && blanks) return undefined;
+  return stickyMatch(WORD_VALUE, text, at);
+}
+
+const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isNameChar = (c: number): boolean => isAlnum(c) || c === 95 || c === 46 || c === 45; // _ . -
+const isNameStart = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+/** Characters that may not stand before a name: it would be part of a longer word. */
+const continuesName = (c: number): boolean => isAlnum(c) || c === 95 || c === 46 || c === 36; // _ . $
+
+/** The letters of a name as bits (a = 1, b = 2 …), case folded. */
+function letterBits(text: string, start: number, end: number): number {
+  let bits = 0;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i) | 0x20;
+    if (c >= 97 && c <= 122) bits |= 1 << (c - 97);
+  }
+  return bits;
+}
+const bitsOf = (word: string): number => letterBits(word, 0, word.length);
+/**
+ * The letters of every word that can make a name worth judging whatever its value (pass, pwd,
+ * secret, token, cred, key, auth, salt, value): a name holding none of these sets is not
+ * looked up unless a long token follows it. Most `name:` in output is `Date:`, `https:` ….
+ */
+const NAMED_LETTER_SETS = ['pas', 'pwd', 'secret', 'token', 'cred', 'key', 'auth', 'salt', 'value'].map(bitsOf);
+function mayBeNamed(bits: number): boolean {
+  for (const set of NAMED_LETTER_SETS) if ((bits & set) === set) return true;
+  return false;
+}
+
+/** Whether at least 20 characters of base64url (maybe after a quote) start at `at`: a value the entropy rule would look at. */
+function longTokenAt(text: string, at: number): boolean {
+  let i = at;
+  const q = text.charCodeAt(i);
+  if (q === 34 || q === 39) i++;
+  const end = i + 20;
+  for (; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (!(isAlnum(c) || c === 95 || c === 45)) return false;
+  }
+  return true;
+}
+
+/** Where the name ending at `end` starts: the earliest start a name may have in the run of name characters before `end`. */
+function nameStartBefore(text: string, end: number): number {
+  let start = end;
+  while (start > 0 && end - start < MAX_NAME && isNameChar(text.charCodeAt(start - 1))) start--;
+  while (start < end && !(isNameStart(text.charCodeAt(start)) && (start === 0 || !continuesName(text.charCodeAt(start - 1))))) start++;
+  return start;
+}
+
+export function scanAssignments(text: string): Replacement[] {
+  const out: Replacement[] = [];
+  const re = OPERATOR_AFTER_NAME;
+  re.lastIndex = 0;
+  const line = new LineTracker(text);
+  while (re.test(text)) {
+    const at = re.lastIndex - 1;
+    let op = text[at] as string;
+    const second = text[at + 1];
+    if (op === '=' && second === '=') {
+      re.lastIndex = at + 2; // `==`, `===`: a comparison
+      continue;
+    }
+    let nameEnd = at;
+    while (nameEnd > 0 && (text.charCodeAt(nameEnd - 1) === 32 || text.charCodeAt(nameEnd - 1) === 9)) nameEnd--;
+    const before = text.slice(nameEnd, at);
+    let keyQuote = '';
+    const q = text[nameEnd - 1];
+    if (q === '"' || q === "'") {
+      keyQuote = q;
+      nameEnd--;
+    }
+    const nameStart = nameStartBefore(text, nameEnd);
+    if (keyQuote !== '' && text[nameStart - 1] !== keyQuote) continue; // "name: not a quoted key
+    if ((op === '=' && second === '>') || (op === ':' && second === '=')) op += second;
+    let valueStart = at + op.length;
+    while (text.charCodeAt(valueStart) === 32 || text.charCodeAt(valueStart) === 9) valueStart++;
+    const after = text.slice(at + op.length, valueStart);
+    const longToken = longTokenAt(text, valueStart);
+    if (!longToken && !mayBeNamed(letterBits(text, nameStart, nameEnd))) continue;
+    const name = text.slice(nameStart, nameEnd);
+    const rule = ruleForName(name);
+    if (rule === 'none') continue;
+    let raw: string | undefined;
+    if (rule === 'entropy') {
+      if (!longToken) continue;
+      raw = stickyMatch(TOKEN_VALUE, text, valueStart);
+    } else {
+      if (op === ':' && text.startsWith('//', valueStart)) continue; // `https://…`: a scheme
+      line.moveTo(at);
+      const startsLine = keyQuote === '' && nameStart - line.start <= 40 && LINE_START_PREFIX.test(text.slice(line.start, nameStart));
+      raw = valueAfter(text, valueStart, line.lineEnd, startsLine, op, before !== '' || after !== '');
+    }
+    if (!raw) continue;
+    const { quote, inner } = splitQuotes(raw);
+    if (keyQuote !== '' && quote === '') continue; // a quoted key takes a quoted value: `case"TOKEN":return` is code
+    const end = valueStart + raw.length;
+    // Where code would put a variable: `f(password=pw,`, `{password:e}`, `password = input`. Not
+    // after an environment-style name: `DB_PASSWORD=hunter2,` is a value.
+    const next = text.slice(end, end + 1);
+    const envStyle = /^[A-Z0-9_]+$/.test(name);
+    const bareIdentifierIsCode = !envStyle && (op === '=' ? before !== '' || after !== '' || /^[,;)([]/.test(next) : /^[,;)}\]([]/.test(next));
+    const kind = judge(text, nameStart, name, inner, quote !== '', bareIdentifierIsCode);
+    if (!kind) continue;
+    const start = nameStart - keyQuote.length;
+    out.push({ start, end, text: `${keyQuote}${name}${keyQuote}${before}${op}${after}${quote}${redacted(kind)}${quote}`, kind });
+    re.lastIndex = end;
+  }
+  return out;
+}

@@ -1,0 +1,85 @@
+/** Does a value look random? For values whose name does not say they are secret. */
+
+function shannonEntropy(value: string): number {
+  const counts = new Map<string, number>();
+  let length = 0;
+  for (const ch of value) {
+    counts.set(ch, (counts.get(ch) ?? 0) + 1);
+    length++;
+  }
+  let entropy = 0;
+  for (const n of counts.values()) {
+    const p = n / length;
+    entropy -= p * Math.log2(p);
+  }
+  return entropy;
+}
+
+function count(value: string, re: RegExp): number {
+  return value.match(re)?.length ?? 0;
+}
+
+/** How often the kind of character (lower, upper, digit, other) changes along the value: about 0.6 per character in random base62, rarely 0.3 in words. */
+function classChanges(value: string): number {
+  const kindOf = (c: string) => (c >= 'a' && c <= 'z' ? 0 : c >= 'A' && c <= 'Z' ? 1 : c >= '0' && c <= '9' ? 2 : 3);
+  let changes = 0;
+  for (let i = 1; i < value.length; i++) if (kindOf(value[i] as string) !== kindOf(value[i - 1] as string)) changes++;
+  return changes;
+}
+
+/** camelCase or snake_case words: every run of letters but one is three letters or longer. */
+function isWords(value: string): boolean {
+  const segments = value.match(/[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^A-Za-z\d]+/g) ?? [];
+  const short = segments.filter((s) => /^[A-Za-z]{1,2}$/.test(s)).length;
+  return short <= 1 && value.length / segments.length >= 3.5;
+}
+
+/** Whether a base64 or base64url value decodes to readable text rather than random bytes. */
+function isEncodedText(value: string): boolean {
+  if (value.length % 4 === 1) return false;
+  const decoded = Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  if (decoded.length < 12) return false;
+  let printable = 0;
+  for (const byte of decoded) if ((byte >= 0x20 && byte < 0x7f) || byte === 0x0a || byte === 0x09) printable++;
+  return printable >= 0.95 * decoded.length;
+}
+
+/** Whether a base64 value decodes to `user:password` (HTTP Basic credentials, Docker and npm `auth`). */
+export function isBase64Credentials(value: string): boolean {
+  if (!/^[A-Za-z0-9+/]{8,}={0,2}$/.test(value)) return false;
+  const decoded = Buffer.from(value, 'base64').toString('latin1');
+  return /^[A-Za-z0-9._@+-]{1,128}:[\x21-\x7e]{1,256}$/.test(decoded);
+}
+
+const HEX = /^[0-9a-f]+$/i;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A random-looking token: 20–128 characters of base64url, mixed case and digits, high
+ * entropy, not hex (hashes and ids are hex), not a UUID, not words joined by `_` or `-`.
+ */
+export function looksHighEntropy(value: string): boolean {
+  if (value.length < 20 || value.length > 128) return false;
+  if (!/^[A-Za-z0-9_-]+$/.test(value)) return false;
+  if (HEX.test(value) || UUID.test(value)) return false;
+  if (count(value, /\d/g) < 2 || count(value, /[A-Z]/g) < 2 || count(value, /[a-z]/g) < 2) return false;
+  if (/^[A-Za-z]+(?:[_-][A-Za-z0-9]+)+$/.test(value) && !/[A-Za-z0-9]{16}/.test(value)) return false; // snake/kebab words
+  if (classChanges(value) < 0.3 * value.length || isWords(value)) return false; // sha256WithRSAEncryption, decodeBase64WithBufferFrom
+  if (isEncodedText(value)) return false; // base64 of ordinary data: a JSON cursor, a file name
+  const threshold = 0.82 * Math.log2(Math.min(value.length, 64));
+  return shannonEntropy(value) >= threshold;
+}
+
+/**
+ * Whether a value under a name that only hints at a secret (`APP_KEY`, `signing.key`) looks
+ * like key material rather than a setting: long, no blanks, a digit, several kinds of
+ * character, and no `:` (namespaced ids like `user:42:profile`) except a `base64:` prefix.
+ */
+export function looksLikeKeyMaterial(value: string): boolean {
+  const v = value.startsWith('base64:') ? value.slice(7) : value;
+  if (v.length < 16 || v.length > 4096 || /[\s:]/.test(v)) return false;
+  if (!/\d/.test(v)) return false;
+  const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((re) => re.test(v)).length;
+  if (classes < 2) return false;
+  return shannonEntropy(v) >= 3;
+}

@@ -1,0 +1,75 @@
+/**
+ * Other shapes of "a name, then its value": PHP `define('DB_PASSWORD', …)`, `--password x` on a
+ * command line, XML elements (`<password>…</password>`), and `.netrc` lines.
+ */
+import { redacted, type PatternDetector, type Replacement } from './redaction';
+import { isPlaceholderValue } from './secretNames';
+import { LineTracker, indexFrom } from './textSearch';
+import { redactNamed } from './valueJudgement';
+
+const QUOTED = `"(?:\\\\.|[^"\\\\\\r\\n]){0,4096}"|'(?:\\\\.|[^'\\\\\\r\\n]){0,4096}'`;
+
+export const NAMED_VALUE_DETECTORS: readonly PatternDetector[] = [
+  {
+    // PHP: define( 'DB_PASSWORD', '…' );
+    kind: 'secret-assignment',
+    needle: 'define(',
+    pattern: new RegExp(`(?<![A-Za-z0-9_])(define\\([ \\t]*(["'])([A-Za-z0-9_]{1,80})\\2[ \\t]*,[ \\t]*)(${QUOTED})`, 'g'),
+    redact: (m) => redactNamed(m[1] ?? '', m[3] ?? '', m[4] ?? ''),
+  },
+  {
+    // --password hunter2, --token "abc" on a command line.
+    kind: 'secret-assignment',
+    needle: '--',
+    pattern: /(?<![A-Za-z0-9_-])(--(?=[A-Za-z0-9-]{0,60}?(?:pass|secret|token|key|auth|cred|pwd|salt|Pass|Secret|Token|Key|PASS|SECRET|TOKEN|KEY))[A-Za-z][A-Za-z0-9-]{0,60})([ \t]+)("[^"\r\n]{1,4096}"|'[^'\r\n]{1,4096}'|[^\s'"<>-][^\s'"&;|<>()`]{0,4095})/g,
+    redact: (m) => redactNamed(`${m[1] ?? ''}${m[2] ?? ''}`, (m[1] ?? '').replace(/^-+/, ''), m[3] ?? ''),
+  },
+];
+
+const NETRC_LINE = /([ \t]*(?:(?:machine[ \t]+\S+|default)[ \t]+)?(?:(?:login|account)[ \t]+\S+[ \t]+)*(?:password|passwd)[ \t]+)(\S{1,4096})(?=[ \t\r]*(?:\n|$)|[ \t]+(?:login|machine|account|macdef|default)\b)/y;
+const MAX_NETRC_PREFIX = 600;
+const PASSW = /passw/g;
+
+/** .netrc: `machine host login user password secret`, or `password secret` on a line of its own. */
+export function scanNetrc(text: string): Replacement[] {
+  const out: Replacement[] = [];
+  const line = new LineTracker(text);
+  let lastLine = -1;
+  for (let at = indexFrom(PASSW, 5, text, 0); at !== -1; at = indexFrom(PASSW, 5, text, at + 5)) {
+    line.moveTo(at);
+    if (line.start === lastLine || at - line.start > MAX_NETRC_PREFIX) continue;
+    lastLine = line.start;
+    NETRC_LINE.lastIndex = line.start;
+    const m = NETRC_LINE.exec(text);
+    if (!m || isPlaceholderValue(m[2] ?? '')) continue;
+    out.push({ start: line.start, end: line.start + m[0].length, text: `${m[1] ?? ''}${redacted('password')}`, kind: 'password' });
+  }
+  return out;
+}
+
+const CLOSING_TAG = /<\/([A-Za-z][A-Za-z0-9_.:-]{0,90})>/y;
+const MAX_ELEMENT_TEXT = 4096;
+const CLOSE = /<\//g;
+
+/**
+ * XML: <password>…</password>, <ns:Token>…</ns:Token> on one line. Found from each `</`, which
+ * is rare in terminal output; the text holds no `<`, so the opening tag is the last `<` before.
+ */
+export function scanXmlElements(text: string): Replacement[] {
+  const out: Replacement[] = [];
+  for (let at = indexFrom(CLOSE, 2, text, 0); at !== -1; at = indexFrom(CLOSE, 2, text, at + 2)) {
+    CLOSING_TAG.lastIndex = at;
+    const m = CLOSING_TAG.exec(text);
+    if (!m) continue;
+    const tag = m[1] as string;
+    const open = `<${tag}>`;
+    const start = text.lastIndexOf('<', at - 1);
+    if (start === -1 || at - start > MAX_ELEMENT_TEXT + open.length || !text.startsWith(open, start)) continue;
+    const inner = text.slice(start + open.length, at);
+    if (inner === '' || /[\r\n]/.test(inner)) continue;
+    if (out.length > 0 && start < (out[out.length - 1] as Replacement).end) continue;
+    const redaction = redactNamed(open, tag.replace(/^.*:/, ''), inner, `</${tag}>`);
+    if (redaction) out.push({ start, end: at + m[0].length, ...redaction });
+  }
+  return out;
+}

@@ -1,0 +1,167 @@
+/**
+ * What a name says about its value (`DB_PASSWORD`, `apiKey`, `x-auth-token`, `signing.key`),
+ * and which values are not secrets whatever the name: placeholders, references, types, code.
+ */
+import { REDACTED_PREFIX } from './redaction';
+
+/**
+ * `secret`: the name says the value is secret (password, token, secret, credential, api key …).
+ * `key`: the name ends in the word "key" (`APP_KEY`, `signing.key`, a bare `key`), a weaker
+ * hint: the value must also look like key material. `auth`: the name is `auth` (`.npmrc`
+ * `_auth`, Docker's `"auth"`): the value must be base64 `user:password`. undefined: the name
+ * says nothing.
+ */
+export type NameSecrecy = 'secret' | 'key' | 'auth' | undefined;
+
+/** Words that make a name secret on their own. */
+const SECRET_WORDS = new Set([
+  'secret', 'secrets', 'token', 'password', 'passwd', 'pwd', 'passphrase', 'passcode', 'credential', 'credentials',
+  'creds', 'apikey', 'requirepass', 'masterauth', 'salt',
+]);
+/** Parts of a word that make it secret (`authToken` is one word in `_authtoken`). */
+const SECRET_WORD_PARTS = /password|passwd|secret|token|credential|passphrase|apikey|authkey|privatekey|accesskey/;
+/** `<word> key` pairs that name key material. */
+const SECRET_KEY_PAIRS = new Set(['api', 'private', 'access', 'auth', 'session', 'signing', 'encryption', 'secret', 'master', 'account', 'shared', 'client', 'license', 'app', 'service']);
+/** `<word> key` pairs that name something else: database keys, cache keys, public keys … */
+const ORDINARY_KEY_PAIRS = new Set([
+  'public', 'pub', 'primary', 'foreign', 'sort', 'partition', 'cache', 'hash', 'range', 'routing', 'idempotency', 'dedup', 'dedupe',
+  'lookup', 'index', 'row', 'column', 'map', 'hot', 'shortcut', 'translation', 'i18n', 'group', 'object', 's3', 'storage', 'upload',
+  'sequence', 'composite', 'unique', 'natural', 'surrogate', 'kms', 'publishable', 'site', 'host', 'ssh', 'gpg', 'pgp', 'message',
+  'event', 'config', 'setting', 'settings', 'field', 'label', 'sign', 'known', 'react', 'list', 'item', 'search',
+  'dict', 'json', 'yaml', 'redis', 'queue', 'topic', 'metric', 'tag', 'sub', 'parent', 'child', 'join', 'distribution',
+]);
+/** Last words of names whose value is a path, an id, a size, a setting … never the secret itself. */
+const ORDINARY_LAST_WORDS = new Set([
+  'path', 'paths', 'file', 'files', 'dir', 'directory', 'folder', 'name', 'names', 'id', 'ids', 'type', 'types', 'uri', 'url', 'urls',
+  'endpoint', 'host', 'port', 'ttl', 'seconds', 'secs', 'ms', 'minutes', 'hours', 'days', 'length', 'len', 'count', 'limit', 'limits',
+  'size', 'expiry', 'expires', 'expiration', 'timeout', 'header', 'headers', 'prefix', 'suffix', 'format', 'policy', 'scope', 'scopes',
+  'mode', 'version', 'hint', 'label', 'field', 'env', 'location', 'enabled', 'disabled', 'required', 'fingerprint', 'hash', 'digest',
+  'sum', 'usage', 'max', 'min', 'kind', 'algorithm', 'alg', 'method', 'strategy', 'provider', 'source', 'helper', 'cmd', 'command',
+  'manager', 'sock', 'socket', 'agent', 'launcher', 'pid', 'timestamp', 'at', 'date', 'created', 'updated', 'flag', 'flags', 'store',
+  'stdin', 'rotation', 'rounds', 'regex', 'pattern', 'placeholder', 'schema', 'template', 'class', 'module', 'input', 'prompt', 'form',
+  'strength', 'score', 'changed', 'visible', 'icon', 'button', 'page', 'route', 'component', 'validator', 'validation', 'ref', 'refs',
+  'arn', 'region', 'note', 'description', 'desc', 'text', 'message', 'title', 'help', 'error', 'errors', 'status', 'state', 'remaining',
+  'reset', 'param', 'parameter', 'variable', 'var', 'mount', 'volume', 'backend', 'engine', 'config', 'cache', 'accessor', 'bits',
+  'budget', 'estimate', 'estimator', 'counter', 'detector', 'detectors', 'rule', 'rules', 'parser', 'scanner', 'scrubber', 'filter',
+]);
+/** Words of a pagination cursor's name (`nextPageToken`, `NextToken`, `continue`): opaque, random-looking, not secret. */
+const PAGINATION_WORDS = new Set(['next', 'page', 'pagination', 'continuation', 'continue', 'cursor', 'sync', 'marker']);
+/** Words that say the name counts or describes tokens (`max_tokens`, `tokenizer`), or is a pagination cursor. */
+const NOT_SECRET_WORDS = new Set(['tokens', 'tokenizer', 'tokenizers', 'tokenize', 'tokenized', 'tokenization', ...PAGINATION_WORDS]);
+
+/**
+ * `DB_PASSWORD` → db, password; `apiKey` → api, key; `x-auth-token` → x, auth, token. Of a
+ * dotted name only the last part counts (`spring.datasource.password` → password,
+ * `TokenType.WHITESPACE` → whitespace), or the last two when the last is `key` (`signing.key`).
+ */
+function words(name: string): string[] {
+  const parts = name.split('.').filter((p) => p !== '');
+  const last = parts.length > 1 && /^key$/i.test(parts[parts.length - 1] as string) ? parts.slice(-2).join('_') : (parts[parts.length - 1] ?? '');
+  return last
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== '');
+}
+
+export function nameSecrecy(name: string): NameSecrecy {
+  if (name.length > 80) return undefined;
+  const w = words(name);
+  const last = w[w.length - 1];
+  if (last === undefined || ORDINARY_LAST_WORDS.has(last)) return undefined;
+  if (w.length === 1 && (last === 'pwd' || last === 'oldpwd')) return undefined; // the shell's working directory
+  if (w.some((word) => NOT_SECRET_WORDS.has(word))) return undefined;
+  if (w.length === 1 && last === 'auth') return 'auth';
+  if (w.length === 1 && last === 'key') return 'key';
+  for (let i = 0; i < w.length; i++) {
+    const word = w[i] as string;
+    if (SECRET_WORDS.has(word) || SECRET_WORD_PARTS.test(word)) return 'secret';
+    // `SMTP_PASS`, `dbPass`, `pass=…`, but not `PASS:` in test output.
+    if (word === 'pass' && (w.length > 1 || name !== 'PASS')) return 'secret';
+    if (word === 'key' && i > 0 && SECRET_KEY_PAIRS.has(w[i - 1] as string)) return 'secret';
+  }
+  if (last === 'key' && w.length > 1 && !ORDINARY_KEY_PAIRS.has(w[w.length - 2] as string)) return 'key';
+  return undefined;
+}
+
+/** The kind a name-based redaction reports: `[REDACTED:password]`, `[REDACTED:api-key]` … */
+export function secretKindForName(name: string): string {
+  const w = words(name);
+  const joined = w.join('_');
+  if (/passw(?:or)?d|(?:^|_)(?:pwd|pass|passphrase|passcode|requirepass|masterauth)(?:_|$)/.test(joined)) return 'password';
+  if (/private_?key/.test(joined)) return 'private-key';
+  if (/api_?key/.test(joined)) return 'api-key';
+  if (/token/.test(joined)) return 'token';
+  if (/credential|(?:^|_)(?:creds|auth)(?:_|$)/.test(joined)) return 'credential';
+  return 'secret';
+}
+
+/** Names whose values are hashes, ids, paths, versions or signatures: never "high-entropy secrets". */
+const ORDINARY_VALUE_NAME =
+  /(?:hash|sha\d*|md5|crc\d*c?|sum|digest|integrity|checksum|etag|commit|rev|revision|version|id|uuid|guid|path|dir|file|url|uri|host|name|ref|branch|tag|image|key_id|fingerprint|sig|signature|nonce|ray|cursor)$/i;
+
+/** Whether a name says its value is an identifier, hash or path (for the high-entropy rule). */
+export function holdsOrdinaryValue(name: string): boolean {
+  return ORDINARY_VALUE_NAME.test(name.replace(/[-_.]?\d+$/, '')) || words(name).some((w) => PAGINATION_WORDS.has(w));
+}
+
+const TYPE_NAMES = 'string|number|boolean|bool|str|int|integer|float|bytes|any|object|unknown|undefined|null|none|optional|secretstr|string\\[\\]';
+const TYPE_EXPRESSION = new RegExp(`^(?:${TYPE_NAMES})(?:[ \\t]*[|&][ \\t]*(?:${TYPE_NAMES}))*[;,]?$`, 'i');
+const TYPE_ANNOTATION = /^(?:str|string|int|bytes|bool|Optional\[|SecretStr|String|number)\b/;
+const PLACEHOLDER_WORD =
+  /^(?:true|false|null|nil|none|undefined|yes|no|on|off|redacted|hidden|masked|protected|secret|password|token|changeme|required|optional|empty|unset|sensitive|n\/a|tbd|todo)$/i;
+const PLACEHOLDER_TEXT = /^(?:your|my|some|the|insert|enter|put)[-_ ]|(?:^|[-_ <])(?:here|example|placeholder|changeme|replace[-_]?me|dummy|fake)(?:$|[-_ >])|^x{4,}$|^\.{3}$|^…$/i;
+
+/** Values that are not secrets even under a secret name: placeholders, references, types, masks. */
+export function isPlaceholderValue(value: string): boolean {
+  const v = value.trim().replace(/(?<=\w)[;,]$/, '');
+  if (v.length < 3) return true; // `token = "<"`: nothing worth hiding
+  if (v.startsWith(REDACTED_PREFIX)) return true;
+  // A setting (`token_ttl: 3600`, `1_000`, `0.5`); six digits or more may be a PIN or a password.
+  if (/^-?\d[\d_]{0,4}$|^-?\d+\.\d+$/.test(v)) return true;
+  if (PLACEHOLDER_WORD.test(v) || TYPE_EXPRESSION.test(v) || TYPE_ANNOTATION.test(v) || PLACEHOLDER_TEXT.test(v)) return true;
+  // References: $VAR, ${VAR}, $(cmd), {{ tmpl }}, %VAR%, %(name)s, #{ruby}, <%= erb %>, ${{ secrets.X }}
+  if (/^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/.test(v) || v === '$' || /^(?:\$\(|\$\{|\{\{|#\{|<%)/.test(v)) return true;
+  if (/^%[A-Za-z_][A-Za-z0-9_]*%$|^%(?:\([A-Za-z_][A-Za-z0-9_]*\))?[sdr]$/.test(v)) return true;
+  // A version range (`"jsonwebtoken": "^9.0.2"`), not a password.
+  if (/^(?:[\^~]|[<>]=?|=)?v?\d+(?:\.(?:\d+|x|\*)){1,3}(?:-[0-9A-Za-z.]+)?$/.test(v)) return true;
+  // <your token>, <set to the key 'password' in secret 'db'>, (sensitive value), [hidden]
+  if (/^<[^<>]*>/.test(v) || /^\([^()]*\)$/.test(v) || /^\[[^[\]]*\]$/.test(v)) return true;
+  // A JSX or template expression (value={value}), or an object or array literal that starts here.
+  if (/^\{[^{}]*\}$/.test(v) || /^[{[(]$/.test(v)) return true;
+  // Masks: ****, xxxx, ••••, ****************ABCD
+  if (/^[*x•.]+$/i.test(v) || /^\*{4,}/.test(v)) return true;
+  // YAML block scalar indicators: the value is on the lines below.
+  if (/^[|>][-+]?\d?$/.test(v)) return true;
+  // A file path.
+  if (/^(?:\/|~\/|\.\.?\/)/.test(v)) return true;
+  return false;
+}
+
+/** One segment of a member chain: a camelCase or snake_case identifier, maybe with a digit or two. */
+const IDENTIFIER = '[A-Za-z_$][a-z_$]*(?:[A-Z][a-z_$]*)*\\d{0,2}';
+const CODE_EXPRESSION = new RegExp(
+  `^(?:await |new |typeof |!)?${IDENTIFIER}(?:\\??\\.${IDENTIFIER}|\\([^()]{0,200}\\)|\\[[^[\\]]{0,200}\\])*[,;)]*$`,
+);
+
+/**
+ * `jwt.encode(…`, `os.environ[…`, `[]byte(…` (Go), `&Config{…`, `new Foo(…`: a call, an index or
+ * a composite literal; `options.token ?? …`, `a.b || …`: a member chain in an expression.
+ */
+const CALL_OR_INDEX = new RegExp(
+  `^(?:await |new |typeof |!|&|\\[\\])?${IDENTIFIER}(?:\\??\\.${IDENTIFIER})*[([{]|^${IDENTIFIER}(?:\\??\\.${IDENTIFIER})+[ \\t]+(?:\\?\\?|\\|\\||&&|[-+*/?:])`,
+);
+
+/**
+ * An unquoted value that is code rather than a literal: `this.password`, `os.environ["X"]`,
+ * `getpass()`, or an identifier where code would put one (`bareIdentifierIsCode`:
+ * `{password:e,` in minified JS, `password = input` in Python).
+ */
+export function looksLikeCode(value: string, bareIdentifierIsCode: boolean): boolean {
+  const v = value.trim();
+  // A variable: short (minified) or letters with at most a digit or two at the end. A random
+  // token has digits inside.
+  if (bareIdentifierIsCode && /^(?:[A-Za-z_$][\w$]{0,2}|[A-Za-z_$][A-Za-z_$]{0,40}\d{0,2})[;,]?$/.test(v)) return true;
+  if (CALL_OR_INDEX.test(v)) return true;
+  return CODE_EXPRESSION.test(v) && /[.([]/.test(v);
+}

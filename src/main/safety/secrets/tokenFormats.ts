@@ -1,0 +1,113 @@
+/**
+ * Secrets recognisable by their own format, wherever they appear: vendor tokens with a fixed
+ * prefix (AWS, GitHub, GitLab, Slack, Stripe, Google, Anthropic, OpenAI, npm, Vault), JWTs,
+ * passwords in URLs and Authorization headers.
+ *
+ * Every pattern starts with a lookbehind of the characters a token is made of, so it matches
+ * only where a token starts, and ends with a matching lookahead, so a longer run of token
+ * characters (base64 data, a hash) is never cut into a "token".
+ */
+import { isPlaceholderValue } from './secretNames';
+import { redacted, type PatternDetector, type Redaction, type Replacement } from './redaction';
+import { indexFrom } from './textSearch';
+
+function decodeBase64Url(part: string): string {
+  return Buffer.from(part.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
+}
+
+/** Whether the first part of a dotted base64url string decodes to a JOSE header. */
+function isJwtHeader(part: string): boolean {
+  const json = decodeBase64Url(part).trim();
+  if (!json.startsWith('{') || !json.endsWith('}')) return false;
+  try {
+    const header: unknown = JSON.parse(json);
+    return typeof header === 'object' && header !== null && ('alg' in header || 'typ' in header || 'kid' in header || 'enc' in header);
+  } catch {
+    return false;
+  }
+}
+
+const hasDigitAndLetter = (value: string): boolean => /\d/.test(value) && /[A-Za-z]/.test(value);
+
+const keepWhen =
+  (valid: (match: string) => boolean, kind: string) =>
+  (m: RegExpExecArray): Redaction | undefined =>
+    valid(m[0]) ? { text: redacted(kind), kind } : undefined;
+
+/** Keeps group 1 (a name, a header, a scheme and user), redacts the rest of the match. */
+const keepPrefix =
+  (kind: string) =>
+  (m: RegExpExecArray): Redaction | undefined =>
+    isPlaceholderValue(m[2] ?? '') ? undefined : { text: `${m[1] ?? ''}${redacted(kind)}`, kind };
+
+export const TOKEN_FORMAT_DETECTORS: readonly PatternDetector[] = [
+  // AWS session tokens: base64 of a fixed binary header ("!\n\torigin_ec…", older "\x17\n\x06…aws").
+  { kind: 'aws-session-token', pattern: /(?<![A-Za-z0-9+/])(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE)[A-Za-z0-9+/]{50,}={0,2}/g },
+  { kind: 'anthropic-api-key', needle: 'sk-ant-', pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}/g },
+  {
+    kind: 'openai-api-key',
+    needle: 'sk-',
+    pattern: /(?<![A-Za-z0-9_-])sk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{32,}(?![A-Za-z0-9_-]))/g,
+    redact: keepWhen((s) => hasDigitAndLetter(s.slice(3)), 'openai-api-key'),
+  },
+  { kind: 'github-token', pattern: /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,255}(?![A-Za-z0-9])|github_pat_[A-Za-z0-9_]{22,255}(?![A-Za-z0-9_]))/g },
+  { kind: 'gitlab-token', needle: 'gl', pattern: /(?<![A-Za-z0-9_-])gl(?:pat|dt|rt|ptt|ft|imt|oas|cbt|soat|ffct|agent)-[A-Za-z0-9_-]{20,}/g },
+  { kind: 'slack-webhook', needle: 'hooks.slack.com', pattern: /https?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+/g },
+  // The same webhook as `curl -v` prints it in the request line: the path alone.
+  { kind: 'slack-webhook', needle: '/services/T', pattern: /(?<![A-Za-z0-9_/-])\/services\/T[A-Z0-9]{6,12}\/B[A-Z0-9]{6,12}\/[A-Za-z0-9]{20,32}(?![A-Za-z0-9])/g },
+  { kind: 'slack-token', pattern: /(?<![A-Za-z0-9_-])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}/g },
+  { kind: 'stripe-key', pattern: /(?<![A-Za-z0-9_])(?:[sr]k_(?:live|test)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9+/]{20,})(?![A-Za-z0-9])/g },
+  { kind: 'google-api-key', needle: 'AIza', pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
+  { kind: 'google-oauth-token', needle: 'ya29.', pattern: /(?<![A-Za-z0-9_.-])ya29\.[0-9A-Za-z_-]{20,}/g },
+  { kind: 'npm-token', needle: 'npm_', pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g },
+  { kind: 'vault-token', needle: 'hv', pattern: /(?<![A-Za-z0-9_.-])hv[sbr]\.[A-Za-z0-9_-]{24,}/g },
+  { kind: 'aws-access-key-id', pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g },
+  {
+    kind: 'jwt',
+    needle: 'ey',
+    pattern: /(?<![A-Za-z0-9_-])(ey[JI][A-Za-z0-9_-]{7,})\.([A-Za-z0-9_-]{2,})\.([A-Za-z0-9_-]*)(?![A-Za-z0-9_-])/g,
+    redact: (m) => (isJwtHeader(m[1] ?? '') ? { text: redacted('jwt'), kind: 'jwt' } : undefined),
+  },
+  {
+    kind: 'authorization',
+    pattern: /(?<![A-Za-z0-9_-])((?:Proxy-)?Authorization[ \t]*[:=][ \t]*(?:(?:Bearer|Basic|Token|Digest|Bot|Negotiate)[ \t]+)?)([A-Za-z0-9._~+/=-]{8,})/gi,
+    redact: keepPrefix('authorization'),
+  },
+  {
+    kind: 'authorization',
+    needle: 'Bearer',
+    pattern: /(?<![A-Za-z0-9_-])(Bearer[ \t]+)([A-Za-z0-9._~+/-]{20,}=*)/g,
+    redact: keepPrefix('authorization'),
+  },
+  {
+    // aws_secret_access_key = …, "SecretAccessKey": "…", secret-key: …, `aws configure set aws_secret_access_key …`
+    kind: 'aws-secret-access-key',
+    pattern: /(?<![A-Za-z0-9_])((?:aws_?)?secret[_-]?(?:access[_-]?)?key["']?(?:[ \t]*[:=][ \t]*["']?|[ \t]+))([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
+    redact: keepPrefix('aws-secret-access-key'),
+  },
+];
+
+const SCHEME_END = /:\/\//g;
+const URL_USERINFO = /([A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s:@/?#'"[\]]{0,256}:)([^\s@/?#'"]{1,256})(?=@)/y;
+const isSchemeChar = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 43 || c === 45 || c === 46;
+const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+/**
+ * scheme://user:password@host (the user may be empty: redis://:password@host): keeps the user
+ * and the host. Found from each `://`, which is rare, rather than tried at every word.
+ */
+export function scanUrlPasswords(text: string): Replacement[] {
+  const out: Replacement[] = [];
+  for (let at = indexFrom(SCHEME_END, 3, text, 0); at !== -1; at = indexFrom(SCHEME_END, 3, text, at + 3)) {
+    let start = at;
+    while (start > 0 && at - start < 31 && isSchemeChar(text.charCodeAt(start - 1))) start--;
+    if ((start > 0 && isSchemeChar(text.charCodeAt(start - 1))) || !isLetter(text.charCodeAt(start))) continue;
+    if (out.length > 0 && start < (out[out.length - 1] as Replacement).end) continue;
+    URL_USERINFO.lastIndex = start;
+    const m = URL_USERINFO.exec(text);
+    if (!m) continue;
+    const redaction = keepPrefix('url-password')(m);
+    if (redaction) out.push({ start, end: start + m[0].length, ...redaction });
+  }
+  return out;
+}
