@@ -137,12 +137,12 @@ test('what was sent shows the exact request, with a secret typed in the message 
   await expect(panel.getByTestId('redacted')).toContainText('aws-access-key');
   const received = JSON.stringify((await model.waitForRequest(1)).body);
   expect(received).not.toContain(secret);
-  expect(received).toContain('[REDACTED:aws-access-key');
+  expect(received).toContain('[REDACTED:aws-access-key]');
 
   await answer.getByTestId('what-was-sent').click();
   const dialog = page.getByTestId('sent-payload');
   await expect(dialog).toBeVisible();
-  await expect(dialog).toContainText('[REDACTED:aws-access-key');
+  await expect(dialog).toContainText('[REDACTED:aws-access-key]');
   await expect(dialog).toContainText('"model": "claude-sonnet-5-5"');
   await expect(dialog).toContainText('Environment:');
   await expect(dialog).not.toContainText(secret);

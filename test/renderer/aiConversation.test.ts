@@ -13,6 +13,9 @@ function view(id: string, items: ConversationItem[], overrides: Partial<Conversa
     model: 'claude-test',
     usage: { inputTokens: 0, outputTokens: 0, contextTokens: 0, contextWindow: 200_000 },
     queued: 0,
+    budget: { used: 0, limit: 0 },
+    grants: [],
+    policyProblems: [],
     ...overrides,
   };
 }

@@ -125,6 +125,9 @@ describe('plan decisions', () => {
     model: 'm',
     usage: { inputTokens: 0, outputTokens: 0, contextTokens: 0, contextWindow: 1 },
     queued: 0,
+    budget: { used: 0, limit: 0 },
+    grants: [],
+    policyProblems: [],
   });
 
   it('the keys act on the first proposed step of the newest open plan', () => {

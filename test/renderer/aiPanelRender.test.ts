@@ -133,7 +133,7 @@ describe('plan card', () => {
   it('while active: step decisions on proposed steps only, plan-level buttons, a note field', () => {
     const html = render(plan('active'));
     const actions = attributeValues(html, 'data-action');
-    const perStep = ['approve', 'deny', 'edit', 'skip', 'deny-with-reason'];
+    const perStep = ['approve', 'allow-session', 'deny', 'edit', 'skip', 'deny-with-reason'];
     expect(actions).toEqual([...perStep, ...perStep, 'allow-all', 'step-through', 'deny-plan', 'add-note']);
     expect(html).toContain('data-testid="plan-note"');
     expect(html).toContain('plan-step--next');

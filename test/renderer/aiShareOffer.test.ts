@@ -16,6 +16,9 @@ function conversation(items: ConversationItem[]): ConversationView {
     model: 'm',
     usage: { inputTokens: 0, outputTokens: 0, contextTokens: 0, contextWindow: 1 },
     queued: 0,
+    budget: { used: 0, limit: 0 },
+    grants: [],
+    policyProblems: [],
   };
 }
 

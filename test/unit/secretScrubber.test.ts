@@ -61,7 +61,7 @@ describe('scrubSecrets: token formats', () => {
     ['anthropic-api-key', `export KEY_A=${ANTHROPIC}`, 'export KEY_A=[REDACTED:anthropic-api-key]'],
     ['openai-api-key', `${OPENAI}\n${OPENAI_LEGACY}`, '[REDACTED:openai-api-key]\n[REDACTED:openai-api-key]'],
     ['npm-token', `//registry.npmjs.org/:_authToken=${NPM}`, '//registry.npmjs.org/:_authToken=[REDACTED:npm-token]'],
-    ['aws-access-key-id', `id ${AWS_ID} and ${AWS_SESSION_ID}`, 'id [REDACTED:aws-access-key-id] and [REDACTED:aws-access-key-id]'],
+    ['aws-access-key', `id ${AWS_ID} and ${AWS_SESSION_ID}`, 'id [REDACTED:aws-access-key] and [REDACTED:aws-access-key]'],
     ['aws-secret-access-key', `aws_secret_access_key = ${AWS_SECRET}`, 'aws_secret_access_key = [REDACTED:aws-secret-access-key]'],
     ['jwt', `cookie: session ${JWT}; path=/`, 'cookie: session [REDACTED:jwt]; path=/'],
     ['private-key', `before\n${PEM}\nafter`, 'before\n[REDACTED:private-key]\nafter'],
@@ -80,7 +80,7 @@ describe('scrubSecrets: token formats', () => {
   it('counts redactions per kind, sorted by kind', () => {
     const result = scrubSecrets(`${GITHUB}\n${AWS_ID}\n${GITHUB}\nDB_PASSWORD=hunter2`);
     expect(result.redactions).toEqual([
-      { kind: 'aws-access-key-id', count: 1 },
+      { kind: 'aws-access-key', count: 1 },
       { kind: 'github-token', count: 2 },
       { kind: 'password', count: 1 },
     ]);
@@ -394,7 +394,7 @@ describe('scrubEnvironment', () => {
     environment.EDITOR = 'vim';
     const out = scrubEnvironment(environment, [...secretNamed, 'NOTES', 'PROXY', 'EDITOR']);
     expect(Object.keys(out).sort()).toEqual(['EDITOR', 'NOTES', 'PROXY']);
-    expect(out.NOTES).toBe('ci token [REDACTED:github-token] and key [REDACTED:aws-access-key-id]');
+    expect(out.NOTES).toBe('ci token [REDACTED:github-token] and key [REDACTED:aws-access-key]');
     expect(out.PROXY).toBe('http://me:[REDACTED:url-password]@proxy.corp:3128');
     expect(out.EDITOR).toBe('vim');
   });

@@ -5,7 +5,7 @@
  *
  * Recall: a planted secret counts as found when its text no longer appears in the scrubbed
  * document and one redaction covers all of it with a kind that fits (an AWS key id as
- * `aws-access-key-id`, a password under `DB_PASSWORD=` as `password` …).
+ * `aws-access-key`, a password under `DB_PASSWORD=` as `password` …).
  * Altered lines: lines of ordinary output that scrubbing changed at all.
  */
 import { readFileSync, readdirSync } from 'node:fs';

@@ -61,7 +61,7 @@ export const TOKEN_FORMAT_DETECTORS: readonly PatternDetector[] = [
   { kind: 'google-oauth-token', needle: 'ya29.', pattern: /(?<![A-Za-z0-9_.-])ya29\.[0-9A-Za-z_-]{20,}/g },
   { kind: 'npm-token', needle: 'npm_', pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g },
   { kind: 'vault-token', needle: 'hv', pattern: /(?<![A-Za-z0-9_.-])hv[sbr]\.[A-Za-z0-9_-]{24,}/g },
-  { kind: 'aws-access-key-id', pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g },
+  { kind: 'aws-access-key', pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g },
   {
     kind: 'jwt',
     needle: 'ey',
