@@ -1,47 +1,32 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { startScriptedModelServer, type ScriptedModelServer } from '../test/support/modelServer';
-import { messages, openPanel, runCommandTool, sendFromPanel, step, toolResults, typeInPane } from './support/aiPanel';
+import { expect, test } from '@playwright/test';
+import { messages, openPanel, useAgentTandem, runCommandTool, sendFromPanel, step, toolResults, typeInPane } from './support/aiPanel';
 import { bufferText, runCommand } from './support/terminalPage';
-import { blockOf, useTandem, waitForPrompt } from './support/uiPage';
+import { blockOf, waitForPrompt } from './support/uiPage';
 
 // The AI panel end to end: real Chromium, `tandem web`, a real bash, the real Anthropic SDK
 // in the engine talking to a scripted model server on loopback.
 
-const tandem = useTandem();
-let model: ScriptedModelServer;
+const ai = useAgentTandem();
 
-test.beforeEach(async () => {
-  model = await startScriptedModelServer();
-});
-test.afterEach(async () => {
-  await model.close();
-});
-
-async function start(page: Page) {
-  const opened = await tandem.start(page, {
-    env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-e2e', TANDEM_MODEL: 'claude-sonnet-5-5' },
-  });
-  return { ...opened, panel: page.getByTestId('ai-panel') };
-}
 
 test('`# ` at the prompt → plan → approve → the command runs in the pane → its block goes back → answer', async ({ page }) => {
-  const { pane, panel, server } = await start(page);
-  model.script({ parts: [{ text: 'Listing the files.' }, runCommandTool('toolu_ls', 'ls -a', 'list files')] }, { parts: [{ text: 'There are **hidden** files.' }] });
+  const { pane, panel, server } = await ai.start(page);
+  ai.model.script({ parts: [{ text: 'Listing the files.' }, runCommandTool('toolu_ls', 'ls -a', 'list files')] }, { parts: [{ text: 'There are **hidden** files.' }] });
   await typeInPane(page, pane, '# list the files here');
 
   await expect(panel).toBeVisible();
   await expect(panel.locator('[data-testid="ai-message"][data-role="user"]')).toContainText('list the files here');
   const proposed = step(panel, 'ls -a');
   await expect(proposed).toHaveAttribute('data-status', 'proposed');
-  expect(messages(await model.waitForRequest(1))).toContain('list the files here');
+  expect(messages(await ai.model.waitForRequest(1))).toContain('list the files here');
 
   await proposed.locator('[data-action="approve"]').click();
   const block = blockOf(pane, 'ls -a');
   await expect(block).toHaveAttribute('data-exit-code', '0');
   await expect(proposed).toHaveAttribute('data-status', 'done');
-  const [result] = toolResults(await model.waitForRequest(2));
+  const [result] = toolResults(await ai.model.waitForRequest(2));
   expect(result?.tool_use_id).toBe('toolu_ls');
   expect(result?.content).toContain('Exit code: 0');
   expect(result?.content).toContain('.bashrc');
@@ -55,8 +40,8 @@ test('`# ` at the prompt → plan → approve → the command runs in the pane �
 });
 
 test('deny tells the model, edit runs the edited command, skip and Allow all', async ({ page }) => {
-  const { pane, panel } = await start(page);
-  model.script(
+  const { pane, panel } = await ai.start(page);
+  ai.model.script(
     { parts: [runCommandTool('d1', 'echo denied-one'), runCommandTool('d2', 'echo edit-me'), runCommandTool('d3', 'echo skip-me'), runCommandTool('d4', 'echo all-four')] },
     { parts: [{ text: 'Noted the denial.' }] },
   );
@@ -75,7 +60,7 @@ test('deny tells the model, edit runs the edited command, skip and Allow all', a
   await panel.locator('[data-testid="plan"] [data-action="allow-all"]').click();
 
   await expect(blockOf(pane, 'echo all-four')).toHaveAttribute('data-exit-code', '0');
-  const results = toolResults(await model.waitForRequest(2));
+  const results = toolResults(await ai.model.waitForRequest(2));
   expect(results.map((r) => r.tool_use_id)).toEqual(['d1', 'd2', 'd3', 'd4']);
   expect(results[0]).toMatchObject({ is_error: true });
   expect(results[0]?.content).toContain('denied');
@@ -88,8 +73,8 @@ test('deny tells the model, edit runs the edited command, skip and Allow all', a
 });
 
 test('a failing step stops the plan; a note yields a revised plan', async ({ page }) => {
-  const { pane, panel } = await start(page);
-  model.script(
+  const { pane, panel } = await ai.start(page);
+  ai.model.script(
     { parts: [runCommandTool('f1', 'ls /no-such-dir'), runCommandTool('f2', 'echo after-failure')] },
     { parts: [{ text: 'Revised.' }, runCommandTool('f3', 'ls /')] },
   );
@@ -105,7 +90,7 @@ test('a failing step stops the plan; a note yields a revised plan', async ({ pag
 
   await panel.getByTestId('plan-note').fill('list / instead');
   await panel.locator('[data-action="add-note"]').click();
-  const request = await model.waitForRequest(2);
+  const request = await ai.model.waitForRequest(2);
   expect(messages(request)).toContain('list / instead');
   expect(toolResults(request).find((r) => r.tool_use_id === 'f2')?.content).toContain('added a note');
   await expect(step(panel, 'ls /')).toHaveAttribute('data-status', 'proposed');
@@ -113,7 +98,7 @@ test('a failing step stops the plan; a note yields a revised plan', async ({ pag
 });
 
 test('drag a failed block into the panel; `??` asks about the last command', async ({ page }) => {
-  const { pane, panel } = await start(page);
+  const { pane, panel } = await ai.start(page);
   const failed = await runCommand(page, pane, 'cat /etc/no-such-file');
   await expect(failed).toHaveAttribute('data-exit-code', '1');
   await openPanel(page);
@@ -121,9 +106,9 @@ test('drag a failed block into the panel; `??` asks about the last command', asy
   const chip = panel.getByTestId('attachment');
   await expect(chip).toHaveAttribute('data-block-id', (await failed.getAttribute('data-block-id'))!);
 
-  model.script({ parts: [{ text: 'The file does not exist.' }] }, { parts: [{ text: 'Still missing.' }] });
+  ai.model.script({ parts: [{ text: 'The file does not exist.' }] }, { parts: [{ text: 'Still missing.' }] });
   await sendFromPanel(page, 'why?');
-  const first = messages(await model.waitForRequest(1));
+  const first = messages(await ai.model.waitForRequest(1));
   expect(first).toContain('cat /etc/no-such-file');
   expect(first).toContain('No such file or directory');
   await expect(panel.locator('[data-testid="ai-message"][data-role="assistant"]').last()).toContainText('does not exist');
@@ -131,17 +116,17 @@ test('drag a failed block into the panel; `??` asks about the last command', asy
 
   await waitForPrompt(pane);
   await typeInPane(page, pane, '??');
-  const second = messages(await model.waitForRequest(2));
+  const second = messages(await ai.model.waitForRequest(2));
   expect(second).toContain('What happened with this command');
   expect(second).toContain('cat /etc/no-such-file');
   await expect(panel.locator('[data-testid="ai-message"][data-role="assistant"]').last()).toContainText('Still missing.');
 });
 
 test('Esc cancels a streaming answer at once; the server sees the connection closed', async ({ page }) => {
-  const { panel } = await start(page);
-  model.script({ parts: [{ text: 'A long answer that keeps streaming' }], holdAfterEvents: 5 });
+  const { panel } = await ai.start(page);
+  ai.model.script({ parts: [{ text: 'A long answer that keeps streaming' }], holdAfterEvents: 5 });
   await sendFromPanel(page, 'talk');
-  const request = await model.waitForRequest(1);
+  const request = await ai.model.waitForRequest(1);
   await expect(panel.getByTestId('ai-status')).toHaveAttribute('data-status', 'streaming');
   await panel.getByTestId('ai-input').press('Escape');
   await expect(panel.getByTestId('ai-status')).toHaveAttribute('data-status', 'idle', { timeout: 200 });
@@ -151,47 +136,47 @@ test('Esc cancels a streaming answer at once; the server sees the connection clo
 });
 
 test('cancelling a running step sends it SIGINT', async ({ page }) => {
-  const { pane, panel } = await start(page);
-  model.script({ parts: [runCommandTool('s1', 'sleep 60')] }, { parts: [{ text: 'Interrupted.' }] });
+  const { pane, panel } = await ai.start(page);
+  ai.model.script({ parts: [runCommandTool('s1', 'sleep 60')] }, { parts: [{ text: 'Interrupted.' }] });
   await sendFromPanel(page, 'wait a minute');
   await step(panel, 'sleep 60').locator('[data-action="approve"]').click();
   await expect(step(panel, 'sleep 60')).toHaveAttribute('data-status', 'running');
   await expect(blockOf(pane, 'sleep 60')).toHaveCount(1);
   await panel.getByTestId('ai-input').press('Escape');
   await expect(blockOf(pane, 'sleep 60')).toHaveAttribute('data-exit-code', '130');
-  expect(toolResults(await model.waitForRequest(2))[0]?.content).toContain('interrupted it');
+  expect(toolResults(await ai.model.waitForRequest(2))[0]?.content).toContain('interrupted it');
 });
 
 test('errors: 401, 429 with retry-after, 500, a cut stream and malformed SSE each say what happened', async ({ page }) => {
-  const { panel } = await start(page);
+  const { panel } = await ai.start(page);
   const lastError = () => panel.locator('[data-testid="ai-message"][data-role="error"]').last();
 
-  model.script({ status: 401 });
+  ai.model.script({ status: 401 });
   await sendFromPanel(page, 'one');
   await expect(lastError()).toContainText('API key was refused (401)');
 
-  model.script({ status: 429, headers: { 'retry-after': '1' } }, { parts: [{ text: 'After waiting.' }] });
+  ai.model.script({ status: 429, headers: { 'retry-after': '1' } }, { parts: [{ text: 'After waiting.' }] });
   await sendFromPanel(page, 'two');
   await expect(panel.getByTestId('ai-status')).toHaveAttribute('data-status', 'retrying');
   await expect(panel.locator('[data-testid="ai-message"][data-role="assistant"]').last()).toContainText('After waiting.');
 
   const fail = { status: 500, headers: { 'retry-after': '0' } };
-  model.script(fail, fail, fail, fail, fail);
+  ai.model.script(fail, fail, fail, fail, fail);
   await sendFromPanel(page, 'three');
   await expect(lastError()).toContainText('failed (500)');
 
-  model.script({ parts: [{ text: 'Half an answer before the cut' }], cutAfterEvents: 5 });
+  ai.model.script({ parts: [{ text: 'Half an answer before the cut' }], cutAfterEvents: 5 });
   await sendFromPanel(page, 'four');
   await expect(lastError()).toContainText('broke off');
   await expect(panel.locator('[data-testid="ai-message"][data-role="assistant"]').last()).toContainText('Half');
 
-  model.script({ parts: [{ text: 'Garbled' }], malformed: true });
+  ai.model.script({ parts: [{ text: 'Garbled' }], malformed: true });
   await sendFromPanel(page, 'five');
   await expect(panel.locator('[data-testid="ai-message"][data-role="error"]')).toHaveCount(4);
 });
 
 test('`# ` inside a heredoc, python3 and vi goes to the program, not the agent', async ({ page }) => {
-  const { pane, paneId, panel } = await start(page);
+  const { pane, paneId, panel } = await ai.start(page);
   await pane.click();
   await page.keyboard.type('cat <<EOF');
   await page.keyboard.press('Enter');
@@ -219,12 +204,12 @@ test('`# ` inside a heredoc, python3 and vi goes to the program, not the agent',
   await page.keyboard.press('Enter');
   await expect(blockOf(pane, 'vi -u NONE')).toHaveAttribute('data-exit-code', '0');
 
-  expect(model.requests).toHaveLength(0);
+  expect(ai.model.requests).toHaveLength(0);
   await expect(panel.locator('[data-testid="ai-message"]')).toHaveCount(0);
 });
 
 test('the model can be switched for one conversation from the panel header', async ({ page }) => {
-  const { panel } = await start(page);
+  const { panel } = await ai.start(page);
   await openPanel(page);
   await expect(panel.getByTestId('ai-model')).toHaveText('claude-sonnet-5-5');
   await panel.getByTestId('ai-model').click();
@@ -232,14 +217,14 @@ test('the model can be switched for one conversation from the panel header', asy
   await picker.locator('input').fill('claude-haiku-5-5');
   await picker.locator('input').press('Enter');
   await expect(panel.getByTestId('ai-model')).toHaveText('claude-haiku-5-5');
-  model.script({ parts: [{ text: 'Haiku here.' }] });
+  ai.model.script({ parts: [{ text: 'Haiku here.' }] });
   await sendFromPanel(page, 'who are you');
-  expect((await model.waitForRequest(1)).body?.model).toBe('claude-haiku-5-5');
+  expect((await ai.model.waitForRequest(1)).body?.model).toBe('claude-haiku-5-5');
   await expect(panel.locator('[data-testid="ai-message"][data-role="assistant"]').last()).toContainText('Haiku here.');
 });
 
 test('`! cmd` runs in the pane and joins the conversation; commands run meanwhile are offered', async ({ page }) => {
-  const { pane, panel } = await start(page);
+  const { pane, panel } = await ai.start(page);
   await sendFromPanel(page, '! echo from-the-panel');
   await expect(blockOf(pane, 'echo from-the-panel')).toHaveAttribute('data-exit-code', '0');
   await expect(panel.locator('[data-testid="ai-message"][data-role="tool"]').last()).toContainText('echo from-the-panel');
@@ -253,24 +238,24 @@ test('`! cmd` runs in the pane and joins the conversation; commands run meanwhil
   const typed = blockOf(pane, 'echo typed-in-terminal');
   await expect(panel.getByTestId('attachment')).toHaveAttribute('data-block-id', (await typed.getAttribute('data-block-id'))!);
 
-  model.script({ parts: [{ text: 'Seen both.' }] });
+  ai.model.script({ parts: [{ text: 'Seen both.' }] });
   await sendFromPanel(page, 'what did I do?');
-  const sent = messages(await model.waitForRequest(1));
+  const sent = messages(await ai.model.waitForRequest(1));
   expect(sent).toContain('The user ran a command themselves');
   expect(sent).toContain('from-the-panel');
   expect(sent).toContain('typed-in-terminal');
 });
 
 test('without a key the terminal works and the panel says how to connect a model', async ({ page }) => {
-  const { pane } = await tandem.start(page);
+  const { pane } = await ai.tandem.start(page);
   const panel = await openPanel(page);
   await expect(panel.getByTestId('ai-setup-hint')).toContainText('ANTHROPIC_API_KEY');
   await expect(runCommand(page, pane, 'echo still-a-terminal')).resolves.toBeTruthy();
 });
 
 test('code in an answer can be copied, or inserted at the prompt without running', async ({ page }) => {
-  const { pane, paneId, panel } = await start(page);
-  model.script({ parts: [{ text: 'Try this:\n\n```bash\necho inserted-not-run\n```\n' }] });
+  const { pane, paneId, panel } = await ai.start(page);
+  ai.model.script({ parts: [{ text: 'Try this:\n\n```bash\necho inserted-not-run\n```\n' }] });
   await sendFromPanel(page, 'how do I print something?');
   const code = panel.getByTestId('ai-code');
   await expect(code).toContainText('echo inserted-not-run');
@@ -284,8 +269,8 @@ test('code in an answer can be copied, or inserted at the prompt without running
 });
 
 test('a RED step shows blocked: Approve is disabled and Allow all does not run it', async ({ page }) => {
-  const { pane, panel } = await start(page);
-  model.script({ parts: [runCommandTool('x1', 'echo safe-first'), runCommandTool('x2', 'sudo rm -rf /')] }, { parts: [{ text: 'Not doing that.' }] });
+  const { pane, panel } = await ai.start(page);
+  ai.model.script({ parts: [runCommandTool('x1', 'echo safe-first'), runCommandTool('x2', 'sudo rm -rf /')] }, { parts: [{ text: 'Not doing that.' }] });
   await sendFromPanel(page, 'wipe the disk');
   const red = step(panel, 'sudo rm -rf /');
   await expect(red).toHaveAttribute('data-risk', 'red');
@@ -299,7 +284,7 @@ test('a RED step shows blocked: Approve is disabled and Allow all does not run i
   await expect(red).toHaveAttribute('data-status', 'proposed');
 
   await red.locator('[data-action="deny"]').click();
-  const results = toolResults(await model.waitForRequest(2));
+  const results = toolResults(await ai.model.waitForRequest(2));
   expect(results[1]?.content).toContain('denied');
   await expect(panel.locator('[data-testid="ai-message"][data-role="assistant"]').last()).toContainText('Not doing that.');
   await expect(pane.locator('[data-testid="block"][data-command="sudo rm -rf /"]')).toHaveCount(0);

@@ -1,23 +1,14 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { startScriptedModelServer, type ScriptedModelServer } from '../test/support/modelServer';
-import { runCommandTool, sendFromPanel, step, toolResults } from './support/aiPanel';
+import { expect, test } from '@playwright/test';
+import { runCommandTool, sendFromPanel, step, toolResults, useAgentTandem } from './support/aiPanel';
 import { makeHome } from './support/tandemServer';
-import { blockOf, useTandem } from './support/uiPage';
+import { blockOf } from './support/uiPage';
 
 // The approval gate end to end: session grants, hooks, policy.toml, what was sent. Real
 // Chromium, `tandem web`, a real bash, the real Anthropic SDK against a scripted model.
 
-const tandem = useTandem();
-let model: ScriptedModelServer;
-
-test.beforeEach(async () => {
-  model = await startScriptedModelServer();
-});
-test.afterEach(async () => {
-  await model.close();
-});
+const ai = useAgentTandem();
 
 /** A home with Tandem's config dir holding `files` (relative paths; executables get 0755). */
 function homeWith(files: Record<string, { text: string; executable?: boolean }>): string {
@@ -31,17 +22,9 @@ function homeWith(files: Record<string, { text: string; executable?: boolean }>)
   return home;
 }
 
-async function start(page: Page, home?: string) {
-  const opened = await tandem.start(page, {
-    home,
-    env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-e2e', TANDEM_MODEL: 'claude-sonnet-5-5' },
-  });
-  return { ...opened, panel: page.getByTestId('ai-panel') };
-}
-
 test('Allow for this session stops asking for the same command shape only', async ({ page }) => {
-  const { pane, panel } = await start(page);
-  model.script(
+  const { pane, panel } = await ai.start(page);
+  ai.model.script(
     { parts: [runCommandTool('g1', 'ls -la /tmp')] },
     { parts: [{ text: 'Listed.' }] },
     { parts: [runCommandTool('g2', 'ls -la /var'), runCommandTool('g3', 'ls -R /tmp')] },
@@ -86,14 +69,14 @@ test('a pre-exec hook that denies blocks the step, and the model is told why', a
       ].join('\n'),
     },
   });
-  const { pane, panel } = await start(page, home);
-  model.script({ parts: [runCommandTool('h1', 'echo deploy production')] }, { parts: [{ text: 'Understood.' }] });
+  const { pane, panel } = await ai.start(page, home);
+  ai.model.script({ parts: [runCommandTool('h1', 'echo deploy production')] }, { parts: [{ text: 'Understood.' }] });
   await sendFromPanel(page, 'deploy');
   const denied = step(panel, 'echo deploy production');
   await expect(denied).toHaveAttribute('data-status', 'denied');
   await expect(denied).toHaveAttribute('data-decided-by', 'hook');
   await expect(denied.getByTestId('step-rule')).toContainText('production is deployed by hand');
-  const [result] = toolResults(await model.waitForRequest(2));
+  const [result] = toolResults(await ai.model.waitForRequest(2));
   expect(result?.is_error).toBe(true);
   expect(result?.content).toContain('production is deployed by hand');
   await expect(blockOf(pane, 'echo deploy production')).toHaveCount(0);
@@ -101,8 +84,8 @@ test('a pre-exec hook that denies blocks the step, and the model is told why', a
 
 test('policy.toml: read-only commands run without asking; a broken policy is reported and everything asks', async ({ page }) => {
   const home = homeWith({ 'policy.toml': { text: '[approval.shell]\nallow_read_only = true\ndeny_patterns = ["touch *"]\n' } });
-  const { pane, panel } = await start(page, home);
-  model.script(
+  const { pane, panel } = await ai.start(page, home);
+  ai.model.script(
     { parts: [runCommandTool('p1', 'pwd'), runCommandTool('p2', 'touch made-by-agent')] },
     { parts: [{ text: 'First plan done.' }] },
   );
@@ -112,12 +95,12 @@ test('policy.toml: read-only commands run without asking; a broken policy is rep
   const touched = step(panel, 'touch made-by-agent');
   await expect(touched).toHaveAttribute('data-status', 'denied');
   await expect(touched.getByTestId('step-rule')).toContainText('deny_patterns "touch *"');
-  const results = toolResults(await model.waitForRequest(2));
+  const results = toolResults(await ai.model.waitForRequest(2));
   expect(results[1]?.content).toContain('deny_patterns');
   await expect(blockOf(pane, 'touch made-by-agent')).toHaveCount(0);
 
   writeFileSync(join(home, '.config/tandem/policy.toml'), '[approval.shell]\nallow_read_only = "yes"\n');
-  model.script({ parts: [runCommandTool('p3', 'pwd')] }, { parts: [{ text: 'Second.' }] });
+  ai.model.script({ parts: [runCommandTool('p3', 'pwd')] }, { parts: [{ text: 'Second.' }] });
   await sendFromPanel(page, 'and again?');
   const asks = panel.locator('[data-testid="plan-step"][data-command="pwd"]').last();
   await expect(asks).toHaveAttribute('data-decision', 'ask');
@@ -128,14 +111,14 @@ test('policy.toml: read-only commands run without asking; a broken policy is rep
 });
 
 test('what was sent shows the exact request, with a secret typed in the message redacted', async ({ page }) => {
-  const { panel } = await start(page);
+  const { panel } = await ai.start(page);
   const secret = 'AKIAZ7Q3RT5LXW2M9KPV';
-  model.script({ parts: [{ text: 'Noted.' }] });
+  ai.model.script({ parts: [{ text: 'Noted.' }] });
   await sendFromPanel(page, `my access key is ${secret}, is that fine?`);
   const answer = panel.locator('[data-testid="ai-message"][data-role="assistant"]').last();
   await expect(answer).toContainText('Noted.');
   await expect(panel.getByTestId('redacted')).toContainText('aws-access-key');
-  const received = JSON.stringify((await model.waitForRequest(1)).body);
+  const received = JSON.stringify((await ai.model.waitForRequest(1)).body);
   expect(received).not.toContain(secret);
   expect(received).toContain('[REDACTED:aws-access-key]');
 

@@ -1,5 +1,6 @@
-import { expect, type Locator, type Page } from '@playwright/test';
-import type { RecordedRequest } from '../../test/support/modelServer';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer } from '../../test/support/modelServer';
+import { useTandem } from './uiPage';
 
 // Driving the AI panel from specs: typing, sending, finding plan steps, reading what the
 // scripted model received.
@@ -34,3 +35,34 @@ export function toolResults(request: RecordedRequest): { tool_use_id: string; co
 export const messages = (request: RecordedRequest) => JSON.stringify(request.body?.messages ?? []);
 export const step = (panel: Locator, command: string) => panel.locator(`[data-testid="plan-step"][data-command="${command.replace(/["\\]/g, '\\$&')}"]`);
 export const runCommandTool = (id: string, command: string, purpose = 'a step') => ({ toolUse: { id, name: 'run_command', input: { command, purpose } } });
+
+/**
+ * `tandem web` with the AI panel wired to a scripted model server (a fresh one per test):
+ * `start(page, home?)` opens Tandem, `model` is this test's server.
+ */
+export function useAgentTandem() {
+  const tandem = useTandem();
+  let server: ScriptedModelServer | undefined;
+  test.beforeEach(async () => {
+    server = await startScriptedModelServer();
+  });
+  test.afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  return {
+    /** Tandem without a model configured. */
+    tandem,
+    get model(): ScriptedModelServer {
+      if (!server) throw new Error('the scripted model server runs only inside a test');
+      return server;
+    },
+    async start(page: Page, home?: string) {
+      const opened = await tandem.start(page, {
+        home,
+        env: { ANTHROPIC_BASE_URL: this.model.url, ANTHROPIC_API_KEY: 'sk-ant-e2e', TANDEM_MODEL: 'claude-sonnet-5-5' },
+      });
+      return { ...opened, panel: page.getByTestId('ai-panel') };
+    },
+  };
+}

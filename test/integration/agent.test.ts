@@ -1,42 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { EngineClient, startEngine } from '../support/engineClient';
+import { describe, expect, it } from 'vitest';
 import { latest, planIdOf, requestText, toolResults, waitForIdleWithAnswer, waitForStep } from '../support/agentConversation';
-import { startScriptedModelServer, type ScriptedModelServer } from '../support/modelServer';
+import { useAgentEngine } from '../support/agentEngine';
+import { startScriptedModelServer } from '../support/modelServer';
 
-type Started = Awaited<ReturnType<typeof startEngine>>;
-let running: Started | undefined;
-let client: EngineClient | undefined;
-let model: ScriptedModelServer | undefined;
-
-afterEach(async () => {
-  client?.close();
-  client = undefined;
-  await running?.stop();
-  running = undefined;
-  await model?.close();
-  model = undefined;
-});
-
-async function open(options: { openAiCompatible?: boolean; configToml?: string; baseUrl?: string } = {}) {
-  model = await startScriptedModelServer();
-  running = await startEngine({
-    shell: '/bin/bash',
-    agentRetryBaseMs: 50,
-    env: options.openAiCompatible
-      ? {}
-      : { ANTHROPIC_BASE_URL: options.baseUrl ?? model.url, ANTHROPIC_API_KEY: 'sk-ant-test', TANDEM_MODEL: 'claude-sonnet-5-5' },
-    configToml: options.openAiCompatible
-      ? `[ai]\nbackend = "openai-compatible"\nbaseUrl = "${model.url}/v1"\nmodel = "llama3"\n`
-      : options.configToml,
-  });
-  client = await EngineClient.connect(running.server);
-  await client.request('hello', {});
-  const pane = await client.request('pane.create', { cols: 100, rows: 30 });
-  await client.waitForPrompt(pane.paneId);
-  return { client, model, paneId: pane.paneId, home: running.home };
-}
+const open = useAgentEngine();
 
 describe('the agent, with a real bash and the real SDK against a scripted model', () => {
   it('takes a `# ` line from the prompt, runs the approved step in the pane and sends its block back', async () => {

@@ -1,42 +1,15 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyAuditLog } from '../../src/main/safety/audit/auditVerify';
 import { latest, planIdOf, toolResults, waitForIdleWithAnswer, waitForStep } from '../support/agentConversation';
-import { EngineClient, startEngine } from '../support/engineClient';
-import { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer } from '../support/modelServer';
+import { useAgentEngine } from '../support/agentEngine';
+import type { RecordedRequest } from '../support/modelServer';
 
 // The safety pipeline around the agent, end to end in the engine: a real bash, the real SDK,
 // a scripted model. What reaches the model, what the audit trail records, what the gate refuses.
 
-type Started = Awaited<ReturnType<typeof startEngine>>;
-let running: Started | undefined;
-let client: EngineClient | undefined;
-let model: ScriptedModelServer | undefined;
-
-afterEach(async () => {
-  client?.close();
-  client = undefined;
-  await running?.stop();
-  running = undefined;
-  await model?.close();
-  model = undefined;
-});
-
-async function open(options: { configToml?: string; env?: NodeJS.ProcessEnv } = {}) {
-  model = await startScriptedModelServer();
-  running = await startEngine({
-    shell: '/bin/bash',
-    agentRetryBaseMs: 50,
-    env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-test', TANDEM_MODEL: 'claude-sonnet-5-5', ...options.env },
-    configToml: options.configToml,
-  });
-  client = await EngineClient.connect(running.server);
-  await client.request('hello', {});
-  const pane = await client.request('pane.create', { cols: 120, rows: 30 });
-  await client.waitForPrompt(pane.paneId);
-  return { client, model, paneId: pane.paneId, home: running.home };
-}
+const open = useAgentEngine();
 
 const runCommand = (id: string, command: string) => ({ toolUse: { id, name: 'run_command', input: { command, purpose: 'a step' } } });
 const everything = (request: RecordedRequest) => JSON.stringify(request.body ?? {});
@@ -100,7 +73,7 @@ describe('the safety pipeline around the agent', () => {
   });
 
   it('writes every decision to a hash-chained audit log that verifies, and detects an edit', async () => {
-    const { client, model, home } = await open();
+    const { client, model, home, engine } = await open();
     model.script({ parts: [runCommand('a1', 'echo one'), runCommand('a2', 'echo two'), runCommand('a3', 'echo three')] }, { parts: [{ text: 'Audited.' }] });
     await client.request('agent.send', { text: 'three steps', attachments: [] });
     const one = await waitForStep(client, (step) => step.index === 1 && step.status === 'proposed', 'step 1');
@@ -111,7 +84,7 @@ describe('the safety pipeline around the agent', () => {
     const three = await waitForStep(client, (step) => step.index === 3 && step.status === 'proposed', 'step 3');
     await client.request('agent.step', { planId, stepId: three.id, action: 'edit', command: 'echo three-edited' });
     await waitForIdleWithAnswer(client, 'Audited.');
-    await running!.engine.shutdown();
+    await engine.shutdown();
 
     const lines = auditLines(home);
     const events = lines.map((line) => `${String(line.event)}:${String(line.step)}`);
@@ -149,7 +122,7 @@ describe('the safety pipeline around the agent', () => {
   });
 
   it('refuses file reads the policy denies, and records them', async () => {
-    const { client, model, home } = await open();
+    const { client, model, home, engine } = await open();
     mkdirSync(join(home, 'private'));
     writeFileSync(join(home, 'private/plan.txt'), 'the secret plan\n');
     mkdirSync(join(home, '.config/tandem'), { recursive: true });
@@ -160,7 +133,7 @@ describe('the safety pipeline around the agent', () => {
     const [result] = toolResults(await model.waitForRequest(2));
     expect(result?.content).toContain('may not be read by the agent');
     expect(result?.content).not.toContain('the secret plan');
-    await running!.engine.shutdown();
+    await engine.shutdown();
     expect(auditLines(home).some((line) => line.event === 'denied' && String(line.command).includes('private/plan.txt'))).toBe(true);
   });
 
@@ -175,7 +148,7 @@ describe('the safety pipeline around the agent', () => {
     await waitForIdleWithAnswer(client, 'Second.');
     await client.request('agent.send', { text: 'three', attachments: [] });
     const stopped = await client.waitFor(
-      () => latest(client!)?.items.find((item) => item.role === 'error' && item.text.startsWith('Stopped: this session has used')),
+      () => latest(client)?.items.find((item) => item.role === 'error' && item.text.startsWith('Stopped: this session has used')),
       10_000,
       'the budget stop',
     );
@@ -236,7 +209,7 @@ describe('the safety pipeline around the agent', () => {
     await client.request('agent.step', { planId, stepId: step.id, action: 'approve' });
     const failed = await waitForStep(client, (candidate) => candidate.index === 1 && candidate.status === 'failed', 'the step failed');
     expect(failed.detail).toContain("changed Tandem's own files");
-    await client.waitFor(() => (latest(client!)?.items.some((item) => item.role === 'plan' && item.plan.state === 'halted') ? true : undefined), 10_000, 'the plan halted');
+    await client.waitFor(() => (latest(client)?.items.some((item) => item.role === 'plan' && item.plan.state === 'halted') ? true : undefined), 10_000, 'the plan halted');
     await client.request('agent.plan', { planId, action: 'stop' });
     await waitForIdleWithAnswer(client, 'Stopped.');
     const [result] = toolResults(await model.waitForRequest(2));

@@ -1,0 +1,49 @@
+import { afterEach } from 'vitest';
+import { EngineClient, startEngine } from './engineClient';
+import { startScriptedModelServer, type ScriptedModelServer } from './modelServer';
+
+export interface AgentEngineOptions {
+  /** Talk to the scripted server as an OpenAI-compatible endpoint (no key needed on loopback). */
+  openAiCompatible?: boolean;
+  configToml?: string;
+  /** Point the Anthropic SDK elsewhere (a dead port, say). */
+  baseUrl?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * An engine with a real bash pane and the real SDK pointed at a scripted model server, for
+ * the agent's integration tests. Register once per file; every `open()` is torn down after
+ * its test.
+ */
+export function useAgentEngine() {
+  let running: Awaited<ReturnType<typeof startEngine>> | undefined;
+  let client: EngineClient | undefined;
+  let model: ScriptedModelServer | undefined;
+
+  afterEach(async () => {
+    client?.close();
+    client = undefined;
+    await running?.stop();
+    running = undefined;
+    await model?.close();
+    model = undefined;
+  });
+
+  return async function open(options: AgentEngineOptions = {}) {
+    model = await startScriptedModelServer();
+    running = await startEngine({
+      shell: '/bin/bash',
+      agentRetryBaseMs: 50,
+      env: options.openAiCompatible
+        ? { ...options.env }
+        : { ANTHROPIC_BASE_URL: options.baseUrl ?? model.url, ANTHROPIC_API_KEY: 'sk-ant-test', TANDEM_MODEL: 'claude-sonnet-5-5', ...options.env },
+      configToml: options.openAiCompatible ? `[ai]\nbackend = "openai-compatible"\nbaseUrl = "${model.url}/v1"\nmodel = "llama3"\n` : options.configToml,
+    });
+    client = await EngineClient.connect(running.server);
+    await client.request('hello', {});
+    const pane = await client.request('pane.create', { cols: 120, rows: 30 });
+    await client.waitForPrompt(pane.paneId);
+    return { client, model, paneId: pane.paneId, home: running.home, engine: running.engine };
+  };
+}
