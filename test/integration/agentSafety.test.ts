@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { verifyAuditLog } from '../../src/main/safety/audit/auditVerify';
 import { latest, planIdOf, toolResults, waitForIdleWithAnswer, waitForStep } from '../support/agentConversation';
 import { useAgentEngine } from '../support/agentEngine';
+import { EngineClient } from '../support/engineClient';
 import type { RecordedRequest } from '../support/modelServer';
 
 // The safety pipeline around the agent, end to end in the engine: a real bash, the real SDK,
@@ -215,5 +216,29 @@ describe('the safety pipeline around the agent', () => {
     const [result] = toolResults(await model.waitForRequest(2));
     expect(result?.content).toContain("changed Tandem's own files");
     expect(result?.is_error).toBe(true);
+  });
+
+  it('grants "Allow for this session" by command shape, until the window goes away', async () => {
+    const { client, model, paneId, server } = await open();
+    model.script(
+      { parts: [runCommand('w1', 'ls -la /tmp')] },
+      { parts: [{ text: 'One.' }] },
+      { parts: [runCommand('w2', 'ls -la /var')] },
+      { parts: [{ text: 'Two.' }] },
+    );
+    await client.request('agent.send', { text: 'list', attachments: [], paneId });
+    const first = await waitForStep(client, (step) => step.approval?.grantable === true, 'a grantable step');
+    await client.request('agent.step', { planId: planIdOf(client), stepId: first.id, action: 'allow-session' });
+    await waitForIdleWithAnswer(client, 'One.');
+    expect(latest(client)?.grants).toEqual([{ shape: 'ls -a -l', example: 'ls -la /tmp' }]);
+    await client.request('agent.send', { text: 'again', attachments: [], paneId });
+    const view = await waitForIdleWithAnswer(client, 'Two.');
+    const plan = view.items.filter((item) => item.role === 'plan').at(-1);
+    expect(plan?.role === 'plan' && plan.plan.steps[0]).toMatchObject({ status: 'done', approval: { decidedBy: 'grant' } });
+
+    client.close();
+    const reopened = await EngineClient.connect(server);
+    expect((await reopened.request('agent.state', {})).grants).toEqual([]);
+    reopened.close();
   });
 });

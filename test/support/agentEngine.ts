@@ -44,6 +44,6 @@ export function useAgentEngine() {
     await client.request('hello', {});
     const pane = await client.request('pane.create', { cols: 120, rows: 30 });
     await client.waitForPrompt(pane.paneId);
-    return { client, model, paneId: pane.paneId, home: running.home, engine: running.engine };
+    return { client, model, paneId: pane.paneId, home: running.home, engine: running.engine, server: running.server };
   };
 }

@@ -131,6 +131,11 @@ export class AgentSession {
     return { payload };
   }
 
+  /** The window closed (or another took its place): its session grants end. */
+  revokeAllGrants(): void {
+    for (const grant of this.host.gate.grants.list()) this.host.gate.grants.revoke(grant.shape);
+  }
+
   revokeGrant(shape: string): ConversationView {
     this.host.gate.grants.revoke(shape);
     this.changed();

@@ -93,6 +93,7 @@ export class Engine {
     if (this.client && this.client !== client) {
       this.client.event('connection.replaced', {});
       for (const pane of this.panes.values()) pane.detach(this.client);
+      this.agent.revokeAllGrants();
     }
     this.client = client;
   }
@@ -105,6 +106,8 @@ export class Engine {
     if (this.client !== client) return;
     for (const pane of this.panes.values()) pane.detach(client);
     this.client = undefined;
+    // "Allow for this session" lasts until the window closes, even where the panes live on.
+    this.agent.revokeAllGrants();
   }
 
   hello(): HelloResult {
