@@ -4,6 +4,7 @@ import ptyModule from 'node-pty';
 import type { IPty } from 'node-pty';
 import type { Block, TerminalState } from '../../shared/blocks';
 import type { Events, PaneInfo } from '../../shared/protocol';
+import { AlternateScreenDetector } from '../blocks/alternateScreenDetector';
 import { BlockOutputs, type BlockOutput } from '../blocks/blockOutputs';
 import { BlockTracker } from '../blocks/blockTracker';
 import { TerminalMirror } from '../blocks/terminalMirror';
@@ -82,6 +83,7 @@ export class Pane {
   private pty: IPty | undefined;
   private launch: ShellLaunch | undefined;
   private readonly scanner = new OscScanner();
+  private readonly alternateScreen = new AlternateScreenDetector();
   private readonly mirror: TerminalMirror;
   private readonly tracker: BlockTracker;
   private readonly heuristics: PromptHeuristics;
@@ -116,7 +118,6 @@ export class Pane {
     });
     this.heuristics = new PromptHeuristics(this.mirror, this.tracker, () => this.streamOffset);
     this.mirror.onAlternateScreen(() => {
-      this.tracker.markAlternateScreen();
       for (const observer of this.observers) observer.alternateScreen?.();
     });
     this.interceptor = new PromptInterceptor({
@@ -497,15 +498,21 @@ export class Pane {
     for (const osc of this.scanner.push(chunk)) {
       const mark = interpretOsc(osc);
       if (!mark) continue;
-      this.writeToMirror(chunk.subarray(written, osc.end));
+      this.segmentBeforeMark(chunk.subarray(written, osc.end));
       written = osc.end;
       this.tracker.handle(mark, base + osc.end);
     }
-    this.writeToMirror(chunk.subarray(written));
+    this.segmentBeforeMark(chunk.subarray(written));
     this.streamOffset = base + chunk.length;
     this.batcher.push(chunk);
     if (!this.integrationOn) this.heuristics.afterOutput();
     if (this.observers.size > 0) for (const observer of this.observers) observer.output?.();
+  }
+
+  /** Output up to the next mark: the block that is current now is the one it belongs to. */
+  private segmentBeforeMark(bytes: Uint8Array): void {
+    if (this.alternateScreen.push(bytes)) this.tracker.markAlternateScreen();
+    this.writeToMirror(bytes);
   }
 
   private writeToMirror(bytes: Uint8Array): void {
