@@ -1,5 +1,5 @@
 import { classifyCommand, type RiskResult, type RiskLevel } from '../commandRisk';
-import { runPostExecHooks, runPreExecHooks, type HookVerdict, type PostExecHookResult } from '../hooks/hookRunner';
+import { runPostExecHooks, runPreExecHooks, type PostExecHookResult } from '../hooks/hookRunner';
 import type { PolicyFiles } from '../policy/policyFiles';
 import { policyDecision, policyDenyList, policyFileRead, type PolicyVerdict } from '../policy/policyEvaluator';
 import { commandShape } from './commandShape';
@@ -70,7 +70,7 @@ export class ApprovalGate {
     return classifyCommand(command, { cwd: cwd || this.options.home, home: this.options.home, protectedPaths: [...this.options.protectedPaths] });
   }
 
-  async decide(proposed: ProposedCommand, hooks: { run: boolean } = { run: true }): Promise<GateDecision> {
+  async decide(proposed: ProposedCommand): Promise<GateDecision> {
     const cwd = proposed.cwd || this.options.home;
     let command = proposed.command;
     let risk = await this.classify(command, cwd);
@@ -78,32 +78,29 @@ export class ApprovalGate {
     const early = this.beforeHooks(command, cwd, risk, layers);
     if (early) return early;
 
-    let hook: HookVerdict = { decision: 'none' };
+    const hook = await runPreExecHooks(
+      this.options.hooksDir,
+      { tool: 'run_command', ...proposed, cwd, risk: { level: risk.level, reasons: risk.reasons } },
+      { timeoutMs: this.options.hookTimeoutMs, env: this.options.env },
+    );
+    if (hook.decision === 'deny') {
+      return this.result('deny', risk, command, `hook ${hook.hook ?? 'pre-exec'}: ${hook.reason || 'denied'}`, 'hook');
+    }
     let modifiedBy: string | undefined;
-    if (hooks.run) {
-      hook = await runPreExecHooks(
-        this.options.hooksDir,
-        { tool: 'run_command', ...proposed, cwd, risk: { level: risk.level, reasons: risk.reasons } },
-        { timeoutMs: this.options.hookTimeoutMs, env: this.options.env },
-      );
-      if (hook.decision === 'deny') {
-        return this.result('deny', risk, command, `hook ${hook.hook ?? 'pre-exec'}: ${hook.reason || 'denied'}`, 'hook');
-      }
-      if (hook.command !== undefined && hook.command !== command) {
-        // The changed command is judged afresh, deny lists included.
-        command = hook.command;
-        modifiedBy = hook.hook ?? 'pre-exec';
-        risk = await this.classify(command, cwd);
-        const again = this.beforeHooks(command, cwd, risk, layers);
-        if (again) return { ...again, modifiedBy };
-      }
+    if (hook.command !== undefined && hook.command !== command) {
+      // The changed command is judged afresh, deny lists included.
+      command = hook.command;
+      modifiedBy = hook.hook ?? 'pre-exec';
+      risk = await this.classify(command, cwd);
+      const again = this.beforeHooks(command, cwd, risk, layers);
+      if (again) return { ...again, modifiedBy };
     }
 
     const policy = policyDecision(layers, this.facts(command, cwd, risk));
     const decided = (decision: GateDecision['decision'], rule: string, by: DecidedBy) => ({ ...this.result(decision, risk, command, rule, by), modifiedBy });
     if (policy.decision === 'deny') return decided('deny', policy.rule, 'policy');
     if (risk.level === 'red' && !(policy.decision === 'allow' && policy.explicit)) {
-      return { ...decided('ask', 'builtin: RED commands are blocked unless edited, or named by a policy allow_patterns entry', 'builtin'), blocked: true };
+      return { ...decided('ask', 'builtin: RED commands are blocked unless edited, or named exactly (no wildcards) by a policy allow_patterns entry', 'builtin'), blocked: true };
     }
     const hookRule = `hook ${hook.hook ?? 'pre-exec'}${hook.reason ? `: ${hook.reason}` : ''}`;
     if (hook.decision === 'ask') return decided('ask', hookRule, 'hook');
