@@ -44,7 +44,8 @@ export function PlanStep({ planId, step, actionable, next }: PlanStepProps) {
   const [askingReason, setAskingReason] = useState(false);
 
   const blocked = step.approval ? step.approval.blocked : step.risk?.level === 'red';
-  const checking = step.status === 'proposed' && !step.approval;
+  // Only the step that is up next is judged (policy, hooks); later ones when their turn comes.
+  const checking = step.status === 'proposed' && !step.approval && next;
   const button = (action: StepAction, label: string, title: string, disabled = false) => (
     <button
       type="button"
