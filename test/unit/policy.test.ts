@@ -376,6 +376,19 @@ describe('command facts', () => {
     expect(networkUse(await facts('ls -la'))).toBeUndefined();
   });
 
+  it('counts git fetches and pushes, package installs and image pulls as network use', async () => {
+    expect(networkUse(await facts('git status'))).toBeUndefined();
+    expect(networkUse(await facts('npm test'))).toBeUndefined();
+    expect(networkUse(await facts('docker ps'))).toBeUndefined();
+    expect(networkUse(await facts('git clone https://github.com/a/b'))).toEqual({ hosts: ['github.com'] });
+    expect(networkUse(await facts('git clone git@github.com:a/b.git'))).toEqual({ hosts: ['github.com'] });
+    // A remote by name: the host cannot be told, so it is not in any allow list.
+    expect(networkUse(await facts('git push origin main'))).toEqual({ hosts: [] });
+    expect(networkUse(await facts('npm install lodash'))).toEqual({ hosts: ['registry.npmjs.org'] });
+    expect(networkUse(await facts('pip install requests'))).toEqual({ hosts: ['pypi.org'] });
+    expect(networkUse(await facts('docker pull nginx'))).toEqual({ hosts: ['docker.io'] });
+  });
+
   it('finds the hosts a network command names', async () => {
     expect(networkUse(await facts('curl https://api.github.com/repos/x'))).toEqual({ hosts: ['api.github.com'] });
     expect(networkUse(await facts('curl -sSL https://User:pw@Example.COM:8443/x?y=1'))).toEqual({ hosts: ['example.com'] });

@@ -23,10 +23,35 @@ const URL_PROGRAMS: ReadonlyMap<string, RegExp> = new Map([
   ['xh', /^(?:-[a-zA-Z]*o|--output)$/],
 ]);
 
-/** The command reaches the network (a downloader, ssh and friends), and the hosts it names. */
+/**
+ * Subcommands that reach the network, by tool, and the host they reach when the command names
+ * none (a package registry). `git push origin` names no host: it counts as unknown.
+ */
+const NETWORK_SUBCOMMANDS: ReadonlyMap<string, { subcommands: ReadonlySet<string>; defaultHost?: string }> = new Map([
+  ['git', { subcommands: new Set(['clone', 'fetch', 'pull', 'push', 'ls-remote']) }],
+  ['npm', { subcommands: new Set(['install', 'i', 'ci', 'add', 'update', 'publish', 'view', 'info']), defaultHost: 'registry.npmjs.org' }],
+  ['pnpm', { subcommands: new Set(['install', 'i', 'add', 'update', 'publish']), defaultHost: 'registry.npmjs.org' }],
+  ['yarn', { subcommands: new Set(['install', 'add', 'upgrade', 'publish']), defaultHost: 'registry.yarnpkg.com' }],
+  ['pip', { subcommands: new Set(['install', 'download']), defaultHost: 'pypi.org' }],
+  ['pip3', { subcommands: new Set(['install', 'download']), defaultHost: 'pypi.org' }],
+  ['cargo', { subcommands: new Set(['install', 'fetch', 'update', 'publish']), defaultHost: 'crates.io' }],
+  ['docker', { subcommands: new Set(['pull', 'push', 'login']), defaultHost: 'docker.io' }],
+  ['podman', { subcommands: new Set(['pull', 'push', 'login']), defaultHost: 'docker.io' }],
+]);
+
+/** A part that reaches the network, and the host it reaches when it names none (undefined: unknown). */
+function networkPart(part: ClassifiedPart): { defaultHost?: string } | undefined {
+  if (NETWORK_COMMANDS.has(part.command)) return {};
+  const tool = NETWORK_SUBCOMMANDS.get(part.command);
+  const subcommand = part.words.slice(1).find((word) => !word.startsWith('-'));
+  if (!tool || subcommand === undefined || !tool.subcommands.has(subcommand)) return undefined;
+  return { defaultHost: tool.defaultHost };
+}
+
+/** The command reaches the network (a downloader, ssh, git fetch, a package install …), and the hosts it names. */
 export function networkUse(facts: CommandFacts): { hosts: string[] } | undefined {
-  const commands = facts.parts.map((part) => part.command);
-  if (!commands.some((name) => NETWORK_COMMANDS.has(name))) return undefined;
+  const networkParts = facts.parts.map(networkPart).filter((part) => part !== undefined);
+  if (networkParts.length === 0) return undefined;
   const hosts = new Set<string>();
   // The userinfo ends before `/`, `?` or `#`: in `https://evil.example#@api.github.com` the host is evil.example.
   for (const match of facts.command.matchAll(/\b[a-z][a-z0-9+.-]*:\/\/(?:[^\s/?#@'"]*@)?(\[[0-9a-f:.]+\]|[^\s/:'"?#]+)/gi)) {
@@ -47,6 +72,7 @@ export function networkUse(facts: CommandFacts): { hosts: string[] } | undefined
       if (bare) hosts.add(bare[1]!.toLowerCase());
     });
   }
+  if (hosts.size === 0) for (const part of networkParts) if (part.defaultHost) hosts.add(part.defaultHost);
   if (hosts.size === 0) {
     // `ssh build-box uptime`: the first word after ssh's options names the host.
     const ssh = /(?:^|[\s;&|(])(?:ssh|mosh)((?:\s+-[A-Za-z]+(?:\s+\S+)?)*)\s+([\w.-]+)/.exec(facts.command);
