@@ -61,11 +61,24 @@ export const composeRule: Rule = (inv, out) => {
   out.yellow(`${inv.name} ${verb} changes containers`);
 };
 
+/** kubectl's options that take a value, global ones (`--context prod`) included. */
+const KUBECTL_VALUE_OPTIONS = [
+  'namespace', 'context', 'cluster', 'user', 'kubeconfig', 'server', 'token', 'as', 'as-group', 'request-timeout', 'selector', 'output', 'filename', 'container',
+  'field-selector', 'sort-by', 'template', 'since', 'tail', 'grace-period', 'timeout', 'kustomize', 'cascade', 'type', 'replicas', 'image', 'since-time',
+  'chunk-size', 'label-columns', 'certificate-authority', 'client-certificate', 'client-key', 'tls-server-name', 'cache-dir', 'v',
+];
 const KUBECTL_SPEC: OptionSpec = {
   short: { n: 'namespace', A: 'all-namespaces', l: 'selector', o: 'output', f: 'filename', c: 'container', s: 'server', v: 'v', R: 'recursive', k: 'kustomize', w: 'watch', L: 'label-columns', i: 'stdin', t: 'tty' },
   shortValue: 'nlofcsvkL',
-  long: { namespace: 'namespace', 'all-namespaces': 'all-namespaces', selector: 'selector', output: 'output', filename: 'filename', container: 'container', all: 'all', recursive: 'recursive', force: 'force', 'dry-run': 'dry-run' },
-  longValue: ['namespace', 'context', 'cluster', 'user', 'kubeconfig', 'server', 'token', 'as', 'as-group', 'request-timeout', 'selector', 'output', 'filename', 'container', 'field-selector', 'sort-by', 'template', 'since', 'tail', 'grace-period', 'timeout', 'kustomize', 'cascade', 'type', 'replicas', 'image', 'since-time', 'chunk-size', 'label-columns', 'certificate-authority', 'client-certificate', 'client-key', 'tls-server-name', 'cache-dir', 'v'],
+  long: {
+    ...Object.fromEntries(KUBECTL_VALUE_OPTIONS.map((name) => [name, name])),
+    'all-namespaces': 'all-namespaces',
+    all: 'all',
+    recursive: 'recursive',
+    force: 'force',
+    'dry-run': 'dry-run',
+  },
+  longValue: KUBECTL_VALUE_OPTIONS,
 };
 const KUBECTL_READ = /^(get|describe|logs|version|top|explain|api-resources|api-versions|cluster-info|events|wait|completion|kustomize|config (view|get-contexts|current-context|get-clusters|get-users)|auth (can-i|whoami)|plugin list|rollout (status|history)|help)$/;
 const KUBE_WIDE_TYPES = /^(namespaces?|ns|nodes?|no|crds?|customresourcedefinitions?(\.apiextensions\.k8s\.io)?|pv|persistentvolumes?|clusterroles?|clusterrolebindings?|all)$/;
