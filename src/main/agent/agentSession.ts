@@ -31,8 +31,8 @@ import { describeRedactions, scrubEnvironment, scrubSecrets } from '../safety/se
 
 /** Automatic retries of a request that failed before anything streamed. */
 const MAX_RETRIES = 4;
-/** "What was sent" keeps this many request bodies. */
-const MAX_KEPT_REQUESTS = 30;
+/** "What was sent" keeps the request bodies of the conversation up to this many characters in all (oldest dropped first). */
+const MAX_KEPT_REQUEST_CHARS = 16 * 1024 * 1024;
 /** The session token budget warns at this share of it. */
 const BUDGET_WARNING_SHARE = 0.8;
 /** Two cancels within this window stop everything the agent is doing. */
@@ -89,8 +89,9 @@ export class AgentSession {
   private sessionTokens = 0;
   /** The budget the 80% warning was given for (a raised budget warns again). */
   private budgetWarnedAt: number | undefined;
-  /** Request bodies by assistant item, newest last, for "what was sent". */
+  /** Request bodies by assistant item of this conversation, newest last, for "what was sent". */
   private readonly sent = new Map<string, string>();
+  private sentChars = 0;
 
   constructor(private readonly host: AgentHost) {
     this.standing = new StandingContextCache((paneId) => host.pane(paneId));
@@ -127,7 +128,7 @@ export class AgentSession {
   /** Exactly what went to the model for an answer (pretty-printed JSON), while it is kept. */
   sentPayload(itemId: string): AgentResults['agent.sent'] {
     const payload = this.sent.get(itemId);
-    if (payload === undefined) throw new Error(`The request behind that answer is no longer kept (the last ${MAX_KEPT_REQUESTS} are).`);
+    if (payload === undefined) throw new Error('The request behind that answer is no longer kept (the oldest go once the kept requests pass 16 MB).');
     return { payload };
   }
 
@@ -278,6 +279,8 @@ export class AgentSession {
     this.pending = [];
     this.pendingMessages = 0;
     this.usage = { inputTokens: 0, outputTokens: 0, contextTokens: 0 };
+    this.sent.clear();
+    this.sentChars = 0;
     this.changed();
     return this.view();
   }
@@ -666,9 +669,16 @@ export class AgentSession {
   }
 
   private keepSent(item: Turn['item'], body: object): void {
+    this.sentChars -= this.sent.get(item.id)?.length ?? 0;
     this.sent.delete(item.id);
-    this.sent.set(item.id, JSON.stringify(body, null, 2));
-    while (this.sent.size > MAX_KEPT_REQUESTS) this.sent.delete(this.sent.keys().next().value!);
+    const payload = JSON.stringify(body, null, 2);
+    this.sent.set(item.id, payload);
+    this.sentChars += payload.length;
+    for (const [oldest, kept] of this.sent) {
+      if (this.sentChars <= MAX_KEPT_REQUEST_CHARS || oldest === item.id) break;
+      this.sent.delete(oldest);
+      this.sentChars -= kept.length;
+    }
     item.sent = true;
     for (const old of this.items) if (old.role === 'assistant' && old.sent && !this.sent.has(old.id)) old.sent = false;
   }
