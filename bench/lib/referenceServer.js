@@ -1,7 +1,7 @@
 // The reference side of the comparisons: a tiny HTTP + WebSocket server serving a page with
 // xterm.js alone (no React, no Tandem engine).
 //   /ws/stream  streams a byte buffer in 64 KB binary frames with the same flow control
-//               as the engine (pause above 100 KB unacknowledged, resume below 5 KB; the page
+//               as the engine (pause above 250 KB unacknowledged, resume below 50 KB; the page
 //               acknowledges from xterm's write callback)
 //   /ws/pty     a bash in node-pty wired straight to the socket (no batching, no scanner,
 //               no mirror): the reference for keystroke echo
@@ -21,7 +21,8 @@ const FILES = {
   '/addon-unicode11.js': ['node_modules/@xterm/addon-unicode11/lib/addon-unicode11.js', 'text/javascript'],
 };
 
-export const WATERMARKS = { high: 100_000, low: 5_000 };
+/** The engine's window (src/main/pty/flowControl.ts DEFAULT_WATERMARKS): keep them equal. */
+export const WATERMARKS = { high: 250_000, low: 50_000 };
 
 /**
  * @param {object} options

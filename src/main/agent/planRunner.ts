@@ -201,7 +201,8 @@ export class PlanRunner {
         this.record(step, 'denied', { decision: 'deny', decidedBy: { kind: 'person', rule: 'Skip' }, reason: 'skipped' });
         break;
     }
-    this.deps.changed();
+    // After the plan has moved: an approved step is typed before the panel is redrawn.
+    setImmediate(() => this.deps.changed());
   }
 
   addNote(note: string): void {
@@ -308,9 +309,11 @@ export class PlanRunner {
       },
     });
     this.step = { step, runner };
-    this.deps.changed();
     const ownFilesBefore = this.deps.ownFiles?.snapshot();
-    const outcome = await runner.run();
+    // run() types the command at once when the pane is at its prompt; the panel hears after.
+    const running = runner.run();
+    this.deps.changed();
+    const outcome = await running;
     this.step = undefined;
     const ownFilesChanged = ownFilesBefore ? this.deps.ownFiles!.changedSince(ownFilesBefore) : [];
     switch (outcome.kind) {

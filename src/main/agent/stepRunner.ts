@@ -67,9 +67,10 @@ export class StepRunner {
       const type = () => {
         if (this.typed) return;
         this.typed = true;
-        this.options.onDetail?.(undefined);
+        // Type first: the panel's update can wait a moment, the shell should not.
         this.pane.typeCommand(this.command);
         this.options.onTyped?.();
+        this.options.onDetail?.(undefined);
         timers.push(setTimeout(onTimeout, this.options.timeoutMs));
       };
       const onTimeout = () => {
