@@ -110,6 +110,16 @@ test('policy.toml: read-only commands run without asking; a broken policy is rep
   await expect(panel.locator('[data-testid="ai-message"][data-role="assistant"]').last()).toContainText('Second.');
 });
 
+test('a policy.toml that cannot be used is reported at startup', async ({ page }) => {
+  const home = homeWith({ 'policy.toml': { text: '[approval.shell]\ndeny_pattern = ["sudo *"]\n' } });
+  await ai.start(page, home);
+  const banner = page.locator('[data-testid="banner"][data-kind="policy-error"]');
+  await expect(banner).toBeVisible();
+  await expect(banner).toContainText('policy.toml');
+  await expect(banner).toContainText('deny_pattern');
+  await expect(banner).toContainText('asks you');
+});
+
 test('what was sent shows the exact request, with a secret typed in the message redacted', async ({ page }) => {
   const { panel } = await ai.start(page);
   const secret = 'AKIAZ7Q3RT5LXW2M9KPV';

@@ -115,6 +115,8 @@ export interface HelloResult {
   /** Set when config.toml could not be used; the defaults are in effect. */
   settingsError?: string;
   configPath: string;
+  /** policy.toml files that cannot be used: every agent step asks until they are fixed. */
+  policyProblems?: string[];
   restoredSession?: RestoredSession;
   livePanes: PaneInfo[];
 }

@@ -12,6 +12,7 @@ import type { Settings, SettingsPatch } from '../../shared/settings';
 import { AgentSession } from '../agent/agentSession';
 import { MemoryKeyStore, type ApiKeyStore } from '../agent/modelConnection';
 import { Pane, type PaneListener } from '../panes/pane';
+import type { ApprovalGate } from '../safety/approval/approvalGate';
 import { createApprovalGate } from '../safety/approval/gateSetup';
 import { AuditLog } from '../safety/audit/auditLog';
 import { SessionStore } from '../session/sessionStore';
@@ -55,10 +56,12 @@ export class Engine {
   private lastActivePaneId: number | undefined;
   readonly agent: AgentSession;
   private readonly audit: AuditLog;
+  private readonly gate: ApprovalGate;
 
   constructor(private readonly options: EngineOptions) {
     this.env = options.env ?? process.env;
     this.paths = options.paths ?? tandemPaths(this.env);
+    this.gate = createApprovalGate(this.paths, this.env, { systemPolicyFile: options.systemPolicyFile });
     this.audit = new AuditLog(this.paths.auditFile, this.paths.auditHeadFile, {
       onError: (error) => console.error(`tandem: the audit log could not be written: ${error.message}`),
     });
@@ -70,7 +73,7 @@ export class Engine {
       defaultPaneId: () => (this.lastActivePaneId !== undefined && this.panes.has(this.lastActivePaneId) ? this.lastActivePaneId : this.panes.keys().next().value),
       emit: (event, payload) => this.client?.event(event, payload as never),
       retryBaseMs: options.agentRetryBaseMs,
-      gate: createApprovalGate(this.paths, this.env, { systemPolicyFile: options.systemPolicyFile }),
+      gate: this.gate,
       audit: this.audit,
     });
     const loaded = loadSettings(this.paths.configFile);
@@ -118,6 +121,7 @@ export class Engine {
       settings: this.settingsValue,
       settingsError: notices.length > 0 ? notices.join('\n') : undefined,
       configPath: this.paths.configFile,
+      policyProblems: this.gate.policyProblems(),
       restoredSession: this.settingsValue.session.restore ? this.sessionStore.restoredLayout() : undefined,
       livePanes: [...this.panes.values()].map((pane) => pane.info()),
     };

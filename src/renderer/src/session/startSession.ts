@@ -77,6 +77,18 @@ function applyHello(hello: HelloResult): void {
   } else {
     banners.dismiss('settings-error');
   }
+  const [policyProblem] = hello.policyProblems ?? [];
+  if (policyProblem) {
+    banners.show({
+      key: 'policy-error',
+      level: 'warning',
+      message: `The agent's policy cannot be used: ${policyProblem}`,
+      detail: 'Every step the agent proposes asks you until the file is fixed.',
+      dismissible: true,
+    });
+  } else {
+    banners.dismiss('policy-error');
+  }
 }
 
 async function reattach(livePanes: PaneInfo[], previousLayout: SessionLayout | undefined): Promise<void> {
