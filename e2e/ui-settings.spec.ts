@@ -49,6 +49,7 @@ test('the settings dialog saves to config.toml and applies live', async ({ page 
   await dialog.locator('input[name="fontSize"]').fill('17');
   await dialog.locator('input[name="scrollback"]').fill('5000');
   await dialog.locator('input[name="copyOnSelect"]').check();
+  await dialog.locator('input[name="includeEnv"]').fill('LANG, KUBECONFIG');
   await page.getByTestId('settings-save').click();
   await expect(dialog).toBeHidden();
 
@@ -59,6 +60,8 @@ test('the settings dialog saves to config.toml and applies live', async ({ page 
   expect(saved).toMatch(/^fontSize\s*=\s*17$/m);
   expect(saved).toMatch(/^scrollback\s*=\s*5000$/m);
   expect(saved).toMatch(/^copyOnSelect\s*=\s*true$/m);
+  expect(saved).toMatch(/^\[context\]$/m);
+  expect(saved).toMatch(/^include_env\s*=\s*\[\s*"LANG",\s*"KUBECONFIG"\s*\]$/m);
 
   // An out-of-range value is refused in the dialog (form validation) and nothing is written.
   await page.keyboard.press('Control+,');

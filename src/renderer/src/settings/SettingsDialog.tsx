@@ -27,6 +27,8 @@ interface Draft {
   aiContextBlocks: string;
   aiHistoryBudget: string;
   aiSessionBudget: string;
+  /** `[context] include_env`, as names separated by spaces or commas. */
+  includeEnv: string;
 }
 
 function draftFrom(settings: Settings): Draft {
@@ -49,6 +51,7 @@ function draftFrom(settings: Settings): Draft {
     aiContextBlocks: String(settings.ai.contextBlocks),
     aiHistoryBudget: String(settings.ai.historyTokenBudget),
     aiSessionBudget: String(settings.ai.sessionTokenBudget),
+    includeEnv: settings.context.include_env.join(' '),
   };
 }
 
@@ -97,6 +100,11 @@ function patchFrom(draft: Draft, settings: Settings): SettingsPatch {
   if (historyTokenBudget !== settings.ai.historyTokenBudget) ai.historyTokenBudget = historyTokenBudget;
   if (sessionTokenBudget !== settings.ai.sessionTokenBudget) ai.sessionTokenBudget = sessionTokenBudget;
   if (Object.keys(ai).length > 0) patch.ai = ai;
+
+  const includeEnv = draft.includeEnv.split(/[\s,]+/).filter(Boolean);
+  const badName = includeEnv.find((name) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name));
+  if (badName) throw new Error(`"${badName}" is not an environment variable name.`);
+  if (includeEnv.join(' ') !== settings.context.include_env.join(' ')) patch.context = { include_env: includeEnv };
   return patch;
 }
 
@@ -289,6 +297,10 @@ export function SettingsDialog() {
             <label title="Tokens sent and received until the window closes: a warning at 80%, a stop at 100%. 0 means no limit.">
               Session token budget
               <input name="aiSessionBudget" type="number" min={0} max={1_000_000_000} value={draft.aiSessionBudget} onChange={(event) => change('aiSessionBudget', event.target.value)} />
+            </label>
+            <label title="Only these environment variables are shown to the model; names ending in _KEY, _SECRET, _TOKEN or _PASSWORD never are.">
+              Environment the AI sees
+              <input name="includeEnv" type="text" value={draft.includeEnv} onChange={(event) => change('includeEnv', event.target.value)} />
             </label>
           </div>
           <ApiKeyField backend={draft.aiBackend} value={apiKey} onChange={setApiKey} />
