@@ -82,6 +82,26 @@ test('a pre-exec hook that denies blocks the step, and the model is told why', a
   await expect(blockOf(pane, 'echo deploy production')).toHaveCount(0);
 });
 
+test('a pre-exec hook that rewrites a command: the rewritten one is what runs, and both card and model say so', async ({ page }) => {
+  const home = homeWith({
+    'hooks/pre-exec': {
+      executable: true,
+      text: ['#!/bin/sh', 'case "$(cat)" in', '  *"echo original"*) echo \'{"command":"echo rewritten"}\' ;;', 'esac', ''].join('\n'),
+    },
+  });
+  const { pane, panel } = await ai.start(page, home);
+  ai.model.script({ parts: [runCommandTool('m1', 'echo original')] }, { parts: [{ text: 'Noted.' }] });
+  await sendFromPanel(page, 'say something');
+  const rewritten = step(panel, 'echo rewritten');
+  await expect(rewritten).toHaveAttribute('data-decision', 'ask');
+  await expect(rewritten).toContainText('changed by hook pre-exec');
+  await rewritten.locator('[data-action="approve"]').click();
+  await expect(blockOf(pane, 'echo rewritten')).toHaveAttribute('data-exit-code', '0');
+  const [result] = toolResults(await ai.model.waitForRequest(2));
+  expect(result?.content).toContain('The pre-exec hook pre-exec changed your command');
+  expect(result?.content).toContain('you proposed: echo original');
+});
+
 test('policy.toml: read-only commands run without asking; a broken policy is reported and everything asks', async ({ page }) => {
   const home = homeWith({ 'policy.toml': { text: '[approval.shell]\nallow_read_only = true\ndeny_patterns = ["touch *"]\n' } });
   const { pane, panel } = await ai.start(page, home);

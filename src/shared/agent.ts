@@ -51,8 +51,10 @@ export interface PlanStepView {
   /** 1-based position in the plan. */
   index: number;
   command: string;
-  /** The model's command when the user edited it before it ran. */
+  /** The model's command when the user (or a pre-exec hook) changed it before it ran. */
   originalCommand?: string;
+  /** The pre-exec hook that changed the command, when one did. */
+  changedByHook?: string;
   purpose: string;
   status: StepStatus;
   /** Why the step is in its state: denial reason, "waiting for the prompt", timed out ... (never just its duration). */

@@ -181,6 +181,7 @@ export class PlanRunner {
           this.record(step, 'edited', { command: edited, originalCommand: step.command });
           step.originalCommand ??= step.command;
           step.command = edited;
+          step.changedByHook = undefined;
           step.approval = undefined;
           // The edited command is judged afresh (risk, policy, hooks) before it may run.
           assessStepRisk(step, this.deps.classify, this.cwdOf(step), () => this.deps.changed());
@@ -248,6 +249,7 @@ export class PlanRunner {
       this.record(step, 'edited', { command: decision.command, originalCommand: proposed, decidedBy: { kind: 'hook', rule: decision.modifiedBy ?? 'pre-exec' } });
       step.originalCommand ??= proposed;
       step.command = decision.command;
+      step.changedByHook = decision.modifiedBy ?? 'pre-exec';
     }
     step.risk = { level: decision.level, reasons: decision.reasons };
     step.judgedCommand = step.command;
@@ -322,7 +324,9 @@ export class PlanRunner {
         step.exitCode = block.exitCode;
         step.durationMs = (block.endedAt ?? Date.now()) - block.startedAt;
         const notes = [
-          step.originalCommand ? `The user edited your command before it ran; it ran as shown (you proposed: ${step.originalCommand}).` : '',
+          step.originalCommand
+            ? `${step.changedByHook ? `The pre-exec hook ${step.changedByHook} changed` : 'The user edited'} your command before it ran; it ran as shown (you proposed: ${step.originalCommand}).`
+            : '',
           outcome.timedOut ? `It ran past the step timeout and was interrupted.` : '',
           outcome.interrupted ? 'The user interrupted it (Ctrl+C).' : '',
         ].filter(Boolean);

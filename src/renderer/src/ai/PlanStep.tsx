@@ -104,7 +104,7 @@ export function PlanStep({ planId, step, actionable, next }: PlanStepProps) {
       </div>
       {step.originalCommand !== undefined && step.originalCommand !== step.command && (
         <div className="plan-step__edited" title={step.originalCommand}>
-          edited; proposed as <code>{step.originalCommand}</code>
+          {step.changedByHook ? `changed by hook ${step.changedByHook}` : 'edited'}; proposed as <code>{step.originalCommand}</code>
         </div>
       )}
       {step.purpose && <div className="plan-step__purpose">{step.purpose}</div>}
