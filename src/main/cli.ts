@@ -1,4 +1,4 @@
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArguments, USAGE } from './cli/arguments';
 import { runAuditVerify } from './cli/auditCommand';
@@ -25,7 +25,7 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = 2;
       return;
     case 'policy-check':
-      process.stdout.write(`${JSON.stringify(await runPolicyCheck(command.command, process.env, process.cwd()))}\n`);
+      process.stdout.write(`${JSON.stringify(await runPolicyCheck(command.command, process.env, resolve(command.cwd ?? '.')))}\n`);
       return;
     case 'audit-verify': {
       const outcome = await runAuditVerify(command.file, process.env);

@@ -31,6 +31,9 @@ describe('tandem policy check', () => {
   it('takes the command after --, or the words that follow', () => {
     expect(parseArguments(['policy', 'check', '--', 'rm -rf /'])).toEqual({ kind: 'policy-check', command: 'rm -rf /' });
     expect(parseArguments(['policy', 'check', 'git', 'status'])).toEqual({ kind: 'policy-check', command: 'git status' });
+    expect(parseArguments(['policy', 'check', '--cwd', '/srv/app', '--', 'rm -rf build'])).toEqual({ kind: 'policy-check', command: 'rm -rf build', cwd: '/srv/app' });
+    expect(parseArguments(['policy', 'check', '--cwd=/srv/app', 'ls'])).toEqual({ kind: 'policy-check', command: 'ls', cwd: '/srv/app' });
+    expect(parseArguments(['policy', 'check', '--cwd'])).toMatchObject({ kind: 'error' });
     expect(parseArguments(['policy', 'check'])).toMatchObject({ kind: 'error' });
     expect(parseArguments(['policy', 'frobnicate'])).toMatchObject({ kind: 'error' });
   });

@@ -4,7 +4,7 @@ export type CliCommand =
   | { kind: 'web'; port: number; shell?: string; open: boolean }
   | { kind: 'help' }
   | { kind: 'version' }
-  | { kind: 'policy-check'; command: string }
+  | { kind: 'policy-check'; command: string; cwd?: string }
   | { kind: 'audit-verify'; file?: string }
   | { kind: 'error'; message: string };
 
@@ -12,8 +12,9 @@ export const USAGE = `Usage:
   tandem                         open the Tandem window (Electron)
   tandem web [--port N] [--shell PATH] [--no-open]
                                  serve Tandem on 127.0.0.1 for a browser (--port 0 picks a free port)
-  tandem policy check -- 'COMMAND'
-                                 how the agent's approval gate would judge COMMAND (one JSON line)
+  tandem policy check [--cwd DIR] -- 'COMMAND'
+                                 how the agent's approval gate would judge COMMAND run in DIR
+                                 (default: here), as one JSON line
   tandem audit verify [--file PATH]
                                  check the agent's audit trail; exit 0 when intact, 1 naming the first broken line
   tandem --help | --version`;
@@ -55,9 +56,19 @@ export function parseArguments(argv: string[]): CliCommand {
 function parsePolicyArguments(rest: string[]): CliCommand {
   const [sub, ...words] = rest;
   if (sub !== 'check') return { kind: 'error', message: `Unknown policy command "${sub ?? ''}"; try \`tandem policy check -- 'COMMAND'\`.` };
-  const command = (words[0] === '--' ? words.slice(1) : words).join(' ').trim();
+  let cwd: string | undefined;
+  let at = 0;
+  // Options come before the command (or before `--`); everything after is the command.
+  while (words[at]?.startsWith('--cwd')) {
+    const inline = words[at]!.startsWith('--cwd=') ? words[at]!.slice('--cwd='.length) : undefined;
+    cwd = inline ?? words[at + 1];
+    at += inline === undefined ? 2 : 1;
+    if (!cwd) return { kind: 'error', message: '--cwd needs a directory.' };
+  }
+  const remaining = words.slice(at);
+  const command = (remaining[0] === '--' ? remaining.slice(1) : remaining).join(' ').trim();
   if (!command) return { kind: 'error', message: "tandem policy check needs a command: tandem policy check -- 'rm -rf build'" };
-  return { kind: 'policy-check', command };
+  return cwd === undefined ? { kind: 'policy-check', command } : { kind: 'policy-check', command, cwd };
 }
 
 function parseAuditArguments(rest: string[]): CliCommand {
