@@ -11,6 +11,7 @@ import { openSecondPane, withBothPages } from '../lib/tandemUi.js';
 
 const SAMPLES = Number(process.env.BENCH_ECHO_SAMPLES ?? 200);
 const ROUNDS = 5;
+const fmtShort = (s) => `p50 ${s.p50.toFixed(2)} / p95 ${s.p95.toFixed(2)} ms`;
 const fmt = (s) => `p50 ${s.p50.toFixed(2)} / p95 ${s.p95.toFixed(2)} / max ${s.max.toFixed(1)} ms (n=${s.n})`;
 
 export async function latency(report) {
@@ -54,7 +55,9 @@ export async function latency(report) {
       refName: 'Tandem idle p95',
       better: 'lower',
       target: 2,
-      note: `${fmt(flood)}; input queue ${tandem.flood.inputQueueMs.toFixed(2)} ms; flood = \`yes\` in a second pane (${tandem.floodHow})`,
+      note:
+        `${fmt(flood)}; key event → first ws message ${fmtShort(summary(tandem.flood.toPage))} (the rest is the page parsing it); ` +
+        `input queue ${tandem.flood.inputQueueMs.toFixed(2)} ms; flood = \`yes\` in a second pane (${tandem.floodHow})`,
     });
   } else {
     report.failed('echo p95 while another pane floods', tandem.floodError ?? 'no second pane');
