@@ -3,21 +3,10 @@ import type { ConversationItem, ConversationView } from '../../src/shared/agent'
 import { appendDeltas, type AgentDelta } from '../../src/renderer/src/ai/conversationDeltas';
 import { isAgentBusy, useConversationStore } from '../../src/renderer/src/ai/conversationStore';
 import { DeltaBatcher, type FrameScheduler } from '../../src/renderer/src/ai/deltaBatcher';
+import { conversationView } from './support/conversationView';
 
 function view(id: string, items: ConversationItem[], overrides: Partial<ConversationView> = {}): ConversationView {
-  return {
-    id,
-    items,
-    status: 'idle',
-    backend: 'anthropic',
-    model: 'claude-test',
-    usage: { inputTokens: 0, outputTokens: 0, contextTokens: 0, contextWindow: 200_000 },
-    queued: 0,
-    budget: { used: 0, limit: 0 },
-    grants: [],
-    policyProblems: [],
-    ...overrides,
-  };
+  return conversationView(items, { id, model: 'claude-test', usage: { inputTokens: 0, outputTokens: 0, contextTokens: 0, contextWindow: 200_000 }, ...overrides });
 }
 
 const user: ConversationItem = { id: 'u1', role: 'user', text: 'why?', source: 'panel', attachments: [], at: 1 };

@@ -13,6 +13,7 @@ import { currentPlan, nextProposedStep } from '../../src/renderer/src/ai/planDec
 import { textForPrompt } from '../../src/renderer/src/ai/promptText';
 import { contextFraction, contextLevel, formatCost, formatTokens } from '../../src/renderer/src/ai/usageFormat';
 import type { ConversationView, PlanView } from '../../src/shared/agent';
+import { conversationView } from './support/conversationView';
 
 describe('AI input: `!` commands', () => {
   it('`! cmd` runs a command, with or without the space', () => {
@@ -117,18 +118,11 @@ describe('plan decisions', () => {
     state,
     steps: statuses.map((status, index) => ({ id: `${id}-s${index + 1}`, index: index + 1, command: `cmd ${index + 1}`, purpose: '', status })),
   });
-  const conversationWith = (...plans: PlanView[]): ConversationView => ({
-    id: 'c',
-    items: plans.map((entry, index) => ({ id: `i${index}`, role: 'plan', plan: entry, at: index })),
-    status: 'awaiting-approval',
-    backend: 'anthropic',
-    model: 'm',
-    usage: { inputTokens: 0, outputTokens: 0, contextTokens: 0, contextWindow: 1 },
-    queued: 0,
-    budget: { used: 0, limit: 0 },
-    grants: [],
-    policyProblems: [],
-  });
+  const conversationWith = (...plans: PlanView[]): ConversationView =>
+    conversationView(
+      plans.map((entry, index) => ({ id: `i${index}`, role: 'plan', plan: entry, at: index })),
+      { id: 'c', status: 'awaiting-approval' },
+    );
 
   it('the keys act on the first proposed step of the newest open plan', () => {
     const view = conversationWith(plan('old', 'active', ['proposed']), plan('new', 'active', ['done', 'proposed', 'proposed']), plan('gone', 'finished', ['done']));

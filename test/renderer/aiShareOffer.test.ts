@@ -1,26 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { ConversationItem, ConversationView } from '../../src/shared/agent';
+import type { ConversationItem } from '../../src/shared/agent';
 import type { Block } from '../../src/shared/blocks';
 import { blocksToOffer, conversationBlockIds, finishedWatermark } from '../../src/renderer/src/ai/shareOffer';
+import { conversationView } from './support/conversationView';
 
 function block(id: string, command: string, startedAt: number, endedAt?: number, exitCode = 0): Block {
   return { id, paneId: 1, command, cwd: '/tmp', startedAt, endedAt, exitCode: endedAt === undefined ? undefined : exitCode, trusted: true, outputOffset: startedAt, usedAlternateScreen: false };
 }
 
-function conversation(items: ConversationItem[]): ConversationView {
-  return {
-    id: 'c1',
-    items,
-    status: 'idle',
-    backend: 'anthropic',
-    model: 'm',
-    usage: { inputTokens: 0, outputTokens: 0, contextTokens: 0, contextWindow: 1 },
-    queued: 0,
-    budget: { used: 0, limit: 0 },
-    grants: [],
-    policyProblems: [],
-  };
-}
+const conversation = (items: ConversationItem[]) => conversationView(items);
 
 const plan: ConversationItem = {
   id: 'i-plan',
