@@ -1,31 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/main/engine/engine';
 import { TerminalMirror } from '../../src/main/blocks/terminalMirror';
 import { WebServer } from '../../src/main/server/webServer';
 import { SessionStore } from '../../src/main/session/sessionStore';
 import { tandemPaths } from '../../src/main/settings/paths';
-import { EngineClient, makeTestHome, startEngine } from '../support/engineClient';
+import { EngineClient, makeTestHome, useEngineClient } from '../support/engineClient';
 
-type Started = Awaited<ReturnType<typeof startEngine>>;
-let running: Started | undefined;
-let client: EngineClient | undefined;
-
-afterEach(async () => {
-  client?.close();
-  client = undefined;
-  await running?.stop();
-  running = undefined;
-});
-
-async function open(options: Parameters<typeof startEngine>[0] = {}) {
-  running = await startEngine(options);
-  client = await EngineClient.connect(running.server);
-  const hello = await client.request('hello', {});
-  return { engine: running, client, hello };
-}
+const { open, track } = useEngineClient();
 
 describe('engine over the WebSocket transport, with a real bash', () => {
   it('runs a command typed into the pane and reports it as a block with its output', async () => {
@@ -140,13 +124,13 @@ describe('engine over the WebSocket transport, with a real bash', () => {
   });
 
   it('replaces a shell that dies right after starting with a fallback, and says so in the pane', async () => {
-    const { engine } = await open();
+    const { engine, client } = await open();
     const dying = join(engine.home, 'dying-shell');
     writeFileSync(dying, '#!/bin/sh\necho "rc is broken" >&2\nexit 7\n', { mode: 0o755 });
-    const pane = await client!.request('pane.create', { cols: 80, rows: 24, shell: dying });
-    await client!.waitFor(() => client!.textOf(pane.paneId).includes('exited right after starting (code 7)'));
-    await client!.waitForPrompt(pane.paneId);
-    expect(client!.textOf(pane.paneId)).toContain('Starting /');
+    const pane = await client.request('pane.create', { cols: 80, rows: 24, shell: dying });
+    await client.waitFor(() => client.textOf(pane.paneId).includes('exited right after starting (code 7)'));
+    await client.waitForPrompt(pane.paneId);
+    expect(client.textOf(pane.paneId)).toContain('Starting /');
   });
 
   it('keeps panes running when the browser tab closes, and a new tab gets their screen back', async () => {
@@ -158,8 +142,7 @@ describe('engine over the WebSocket transport, with a real bash', () => {
     first.close();
     await new Promise((resolve) => setTimeout(resolve, 200));
 
-    const second = await EngineClient.connect(engine.server);
-    client = second;
+    const second = track(await EngineClient.connect(engine.server));
     const hello = await second.request('hello', {});
     expect(hello.livePanes.map((pane) => pane.paneId)).toEqual([paneId]);
     const attached = await second.request('pane.attach', { paneId });
@@ -193,9 +176,8 @@ describe('engine over the WebSocket transport, with a real bash', () => {
     first.close();
     let current: EngineClient = first;
     for (let round = 0; round < 3; round++) {
-      const next = await EngineClient.connect(engine.server);
+      const next = track(await EngineClient.connect(engine.server));
       current = next;
-      client = next;
       await next.request('hello', {});
       const attached = await next.request('pane.attach', { paneId });
       await next.waitFor(() => next.outputOf(paneId).length > 50_000 || next.eventsOf('block.finished').length > 0);
@@ -279,10 +261,10 @@ describe('engine over the WebSocket transport, with a real bash', () => {
 describe('settings and session', () => {
   it('reports a broken config.toml, uses the defaults, and never rewrites the file', async () => {
     const broken = '[terminal]\nfontSize = "huge\n';
-    const { hello, engine } = await open({ configToml: broken });
+    const { hello, engine, client } = await open({ configToml: broken });
     expect(hello.settingsError).toContain('config.toml');
     expect(hello.settings.terminal.fontSize).toBe(14);
-    await expect(client!.request('settings.update', { terminal: { fontSize: 16 } })).rejects.toThrow(/Fix the file/);
+    await expect(client.request('settings.update', { terminal: { fontSize: 16 } })).rejects.toThrow(/Fix the file/);
     expect(readFileSync(join(engine.home, '.config/tandem/config.toml'), 'utf8')).toBe(broken);
   });
 

@@ -1,18 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { EngineClient, startEngine } from '../support/engineClient';
+import { describe, expect, it } from 'vitest';
+import { useEngineClient, type EngineClient } from '../support/engineClient';
 
-type Started = Awaited<ReturnType<typeof startEngine>>;
-let running: Started | undefined;
-let client: EngineClient | undefined;
-
-afterEach(async () => {
-  client?.close();
-  client = undefined;
-  await running?.stop();
-  running = undefined;
-});
+const { open: start } = useEngineClient();
 
 const SHELLS = [
   { name: 'bash', path: '/bin/bash', history: '.bash_history', heredoc: true },
@@ -21,11 +12,9 @@ const SHELLS = [
 ] as const;
 
 async function open(shellPath: string) {
-  running = await startEngine({ shell: shellPath });
+  const { engine: running, client } = await start({ shell: shellPath });
   // zsh keeps no history without these; bash writes on exit.
   writeFileSync(join(running.home, '.zshrc'), 'PROMPT="%n%# "\nHISTFILE=~/.zsh_history\nSAVEHIST=100\nHISTSIZE=100\nsetopt INC_APPEND_HISTORY\n');
-  client = await EngineClient.connect(running.server);
-  await client.request('hello', {});
   const { paneId } = await client.request('pane.create', { cols: 100, rows: 30 });
   await client.waitForPrompt(paneId);
   return { client, paneId, home: running.home };

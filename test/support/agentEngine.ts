@@ -1,5 +1,5 @@
 import { afterEach } from 'vitest';
-import { EngineClient, startEngine } from './engineClient';
+import { useEngineClient } from './engineClient';
 import { startScriptedModelServer, type ScriptedModelServer } from './modelServer';
 
 export interface AgentEngineOptions {
@@ -17,22 +17,16 @@ export interface AgentEngineOptions {
  * its test.
  */
 export function useAgentEngine() {
-  let running: Awaited<ReturnType<typeof startEngine>> | undefined;
-  let client: EngineClient | undefined;
+  const engines = useEngineClient();
   let model: ScriptedModelServer | undefined;
-
   afterEach(async () => {
-    client?.close();
-    client = undefined;
-    await running?.stop();
-    running = undefined;
     await model?.close();
     model = undefined;
   });
 
   return async function open(options: AgentEngineOptions = {}) {
     model = await startScriptedModelServer();
-    running = await startEngine({
+    const { engine, client } = await engines.open({
       shell: '/bin/bash',
       agentRetryBaseMs: 50,
       env: options.openAiCompatible
@@ -40,10 +34,8 @@ export function useAgentEngine() {
         : { ANTHROPIC_BASE_URL: options.baseUrl ?? model.url, ANTHROPIC_API_KEY: 'sk-ant-test', TANDEM_MODEL: 'claude-sonnet-5-5', ...options.env },
       configToml: options.openAiCompatible ? `[ai]\nbackend = "openai-compatible"\nbaseUrl = "${model.url}/v1"\nmodel = "llama3"\n` : options.configToml,
     });
-    client = await EngineClient.connect(running.server);
-    await client.request('hello', {});
     const pane = await client.request('pane.create', { cols: 120, rows: 30 });
     await client.waitForPrompt(pane.paneId);
-    return { client, model, paneId: pane.paneId, home: running.home, engine: running.engine, server: running.server };
+    return { client, model, paneId: pane.paneId, home: engine.home, engine: engine.engine, server: engine.server };
   };
 }

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import { WebSocket } from 'ws';
 import { Engine } from '../../src/main/engine/engine';
 import { tandemPaths } from '../../src/main/settings/paths';
@@ -176,4 +177,30 @@ export async function startEngine(
       testHome.cleanup();
     },
   };
+}
+
+/**
+ * For a test file: `open(options)` starts an engine with a connected, greeted client; both
+ * are torn down after each test, with any other client handed to `track`.
+ */
+export function useEngineClient() {
+  let running: Awaited<ReturnType<typeof startEngine>> | undefined;
+  const clients: EngineClient[] = [];
+  afterEach(async () => {
+    for (const client of clients.splice(0)) client.close();
+    await running?.stop();
+    running = undefined;
+  });
+  const open = async (options: Parameters<typeof startEngine>[0] = {}) => {
+    running = await startEngine(options);
+    const client = await EngineClient.connect(running.server);
+    clients.push(client);
+    const hello = await client.request('hello', {});
+    return { engine: running, client, hello };
+  };
+  const track = (client: EngineClient): EngineClient => {
+    clients.push(client);
+    return client;
+  };
+  return { open, track };
 }
