@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 
-// Three builds: main (the engine + Electron entry + the `tandem web` CLI entry),
+// Three builds: main (the engine + Electron entry + the `tandem web` CLI entry; the mirror
+// thread's script is an entry of its own through its `?modulePath` import),
 // preload, and the renderer (one bundle served by Electron and by browser mode).
 export default defineConfig({
   main: {

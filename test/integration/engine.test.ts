@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/main/engine/engine';
-import { TerminalMirror } from '../../src/main/blocks/terminalMirror';
+import { TerminalMirror } from '../../src/main/blocks/mirror/terminalMirror';
 import { WebServer } from '../../src/main/server/webServer';
 import { SessionStore } from '../../src/main/session/sessionStore';
 import { tandemPaths } from '../../src/main/settings/paths';
@@ -171,7 +171,7 @@ describe('engine over the WebSocket transport, with a real bash', () => {
     const { client: first, engine } = await open({ shell: '/bin/bash' });
     const { paneId } = await first.request('pane.create', { cols: 80, rows: 24 });
     await first.waitForPrompt(paneId);
-    first.type(paneId, 'seq 1 400000\r');
+    first.type(paneId, 'seq 1 2000000\r');
     await first.waitFor(() => first.outputOf(paneId).length > 200_000);
     first.close();
     let current: EngineClient = first;
@@ -199,7 +199,7 @@ describe('engine over the WebSocket transport, with a real bash', () => {
       expect(gaps).toEqual([]);
       if (round < 2) next.close();
     }
-    await current.waitForBlock(paneId, 'seq 1 400000', 60_000);
+    await current.waitForBlock(paneId, 'seq 1 2000000', 60_000);
   });
 
   it('answers a hostile deeply nested request with an error and keeps running', async () => {

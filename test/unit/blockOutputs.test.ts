@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BlockOutputs } from '../../src/main/blocks/blockOutputs';
-import { TerminalMirror } from '../../src/main/blocks/terminalMirror';
+import { BlockOutputs } from '../../src/main/blocks/mirror/blockOutputs';
+import { TerminalMirror } from '../../src/main/blocks/mirror/terminalMirror';
 
 describe('BlockOutputs', () => {
   it('reads each block between its markers, and a running one up to the cursor', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TerminalMirror } from '../../src/main/blocks/terminalMirror';
+import { TerminalMirror } from '../../src/main/blocks/mirror/terminalMirror';
 
 describe('TerminalMirror', () => {
   it('runs afterPendingWrites callbacks in order, after the bytes before them are parsed', async () => {
@@ -45,11 +45,9 @@ describe('TerminalMirror', () => {
 
   it('knows when a program switched to the alternate screen', async () => {
     const mirror = new TerminalMirror(20, 5, 100);
-    let switched = false;
-    mirror.onAlternateScreen(() => (switched = true));
     mirror.write('\x1b[?1049h');
     await mirror.flushed();
-    expect(switched).toBe(true);
+    expect(mirror.isAlternateScreen).toBe(true);
     expect(mirror.markCursorLine()).toBeUndefined();
     mirror.dispose();
   });

@@ -1,5 +1,5 @@
 import type { Block } from '../../shared/blocks';
-import type { BlockOutput } from '../blocks/blockOutputs';
+import type { BlockOutput } from '../blocks/mirror/blockOutputs';
 import { formatBytes, headTail } from '../context/outputExcerpt';
 import { scrubSecrets } from '../safety/secretScrubber';
 

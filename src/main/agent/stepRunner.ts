@@ -1,5 +1,5 @@
 import type { Block } from '../../shared/blocks';
-import type { BlockOutput } from '../blocks/blockOutputs';
+import type { BlockOutput } from '../blocks/mirror/blockOutputs';
 import type { Pane } from '../panes/pane';
 
 /** How long after a prompt without a command start the step counts as not run. */

@@ -1,5 +1,5 @@
 import type { BlockTracker } from './blockTracker';
-import type { TerminalMirror } from './terminalMirror';
+import type { PaneMirror } from './mirror/paneMirror';
 
 /** `user@host:~/src$ make test` → prompt `user@host:~/src$`, command `make test`. */
 const PROMPT_WITH_COMMAND = /^.*?[$#%>❯»λ] (.*\S)\s*$/u;
@@ -16,11 +16,11 @@ const ECHO_WAIT_MS = 40;
 export class PromptHeuristics {
   private quietTimer: NodeJS.Timeout | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
-  /** While a heuristic block is being started: the buffer row its output begins on. */
-  outputStartRow: number | undefined;
+  /** While a heuristic block is being started: the mirror mark where its output begins. */
+  outputStartMark: number | undefined;
 
   constructor(
-    private readonly mirror: TerminalMirror,
+    private readonly mirror: PaneMirror,
     private readonly tracker: BlockTracker,
     private readonly streamOffset: () => number,
   ) {}
@@ -32,19 +32,19 @@ export class PromptHeuristics {
     // The shell echoes what was typed before it acts on Enter, but that echo (of a paste, or
     // of the last keys of a fast typist) may still be on its way: read the line a moment later.
     const offset = this.streamOffset();
-    const promptLine = this.mirror.markCursorLine();
+    const promptMark = this.mirror.markCursorLine();
     const timer = setTimeout(() => {
       this.timers.delete(timer);
-      this.mirror.afterPendingWrites(() => {
-        const row = promptLine && !promptLine.marker.isDisposed ? promptLine.marker.line : undefined;
-        promptLine?.marker.dispose();
-        if (row === undefined || this.tracker.marksSeen > 0 || this.tracker.running) return;
-        const line = this.mirror.logicalLineAt(row);
+      void this.mirror.promptLine(promptMark).then((line) => {
+        if (!line) return;
         const match = PROMPT_WITH_COMMAND.exec(line.text);
-        if (!match?.[1]) return;
-        this.outputStartRow = line.lastRow + 1;
+        if (!match?.[1] || this.tracker.marksSeen > 0 || this.tracker.running) {
+          this.mirror.disposeMark(line.startMark);
+          return;
+        }
+        this.outputStartMark = line.startMark;
         this.tracker.startHeuristicBlock(match[1], offset);
-        this.outputStartRow = undefined;
+        this.outputStartMark = undefined;
         // The command may already be done and its prompt back: check without waiting for more output.
         this.afterOutput();
       });
@@ -57,11 +57,9 @@ export class PromptHeuristics {
     if (this.quietTimer) clearTimeout(this.quietTimer);
     this.quietTimer = setTimeout(() => {
       this.quietTimer = undefined;
-      this.mirror.afterPendingWrites(() => {
-        if (!this.tracker.running || this.mirror.isAlternateScreen) return;
-        if (BARE_PROMPT.test(this.mirror.cursorLineText().trimEnd())) {
-          this.tracker.finishHeuristicBlock(this.streamOffset());
-        }
+      void this.mirror.cursorLine().then(({ text, alternateScreen }) => {
+        if (!this.tracker.running || alternateScreen) return;
+        if (BARE_PROMPT.test(text.trimEnd())) this.tracker.finishHeuristicBlock(this.streamOffset());
       });
     }, QUIET_MS);
     this.quietTimer.unref();

@@ -5,9 +5,9 @@ import type { IPty } from 'node-pty';
 import type { Block, TerminalState } from '../../shared/blocks';
 import type { Events, PaneInfo } from '../../shared/protocol';
 import { AlternateScreenDetector } from '../blocks/alternateScreenDetector';
-import { BlockOutputs, type BlockOutput } from '../blocks/blockOutputs';
+import type { BlockOutput } from '../blocks/mirror/blockOutputs';
 import { BlockTracker } from '../blocks/blockTracker';
-import { TerminalMirror } from '../blocks/terminalMirror';
+import { PaneMirror } from '../blocks/mirror/paneMirror';
 import { PromptHeuristics } from '../blocks/promptHeuristics';
 import { OscScanner } from '../osc/oscScanner';
 import { interpretOsc } from '../osc/marks';
@@ -84,12 +84,11 @@ export class Pane {
   private launch: ShellLaunch | undefined;
   private readonly scanner = new OscScanner();
   private readonly alternateScreen = new AlternateScreenDetector();
-  private readonly mirror: TerminalMirror;
+  private readonly mirror: PaneMirror;
   private readonly tracker: BlockTracker;
   private readonly heuristics: PromptHeuristics;
   private readonly batcher: OutputBatcher;
   private readonly flow: FlowControl;
-  private readonly outputs: BlockOutputs;
   private streamOffset = 0;
   private size: { cols: number; rows: number };
   private shellPath = '';
@@ -106,8 +105,13 @@ export class Pane {
   constructor(private readonly options: PaneOptions) {
     this.id = options.id;
     this.size = clampSize(options.cols, options.rows);
-    this.mirror = new TerminalMirror(this.size.cols, this.size.rows, options.scrollback);
-    this.outputs = new BlockOutputs(this.mirror);
+    this.mirror = new PaneMirror(this.size.cols, this.size.rows, options.scrollback, {
+      parsed: (bytes) => this.flow.acknowledged(MIRROR, bytes),
+      lost: (reason) => {
+        this.flow.forget(MIRROR);
+        this.notice('warning', `The engine's copy of this pane's screen was lost (${reason}); output printed before now is no longer available to the AI.`);
+      },
+    });
     this.integrationOn = options.integration;
     this.tracker = new BlockTracker(this.id, this.nonce, options.integration, options.cwd, {
       started: (block) => this.onBlockStarted(block),
@@ -117,9 +121,6 @@ export class Pane {
       integrationConfirmed: () => this.onIntegrationConfirmed(),
     });
     this.heuristics = new PromptHeuristics(this.mirror, this.tracker, () => this.streamOffset);
-    this.mirror.onAlternateScreen(() => {
-      for (const observer of this.observers) observer.alternateScreen?.();
-    });
     this.interceptor = new PromptInterceptor({
       shell: () => promptShellOf(this.shellPath),
       prefix: () => (this.integrationOn ? '#' : '##'),
@@ -129,7 +130,7 @@ export class Pane {
     this.flow = new FlowControl(
       () => this.pty?.pause(),
       () => this.pty?.resume(),
-      // The mirror parses in-process and quickly; it only holds the pty back when far behind.
+      // The mirror parses in its own thread and quickly; it only holds the pty back when far behind.
       { [MIRROR]: { high: 8 * 1024 * 1024, low: 1024 * 1024 } },
     );
     if (options.restoredSnapshot) this.restored = options.restoredSnapshot;
@@ -175,13 +176,10 @@ export class Pane {
     this.listener = undefined;
     this.held = [];
     this.flow.forget(RENDERER);
-    return new Promise((resolve) => {
-      this.mirror.afterPendingWrites(() => {
-        // xterm runs this right after parsing the writes queued before it, before later ones.
-        const snapshot = this.mirror.serialize();
-        resolve({ ...this.info(), snapshot, streamOffset: offset });
-        setImmediate(() => this.release(listener));
-      });
+    // The mirror serializes right after parsing the writes sent before this, before later ones.
+    return this.mirror.serialize().then((snapshot) => {
+      setImmediate(() => this.release(listener));
+      return { ...this.info(), snapshot, streamOffset: offset };
     });
   }
 
@@ -227,7 +225,6 @@ export class Pane {
 
   /** Mirror content as escape sequences; waits for the mirror to catch up first. */
   async snapshot(scrollback?: number): Promise<string> {
-    await this.mirror.flushed();
     return this.mirror.serialize(scrollback);
   }
 
@@ -255,11 +252,11 @@ export class Pane {
   /** Clean text a block printed (from the mirror). */
   async outputOf(blockId: string): Promise<BlockOutput | undefined> {
     if (!this.tracker.find(blockId)) return undefined;
-    return (await this.outputs.read(blockId)) ?? { text: '', truncated: true, lineCount: 0 };
+    return (await this.mirror.readBlock(blockId)) ?? { text: '', truncated: true, lineCount: 0 };
   }
 
   screenText(): Promise<string> {
-    return this.mirror.flushed().then(() => this.mirror.screenText());
+    return this.mirror.screenText();
   }
 
   /** Keyboard and paste input from the user. `# ` lines at a prompt go to the agent instead. */
@@ -511,7 +508,10 @@ export class Pane {
 
   /** Output up to the next mark: the block that is current now is the one it belongs to. */
   private segmentBeforeMark(bytes: Uint8Array): void {
-    if (this.alternateScreen.push(bytes)) this.tracker.markAlternateScreen();
+    if (this.alternateScreen.push(bytes)) {
+      this.tracker.markAlternateScreen();
+      for (const observer of this.observers) observer.alternateScreen?.();
+    }
     this.writeToMirror(bytes);
   }
 
@@ -519,10 +519,6 @@ export class Pane {
     if (bytes.length === 0) return;
     this.mirror.write(bytes);
     this.flow.sent(MIRROR, bytes.length);
-    const length = bytes.length;
-    this.mirror.afterPendingWrites(() => {
-      this.flow.acknowledged(MIRROR, length);
-    });
   }
 
   private sendToRenderer(bytes: Uint8Array): void {
@@ -536,15 +532,15 @@ export class Pane {
   }
 
   private onBlockStarted(block: Block): void {
-    const heuristicRow = this.heuristics.outputStartRow;
-    if (heuristicRow !== undefined) this.outputs.startAtRow(block.id, heuristicRow);
-    else this.outputs.startAtCursor(block.id);
+    const heuristicMark = this.heuristics.outputStartMark;
+    if (heuristicMark !== undefined) this.mirror.startBlockAtMark(block.id, heuristicMark);
+    else this.mirror.startBlock(block.id);
     this.emitEvent('block.started', block);
     for (const observer of this.observers) observer.blockStarted?.(block);
   }
 
   private onBlockFinished(block: Block): void {
-    this.outputs.endAtCursor(block.id);
+    this.mirror.endBlock(block.id);
     this.emitEvent('block.finished', block);
     for (const observer of this.observers) observer.blockFinished?.(block);
   }

@@ -29,9 +29,9 @@ export class BlockOutputs {
     this.forgetVanished();
   }
 
-  /** The block's output starts on a known buffer row (prompt heuristics read it off the screen). */
-  startAtRow(blockId: string, row: number): void {
-    this.starts.set(blockId, this.mirror.markRow(row));
+  /** The block's output starts at a mark placed earlier (prompt heuristics read it off the screen). */
+  startAtMark(blockId: string, mark: Mark): void {
+    this.starts.set(blockId, mark);
     this.forgetVanished();
   }
 

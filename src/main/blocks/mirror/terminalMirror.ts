@@ -15,7 +15,6 @@ const { Unicode11Addon } = unicode11;
 export class TerminalMirror {
   private readonly terminal: HeadlessTerminal;
   private readonly serializer = new SerializeAddon();
-  private alternateScreenListener: (() => void) | undefined;
 
   constructor(cols: number, rows: number, scrollback: number) {
     // logLevel off: binary garbage makes xterm log every parse error to the console.
@@ -24,9 +23,6 @@ export class TerminalMirror {
     // Same character widths as the renderer (which uses Unicode 11), so columns and wraps agree.
     this.terminal.loadAddon(new Unicode11Addon() as never);
     this.terminal.unicode.activeVersion = '11';
-    this.terminal.buffer.onBufferChange((buffer) => {
-      if (buffer.type === 'alternate') this.alternateScreenListener?.();
-    });
   }
 
   write(data: Uint8Array | string): void {
@@ -41,10 +37,6 @@ export class TerminalMirror {
   /** Wait until everything written so far is parsed. */
   flushed(): Promise<void> {
     return new Promise((resolve) => this.afterPendingWrites(resolve));
-  }
-
-  onAlternateScreen(listener: () => void): void {
-    this.alternateScreenListener = listener;
   }
 
   /** The program asked for bracketed paste (shells with a line editor do at the prompt). */

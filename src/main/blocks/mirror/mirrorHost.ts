@@ -1,0 +1,123 @@
+import { BlockOutputs } from './blockOutputs';
+import type { MirrorCommand, MirrorEvent } from './mirrorProtocol';
+import { TerminalMirror } from './terminalMirror';
+
+type Mark = ReturnType<TerminalMirror['markCursorLine']>;
+
+/** One pane's mirror inside the mirror thread: the headless terminal, block markers, marks. */
+class PaneMirrorState {
+  readonly terminal: TerminalMirror;
+  readonly outputs: BlockOutputs;
+  readonly marks = new Map<number, Mark>();
+  modes = { alternateScreen: false, bracketedPaste: false };
+
+  constructor(cols: number, rows: number, scrollback: number) {
+    this.terminal = new TerminalMirror(cols, rows, scrollback);
+    this.outputs = new BlockOutputs(this.terminal);
+  }
+
+  takeMark(mark: number): Mark {
+    const found = this.marks.get(mark);
+    this.marks.delete(mark);
+    return found;
+  }
+}
+
+/**
+ * Runs mirror commands against headless terminals. Lives in the mirror thread (see
+ * mirrorWorker.ts); `send` posts events back to the engine.
+ */
+export class MirrorHost {
+  private readonly mirrors = new Map<number, PaneMirrorState>();
+
+  constructor(private readonly send: (event: MirrorEvent) => void) {}
+
+  handle(command: MirrorCommand): void {
+    if (command.op === 'open') {
+      this.mirrors.get(command.mirror)?.terminal.dispose();
+      this.mirrors.set(command.mirror, new PaneMirrorState(command.cols, command.rows, command.scrollback));
+      return;
+    }
+    const state = this.mirrors.get(command.mirror);
+    if (!state) {
+      // A query for a mirror that is gone still gets its answer, so nobody waits forever.
+      if ('request' in command) this.send({ kind: 'answer', request: command.request, value: undefined });
+      return;
+    }
+    const { terminal } = state;
+    switch (command.op) {
+      case 'write': {
+        // Only pty output counts for flow control; text (a restored screen) is not part of it.
+        const bytes = typeof command.data === 'string' ? 0 : command.data.byteLength;
+        terminal.write(command.data);
+        terminal.afterPendingWrites(() => {
+          if (bytes > 0) this.send({ kind: 'parsed', mirror: command.mirror, bytes });
+          this.reportModes(command.mirror, state);
+        });
+        return;
+      }
+      case 'resize':
+        terminal.resize(command.cols, command.rows);
+        return;
+      case 'close':
+        this.mirrors.delete(command.mirror);
+        terminal.dispose();
+        return;
+      case 'blockStart':
+        state.outputs.startAtCursor(command.blockId);
+        return;
+      case 'blockStartAtMark':
+        terminal.afterPendingWrites(() => state.outputs.startAtMark(command.blockId, state.takeMark(command.mark)));
+        return;
+      case 'blockEnd':
+        state.outputs.endAtCursor(command.blockId);
+        return;
+      case 'markCursorLine':
+        state.marks.set(command.mark, terminal.markCursorLine());
+        return;
+      case 'disposeMark':
+        state.takeMark(command.mark)?.marker.dispose();
+        return;
+      default:
+        this.answer(state, command);
+    }
+  }
+
+  private answer(state: PaneMirrorState, query: Extract<MirrorCommand, { request: number }>): void {
+    const { terminal } = state;
+    const reply = (value: unknown) => this.send({ kind: 'answer', request: query.request, value });
+    switch (query.op) {
+      case 'readBlock':
+        void state.outputs.read(query.blockId).then(reply);
+        return;
+      case 'serialize':
+        // Runs right after the bytes queued before it are parsed, before any later ones.
+        terminal.afterPendingWrites(() => reply(terminal.serialize(query.scrollback)));
+        return;
+      case 'screenText':
+        terminal.afterPendingWrites(() => reply(terminal.screenText()));
+        return;
+      case 'cursorLine':
+        terminal.afterPendingWrites(() => reply({ text: terminal.cursorLineText(), alternateScreen: terminal.isAlternateScreen }));
+        return;
+      case 'promptLine':
+        terminal.afterPendingWrites(() => {
+          const mark = state.takeMark(query.mark);
+          const row = mark && !mark.marker.isDisposed ? mark.marker.line : undefined;
+          mark?.marker.dispose();
+          if (row === undefined) return reply(undefined);
+          const line = terminal.logicalLineAt(row);
+          state.marks.set(query.startMark, terminal.markRow(line.lastRow + 1));
+          reply({ text: line.text });
+        });
+        return;
+    }
+  }
+
+  private reportModes(mirror: number, state: PaneMirrorState): void {
+    const modes = { alternateScreen: state.terminal.isAlternateScreen, bracketedPaste: state.terminal.bracketedPasteMode };
+    if (modes.alternateScreen === state.modes.alternateScreen && modes.bracketedPaste === state.modes.bracketedPaste) return;
+    state.modes = modes;
+    this.send({ kind: 'modes', mirror, ...modes });
+  }
+}
