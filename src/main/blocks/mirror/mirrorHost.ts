@@ -1,14 +1,23 @@
 import { BlockOutputs } from './blockOutputs';
+import { DeferredPlainOutput } from './deferredPlainOutput';
 import type { MirrorCommand, MirrorEvent } from './mirrorProtocol';
 import { TerminalMirror } from './terminalMirror';
 
 type Mark = ReturnType<TerminalMirror['markCursorLine']>;
+
+/**
+ * Held output is parsed once no more has come for this long: the flood is over. Longer than
+ * the pauses flow control makes while the renderer catches up, so a flood is held throughout.
+ */
+const RELEASE_AFTER_QUIET_MS = 250;
 
 /** One pane's mirror inside the mirror thread: the headless terminal, block markers, marks. */
 class PaneMirrorState {
   readonly terminal: TerminalMirror;
   readonly outputs: BlockOutputs;
   readonly marks = new Map<number, Mark>();
+  readonly deferred = new DeferredPlainOutput();
+  releaseTimer: NodeJS.Timeout | undefined;
   modes = { alternateScreen: false, bracketedPaste: false };
 
   constructor(cols: number, rows: number, scrollback: number) {
@@ -20,6 +29,14 @@ class PaneMirrorState {
     const found = this.marks.get(mark);
     this.marks.delete(mark);
     return found;
+  }
+
+  /** Parse whatever output is being held (before anything looks at the terminal). */
+  releaseHeld(): void {
+    clearTimeout(this.releaseTimer);
+    this.releaseTimer = undefined;
+    if (!this.deferred.holding) return;
+    for (const bytes of this.deferred.release()) this.terminal.write(bytes);
   }
 }
 
@@ -45,22 +62,24 @@ export class MirrorHost {
       return;
     }
     const { terminal } = state;
+    if (command.op === 'write' && typeof command.data !== 'string') {
+      this.writeOutput(command.mirror, state, command.data);
+      return;
+    }
+    state.releaseHeld();
+    if (command.op === 'write' || command.op === 'resize') state.deferred.screenChanged();
     switch (command.op) {
-      case 'write': {
-        // Only pty output counts for flow control; text (a restored screen) is not part of it.
-        const bytes = typeof command.data === 'string' ? 0 : command.data.byteLength;
+      case 'write':
+        // Text (a restored screen), not pty output: not part of flow control.
         terminal.write(command.data);
-        terminal.afterPendingWrites(() => {
-          if (bytes > 0) this.send({ kind: 'parsed', mirror: command.mirror, bytes });
-          this.reportModes(command.mirror, state);
-        });
+        terminal.afterPendingWrites(() => this.reportModes(command.mirror, state));
         return;
-      }
       case 'resize':
         terminal.resize(command.cols, command.rows);
         return;
       case 'close':
         this.mirrors.delete(command.mirror);
+        clearTimeout(state.releaseTimer);
         terminal.dispose();
         return;
       case 'blockStart':
@@ -112,6 +131,27 @@ export class MirrorHost {
         });
         return;
     }
+  }
+
+  /** Pty output: parsed now, or held while it is plain text flooding by (DeferredPlainOutput). */
+  private writeOutput(mirror: number, state: PaneMirrorState, data: Uint8Array): void {
+    const { terminal } = state;
+    const now = state.deferred.push(data, terminal);
+    if (now.length === 0) {
+      // Held: as good as parsed for flow control, since what is held is bounded.
+      this.send({ kind: 'parsed', mirror, bytes: data.byteLength });
+      clearTimeout(state.releaseTimer);
+      state.releaseTimer = setTimeout(() => state.releaseHeld(), RELEASE_AFTER_QUIET_MS);
+      return;
+    }
+    clearTimeout(state.releaseTimer);
+    state.releaseTimer = undefined;
+    // `now` ends with this chunk (after what was held, already acknowledged).
+    for (const bytes of now) terminal.write(bytes);
+    terminal.afterPendingWrites(() => {
+      this.send({ kind: 'parsed', mirror, bytes: data.byteLength });
+      this.reportModes(mirror, state);
+    });
   }
 
   private reportModes(mirror: number, state: PaneMirrorState): void {

@@ -25,8 +25,37 @@ export class TerminalMirror {
     this.terminal.unicode.activeVersion = '11';
   }
 
+  private writesInFlight = 0;
+
   write(data: Uint8Array | string): void {
-    this.terminal.write(data);
+    this.writesInFlight++;
+    this.terminal.write(data, () => this.writesInFlight--);
+  }
+
+  /** Everything written has been parsed. */
+  get idle(): boolean {
+    return this.writesInFlight === 0;
+  }
+
+  get cols(): number {
+    return this.terminal.cols;
+  }
+
+  /** Rows the normal buffer holds at most: the screen and the scrollback. */
+  get keptRows(): number {
+    return this.terminal.rows + (this.terminal.options.scrollback ?? 0);
+  }
+
+  /**
+   * Plain text printed now goes down the screen and into the scrollback in the ordinary way:
+   * normal screen, autowrap on, insert and origin modes off, no scroll region.
+   */
+  get plainScreen(): boolean {
+    const { modes } = this.terminal;
+    if (this.isAlternateScreen || !modes.wraparoundMode || modes.insertMode || modes.originMode) return false;
+    // xterm has no public API for the scroll region; without it, assume there is one.
+    const buffer = (this.terminal as unknown as { _core?: { buffer?: { scrollTop?: unknown; scrollBottom?: unknown } } })._core?.buffer;
+    return buffer?.scrollTop === 0 && buffer.scrollBottom === this.terminal.rows - 1;
   }
 
   /** Runs `callback` once everything written so far has been parsed. */

@@ -1,0 +1,291 @@
+/** Parser states as far as "is xterm between sequences?" needs them (xterm's VT500 parser). */
+const enum Vt {
+  Ground,
+  Escape,
+  EscapeIntermediate,
+  Csi,
+  OscString,
+  /** DCS, SOS, PM, APC: they end at ESC (ST) or CAN/SUB only. */
+  OtherString,
+  /** Somewhere we do not model; the next ESC brings certainty back. */
+  Unknown,
+}
+
+const ESC = 0x1b;
+const CAN = 0x18;
+const SUB = 0x1a;
+const BEL = 0x07;
+const CR = 0x0d;
+const LF = 0x0a;
+
+/** The end of a line (just after its CR LF) in a plain run. */
+export interface LineEnd {
+  /** Offset in the run just after the LF. */
+  offset: number;
+  /** Rows the run advanced by up to here, at least (a lower bound: see scan()). */
+  rows: number;
+  /** Character attributes are known to be the defaults here (the last SGR was a plain reset). */
+  defaultAttributes: boolean;
+}
+
+/**
+ * Follows output byte by byte the way xterm's UTF-8 decoder and escape-sequence parser
+ * would, to answer two questions cheaply: is the parser between sequences (so a run of
+ * plain text may start), and is a run "plain" — only printable text, CR LF line ends and
+ * SGR colour sequences, which move the cursor in no way but down the screen. For a plain
+ * run it lists the line ends and how many rows the run advanced, counting only ASCII
+ * characters as wide (others may be 0, 1 or 2 cells), so the count never exceeds the truth.
+ *
+ * Where xterm's exact behaviour is not modelled, the scanner errs towards "not plain" and
+ * "not between sequences"; it never claims plain text that xterm would parse otherwise.
+ */
+export class PlainTextScanner {
+  private vt = Vt.Ground;
+  /** UTF-8: continuation bytes still expected, and the sequence so far. */
+  private utf8Need = 0;
+  private utf8Code = 0;
+  private utf8Length = 0;
+  private crPending = false;
+
+  // The current run.
+  private inRun = false;
+  private runPlain = false;
+  private cols = 80;
+  private runLength = 0;
+  private rows = 0;
+  private lineWidth = 0;
+  private attributesDefault = false;
+  /** In a plain run, inside `ESC [`: whether the parameters so far are only zeros and separators. */
+  private sgrIsReset = true;
+  private sgrPlain = true;
+  private lineEnds: LineEnd[] = [];
+  /** Offset in the run just after the byte being scanned. */
+  private at = 0;
+
+  /** xterm is between sequences: a plain run may begin at the next byte. */
+  get atBoundary(): boolean {
+    return this.vt === Vt.Ground && this.utf8Need === 0 && !this.crPending;
+  }
+
+  /** Every byte since beginRun() was plain. */
+  get plain(): boolean {
+    return this.inRun && this.runPlain;
+  }
+
+  /** Starts counting a plain run at a boundary; `cols` is the terminal's width. */
+  beginRun(cols: number): void {
+    this.inRun = true;
+    this.runPlain = this.atBoundary;
+    this.cols = Math.max(1, cols);
+    this.runLength = 0;
+    this.rows = 0;
+    this.lineWidth = 0;
+    // Whatever attributes the terminal has now are unknown to the scanner.
+    this.attributesDefault = false;
+    this.lineEnds = [];
+  }
+
+  endRun(): void {
+    this.inRun = false;
+    this.runPlain = false;
+    this.lineEnds = [];
+  }
+
+  /** Rows the current plain run has advanced by, at least. */
+  get rowsSoFar(): number {
+    return this.rows;
+  }
+
+  /** Line ends found so far in the current plain run (the caller may take them). */
+  takeLineEnds(): LineEnd[] {
+    const taken = this.lineEnds;
+    this.lineEnds = [];
+    return taken;
+  }
+
+  scan(bytes: Uint8Array): void {
+    const base = this.runLength;
+    const length = bytes.length;
+    for (let i = 0; i < length; i++) {
+      let byte = bytes[i]!;
+      if (byte >= 0x20 && byte < 0x7f && this.vt === Vt.Ground && this.utf8Need === 0 && !this.crPending) {
+        // The common case, printable ASCII in the ground state, without a call per byte.
+        let width = 0;
+        do {
+          width++;
+          byte = bytes[++i]!;
+        } while (i < length && byte >= 0x20 && byte < 0x7f);
+        this.lineWidth += width;
+        if (i >= length) break;
+      }
+      if (this.utf8Need > 0) {
+        if ((byte & 0xc0) === 0x80) {
+          this.utf8Code = (this.utf8Code << 6) | (byte & 0x3f);
+          if (--this.utf8Need === 0) this.codepointDone();
+          continue;
+        }
+        // Like xterm's decoder: the broken sequence is dropped and this byte read afresh.
+        this.utf8Need = 0;
+        this.notPlain();
+      }
+      if (byte >= 0x80) {
+        this.utf8Start(byte);
+        continue;
+      }
+      this.at = base + i + 1;
+      this.codepoint(byte);
+    }
+    this.runLength += bytes.length;
+  }
+
+  private utf8Start(byte: number): void {
+    if ((byte & 0xe0) === 0xc0) this.utf8Begin(byte & 0x1f, 1);
+    else if ((byte & 0xf0) === 0xe0) this.utf8Begin(byte & 0x0f, 2);
+    else if ((byte & 0xf8) === 0xf0) this.utf8Begin(byte & 0x07, 3);
+    // A stray continuation byte or an invalid lead: xterm's decoder drops it.
+    else this.notPlain();
+  }
+
+  private utf8Begin(bits: number, need: number): void {
+    this.utf8Code = bits;
+    this.utf8Need = need;
+    this.utf8Length = need + 1;
+  }
+
+  private codepointDone(): void {
+    const code = this.utf8Code;
+    const length = this.utf8Length;
+    const shortest = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    if (length !== shortest || (code >= 0xd800 && code <= 0xdfff) || code > 0x10ffff || code === 0xfeff) {
+      // Overlong, surrogate, out of range or BOM: xterm's decoder drops these.
+      this.notPlain();
+      return;
+    }
+    this.codepoint(code);
+  }
+
+  private codepoint(code: number): void {
+    if (code === CAN || code === SUB) {
+      this.vt = Vt.Ground;
+      this.crPending = false;
+      this.notPlain();
+      return;
+    }
+    if (code === ESC) {
+      this.vt = Vt.Escape;
+      if (this.crPending) {
+        // A CR not followed by LF: the next text overwrites the line.
+        this.crPending = false;
+        this.notPlain();
+      }
+      this.sgrIsReset = true;
+      this.sgrPlain = true;
+      return;
+    }
+    if (code >= 0x80 && code <= 0x9f) {
+      this.crPending = false;
+      this.c1(code);
+      return;
+    }
+    switch (this.vt) {
+      case Vt.Ground:
+        this.ground(code);
+        return;
+      case Vt.Escape:
+        this.escape(code);
+        return;
+      case Vt.EscapeIntermediate:
+        if (code >= 0x30 && code <= 0x7e) this.vt = Vt.Ground;
+        else if (code > 0x7f) this.vt = Vt.Unknown;
+        this.notPlain();
+        return;
+      case Vt.Csi:
+        this.csi(code);
+        return;
+      case Vt.OscString:
+        if (code === BEL) this.vt = Vt.Ground;
+        this.notPlain();
+        return;
+      case Vt.OtherString:
+      case Vt.Unknown:
+        this.notPlain();
+        return;
+    }
+  }
+
+  private ground(code: number): void {
+    if (this.crPending) {
+      this.crPending = false;
+      if (code !== LF) this.notPlain();
+      else this.lineEnd();
+      return;
+    }
+    if (code >= 0x20 && code < 0x7f) {
+      this.lineWidth++;
+    } else if (code >= 0xa0) {
+      // Width 0, 1 or 2: counted as 0 so the row count stays a lower bound.
+    } else if (code === CR) {
+      this.crPending = true;
+    } else if (code !== BEL) {
+      // LF without CR, tab, backspace, shift-in/out, DEL...: they move the cursor or change
+      // how text is read in ways the row count does not follow.
+      this.notPlain();
+    }
+  }
+
+  private lineEnd(): void {
+    if (!this.plain) return;
+    this.rows += Math.max(1, Math.ceil(this.lineWidth / this.cols));
+    this.lineWidth = 0;
+    this.lineEnds.push({ offset: this.at, rows: this.rows, defaultAttributes: this.attributesDefault });
+  }
+
+  private escape(code: number): void {
+    if (code === 0x5b) {
+      this.vt = Vt.Csi;
+      return;
+    }
+    this.notPlain();
+    if (code >= 0x20 && code <= 0x2f) this.vt = Vt.EscapeIntermediate;
+    else if (code === 0x5d) this.vt = Vt.OscString;
+    else if (code === 0x50 || code === 0x58 || code === 0x5e || code === 0x5f) this.vt = Vt.OtherString;
+    else if (code >= 0x30 && code <= 0x7e) this.vt = Vt.Ground;
+    else if (code > 0x7f) this.vt = Vt.Unknown;
+    // C0 controls are executed and leave the parser in ESCAPE; DEL is ignored.
+  }
+
+  private csi(code: number): void {
+    if (code >= 0x40 && code <= 0x7e) {
+      this.vt = Vt.Ground;
+      if (code === 0x6d && this.sgrPlain) {
+        this.attributesDefault = this.sgrIsReset;
+      } else {
+        this.notPlain();
+      }
+      return;
+    }
+    if (code >= 0x30 && code <= 0x39) {
+      if (code !== 0x30) this.sgrIsReset = false;
+    } else if (code === 0x3b) {
+      // A separator: zeros and separators only still mean "reset".
+    } else if (code === 0x3a) {
+      this.sgrIsReset = false;
+    } else {
+      this.sgrPlain = false;
+      if (code > 0x7f) this.vt = Vt.Unknown;
+    }
+  }
+
+  private c1(code: number): void {
+    this.notPlain();
+    if (code === 0x9b) this.vt = Vt.Csi;
+    else if (code === 0x9d) this.vt = Vt.OscString;
+    else if (code === 0x90 || code === 0x98 || code === 0x9e || code === 0x9f) this.vt = Vt.OtherString;
+    else if (code === 0x9c) this.vt = Vt.Ground;
+    else this.vt = Vt.Unknown;
+  }
+
+  private notPlain(): void {
+    this.runPlain = false;
+  }
+}
