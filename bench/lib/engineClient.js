@@ -77,6 +77,11 @@ export class EngineClient {
     this.#ws.send(encodeFrame(FrameKind.Input, paneId, Buffer.from(text, 'utf8')));
   }
 
+  /** Acknowledges `count` bytes of pane `paneId` (when autoAck is off). */
+  ack(paneId, count) {
+    this.#ws.send(encodeAck(paneId, count));
+  }
+
   close() {
     this.#ws.close();
   }

@@ -18,17 +18,17 @@ describe('keystroke first', () => {
 
   it('holds the other panes after a key until the typed-in pane has written output', async () => {
     const priority = await freshModule();
-    expect(priority.mayWrite(2)).toBe(true);
+    expect(priority.writeAllowance(2)).toBe(Infinity);
     priority.noteKeystroke(1);
-    expect(priority.mayWrite(1)).toBe(true);
-    expect(priority.mayWrite(2)).toBe(false);
+    expect(priority.writeAllowance(1)).toBe(Infinity);
+    expect(priority.writeAllowance(2)).toBe(0);
     const resumed = vi.fn();
     priority.whenWritable(resumed);
     priority.outputWritten(2);
     expect(resumed).not.toHaveBeenCalled();
     priority.outputWritten(1);
     expect(resumed).toHaveBeenCalledOnce();
-    expect(priority.mayWrite(2)).toBe(true);
+    expect(priority.writeAllowance(2)).toBeGreaterThan(0);
   });
 
   it('lets the other panes go on after the hold even when no echo comes', async () => {
@@ -40,7 +40,7 @@ describe('keystroke first', () => {
     expect(resumed).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
     expect(resumed).toHaveBeenCalledOnce();
-    expect(priority.mayWrite(2)).toBe(true);
+    expect(priority.writeAllowance(2)).toBeGreaterThan(0);
   });
 
   it('a new key restarts the hold for the pane typed in last', async () => {
@@ -49,9 +49,30 @@ describe('keystroke first', () => {
     vi.advanceTimersByTime(30);
     priority.noteKeystroke(3);
     vi.advanceTimersByTime(30);
-    expect(priority.mayWrite(1)).toBe(false);
-    expect(priority.mayWrite(3)).toBe(true);
+    expect(priority.writeAllowance(1)).toBe(0);
+    expect(priority.writeAllowance(3)).toBe(Infinity);
     vi.advanceTimersByTime(10);
-    expect(priority.mayWrite(1)).toBe(true);
+    expect(priority.writeAllowance(1)).toBeGreaterThan(0);
+  });
+
+  it('while the user types, other panes get small slices now and then, and full speed a second after the last key', async () => {
+    const priority = await freshModule();
+    priority.noteKeystroke(1);
+    priority.outputWritten(1);
+    const slice = priority.writeAllowance(2);
+    expect(slice).toBeGreaterThan(0);
+    expect(slice).toBeLessThan(64 * 1024);
+    // The slice is used up; the next comes after the interval, and a waiting pane is woken for it.
+    expect(priority.writeAllowance(2)).toBe(0);
+    const woken = vi.fn();
+    priority.whenWritable(woken);
+    vi.advanceTimersByTime(50);
+    expect(woken).toHaveBeenCalledOnce();
+    expect(priority.writeAllowance(2)).toBe(slice);
+    // Each pane has its own slices.
+    expect(priority.writeAllowance(3)).toBe(slice);
+    vi.advanceTimersByTime(1_000);
+    expect(priority.writeAllowance(2)).toBe(Infinity);
+    expect(priority.writeAllowance(3)).toBe(Infinity);
   });
 });

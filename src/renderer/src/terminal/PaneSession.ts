@@ -15,7 +15,7 @@ import { isMac } from '../platform/platform';
 import type { ResolvedTheme } from '../settings/settingsStore';
 import { searchDecorationColors, terminalTheme } from './terminalThemes';
 import { loadWebglRenderer } from './webglRenderer';
-import { mayWrite, noteKeystroke, outputWritten, whenWritable } from './inputPriority';
+import { noteKeystroke, outputWritten, whenWritable, writeAllowance } from './inputPriority';
 
 /** What the pane needs from the engine connection. */
 export interface PaneTransport {
@@ -184,13 +184,19 @@ export class PaneSession {
       return;
     }
     this.writing = true;
-    if (!mayWrite(this.paneId)) {
+    const allowance = writeAllowance(this.paneId);
+    if (allowance <= 0) {
       // Another pane is being typed in: its echo goes first.
       whenWritable(() => this.writeBacklog());
       return;
     }
-    const bytes = this.backlog.length === 1 ? this.backlog[0]! : concatBytes(this.backlog);
+    let bytes = this.backlog.length === 1 ? this.backlog[0]! : concatBytes(this.backlog);
     this.backlog = [];
+    if (bytes.byteLength > allowance) {
+      // A slice now, the rest later (xterm parses escape sequences split across writes).
+      this.backlog = [bytes.subarray(allowance)];
+      bytes = bytes.subarray(0, allowance);
+    }
     const chunkOffset = this.nextOffset;
     this.nextOffset += bytes.byteLength;
     if (this.anchors.length === 0 || (this.anchors[0]?.offset ?? Infinity) >= this.nextOffset) {
