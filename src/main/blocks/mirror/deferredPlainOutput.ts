@@ -1,8 +1,9 @@
-import { PlainTextScanner, type LineEnd } from './plainTextScanner';
+import { CutKind, PlainTextScanner } from './plainTextScanner';
 
 /** What the caller needs to know about the terminal when a plain run could begin. */
 export interface DeferralTerminal {
   readonly cols: number;
+  readonly rows: number;
   /** Rows the buffer keeps: screen plus scrollback. */
   readonly keptRows: number;
   /** Nothing written is still waiting to be parsed. */
@@ -13,7 +14,7 @@ export interface DeferralTerminal {
 
 /** Held output beyond this is parsed even if none of it can be dropped (one endless line). */
 const MAX_HELD_BYTES = 8 * 1024 * 1024;
-/** Written ahead of the kept rows when earlier ones were dropped: the attributes at the cut. */
+/** Written ahead of the kept rows after a cut where the last SGR was a reset. */
 const RESET_ATTRIBUTES = new TextEncoder().encode('\x1b[0m');
 
 /**
@@ -24,8 +25,8 @@ const RESET_ATTRIBUTES = new TextEncoder().encode('\x1b[0m');
  *
  * Only plain text is held (see PlainTextScanner): text, CR LF and SGR, starting between
  * sequences on a plain screen, so the rows kept come out exactly as if everything had been
- * parsed. A cut is made only after a line that ends with default attributes; what is kept
- * then starts with an SGR reset. Anything else, a read, a mark or a resize releases what is
+ * parsed. A cut is made only where the attributes are known: untouched since the run began
+ * (what is kept then starts as it is), or just reset (what is kept then starts with a reset). Anything else, a read, a mark or a resize releases what is
  * held first, so the terminal is exact whenever it is looked at.
  */
 export class DeferredPlainOutput {
@@ -34,10 +35,8 @@ export class DeferredPlainOutput {
   private heldBytes = 0;
   /** Run offset of held[0][0]. */
   private heldFrom = 0;
-  private lineEnds: LineEnd[] = [];
-  /** lineEnds before this index are gone (dropped); compacted now and then. */
-  private lineEndsHead = 0;
-  private dropped = false;
+  /** What the kept rows need in front of them after a cut: a reset, or nothing. */
+  private keptPrefix: Uint8Array | undefined;
   /**
    * Everything the terminal was given since it was last seen on a plain screen is plain
    * text, so its screen is still plain even while it is busy parsing.
@@ -66,8 +65,9 @@ export class DeferredPlainOutput {
     }
     this.held.push(chunk);
     this.heldBytes += chunk.byteLength;
-    for (const end of this.scanner.takeLineEnds()) this.lineEnds.push(end);
-    this.dropScrolledAway(terminal.keptRows);
+    // Rows the cursor moves down onto before the screen starts to scroll are old rows, not new
+    // ones as when everything is parsed: a screen's height more must pass before a cut.
+    this.dropScrolledAway(terminal.keptRows + terminal.rows + 1);
     return this.heldBytes > MAX_HELD_BYTES ? this.release() : [];
   }
 
@@ -78,38 +78,34 @@ export class DeferredPlainOutput {
 
   /** Everything held, to be parsed now; the run ends. */
   release(): Uint8Array[] {
-    const release = this.dropped && this.held.length > 0 ? [RESET_ATTRIBUTES, ...this.held] : this.held;
+    const release = this.keptPrefix && this.held.length > 0 ? [this.keptPrefix, ...this.held] : this.held;
     this.held = [];
     this.heldBytes = 0;
     this.heldFrom = 0;
-    this.lineEnds = [];
-    this.lineEndsHead = 0;
-    this.dropped = false;
+    this.keptPrefix = undefined;
     this.scanner.endRun();
     return release;
   }
 
   /**
-   * Drops everything before the last line end E (with default attributes) such that the rows
-   * advanced after the line following E fill the buffer: that line may come out differently
-   * when parsed from wherever the cursor is, but it and everything before it scroll away.
+   * Drops everything before the last line end E (where the attributes are known) such that
+   * the rows advanced after the line following E certainly scroll everything before them out
+   * of the buffer: that line may come out differently when parsed from wherever the cursor
+   * is, and the cursor may first move down over rows already there, but all of it scrolls
+   * away.
    */
-  private dropScrolledAway(keptRows: number): void {
+  private dropScrolledAway(rowsNeeded: number): void {
     const rowsNow = this.scanner.rowsSoFar;
-    const ends = this.lineEnds;
+    const ends = this.scanner.lineEnds;
     let cut = -1;
-    for (let i = this.lineEndsHead; i + 1 < ends.length; i++) {
-      if (rowsNow - ends[i + 1]!.rows < keptRows + 1) break;
-      if (ends[i]!.defaultAttributes) cut = i;
+    for (let i = ends.head; i + 1 < ends.end; i++) {
+      if (rowsNow - ends.rows(i + 1) < rowsNeeded) break;
+      if (ends.kind(i) !== CutKind.None) cut = i;
     }
     if (cut < 0) return;
-    this.dropBefore(ends[cut]!.offset);
-    this.lineEndsHead = cut + 1;
-    if (this.lineEndsHead > 4096 && this.lineEndsHead * 2 > ends.length) {
-      this.lineEnds = ends.slice(this.lineEndsHead);
-      this.lineEndsHead = 0;
-    }
-    this.dropped = true;
+    this.dropBefore(ends.offset(cut));
+    this.keptPrefix = ends.kind(cut) === CutKind.AfterReset ? RESET_ATTRIBUTES : undefined;
+    ends.dropBefore(cut + 1);
   }
 
   private dropBefore(offset: number): void {

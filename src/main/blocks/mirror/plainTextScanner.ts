@@ -18,14 +18,82 @@ const BEL = 0x07;
 const CR = 0x0d;
 const LF = 0x0a;
 
-/** The end of a line (just after its CR LF) in a plain run. */
-export interface LineEnd {
-  /** Offset in the run just after the LF. */
-  offset: number;
-  /** Rows the run advanced by up to here, at least (a lower bound: see scan()). */
-  rows: number;
-  /** Character attributes are known to be the defaults here (the last SGR was a plain reset). */
-  defaultAttributes: boolean;
+/** Whether the rows after a line end may be parsed without what came before them. */
+export const enum CutKind {
+  /** The attributes are not known here. */
+  None = 0,
+  /** No SGR since the run began: the attributes are the terminal's own. */
+  AsAtStart = 1,
+  /** The last SGR was a plain reset: the attributes are the defaults. */
+  AfterReset = 2,
+}
+
+/**
+ * The line ends of a plain run (just after each CR LF): where, how many rows the run had
+ * advanced by there (at least), and whether it could be cut there. Typed arrays, not an
+ * object per line: `yes` ends a line every three bytes.
+ */
+export class LineEndLog {
+  private offsets: Float64Array<ArrayBuffer> = new Float64Array(1024);
+  private rowCounts: Float64Array<ArrayBuffer> = new Float64Array(1024);
+  private kinds: Uint8Array<ArrayBuffer> = new Uint8Array(1024);
+  /** Entries before `head` were dropped; `end` is one past the last. */
+  head = 0;
+  end = 0;
+
+  push(offset: number, rows: number, kind: CutKind): void {
+    if (this.end === this.offsets.length) this.makeRoom();
+    this.offsets[this.end] = offset;
+    this.rowCounts[this.end] = rows;
+    this.kinds[this.end] = kind;
+    this.end++;
+  }
+
+  offset(index: number): number {
+    return this.offsets[index]!;
+  }
+
+  rows(index: number): number {
+    return this.rowCounts[index]!;
+  }
+
+  kind(index: number): CutKind {
+    return this.kinds[index]! as CutKind;
+  }
+
+  /** Forget the entries before `index`. */
+  dropBefore(index: number): void {
+    this.head = index;
+  }
+
+  clear(): void {
+    this.head = 0;
+    this.end = 0;
+  }
+
+  private makeRoom(): void {
+    const live = this.end - this.head;
+    if (this.head >= live) {
+      this.offsets.copyWithin(0, this.head, this.end);
+      this.rowCounts.copyWithin(0, this.head, this.end);
+      this.kinds.copyWithin(0, this.head, this.end);
+    } else {
+      const size = this.offsets.length * 2;
+      this.offsets = grow(this.offsets, size, this.head, this.end);
+      this.rowCounts = grow(this.rowCounts, size, this.head, this.end);
+      const kinds = new Uint8Array(size);
+      kinds.set(this.kinds.subarray(this.head, this.end));
+      this.kinds = kinds;
+    }
+    this.head = 0;
+    this.end = live;
+  }
+}
+
+function grow(array: Float64Array<ArrayBuffer>, size: number, from: number, to: number): Float64Array<ArrayBuffer> {
+  const bigger = new Float64Array(size);
+  bigger.set(array.subarray(from, to));
+  return bigger;
 }
 
 /**
@@ -54,11 +122,12 @@ export class PlainTextScanner {
   private runLength = 0;
   private rows = 0;
   private lineWidth = 0;
-  private attributesDefault = false;
+  private attributes = CutKind.AsAtStart;
   /** In a plain run, inside `ESC [`: whether the parameters so far are only zeros and separators. */
   private sgrIsReset = true;
   private sgrPlain = true;
-  private lineEnds: LineEnd[] = [];
+  /** Line ends of the current plain run. */
+  readonly lineEnds = new LineEndLog();
   /** Offset in the run just after the byte being scanned. */
   private at = 0;
 
@@ -80,27 +149,20 @@ export class PlainTextScanner {
     this.runLength = 0;
     this.rows = 0;
     this.lineWidth = 0;
-    // Whatever attributes the terminal has now are unknown to the scanner.
-    this.attributesDefault = false;
-    this.lineEnds = [];
+    // Whatever attributes the terminal has now stay until the run's first SGR.
+    this.attributes = CutKind.AsAtStart;
+    this.lineEnds.clear();
   }
 
   endRun(): void {
     this.inRun = false;
     this.runPlain = false;
-    this.lineEnds = [];
+    this.lineEnds.clear();
   }
 
   /** Rows the current plain run has advanced by, at least. */
   get rowsSoFar(): number {
     return this.rows;
-  }
-
-  /** Line ends found so far in the current plain run (the caller may take them). */
-  takeLineEnds(): LineEnd[] {
-    const taken = this.lineEnds;
-    this.lineEnds = [];
-    return taken;
   }
 
   scan(bytes: Uint8Array): void {
@@ -237,7 +299,7 @@ export class PlainTextScanner {
     if (!this.plain) return;
     this.rows += Math.max(1, Math.ceil(this.lineWidth / this.cols));
     this.lineWidth = 0;
-    this.lineEnds.push({ offset: this.at, rows: this.rows, defaultAttributes: this.attributesDefault });
+    this.lineEnds.push(this.at, this.rows, this.attributes);
   }
 
   private escape(code: number): void {
@@ -258,7 +320,7 @@ export class PlainTextScanner {
     if (code >= 0x40 && code <= 0x7e) {
       this.vt = Vt.Ground;
       if (code === 0x6d && this.sgrPlain) {
-        this.attributesDefault = this.sgrIsReset;
+        this.attributes = this.sgrIsReset ? CutKind.AfterReset : CutKind.None;
       } else {
         this.notPlain();
       }

@@ -41,6 +41,10 @@ export class TerminalMirror {
     return this.terminal.cols;
   }
 
+  get rows(): number {
+    return this.terminal.rows;
+  }
+
   /** Rows the normal buffer holds at most: the screen and the scrollback. */
   get keptRows(): number {
     return this.terminal.rows + (this.terminal.options.scrollback ?? 0);
