@@ -11,6 +11,8 @@ import { openSecondPane, withBothPages } from '../lib/tandemUi.js';
 
 const SAMPLES = Number(process.env.BENCH_ECHO_SAMPLES ?? 200);
 const ROUNDS = 5;
+/** Single keys under a flood, 1.5-3 s apart (about 45 s). */
+const SINGLE_KEYS = 20;
 const fmtShort = (s) => `p50 ${s.p50.toFixed(2)} / p95 ${s.p95.toFixed(2)} ms`;
 const fmt = (s) => `p50 ${s.p50.toFixed(2)} / p95 ${s.p95.toFixed(2)} / max ${s.max.toFixed(1)} ms (n=${s.n})`;
 
@@ -59,6 +61,10 @@ export async function latency(report) {
         `${fmt(flood)}; key event → first ws message ${fmtShort(summary(tandem.flood.toPage))} (the rest is the page parsing it); ` +
         `input queue ${tandem.flood.inputQueueMs.toFixed(2)} ms; flood = \`yes\` in a second pane (${tandem.floodHow})`,
     });
+    if (tandem.floodSingle) {
+      const single = summary(tandem.floodSingle.samples);
+      report.info('echo p95 flooding, single keys 1.5-3 s apart', single.p95, 'ms', `${fmt(single)}; the first key after typing mode ended (full-speed flood in the other pane)`);
+    }
   } else {
     report.failed('echo p95 while another pane floods', tandem.floodError ?? 'no second pane');
   }
@@ -92,6 +98,9 @@ async function measurePages() {
       await flood(tPage, floodId, async () => {
         await focusPane(tPage, paneId);
         tandem.flood = await echoSamples(tPage, paneId, { count: SAMPLES });
+        // Single keys far apart: Tandem's typing mode is over before each, so the flooding
+        // pane is at full speed when the key comes.
+        tandem.floodSingle = await echoSamples(tPage, paneId, { count: SINGLE_KEYS, warmup: 1, pauseMs: 1_500 });
       });
       tandem.floodHow = how;
     } catch (error) {

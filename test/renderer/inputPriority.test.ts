@@ -55,23 +55,32 @@ describe('keystroke first', () => {
     expect(priority.writeAllowance(1)).toBeGreaterThan(0);
   });
 
-  it('while the user types, other panes get small slices now and then, and full speed a second after the last key', async () => {
+  it('while the user types, other panes get a slice once a second, and full speed a second after the last key', async () => {
     const priority = await freshModule();
     priority.noteKeystroke(1);
     priority.outputWritten(1);
     const slice = priority.writeAllowance(2);
     expect(slice).toBeGreaterThan(0);
     expect(slice).toBeLessThan(64 * 1024);
-    // The slice is used up; the next comes after the interval, and a waiting pane is woken for it.
+    // The slice is used up; each pane has its own.
     expect(priority.writeAllowance(2)).toBe(0);
+    expect(priority.writeAllowance(3)).toBe(slice);
+    // Still typing: the next slice comes a second after the last one, and the waiting pane is woken for it.
+    vi.advanceTimersByTime(600);
+    priority.noteKeystroke(1);
+    priority.outputWritten(1);
     const woken = vi.fn();
     priority.whenWritable(woken);
-    vi.advanceTimersByTime(50);
+    vi.advanceTimersByTime(399);
+    expect(woken).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
     expect(woken).toHaveBeenCalledOnce();
     expect(priority.writeAllowance(2)).toBe(slice);
-    // Each pane has its own slices.
-    expect(priority.writeAllowance(3)).toBe(slice);
-    vi.advanceTimersByTime(1_000);
+    // No key for a second: full speed, and a waiting pane is woken when typing mode ends.
+    const again = vi.fn();
+    priority.whenWritable(again);
+    vi.advanceTimersByTime(600);
+    expect(again).toHaveBeenCalledOnce();
     expect(priority.writeAllowance(2)).toBe(Infinity);
     expect(priority.writeAllowance(3)).toBe(Infinity);
   });
