@@ -151,8 +151,10 @@ export class PaneSession {
         if (!this.exited) this.transport.sendInput(this.paneId, Uint8Array.from(data, (char) => char.charCodeAt(0) & 0xff));
       }),
       this.terminal.onSelectionChange(() => this.onSelectionChange()),
-      this.terminal.onScroll(invalidateBlocks),
-      this.terminal.onLineFeed(invalidateBlocks),
+      // Once per parsed write (so blocks move in the same frame as the text), and after any
+      // render (a scrolled viewport). Not per line feed or scrolled line: a flood has
+      // hundreds of thousands, and listening to them slows xterm down measurably.
+      this.terminal.onWriteParsed(invalidateBlocks),
       this.terminal.onResize(() => this.blockPositioner.invalidateGeometry()),
       this.terminal.onRender(invalidateBlocks),
       this.terminal.buffer.onBufferChange(invalidateBlocks),
