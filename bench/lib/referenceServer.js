@@ -1,7 +1,7 @@
 // The reference side of the comparisons: a tiny HTTP + WebSocket server serving a page with
 // xterm.js alone (no React, no Tandem engine).
 //   /ws/stream  streams a byte buffer in 64 KB binary frames with the same flow control
-//               as the engine (pause above 250 KB unacknowledged, resume below 50 KB; the page
+//               as the engine (pause above 250 KB unacknowledged, resume below 150 KB; the page
 //               acknowledges from xterm's write callback)
 //   /ws/pty     a bash in node-pty wired straight to the socket (no batching, no scanner,
 //               no mirror): the reference for keystroke echo
@@ -22,7 +22,7 @@ const FILES = {
 };
 
 /** The engine's window (src/main/pty/flowControl.ts DEFAULT_WATERMARKS): keep them equal. */
-export const WATERMARKS = { high: 250_000, low: 50_000 };
+export const WATERMARKS = { high: 250_000, low: 150_000 };
 
 /**
  * @param {object} options

@@ -100,7 +100,7 @@ export async function throughput(report) {
         rate(reference.flow.bytes, reference.flow.ms),
         'MB/s',
         `best of 2 (${[reference1?.flow, reference2?.flow].filter(Boolean).map((run) => rate(run.bytes, run.ms).toFixed(2)).join(' / ')} MB/s); ` +
-          `64 KB ws frames, ack from write callback, pause >250 KB / resume <50 KB (the engine's window); Chromium CPU ${pct(reference.flow.cpu.chromium)}; ${describeMainThread(reference.flow.main)}`,
+          `64 KB ws frames, ack from write callback, pause >250 KB / resume <150 KB (the engine's window); Chromium CPU ${pct(reference.flow.cpu.chromium)}; ${describeMainThread(reference.flow.main)}`,
       );
       report.info(
         '(d2) reference, no flow control',

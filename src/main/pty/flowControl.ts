@@ -12,7 +12,7 @@ export interface Watermarks {
   low: number;
 }
 
-export const DEFAULT_WATERMARKS: Watermarks = { high: 250_000, low: 50_000 };
+export const DEFAULT_WATERMARKS: Watermarks = { high: 250_000, low: 150_000 };
 
 export class FlowControl {
   private readonly outstanding = new Map<string, number>();
