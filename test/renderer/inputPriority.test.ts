@@ -55,6 +55,17 @@ describe('keystroke first', () => {
     expect(priority.writeAllowance(1)).toBeGreaterThan(0);
   });
 
+  it('a pane waiting as a background pane goes at once when it becomes the one typed in', async () => {
+    const priority = await freshModule();
+    priority.noteKeystroke(1);
+    expect(priority.writeAllowance(2)).toBe(0);
+    const resumed = vi.fn(() => priority.writeAllowance(2));
+    priority.whenWritable(resumed);
+    priority.noteKeystroke(2);
+    expect(resumed).toHaveBeenCalledOnce();
+    expect(resumed).toHaveReturnedWith(Infinity);
+  });
+
   it('while the user types, other panes get a slice once a second, and full speed a second after the last key', async () => {
     const priority = await freshModule();
     priority.noteKeystroke(1);

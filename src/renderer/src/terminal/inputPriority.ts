@@ -33,6 +33,8 @@ export function noteKeystroke(paneId: number): void {
   holding = true;
   window.clearTimeout(holdTimer);
   holdTimer = window.setTimeout(endHold, HOLD_MS);
+  // A pane that was waiting as a background pane may be the one typed in now: it goes at once.
+  wake();
 }
 
 /**
