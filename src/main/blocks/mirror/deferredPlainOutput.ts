@@ -21,13 +21,14 @@ const RESET_ATTRIBUTES = new TextEncoder().encode('\x1b[0m');
  * Output for a headless mirror that nobody reads while it floods by (`cat` of a big log)
  * is held instead of parsed, and lines that would have scrolled out of the scrollback
  * before anyone looks are dropped unparsed: once the rows after a line end certainly
- * fill the whole buffer, nothing before it can survive in the terminal anyway.
+ * scroll everything before it out of the buffer, it cannot survive in the terminal anyway.
  *
  * Only plain text is held (see PlainTextScanner): text, CR LF and SGR, starting between
  * sequences on a plain screen, so the rows kept come out exactly as if everything had been
  * parsed. A cut is made only where the attributes are known: untouched since the run began
- * (what is kept then starts as it is), or just reset (what is kept then starts with a reset). Anything else, a read, a mark or a resize releases what is
- * held first, so the terminal is exact whenever it is looked at.
+ * (what is kept then starts as it is), or just reset (what is kept then starts with a
+ * reset). Anything else, a read, a mark or a resize releases what is held first, so the
+ * terminal is exact whenever it is looked at.
  */
 export class DeferredPlainOutput {
   private readonly scanner = new PlainTextScanner();
