@@ -21,7 +21,7 @@ const FILES = {
   '/addon-unicode11.js': ['node_modules/@xterm/addon-unicode11/lib/addon-unicode11.js', 'text/javascript'],
 };
 
-/** The engine's window (src/main/pty/flowControl.ts DEFAULT_WATERMARKS): keep them equal. */
+/** The engine's renderer window (src/main/pty/flowControl.ts RENDERER_WINDOW): keep them equal. */
 export const WATERMARKS = { high: 250_000, low: 150_000 };
 
 /**

@@ -44,19 +44,36 @@ describe('engine over the WebSocket transport, with a real bash', () => {
   });
 
   it('pauses a flood while the renderer does not acknowledge, and resumes when it does', async () => {
-    const { client } = await open({ shell: '/bin/bash' });
+    const { client, engine } = await open({ shell: '/bin/bash' });
     const { paneId } = await client.request('pane.create', { cols: 80, rows: 24 });
     await client.waitForPrompt(paneId);
+    const before = client.outputOf(paneId).length;
     client.autoAck = false;
-    client.type(paneId, 'yes flood | head -c 20000000; echo flood-done\r');
+    // The writer notes how much it got out; writes block once the engine stops reading.
+    const progress = join(engine.home, 'written');
+    const writer = `const fs=require('fs');let n=0;for(let i=0;i<2000;i++){n+=fs.writeSync(1,'y'.repeat(9999)+'\\n');fs.writeFileSync('${progress}',String(n))}`;
+    const command = `node -e "${writer}"; echo flood-done`;
+    client.type(paneId, `${command}\r`);
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    const received = client.outputOf(paneId).length;
-    // Far less than 20 MB arrives without acks: the pty is paused (~100 KB unacked + one batch).
-    expect(received).toBeLessThan(1_000_000);
-    client.autoAck = true;
+    const received = client.outputOf(paneId).length - before;
+    const written = Number(readFileSync(progress, 'utf8'));
+    // Without acks the renderer gets one window (250 KB, frames never overshoot it); the
+    // engine reads ahead up to 256 KB more and then pauses the pty, so the writer is stuck
+    // far short of its 20 MB (the rest of what it wrote sits in the kernel's pty buffer).
+    expect(received).toBeGreaterThan(200_000);
+    expect(received).toBeLessThanOrEqual(250_000);
+    expect(written).toBeLessThan(2_000_000);
+    // A key pressed during the flood stops read-ahead: when the window opens again it is
+    // filled from what was read already, and the pty stays paused rather than read further.
+    client.type(paneId, 'z');
     client.ack(paneId, received);
-    await client.waitForBlock(paneId, 'yes flood | head -c 20000000; echo flood-done', 60_000);
-    expect(client.outputOf(paneId).length).toBeGreaterThan(20_000_000);
+    await client.waitFor(() => client.outputOf(paneId).length - before > received + 200_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(Number(readFileSync(progress, 'utf8')) - written).toBeLessThan(50_000);
+    client.autoAck = true;
+    client.ack(paneId, client.outputOf(paneId).length);
+    await client.waitForBlock(paneId, command, 60_000);
+    expect(client.outputOf(paneId).length - before).toBeGreaterThan(20_000_000);
   });
 
   it('Ctrl+C interrupts a running command with exit code 130', async () => {

@@ -6,7 +6,7 @@ const settle = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function collector() {
   const sent: Uint8Array[] = [];
-  const batcher = new OutputBatcher((bytes) => sent.push(Uint8Array.from(bytes)), 5, 1024);
+  const batcher = new OutputBatcher((bytes) => sent.push(Uint8Array.from(bytes)), { maxDelayMs: 5, maxBytes: 1024 });
   const joined = () => Buffer.concat(sent.map((chunk) => Buffer.from(chunk)));
   return { sent, batcher, joined };
 }
@@ -49,6 +49,67 @@ describe('OutputBatcher', () => {
     batcher.push(new Uint8Array([0x41, 0xe6, 0x97]));
     await settle();
     expect([...joined()]).toEqual([0x41, 0xe6, 0x97]);
+  });
+});
+
+describe('OutputBatcher with a window', () => {
+  it('never sends more than the room left, keeps the rest, and sends it all in order as room comes', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.string({ unit: 'grapheme', maxLength: 300 }), fc.integer({ min: 0, max: 2_000 })), { maxLength: 15 }),
+        async (steps) => {
+          let room = 0;
+          const sent: Uint8Array[] = [];
+          let flushes = 0;
+          const batcher = new OutputBatcher(
+            (bytes) => {
+              expect(bytes.length).toBeLessThanOrEqual(room);
+              sent.push(Uint8Array.from(bytes));
+              room -= bytes.length;
+            },
+            { maxDelayMs: 1, maxBytes: 1024, room: () => room, flushed: () => flushes++ },
+          );
+          let text = '';
+          for (const [chunk, grant] of steps) {
+            text += chunk;
+            batcher.push(new TextEncoder().encode(chunk));
+            room += grant;
+            batcher.flushNow();
+          }
+          room = Infinity;
+          batcher.flushNow();
+          await settle(10);
+          const joined = Buffer.concat(sent.map((chunk) => Buffer.from(chunk)));
+          expect(joined.toString('utf8')).toBe(text);
+          for (const chunk of sent) expect(() => new TextDecoder('utf-8', { fatal: true }).decode(chunk)).not.toThrow();
+          expect(batcher.pending).toBe(0);
+          expect(flushes).toBeGreaterThan(0);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('does not send while the window is shut, and reports every flush', async () => {
+    let room = 0;
+    let flushes = 0;
+    const sent: Uint8Array[] = [];
+    const batcher = new OutputBatcher(
+      (bytes) => {
+        sent.push(bytes);
+        room -= bytes.length;
+      },
+      { maxDelayMs: 1, room: () => room, flushed: () => flushes++ },
+    );
+    batcher.push(new Uint8Array(5_000));
+    await settle(10);
+    expect(sent).toHaveLength(0);
+    expect(batcher.pending).toBe(5_000);
+    room = 4_096;
+    batcher.flushNow();
+    expect(sent.map((chunk) => chunk.length)).toEqual([4_096]);
+    expect(batcher.pending).toBe(904);
+    expect(flushes).toBe(1);
   });
 });
 

@@ -11,7 +11,7 @@ import { PaneMirror } from '../blocks/mirror/paneMirror';
 import { PromptHeuristics } from '../blocks/promptHeuristics';
 import { OscScanner } from '../osc/oscScanner';
 import { interpretOsc } from '../osc/marks';
-import { FlowControl } from '../pty/flowControl';
+import { DeliveryWindow, PtyThrottle, RENDERER_WINDOW } from '../pty/flowControl';
 import { OutputBatcher } from '../pty/outputBatcher';
 import { foregroundGroupOf, hangUp } from '../pty/processTree';
 import { PromptInterceptor, clearLineKeys, type PromptRequest, type PromptShell } from '../prompt/promptInterceptor';
@@ -30,8 +30,17 @@ const EARLY_EXIT_MS = 1_500;
 const INTEGRATION_TIMEOUT_MS = 10_000;
 /** How long a closing shell gets to exit on SIGHUP (and save its history) before SIGKILL. */
 const CLOSE_GRACE_MS = 1_500;
-const RENDERER = 'renderer';
-const MIRROR = 'mirror';
+/** The mirror parses in its own thread and quickly; it only holds the pty back when far behind. */
+const MIRROR_WINDOW = { high: 8 * 1024 * 1024, low: 1024 * 1024 };
+/**
+ * While the renderer's window is full the engine keeps reading the pty up to this much, so
+ * the window's next opening is filled from memory at once. Left in the kernel instead, the
+ * output comes back 4 KB per read, each after a kernel worker ran: under load that refill
+ * lagged behind xterm and cost a third of `cat`'s throughput (docs/architecture.md).
+ */
+const READ_AHEAD_BYTES = 256 * 1024;
+/** After a key pressed during a flood, nothing is read ahead for this long (Ctrl+C stays quick). */
+const NO_READ_AHEAD_AFTER_INPUT_MS = 1_000;
 
 export interface PaneOptions {
   id: number;
@@ -88,7 +97,10 @@ export class Pane {
   private readonly tracker: BlockTracker;
   private readonly heuristics: PromptHeuristics;
   private readonly batcher: OutputBatcher;
-  private readonly flow: FlowControl;
+  private readonly throttle: PtyThrottle;
+  private readonly rendererWindow: DeliveryWindow;
+  private readonly mirrorWindow: DeliveryWindow;
+  private inputDuringFloodAt = -Infinity;
   private streamOffset = 0;
   private size: { cols: number; rows: number };
   private shellPath = '';
@@ -106,9 +118,9 @@ export class Pane {
     this.id = options.id;
     this.size = clampSize(options.cols, options.rows);
     this.mirror = new PaneMirror(this.size.cols, this.size.rows, options.scrollback, {
-      parsed: (bytes) => this.flow.acknowledged(MIRROR, bytes),
+      parsed: (bytes) => this.mirrorWindow.acknowledged(bytes),
       lost: (reason) => {
-        this.flow.forget(MIRROR);
+        this.mirrorWindow.reset();
         this.notice('warning', `The engine's copy of this pane's screen was lost (${reason}); output printed before now is no longer available to the AI.`);
       },
     });
@@ -126,13 +138,19 @@ export class Pane {
       prefix: () => (this.integrationOn ? '#' : '##'),
       atPrompt: () => this.tracker.state === 'PROMPT' && !this.exitInfo && this.options.onPromptRequest !== undefined,
     });
-    this.batcher = new OutputBatcher((bytes) => this.sendToRenderer(bytes));
-    this.flow = new FlowControl(
+    this.throttle = new PtyThrottle(
       () => this.pty?.pause(),
       () => this.pty?.resume(),
-      // The mirror parses in its own thread and quickly; it only holds the pty back when far behind.
-      { [MIRROR]: { high: 8 * 1024 * 1024, low: 1024 * 1024 } },
     );
+    this.mirrorWindow = new DeliveryWindow(MIRROR_WINDOW, {
+      full: () => this.throttle.hold('mirror'),
+      reopened: () => this.throttle.release('mirror'),
+    });
+    this.rendererWindow = new DeliveryWindow(RENDERER_WINDOW, { reopened: () => this.batcher.flushNow() });
+    this.batcher = new OutputBatcher((bytes) => this.sendToRenderer(bytes), {
+      room: () => this.rendererWindow.room(),
+      flushed: () => this.limitReadAhead(),
+    });
     if (options.restoredSnapshot) this.restored = options.restoredSnapshot;
   }
 
@@ -154,7 +172,7 @@ export class Pane {
   /** Attach a fresh pane's first client. Its output starts at offset 0 (after any restored snapshot). */
   attach(listener: PaneListener): PaneInfo {
     this.listener = listener;
-    this.flow.forget(RENDERER);
+    this.rendererWindow.reset();
     const snapshot = this.restored;
     if (snapshot) {
       this.mirror.write(snapshot);
@@ -175,7 +193,8 @@ export class Pane {
     this.batcher.discardPending();
     this.listener = undefined;
     this.held = [];
-    this.flow.forget(RENDERER);
+    this.rendererWindow.reset();
+    this.limitReadAhead();
     // The mirror serializes right after parsing the writes sent before this, before later ones.
     return this.mirror.serialize().then((snapshot) => {
       setImmediate(() => this.release(listener));
@@ -204,7 +223,7 @@ export class Pane {
   detach(listener: PaneListener): void {
     if (this.listener !== listener) return;
     this.listener = undefined;
-    this.flow.forget(RENDERER);
+    this.rendererWindow.reset();
   }
 
   info(): PaneInfo {
@@ -263,6 +282,11 @@ export class Pane {
   write(data: Uint8Array | string): void {
     if (!this.pty || this.closed) return;
     this.userTyped = true;
+    if (this.rendererWindow.isFull) {
+      // A key during a flood (Ctrl+C, q): what is in flight already is all that stays ahead of it.
+      this.inputDuringFloodAt = performance.now();
+      this.limitReadAhead();
+    }
     if (this.tracker.state === 'PROMPT' && this.options.onPromptRequest) {
       const text = typeof data === 'string' ? data : this.inputDecoder.decode(data, { stream: true });
       const { toShell, requests } = this.interceptor.input(text);
@@ -343,7 +367,7 @@ export class Pane {
   }
 
   acknowledge(bytes: number): void {
-    this.flow.acknowledged(RENDERER, bytes);
+    this.rendererWindow.acknowledged(bytes);
   }
 
   /** Send SIGINT to the foreground job the way Ctrl+C does. */
@@ -502,8 +526,17 @@ export class Pane {
     this.segmentBeforeMark(chunk.subarray(written));
     this.streamOffset = base + chunk.length;
     this.batcher.push(chunk);
+    this.limitReadAhead();
     if (!this.integrationOn) this.heuristics.afterOutput();
     if (this.observers.size > 0) for (const observer of this.observers) observer.output?.();
+  }
+
+  private limitReadAhead(): void {
+    const afterInput = performance.now() - this.inputDuringFloodAt < NO_READ_AHEAD_AFTER_INPUT_MS;
+    const limit = afterInput ? 0 : READ_AHEAD_BYTES;
+    const waiting = this.batcher.pending;
+    if (waiting > limit) this.throttle.hold('read-ahead');
+    else if (waiting <= limit / 2) this.throttle.release('read-ahead');
   }
 
   /** Output up to the next mark: the block that is current now is the one it belongs to. */
@@ -518,7 +551,7 @@ export class Pane {
   private writeToMirror(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
     this.mirror.write(bytes);
-    this.flow.sent(MIRROR, bytes.length);
+    this.mirrorWindow.sent(bytes.length);
   }
 
   private sendToRenderer(bytes: Uint8Array): void {
@@ -527,7 +560,7 @@ export class Pane {
       return;
     }
     if (!this.listener) return;
-    this.flow.sent(RENDERER, bytes.length);
+    this.rendererWindow.sent(bytes.length);
     this.listener.output(this.id, bytes);
   }
 

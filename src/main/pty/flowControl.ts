@@ -1,63 +1,93 @@
 /**
- * End-to-end flow control for one pane. Output counts as outstanding from the moment it
- * is sent until the renderer acknowledges it from xterm's write callback (or the mirror
- * has parsed it). Above the high watermark the pty is paused, so a flood (`yes`, `cat` of
- * a huge file) waits in the kernel instead of piling up in memory, and Ctrl+C — written
- * straight to the pty — takes effect at once; below the low watermark reading resumes.
+ * End-to-end flow control for one pane. Output counts as outstanding from the moment it is
+ * sent to a consumer (the renderer, the mirror thread) until that consumer acknowledges it
+ * (xterm's write callback, the mirror having parsed it). Each consumer has a window; the
+ * pty is paused while any reason holds it, so a flood (`yes`, `cat` of a huge file) waits
+ * in the kernel instead of piling up in memory, and Ctrl+C — written straight to the pty —
+ * takes effect after at most what is already in flight.
  */
 export interface Watermarks {
-  /** Pause the pty when more than this many bytes are outstanding. */
+  /** The window is full once this many bytes are outstanding. */
   high: number;
-  /** Resume once every consumer is below this. */
+  /** A full window opens again below this. */
   low: number;
 }
 
-export const DEFAULT_WATERMARKS: Watermarks = { high: 250_000, low: 150_000 };
+/** The renderer's window; the bench's reference page uses the same (bench/lib/referenceServer.js). */
+export const RENDERER_WINDOW: Watermarks = { high: 250_000, low: 150_000 };
 
-export class FlowControl {
-  private readonly outstanding = new Map<string, number>();
-  private paused = false;
+/** A window with less room than this counts as full: a frame that small is not worth sending. */
+const SMALLEST_FRAME = 4096;
+
+/** Bytes sent to one consumer and not yet acknowledged, with hysteresis between high and low. */
+export class DeliveryWindow {
+  private outstandingBytes = 0;
+  private full = false;
+
+  constructor(
+    private readonly limits: Watermarks,
+    private readonly events: { full?: () => void; reopened?: () => void } = {},
+  ) {}
+
+  get isFull(): boolean {
+    return this.full;
+  }
+
+  get outstanding(): number {
+    return this.outstandingBytes;
+  }
+
+  /** How much may be sent now: nothing while full, else up to the high watermark. */
+  room(): number {
+    return this.full ? 0 : Math.max(0, this.limits.high - this.outstandingBytes);
+  }
+
+  sent(bytes: number): void {
+    this.outstandingBytes += bytes;
+    if (!this.full && this.outstandingBytes > this.limits.high - SMALLEST_FRAME) {
+      this.full = true;
+      this.events.full?.();
+    }
+  }
+
+  acknowledged(bytes: number): void {
+    this.outstandingBytes = Math.max(0, this.outstandingBytes - bytes);
+    if (this.full && this.outstandingBytes < this.limits.low) this.reopen();
+  }
+
+  /** The consumer went away (renderer disconnected, mirror thread lost): nothing is outstanding. */
+  reset(): void {
+    this.outstandingBytes = 0;
+    if (this.full) this.reopen();
+  }
+
+  private reopen(): void {
+    this.full = false;
+    this.events.reopened?.();
+  }
+}
+
+/** Pauses the pty while at least one reason holds it, and resumes it when the last lets go. */
+export class PtyThrottle {
+  private readonly reasons = new Set<string>();
 
   constructor(
     private readonly pause: () => void,
     private readonly resume: () => void,
-    private readonly watermarks: Record<string, Watermarks> = {},
   ) {}
 
-  private limits(consumer: string): Watermarks {
-    return this.watermarks[consumer] ?? DEFAULT_WATERMARKS;
-  }
-
   get isPaused(): boolean {
-    return this.paused;
+    return this.reasons.size > 0;
   }
 
-  sent(consumer: string, bytes: number): void {
-    const total = (this.outstanding.get(consumer) ?? 0) + bytes;
-    this.outstanding.set(consumer, total);
-    if (!this.paused && total > this.limits(consumer).high) {
-      this.paused = true;
-      this.pause();
-    }
+  hold(reason: string): void {
+    if (this.reasons.has(reason)) return;
+    this.reasons.add(reason);
+    if (this.reasons.size === 1) this.pause();
   }
 
-  acknowledged(consumer: string, bytes: number): void {
-    const current = this.outstanding.get(consumer);
-    if (current === undefined) return;
-    this.outstanding.set(consumer, Math.max(0, current - bytes));
-    this.maybeResume();
-  }
-
-  /** A consumer went away (renderer disconnected): its outstanding bytes no longer hold the pty. */
-  forget(consumer: string): void {
-    this.outstanding.delete(consumer);
-    this.maybeResume();
-  }
-
-  private maybeResume(): void {
-    if (!this.paused) return;
-    for (const [consumer, total] of this.outstanding) if (total >= this.limits(consumer).low) return;
-    this.paused = false;
-    this.resume();
+  release(reason: string): void {
+    if (!this.reasons.delete(reason)) return;
+    if (this.reasons.size === 0) this.resume();
   }
 }

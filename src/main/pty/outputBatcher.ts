@@ -3,9 +3,21 @@
  * `maxDelayMs` or whenever `maxBytes` have piled up, while a lone chunk after a quiet
  * period (a keystroke echo) goes out on the next tick so typing never waits for a timer.
  *
+ * Frames never exceed the room the renderer's window has left (`room`); what does not fit
+ * stays here until `flushNow()` is called when the window opens again.
+ *
  * Flushes end on a UTF-8 character boundary: a trailing partial sequence is held for the
  * next flush (and sent anyway if nothing follows, so invalid bytes are never stuck).
  */
+export interface BatcherOptions {
+  maxDelayMs?: number;
+  maxBytes?: number;
+  /** Bytes that may be sent now; unlimited when absent. */
+  room?: () => number;
+  /** After every flush, whether or not it sent anything. */
+  flushed?: () => void;
+}
+
 export class OutputBatcher {
   private chunks: Uint8Array[] = [];
   private size = 0;
@@ -13,12 +25,25 @@ export class OutputBatcher {
   private immediate: NodeJS.Immediate | undefined;
   private lastFlushAt = 0;
   private heldBackOnce = false;
+  private readonly maxDelayMs: number;
+  private readonly maxBytes: number;
+  private readonly room: () => number;
+  private readonly flushed: () => void;
 
   constructor(
     private readonly send: (bytes: Uint8Array) => void,
-    private readonly maxDelayMs = 5,
-    private readonly maxBytes = 200 * 1024,
-  ) {}
+    options: BatcherOptions = {},
+  ) {
+    this.maxDelayMs = options.maxDelayMs ?? 5;
+    this.maxBytes = options.maxBytes ?? 200 * 1024;
+    this.room = options.room ?? (() => Infinity);
+    this.flushed = options.flushed ?? (() => {});
+  }
+
+  /** Bytes waiting to be sent. */
+  get pending(): number {
+    return this.size;
+  }
 
   push(chunk: Uint8Array): void {
     if (chunk.length === 0) return;
@@ -29,7 +54,7 @@ export class OutputBatcher {
       this.flush();
       return;
     }
-    if (this.timer || this.immediate) return;
+    if (this.timer || this.immediate || this.room() === 0) return;
     const sinceLast = performance.now() - this.lastFlushAt;
     if (sinceLast >= this.maxDelayMs) {
       this.immediate = setImmediate(() => {
@@ -44,7 +69,12 @@ export class OutputBatcher {
     }
   }
 
-  /** Send everything buffered now (pane closing, client re-attaching). */
+  /** Send what the window has room for now (it just opened again). */
+  flushNow(): void {
+    this.flush();
+  }
+
+  /** Send everything buffered now, partial characters included (the shell exited). */
   flushAll(): void {
     this.heldBackOnce = true;
     this.flush();
@@ -66,11 +96,14 @@ export class OutputBatcher {
     this.timer = undefined;
     this.immediate = undefined;
     while (this.size > 0) {
+      const room = this.room();
+      if (room <= 0) break;
       const all = this.chunks.length === 1 ? this.chunks[0]! : concat(this.chunks, this.size);
-      const end = Math.min(all.length, this.maxBytes);
+      const end = Math.min(all.length, this.maxBytes, room);
       let cut = utf8SafeEnd(all, end);
       const tailIsPartial = cut < end && end === all.length;
       if (tailIsPartial && this.heldBackOnce) cut = end;
+      if (cut === 0 && end < all.length) break; // less room than one character
       if (cut > 0) {
         this.send(all.subarray(0, cut));
         this.lastFlushAt = performance.now();
@@ -85,9 +118,10 @@ export class OutputBatcher {
           this.timer = undefined;
           this.flush();
         }, this.maxDelayMs);
-        return;
+        break;
       }
     }
+    this.flushed();
   }
 }
 
