@@ -34,9 +34,10 @@ const CLOSE_GRACE_MS = 1_500;
 const MIRROR_WINDOW = { high: 8 * 1024 * 1024, low: 1024 * 1024 };
 /**
  * While the renderer's window is full the engine keeps reading the pty up to this much, so
- * the window's next opening is filled from memory at once. Left in the kernel instead, the
- * output comes back 4 KB per read, each after a kernel worker ran: under load that refill
- * lagged behind xterm and cost a third of `cat`'s throughput (docs/architecture.md).
+ * the window's next opening is filled from memory at once. The kernel holds only about
+ * 14 KB for a reader that stopped; after that the writer blocks, and the refill comes 4 KB
+ * per read, each after a kernel worker ran. Under load xterm sat idle meanwhile: `cat` ran
+ * at about 70% of the bench's reference page instead of 80% (docs/architecture.md).
  */
 const READ_AHEAD_BYTES = 256 * 1024;
 /** After a key pressed during a flood, nothing is read ahead for this long (Ctrl+C stays quick). */
