@@ -42,6 +42,8 @@ const MIRROR_WINDOW = { high: 8 * 1024 * 1024, low: 1024 * 1024 };
 const READ_AHEAD_BYTES = 256 * 1024;
 /** After a key pressed during a flood, nothing is read ahead for this long (Ctrl+C stays quick). */
 const NO_READ_AHEAD_AFTER_INPUT_MS = 1_000;
+/** More unparsed output than an echo or a prompt ever leaves: the pane is flooding. */
+const FLOODING_BYTES = 64 * 1024;
 
 export interface PaneOptions {
   id: number;
@@ -283,7 +285,7 @@ export class Pane {
   write(data: Uint8Array | string): void {
     if (!this.pty || this.closed) return;
     this.userTyped = true;
-    if (this.rendererWindow.isFull) {
+    if (this.rendererWindow.outstanding > FLOODING_BYTES) {
       // A key during a flood (Ctrl+C, q): what is in flight already is all that stays ahead of it.
       this.inputDuringFloodAt = performance.now();
       this.limitReadAhead();
