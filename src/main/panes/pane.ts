@@ -12,6 +12,7 @@ import { PromptHeuristics } from '../blocks/promptHeuristics';
 import { OscScanner } from '../osc/oscScanner';
 import { interpretOsc } from '../osc/marks';
 import { DeliveryWindow, PtyThrottle, RENDERER_WINDOW } from '../pty/flowControl';
+import { BacklogCost } from '../pty/backlogCost';
 import { OutputBatcher } from '../pty/outputBatcher';
 import { foregroundGroupOf, hangUp } from '../pty/processTree';
 import { PromptInterceptor, clearLineKeys, type PromptRequest, type PromptShell } from '../prompt/promptInterceptor';
@@ -33,13 +34,14 @@ const CLOSE_GRACE_MS = 1_500;
 /** The mirror parses in its own thread and quickly; it only holds the pty back when far behind. */
 const MIRROR_WINDOW = { high: 8 * 1024 * 1024, low: 1024 * 1024 };
 /**
- * While the renderer's window is full the engine keeps reading the pty up to this much, so
- * the window's next opening is filled from memory at once. The kernel holds only about
- * 14 KB for a reader that stopped; after that the writer blocks, and the refill comes 4 KB
- * per read, each after a kernel worker ran. Under load xterm sat idle meanwhile: `cat` ran
- * at about 70% of the bench's reference page instead of 80% (docs/architecture.md).
+ * While the renderer's window is full the engine keeps reading the pty up to this parse cost
+ * (BacklogCost: about 300 KB of a coloured log, 56 KB of `yes`), so the window's next
+ * opening is filled from memory at once. The kernel holds only about 14 KB for a reader
+ * that stopped; after that the writer blocks, and the refill comes 4 KB per read, each
+ * after a kernel worker ran. Under load xterm sat idle meanwhile: `cat` ran at about 70%
+ * of the bench's reference page instead of 85% (docs/architecture.md).
  */
-const READ_AHEAD_BYTES = 256 * 1024;
+const READ_AHEAD_COST = 320 * 1024;
 /** After a key pressed during a flood, nothing is read ahead for this long (Ctrl+C stays quick). */
 const NO_READ_AHEAD_AFTER_INPUT_MS = 1_000;
 /** More unparsed output than an echo or a prompt ever leaves: the pane is flooding. */
@@ -100,6 +102,7 @@ export class Pane {
   private readonly tracker: BlockTracker;
   private readonly heuristics: PromptHeuristics;
   private readonly batcher: OutputBatcher;
+  private readonly backlogCost = new BacklogCost();
   private readonly throttle: PtyThrottle;
   private readonly rendererWindow: DeliveryWindow;
   private readonly mirrorWindow: DeliveryWindow;
@@ -150,10 +153,16 @@ export class Pane {
       reopened: () => this.throttle.release('mirror'),
     });
     this.rendererWindow = new DeliveryWindow(RENDERER_WINDOW, { reopened: () => this.batcher.flushNow() });
-    this.batcher = new OutputBatcher((bytes) => this.sendToRenderer(bytes), {
-      room: () => this.rendererWindow.room(),
-      flushed: () => this.limitReadAhead(),
-    });
+    this.batcher = new OutputBatcher(
+      (bytes, remaining) => {
+        this.backlogCost.sent(bytes.length, remaining);
+        this.sendToRenderer(bytes);
+      },
+      {
+        room: () => this.rendererWindow.room(),
+        flushed: () => this.limitReadAhead(),
+      },
+    );
     if (options.restoredSnapshot) this.restored = options.restoredSnapshot;
   }
 
@@ -528,6 +537,7 @@ export class Pane {
     }
     this.segmentBeforeMark(chunk.subarray(written));
     this.streamOffset = base + chunk.length;
+    this.backlogCost.added(chunk);
     this.batcher.push(chunk);
     this.limitReadAhead();
     if (!this.integrationOn) this.heuristics.afterOutput();
@@ -536,8 +546,8 @@ export class Pane {
 
   private limitReadAhead(): void {
     const afterInput = performance.now() - this.inputDuringFloodAt < NO_READ_AHEAD_AFTER_INPUT_MS;
-    const limit = afterInput ? 0 : READ_AHEAD_BYTES;
-    const waiting = this.batcher.pending;
+    const limit = afterInput ? 0 : READ_AHEAD_COST;
+    const waiting = this.backlogCost.cost(this.batcher.pending);
     if (waiting > limit) this.throttle.hold('read-ahead');
     else if (waiting <= limit / 2) this.throttle.release('read-ahead');
   }

@@ -31,7 +31,8 @@ export class OutputBatcher {
   private readonly flushed: () => void;
 
   constructor(
-    private readonly send: (bytes: Uint8Array) => void,
+    /** One frame, and how many bytes are still waiting after it. */
+    private readonly send: (bytes: Uint8Array, remaining: number) => void,
     options: BatcherOptions = {},
   ) {
     this.maxDelayMs = options.maxDelayMs ?? 5;
@@ -105,7 +106,7 @@ export class OutputBatcher {
       if (tailIsPartial && this.heldBackOnce) cut = end;
       if (cut === 0 && end < all.length) break; // less room than one character
       if (cut > 0) {
-        this.send(all.subarray(0, cut));
+        this.send(all.subarray(0, cut), all.length - cut);
         this.lastFlushAt = performance.now();
       }
       const rest = all.subarray(cut);
