@@ -537,7 +537,9 @@ export class Pane {
     }
     this.segmentBeforeMark(chunk.subarray(written));
     this.streamOffset = base + chunk.length;
-    this.backlogCost.added(chunk);
+    // Only a full window lets the backlog grow past one batch; lines are counted for it alone
+    // (counting costs about 1 ms per MB).
+    if (this.rendererWindow.isFull) this.backlogCost.added(chunk);
     this.batcher.push(chunk);
     this.limitReadAhead();
     if (!this.integrationOn) this.heuristics.afterOutput();
