@@ -132,6 +132,14 @@ export async function throughput(report) {
         ratioAs: 'percent',
       });
     }
+    if (ui && engine) {
+      report.info(
+        'engine headroom: engine over WebSocket / (c)',
+        rate(engine.bytes, engine.ms) / rate(ui.bytes, ui.ms),
+        'x',
+        'how much faster the engine alone delivers `cat` than the whole UI path consumes it: above 1, the engine is not what limits (c)',
+      );
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
