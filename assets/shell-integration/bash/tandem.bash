@@ -212,9 +212,12 @@ __tandem_wrap_debug_trap() {
   __tandem_debug_chain="${3-}"
   builtin trap -- "$__tandem_trap" DEBUG
   if [[ "$__tandem_debug_chain" == *__bp_preexec_invoke_exec* ]] && builtin declare -F __bp_interactive_mode >/dev/null; then
-    # bash-preexec installed itself on this prompt and set its "a prompt was just shown"
-    # flag; its unwrapped trap then fired for our own PROMPT_COMMAND entry and cleared it.
-    __bp_interactive_mode
+    # bash-preexec installed itself on this prompt, partway through PROMPT_COMMAND, and set
+    # its "a prompt was just shown" flag; its trap, not yet wrapped, then saw our entry
+    # (as a PROMPT_COMMAND entry: no preexec call) and cleared the flag. Set it again, as
+    # its own last entry would have. `force`: bash-preexec since 2026 ignores a call from
+    # inside a function without it; older releases ignore the argument.
+    __bp_interactive_mode force
   fi
 }
 
@@ -240,9 +243,13 @@ __tandem_bind_enter() {
 # Our entries go first and last in PROMPT_COMMAND (string or array, as the user has it).
 # They expand to nothing where __tandem_nonce is unset: a nested bash that inherits an
 # exported PROMPT_COMMAND does not run (or miss) them.
+#
+# Each entry is three lines, `{`, the call, `} 2>/dev/null`: the middle line is exactly what
+# a DEBUG trap sees as BASH_COMMAND, which is how bash-preexec (and tools like it) tell a
+# PROMPT_COMMAND entry from a command the user typed.
 __tandem_hook_prompt_command() {
-  builtin local first='{ ${__tandem_nonce:+__tandem_precmd}; } 2>/dev/null'
-  builtin local last='{ ${__tandem_nonce:+__tandem_prompt_fix ${__tandem_check_trap:+"$(trap -p DEBUG)"}}; } 2>/dev/null'
+  builtin local first=$'{\n${__tandem_nonce:+__tandem_precmd}\n} 2>/dev/null'
+  builtin local last=$'{\n${__tandem_nonce:+__tandem_prompt_fix ${__tandem_check_trap:+"$(trap -p DEBUG)"}}\n} 2>/dev/null'
   if [[ "${PROMPT_COMMAND@a}" == *a* ]]; then
     builtin local entry
     builtin local -a entries

@@ -3,10 +3,16 @@
 #
 #   __tandem_precmd      first in precmd_functions: D;<status> (only after a command ran)
 #                        and OSC 7 with the cwd
-#   __tandem_prompt_fix  last in precmd_functions: A at the start of PS1 and B at its end,
-#                        inside %{ %}, re-added whenever a theme rebuilt PS1
+#   __tandem_prompt_fix  A at the start of PS1 and B at its end, inside %{ %}, re-added
+#                        whenever a theme rebuilt PS1. It must run after every precmd hook
+#                        (they build the prompt): as the last precmd hook while it is last,
+#                        and through `sched +0` (zsh/sched runs it after all precmd hooks,
+#                        before the prompt is drawn) once a framework insists on the last
+#                        place itself, as powerlevel10k does on every prompt. Tandem never
+#                        fights a framework for that place.
 #   __tandem_preexec     last in preexec_functions: C with the command line exactly as
 #                        typed ($1 of preexec: continuation lines, leading space and all)
+#                        and the cwd the command starts in
 #
 # The A mark carries the cwd (cwd=<percent-encoded>), which the tracker trusts; OSC 7 is
 # still sent for other tools. Each hook starts with `{ emulate -L zsh -o no_xtrace …; }
@@ -20,32 +26,84 @@ __tandem_percent_encode() {
 }
 
 __tandem_precmd() {
-  { builtin local -i __tandem_status=$?; builtin emulate -L zsh -o no_warn_create_global -o no_xtrace -o no_verbose -o no_all_export; } 2>/dev/null
-  # Some plugins call precmd hooks from a zle widget (to redraw the prompt); the cursor
-  # is then inside the command line and nothing can be printed.
-  if ! builtin zle; then
+  # $? and $pipestatus in one command (any command before would reset $pipestatus); the
+  # reserved word `local`, as `builtin local` cannot assign an array.
+  { local __tandem_status=$? __tandem_pipestatus=($pipestatus); builtin emulate -L zsh -o no_warn_create_global -o no_xtrace -o no_verbose -o no_all_export; } 2>/dev/null
+  builtin local REPLY
+  __tandem_percent_encode "$PWD"
+  # For PS1, where `%` (and `!` under prompt_bang) are prompt escapes: %% and %%21.
+  builtin local cwd="${${REPLY//\%/%%}//\!/%%21}"
+  # Some plugins call precmd hooks from a zle widget to redraw the prompt (fzf's Alt+C
+  # after a cd); the cursor is then inside the command line and nothing can be printed.
+  # The redraw re-expands PS1, so A still tells Tandem the new cwd (same prompt number).
+  if builtin zle; then
+    __tandem_mark_a=$'\e]133;A;tandem='"$__tandem_nonce;cwd=$cwd;prompt=$__tandem_prompt_seq"$'\a'
+  else
     if (( __tandem_ran )); then
       builtin print -rn -- $'\e]133;D;'"$__tandem_status;tandem=$__tandem_nonce"$'\a'
     fi
-    builtin local REPLY
-    __tandem_percent_encode "$PWD"
     builtin print -rn -- $'\e]7;file://'"${HOST-}$REPLY"$'\a'
     # zle re-prints PS1 (and this mark) when it redraws the line; the sequence number tells
     # Tandem a redraw from a new prompt.
     __tandem_prompt_seq=$(( __tandem_prompt_seq + 1 ))
-    # For PS1, where `%` (and `!` under prompt_bang) are prompt escapes: %% and %%21.
-    __tandem_mark_a=$'\e]133;A;tandem='"$__tandem_nonce;cwd=${${REPLY//\%/%%}//\!/%%21};prompt=$__tandem_prompt_seq"$'\a'
+    __tandem_mark_a=$'\e]133;A;tandem='"$__tandem_nonce;cwd=$cwd;prompt=$__tandem_prompt_seq"$'\a'
+    __tandem_last_status=$__tandem_status
+    # zsh runs the precmd hooks of a copy of the array taken before the first one, so
+    # whether our fix-up is last this time is decided now (we are first).
+    if [[ "${precmd_functions[-1]-}" == __tandem_prompt_fix ]] || (( ! __tandem_can_defer )); then
+      __tandem_fix_deferred=0
+    else
+      __tandem_fix_deferred=1
+      __tandem_defer_prompt_fix "$__tandem_status" "${__tandem_pipestatus[@]}"
+    fi
   fi
   __tandem_ran=0
-  # Keep the prompt fix-up last (a plugin loaded late may have added a hook after it).
-  if [[ "${precmd_functions[-1]-}" != __tandem_prompt_fix ]]; then
-    precmd_functions=(${precmd_functions:#__tandem_prompt_fix} __tandem_prompt_fix)
-  fi
   return __tandem_status
 }
 
+# Schedules the prompt fix-up after every precmd hook (zsh/sched runs "now" entries once
+# precmd is done, before the prompt is drawn). A scheduled command is an ordinary command
+# line, so it must leave $?, $pipestatus and $_ exactly as the user's command left them:
+# it ends in our function returning the status with "$_" as its last argument, and after
+# a pipeline it is a pipeline with the same statuses (one short subshell per extra stage).
+__tandem_defer_prompt_fix() {
+  builtin local command='__tandem_deferred_prompt_fix '"$1"' "$_"' stage_status
+  builtin local -i i
+  # An entry left from a prompt that never got that far (a precmd hook failed) goes.
+  for (( i = ${#zsh_scheduled_events}; i > 0; i-- )); do
+    [[ "${zsh_scheduled_events[i]}" != *:__tandem_(deferred_prompt_fix|return)\ * ]] || builtin sched -$i
+  done
+  if (( $# > 2 )); then
+    command=
+    for stage_status in "${@[2,-2]}"; do
+      command+="__tandem_return $stage_status | "
+    done
+    command+='__tandem_deferred_prompt_fix '"${@[-1]}"' "$_"'
+  fi
+  builtin sched +0 "$command"
+}
+
+__tandem_return() {
+  return ${1:-0}
+}
+
+__tandem_deferred_prompt_fix() {
+  { builtin emulate -L zsh -o no_warn_create_global -o no_xtrace -o no_verbose -o no_all_export; } 2>/dev/null
+  __tandem_fix_deferred=0
+  __tandem_apply_prompt_marks
+  return ${1:-0}
+}
+
+# The last precmd hook, while it is last; once another hook took that place, the scheduled
+# call does the work and this one does nothing.
 __tandem_prompt_fix() {
   { builtin local -i __tandem_status=$?; builtin emulate -L zsh -o no_warn_create_global -o no_xtrace -o no_verbose -o no_all_export; } 2>/dev/null
+  (( __tandem_fix_deferred )) || __tandem_apply_prompt_marks
+  return __tandem_status
+}
+
+# A at the start of PS1 and B at its end, unless they are there already.
+__tandem_apply_prompt_marks() {
   builtin local direct_a="%{$__tandem_mark_a%}" direct_b="%{$__tandem_mark_b%}"
   builtin local indirect_a='%{${__tandem_mark_a-}%}' indirect_b='%{${__tandem_mark_b-}%}'
   builtin local a=$direct_a b=$direct_b
@@ -64,7 +122,6 @@ __tandem_prompt_fix() {
     PS1="$a$PS1$b"
   fi
   __tandem_ps1_a=$a
-  return __tandem_status
 }
 
 __tandem_preexec() {
@@ -103,6 +160,11 @@ __tandem_hook() {
   builtin typeset -g __tandem_mark_b=$'\e]133;B;tandem='"$__tandem_nonce"$'\a'
   builtin typeset -gi __tandem_ran=0
   builtin typeset -gi __tandem_prompt_seq=0
+  builtin typeset -gi __tandem_fix_deferred=0
+  # zsh/sched runs "now" entries after all precmd hooks: the prompt fix-up's way to come
+  # after a framework that takes the last precmd place (powerlevel10k does).
+  builtin typeset -gi __tandem_can_defer=0
+  builtin zmodload zsh/sched 2>/dev/null && __tandem_can_defer=1
   __tandem_hook
   # add-zle-hook-widget (zsh 5.3+) chains with the user's own zle-line-init.
   if builtin autoload -Uz add-zle-hook-widget 2>/dev/null; then
