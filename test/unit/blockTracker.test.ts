@@ -32,6 +32,18 @@ describe('BlockTracker', () => {
     expect(states).toEqual(['IDLE', 'confirmed', 'PROMPT', 'EXECUTING', 'IDLE']);
   });
 
+  it("takes the block's cwd from our C when it carries one (a widget cd'd after the prompt was drawn)", () => {
+    const { t, started, states } = tracker(true);
+    t.handle(ours({ kind: 'prompt-start', cwd: '/home' }), 0);
+    t.handle(ours({ kind: 'command-start', commandLine: 'ls', cwd: '/srv/new' }), 10);
+    expect(started[0]).toMatchObject({ command: 'ls', cwd: '/srv/new' });
+    expect(t.cwd).toBe('/srv/new');
+    expect(states.at(-1)).toBe('EXECUTING');
+    // A forged C cannot move the cwd.
+    t.handle({ kind: 'command-start', commandLine: 'x', cwd: '/etc' }, 20);
+    expect(t.cwd).toBe('/srv/new');
+  });
+
   it('tells a redrawn prompt (same prompt number) from a new one', () => {
     const prompts: number[] = [];
     const t = new BlockTracker(1, 'secret', true, '/home', {

@@ -16,6 +16,12 @@ describe('interpretOsc', () => {
       commandLine: 'echo "a;b"',
     });
     expect(osc(133, 'D;130;tandem=n')).toEqual({ kind: 'command-end', nonce: 'n', exitCode: 130 });
+    expect(osc(133, 'C;tandem=n;cmdline_url=ls;cwd=/srv/a%3Bb%20c')).toEqual({
+      kind: 'command-start',
+      nonce: 'n',
+      commandLine: 'ls',
+      cwd: '/srv/a;b c',
+    });
   });
 
   it('reads foreign OSC 133 from fish 4 and prompt frameworks', () => {

@@ -11,7 +11,7 @@
 #   OSC 7       current directory, at every prompt                    (PROMPT_COMMAND, first)
 #   A           prompt start, at the start of PS1                     (kept there every prompt)
 #   B           input start, at the end of PS1, inside \[ \]          (kept there every prompt)
-#   C           command start with the exact command line             (PS0, after reading it)
+#   C           command start with the exact command line and the cwd (PS0, after reading it)
 #
 # The command line comes from readline itself: Enter is bound to a macro that first calls
 # a `bind -x` function (which sees READLINE_LINE) and then accept-line, so continuation
@@ -165,7 +165,9 @@ __tandem_command_start() {
     [[ "$command" =~ ^\ *[0-9]+[\*\ ]\ (.*)$ ]] && command="${BASH_REMATCH[1]}"
   fi
   __tandem_percent_encode "$command"
-  builtin printf '\e]133;C;tandem=%s;cmdline_url=%s\a' "$__tandem_nonce" "$__tandem_encoded"
+  command="$__tandem_encoded"
+  __tandem_percent_encode "$PWD"
+  builtin printf '\e]133;C;tandem=%s;cmdline_url=%s;cwd=%s\a' "$__tandem_nonce" "$command" "$__tandem_encoded"
 }
 
 # Bound (bind -x) to the first half of the Enter macro: records each physical line.
@@ -254,7 +256,12 @@ __tandem_hook_prompt_command() {
     builtin local entry
     builtin local -a entries
     for entry in "${PROMPT_COMMAND[@]}"; do
-      [[ "$entry" == "$first" || "$entry" == "$last" ]] || entries+=("$entry")
+      # bash-preexec joins its first entry and ours into one element.
+      entry="${entry//"$first"/}"
+      entry="${entry//"$last"/}"
+      while [[ "$entry" == $'\n'* ]]; do entry="${entry#$'\n'}"; done
+      while [[ "$entry" == *$'\n' ]]; do entry="${entry%$'\n'}"; done
+      [[ -z "$entry" ]] || entries+=("$entry")
     done
     PROMPT_COMMAND=("$first" "${entries[@]}" "$last")
   else

@@ -9,7 +9,7 @@
 #                  also on fish_cancel and fish_posterror, which redraw it too);
 #                  fish_prompt itself is wrapped so that B follows the user's prompt text
 #                  (re-wrapped whenever the user or a theme redefines fish_prompt)
-#   fish_preexec   C with the command line exactly as typed ($argv[1])
+#   fish_preexec   C with the command line exactly as typed ($argv[1]) and the cwd
 #
 # The A mark carries the cwd (cwd=<percent-encoded>), which the tracker trusts; OSC 7 is
 # still sent for other tools. Nothing of ours is exported (all `set -g`), and each handler
@@ -19,68 +19,85 @@
 # A user's `set fish_trace 1` must not trace this file (which handles the nonce): an empty
 # local shadows it for the rest of the file.
 set -l fish_trace
-set -g __tandem_nonce
-if set -q TANDEM_BOOTSTRAP
-    if test -r "$TANDEM_BOOTSTRAP"
-        read -l __tandem_line <"$TANDEM_BOOTSTRAP"
-        and set -g __tandem_nonce $__tandem_line
+if set -q __tandem_nonce; and functions -q __tandem_wrap_prompt; and not set -q TANDEM_BOOTSTRAP
+    # Sourced again, once integrated. Tools reload a prompt with `source (functions
+    # --details fish_prompt)` (`tide reload`, `tide configure`), which names this file
+    # since fish_prompt is our wrapper: reload the file the user's prompt came from and
+    # wrap what it defines. The nonce and the handlers stay as they are.
+    if test -f "$__tandem_user_prompt_file"
+        source "$__tandem_user_prompt_file"
     end
-    command rm -f -- "$TANDEM_BOOTSTRAP" 2>/dev/null
-    command rmdir -- (string replace -r '/[^/]*$' '' -- "$TANDEM_BOOTSTRAP") 2>/dev/null
-end
-for __tandem_var in (set --names | string match 'TANDEM_*')
-    set -e $__tandem_var
-end
-set -e __tandem_var
-
-if not string match -qr '^[A-Za-z0-9_-]{8,128}$' -- "$__tandem_nonce"; or not status is-interactive
-    set -e __tandem_nonce
+    __tandem_wrap_prompt
 else
-    set -g __tandem_ran 0
-
-    function __tandem_on_postexec --on-event fish_postexec
-        set -l last_status $status
-        set -l fish_trace
-        if test "$__tandem_ran" = 1
-            printf '\e]133;D;%s;tandem=%s\a' $last_status $__tandem_nonce
+    set -g __tandem_own_file (status filename)
+    set -g __tandem_nonce
+    if set -q TANDEM_BOOTSTRAP
+        if test -r "$TANDEM_BOOTSTRAP"
+            read -l __tandem_line <"$TANDEM_BOOTSTRAP"
+            and set -g __tandem_nonce $__tandem_line
         end
-        set -g __tandem_ran 0
+        command rm -f -- "$TANDEM_BOOTSTRAP" 2>/dev/null
+        command rmdir -- (string replace -r '/[^/]*$' '' -- "$TANDEM_BOOTSTRAP") 2>/dev/null
     end
+    for __tandem_var in (set --names | string match 'TANDEM_*')
+        set -e $__tandem_var
+    end
+    set -e __tandem_var
 
-    # Ctrl+C at the prompt (fish_cancel) and a syntax error (fish_posterror) redraw the
-    # prompt without a fish_prompt event.
-    function __tandem_on_prompt --on-event fish_prompt --on-event fish_cancel --on-event fish_posterror
-        set -l fish_trace
-        set -l cwd (string escape --style=url -- "$PWD")
-        printf '\e]7;file://%s%s\a' "$hostname" $cwd
-        printf '\e]133;A;tandem=%s;cwd=%s\a' $__tandem_nonce $cwd
+    if not string match -qr '^[A-Za-z0-9_-]{8,128}$' -- "$__tandem_nonce"; or not status is-interactive
+        set -e __tandem_nonce
+    else
+        set -g __tandem_ran 0
+
+        function __tandem_on_postexec --on-event fish_postexec
+            set -l last_status $status
+            set -l fish_trace
+            if test "$__tandem_ran" = 1
+                printf '\e]133;D;%s;tandem=%s\a' $last_status $__tandem_nonce
+            end
+            set -g __tandem_ran 0
+        end
+
+        # Ctrl+C at the prompt (fish_cancel) and a syntax error (fish_posterror) redraw the
+        # prompt without a fish_prompt event.
+        function __tandem_on_prompt --on-event fish_prompt --on-event fish_cancel --on-event fish_posterror
+            set -l fish_trace
+            set -l cwd (string escape --style=url -- "$PWD")
+            printf '\e]7;file://%s%s\a' "$hostname" $cwd
+            printf '\e]133;A;tandem=%s;cwd=%s\a' $__tandem_nonce $cwd
+            __tandem_wrap_prompt
+        end
+
+        function __tandem_on_preexec --on-event fish_preexec
+            set -l fish_trace
+            set -l command_line (string escape --style=url -- "$argv[1]")
+            set -l cwd (string escape --style=url -- "$PWD")
+            printf '\e]133;C;tandem=%s;cmdline_url=%s;cwd=%s\a' $__tandem_nonce "$command_line" "$cwd"
+            set -g __tandem_ran 1
+        end
+
+        function __tandem_prompt_end
+            set -l fish_trace
+            printf '\e]133;B;tandem=%s\a' $__tandem_nonce
+        end
+
+        function __tandem_wrap_prompt
+            # fish_prompt may be autoloaded, defined in config.fish, or redefined later by a
+            # theme or `fish_config`: wrap whatever is current, once.
+            functions -q fish_prompt; or return
+            string match -q '*__tandem_prompt_end*' -- (functions fish_prompt); and return
+            # Where the prompt was defined, for a reload through this file (see its top).
+            set -g __tandem_user_prompt_file (functions --details fish_prompt)
+            test "$__tandem_user_prompt_file" = "$__tandem_own_file"; and set -g __tandem_user_prompt_file
+            functions -e __tandem_user_prompt
+            functions -c fish_prompt __tandem_user_prompt
+            function fish_prompt --description 'The user prompt, then the OSC 133 B mark of Tandem'
+                # $status here is still the last command's, and so it is for the user prompt.
+                __tandem_user_prompt
+                __tandem_prompt_end
+            end
+        end
+
         __tandem_wrap_prompt
     end
-
-    function __tandem_on_preexec --on-event fish_preexec
-        set -l fish_trace
-        printf '\e]133;C;tandem=%s;cmdline_url=%s\a' $__tandem_nonce (string escape --style=url -- "$argv[1]")
-        set -g __tandem_ran 1
-    end
-
-    function __tandem_prompt_end
-        set -l fish_trace
-        printf '\e]133;B;tandem=%s\a' $__tandem_nonce
-    end
-
-    function __tandem_wrap_prompt
-        # fish_prompt may be autoloaded, defined in config.fish, or redefined later by a
-        # theme or `fish_config`: wrap whatever is current, once.
-        functions -q fish_prompt; or return
-        string match -q '*__tandem_prompt_end*' -- (functions fish_prompt); and return
-        functions -e __tandem_user_prompt
-        functions -c fish_prompt __tandem_user_prompt
-        function fish_prompt --description 'The user prompt, then the OSC 133 B mark of Tandem'
-            # $status here is still the last command's, and so it is for the user prompt.
-            __tandem_user_prompt
-            __tandem_prompt_end
-        end
-    end
-
-    __tandem_wrap_prompt
 end

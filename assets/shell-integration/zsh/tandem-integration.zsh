@@ -126,10 +126,12 @@ __tandem_apply_prompt_marks() {
 
 __tandem_preexec() {
   { builtin emulate -L zsh -o no_warn_create_global -o no_xtrace -o no_verbose -o no_all_export; } 2>/dev/null
-  builtin local REPLY
+  builtin local REPLY command_line
   # $1 is the line as typed while history is active; $3 the expanded text otherwise.
   __tandem_percent_encode "${1:-${3-}}"
-  builtin print -rn -- $'\e]133;C;tandem='"$__tandem_nonce;cmdline_url=$REPLY"$'\a'
+  command_line=$REPLY
+  __tandem_percent_encode "$PWD"
+  builtin print -rn -- $'\e]133;C;tandem='"$__tandem_nonce;cmdline_url=$command_line;cwd=$REPLY"$'\a'
   __tandem_ran=1
 }
 

@@ -130,6 +130,12 @@ export class BlockTracker {
         break;
       case 'command-start': {
         this.finishCurrent(undefined, now, streamOffset);
+        // Our C carries the cwd the command starts in: exact even when the prompt's A was
+        // not redrawn after a cd done by a line-editor widget.
+        if (ours && mark.cwd) {
+          this.cwdFromOurMarks = true;
+          this.cwdValue = mark.cwd;
+        }
         this.ordinal++;
         this.current = {
           id: blockId(this.paneId, this.ordinal),

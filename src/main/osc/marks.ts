@@ -13,7 +13,8 @@ export type Mark =
   /** `prompt`: our integration's prompt number; the same number again is a redraw of that prompt. */
   | { kind: 'prompt-start'; nonce?: string; cwd?: string; prompt?: string }
   | { kind: 'input-start'; nonce?: string }
-  | { kind: 'command-start'; nonce?: string; commandLine?: string }
+  /** `cwd`: the directory the command starts in (our integration sends it). */
+  | { kind: 'command-start'; nonce?: string; commandLine?: string; cwd?: string }
   | { kind: 'command-end'; nonce?: string; exitCode?: number }
   /** VS Code sends the command line in its own sequence (633;E) before C. */
   | { kind: 'command-line'; nonce?: string; commandLine: string }
@@ -68,7 +69,8 @@ function interpretSemanticPrompt(parts: string[], nonceKey: string): Mark | unde
       const encoded = options.get('cmdline_url');
       const plain = options.get('cmdline');
       const commandLine = encoded !== undefined ? percentDecode(encoded) : plain;
-      return { kind: 'command-start', nonce, commandLine };
+      const cwd = options.get('cwd');
+      return { kind: 'command-start', nonce, commandLine, ...(cwd !== undefined ? { cwd: percentDecode(cwd) } : {}) };
     }
     case 'D': {
       const code = positional[0];
