@@ -1,0 +1,159 @@
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import { makeTempDir, writeFiles, type ShellName } from '../harness/shellSession';
+
+/**
+ * Home directories with a prompt framework installed the way its README says, each with
+ * the user's own hooks logging what they are given.
+ *
+ * Every framework comes from a fixture in fixtures/frameworks/ (our stand-in, which does
+ * to precmd_functions, PROMPT, PROMPT_COMMAND and the DEBUG trap what the real project
+ * does; each file names the upstream commit it mirrors). With TANDEM_REAL_FRAMEWORKS set
+ * to a folder holding checkouts of the real projects (see docs/shell-integration.md), the
+ * same homes can be built from the real code instead, to check that fixture and real
+ * framework give the same marks. CI cannot fetch them, so there only the fixtures run.
+ */
+
+export type FrameworkSource = 'fixture' | 'real';
+
+export interface FrameworkHome {
+  shell: ShellName;
+  home: string;
+  /** Variables the shell needs (e.g. PATH with a stand-in binary). */
+  env: Record<string, string>;
+  /** How the user's hooks log: 'zsh' arrays, bash-preexec's functions, fish events. */
+  hooks: 'zsh' | 'bash-preexec' | 'fish' | 'bash-prompt-command';
+}
+
+export interface Framework {
+  name: string;
+  shell: ShellName;
+  /** Builds a fresh home; `real` uses the checkout under TANDEM_REAL_FRAMEWORKS. */
+  build(source: FrameworkSource): FrameworkHome;
+  /** Whether the real project is available here (TANDEM_REAL_FRAMEWORKS holds it). */
+  realAvailable(): boolean;
+  /** Started once before the session under test (powerlevel10k writes its instant prompt then). */
+  warmUp?: boolean;
+}
+
+const FIXTURES = new URL('./fixtures/frameworks/', import.meta.url).pathname;
+export const REAL_FRAMEWORKS = process.env.TANDEM_REAL_FRAMEWORKS ?? '';
+
+const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
+const real = (path: string) => join(REAL_FRAMEWORKS, path);
+const hasReal = (...paths: string[]) => REAL_FRAMEWORKS !== '' && paths.every((path) => existsSync(real(path)));
+
+/** zsh hooks of the user's own, appended after the framework's. */
+const ZSH_USER_HOOKS = [
+  'user_precmd() { print -r -- "precmd $?" >> ~/precmd.log }',
+  "user_preexec() { print -rn -- \"$1\"$'\\0' >> ~/preexec.log }",
+  'precmd_functions+=(user_precmd)',
+  'preexec_functions+=(user_preexec)',
+];
+
+/** bash-preexec's own convention: functions named precmd and preexec. */
+const BASH_PREEXEC_USER_HOOKS = [
+  "preexec() { printf '%s\\0' \"$1\" >> ~/preexec.log; }",
+  'precmd() { local s=$?; echo "precmd $s" >> ~/precmd.log; }',
+];
+
+/** The directories the scenario visits: sub/ and a git repository on a named branch. */
+export function addScenarioDirectories(home: string): void {
+  mkdirSync(join(home, 'sub'));
+  const repo = join(home, 'repo');
+  mkdirSync(repo);
+  execFileSync('git', ['init', '-q', '-b', 'feature/tandem', repo]);
+}
+
+function zshHome(rc: string[], files: Record<string, string> = {}): string {
+  const home = makeTempDir('fw-zsh');
+  writeFiles(home, { '.zshrc': [...rc, ...ZSH_USER_HOOKS, ''].join('\n'), ...files });
+  addScenarioDirectories(home);
+  return home;
+}
+
+function bashHome(rc: string[], files: Record<string, string> = {}): string {
+  const home = makeTempDir('fw-bash');
+  writeFiles(home, {
+    '.bash_profile': '. ~/.bashrc\n',
+    // A previous session's last command: bash-preexec must not report it again.
+    '.bash_history': 'echo from-the-last-session\n',
+    '.bashrc': [...rc, ''].join('\n'),
+    ...files,
+  });
+  addScenarioDirectories(home);
+  return home;
+}
+
+/** powerlevel10k as its README installs it: instant prompt at the top, the theme, a config. */
+function powerlevel10k(instantPrompt: boolean): Framework {
+  return {
+    name: `zsh + powerlevel10k (instant prompt ${instantPrompt ? 'on' : 'off'})`,
+    shell: 'zsh',
+    warmUp: instantPrompt,
+    realAvailable: () => hasReal('powerlevel10k/powerlevel10k.zsh-theme'),
+    build(source) {
+      const preamble = [
+        'if [[ -r "${XDG_CACHE_HOME:-$HOME/.cache}/p10k-instant-prompt-${(%):-%n}.zsh" ]]; then',
+        '  source "${XDG_CACHE_HOME:-$HOME/.cache}/p10k-instant-prompt-${(%):-%n}.zsh"',
+        'fi',
+      ];
+      const files: Record<string, string> = {};
+      let theme: string[];
+      if (source === 'real') {
+        theme = [
+          `source ${real('powerlevel10k/powerlevel10k.zsh-theme')}`,
+          `source ${real('powerlevel10k/config/p10k-lean.zsh')}`,
+          // gitstatusd is downloaded from GitHub on first use; vcs_info shows the branch instead.
+          'POWERLEVEL9K_DISABLE_GITSTATUS=true',
+          `POWERLEVEL9K_INSTANT_PROMPT=${instantPrompt ? 'verbose' : 'off'}`,
+        ];
+      } else {
+        files['p10k/powerlevel10k.zsh-theme'] = fixture('p10k-theme.zsh');
+        if (instantPrompt) files[`.cache/p10k-instant-prompt-${userInfo().username}.zsh`] = fixture('p10k-instant-prompt.zsh');
+        theme = ['source ~/p10k/powerlevel10k.zsh-theme'];
+      }
+      return { shell: 'zsh', home: zshHome([...(instantPrompt ? preamble : []), ...theme], files), env: {}, hooks: 'zsh' };
+    },
+  };
+}
+
+/** bash-preexec sourced last in .bashrc, with a DEBUG trap set before it. */
+function bashPreexec(version: 'master' | '0.6.0'): Framework {
+  const realPath = version === 'master' ? 'bash-preexec/bash-preexec.sh' : 'bash-preexec-0.6.0.sh';
+  return {
+    name: `bash + bash-preexec ${version}`,
+    shell: 'bash',
+    realAvailable: () => hasReal(realPath),
+    build(source) {
+      const files: Record<string, string> = {};
+      if (source === 'fixture') files['bash-preexec.sh'] = fixture(`bash-preexec-${version}.sh`);
+      const path = source === 'real' ? real(realPath) : '~/bash-preexec.sh';
+      const home = bashHome(
+        [
+          'HISTCONTROL=ignoreboth',
+          "trap 'echo x >> ~/original_debug.log' DEBUG",
+          ...BASH_PREEXEC_USER_HOOKS,
+          'PS1=\'\\w bp\\$ \'',
+          `source ${path}`,
+        ],
+        files,
+      );
+      return { shell: 'bash', home, env: {}, hooks: 'bash-preexec' };
+    },
+  };
+}
+
+export const FRAMEWORKS: Framework[] = [powerlevel10k(true), powerlevel10k(false), bashPreexec('master'), bashPreexec('0.6.0')];
+
+/** Copies a file into a home (for stand-in binaries and plugin files). */
+export function install(home: string, from: string, to: string): void {
+  mkdirSync(join(home, to, '..'), { recursive: true });
+  copyFileSync(from, join(home, to));
+}
+
+export function writeExecutable(path: string, text: string): void {
+  writeFileSync(path, text, { mode: 0o755 });
+}
