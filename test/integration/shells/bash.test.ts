@@ -76,9 +76,9 @@ describe('bash: what the user\'s own files record is the same with and without i
   it("bash-preexec home: preexec gets each command once, precmd the real $?, the old DEBUG trap still runs", async () => {
     const { plain, integrated } = await both(bashPreexecHome);
     expect(readRecords(integrated, 'preexec.log')).toEqual(readRecords(plain, 'preexec.log'));
-    // From `history 1`, as bash-preexec does: the space-prefixed command is not in history,
-    // so its preexec sees the previous entry again — with or without Tandem.
-    expect(readRecords(integrated, 'preexec.log')).toEqual(['echo one', 'echo one', 'echo "a;b" c', 'false', 'false', 'true', 'exit']);
+    // From `history 1`, as bash-preexec does (it drops ignorespace from HISTCONTROL, so the
+    // space-prefixed command is there too); never the earlier session's last line.
+    expect(readRecords(integrated, 'preexec.log')).toEqual(['echo one', ' echo secret', 'echo "a;b" c', 'false', 'false', 'true', 'exit']);
     expect(readLines(integrated, 'precmd.log')).toEqual(readLines(plain, 'precmd.log'));
     expect(readLines(integrated, 'precmd.log')).toContain('precmd 1');
     // The DEBUG trap set before bash-preexec runs raw until bash-preexec takes it over on the

@@ -9,7 +9,7 @@ import { makeTempDir, writeFiles } from '../harness/shellSession';
  * hooks still ran.
  */
 
-const BASH_PREEXEC_SHIM = readFileSync(new URL('./fixtures/bash-preexec-shim.sh', import.meta.url), 'utf8');
+const BASH_PREEXEC = readFileSync(new URL('./fixtures/frameworks/bash-preexec-master.sh', import.meta.url), 'utf8');
 
 /**
  * bash, login: .bash_profile sources .bashrc; set -u; HISTCONTROL=ignoreboth; a DEBUG trap
@@ -63,15 +63,18 @@ export function bashArrayPromptHome(): string {
 }
 
 /**
- * bash with bash-preexec (our protocol-faithful shim): a DEBUG trap set before it loads
- * (bash-preexec turns it into a preexec function), preexec/precmd functions that log
- * what they are given, and a starship-style precmd function rebuilding PS1.
+ * bash with bash-preexec (the fixture of its current master, see
+ * fixtures/frameworks/bash-preexec-master.sh): a DEBUG trap set before it loads
+ * (bash-preexec turns it into a preexec function), preexec/precmd functions that log what
+ * they are given, a starship-style precmd function rebuilding PS1, and a history file from
+ * an earlier session (bash-preexec must not report its last line as a command).
  */
 export function bashPreexecHome(): string {
   const home = makeTempDir('bash-preexec');
   writeFiles(home, {
-    'bash-preexec.sh': BASH_PREEXEC_SHIM,
+    'bash-preexec.sh': BASH_PREEXEC,
     '.bash_profile': '. ~/.bashrc\n',
+    '.bash_history': 'echo from-the-last-session\n',
     '.bashrc': [
       'set -u',
       'HISTCONTROL=ignoreboth',
