@@ -25,6 +25,11 @@ export interface FrameworkHome {
   env: Record<string, string>;
   /** How the user's hooks log: 'zsh' arrays, bash-preexec's functions, fish events. */
   hooks: 'zsh' | 'bash-preexec' | 'fish' | 'bash-prompt-command';
+  /**
+   * False where the framework itself hides the status from the user's hook (starship runs
+   * the user's earlier PROMPT_COMMAND after a `[[ … ]]` test, so it always sees 0).
+   */
+  hookSeesStatus?: boolean;
 }
 
 export interface Framework {
@@ -146,7 +151,56 @@ function bashPreexec(version: 'master' | '0.6.0'): Framework {
   };
 }
 
-export const FRAMEWORKS: Framework[] = [powerlevel10k(true), powerlevel10k(false), bashPreexec('master'), bashPreexec('0.6.0')];
+/**
+ * starship's init script (the real one reads `::STARSHIP::` where `starship init` writes
+ * the binary's path) with a stand-in binary that renders a plain prompt.
+ */
+function starshipInit(home: string, shell: 'bash' | 'zsh', source: FrameworkSource): void {
+  const binary = join(home, 'bin/starship');
+  mkdirSync(join(home, 'bin'), { recursive: true });
+  writeExecutable(binary, fixture('starship-standin.sh'));
+  const script =
+    source === 'real'
+      ? readFileSync(real(`starship/src/init/starship.${shell}`), 'utf8').replaceAll('::STARSHIP::', binary)
+      : fixture(`starship-init.${shell}`).replaceAll('__STARSHIP__', binary);
+  writeFileSync(join(home, `.starship-init.${shell}`), script);
+}
+
+function starship(shell: 'bash' | 'zsh', withBashPreexec = false): Framework {
+  return {
+    name: `${shell}${withBashPreexec ? ' + bash-preexec' : ''} + starship`,
+    shell,
+    realAvailable: () => hasReal(`starship/src/init/starship.${shell}`, ...(withBashPreexec ? ['bash-preexec/bash-preexec.sh'] : [])),
+    build(source) {
+      if (shell === 'zsh') {
+        const home = zshHome(['source ~/.starship-init.zsh']);
+        starshipInit(home, 'zsh', source);
+        return { shell, home, env: {}, hooks: 'zsh' };
+      }
+      if (withBashPreexec) {
+        const files = source === 'fixture' ? { 'bash-preexec.sh': fixture('bash-preexec-master.sh') } : {};
+        const path = source === 'real' ? real('bash-preexec/bash-preexec.sh') : '~/bash-preexec.sh';
+        const home = bashHome([...BASH_PREEXEC_USER_HOOKS, `source ${path}`, 'source ~/.starship-init.bash'], files);
+        starshipInit(home, 'bash', source);
+        return { shell, home, env: {}, hooks: 'bash-preexec' };
+      }
+      // The user's own PROMPT_COMMAND, set before starship's init (which then runs it itself).
+      const home = bashHome(['user_pc() { echo "precmd $?" >> ~/precmd.log; }', 'PROMPT_COMMAND=user_pc', 'source ~/.starship-init.bash']);
+      starshipInit(home, 'bash', source);
+      return { shell, home, env: {}, hooks: 'bash-prompt-command', hookSeesStatus: false };
+    },
+  };
+}
+
+export const FRAMEWORKS: Framework[] = [
+  powerlevel10k(true),
+  powerlevel10k(false),
+  bashPreexec('master'),
+  bashPreexec('0.6.0'),
+  starship('zsh'),
+  starship('bash'),
+  starship('bash', true),
+];
 
 /** Copies a file into a home (for stand-in binaries and plugin files). */
 export function install(home: string, from: string, to: string): void {
