@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -32,15 +32,32 @@ export interface FrameworkHome {
   hookSeesStatus?: boolean;
 }
 
+/** A command of the scenario, what it must exit with, and the cwd it starts in. */
+export interface ScenarioStep {
+  command: string;
+  exitCode: number;
+  /** Relative to HOME ('' is HOME). */
+  cwd: string;
+  /** A line it prints (once, on the screen). */
+  prints?: string;
+}
+
 export interface Framework {
   name: string;
   shell: ShellName;
+  /**
+   * 'fixture': our stand-in, compared with the real project when TANDEM_REAL_FRAMEWORKS has
+   * it. 'package': the real code from a Debian package, which CI installs.
+   */
+  origin: 'fixture' | 'package';
   /** Builds a fresh home; `real` uses the checkout under TANDEM_REAL_FRAMEWORKS. */
   build(source: FrameworkSource): FrameworkHome;
-  /** Whether the real project is available here (TANDEM_REAL_FRAMEWORKS holds it). */
+  /** Fixture: the real project is in TANDEM_REAL_FRAMEWORKS. Package: it is installed. */
   realAvailable(): boolean;
   /** Started once before the session under test (powerlevel10k writes its instant prompt then). */
   warmUp?: boolean;
+  /** Commands this framework adds to the common scenario, at its end. */
+  extraSteps?: ScenarioStep[];
 }
 
 const FIXTURES = new URL('./fixtures/frameworks/', import.meta.url).pathname;
@@ -97,6 +114,15 @@ function powerlevel10k(instantPrompt: boolean): Framework {
   return {
     name: `zsh + powerlevel10k (instant prompt ${instantPrompt ? 'on' : 'off'})`,
     shell: 'zsh',
+    origin: 'fixture',
+    extraSteps: [
+      {
+        command: 'print -r -- "instant=${+__p9k_instant_prompt_sourced}"',
+        exitCode: 0,
+        cwd: '',
+        prints: `instant=${instantPrompt ? 1 : 0}`,
+      },
+    ],
     warmUp: instantPrompt,
     realAvailable: () => hasReal('powerlevel10k/powerlevel10k.zsh-theme'),
     build(source) {
@@ -131,6 +157,7 @@ function bashPreexec(version: 'master' | '0.6.0'): Framework {
   return {
     name: `bash + bash-preexec ${version}`,
     shell: 'bash',
+    origin: 'fixture',
     realAvailable: () => hasReal(realPath),
     build(source) {
       const files: Record<string, string> = {};
@@ -170,6 +197,7 @@ function starship(shell: 'bash' | 'zsh', withBashPreexec = false): Framework {
   return {
     name: `${shell}${withBashPreexec ? ' + bash-preexec' : ''} + starship`,
     shell,
+    origin: 'fixture',
     realAvailable: () => hasReal(`starship/src/init/starship.${shell}`, ...(withBashPreexec ? ['bash-preexec/bash-preexec.sh'] : [])),
     build(source) {
       if (shell === 'zsh') {
@@ -178,7 +206,7 @@ function starship(shell: 'bash' | 'zsh', withBashPreexec = false): Framework {
         return { shell, home, env: {}, hooks: 'zsh' };
       }
       if (withBashPreexec) {
-        const files = source === 'fixture' ? { 'bash-preexec.sh': fixture('bash-preexec-master.sh') } : {};
+        const files: Record<string, string> = source === 'fixture' ? { 'bash-preexec.sh': fixture('bash-preexec-master.sh') } : {};
         const path = source === 'real' ? real('bash-preexec/bash-preexec.sh') : '~/bash-preexec.sh';
         const home = bashHome([...BASH_PREEXEC_USER_HOOKS, `source ${path}`, 'source ~/.starship-init.bash'], files);
         starshipInit(home, 'bash', source);
@@ -192,6 +220,72 @@ function starship(shell: 'bash' | 'zsh', withBashPreexec = false): Framework {
   };
 }
 
+const installed = (...paths: string[]) => () => paths.every((path) => existsSync(path));
+const AUTOSUGGESTIONS = '/usr/share/zsh-autosuggestions/zsh-autosuggestions.zsh';
+const SYNTAX_HIGHLIGHTING = '/usr/share/zsh-syntax-highlighting/zsh-syntax-highlighting.zsh';
+const POWERLEVEL9K = '/usr/share/powerlevel9k/powerlevel9k.zsh-theme';
+const DIRENV = '/usr/bin/direnv';
+
+/**
+ * zsh-autosuggestions and zsh-syntax-highlighting (both wrap every zle widget; the latter
+ * must be sourced last), with a vcs_info prompt showing the branch: the plugin setup of
+ * most oh-my-zsh users, without oh-my-zsh.
+ */
+const zshPlugins: Framework = {
+  name: 'zsh + zsh-autosuggestions + zsh-syntax-highlighting (Debian packages), vcs_info prompt',
+  shell: 'zsh',
+  origin: 'package',
+  realAvailable: installed(AUTOSUGGESTIONS, SYNTAX_HIGHLIGHTING),
+  build() {
+    const home = zshHome([
+      'autoload -Uz vcs_info add-zsh-hook',
+      "zstyle ':vcs_info:git:*' formats ' %b'",
+      'add-zsh-hook precmd vcs_info',
+      'setopt prompt_subst',
+      "PROMPT='%~${vcs_info_msg_0_} %# '",
+      `source ${AUTOSUGGESTIONS}`,
+      `source ${SYNTAX_HIGHLIGHTING}`,
+    ]);
+    return { shell: 'zsh', home, env: {}, hooks: 'zsh' };
+  },
+};
+
+const zshPowerlevel9k: Framework = {
+  name: 'zsh + powerlevel9k (Debian package)',
+  shell: 'zsh',
+  origin: 'package',
+  realAvailable: installed(POWERLEVEL9K),
+  build() {
+    const home = zshHome(["POWERLEVEL9K_MODE='ascii'", `source ${POWERLEVEL9K}`]);
+    return { shell: 'zsh', home, env: {}, hooks: 'zsh' };
+  },
+};
+
+/** direnv's hook as its README installs it, and an allowed .envrc in ~/envdir. */
+function direnv(shell: 'bash' | 'zsh'): Framework {
+  return {
+    name: `${shell} + direnv (Debian package)`,
+    shell,
+    origin: 'package',
+    realAvailable: installed(DIRENV),
+    extraSteps: [
+      { command: 'cd ~/envdir', exitCode: 0, cwd: '', prints: 'direnv: loading ~/envdir/.envrc' },
+      { command: 'echo "foo=$TANDEM_TEST_FOO"', exitCode: 0, cwd: 'envdir', prints: 'foo=from-envrc' },
+      { command: 'cd ~', exitCode: 0, cwd: 'envdir' },
+    ],
+    build() {
+      const hook = `eval "$(${DIRENV} hook ${shell})"`;
+      const home =
+        shell === 'zsh'
+          ? zshHome([hook])
+          : bashHome(['user_pc() { echo "precmd $?" >> ~/precmd.log; }', 'PROMPT_COMMAND=user_pc', hook]);
+      writeFiles(home, { 'envdir/.envrc': 'export TANDEM_TEST_FOO=from-envrc\n' });
+      execFileSync(DIRENV, ['allow', join(home, 'envdir')], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home } });
+      return { shell, home, env: {}, hooks: shell === 'zsh' ? 'zsh' : 'bash-prompt-command' };
+    },
+  };
+}
+
 export const FRAMEWORKS: Framework[] = [
   powerlevel10k(true),
   powerlevel10k(false),
@@ -200,14 +294,12 @@ export const FRAMEWORKS: Framework[] = [
   starship('zsh'),
   starship('bash'),
   starship('bash', true),
+  zshPlugins,
+  zshPowerlevel9k,
+  direnv('zsh'),
+  direnv('bash'),
 ];
 
-/** Copies a file into a home (for stand-in binaries and plugin files). */
-export function install(home: string, from: string, to: string): void {
-  mkdirSync(join(home, to, '..'), { recursive: true });
-  copyFileSync(from, join(home, to));
-}
-
-export function writeExecutable(path: string, text: string): void {
+function writeExecutable(path: string, text: string): void {
   writeFileSync(path, text, { mode: 0o755 });
 }
