@@ -58,6 +58,8 @@ export interface Framework {
   warmUp?: boolean;
   /** Commands this framework adds to the common scenario, at its end. */
   extraSteps?: ScenarioStep[];
+  /** Files in HOME, besides precmd.log and preexec.log, that must read the same as without Tandem. */
+  logs?: string[];
 }
 
 const FIXTURES = new URL('./fixtures/frameworks/', import.meta.url).pathname;
@@ -66,6 +68,9 @@ export const REAL_FRAMEWORKS = process.env.TANDEM_REAL_FRAMEWORKS ?? '';
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
 const real = (path: string) => join(REAL_FRAMEWORKS, path);
 const hasReal = (...paths: string[]) => REAL_FRAMEWORKS !== '' && paths.every((path) => existsSync(real(path)));
+
+/** Where the stand-in binaries go; on PATH from the user's rc file, as people do (login shells reset PATH in /etc/profile). */
+const USER_BIN = 'PATH="$HOME/bin:$PATH"';
 
 /** zsh hooks of the user's own, appended after the framework's. */
 const ZSH_USER_HOOKS = [
@@ -220,6 +225,59 @@ function starship(shell: 'bash' | 'zsh', withBashPreexec = false): Framework {
   };
 }
 
+/**
+ * A tool whose shell hooks call its binary (atuin, mcfly): its init script, the real one
+ * or our fixture, and a stand-in binary on PATH that logs what the hooks tell it.
+ */
+function toolInit(home: string, tool: 'atuin' | 'mcfly', shell: 'bash' | 'zsh', source: FrameworkSource): void {
+  mkdirSync(join(home, 'bin'), { recursive: true });
+  writeExecutable(join(home, 'bin', tool), fixture(`${tool}-standin.sh`));
+  const realScript = tool === 'atuin' ? `atuin/crates/atuin/src/shell/atuin.${shell}` : `mcfly/mcfly.${shell}`;
+  writeFileSync(join(home, `.${tool}-init.${shell}`), source === 'real' ? readFileSync(real(realScript), 'utf8') : fixture(`${tool}-init.${shell}`));
+}
+
+function atuin(shell: 'bash' | 'zsh'): Framework {
+  return {
+    name: `${shell}${shell === 'bash' ? ' + bash-preexec' : ''} + atuin`,
+    shell,
+    origin: 'fixture',
+    logs: ['atuin-commands.log'],
+    realAvailable: () => hasReal(`atuin/crates/atuin/src/shell/atuin.${shell}`, ...(shell === 'bash' ? ['bash-preexec/bash-preexec.sh'] : [])),
+    build(source) {
+      if (shell === 'zsh') {
+        const home = zshHome([USER_BIN, 'source ~/.atuin-init.zsh']);
+        toolInit(home, 'atuin', shell, source);
+        return { shell, home, env: {}, hooks: 'zsh' };
+      }
+      const files: Record<string, string> = source === 'fixture' ? { 'bash-preexec.sh': fixture('bash-preexec-master.sh') } : {};
+      const path = source === 'real' ? real('bash-preexec/bash-preexec.sh') : '~/bash-preexec.sh';
+      const home = bashHome([USER_BIN, ...BASH_PREEXEC_USER_HOOKS, `source ${path}`, 'source ~/.atuin-init.bash'], files);
+      toolInit(home, 'atuin', shell, source);
+      return { shell, home, env: {}, hooks: 'bash-preexec' };
+    },
+  };
+}
+
+function mcfly(shell: 'bash' | 'zsh'): Framework {
+  return {
+    name: `${shell} + mcfly`,
+    shell,
+    origin: 'fixture',
+    logs: ['mcfly.log'],
+    realAvailable: () => hasReal(`mcfly/mcfly.${shell}`),
+    build(source) {
+      if (shell === 'zsh') {
+        const home = zshHome([USER_BIN, 'HISTFILE=~/.zsh_history', 'touch ~/.zsh_history', 'source ~/.mcfly-init.zsh']);
+        toolInit(home, 'mcfly', shell, source);
+        return { shell, home, env: {}, hooks: 'zsh' };
+      }
+      const home = bashHome([USER_BIN, 'user_pc() { echo "precmd $?" >> ~/precmd.log; }', 'PROMPT_COMMAND=user_pc', 'source ~/.mcfly-init.bash']);
+      toolInit(home, 'mcfly', shell, source);
+      return { shell, home, env: {}, hooks: 'bash-prompt-command' };
+    },
+  };
+}
+
 const installed = (...paths: string[]) => () => paths.every((path) => existsSync(path));
 const AUTOSUGGESTIONS = '/usr/share/zsh-autosuggestions/zsh-autosuggestions.zsh';
 const SYNTAX_HIGHLIGHTING = '/usr/share/zsh-syntax-highlighting/zsh-syntax-highlighting.zsh';
@@ -298,6 +356,10 @@ export const FRAMEWORKS: Framework[] = [
   zshPowerlevel9k,
   direnv('zsh'),
   direnv('bash'),
+  atuin('zsh'),
+  atuin('bash'),
+  mcfly('zsh'),
+  mcfly('bash'),
 ];
 
 function writeExecutable(path: string, text: string): void {

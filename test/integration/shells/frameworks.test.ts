@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeDir, ShellSession, type SeenMark } from '../harness/shellSession';
 import { FRAMEWORKS, REAL_FRAMEWORKS, type Framework, type FrameworkHome, type FrameworkSource, type ScenarioStep } from './frameworkHomes';
-import { readLines, readRecords } from './fixtures';
+import { readLines, readRecords, readText } from './fixtures';
 
 /**
  * Shell integration under the prompt frameworks people really run. For each framework:
@@ -160,6 +160,10 @@ function describeFramework(framework: Framework): void {
       if (built.hooks === 'zsh') expect(preexec).toEqual(typed);
       // bash-preexec reads the command from history, which it keeps the leading space in.
       if (built.hooks === 'bash-preexec') expect(preexec.map((text) => text.trim())).toEqual(typed.map((text) => text.trim()));
+      for (const log of framework.logs ?? []) {
+        expect(readText(join(built.home, log)), log).not.toBe('');
+        expect(readText(join(built.home, log)), log).toBe(readText(join(plain.home, log)));
+      }
       const precmd = readLines(built.home, 'precmd.log');
       expect(precmd).toEqual(readLines(plain.home, 'precmd.log'));
       const statuses = built.hookSeesStatus === false ? steps.map(() => 0) : steps.map((step) => step.exitCode);
@@ -181,6 +185,7 @@ function describeFramework(framework: Framework): void {
           await real.session.exit();
           expect(readRecords(real.built.home, 'preexec.log')).toEqual(readRecords(run.built.home, 'preexec.log'));
           expect(readLines(real.built.home, 'precmd.log')).toEqual(readLines(run.built.home, 'precmd.log'));
+          for (const log of framework.logs ?? []) expect(readText(join(real.built.home, log)), log).toBe(readText(join(run.built.home, log)));
         } finally {
           real.session.kill();
         }
