@@ -40,6 +40,11 @@ export interface ScenarioStep {
   cwd: string;
   /** A line it prints (once, on the screen). */
   prints?: string;
+  /**
+   * Keys sent at the prompt before the command is typed: a line-editor widget that runs
+   * the precmd hooks itself (one more line in the user's precmd log, status not checked).
+   */
+  widgetKeys?: string;
 }
 
 export interface Framework {
@@ -54,6 +59,8 @@ export interface Framework {
   build(source: FrameworkSource): FrameworkHome;
   /** Fixture: the real project is in TANDEM_REAL_FRAMEWORKS. Package: it is installed. */
   realAvailable(): boolean;
+  /** Why the real project can never be compared here, if so. */
+  realUnavailable?: string;
   /** Started once before the session under test (powerlevel10k writes its instant prompt then). */
   warmUp?: boolean;
   /** Commands this framework adds to the common scenario, at its end. */
@@ -278,6 +285,30 @@ function mcfly(shell: 'bash' | 'zsh'): Framework {
   };
 }
 
+/**
+ * zsh4humans on powerlevel10k: its hook reordering, its zle-line-* widgets, and Shift+Up,
+ * which changes directory from a widget and redraws the prompt without a new prompt.
+ */
+const zsh4humans: Framework = {
+  name: 'zsh4humans (with powerlevel10k)',
+  shell: 'zsh',
+  origin: 'fixture',
+  realAvailable: () => false,
+  realUnavailable: 'zsh4humans downloads its plugins at first start',
+  extraSteps: [
+    { command: 'cd ~/repo', exitCode: 0, cwd: '' },
+    // Shift+Up: `cd ..` in a widget; the command typed after it starts in HOME.
+    { command: 'pwd', exitCode: 0, cwd: '', widgetKeys: '\x1b[1;2A' },
+  ],
+  build() {
+    const home = zshHome(['source ~/p10k/powerlevel10k.zsh-theme', 'source ~/z4h.zsh'], {
+      'p10k/powerlevel10k.zsh-theme': fixture('p10k-theme.zsh'),
+      'z4h.zsh': fixture('z4h.zsh'),
+    });
+    return { shell: 'zsh', home, env: {}, hooks: 'zsh' };
+  },
+};
+
 const installed = (...paths: string[]) => () => paths.every((path) => existsSync(path));
 const AUTOSUGGESTIONS = '/usr/share/zsh-autosuggestions/zsh-autosuggestions.zsh';
 const SYNTAX_HIGHLIGHTING = '/usr/share/zsh-syntax-highlighting/zsh-syntax-highlighting.zsh';
@@ -360,6 +391,7 @@ export const FRAMEWORKS: Framework[] = [
   atuin('bash'),
   mcfly('zsh'),
   mcfly('bash'),
+  zsh4humans,
 ];
 
 function writeExecutable(path: string, text: string): void {

@@ -62,8 +62,18 @@ function removeLogs(home: string): void {
 /** Runs the scenario with integration and returns the session (still open). */
 async function runIntegrated(framework: Framework, source: FrameworkSource): Promise<Run> {
   const { session, built } = await start(framework, source, true);
-  for (const step of scenario(framework)) await session.run(step.command);
+  for (const step of scenario(framework)) {
+    if (step.widgetKeys) await pressWidgetKeys(session, built, step.widgetKeys);
+    await session.run(step.command);
+  }
   return { session, built, trace: traceOf(session.marks) };
+}
+
+/** Sends a widget's keys and waits until it has run the precmd hooks (the user's logs a line). */
+async function pressWidgetKeys(session: ShellSession, built: FrameworkHome, keys: string): Promise<void> {
+  const before = readLines(built.home, 'precmd.log').length;
+  session.write(keys);
+  await session.waitUntil(() => readLines(built.home, 'precmd.log').length > before, 8_000, 'the widget to run the precmd hooks');
 }
 
 /**
@@ -76,6 +86,7 @@ async function runPlain(framework: Framework, source: FrameworkSource): Promise<
     const prompts = () => readLines(built.home, 'precmd.log').length;
     await session.waitUntil(() => prompts() >= 1, 15_000, 'the first prompt');
     for (const step of scenario(framework)) {
+      if (step.widgetKeys) await pressWidgetKeys(session, built, step.widgetKeys);
       const before = prompts();
       await session.type(step.command);
       session.write('\r');
@@ -166,12 +177,18 @@ function describeFramework(framework: Framework): void {
       }
       const precmd = readLines(built.home, 'precmd.log');
       expect(precmd).toEqual(readLines(plain.home, 'precmd.log'));
-      const statuses = built.hookSeesStatus === false ? steps.map(() => 0) : steps.map((step) => step.exitCode);
-      expect(precmd).toEqual(['precmd 0', ...statuses.map((status) => `precmd ${status}`)]);
+      // One line per prompt (the widget's own call of the hooks aside).
+      const expected = ['precmd 0'];
+      for (const step of steps) {
+        if (step.widgetKeys) expected.push(precmd[expected.length]!);
+        expected.push(`precmd ${built.hookSeesStatus === false ? 0 : step.exitCode}`);
+      }
+      expect(precmd).toEqual(expected);
     });
 
+    const whyNoReal = framework.realUnavailable ?? (REAL_FRAMEWORKS ? 'not in TANDEM_REAL_FRAMEWORKS' : 'TANDEM_REAL_FRAMEWORKS not set');
     if (framework.origin === 'fixture') it.skipIf(!framework.realAvailable())(
-      `the fixture gives the same marks and hook logs as the real project${REAL_FRAMEWORKS ? '' : ' (TANDEM_REAL_FRAMEWORKS not set)'}`,
+      `the fixture gives the same marks and hook logs as the real project${framework.realAvailable() ? '' : ` (${whyNoReal})`}`,
       async () => {
         const real = await runIntegrated(framework, 'real');
         try {
