@@ -367,7 +367,8 @@ export function writeFiles(root: string, files: Record<string, string>): void {
 }
 
 export function removeDir(path: string): void {
-  rmSync(path, { recursive: true, force: true });
+  // Retried: a shell's background job (fish generating completions) may still be writing.
+  rmSync(path, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -309,6 +309,71 @@ const zsh4humans: Framework = {
   },
 };
 
+/** fish hooks of the user's own: event handlers in config.fish. */
+const FISH_USER_HOOKS = [
+  'function user_precmd --on-event fish_prompt',
+  '    echo "precmd $status" >> ~/precmd.log',
+  'end',
+  'function user_preexec --on-event fish_preexec',
+  "    printf '%s\\0' $argv[1] >> ~/preexec.log",
+  'end',
+];
+
+function fishHome(config: string[], files: Record<string, string> = {}): string {
+  const home = makeTempDir('fw-fish');
+  writeFiles(home, { '.config/fish/config.fish': ['set -g fish_greeting', ...config, ...FISH_USER_HOOKS, ''].join('\n'), ...files });
+  addScenarioDirectories(home);
+  return home;
+}
+
+
+/** tide, installed the way fisher installs it (its files under ~/.config/fish). */
+const fishTide: Framework = {
+  name: 'fish + tide',
+  shell: 'fish',
+  origin: 'fixture',
+  realAvailable: () => hasReal('tide/functions/fish_prompt.fish'),
+  // `tide reload` sources the file `functions --details fish_prompt` names: Tandem's wrapper's.
+  extraSteps: [
+    { command: 'tide reload', exitCode: 0, cwd: '' },
+    { command: 'echo after-reload', exitCode: 0, cwd: '', prints: 'after-reload' },
+  ],
+  build(source) {
+    if (source === 'fixture') {
+      const home = fishHome([], { '.config/fish/functions/fish_prompt.fish': fixture('tide-fish_prompt.fish') });
+      // `tide` itself comes with the prompt file in the fixture; make it autoloadable too.
+      writeFiles(home, { '.config/fish/functions/tide.fish': 'source ~/.config/fish/functions/fish_prompt.fish\n' });
+      return { shell: 'fish', home, env: {}, hooks: 'fish' };
+    }
+    const home = fishHome([]);
+    for (const folder of ['functions', 'conf.d', 'completions']) {
+      execFileSync('cp', ['-r', real(`tide/${folder}`), join(home, '.config/fish/')]);
+    }
+    // What fisher does after copying the files: tide's install event (non-interactive: no wizard).
+    execFileSync('fish', ['-c', 'emit _tide_init_install'], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home } });
+    return { shell: 'fish', home, env: {}, hooks: 'fish' };
+  },
+};
+
+/** A fish_prompt from config.fish, replaced at runtime by a sourced plugin. */
+const fishPromptPlugin: Framework = {
+  name: 'fish: fish_prompt replaced at runtime by a plugin',
+  shell: 'fish',
+  origin: 'fixture',
+  realAvailable: () => false,
+  realUnavailable: 'the plugin is the test',
+  extraSteps: [
+    { command: 'source ~/prompt-plugin.fish', exitCode: 0, cwd: '' },
+    { command: 'echo with-plugin', exitCode: 0, cwd: '', prints: 'with-plugin' },
+  ],
+  build() {
+    const home = fishHome(['function fish_prompt', "    printf '%s > ' (prompt_pwd)", 'end'], {
+      'prompt-plugin.fish': fixture('fish-prompt-plugin.fish'),
+    });
+    return { shell: 'fish', home, env: {}, hooks: 'fish' };
+  },
+};
+
 const installed = (...paths: string[]) => () => paths.every((path) => existsSync(path));
 const AUTOSUGGESTIONS = '/usr/share/zsh-autosuggestions/zsh-autosuggestions.zsh';
 const SYNTAX_HIGHLIGHTING = '/usr/share/zsh-syntax-highlighting/zsh-syntax-highlighting.zsh';
@@ -392,6 +457,8 @@ export const FRAMEWORKS: Framework[] = [
   mcfly('zsh'),
   mcfly('bash'),
   zsh4humans,
+  fishTide,
+  fishPromptPlugin,
 ];
 
 function writeExecutable(path: string, text: string): void {
