@@ -232,8 +232,10 @@ __tandem_bind_enter() {
     bound="$(builtin bind -m "$keymap" -q accept-line 2>/dev/null)"
     [[ "$bound" == *'"\C-m"'* || "$bound" == *'"\C-j"'* ]] || continue
     # The leading newline: while bash reads a continuation line, the parser state it
-    # restores for `bind -x` would otherwise not take `{` as a reserved word.
-    builtin bind -m "$keymap" -x $'"\\e[8885~": \n{ __tandem_line_capture; } 2>/dev/null' 2>/dev/null || continue
+    # restores for `bind -x` would otherwise not take `{` as a reserved word. "$_" as the
+    # last argument: a `bind -x` command sets $_ like any command, and the user's next
+    # command line must still see the previous one's last argument (`mkdir d` / `cd $_`).
+    builtin bind -m "$keymap" -x $'"\\e[8885~": \n{ __tandem_line_capture "$_"; } 2>/dev/null' 2>/dev/null || continue
     builtin bind -m "$keymap" '"\e[8886~": accept-line'
     for key in '\C-m' '\C-j'; do
       # Only keys that are plain accept-line; a user's own binding stays.

@@ -124,6 +124,19 @@ export function registerCoreTests(options: CoreOptions): void {
     expect(lines[lines.length - 1]).toContain(options.promptShowsStatus(3));
   });
 
+  it("the next command line sees the previous one's status and last argument ($? / $_)", async () => {
+    await session.run('sh -c "exit 4"');
+    const status = await session.run(shell === 'fish' ? 'echo "status=$status"' : 'echo "status=$?"');
+    expect(status.exitCode).toBe(0);
+    if (shell !== 'fish') {
+      await session.run(': the-last-argument');
+      await session.run('echo "last=$_"');
+    }
+    const lines = await session.screenLines();
+    expect(lines).toContain('status=4');
+    if (shell !== 'fish') expect(lines).toContain('last=the-last-argument');
+  });
+
   it('reports the cwd after cd into a directory with spaces, then one with Unicode', async () => {
     const spaced = join(home, 'dir with spaces');
     const unicode = join(home, 'dïr 日本');

@@ -18,12 +18,19 @@ const COMMON: ScenarioStep[] = [
   { command: 'cd sub', exitCode: 0, cwd: '' },
   { command: 'pwd', exitCode: 0, cwd: 'sub' },
   { command: 'false', exitCode: 1, cwd: 'sub' },
-  { command: 'cd ~/repo', exitCode: 0, cwd: 'sub' },
-  { command: 'false | true', exitCode: 0, cwd: 'repo' },
 ];
 
 function scenario(framework: Framework): ScenarioStep[] {
   const steps = [...COMMON];
+  // The next command line sees the status and the last argument of the previous one.
+  steps.push({ command: framework.shell === 'fish' ? 'echo "rc=$status"' : 'echo "rc=$?"', exitCode: 0, cwd: 'sub', prints: 'rc=1' });
+  if (framework.shell !== 'fish') {
+    steps.push(
+      { command: ': last-arg', exitCode: 0, cwd: 'sub' },
+      { command: 'echo "last=$_"', exitCode: 0, cwd: 'sub', prints: 'last=last-arg' },
+    );
+  }
+  steps.push({ command: 'cd ~/repo', exitCode: 0, cwd: 'sub' }, { command: 'false | true', exitCode: 0, cwd: 'repo' });
   // zsh keeps $pipestatus for the next command line; Tandem's deferred prompt fix-up must too.
   if (framework.shell === 'zsh') steps.push({ command: 'echo "ps=$pipestatus"', exitCode: 0, cwd: 'repo', prints: 'ps=1 0' });
   steps.push({ command: ' echo spaced', exitCode: 0, cwd: 'repo', prints: 'spaced' }, { command: 'cd ~', exitCode: 0, cwd: 'repo' });
