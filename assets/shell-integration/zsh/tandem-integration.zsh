@@ -58,16 +58,21 @@ __tandem_precmd() {
     fi
   fi
   __tandem_ran=0
-  return __tandem_status
+  # Each hook hands the status on (for plugins that call the hooks themselves); as the left
+  # side of `&&`, a failed status does not fire the user's ZERR trap again.
+  return __tandem_status && :
 }
 
 # Schedules the prompt fix-up after every precmd hook (zsh/sched runs "now" entries once
 # precmd is done, before the prompt is drawn). A scheduled command is an ordinary command
-# line, so it must leave $?, $pipestatus and $_ exactly as the user's command left them:
-# it ends in our function returning the status with "$_" as its last argument, and after
-# a pipeline it is a pipeline with the same statuses (one short subshell per extra stage).
+# line, so it must leave $?, $pipestatus and $_ exactly as the user's command left them,
+# and must not fire the user's ZERR trap a second time: it is our function returning the
+# status with "$_" as its last argument (after a pipeline, a pipeline with the same
+# statuses: one short subshell per extra stage), then `&& [[ -n . ]]` — a failed status
+# skips it, which ends the list without ZERR; after success it changes neither $_ nor
+# $pipestatus.
 __tandem_defer_prompt_fix() {
-  builtin local command='__tandem_deferred_prompt_fix '"$1"' "$_"' stage_status
+  builtin local command='__tandem_deferred_prompt_fix '"$1"' "$_" && [[ -n . ]]' stage_status
   builtin local -i i
   # An entry left from a prompt that never got that far (a precmd hook failed) goes.
   for (( i = ${#zsh_scheduled_events}; i > 0; i-- )); do
@@ -78,20 +83,20 @@ __tandem_defer_prompt_fix() {
     for stage_status in "${@[2,-2]}"; do
       command+="__tandem_return $stage_status | "
     done
-    command+='__tandem_deferred_prompt_fix '"${@[-1]}"' "$_"'
+    command+='__tandem_deferred_prompt_fix '"${@[-1]}"' "$_" && [[ -n . ]]'
   fi
   builtin sched +0 "$command"
 }
 
 __tandem_return() {
-  return ${1:-0}
+  return ${1:-0} && :
 }
 
 __tandem_deferred_prompt_fix() {
   { builtin emulate -L zsh -o no_warn_create_global -o no_xtrace -o no_verbose -o no_all_export; } 2>/dev/null
   __tandem_fix_deferred=0
   __tandem_apply_prompt_marks
-  return ${1:-0}
+  return ${1:-0} && :
 }
 
 # The last precmd hook, while it is last; once another hook took that place, the scheduled
@@ -99,7 +104,7 @@ __tandem_deferred_prompt_fix() {
 __tandem_prompt_fix() {
   { builtin local -i __tandem_status=$?; builtin emulate -L zsh -o no_warn_create_global -o no_xtrace -o no_verbose -o no_all_export; } 2>/dev/null
   (( __tandem_fix_deferred )) || __tandem_apply_prompt_marks
-  return __tandem_status
+  return __tandem_status && :
 }
 
 # A at the start of PS1 and B at its end, unless they are there already.

@@ -112,6 +112,7 @@ export function zshHostileHome(): string {
       'user_preexec() { print -rn -- "$1"$\'\\0\' >> ~/preexec.log }',
       'precmd_functions=(user_precmd)',
       'preexec_functions=(user_preexec)',
+      'TRAPZERR() { print -r -- "zerr $?${funcstack[2]:+ in ${funcstack[2]}}" >> ~/zerr.log }',
       'autoload -Uz add-zsh-hook',
       '_p10k_like_precmd() {',
       '  local s=$?',

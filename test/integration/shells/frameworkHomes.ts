@@ -85,6 +85,15 @@ const ZSH_USER_HOOKS = [
   "user_preexec() { print -rn -- \"$1\"$'\\0' >> ~/preexec.log }",
   'precmd_functions+=(user_precmd)',
   'preexec_functions+=(user_preexec)',
+  // Logs each failed command line, and any failure inside Tandem's functions (plugins'
+  // functions have plenty of their own, as many as they are called).
+  'TRAPZERR() {',
+  '  local s=$?',
+  '  case ${funcstack[2]-} in',
+  '    (__tandem_*) print -r -- "zerr $s in ${funcstack[2]}" >> ~/zerr.log ;;',
+  '    ("") print -r -- "zerr $s" >> ~/zerr.log ;;',
+  '  esac',
+  '}',
 ];
 
 /** bash-preexec's own convention: functions named precmd and preexec. */

@@ -178,6 +178,10 @@ function describeFramework(framework: Framework): void {
       if (built.hooks === 'zsh') expect(preexec).toEqual(typed);
       // bash-preexec reads the command from history, which it keeps the leading space in.
       if (built.hooks === 'bash-preexec') expect(preexec.map((text) => text.trim())).toEqual(typed.map((text) => text.trim()));
+      if (built.hooks === 'zsh') {
+        expect(readLines(built.home, 'zerr.log')).toEqual(readLines(plain.home, 'zerr.log'));
+        expect(readLines(built.home, 'zerr.log')).toEqual(['zerr 1']);
+      }
       for (const log of framework.logs ?? []) {
         expect(readText(join(built.home, log)), log).not.toBe('');
         expect(readText(join(built.home, log)), log).toBe(readText(join(plain.home, log)));

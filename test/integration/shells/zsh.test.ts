@@ -40,6 +40,9 @@ describe("zsh: what the user's own files record is the same with and without int
     expect(readLines(integrated, 'precmd.log')).toContain('precmd 1');
     expect(readRecords(integrated, 'preexec.log')).toEqual(readRecords(plain, 'preexec.log'));
     expect(readRecords(integrated, 'preexec.log')).toEqual([...TYPED, 'exit']);
+    // The user's ZERR trap fires for their failed commands only, never for a hook of ours.
+    expect(readLines(integrated, 'zerr.log')).toEqual(readLines(plain, 'zerr.log'));
+    expect(readLines(integrated, 'zerr.log')).toEqual(['zerr 1', 'zerr 1']);
   });
 });
 
