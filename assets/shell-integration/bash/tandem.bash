@@ -81,6 +81,11 @@ __tandem_percent_encode() {
   __tandem_encoded="$text"
 }
 
+# The right side of each PROMPT_COMMAND entry's `&&` (see __tandem_hook_prompt_command).
+__tandem_continue() {
+  return 0
+}
+
 __tandem_set_status() {
   # Sets $? to $1 and, being a command whose last argument is $2, $_ to $2.
   return "${1:-0}"
@@ -248,12 +253,15 @@ __tandem_bind_enter() {
 # They expand to nothing where __tandem_nonce is unset: a nested bash that inherits an
 # exported PROMPT_COMMAND does not run (or miss) them.
 #
-# Each entry is three lines, `{`, the call, `} 2>/dev/null`: the middle line is exactly what
-# a DEBUG trap sees as BASH_COMMAND, which is how bash-preexec (and tools like it) tell a
-# PROMPT_COMMAND entry from a command the user typed.
+# An entry is `{ call } 2>/dev/null && { __tandem_continue } 2>/dev/null` over five lines.
+# Each call has a line of its own, exactly what a DEBUG trap sees as BASH_COMMAND: that is
+# how bash-preexec (and tools like it) tell a PROMPT_COMMAND entry from a command the user
+# typed. The entries hand the command's status on to the user's entries; as the left side
+# of `&&`, a failed status does not fire the user's ERR trap again (not even under `set -E`).
 __tandem_hook_prompt_command() {
-  builtin local first=$'{\n${__tandem_nonce:+__tandem_precmd}\n} 2>/dev/null'
-  builtin local last=$'{\n${__tandem_nonce:+__tandem_prompt_fix ${__tandem_check_trap:+"$(trap -p DEBUG)"}}\n} 2>/dev/null'
+  builtin local continue=$' && {\n${__tandem_nonce:+__tandem_continue}\n} 2>/dev/null'
+  builtin local first=$'{\n${__tandem_nonce:+__tandem_precmd}\n} 2>/dev/null'"$continue"
+  builtin local last=$'{\n${__tandem_nonce:+__tandem_prompt_fix ${__tandem_check_trap:+"$(trap -p DEBUG)"}}\n} 2>/dev/null'"$continue"
   if [[ "${PROMPT_COMMAND@a}" == *a* ]]; then
     builtin local entry
     builtin local -a entries

@@ -13,7 +13,7 @@ const BASH_PREEXEC = readFileSync(new URL('./fixtures/frameworks/bash-preexec-ma
 
 /**
  * bash, login: .bash_profile sources .bashrc; set -u; HISTCONTROL=ignoreboth; a DEBUG trap
- * counting commands; a string PROMPT_COMMAND whose starship-like function rebuilds a
+ * counting commands; an ERR trap logging failures; a string PROMPT_COMMAND whose starship-like function rebuilds a
  * two-line PS1 showing $? every time; the default HISTFILE (~/.bash_history).
  */
 export function bashStringPromptHome(): string {
@@ -29,6 +29,7 @@ export function bashStringPromptHome(): string {
       'HISTSIZE=1000',
       'shopt -s histappend',
       "trap '__user_debug_count=$(( ${__user_debug_count:-0} + 1 ))' DEBUG",
+      "trap 'echo \"err $? ${FUNCNAME[0]-}\" >> ~/err.log' ERR",
       '__starship_like() {',
       '  local status=$?',
       '  PS1="\\u@demo \\w"$\'\\n\'"[${status}] \\$ "',

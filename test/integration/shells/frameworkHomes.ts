@@ -123,7 +123,8 @@ function bashHome(rc: string[], files: Record<string, string> = {}): string {
     '.bash_profile': '. ~/.bashrc\n',
     // A previous session's last command: bash-preexec must not report it again.
     '.bash_history': 'echo from-the-last-session\n',
-    '.bashrc': [...rc, ''].join('\n'),
+    // The user's ERR trap logs every failure; Tandem must add none.
+    '.bashrc': ["trap 'echo \"err $? ${FUNCNAME[0]-}\" >> ~/err.log' ERR", ...rc, ''].join('\n'),
     ...files,
   });
   addScenarioDirectories(home);

@@ -178,6 +178,7 @@ function describeFramework(framework: Framework): void {
       if (built.hooks === 'zsh') expect(preexec).toEqual(typed);
       // bash-preexec reads the command from history, which it keeps the leading space in.
       if (built.hooks === 'bash-preexec') expect(preexec.map((text) => text.trim())).toEqual(typed.map((text) => text.trim()));
+      if (framework.shell === 'bash') expect(readLines(built.home, 'err.log')).toEqual(readLines(plain.home, 'err.log'));
       if (built.hooks === 'zsh') {
         expect(readLines(built.home, 'zerr.log')).toEqual(readLines(plain.home, 'zerr.log'));
         expect(readLines(built.home, 'zerr.log')).toEqual(['zerr 1']);
