@@ -21,8 +21,6 @@ export type FrameworkSource = 'fixture' | 'real';
 export interface FrameworkHome {
   shell: ShellName;
   home: string;
-  /** Variables the shell needs (e.g. PATH with a stand-in binary). */
-  env: Record<string, string>;
   /** How the user's hooks log: 'zsh' arrays, bash-preexec's functions, fish events. */
   hooks: 'zsh' | 'bash-preexec' | 'fish' | 'bash-prompt-command';
   /**
@@ -168,7 +166,7 @@ function powerlevel10k(instantPrompt: boolean): Framework {
         if (instantPrompt) files[`.cache/p10k-instant-prompt-${userInfo().username}.zsh`] = fixture('p10k-instant-prompt.zsh');
         theme = ['source ~/p10k/powerlevel10k.zsh-theme'];
       }
-      return { shell: 'zsh', home: zshHome([...(instantPrompt ? preamble : []), ...theme], files), env: {}, hooks: 'zsh' };
+      return { shell: 'zsh', home: zshHome([...(instantPrompt ? preamble : []), ...theme], files), hooks: 'zsh' };
     },
   };
 }
@@ -195,7 +193,7 @@ function bashPreexec(version: 'master' | '0.6.0'): Framework {
         ],
         files,
       );
-      return { shell: 'bash', home, env: {}, hooks: 'bash-preexec' };
+      return { shell: 'bash', home, hooks: 'bash-preexec' };
     },
   };
 }
@@ -225,19 +223,19 @@ function starship(shell: 'bash' | 'zsh', withBashPreexec = false): Framework {
       if (shell === 'zsh') {
         const home = zshHome(['source ~/.starship-init.zsh']);
         starshipInit(home, 'zsh', source);
-        return { shell, home, env: {}, hooks: 'zsh' };
+        return { shell, home, hooks: 'zsh' };
       }
       if (withBashPreexec) {
         const files: Record<string, string> = source === 'fixture' ? { 'bash-preexec.sh': fixture('bash-preexec-master.sh') } : {};
         const path = source === 'real' ? real('bash-preexec/bash-preexec.sh') : '~/bash-preexec.sh';
         const home = bashHome([...BASH_PREEXEC_USER_HOOKS, `source ${path}`, 'source ~/.starship-init.bash'], files);
         starshipInit(home, 'bash', source);
-        return { shell, home, env: {}, hooks: 'bash-preexec' };
+        return { shell, home, hooks: 'bash-preexec' };
       }
       // The user's own PROMPT_COMMAND, set before starship's init (which then runs it itself).
       const home = bashHome(['user_pc() { echo "precmd $?" >> ~/precmd.log; }', 'PROMPT_COMMAND=user_pc', 'source ~/.starship-init.bash']);
       starshipInit(home, 'bash', source);
-      return { shell, home, env: {}, hooks: 'bash-prompt-command', hookSeesStatus: false };
+      return { shell, home, hooks: 'bash-prompt-command', hookSeesStatus: false };
     },
   };
 }
@@ -264,13 +262,13 @@ function atuin(shell: 'bash' | 'zsh'): Framework {
       if (shell === 'zsh') {
         const home = zshHome([USER_BIN, 'source ~/.atuin-init.zsh']);
         toolInit(home, 'atuin', shell, source);
-        return { shell, home, env: {}, hooks: 'zsh' };
+        return { shell, home, hooks: 'zsh' };
       }
       const files: Record<string, string> = source === 'fixture' ? { 'bash-preexec.sh': fixture('bash-preexec-master.sh') } : {};
       const path = source === 'real' ? real('bash-preexec/bash-preexec.sh') : '~/bash-preexec.sh';
       const home = bashHome([USER_BIN, ...BASH_PREEXEC_USER_HOOKS, `source ${path}`, 'source ~/.atuin-init.bash'], files);
       toolInit(home, 'atuin', shell, source);
-      return { shell, home, env: {}, hooks: 'bash-preexec' };
+      return { shell, home, hooks: 'bash-preexec' };
     },
   };
 }
@@ -286,11 +284,11 @@ function mcfly(shell: 'bash' | 'zsh'): Framework {
       if (shell === 'zsh') {
         const home = zshHome([USER_BIN, 'HISTFILE=~/.zsh_history', 'touch ~/.zsh_history', 'source ~/.mcfly-init.zsh']);
         toolInit(home, 'mcfly', shell, source);
-        return { shell, home, env: {}, hooks: 'zsh' };
+        return { shell, home, hooks: 'zsh' };
       }
       const home = bashHome([USER_BIN, 'user_pc() { echo "precmd $?" >> ~/precmd.log; }', 'PROMPT_COMMAND=user_pc', 'source ~/.mcfly-init.bash']);
       toolInit(home, 'mcfly', shell, source);
-      return { shell, home, env: {}, hooks: 'bash-prompt-command' };
+      return { shell, home, hooks: 'bash-prompt-command' };
     },
   };
 }
@@ -315,7 +313,7 @@ const zsh4humans: Framework = {
       'p10k/powerlevel10k.zsh-theme': fixture('p10k-theme.zsh'),
       'z4h.zsh': fixture('z4h.zsh'),
     });
-    return { shell: 'zsh', home, env: {}, hooks: 'zsh' };
+    return { shell: 'zsh', home, hooks: 'zsh' };
   },
 };
 
@@ -353,7 +351,7 @@ const fishTide: Framework = {
       const home = fishHome([], { '.config/fish/functions/fish_prompt.fish': fixture('tide-fish_prompt.fish') });
       // `tide` itself comes with the prompt file in the fixture; make it autoloadable too.
       writeFiles(home, { '.config/fish/functions/tide.fish': 'source ~/.config/fish/functions/fish_prompt.fish\n' });
-      return { shell: 'fish', home, env: {}, hooks: 'fish' };
+      return { shell: 'fish', home, hooks: 'fish' };
     }
     const home = fishHome([]);
     for (const folder of ['functions', 'conf.d', 'completions']) {
@@ -361,7 +359,7 @@ const fishTide: Framework = {
     }
     // What fisher does after copying the files: tide's install event (non-interactive: no wizard).
     execFileSync('fish', ['-c', 'emit _tide_init_install'], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home } });
-    return { shell: 'fish', home, env: {}, hooks: 'fish' };
+    return { shell: 'fish', home, hooks: 'fish' };
   },
 };
 
@@ -380,7 +378,7 @@ const fishPromptPlugin: Framework = {
     const home = fishHome(['function fish_prompt', "    printf '%s > ' (prompt_pwd)", 'end'], {
       'prompt-plugin.fish': fixture('fish-prompt-plugin.fish'),
     });
-    return { shell: 'fish', home, env: {}, hooks: 'fish' };
+    return { shell: 'fish', home, hooks: 'fish' };
   },
 };
 
@@ -410,7 +408,7 @@ const zshPlugins: Framework = {
       `source ${AUTOSUGGESTIONS}`,
       `source ${SYNTAX_HIGHLIGHTING}`,
     ]);
-    return { shell: 'zsh', home, env: {}, hooks: 'zsh' };
+    return { shell: 'zsh', home, hooks: 'zsh' };
   },
 };
 
@@ -421,7 +419,7 @@ const zshPowerlevel9k: Framework = {
   realAvailable: installed(POWERLEVEL9K),
   build() {
     const home = zshHome(["POWERLEVEL9K_MODE='ascii'", `source ${POWERLEVEL9K}`]);
-    return { shell: 'zsh', home, env: {}, hooks: 'zsh' };
+    return { shell: 'zsh', home, hooks: 'zsh' };
   },
 };
 
@@ -445,7 +443,7 @@ function direnv(shell: 'bash' | 'zsh'): Framework {
           : bashHome(['user_pc() { echo "precmd $?" >> ~/precmd.log; }', 'PROMPT_COMMAND=user_pc', hook]);
       writeFiles(home, { 'envdir/.envrc': 'export TANDEM_TEST_FOO=from-envrc\n' });
       execFileSync(DIRENV, ['allow', join(home, 'envdir')], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home } });
-      return { shell, home, env: {}, hooks: shell === 'zsh' ? 'zsh' : 'bash-prompt-command' };
+      return { shell, home, hooks: shell === 'zsh' ? 'zsh' : 'bash-prompt-command' };
     },
   };
 }

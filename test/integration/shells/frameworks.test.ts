@@ -52,13 +52,13 @@ async function start(framework: Framework, source: FrameworkSource, integration:
   homes.push(built.home);
   if (framework.warmUp) {
     // powerlevel10k writes its instant prompt at the first prompt of a session.
-    const warm = await ShellSession.start({ shell: framework.shell, home: built.home, env: built.env, integration });
+    const warm = await ShellSession.start({ shell: framework.shell, home: built.home, integration });
     if (!integration) await warm.waitUntil(() => readLines(built.home, 'precmd.log').length > 0, 15_000, 'the first prompt');
     await warm.exit();
     warm.kill();
     removeLogs(built.home);
   }
-  const session = await ShellSession.start({ shell: framework.shell, home: built.home, env: built.env, integration });
+  const session = await ShellSession.start({ shell: framework.shell, home: built.home, integration });
   return { session, built };
 }
 
