@@ -38,6 +38,7 @@ export async function main(argv: string[]): Promise<void> {
         port: command.port,
         shell: command.shell,
         open: command.open,
+        verbose: command.verbose,
         version,
         rendererDir: join(dirname(fileURLToPath(import.meta.url)), '../renderer'),
       });

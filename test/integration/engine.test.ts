@@ -148,6 +148,25 @@ describe('engine over the WebSocket transport, with a real bash', () => {
     await client.waitFor(() => client.textOf(pane.paneId).includes('exited right after starting (code 7)'));
     await client.waitForPrompt(pane.paneId);
     expect(client.textOf(pane.paneId)).toContain('Starting /');
+    // The engine log keeps what the pane said, for later.
+    const records = readFileSync(engine.engine.log.file, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(records).toContainEqual(expect.objectContaining({ level: 'warning', area: 'shell', message: expect.stringContaining(`${dying} exited right after starting (code 7)`) }));
+  });
+
+  it('records an internal error in the engine log, with its stack, and tells the client only the message', async () => {
+    const { engine, client } = await open({ shell: '/bin/bash' });
+    const { paneId } = await client.request('pane.create', { cols: 80, rows: 24 });
+    await client.waitForPrompt(paneId);
+    // An engine fault the protocol cannot rule out: a pane whose size getter throws.
+    const pane = engine.engine.pane(paneId);
+    pane.resize = () => {
+      throw new TypeError('resize broke inside the engine');
+    };
+    await expect(client.request('pane.resize', { paneId, cols: 90, rows: 30 })).rejects.toThrow('resize broke inside the engine');
+    const records = readFileSync(engine.engine.log.file, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const record = records.find((candidate) => candidate.area === 'client');
+    expect(record).toMatchObject({ level: 'error', message: 'pane.resize failed: resize broke inside the engine' });
+    expect(record.detail).toMatch(/^TypeError: resize broke inside the engine\n\s+at /);
   });
 
   it('keeps panes running when the browser tab closes, and a new tab gets their screen back', async () => {

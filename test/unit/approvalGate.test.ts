@@ -397,6 +397,18 @@ describe('pre-exec hooks', () => {
     expect(decision).toMatchObject({ decision: 'deny', decidedBy: 'hook', rule: 'hook pre-exec.guard: not on Fridays' });
   });
 
+  it('a hook that fails (not one that denies) is recorded in the engine log', async () => {
+    const warnings: string[] = [];
+    gate = createApprovalGate(paths, env, { systemPolicyFile, hookTimeoutMs: 10_000, log: { warning: (_area, message) => warnings.push(message) } });
+    hook('pre-exec.guard', answering({ decision: 'deny', reason: 'not on Fridays' }));
+    await decide('ls');
+    expect(warnings).toEqual([]);
+    hook('pre-exec.guard', 'cat >/dev/null\necho "jq: command not found" >&2\nexit 1');
+    const decision = await decide('ls');
+    expect(decision).toMatchObject({ decision: 'deny', decidedBy: 'hook' });
+    expect(warnings).toEqual(['pre-exec hook pre-exec.guard failed, so `ls` was denied: hook pre-exec.guard exited with code 1: jq: command not found']);
+  });
+
   it('a hook exiting 2 denies with its stderr as the reason', async () => {
     hook('pre-exec', 'cat >/dev/null\necho "no network today" >&2\nexit 2');
     const decision = await decide('curl https://example.com');

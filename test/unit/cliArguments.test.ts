@@ -3,13 +3,14 @@ import { parseArguments } from '../../src/main/cli/arguments';
 
 describe('parseArguments', () => {
   it('parses tandem web with its options in both spellings', () => {
-    expect(parseArguments(['web', '--port', '0', '--shell', '/usr/bin/zsh', '--no-open'])).toEqual({
+    expect(parseArguments(['web', '--port', '0', '--shell', '/usr/bin/zsh', '--no-open', '--verbose'])).toEqual({
       kind: 'web',
       port: 0,
       shell: '/usr/bin/zsh',
       open: false,
+      verbose: true,
     });
-    expect(parseArguments(['web', '--port=8123'])).toEqual({ kind: 'web', port: 8123, shell: undefined, open: true });
+    expect(parseArguments(['web', '--port=8123'])).toEqual({ kind: 'web', port: 8123, shell: undefined, open: true, verbose: false });
   });
 
   it('starts the app without arguments and answers help and version', () => {

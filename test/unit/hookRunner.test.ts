@@ -172,12 +172,13 @@ describe('runPreExecHooks: Claude Code answers', () => {
 describe('runPreExecHooks: failing closed', () => {
   it('denies when the hook crashes (exit 1), with the stderr tail', async () => {
     hook('pre-exec', 'echo "jq: command not found" >&2\nexit 1');
-    expect(await preExec()).toEqual({ decision: 'deny', reason: 'hook pre-exec exited with code 1: jq: command not found', hook: 'pre-exec' });
+    // `failed`: the hook broke, it did not judge the command (the engine log records it).
+    expect(await preExec()).toEqual({ decision: 'deny', reason: 'hook pre-exec exited with code 1: jq: command not found', hook: 'pre-exec', failed: true });
   });
 
   it('denies when the hook is killed by a signal', async () => {
     hook('pre-exec', 'kill -SEGV $$');
-    expect(await preExec()).toMatchObject({ decision: 'deny', reason: 'hook pre-exec was killed by SIGSEGV' });
+    expect(await preExec()).toMatchObject({ decision: 'deny', reason: 'hook pre-exec was killed by SIGSEGV', failed: true });
   });
 
   it('denies on timeout and kills the whole process group', async () => {
@@ -185,14 +186,14 @@ describe('runPreExecHooks: failing closed', () => {
     const started = Date.now();
     const verdict = await preExec({}, 300);
     expect(Date.now() - started).toBeLessThan(10_000); // far below the 30 s the hook would take
-    expect(verdict).toEqual({ decision: 'deny', reason: 'hook pre-exec timed out after 0.3 s', hook: 'pre-exec' });
+    expect(verdict).toEqual({ decision: 'deny', reason: 'hook pre-exec timed out after 0.3 s', hook: 'pre-exec', failed: true });
     const sleepPid = Number(readFileSync(join(root, 'sleep.pid'), 'utf8'));
     await expect.poll(() => processIsGone(sleepPid), { timeout: 2000 }).toBe(true);
   });
 
   it('denies garbage output, quoting its start', async () => {
     hook('pre-exec', 'cat >/dev/null; echo "Looks fine to me!"');
-    expect(await preExec()).toMatchObject({ decision: 'deny', reason: 'hook pre-exec printed something that is not JSON: "Looks fine to me!"' });
+    expect(await preExec()).toMatchObject({ decision: 'deny', reason: 'hook pre-exec printed something that is not JSON: "Looks fine to me!"', failed: true });
   });
 
   it('denies JSON of the wrong shape, an unknown decision and a misspelt key', async () => {

@@ -18,6 +18,7 @@ import { appendMessage, estimateMessagesTokens, fitHistory } from './conversatio
 import { estimateCostUsd, modelFacts } from './modelCatalog';
 import { connectModel, type ApiKeyStore, type BackendKind, type ModelConnection } from './modelConnection';
 import type { ApprovalGate } from '../safety/approval/approvalGate';
+import type { EngineLog } from '../log/engineLog';
 import type { AuditLog } from '../safety/audit/auditLog';
 import { Plan, assessStepRisk, type PlanStep, type RiskClassifier } from './plan';
 import { PlanRunner } from './planRunner';
@@ -53,6 +54,8 @@ export interface AgentHost {
   gate: ApprovalGate;
   /** The audit trail of every proposed, decided and executed action. */
   audit: Pick<AuditLog, 'append'>;
+  /** Where model errors and hook failures are recorded. */
+  log?: Pick<EngineLog, 'error' | 'warning'>;
 }
 
 interface Turn {
@@ -300,7 +303,8 @@ export class AgentSession {
 
   /** A failure outside a request (a `! cmd` in a pane that closed) shown in the conversation. */
   reportError(error: unknown): void {
-    this.addError(error instanceof Error ? error.message : String(error));
+    this.host.log?.error('engine', 'the agent failed', error);
+    this.addError(error instanceof Error ? error.message : String(error), { logged: true });
   }
 
   /** Settings changed (model, backend, endpoint): the panel's header and hint follow. */
@@ -576,6 +580,7 @@ export class AgentSession {
       durationMs: step.durationMs,
     });
     for (const result of results.filter((candidate) => !candidate.ok)) {
+      this.host.log?.warning('hook', `post-exec hook ${result.hook} failed after \`${step.command}\`: ${result.message ?? 'no reason given'}`);
       void this.host.audit.append({
         event: 'failed',
         conversation: this.id,
@@ -698,7 +703,8 @@ export class AgentSession {
     }
   }
 
-  private addError(text: string): void {
+  private addError(text: string, options: { logged?: boolean } = {}): void {
+    if (!options.logged) this.host.log?.error('model', text);
     this.items.push({ id: randomUUID(), role: 'error', text, at: Date.now() });
     this.changed();
   }

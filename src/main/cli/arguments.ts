@@ -1,7 +1,7 @@
 /** The `tandem` command line, parsed without a library: it is small and must never throw a stack trace. */
 export type CliCommand =
   | { kind: 'app' }
-  | { kind: 'web'; port: number; shell?: string; open: boolean }
+  | { kind: 'web'; port: number; shell?: string; open: boolean; verbose: boolean }
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'policy-check'; command: string; cwd?: string }
@@ -10,8 +10,9 @@ export type CliCommand =
 
 export const USAGE = `Usage:
   tandem                         open the Tandem window (Electron)
-  tandem web [--port N] [--shell PATH] [--no-open]
-                                 serve Tandem on 127.0.0.1 for a browser (--port 0 picks a free port)
+  tandem web [--port N] [--shell PATH] [--no-open] [--verbose]
+                                 serve Tandem on 127.0.0.1 for a browser (--port 0 picks a free port;
+                                 --verbose also prints the engine log to stderr)
   tandem policy check [--cwd DIR] -- 'COMMAND'
                                  how the agent's approval gate would judge COMMAND run in DIR
                                  (default: here), as one JSON line
@@ -30,6 +31,7 @@ export function parseArguments(argv: string[]): CliCommand {
   let port = 0;
   let shell: string | undefined;
   let open = true;
+  let verbose = false;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -46,11 +48,13 @@ export function parseArguments(argv: string[]): CliCommand {
       if (!shell) return { kind: 'error', message: '--shell needs a path.' };
     } else if (flag === '--no-open') {
       open = false;
+    } else if (flag === '--verbose') {
+      verbose = true;
     } else {
       return { kind: 'error', message: `Unknown option "${arg}" for tandem web.` };
     }
   }
-  return { kind: 'web', port, shell, open };
+  return { kind: 'web', port, shell, open, verbose };
 }
 
 function parsePolicyArguments(rest: string[]): CliCommand {

@@ -10,13 +10,19 @@ export interface WebCommandOptions {
   port: number;
   shell?: string;
   open: boolean;
+  /** Print the engine log to stderr as it is written. */
+  verbose?: boolean;
   version: string;
   rendererDir: string;
 }
 
 /** `tandem web`: the engine and UI on 127.0.0.1 until Ctrl+C; panes survive closed tabs. */
 export async function runWebCommand(options: WebCommandOptions): Promise<void> {
-  const engine = new Engine({ version: options.version, shellOverride: options.shell });
+  const engine = new Engine({
+    version: options.version,
+    shellOverride: options.shell,
+    echoLog: options.verbose ? (line) => process.stderr.write(`tandem log: ${line}`) : undefined,
+  });
   const server = new WebServer({ engine, rendererDir: options.rendererDir, port: options.port });
   try {
     await server.listen();
@@ -28,6 +34,7 @@ export async function runWebCommand(options: WebCommandOptions): Promise<void> {
     return;
   }
   process.stdout.write(`Tandem is running at ${server.url}\n`);
+  if (options.verbose) process.stderr.write(`tandem: the engine log is ${engine.log.file}\n`);
   if (options.open) openInBrowser(server.url);
 
   let stopping = false;
@@ -39,7 +46,10 @@ export async function runWebCommand(options: WebCommandOptions): Promise<void> {
     process.exit(0);
   };
   // Whatever goes wrong in one request or pane, the other shells keep running.
-  process.on('unhandledRejection', (error) => process.stderr.write(`tandem: ${String(error)}\n`));
+  process.on('unhandledRejection', (error) => {
+    process.stderr.write(`tandem: ${String(error)}\n`);
+    engine.log.error('engine', 'an unhandled rejection', error);
+  });
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
   process.on('SIGHUP', () => void stop());

@@ -153,7 +153,10 @@ export class ClientConnection implements PaneListener {
       this.reply(id, await handler(params.data as Params<Method>));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      this.reply(id, undefined, { message, code: error instanceof UserError ? 'user' : 'internal' });
+      const internal = !(error instanceof UserError);
+      // The client gets the message; the stack stays in the engine log.
+      if (internal) this.engine.log.error('client', `${method} failed: ${message}`, error);
+      this.reply(id, undefined, { message, code: internal ? 'internal' : 'user' });
     }
   }
 

@@ -14,6 +14,7 @@ import { MemoryKeyStore, type ApiKeyStore } from '../agent/modelConnection';
 import { Pane, type PaneListener } from '../panes/pane';
 import type { ApprovalGate } from '../safety/approval/approvalGate';
 import { createApprovalGate } from '../safety/approval/gateSetup';
+import { EngineLog } from '../log/engineLog';
 import { AuditLog } from '../safety/audit/auditLog';
 import { SessionStore } from '../session/sessionStore';
 import { loadSettings, updateSettings } from '../settings/configFile';
@@ -31,6 +32,8 @@ export interface EngineOptions {
   agentRetryBaseMs?: number;
   /** The system policy file (default /etc/tandem/policy.toml); tests point it elsewhere. */
   systemPolicyFile?: string;
+  /** Also print every engine-log line here (`tandem web --verbose`). */
+  echoLog?: (line: string) => void;
 }
 
 export class UserError extends Error {}
@@ -55,15 +58,20 @@ export class Engine {
   /** The pane the user typed in last: where the agent works when a request names none. */
   private lastActivePaneId: number | undefined;
   readonly agent: AgentSession;
+  readonly log: EngineLog;
   private readonly audit: AuditLog;
   private readonly gate: ApprovalGate;
 
   constructor(private readonly options: EngineOptions) {
     this.env = options.env ?? process.env;
     this.paths = options.paths ?? tandemPaths(this.env);
-    this.gate = createApprovalGate(this.paths, this.env, { systemPolicyFile: options.systemPolicyFile });
+    this.log = new EngineLog({ file: this.paths.logFile, echo: options.echoLog });
+    this.gate = createApprovalGate(this.paths, this.env, { systemPolicyFile: options.systemPolicyFile, log: this.log });
     this.audit = new AuditLog(this.paths.auditFile, this.paths.auditHeadFile, {
-      onError: (error) => console.error(`tandem: the audit log could not be written: ${error.message}`),
+      onError: (error) => {
+        console.error(`tandem: the audit log could not be written: ${error.message}`);
+        this.log.error('audit', 'the audit log could not be written', error);
+      },
     });
     this.agent = new AgentSession({
       settings: () => this.settingsValue,
@@ -75,12 +83,15 @@ export class Engine {
       retryBaseMs: options.agentRetryBaseMs,
       gate: this.gate,
       audit: this.audit,
+      log: this.log,
     });
     const loaded = loadSettings(this.paths.configFile);
     this.settingsValue = loaded.settings;
     this.settingsError = loaded.error;
+    if (loaded.error) this.log.warning('settings', loaded.error);
     this.sessionStore = new SessionStore(this.paths.sessionFile);
     if (this.settingsValue.session.restore) this.sessionNotice = this.sessionStore.load().error;
+    if (this.sessionNotice) this.log.warning('session', this.sessionNotice);
     this.watchConfig();
   }
 
@@ -146,6 +157,7 @@ export class Engine {
       env: this.env,
       restoredSnapshot: restored ? restored.scrollback + restoredBanner(restored.savedAt) : undefined,
       onPromptRequest: (paneId, promptRequest) => this.agent.promptRequest(paneId, promptRequest),
+      log: this.log,
     });
     this.panes.set(id, pane);
     const attached = pane.attach(client);
@@ -260,7 +272,8 @@ export class Engine {
         if (file !== 'config.toml') return;
         const loaded = loadSettings(this.paths.configFile);
         this.settingsError = loaded.error;
-        if (!loaded.error) this.settingsValue = loaded.settings;
+        if (loaded.error) this.log.warning('settings', loaded.error);
+        else this.settingsValue = loaded.settings;
         this.client?.event('settings.changed', { settings: this.settingsValue, error: loaded.error });
         this.agent.settingsChanged();
       });

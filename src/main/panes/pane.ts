@@ -15,6 +15,7 @@ import { DeliveryWindow, PtyThrottle, RENDERER_WINDOW } from '../pty/flowControl
 import { BacklogCost } from '../pty/backlogCost';
 import { OutputBatcher } from '../pty/outputBatcher';
 import { foregroundGroupOf, hangUp } from '../pty/processTree';
+import type { EngineLog } from '../log/engineLog';
 import { PromptInterceptor, clearLineKeys, type PromptRequest, type PromptShell } from '../prompt/promptInterceptor';
 import { buildShellLaunch, type ShellLaunch } from '../shell/shellLaunch';
 import { resolveShell } from './shellChoice';
@@ -62,6 +63,8 @@ export interface PaneOptions {
   restoredSnapshot?: string;
   /** A `# ` instruction or `?? ` question typed at the prompt (taken away from the shell). */
   onPromptRequest?: (paneId: number, request: PromptRequest) => void;
+  /** Where the pane's warnings and shell start failures are recorded. */
+  log?: EngineLog;
 }
 
 /** In-engine watchers of a pane (the agent's step runner). */
@@ -518,10 +521,12 @@ export class Pane {
 
   /** A line of text in the terminal itself, dim, so the user sees it where they look. */
   private writeNotice(text: string): void {
+    this.options.log?.warning('shell', `pane ${this.id}: ${text}`);
     this.emitOutput(Buffer.from(`\r\n\x1b[2m[tandem] ${text}\x1b[0m\r\n`, 'utf8'));
   }
 
   private notice(level: 'info' | 'warning' | 'error', message: string): void {
+    if (level !== 'info') this.options.log?.[level]('pane', `pane ${this.id}: ${message}`);
     this.emitEvent('pane.notice', { paneId: this.id, level, message });
   }
 

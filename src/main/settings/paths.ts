@@ -11,6 +11,8 @@ export interface TandemPaths {
   /** The agent's audit trail (append-only, hash-chained JSONL) and the seq/hash of its last line. */
   auditFile: string;
   auditHeadFile: string;
+  /** The engine's own log of what went wrong inside it (docs/architecture.md). */
+  logFile: string;
 }
 
 export function tandemPaths(env: NodeJS.ProcessEnv = process.env): TandemPaths {
@@ -31,5 +33,6 @@ export function tandemPaths(env: NodeJS.ProcessEnv = process.env): TandemPaths {
     sessionFile: join(stateDir, 'session.json'),
     auditFile: join(dataDir, 'audit.jsonl'),
     auditHeadFile: join(dataDir, 'audit.head'),
+    logFile: join(stateDir, 'engine.log'),
   };
 }

@@ -1,3 +1,4 @@
+import type { EngineLog } from '../../log/engineLog';
 import { classifyCommand, type RiskResult, type RiskLevel } from '../commandRisk';
 import { runPostExecHooks, runPreExecHooks, type PostExecHookResult } from '../hooks/hookRunner';
 import type { PolicyFiles } from '../policy/policyFiles';
@@ -50,6 +51,8 @@ export interface ApprovalGateOptions {
   env?: NodeJS.ProcessEnv;
   /** Notices steps that changed Tandem's own files anyway. */
   ownFiles: OwnFilesWatch;
+  /** Where hooks that fail (rather than deny) are recorded. */
+  log?: Pick<EngineLog, 'warning'>;
 }
 
 /**
@@ -84,6 +87,7 @@ export class ApprovalGate {
       { timeoutMs: this.options.hookTimeoutMs, env: this.options.env },
     );
     if (hook.decision === 'deny') {
+      if (hook.failed) this.options.log?.warning('hook', `pre-exec hook ${hook.hook ?? '(hooks folder)'} failed, so \`${command}\` was denied: ${hook.reason ?? ''}`);
       return this.result('deny', risk, command, `hook ${hook.hook ?? 'pre-exec'}: ${hook.reason || 'denied'}`, 'hook');
     }
     let modifiedBy: string | undefined;

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { EngineLog } from '../../log/engineLog';
 import type { TandemPaths } from '../../settings/paths';
 import { PolicyFiles, SYSTEM_POLICY_FILE } from '../policy/policyFiles';
 import { ApprovalGate } from './approvalGate';
@@ -9,6 +10,7 @@ export interface GateSetupOptions {
   /** The system policy (default /etc/tandem/policy.toml); tests point it elsewhere. */
   systemPolicyFile?: string;
   hookTimeoutMs?: number;
+  log?: Pick<EngineLog, 'warning'>;
 }
 
 /** Where the user's policy and hooks live. */
@@ -50,5 +52,6 @@ export function createApprovalGate(paths: TandemPaths, env: NodeJS.ProcessEnv, o
     hookTimeoutMs: options.hookTimeoutMs,
     env,
     ownFiles: new OwnFilesWatch([paths.configDir, systemPolicyFile]),
+    log: options.log,
   });
 }

@@ -7,6 +7,8 @@ export interface HookAnswer {
   decision: HookDecision;
   reason?: string;
   command?: string;
+  /** The deny is the hook failing (did not start, timed out, crashed, printed garbage), not its verdict. */
+  failed?: true;
 }
 
 const REASON_CAP = 1000;
@@ -66,8 +68,8 @@ export function interpretPreExecRun(hook: string, run: HookProcessResult, timeou
     return { decision: 'deny', reason: reason || `hook ${hook} exited with code 2 (deny) without giving a reason on stderr` };
   }
   const failure = describeHookFailure(hook, run, timeoutMs);
-  if (failure) return { decision: 'deny', reason: failure };
-  if (run.stdoutTruncated) return { decision: 'deny', reason: `hook ${hook} printed more than ${HOOK_OUTPUT_CAP_BYTES / 1024} KB on stdout` };
+  if (failure) return { decision: 'deny', reason: failure, failed: true };
+  if (run.stdoutTruncated) return { decision: 'deny', reason: `hook ${hook} printed more than ${HOOK_OUTPUT_CAP_BYTES / 1024} KB on stdout`, failed: true };
   return parseHookAnswer(hook, run.stdout);
 }
 
@@ -79,11 +81,11 @@ export function parseHookAnswer(hook: string, stdout: string): HookAnswer {
   try {
     json = JSON.parse(text);
   } catch {
-    return { decision: 'deny', reason: `hook ${hook} printed something that is not JSON: ${JSON.stringify(preview(text))}` };
+    return { decision: 'deny', reason: `hook ${hook} printed something that is not JSON: ${JSON.stringify(preview(text))}`, failed: true };
   }
   const parsed = HookAnswerSchema.safeParse(json);
   if (!parsed.success) {
-    return { decision: 'deny', reason: `hook ${hook} printed JSON that is not a hook answer: ${describeIssue(parsed.error)}` };
+    return { decision: 'deny', reason: `hook ${hook} printed JSON that is not a hook answer: ${describeIssue(parsed.error)}`, failed: true };
   }
   return answerFrom(hook, parsed.data);
 }

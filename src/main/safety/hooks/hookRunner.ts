@@ -25,10 +25,10 @@ export const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
 export async function runPreExecHooks(hooksDir: string, action: HookAction, options: HookOptions = {}): Promise<HookVerdict> {
   try {
     const listing = await listHooks(hooksDir, 'pre-exec');
-    if ('error' in listing) return { decision: 'deny', reason: listing.error };
+    if ('error' in listing) return { decision: 'deny', reason: listing.error, failed: true };
     if (listing.hooks.length === 0) return { decision: 'none' };
     const unrunnable = listing.hooks.find((hook) => hook.problem !== undefined);
-    if (unrunnable) return { decision: 'deny', reason: unrunnable.problem, hook: unrunnable.name };
+    if (unrunnable) return { decision: 'deny', reason: unrunnable.problem, hook: unrunnable.name, failed: true };
 
     const timeoutMs = effectiveTimeout(options);
     const cwd = await hookCwd(action.cwd);
@@ -38,7 +38,7 @@ export async function runPreExecHooks(hooksDir: string, action: HookAction, opti
     for (const hook of listing.hooks) {
       const run = await runHook(hook, 'pre-exec', preExecInput({ ...action, command }), cwd, timeoutMs, options);
       const answer = interpretPreExecRun(hook.name, run, timeoutMs);
-      if (answer.decision === 'deny') return { decision: 'deny', reason: answer.reason, hook: hook.name };
+      if (answer.decision === 'deny') return withoutUndefined({ decision: 'deny' as const, reason: answer.reason, hook: hook.name, failed: answer.failed });
       if (answer.command !== undefined && answer.command !== command) {
         command = answer.command;
         modifiedBy = hook.name;
@@ -47,7 +47,7 @@ export async function runPreExecHooks(hooksDir: string, action: HookAction, opti
     }
     return withoutUndefined({ ...verdict, command: command !== action.command ? command : undefined, hook: verdict.hook ?? modifiedBy });
   } catch (error) {
-    return { decision: 'deny', reason: `hooks could not be run: ${(error as Error).message}` };
+    return { decision: 'deny', reason: `hooks could not be run: ${(error as Error).message}`, failed: true };
   }
 }
 

@@ -30,6 +30,8 @@ export interface HookVerdict {
   command?: string;
   /** File name of the hook that decided (or, for 'none', that modified the command). */
   hook?: string;
+  /** The deny comes from a hook (or the hooks folder) failing, not from a hook's verdict. */
+  failed?: true;
 }
 
 export interface HookOptions {
