@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { bufferText, firstPane, runCommand, terminalSize } from './support/terminalPage';
+import { bufferText, firstPane, runCommand, terminalSize, waitForBuffer } from './support/terminalPage';
 import { makeHome, removeHome, startTandem, type TandemServer } from './support/tandemServer';
 
 let server: TandemServer | undefined;
@@ -26,7 +26,8 @@ for (const shell of ['bash', 'zsh', 'fish'] as const) {
     await expect(failing).toHaveAttribute('data-exit-code', '1');
     await expect(failing).toHaveAttribute('data-cwd', '/tmp');
     await expect(failing).toHaveAttribute('data-block-id', /^p\d+b\d+$/);
-    expect(await bufferText(page, paneId)).toContain('e2e-output');
+    // The output line itself (the echoed command line holds the text too).
+    await waitForBuffer(page, paneId, /^e2e-output$/m);
 
     const missing = await runCommand(page, pane, 'definitely-not-a-command-xyz');
     await expect(missing).toHaveAttribute('data-exit-code', '127');

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { bufferText, runCommand } from './support/terminalPage';
+import { bufferText, runCommand, waitForBuffer } from './support/terminalPage';
 import { allowClipboard, blockOf, probeTerminal, readClipboardText, useTandem, waitForPrompt, writeClipboardText } from './support/uiPage';
 
 const tandem = useTandem();
@@ -87,6 +87,8 @@ test('Ctrl+Shift+Up / Down jump between blocks and move the viewport', async ({ 
   await runCommand(page, pane, 'echo first-block');
   await runCommand(page, pane, 'seq 1 150');
   await runCommand(page, pane, 'echo last-block');
+  // Everything on screen, the next prompt included, before the bottom is measured.
+  await waitForBuffer(page, paneId, /^last-block\n[^\n]*[#$%>] *$/m);
   const atBottom = await probeTerminal(page, paneId);
   expect(atBottom.baseY).toBeGreaterThan(100);
   expect(atBottom.viewportY).toBe(atBottom.baseY);

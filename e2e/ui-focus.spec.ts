@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { bufferText, runCommand, terminalSize } from './support/terminalPage';
+import { bufferText, runCommand, terminalSize, waitForBuffer } from './support/terminalPage';
 import { allowClipboard, readClipboardText, useTandem, writeClipboardText } from './support/uiPage';
 
 const tandem = useTandem();
@@ -25,8 +25,9 @@ test('selecting with the mouse and Ctrl+Shift+C copies; Ctrl+Shift+C without a s
   await runCommand(page, pane, 'echo copy-$((3*3))-me');
   await writeClipboardText(page, 'before');
 
+  // The block's exit code can reach the page before its output is parsed: wait for the line.
+  await expect.poll(() => screenRowOf(page, paneId, 'copy-9-me')).toBeGreaterThanOrEqual(0);
   const row = await screenRowOf(page, paneId, 'copy-9-me');
-  expect(row).toBeGreaterThanOrEqual(0);
   const screen = (await pane.locator('.xterm-screen').boundingBox())!;
   const { cols, rows } = await terminalSize(page, paneId);
   await page.mouse.dblclick(screen.x + (screen.width / cols) * 2.5, screen.y + (screen.height / rows) * (row + 0.5));
@@ -37,7 +38,7 @@ test('selecting with the mouse and Ctrl+Shift+C copies; Ctrl+Shift+C without a s
   await pane.click();
   await page.keyboard.press('Control+Shift+C');
   await runCommand(page, pane, 'echo line-is-clean');
-  expect(await bufferText(page, paneId)).toMatch(/^line-is-clean$/m);
+  await waitForBuffer(page, paneId, /^line-is-clean$/m);
 });
 
 test('Alt+Arrow and clicks move focus between split panes; keystrokes go to the focused pane', async ({ page }) => {
@@ -85,7 +86,8 @@ test('dragging the divider resizes both panes; Ctrl+Tab switches tabs', async ({
   await page.mouse.move(divider.x - 250, divider.y + divider.height / 2, { steps: 5 });
   await page.mouse.up();
   await expect.poll(async () => (await terminalSize(page, leftId)).cols).toBeLessThan(before.cols - 20);
-  expect((await terminalSize(page, rightId)).cols).toBeGreaterThan(before.cols + 20);
+  // Each pane refits on its own (debounced), so the right one is waited for too.
+  await expect.poll(async () => (await terminalSize(page, rightId)).cols).toBeGreaterThan(before.cols + 20);
 
   await page.keyboard.press('Control+Shift+T');
   const tabs = page.getByTestId('tab');

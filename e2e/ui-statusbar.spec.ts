@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { bufferText, runCommand } from './support/terminalPage';
+import { bufferText, runCommand, waitForBuffer } from './support/terminalPage';
 import { useTandem } from './support/uiPage';
 
 const tandem = useTandem();
@@ -47,5 +47,13 @@ test('status bar says integration off for a shell without integration (dash)', a
   const panel = page.getByTestId('ai-panel');
   await expect(panel).toBeVisible();
   await expect(panel.locator('[data-testid="ai-message"][data-role="user"]')).toContainText('what shell is this');
-  expect(await bufferText(page, paneId)).not.toMatch(/not found/);
+  // Its Enter never reached dash: the next command's block follows the earlier ones, with
+  // none for the instruction in between.
+  await pane.click();
+  await page.keyboard.type('echo after-instruction');
+  await page.keyboard.press('Enter');
+  await waitForBuffer(page, paneId, /^after-instruction$/m);
+  const commands = () => pane.locator('[data-testid="block"]').evaluateAll((blocks) => blocks.map((block) => block.getAttribute('data-command')));
+  await expect.poll(async () => (await commands()).at(-1)).toBe('echo after-instruction');
+  expect((await commands()).filter((command) => command?.includes('what shell is this'))).toEqual([]);
 });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { runCommand } from './support/terminalPage';
+import { runCommand, waitForBuffer } from './support/terminalPage';
 import { probeTerminal, useTandem } from './support/uiPage';
 
 const tandem = useTandem();
@@ -9,6 +9,7 @@ test('find in scrollback (Ctrl+Shift+F) selects a string printed earlier and scr
   // The command line holds "$((6*7))"; only the output holds "find-42-marker".
   await runCommand(page, pane, 'echo find-$((6*7))-marker');
   await runCommand(page, pane, 'seq 1 120');
+  await waitForBuffer(page, paneId, /^120$/m);
   const before = await probeTerminal(page, paneId);
   expect(before.viewportY).toBe(before.baseY);
 

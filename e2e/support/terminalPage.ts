@@ -21,16 +21,34 @@ export async function terminalSize(page: Page, paneId: string): Promise<{ cols: 
   }, paneId);
 }
 
-/** The focused-or-only pane, once its shell has shown a prompt with integration reporting in. */
-export async function firstPane(page: Page): Promise<{ pane: Locator; paneId: string }> {
+/**
+ * The focused-or-only pane, once its shell has shown a prompt (keys typed earlier may be
+ * lost); `prompt: false` for a shell without integration, which may not report one.
+ */
+export async function firstPane(page: Page, { prompt = true } = {}): Promise<{ pane: Locator; paneId: string }> {
   const pane = page.getByTestId('pane').first();
   await expect(pane).toBeVisible();
+  if (prompt) await expect(pane).toHaveAttribute('data-state', 'PROMPT', { timeout: 30_000 });
   const paneId = (await pane.getAttribute('data-pane-id'))!;
   return { pane, paneId };
 }
 
-/** Types a command into the pane as keystrokes and waits for its block to finish. */
+/**
+ * Waits until the pane's xterm holds text matching `pattern`. A block's exit code reaches
+ * the page before the output it describes is parsed, so read the screen only after this.
+ */
+export async function waitForBuffer(page: Page, paneId: string, pattern: RegExp): Promise<string> {
+  await expect.poll(() => bufferText(page, paneId), { message: `the pane's screen to match ${pattern}` }).toMatch(pattern);
+  return bufferText(page, paneId);
+}
+
+/**
+ * Types a command into the pane as keystrokes and waits for its block to finish. Its
+ * output may still be on its way to xterm: wait for it with `waitForBuffer`.
+ */
 export async function runCommand(page: Page, pane: Locator, command: string): Promise<Locator> {
+  // A new split, tab or restarted shell may still be starting; keys typed before its prompt can be lost.
+  await expect(pane).toHaveAttribute('data-state', 'PROMPT', { timeout: 30_000 });
   await pane.click();
   await page.keyboard.type(command);
   await page.keyboard.press('Enter');

@@ -49,10 +49,9 @@ export function useTandem(): {
     async start(page, { prompt = true, ...options } = {}) {
       server = await startTandem({ shell: '/usr/bin/bash', ...options });
       await page.goto(server.url);
-      const { pane, paneId } = await firstPane(page);
       // Keys typed while the shell is still loading its startup files can be lost to it;
-      // integration reports the first prompt, so wait for that (a slow, loaded machine too).
-      if (prompt) await expect(pane).toHaveAttribute('data-state', 'PROMPT', { timeout: 30_000 });
+      // integration reports the first prompt, so firstPane waits for that.
+      const { pane, paneId } = await firstPane(page, { prompt });
       return { server, pane, paneId };
     },
     server() {

@@ -68,8 +68,10 @@ describe.each(SHELLS)('`# ` at a $name prompt', (shell) => {
   it('is not intercepted inside a heredoc, python3 or vi', async () => {
     const { client, paneId } = await open(shell.path);
     if (shell.heredoc) {
+      const from = client.textOf(paneId).length;
       client.type(paneId, 'cat <<EOF\r');
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The shell's continuation prompt (bash `> `, zsh `heredoc> `): the heredoc is open.
+      await client.waitFor(() => client.textOf(paneId).slice(from).includes('> '), 10_000, 'the heredoc prompt');
       await typeSlowly(client, paneId, '# inside the heredoc\rEOF\r');
       const block = await client.waitFor(
         () => client.eventsOf('block.finished').find((b) => b.command.startsWith('cat <<EOF')),
@@ -84,10 +86,12 @@ describe.each(SHELLS)('`# ` at a $name prompt', (shell) => {
     await client.waitFor(() => client.textOf(paneId).includes('>>> '), 10_000, 'the python prompt');
     await typeSlowly(client, paneId, '# inside python\rprint("py-" + "ok")\rexit()\r');
     await client.waitForBlock(paneId, 'python3 -q');
-    expect(client.textOf(paneId)).toContain('py-ok');
+    await client.waitFor(() => client.textOf(paneId).includes('py-ok'), 10_000, "python's output");
+    const beforeVi = client.textOf(paneId).length;
     client.type(paneId, 'vi -u NONE\r');
     await client.waitFor(() => client.eventsOf('block.started').some((b) => b.command === 'vi -u NONE'), 10_000, 'vi');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // vi has taken the screen (alternate screen on) and reads keys.
+    await client.waitFor(() => client.textOf(paneId).slice(beforeVi).includes('\x1b[?1049h'), 10_000, "vi's screen");
     await typeSlowly(client, paneId, 'i# inside vi\x1b:q!\r');
     await client.waitForBlock(paneId, 'vi -u NONE');
     expect(instructions(client)).toEqual([]);

@@ -121,6 +121,10 @@ export class EngineClient {
     }
   }
 
+  /**
+   * The block's end event. The output it describes is batched and may arrive just after it:
+   * read the text with `block.output`, or wait for it in `textOf`, not straight after this.
+   */
   waitForBlock(paneId: number, command: string, timeoutMs = 15_000): Promise<Block> {
     return this.waitFor(
       () => this.eventsOf('block.finished').find((block) => block.paneId === paneId && block.command === command),

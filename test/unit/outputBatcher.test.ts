@@ -1,8 +1,10 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { OutputBatcher, utf8SafeEnd } from '../../src/main/pty/outputBatcher';
 
 const settle = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits (polling) until `assertion` passes: batches go out on timers of their own. */
+const eventually = (assertion: () => void) => vi.waitFor(assertion, { timeout: 5_000, interval: 5 });
 
 function collector() {
   const sent: Uint8Array[] = [];
@@ -17,8 +19,7 @@ describe('OutputBatcher', () => {
       fc.asyncProperty(fc.array(fc.uint8Array({ maxLength: 700 }), { maxLength: 12 }), async (chunks) => {
         const { batcher, joined } = collector();
         for (const chunk of chunks) batcher.push(chunk);
-        await settle(40);
-        expect(joined()).toEqual(Buffer.concat(chunks.map((c) => Buffer.from(c))));
+        await eventually(() => expect(joined()).toEqual(Buffer.concat(chunks.map((c) => Buffer.from(c)))));
       }),
       { numRuns: 40 },
     );
@@ -29,8 +30,7 @@ describe('OutputBatcher', () => {
     const data = new TextEncoder().encode(text);
     const { sent, batcher, joined } = collector();
     for (let i = 0; i < data.length; i += 333) batcher.push(data.subarray(i, i + 333));
-    await settle();
-    expect(joined().toString('utf8')).toBe(text);
+    await eventually(() => expect(joined().toString('utf8')).toBe(text));
     for (const chunk of sent) {
       expect(chunk.length).toBeLessThanOrEqual(1024);
       expect(() => new TextDecoder('utf-8', { fatal: true }).decode(chunk)).not.toThrow();
@@ -38,17 +38,16 @@ describe('OutputBatcher', () => {
   });
 
   it('coalesces a burst into few sends', async () => {
-    const { sent, batcher } = collector();
+    const { sent, batcher, joined } = collector();
     for (let i = 0; i < 100; i++) batcher.push(new Uint8Array([65]));
-    await settle();
+    await eventually(() => expect(joined().length).toBe(100));
     expect(sent.length).toBeLessThan(5);
   });
 
   it('eventually sends a dangling partial character (invalid UTF-8 is not stuck)', async () => {
     const { batcher, joined } = collector();
     batcher.push(new Uint8Array([0x41, 0xe6, 0x97]));
-    await settle();
-    expect([...joined()]).toEqual([0x41, 0xe6, 0x97]);
+    await eventually(() => expect([...joined()]).toEqual([0x41, 0xe6, 0x97]));
   });
 });
 
@@ -78,9 +77,7 @@ describe('OutputBatcher with a window', () => {
           }
           room = Infinity;
           batcher.flushNow();
-          await settle(10);
-          const joined = Buffer.concat(sent.map((chunk) => Buffer.from(chunk)));
-          expect(joined.toString('utf8')).toBe(text);
+          await eventually(() => expect(Buffer.concat(sent.map((chunk) => Buffer.from(chunk))).toString('utf8')).toBe(text));
           for (const chunk of sent) expect(() => new TextDecoder('utf-8', { fatal: true }).decode(chunk)).not.toThrow();
           expect(batcher.pending).toBe(0);
           expect(flushes).toBeGreaterThan(0);
@@ -102,6 +99,7 @@ describe('OutputBatcher with a window', () => {
       { maxDelayMs: 1, room: () => room, flushed: () => flushes++ },
     );
     batcher.push(new Uint8Array(5_000));
+    // Time for a timer flush to happen, were the window ignored.
     await settle(10);
     expect(sent).toHaveLength(0);
     expect(batcher.pending).toBe(5_000);

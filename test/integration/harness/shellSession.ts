@@ -274,6 +274,34 @@ export class ShellSession {
     return leaks;
   }
 
+  /**
+   * Whether a line editor started reading a line since byte `from`: readline, zle and fish
+   * all switch bracketed paste on then. The sign that typed keys reach a (nested) shell's
+   * editor rather than whatever ran before it.
+   */
+  editorReadySince(from: number): boolean {
+    return Buffer.concat(this.chunks).subarray(from).includes('\x1b[?2004h');
+  }
+
+  /**
+   * Waits until `predicate` holds for the screen (and cursor) as xterm has parsed it: for
+   * what a line editor redraws, which no mark announces.
+   */
+  async waitForScreen(
+    predicate: (lines: string[], cursor: { x: number; y: number; line: string }) => boolean,
+    timeout: number,
+    what: string,
+  ): Promise<void> {
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      if (predicate(await this.screenLines(), await this.cursor())) return;
+      if (Date.now() > deadline) {
+        throw new Error(`Timed out after ${timeout} ms waiting for ${what}.\nScreen:\n${(await this.screenLines()).slice(-8).join('\n')}`);
+      }
+      await sleep(20);
+    }
+  }
+
   /** The output since byte `from` with every OSC sequence removed (what the user sees, roughly). */
   textSince(from: number): string {
     return Buffer.concat(this.chunks)

@@ -226,9 +226,11 @@ describe('bash inside bash, zsh inside bash', () => {
     await session.type('/usr/bin/zsh -f');
     session.write('\r');
     await session.waitUntil(() => session.state === 'EXECUTING', 5_000, 'zsh to start');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const started = session.blocks().at(-1)!.outputOffset;
+    await session.waitUntil(() => session.editorReadySince(started), 10_000, "zsh's line editor");
     session.write('echo inner; false\r');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await session.waitUntil(() => session.textSince(started).includes('\ninner'), 5_000, 'the inner command to run');
+    // Inner commands make no marks of ours: the outer block is still running.
     expect(session.state).toBe('EXECUTING');
     const finished = session.finishedBlocks().length;
     session.write('exit 4\r');
