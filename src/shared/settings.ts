@@ -49,13 +49,41 @@ const aiFields = {
   sessionTokenBudget: z.number().int().min(0).max(1_000_000_000),
 };
 
+/** What an environment variable's name may look like. */
+export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** zod keeps an array's maximum to itself, so it is named here. */
+const MAX_INCLUDED_ENV = 100;
+
 const contextFields = {
   /**
    * Environment variables the model may see, by name. Names ending in _KEY, _SECRET, _TOKEN,
    * _PASSWORD (and the like) are never sent, even when listed; values are scrubbed.
    */
-  include_env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')).max(100),
+  include_env: z.array(z.string().regex(ENV_NAME_PATTERN, 'an environment variable name')).max(MAX_INCLUDED_ENV),
 };
+
+/**
+ * The bounds and choices of the settings, read off the schema so the settings UI never
+ * writes them a second time.
+ */
+export const SETTING_LIMITS = {
+  fontSize: numberLimits(terminalFields.fontSize),
+  scrollback: numberLimits(terminalFields.scrollback),
+  maxOutputTokens: numberLimits(aiFields.maxOutputTokens),
+  stepTimeoutSeconds: numberLimits(aiFields.stepTimeoutSeconds),
+  contextBlocks: numberLimits(aiFields.contextBlocks),
+  historyTokenBudget: numberLimits(aiFields.historyTokenBudget),
+  sessionTokenBudget: numberLimits(aiFields.sessionTokenBudget),
+  modelLength: aiFields.model.maxLength ?? Number.MAX_SAFE_INTEGER,
+  baseUrlLength: aiFields.baseUrl.maxLength ?? Number.MAX_SAFE_INTEGER,
+  includedEnv: MAX_INCLUDED_ENV,
+  themes: terminalFields.theme.options,
+  backends: aiFields.backend.options,
+} as const;
+
+function numberLimits(schema: z.ZodNumber): { min: number; max: number } {
+  return { min: schema.minValue ?? Number.MIN_SAFE_INTEGER, max: schema.maxValue ?? Number.MAX_SAFE_INTEGER };
+}
 
 const ShellSection = z.object(shellFields).strict();
 const TerminalSection = z.object(terminalFields).strict();

@@ -1,13 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, type Settings } from '../../src/shared/settings';
+import { DEFAULT_SETTINGS, SETTING_LIMITS, type Settings } from '../../src/shared/settings';
 import { fuzzyScore } from '../../src/renderer/src/actions/fuzzyMatch';
 import { useLayoutStore } from '../../src/renderer/src/layout/layoutStore';
 import { paneLeaf, panesOf } from '../../src/renderer/src/layout/layoutTree';
 import { basename, tabTitle } from '../../src/renderer/src/layout/tabTitle';
 import {
   effectiveFontSize,
-  MAX_FONT_SIZE,
-  MIN_FONT_SIZE,
   resolvedTheme,
   useSettingsStore,
 } from '../../src/renderer/src/settings/settingsStore';
@@ -38,6 +36,9 @@ describe('font zoom', () => {
   });
 
   it('stays within the allowed sizes, and undoing from a limit takes effect at once', () => {
+    // The bounds are the schema's own, read off it.
+    expect(SETTING_LIMITS.fontSize).toEqual({ min: 6, max: 72 });
+    const { min: MIN_FONT_SIZE, max: MAX_FONT_SIZE } = SETTING_LIMITS.fontSize;
     const store = useSettingsStore.getState();
     for (let i = 0; i < 100; i++) store.zoom(1);
     expect(effectiveFontSize(useSettingsStore.getState())).toBe(MAX_FONT_SIZE);

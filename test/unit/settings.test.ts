@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSettings, updateSettings } from '../../src/main/settings/configFile';
 import { tandemPaths } from '../../src/main/settings/paths';
-import { DEFAULT_SETTINGS } from '../../src/shared/settings';
+import { DEFAULT_SETTINGS, SETTING_LIMITS, SettingsPatchSchema } from '../../src/shared/settings';
 
 const dirs: string[] = [];
 function tempFile(content?: string): string {
@@ -78,5 +78,34 @@ describe('settings updates keep what they do not touch', () => {
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(loadSettings(real).settings.terminal.fontSize).toBe(20);
     expect(statSync(real).mode & 0o777).toBe(0o644);
+  });
+});
+
+describe('SETTING_LIMITS, what the settings UI shows as bounds and choices', () => {
+  it('are exactly what the schema accepts', () => {
+    const numeric = {
+      fontSize: ['terminal', 'fontSize'],
+      scrollback: ['terminal', 'scrollback'],
+      maxOutputTokens: ['ai', 'maxOutputTokens'],
+      stepTimeoutSeconds: ['ai', 'stepTimeoutSeconds'],
+      contextBlocks: ['ai', 'contextBlocks'],
+      historyTokenBudget: ['ai', 'historyTokenBudget'],
+      sessionTokenBudget: ['ai', 'sessionTokenBudget'],
+    } as const;
+    const accepts = (section: string, key: string, value: unknown) => SettingsPatchSchema.safeParse({ [section]: { [key]: value } }).success;
+    for (const [name, [section, key]] of Object.entries(numeric)) {
+      const { min, max } = SETTING_LIMITS[name as keyof typeof numeric];
+      expect([accepts(section, key, min), accepts(section, key, max)], name).toEqual([true, true]);
+      expect([accepts(section, key, min - 1), accepts(section, key, max + 1)], name).toEqual([false, false]);
+    }
+    expect(accepts('ai', 'model', 'm'.repeat(SETTING_LIMITS.modelLength))).toBe(true);
+    expect(accepts('ai', 'model', 'm'.repeat(SETTING_LIMITS.modelLength + 1))).toBe(false);
+    expect(accepts('ai', 'baseUrl', 'u'.repeat(SETTING_LIMITS.baseUrlLength + 1))).toBe(false);
+    const names = (count: number) => Array.from({ length: count }, (_, i) => `V${i}`);
+    expect(accepts('context', 'include_env', names(SETTING_LIMITS.includedEnv))).toBe(true);
+    expect(accepts('context', 'include_env', names(SETTING_LIMITS.includedEnv + 1))).toBe(false);
+    for (const theme of SETTING_LIMITS.themes) expect(accepts('terminal', 'theme', theme)).toBe(true);
+    for (const backend of SETTING_LIMITS.backends) expect(accepts('ai', 'backend', backend)).toBe(true);
+    expect(SETTING_LIMITS.themes).toContain(DEFAULT_SETTINGS.terminal.theme);
   });
 });

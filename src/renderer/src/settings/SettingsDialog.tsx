@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import type { Settings, SettingsPatch } from '../../../shared/settings';
+import { ENV_NAME_PATTERN, SETTING_LIMITS, type Settings, type SettingsPatch } from '../../../shared/settings';
 import { useBannerStore } from '../app/bannerStore';
 import { useUiStore } from '../app/uiStore';
 import { storeApiKey, switchModel } from '../ai/agentRequests';
@@ -55,7 +55,10 @@ function draftFrom(settings: Settings): Draft {
   };
 }
 
-function parseWhole(text: string, label: string, min: number, max: number): number {
+const THEME_LABELS: Record<Settings['terminal']['theme'], string> = { system: 'Follow system', dark: 'Dark', light: 'Light' };
+const BACKEND_LABELS: Record<Settings['ai']['backend'], string> = { anthropic: 'Anthropic', 'openai-compatible': 'OpenAI-compatible' };
+
+function parseWhole(text: string, label: string, { min, max }: { min: number; max: number }): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new Error(`${label} must be a whole number from ${min} to ${max}.`);
@@ -72,8 +75,8 @@ function patchFrom(draft: Draft, settings: Settings): SettingsPatch {
   if (Object.keys(shell).length > 0) patch.shell = shell;
 
   const terminal: NonNullable<SettingsPatch['terminal']> = {};
-  const fontSize = parseWhole(draft.fontSize, 'Font size', 6, 72);
-  const scrollback = parseWhole(draft.scrollback, 'Scrollback', 0, 1_000_000);
+  const fontSize = parseWhole(draft.fontSize, 'Font size', SETTING_LIMITS.fontSize);
+  const scrollback = parseWhole(draft.scrollback, 'Scrollback', SETTING_LIMITS.scrollback);
   if (draft.fontFamily.trim() && draft.fontFamily.trim() !== settings.terminal.fontFamily) terminal.fontFamily = draft.fontFamily.trim();
   if (fontSize !== settings.terminal.fontSize) terminal.fontSize = fontSize;
   if (scrollback !== settings.terminal.scrollback) terminal.scrollback = scrollback;
@@ -86,11 +89,11 @@ function patchFrom(draft: Draft, settings: Settings): SettingsPatch {
   if (draft.sessionRestore !== settings.session.restore) patch.session = { restore: draft.sessionRestore };
 
   const ai: NonNullable<SettingsPatch['ai']> = {};
-  const maxOutputTokens = parseWhole(draft.aiMaxOutputTokens, 'Max output tokens', 256, 128_000);
-  const stepTimeoutSeconds = parseWhole(draft.aiStepTimeout, 'Step timeout', 5, 86_400);
-  const contextBlocks = parseWhole(draft.aiContextBlocks, 'Recent commands in context', 0, 200);
-  const historyTokenBudget = parseWhole(draft.aiHistoryBudget, 'History budget', 2_000, 1_000_000);
-  const sessionTokenBudget = parseWhole(draft.aiSessionBudget, 'Session token budget', 0, 1_000_000_000);
+  const maxOutputTokens = parseWhole(draft.aiMaxOutputTokens, 'Max output tokens', SETTING_LIMITS.maxOutputTokens);
+  const stepTimeoutSeconds = parseWhole(draft.aiStepTimeout, 'Step timeout', SETTING_LIMITS.stepTimeoutSeconds);
+  const contextBlocks = parseWhole(draft.aiContextBlocks, 'Recent commands in context', SETTING_LIMITS.contextBlocks);
+  const historyTokenBudget = parseWhole(draft.aiHistoryBudget, 'History budget', SETTING_LIMITS.historyTokenBudget);
+  const sessionTokenBudget = parseWhole(draft.aiSessionBudget, 'Session token budget', SETTING_LIMITS.sessionTokenBudget);
   if (draft.aiBackend !== settings.ai.backend) ai.backend = draft.aiBackend;
   if (draft.aiModel.trim() !== settings.ai.model) ai.model = draft.aiModel.trim();
   if (draft.aiBaseUrl.trim() !== settings.ai.baseUrl) ai.baseUrl = draft.aiBaseUrl.trim();
@@ -102,8 +105,9 @@ function patchFrom(draft: Draft, settings: Settings): SettingsPatch {
   if (Object.keys(ai).length > 0) patch.ai = ai;
 
   const includeEnv = draft.includeEnv.split(/[\s,]+/).filter(Boolean);
-  const badName = includeEnv.find((name) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name));
+  const badName = includeEnv.find((name) => !ENV_NAME_PATTERN.test(name));
   if (badName) throw new Error(`"${badName}" is not an environment variable name.`);
+  if (includeEnv.length > SETTING_LIMITS.includedEnv) throw new Error(`At most ${SETTING_LIMITS.includedEnv} environment variables can be shared.`);
   if (includeEnv.join(' ') !== settings.context.include_env.join(' ')) patch.context = { include_env: includeEnv };
   return patch;
 }
@@ -212,18 +216,20 @@ export function SettingsDialog() {
           <div className="settings__row">
             <label>
               Font size
-              <input name="fontSize" type="number" min={6} max={72} value={draft.fontSize} onChange={(event) => change('fontSize', event.target.value)} />
+              <input name="fontSize" type="number" {...SETTING_LIMITS.fontSize} value={draft.fontSize} onChange={(event) => change('fontSize', event.target.value)} />
             </label>
             <label>
               Scrollback lines
-              <input name="scrollback" type="number" min={0} max={1_000_000} value={draft.scrollback} onChange={(event) => change('scrollback', event.target.value)} />
+              <input name="scrollback" type="number" {...SETTING_LIMITS.scrollback} value={draft.scrollback} onChange={(event) => change('scrollback', event.target.value)} />
             </label>
             <label>
               Theme
               <select name="theme" value={draft.theme} onChange={(event) => change('theme', event.target.value as Draft['theme'])}>
-                <option value="system">Follow system</option>
-                <option value="dark">Dark</option>
-                <option value="light">Light</option>
+                {SETTING_LIMITS.themes.map((theme) => (
+                  <option key={theme} value={theme}>
+                    {THEME_LABELS[theme]}
+                  </option>
+                ))}
               </select>
             </label>
           </div>
@@ -255,13 +261,16 @@ export function SettingsDialog() {
             <label>
               Backend
               <select name="aiBackend" value={draft.aiBackend} onChange={(event) => change('aiBackend', event.target.value as Draft['aiBackend'])}>
-                <option value="anthropic">Anthropic</option>
-                <option value="openai-compatible">OpenAI-compatible</option>
+                {SETTING_LIMITS.backends.map((backend) => (
+                  <option key={backend} value={backend}>
+                    {BACKEND_LABELS[backend]}
+                  </option>
+                ))}
               </select>
             </label>
             <label>
               Model
-              <input name="aiModel" value={draft.aiModel} spellCheck={false} maxLength={200} onChange={(event) => change('aiModel', event.target.value)} />
+              <input name="aiModel" value={draft.aiModel} spellCheck={false} maxLength={SETTING_LIMITS.modelLength} onChange={(event) => change('aiModel', event.target.value)} />
             </label>
           </div>
           <label>
@@ -270,7 +279,7 @@ export function SettingsDialog() {
               name="aiBaseUrl"
               value={draft.aiBaseUrl}
               spellCheck={false}
-              maxLength={2_000}
+              maxLength={SETTING_LIMITS.baseUrlLength}
               placeholder={draft.aiBackend === 'anthropic' ? 'ANTHROPIC_BASE_URL, then the Anthropic API' : 'OpenAI, or e.g. http://127.0.0.1:11434/v1 for Ollama, LM Studio…'}
               onChange={(event) => change('aiBaseUrl', event.target.value)}
             />
@@ -278,25 +287,25 @@ export function SettingsDialog() {
           <div className="settings__row">
             <label>
               Max output tokens
-              <input name="aiMaxOutputTokens" type="number" min={256} max={128_000} value={draft.aiMaxOutputTokens} onChange={(event) => change('aiMaxOutputTokens', event.target.value)} />
+              <input name="aiMaxOutputTokens" type="number" {...SETTING_LIMITS.maxOutputTokens} value={draft.aiMaxOutputTokens} onChange={(event) => change('aiMaxOutputTokens', event.target.value)} />
             </label>
             <label>
               Step timeout (seconds)
-              <input name="aiStepTimeout" type="number" min={5} max={86_400} value={draft.aiStepTimeout} onChange={(event) => change('aiStepTimeout', event.target.value)} />
+              <input name="aiStepTimeout" type="number" {...SETTING_LIMITS.stepTimeoutSeconds} value={draft.aiStepTimeout} onChange={(event) => change('aiStepTimeout', event.target.value)} />
             </label>
           </div>
           <div className="settings__row">
             <label>
               Recent commands in context
-              <input name="aiContextBlocks" type="number" min={0} max={200} value={draft.aiContextBlocks} onChange={(event) => change('aiContextBlocks', event.target.value)} />
+              <input name="aiContextBlocks" type="number" {...SETTING_LIMITS.contextBlocks} value={draft.aiContextBlocks} onChange={(event) => change('aiContextBlocks', event.target.value)} />
             </label>
             <label>
               History budget (tokens)
-              <input name="aiHistoryBudget" type="number" min={2_000} max={1_000_000} value={draft.aiHistoryBudget} onChange={(event) => change('aiHistoryBudget', event.target.value)} />
+              <input name="aiHistoryBudget" type="number" {...SETTING_LIMITS.historyTokenBudget} value={draft.aiHistoryBudget} onChange={(event) => change('aiHistoryBudget', event.target.value)} />
             </label>
             <label title="Tokens sent and received until the window closes: a warning at 80%, a stop at 100%. 0 means no limit.">
               Session token budget
-              <input name="aiSessionBudget" type="number" min={0} max={1_000_000_000} value={draft.aiSessionBudget} onChange={(event) => change('aiSessionBudget', event.target.value)} />
+              <input name="aiSessionBudget" type="number" {...SETTING_LIMITS.sessionTokenBudget} value={draft.aiSessionBudget} onChange={(event) => change('aiSessionBudget', event.target.value)} />
             </label>
             <label title="Only these environment variables are shown to the model; names ending in _KEY, _SECRET, _TOKEN or _PASSWORD never are.">
               Environment the AI sees

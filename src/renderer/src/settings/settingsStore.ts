@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { DEFAULT_SETTINGS, type Settings } from '../../../shared/settings';
+import { DEFAULT_SETTINGS, SETTING_LIMITS, type Settings } from '../../../shared/settings';
 
 export type ResolvedTheme = 'dark' | 'light';
 
@@ -16,8 +16,7 @@ interface SettingsState {
   setSystemPrefersDark(dark: boolean): void;
 }
 
-export const MIN_FONT_SIZE = 6;
-export const MAX_FONT_SIZE = 72;
+const { min: MIN_FONT_SIZE, max: MAX_FONT_SIZE } = SETTING_LIMITS.fontSize;
 
 export const useSettingsStore = create<SettingsState>()((set) => ({
   settings: DEFAULT_SETTINGS,
