@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { cmdlineOf, descendantsOf, pidsWithArgument } from './proc.js';
-import { ROOT } from './tandem.js';
+import { ROOT } from './root.js';
 
 export const VIEWPORT = { width: 1200, height: 800 };
 /** The Chromium flags the e2e tests use too. */

@@ -1,25 +1,13 @@
-// A protocol-level client of `tandem web` over its WebSocket (src/shared/protocol.ts): what
-// the renderer does, minus the UI. Plain JS so the bench needs no TypeScript loader.
+// A protocol-level client of `tandem web` over its WebSocket: what the renderer does, minus
+// the UI, with the engine's own frame encoding (src/shared/protocol.ts).
 import { WebSocket } from 'ws';
+import { protocol } from './engineShared.js';
 
 /** Output ends with our PS1 (`$ `), ignoring the shell integration's OSC marks around it. */
 export const atPrompt = (out) => out.replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '').endsWith('$ ');
 
-export const FrameKind = { Output: 1, Input: 2, Ack: 3 };
-
-export function encodeFrame(kind, paneId, payload) {
-  const frame = Buffer.allocUnsafe(5 + payload.length);
-  frame.writeUInt8(kind, 0);
-  frame.writeUInt32LE(paneId, 1);
-  Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).copy(frame, 5);
-  return frame;
-}
-
-export function encodeAck(paneId, count) {
-  const payload = Buffer.allocUnsafe(4);
-  payload.writeUInt32LE(count >>> 0, 0);
-  return encodeFrame(FrameKind.Ack, paneId, payload);
-}
+const { FrameKind, decodeFrame, encodeAck, encodeFrame } = protocol;
+export { FrameKind, encodeAck, encodeFrame };
 
 export class EngineClient {
   /** Called with (paneId, Buffer) for each Output frame, before it is acknowledged. */
@@ -47,10 +35,10 @@ export class EngineClient {
     this.#ws = ws;
     ws.on('message', (data, isBinary) => {
       if (isBinary) {
-        const bytes = data;
-        if (bytes[0] !== FrameKind.Output) return;
-        const paneId = bytes.readUInt32LE(1);
-        const payload = bytes.subarray(5);
+        const frame = decodeFrame(data);
+        if (frame?.kind !== FrameKind.Output) return;
+        const { paneId } = frame;
+        const payload = Buffer.from(frame.payload.buffer, frame.payload.byteOffset, frame.payload.byteLength);
         this.onOutput(paneId, payload);
         if (this.autoAck) ws.send(encodeAck(paneId, payload.length));
         return;

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
-import { ROOT } from './tandem.js';
+import { ROOT } from './root.js';
 
 /**
  * `entries`: { name: 'src/…/module.ts' } relative to the repository. Bundles them into

@@ -10,7 +10,8 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import ptyModule from 'node-pty';
 import { WebSocketServer } from 'ws';
-import { ROOT } from './tandem.js';
+import { flowPolicy } from './engineShared.js';
+import { ROOT } from './root.js';
 
 const FILES = {
   '/': ['bench/page/reference.html', 'text/html'],
@@ -21,8 +22,8 @@ const FILES = {
   '/addon-unicode11.js': ['node_modules/@xterm/addon-unicode11/lib/addon-unicode11.js', 'text/javascript'],
 };
 
-/** The engine's renderer window (src/main/pty/flowControl.ts RENDERER_WINDOW): keep them equal. */
-export const WATERMARKS = { high: 250_000, low: 150_000 };
+/** The engine's renderer window, the very value (src/main/pty/flowPolicy.ts). */
+export const WATERMARKS = flowPolicy.RENDERER_WINDOW;
 
 /**
  * @param {object} options

@@ -1,12 +1,10 @@
 // Starts `node bin/tandem.js web --port 0 --no-open` in a throwaway HOME (XDG dirs inside,
 // a .bashrc with PS1='$ ') and hands back its URL and pid.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { testHome } from './engineShared.js';
+import { ROOT } from './root.js';
 
 export function requireBuild(what = 'the Tandem rows') {
   if (!existsSync(join(ROOT, 'out/main/cli.js'))) {
@@ -21,10 +19,11 @@ export function requireRendererBuild() {
   }
 }
 
+/** The tests' throwaway HOME (test/support/testHome.ts), with the bench's prompt and settings. */
 export function makeHome({ scrollback = 10_000 } = {}) {
-  const home = mkdtempSync(join(tmpdir(), 'tandem-bench-home-'));
+  const home = testHome.makeTestHome('tandem-bench-home-');
+  // The suites read the prompt as `$ `; no history file, so runs do not feed each other.
   writeFileSync(join(home, '.bashrc'), "PS1='$ '\nHISTFILE=/dev/null\n");
-  writeFileSync(join(home, '.bash_profile'), '. ~/.bashrc\n');
   mkdirSync(join(home, '.config/tandem'), { recursive: true });
   // The DOM renderer, like the reference page (the bench Chromium runs with --disable-gpu);
   // no session restore, so every run starts from an empty layout.
@@ -33,20 +32,13 @@ export function makeHome({ scrollback = 10_000 } = {}) {
     `[terminal]\nwebgl = false\ncursorBlink = false\nscrollback = ${scrollback}\n\n[session]\nrestore = false\n`,
   );
   const env = {
-    PATH: process.env.PATH,
-    HOME: home,
-    USER: process.env.USER ?? 'root',
-    LANG: 'C.UTF-8',
-    SHELL: '/bin/bash',
+    ...testHome.testHomeEnv(home),
     TERM: 'xterm-256color',
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_DATA_HOME: join(home, '.local/share'),
-    XDG_STATE_HOME: join(home, '.local/state'),
     XDG_CACHE_HOME: join(home, '.cache'),
     XDG_RUNTIME_DIR: join(home, '.run'),
   };
   mkdirSync(env.XDG_RUNTIME_DIR, { recursive: true, mode: 0o700 });
-  return { home, env, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+  return { home, env, cleanup: () => testHome.removeTestHome(home) };
 }
 
 /**

@@ -30,7 +30,7 @@
 
   /**
    * Streams the server's bytes into terminal `id`; resolves when xterm has parsed them all.
-   * `watermarks` undefined: the engine's (100 KB / 5 KB); null: no flow control.
+   * `watermarks` undefined: the server's (the engine's renderer window); null: no flow control.
    */
   async function stream(id, { frameBytes = 65536, watermarks, limitBytes } = {}) {
     const term = terminals.get(id);

@@ -8,7 +8,8 @@ import { EngineClient, atPrompt } from '../lib/engineClient.js';
 import { descendantsOf, rssBytes } from '../lib/proc.js';
 import { measure } from '../lib/report.js';
 import { MB, sleep } from '../lib/stats.js';
-import { ROOT, requireRendererBuild, startTandem } from '../lib/tandem.js';
+import { ROOT } from '../lib/root.js';
+import { requireRendererBuild, startTandem } from '../lib/tandem.js';
 import { openSecondPane, terminalOptions } from '../lib/tandemUi.js';
 import { startReferenceServer } from '../lib/referenceServer.js';
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { importEngineModules } from '../lib/engineModules.js';
 import { measure } from '../lib/report.js';
 import { MB, percentile } from '../lib/stats.js';
-import { ROOT } from '../lib/tandem.js';
+import { ROOT } from '../lib/root.js';
 
 const CLASSIFY_PASSES = 5;
 const CLASSIFY_LIMIT_MS = 2;

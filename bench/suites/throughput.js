@@ -11,6 +11,7 @@ import { cpuMeter } from '../lib/proc.js';
 import { startReferenceServer } from '../lib/referenceServer.js';
 import { measure } from '../lib/report.js';
 import { MB } from '../lib/stats.js';
+import { flowPolicy } from '../lib/engineShared.js';
 import { requireRendererBuild, startTandem } from '../lib/tandem.js';
 import { terminalOptions } from '../lib/tandemUi.js';
 
@@ -200,8 +201,8 @@ async function bestOf(runs, fn) {
 /** (b) The same bytes into @xterm/headless in 64 KB writes; done at the last write callback. */
 async function headlessParse(bytes, { cols, rows }) {
   const term = new headless.Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true });
-  // xterm discards writes beyond 50 MB pending, so feed it with a window (the mirror's own is 8 MB).
-  const WINDOW = 8 * MB;
+  // xterm discards writes beyond 50 MB pending, so feed it with a window: the mirror's own.
+  const WINDOW = flowPolicy.MIRROR_WINDOW.high;
   const t0 = performance.now();
   let parsed = 0;
   let wake;
@@ -324,6 +325,7 @@ async function referencePage(bytes, terminal, { variants = true } = {}) {
     // Variants on a prefix, to show what the flow-control window costs.
     const limitBytes = Math.min(bytes.length, VARIANT_BYTES);
     const free = await run({ watermarks: null, limitBytes });
+    // The engine's window before stop 8 (pause above 100 KB, resume below 5 KB), kept for comparison.
     const narrow = await run({ watermarks: { high: 100_000, low: 5_000 }, limitBytes });
     const wide = await run({ watermarks: { high: 1024 * 1024, low: 512 * 1024 }, limitBytes });
     return { flow, free, narrow, wide };

@@ -1,10 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-// The module keeps state between calls; each test gets a fresh copy.
-async function freshModule() {
-  vi.resetModules();
-  return import('../../src/renderer/src/terminal/inputPriority');
-}
+import { BACKGROUND_INTERVAL_MS, BACKGROUND_SLICE_BYTES, KEY_HOLD_MS } from '../../src/renderer/src/terminal/flowPolicy';
+import { InputPriority } from '../../src/renderer/src/terminal/inputPriority';
 
 describe('keystroke first', () => {
   beforeEach(() => {
@@ -17,7 +14,7 @@ describe('keystroke first', () => {
   });
 
   it('holds the other panes after a key until the typed-in pane has written output', async () => {
-    const priority = await freshModule();
+    const priority = new InputPriority();
     expect(priority.writeAllowance(2)).toBe(Infinity);
     priority.noteKeystroke(1);
     expect(priority.writeAllowance(1)).toBe(Infinity);
@@ -32,11 +29,11 @@ describe('keystroke first', () => {
   });
 
   it('lets the other panes go on after the hold even when no echo comes', async () => {
-    const priority = await freshModule();
+    const priority = new InputPriority();
     priority.noteKeystroke(1);
     const resumed = vi.fn();
     priority.whenWritable(resumed);
-    vi.advanceTimersByTime(39);
+    vi.advanceTimersByTime(KEY_HOLD_MS - 1);
     expect(resumed).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
     expect(resumed).toHaveBeenCalledOnce();
@@ -44,19 +41,19 @@ describe('keystroke first', () => {
   });
 
   it('a new key restarts the hold for the pane typed in last', async () => {
-    const priority = await freshModule();
+    const priority = new InputPriority();
     priority.noteKeystroke(1);
-    vi.advanceTimersByTime(30);
+    vi.advanceTimersByTime(KEY_HOLD_MS * 0.75);
     priority.noteKeystroke(3);
-    vi.advanceTimersByTime(30);
+    vi.advanceTimersByTime(KEY_HOLD_MS * 0.75);
     expect(priority.writeAllowance(1)).toBe(0);
     expect(priority.writeAllowance(3)).toBe(Infinity);
-    vi.advanceTimersByTime(10);
+    vi.advanceTimersByTime(KEY_HOLD_MS * 0.25);
     expect(priority.writeAllowance(1)).toBeGreaterThan(0);
   });
 
   it('a pane waiting as a background pane goes at once when it becomes the one typed in', async () => {
-    const priority = await freshModule();
+    const priority = new InputPriority();
     priority.noteKeystroke(1);
     expect(priority.writeAllowance(2)).toBe(0);
     const resumed = vi.fn(() => priority.writeAllowance(2));
@@ -67,22 +64,21 @@ describe('keystroke first', () => {
   });
 
   it('while the user types, other panes get a slice once a second, and full speed a second after the last key', async () => {
-    const priority = await freshModule();
+    const priority = new InputPriority();
     priority.noteKeystroke(1);
     priority.outputWritten(1);
     const slice = priority.writeAllowance(2);
-    expect(slice).toBeGreaterThan(0);
-    expect(slice).toBeLessThan(64 * 1024);
+    expect(slice).toBe(BACKGROUND_SLICE_BYTES);
     // The slice is used up; each pane has its own.
     expect(priority.writeAllowance(2)).toBe(0);
     expect(priority.writeAllowance(3)).toBe(slice);
     // Still typing: the next slice comes a second after the last one, and the waiting pane is woken for it.
-    vi.advanceTimersByTime(600);
+    vi.advanceTimersByTime(BACKGROUND_INTERVAL_MS * 0.6);
     priority.noteKeystroke(1);
     priority.outputWritten(1);
     const woken = vi.fn();
     priority.whenWritable(woken);
-    vi.advanceTimersByTime(399);
+    vi.advanceTimersByTime(BACKGROUND_INTERVAL_MS * 0.4 - 1);
     expect(woken).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
     expect(woken).toHaveBeenCalledOnce();
@@ -90,7 +86,7 @@ describe('keystroke first', () => {
     // No key for a second: full speed, and a waiting pane is woken when typing mode ends.
     const again = vi.fn();
     priority.whenWritable(again);
-    vi.advanceTimersByTime(600);
+    vi.advanceTimersByTime(BACKGROUND_INTERVAL_MS * 0.6);
     expect(again).toHaveBeenCalledOnce();
     expect(priority.writeAllowance(2)).toBe(Infinity);
     expect(priority.writeAllowance(3)).toBe(Infinity);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BacklogCost, LINE_COST, lineFeeds } from '../../src/main/pty/backlogCost';
+import { BacklogCost, lineFeeds } from '../../src/main/pty/backlogCost';
+import { LINE_COST } from '../../src/main/pty/flowPolicy';
 
 describe('lineFeeds', () => {
   it('counts every LF byte, and nothing else', () => {

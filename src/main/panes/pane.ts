@@ -11,7 +11,8 @@ import { PaneMirror } from '../blocks/mirror/paneMirror';
 import { PromptHeuristics } from '../blocks/promptHeuristics';
 import { OscScanner } from '../osc/oscScanner';
 import { interpretOsc } from '../osc/marks';
-import { DeliveryWindow, PtyThrottle, RENDERER_WINDOW } from '../pty/flowControl';
+import { DeliveryWindow, PtyThrottle } from '../pty/flowControl';
+import { FLOODING_BYTES, MIRROR_WINDOW, NO_READ_AHEAD_AFTER_INPUT_MS, READ_AHEAD_COST, RENDERER_WINDOW } from '../pty/flowPolicy';
 import { BacklogCost } from '../pty/backlogCost';
 import { OutputBatcher } from '../pty/outputBatcher';
 import { foregroundGroupOf, hangUp } from '../pty/processTree';
@@ -32,22 +33,6 @@ const EARLY_EXIT_MS = 1_500;
 const INTEGRATION_TIMEOUT_MS = 10_000;
 /** How long a closing shell gets to exit on SIGHUP (and save its history) before SIGKILL. */
 const CLOSE_GRACE_MS = 1_500;
-/** The mirror parses in its own thread and quickly; it only holds the pty back when far behind. */
-const MIRROR_WINDOW = { high: 8 * 1024 * 1024, low: 1024 * 1024 };
-/**
- * While the renderer's window is full the engine keeps reading the pty up to this parse cost
- * (BacklogCost: about 300 KB of a coloured log, 56 KB of `yes`), so the window's next
- * opening is filled from memory at once. The kernel holds only about 14 KB for a reader
- * that stopped; after that the writer blocks, and the refill comes 4 KB per read, each
- * after a kernel worker ran. Under load xterm sat idle meanwhile: `cat` ran at about 70%
- * of the bench's reference page instead of 85% (docs/architecture.md).
- */
-const READ_AHEAD_COST = 320 * 1024;
-/** After a key pressed during a flood, nothing is read ahead for this long (Ctrl+C stays quick). */
-const NO_READ_AHEAD_AFTER_INPUT_MS = 1_000;
-/** More unparsed output than an echo or a prompt ever leaves: the pane is flooding. */
-const FLOODING_BYTES = 64 * 1024;
-
 export interface PaneOptions {
   id: number;
   shellPath?: string;

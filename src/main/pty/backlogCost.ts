@@ -1,11 +1,10 @@
+import { LINE_COST } from './flowPolicy';
+
 /**
- * How long output waiting in the engine will take xterm to parse, in bytes of ordinary text.
- * Line feeds cost far more than bytes: here `@xterm/headless` parses `yes` (3 bytes a line)
- * at about 7 MB/s and a coloured log (180 bytes a line) at 35–39 MB/s, so a line counts as
- * LINE_COST bytes more. Read-ahead is limited by this, not by bytes: what is read ahead has
- * to be parsed before a Ctrl+C's prompt shows.
+ * How long output waiting in the engine will take xterm to parse, in bytes of ordinary text:
+ * each line counts LINE_COST bytes more (flowPolicy.ts). Read-ahead is limited by this, not
+ * by bytes: what is read ahead has to be parsed before a Ctrl+C's prompt shows.
  */
-export const LINE_COST = 14;
 
 export class BacklogCost {
   private lines = 0;

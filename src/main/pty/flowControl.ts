@@ -1,3 +1,5 @@
+import { SMALLEST_FRAME, type Watermarks } from './flowPolicy';
+
 /**
  * End-to-end flow control for one pane. Output counts as outstanding from the moment it is
  * sent to a consumer (the renderer, the mirror thread) until that consumer acknowledges it
@@ -6,18 +8,6 @@
  * in the kernel instead of piling up in memory, and Ctrl+C — written straight to the pty —
  * takes effect after at most what is already in flight.
  */
-export interface Watermarks {
-  /** The window is full once this many bytes are outstanding. */
-  high: number;
-  /** A full window opens again below this. */
-  low: number;
-}
-
-/** The renderer's window; the bench's reference page uses the same (bench/lib/referenceServer.js). */
-export const RENDERER_WINDOW: Watermarks = { high: 250_000, low: 150_000 };
-
-/** A window with less room than this counts as full: a frame that small is not worth sending. */
-const SMALLEST_FRAME = 4096;
 
 /** Bytes sent to one consumer and not yet acknowledged, with hysteresis between high and low. */
 export class DeliveryWindow {

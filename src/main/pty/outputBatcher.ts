@@ -1,3 +1,4 @@
+import { BATCH_DELAY_MS, BATCH_MAX_BYTES } from './flowPolicy';
 /**
  * Coalesces pty output before it crosses to the renderer: a burst is sent at most every
  * `maxDelayMs` or whenever `maxBytes` have piled up, while a lone chunk after a quiet
@@ -35,8 +36,8 @@ export class OutputBatcher {
     private readonly send: (bytes: Uint8Array, remaining: number) => void,
     options: BatcherOptions = {},
   ) {
-    this.maxDelayMs = options.maxDelayMs ?? 5;
-    this.maxBytes = options.maxBytes ?? 200 * 1024;
+    this.maxDelayMs = options.maxDelayMs ?? BATCH_DELAY_MS;
+    this.maxBytes = options.maxBytes ?? BATCH_MAX_BYTES;
     this.room = options.room ?? (() => Infinity);
     this.flushed = options.flushed ?? (() => {});
   }

@@ -1,3 +1,4 @@
+import { MIRROR_MAX_HELD_BYTES } from '../../pty/flowPolicy';
 import { CutKind, PlainTextScanner } from './plainTextScanner';
 
 /** What the caller needs to know about the terminal when a plain run could begin. */
@@ -12,8 +13,6 @@ export interface DeferralTerminal {
   readonly plainScreen: boolean;
 }
 
-/** Held output beyond this is parsed even if none of it can be dropped (one endless line). */
-const MAX_HELD_BYTES = 8 * 1024 * 1024;
 /** Written ahead of the kept rows after a cut where the last SGR was a reset. */
 const RESET_ATTRIBUTES = new TextEncoder().encode('\x1b[0m');
 
@@ -69,7 +68,7 @@ export class DeferredPlainOutput {
     // Rows the cursor moves down onto before the screen starts to scroll are old rows, not new
     // ones as when everything is parsed: a screen's height more must pass before a cut.
     this.dropScrolledAway(terminal.keptRows + terminal.rows + 1);
-    return this.heldBytes > MAX_HELD_BYTES ? this.release() : [];
+    return this.heldBytes > MIRROR_MAX_HELD_BYTES ? this.release() : [];
   }
 
   /** The terminal gets something other than output (a restored screen, a new size). */

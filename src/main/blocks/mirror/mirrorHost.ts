@@ -1,3 +1,4 @@
+import { MIRROR_RELEASE_AFTER_QUIET_MS } from '../../pty/flowPolicy';
 import { BlockOutputs } from './blockOutputs';
 import { DeferredPlainOutput } from './deferredPlainOutput';
 import type { MirrorCommand, MirrorEvent } from './mirrorProtocol';
@@ -5,11 +6,6 @@ import { TerminalMirror } from './terminalMirror';
 
 type Mark = ReturnType<TerminalMirror['markCursorLine']>;
 
-/**
- * Held output is parsed once no more has come for this long: the flood is over. Longer than
- * the pauses flow control makes while the renderer catches up, so a flood is held throughout.
- */
-const RELEASE_AFTER_QUIET_MS = 250;
 
 /** One pane's mirror inside the mirror thread: the headless terminal, block markers, marks. */
 class PaneMirrorState {
@@ -141,7 +137,7 @@ export class MirrorHost {
       // Held: as good as parsed for flow control, since what is held is bounded.
       this.send({ kind: 'parsed', mirror, bytes: data.byteLength });
       clearTimeout(state.releaseTimer);
-      state.releaseTimer = setTimeout(() => state.releaseHeld(), RELEASE_AFTER_QUIET_MS);
+      state.releaseTimer = setTimeout(() => state.releaseHeld(), MIRROR_RELEASE_AFTER_QUIET_MS);
       return;
     }
     clearTimeout(state.releaseTimer);

@@ -1,6 +1,7 @@
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { MIRROR_FLUSH_BYTES, MIRROR_FLUSH_MS } from '../../pty/flowPolicy';
 import mirrorWorkerPath from './mirrorWorker?modulePath';
 import type { MirrorAnswers, MirrorCommand, MirrorEvent, MirrorQuery } from './mirrorProtocol';
 
@@ -12,9 +13,6 @@ export interface MirrorSubscriber {
   lost(reason: string): void;
 }
 
-/** Output waits at most this long, or until this much is queued, before going to the thread. */
-const OUTPUT_FLUSH_MS = 4;
-const OUTPUT_FLUSH_BYTES = 256 * 1024;
 
 type QueuedCommand = MirrorCommand | { op: 'write'; mirror: number; chunks: Uint8Array[]; length: number };
 
@@ -57,8 +55,8 @@ export class MirrorThread {
         this.queue.push({ op: 'write', mirror: command.mirror, chunks: [command.data], length: command.data.byteLength });
       }
       this.queuedBytes += command.data.byteLength;
-      if (this.queuedBytes < OUTPUT_FLUSH_BYTES) {
-        this.flushLater ??= setTimeout(() => this.flush(), OUTPUT_FLUSH_MS);
+      if (this.queuedBytes < MIRROR_FLUSH_BYTES) {
+        this.flushLater ??= setTimeout(() => this.flush(), MIRROR_FLUSH_MS);
         return;
       }
     } else {

@@ -1,5 +1,6 @@
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
+import { MIRROR_THREAD_NICENESS } from '../../pty/flowPolicy';
 import { MirrorHost } from './mirrorHost';
 import type { MirrorCommand, MirrorEvent } from './mirrorProtocol';
 
@@ -8,8 +9,6 @@ import type { MirrorCommand, MirrorEvent } from './mirrorProtocol';
 if (!parentPort) throw new Error('mirrorWorker.ts runs as a worker thread');
 const port = parentPort;
 
-/** Nice value of this thread on Linux, where niceness is per thread. */
-export const MIRROR_THREAD_NICENESS = 10;
 if (process.platform === 'linux') {
   // The mirror may lag during a flood (flow control bounds how far): the terminal the user
   // is watching gets the CPU first. On Linux, pid 0 means the calling thread only; other

@@ -1,10 +1,14 @@
 import type { EngineConnection } from '../transport/engineConnection';
+import { InputPriority } from '../terminal/inputPriority';
 import { PaneStreamRouter } from '../terminal/paneStreamRouter';
 
 let connection: EngineConnection | undefined;
 
 /** Per-pane output and block events, from the connection to the pane sessions. */
 export const paneStreams = new PaneStreamRouter();
+
+/** Which pane's output goes to xterm first (the one typed in); one for every pane of the page. */
+export const inputPriority = new InputPriority();
 
 export function setEngine(engine: EngineConnection): void {
   connection = engine;

@@ -15,7 +15,8 @@ import { isMac } from '../platform/platform';
 import type { ResolvedTheme } from '../settings/settingsStore';
 import { searchDecorationColors, terminalTheme } from './terminalThemes';
 import { loadWebglRenderer } from './webglRenderer';
-import { noteKeystroke, outputWritten, whenWritable, writeAllowance } from './inputPriority';
+import { FIT_DEBOUNCE_MS } from './flowPolicy';
+import type { InputPriority } from './inputPriority';
 
 /** What the pane needs from the engine connection. */
 export interface PaneTransport {
@@ -40,7 +41,6 @@ export interface TerminalAppearance {
   theme: ResolvedTheme;
 }
 
-const FIT_DEBOUNCE_MS = 40;
 /**
  * Without an end offset from the engine the end comes from the D mark as xterm parses it;
  * blocks with no marks at all (prompt heuristics) end where the cursor is a bit later.
@@ -100,6 +100,7 @@ export class PaneSession {
     private readonly transport: PaneTransport,
     private readonly hooks: PaneSessionHooks,
     appearance: TerminalAppearance,
+    private readonly priority: InputPriority,
   ) {
     this.adopt(info);
     this.appearance = appearance;
@@ -186,10 +187,10 @@ export class PaneSession {
       return;
     }
     this.writing = true;
-    const allowance = writeAllowance(this.paneId);
+    const allowance = this.priority.writeAllowance(this.paneId);
     if (allowance <= 0) {
       // Another pane is being typed in: its echo goes first.
-      whenWritable(() => this.writeBacklog());
+      this.priority.whenWritable(() => this.writeBacklog());
       return;
     }
     let bytes = this.backlog.length === 1 ? this.backlog[0]! : concatBytes(this.backlog);
@@ -333,7 +334,7 @@ export class PaneSession {
     const byteCount = bytes.byteLength;
     this.terminal.write(bytes, () => {
       if (!this.disposed) this.transport.sendAck(this.paneId, byteCount);
-      outputWritten(this.paneId);
+      this.priority.outputWritten(this.paneId);
       afterwards?.();
     });
   }
@@ -352,7 +353,7 @@ export class PaneSession {
       if (data.includes('\r')) this.hooks.onRestartRequested(this.paneId);
       return;
     }
-    noteKeystroke(this.paneId);
+    this.priority.noteKeystroke(this.paneId);
     this.transport.sendInput(this.paneId, data);
     this.hooks.onUserInput(this.paneId);
   }

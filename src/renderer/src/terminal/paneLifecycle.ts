@@ -1,6 +1,6 @@
 import type { Params, PaneInfo } from '../../../shared/protocol';
 import { useBannerStore } from '../app/bannerStore';
-import { engine, paneStreams } from '../app/engine';
+import { engine, inputPriority, paneStreams } from '../app/engine';
 import { useUiStore } from '../app/uiStore';
 import { useBlocksStore } from '../blocks/blocksStore';
 import { containsPane, paneLeaf, panesOf, type SplitDirection } from '../layout/layoutTree';
@@ -43,7 +43,7 @@ function reportFailure(what: string, error: unknown): void {
 /** Sets up the terminal for a pane the engine just described (created, attached or restored). */
 function adoptPane(info: PaneInfo, listBlocks: boolean): PaneSession {
   paneSessions.remove(info.paneId)?.dispose();
-  const session = new PaneSession(info, transport, hooks, currentAppearance());
+  const session = new PaneSession(info, transport, hooks, currentAppearance(), inputPriority);
   paneSessions.add(session);
   usePanesStore.getState().addPane(info);
   takeEarlyEvents(info.paneId).forEach(applyPaneEvent);

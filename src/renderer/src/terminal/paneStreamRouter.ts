@@ -1,4 +1,5 @@
 import type { Block } from '../../../shared/blocks';
+import { MAX_UNCLAIMED_BYTES } from './flowPolicy';
 
 /** Output bytes and block events, in the order they arrived, for one pane. */
 export interface PaneStreamSink {
@@ -8,8 +9,6 @@ export interface PaneStreamSink {
 
 type QueuedItem = { kind: 'output'; bytes: Uint8Array } | { kind: 'block'; block: Block };
 
-/** Beyond this, a pane nobody claims is dropped; the engine's flow control has paused it anyway. */
-const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
 
 /**
  * Delivers per-pane stream items to the pane's session, holding them while the session does
@@ -60,7 +59,7 @@ export class PaneStreamRouter {
     const stored: QueuedItem = item.kind === 'output' ? { kind: 'output', bytes: item.bytes.slice() } : item;
     queue.items.push(stored);
     queue.bytes += item.kind === 'output' ? item.bytes.byteLength : 0;
-    if (queue.bytes > MAX_QUEUED_BYTES) this.queues.delete(paneId);
+    if (queue.bytes > MAX_UNCLAIMED_BYTES) this.queues.delete(paneId);
   }
 
   private deliver(sink: PaneStreamSink, item: QueuedItem): void {

@@ -1,0 +1,79 @@
+/**
+ * Every tuned number of the engine's output path in one place, with why it is what it is.
+ * They were measured with `npm run bench` on a 2-core machine; change them there, and quote
+ * the bench when you do (docs/architecture.md describes the path they tune).
+ */
+
+export interface Watermarks {
+  /** The window is full once this many bytes are outstanding. */
+  high: number;
+  /** A full window opens again below this. */
+  low: number;
+}
+
+/**
+ * The renderer's window: the unparsed output xterm may have queued. About 250 KB keeps the
+ * page busy between acks; a smaller window lost throughput even with read-ahead (128 KB:
+ * 68–72% of the reference page), and 50 KB resume made a flood stutter. The bench's
+ * reference page uses the same window (bench/lib/referenceServer.js imports this).
+ */
+export const RENDERER_WINDOW: Watermarks = { high: 250_000, low: 150_000 };
+
+/**
+ * The mirror thread parses quickly; it only holds the pty back when far behind (a stalled
+ * worker), never in normal use.
+ */
+export const MIRROR_WINDOW: Watermarks = { high: 8 * 1024 * 1024, low: 1024 * 1024 };
+
+/** A window with less room than this counts as full: a frame that small is not worth sending. */
+export const SMALLEST_FRAME = 4096;
+
+/**
+ * The batcher: a lone chunk goes on the next turn of the event loop; a burst at most every
+ * BATCH_DELAY_MS, in frames of at most BATCH_MAX_BYTES (never more than the window's room).
+ * 5 ms is below what a typist notices and lets a flood fill frames of ~100 KB.
+ */
+export const BATCH_DELAY_MS = 5;
+export const BATCH_MAX_BYTES = 200 * 1024;
+
+/**
+ * xterm's parse time is dominated by line feeds: `yes` (3 bytes a line) parses at 7 MB/s,
+ * `seq` at 14–15, a coloured log at 35–39 (@xterm/headless). So read-ahead counts each line
+ * as this many bytes more than it has.
+ */
+export const LINE_COST = 14;
+
+/**
+ * While the renderer's window is full the engine keeps reading the pty up to this parse
+ * cost (about 300 KB of a coloured log, 56 KB of `yes`), so the window's next opening is
+ * filled from memory at once. The kernel holds only about 14 KB for a reader that stopped;
+ * after that the writer blocks, and the refill comes 4 KB per read. Without it `cat` ran at
+ * about 70% of the reference page instead of 85%; with 256 KB of bytes instead of cost,
+ * Ctrl+C under `yes` took 110–138 ms (p95) instead of 72–98.
+ */
+export const READ_AHEAD_COST = 320 * 1024;
+
+/** After a key pressed into a flooding pane (Ctrl+C, `q`), nothing is read ahead for this long. */
+export const NO_READ_AHEAD_AFTER_INPUT_MS = 1_000;
+
+/** More unparsed output than an echo or a prompt ever leaves: the pane is flooding. */
+export const FLOODING_BYTES = 64 * 1024;
+
+/**
+ * Output for the mirror thread waits at most this long, or until this much is queued, and
+ * then goes as one transferred buffer (one message a tick instead of one per pty read).
+ */
+export const MIRROR_FLUSH_MS = 4;
+export const MIRROR_FLUSH_BYTES = 256 * 1024;
+
+/**
+ * A held plain flood is parsed once the pane has been quiet this long: longer than the
+ * pauses flow control makes, so a flood that is only paused is not parsed in pieces.
+ */
+export const MIRROR_RELEASE_AFTER_QUIET_MS = 250;
+
+/** At most this much plain output is held unparsed (one endless line must not grow without end). */
+export const MIRROR_MAX_HELD_BYTES = 8 * 1024 * 1024;
+
+/** The mirror thread's niceness on Linux: the terminal the user watches gets the CPU first. */
+export const MIRROR_THREAD_NICENESS = 10;
