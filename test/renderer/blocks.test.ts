@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Block } from '../../src/shared/blocks';
 import { blockStatus, describeBlock, formatDuration } from '../../src/renderer/src/blocks/blockStatus';
 import { useBlocksStore } from '../../src/renderer/src/blocks/blocksStore';
+import { MAX_UNCLAIMED_BYTES } from '../../src/renderer/src/terminal/flowPolicy';
 import { PaneStreamRouter, type PaneStreamSink } from '../../src/renderer/src/terminal/paneStreamRouter';
 
 function block(overrides: Partial<Block> & { id: string }): Block {
@@ -97,6 +98,7 @@ describe('PaneStreamRouter', () => {
     const sink: PaneStreamSink = {
       receiveOutput: (bytes) => items.push(`out:${new TextDecoder().decode(bytes)}`),
       anchorBlock: (each) => items.push(`block:${each.id}`),
+      paneEvent: (event) => items.push(`event:${event.name}`),
     };
     return { sink, items };
   }
@@ -104,15 +106,18 @@ describe('PaneStreamRouter', () => {
   it('holds output and block events until the pane is claimed, then delivers them in order', () => {
     const router = new PaneStreamRouter();
     const buffer = new TextEncoder().encode('ab');
+    router.paneEvent({ name: 'pane.notice', payload: { paneId: 1, level: 'warning', message: 'fell back to sh' } });
     router.output(1, buffer);
     router.block(block({ id: 'p1b1' }));
+    router.paneEvent({ name: 'pane.exit', payload: { paneId: 1, exitCode: 0, message: 'exited' } });
     router.output(1, new TextEncoder().encode('cd'));
     // Frames are views into transport buffers that get reused: the router kept a copy.
     buffer.fill(0);
     const { sink, items } = recordingSink();
     router.register(1, sink);
     router.output(1, new TextEncoder().encode('ef'));
-    expect(items).toEqual(['out:ab', 'block:p1b1', 'out:cd', 'out:ef']);
+    expect(items).toEqual(['event:pane.notice', 'out:ab', 'block:p1b1', 'event:pane.exit', 'out:cd', 'out:ef']);
+    expect(router.held).toBe(0);
   });
 
   it('keeps panes apart and drops what was held for an unregistered pane', () => {
@@ -126,5 +131,19 @@ describe('PaneStreamRouter', () => {
     router.output(1, new TextEncoder().encode('for one'));
     expect(one.items).toEqual(['out:for one']);
     expect(two.items).toEqual([]);
+  });
+
+  it('holds at most MAX_UNCLAIMED_BYTES in all, dropping the panes unclaimed longest', () => {
+    const router = new PaneStreamRouter();
+    const chunk = new Uint8Array(MAX_UNCLAIMED_BYTES / 4);
+    for (const paneId of [1, 2, 3, 4]) router.output(paneId, chunk);
+    router.paneEvent({ name: 'pane.state', payload: { paneId: 5, state: 'PROMPT', cwd: '/', integration: true } });
+    expect(router.held).toBeLessThanOrEqual(MAX_UNCLAIMED_BYTES);
+    const first = recordingSink();
+    router.register(1, first.sink);
+    expect(first.items).toEqual([]);
+    const last = recordingSink();
+    router.register(5, last.sink);
+    expect(last.items).toEqual(['event:pane.state']);
   });
 });

@@ -99,9 +99,9 @@ describe('EngineConnection', () => {
     connection.on('pane.state', () => {
       throw new Error('broken listener');
     });
-    const off = connection.on('pane.state', (payload) => seen.push(payload));
+    const subscription = connection.on('pane.state', (payload) => seen.push(payload));
     channel.receive({ event: 'pane.state', payload: { paneId: 1 } });
-    off();
+    subscription.dispose();
     channel.receive({ event: 'pane.state', payload: { paneId: 2 } });
     expect(seen).toEqual([{ paneId: 1 }]);
   });

@@ -2,9 +2,6 @@ import { wireAgentEvents } from '../ai/wireAgentEvents';
 import { useBlocksStore } from '../blocks/blocksStore';
 import { startSession } from '../session/startSession';
 import { useSettingsStore } from '../settings/settingsStore';
-import { holdEarlyEvent } from '../terminal/earlyPaneEvents';
-import { applyPaneEvent } from '../terminal/applyPaneEvent';
-import { usePanesStore } from '../terminal/panesStore';
 import type { EngineConnection } from '../transport/engineConnection';
 import { useBannerStore } from './bannerStore';
 import { useConnectionStore } from './connectionStore';
@@ -14,19 +11,10 @@ import { paneStreams } from './engine';
 export function wireEngineEvents(connection: EngineConnection): void {
   connection.onOutput((paneId, bytes) => paneStreams.output(paneId, bytes));
 
-  const known = (paneId: number) => usePanesStore.getState().panes[paneId] !== undefined;
-  connection.on('pane.state', (payload) => {
-    if (!known(payload.paneId)) return holdEarlyEvent({ name: 'pane.state', payload });
-    applyPaneEvent({ name: 'pane.state', payload });
-  });
-  connection.on('pane.exit', (payload) => {
-    if (!known(payload.paneId)) return holdEarlyEvent({ name: 'pane.exit', payload });
-    applyPaneEvent({ name: 'pane.exit', payload });
-  });
-  connection.on('pane.notice', (payload) => {
-    if (!known(payload.paneId)) return holdEarlyEvent({ name: 'pane.notice', payload });
-    applyPaneEvent({ name: 'pane.notice', payload });
-  });
+  // Through the pane's stream, in order with its output; held there until the pane is known.
+  connection.on('pane.state', (payload) => paneStreams.paneEvent({ name: 'pane.state', payload }));
+  connection.on('pane.exit', (payload) => paneStreams.paneEvent({ name: 'pane.exit', payload }));
+  connection.on('pane.notice', (payload) => paneStreams.paneEvent({ name: 'pane.notice', payload }));
 
   const onBlock = (block: Parameters<typeof paneStreams.block>[0]) => {
     useBlocksStore.getState().upsert(block);

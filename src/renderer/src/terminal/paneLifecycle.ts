@@ -6,10 +6,10 @@ import { useBlocksStore } from '../blocks/blocksStore';
 import { containsPane, paneLeaf, panesOf, type SplitDirection } from '../layout/layoutTree';
 import { focusedPaneId, useLayoutStore } from '../layout/layoutStore';
 import { applyPaneEvent } from './applyPaneEvent';
-import { forgetEarlyEvents, takeEarlyEvents } from './earlyPaneEvents';
 import { estimatePaneSize } from './initialPaneSize';
 import { PaneSession, type PaneSessionHooks, type PaneTransport } from './PaneSession';
 import { paneSessions } from './paneSessions';
+import type { PaneStreamSink } from './paneStreamRouter';
 import { usePanesStore } from './panesStore';
 import { currentAppearance } from './terminalAppearance';
 
@@ -46,8 +46,7 @@ function adoptPane(info: PaneInfo, listBlocks: boolean): PaneSession {
   const session = new PaneSession(info, transport, hooks, currentAppearance(), inputPriority);
   paneSessions.add(session);
   usePanesStore.getState().addPane(info);
-  takeEarlyEvents(info.paneId).forEach(applyPaneEvent);
-  paneStreams.register(info.paneId, session);
+  paneStreams.register(info.paneId, streamSink(session));
   if (listBlocks) void loadListedBlocks(session, info.streamOffset);
   return session;
 }
@@ -113,7 +112,6 @@ export function closeTab(tabId: string): void {
 export function discardAllPanes(): void {
   for (const session of paneSessions.all()) discardPane(session.paneId);
   paneStreams.clear();
-  forgetEarlyEvents();
   usePanesStore.getState().clear();
   useBlocksStore.getState().clear();
   useLayoutStore.getState().clear();
@@ -184,8 +182,7 @@ export async function restartPane(paneId: number): Promise<void> {
     session.rebind(info);
     paneSessions.rekey(paneId, session);
     usePanesStore.getState().addPane(info);
-    takeEarlyEvents(info.paneId).forEach(applyPaneEvent);
-    paneStreams.register(info.paneId, session);
+    paneStreams.register(info.paneId, streamSink(session));
     useLayoutStore.getState().replacePane(paneId, info.paneId);
     session.focus();
   } catch (error) {
@@ -198,4 +195,13 @@ export async function restartPane(paneId: number): Promise<void> {
 export function focusActivePane(): void {
   const paneId = focusedPaneId();
   if (paneId !== undefined) paneSessions.get(paneId)?.focus();
+}
+
+/** A pane's stream: bytes and blocks into its session, its events into the stores. */
+function streamSink(session: PaneSession): PaneStreamSink {
+  return {
+    receiveOutput: (bytes) => session.receiveOutput(bytes),
+    anchorBlock: (block) => session.anchorBlock(block),
+    paneEvent: applyPaneEvent,
+  };
 }

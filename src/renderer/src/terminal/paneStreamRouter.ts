@@ -1,34 +1,41 @@
 import type { Block } from '../../../shared/blocks';
+import type { PaneEvent } from './applyPaneEvent';
 import { MAX_UNCLAIMED_BYTES } from './flowPolicy';
 
-/** Output bytes and block events, in the order they arrived, for one pane. */
+/** Where one pane's stream goes: output bytes, block events and pane events, in arrival order. */
 export interface PaneStreamSink {
   receiveOutput(bytes: Uint8Array): void;
   anchorBlock(block: Block): void;
+  paneEvent(event: PaneEvent): void;
 }
 
-type QueuedItem = { kind: 'output'; bytes: Uint8Array } | { kind: 'block'; block: Block };
+type StreamItem = { kind: 'output'; bytes: Uint8Array } | { kind: 'block'; block: Block } | { kind: 'event'; event: PaneEvent };
 
+/** What a held event counts against the bound (it is small; output counts its bytes). */
+const EVENT_WEIGHT = 512;
 
 /**
- * Delivers per-pane stream items to the pane's session, holding them while the session does
- * not exist yet (output can arrive between the engine's answer to pane.create/attach and
- * the moment the session is set up) so nothing is lost or reordered.
+ * Delivers each pane's stream to the pane's sink. Everything that arrives before the pane's
+ * view exists — output, blocks, its state, notices, its exit (the engine may send a new
+ * pane's first events before its answer to pane.create) — waits here, in one queue per pane,
+ * in order. One bound covers them all: past MAX_UNCLAIMED_BYTES the panes unclaimed longest
+ * are dropped (the engine's flow control has paused them anyway).
  */
 export class PaneStreamRouter {
   private readonly sinks = new Map<number, PaneStreamSink>();
-  private readonly queues = new Map<number, { items: QueuedItem[]; bytes: number }>();
+  /** Insertion order is age: the first entry was left unclaimed longest. */
+  private readonly queues = new Map<number, { items: StreamItem[]; weight: number }>();
+  private heldWeight = 0;
 
   register(paneId: number, sink: PaneStreamSink): void {
     this.sinks.set(paneId, sink);
-    const queue = this.queues.get(paneId);
-    this.queues.delete(paneId);
+    const queue = this.takeQueue(paneId);
     for (const item of queue?.items ?? []) this.deliver(sink, item);
   }
 
   unregister(paneId: number): void {
     this.sinks.delete(paneId);
-    this.queues.delete(paneId);
+    this.takeQueue(paneId);
   }
 
   output(paneId: number, bytes: Uint8Array): void {
@@ -39,12 +46,22 @@ export class PaneStreamRouter {
     this.route(block.paneId, { kind: 'block', block });
   }
 
+  paneEvent(event: PaneEvent): void {
+    this.route(event.payload.paneId, { kind: 'event', event });
+  }
+
   clear(): void {
     this.sinks.clear();
     this.queues.clear();
+    this.heldWeight = 0;
   }
 
-  private route(paneId: number, item: QueuedItem): void {
+  /** What is held for panes without a sink, in bytes (and events by their weight). */
+  get held(): number {
+    return this.heldWeight;
+  }
+
+  private route(paneId: number, item: StreamItem): void {
     const sink = this.sinks.get(paneId);
     if (sink) {
       this.deliver(sink, item);
@@ -52,18 +69,32 @@ export class PaneStreamRouter {
     }
     let queue = this.queues.get(paneId);
     if (!queue) {
-      queue = { items: [], bytes: 0 };
+      queue = { items: [], weight: 0 };
       this.queues.set(paneId, queue);
     }
     // Frames are views into transport buffers; keep a copy that outlives them.
-    const stored: QueuedItem = item.kind === 'output' ? { kind: 'output', bytes: item.bytes.slice() } : item;
+    const stored: StreamItem = item.kind === 'output' ? { kind: 'output', bytes: item.bytes.slice() } : item;
+    const weight = item.kind === 'output' ? item.bytes.byteLength : EVENT_WEIGHT;
     queue.items.push(stored);
-    queue.bytes += item.kind === 'output' ? item.bytes.byteLength : 0;
-    if (queue.bytes > MAX_UNCLAIMED_BYTES) this.queues.delete(paneId);
+    queue.weight += weight;
+    this.heldWeight += weight;
+    for (const [oldest] of this.queues) {
+      if (this.heldWeight <= MAX_UNCLAIMED_BYTES) break;
+      this.takeQueue(oldest);
+    }
   }
 
-  private deliver(sink: PaneStreamSink, item: QueuedItem): void {
+  private takeQueue(paneId: number): { items: StreamItem[]; weight: number } | undefined {
+    const queue = this.queues.get(paneId);
+    if (!queue) return undefined;
+    this.queues.delete(paneId);
+    this.heldWeight -= queue.weight;
+    return queue;
+  }
+
+  private deliver(sink: PaneStreamSink, item: StreamItem): void {
     if (item.kind === 'output') sink.receiveOutput(item.bytes);
-    else sink.anchorBlock(item.block);
+    else if (item.kind === 'block') sink.anchorBlock(item.block);
+    else sink.paneEvent(item.event);
   }
 }

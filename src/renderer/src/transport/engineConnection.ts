@@ -1,3 +1,4 @@
+import { Emitter, type Disposable } from '../../../shared/events';
 import {
   FrameKind,
   decodeFrame,
@@ -50,9 +51,10 @@ export class EngineConnection {
   private channel: Channel | undefined;
   private nextId = 1;
   private readonly pending = new Map<number, PendingRequest>();
-  private readonly eventListeners = new Map<EventName, Set<(payload: never) => void>>();
-  private readonly outputListeners = new Set<OutputListener>();
-  private readonly statusListeners = new Set<StatusListener>();
+  /** One emitter per event name; a throwing listener is reported and the others still run. */
+  private readonly eventEmitters = new Map<EventName, Emitter<unknown>>();
+  private readonly outputEmitter = new Emitter<{ paneId: number; bytes: Uint8Array }>();
+  private readonly statusEmitter = new Emitter<{ status: ConnectionStatus; detail?: string }>();
   private currentStatus: ConnectionStatus = 'connecting';
   private attempt = 0;
   /** Bumped by every connection attempt; an attempt that was overtaken gives up its channel. */
@@ -100,25 +102,21 @@ export class EngineConnection {
     });
   }
 
-  on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void {
-    let listeners = this.eventListeners.get(event);
-    if (!listeners) {
-      listeners = new Set();
-      this.eventListeners.set(event, listeners);
+  on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): Disposable {
+    let emitter = this.eventEmitters.get(event);
+    if (!emitter) {
+      emitter = new Emitter<unknown>({ onListenerError: (error) => console.error(`[tandem] ${event} handler failed`, error) });
+      this.eventEmitters.set(event, emitter);
     }
-    const stored = listener as (payload: never) => void;
-    listeners.add(stored);
-    return () => listeners.delete(stored);
+    return emitter.event((payload) => listener(payload as Events[E]));
   }
 
-  onOutput(listener: OutputListener): () => void {
-    this.outputListeners.add(listener);
-    return () => this.outputListeners.delete(listener);
+  onOutput(listener: OutputListener): Disposable {
+    return this.outputEmitter.event(({ paneId, bytes }) => listener(paneId, bytes));
   }
 
-  onStatus(listener: StatusListener): () => void {
-    this.statusListeners.add(listener);
-    return () => this.statusListeners.delete(listener);
+  onStatus(listener: StatusListener): Disposable {
+    return this.statusEmitter.event(({ status, detail }) => listener(status, detail));
   }
 
   /** Keystrokes and pastes go out at once: batching input adds latency the user feels. */
@@ -184,7 +182,7 @@ export class EngineConnection {
     }
     const frame = decodeFrame(data);
     if (!frame || frame.kind !== FrameKind.Output) return;
-    for (const listener of this.outputListeners) listener(frame.paneId, frame.payload);
+    this.outputEmitter.fire({ paneId: frame.paneId, bytes: frame.payload });
   }
 
   private receiveText(text: string): void {
@@ -219,15 +217,7 @@ export class EngineConnection {
       if (event === 'connection.replaced') {
         this.setStatus('replaced');
       }
-      const listeners = this.eventListeners.get(event);
-      if (!listeners) return;
-      for (const listener of listeners) {
-        try {
-          (listener as (payload: unknown) => void)(record.payload);
-        } catch (error) {
-          console.error(`[tandem] ${event} handler failed`, error);
-        }
-      }
+      this.eventEmitters.get(event)?.fire(record.payload);
     }
   }
 
@@ -238,6 +228,6 @@ export class EngineConnection {
     // them and offer its "how to get back in" hint after a few.
     const failedAttempt = status === 'reconnecting' && detail !== undefined;
     if (!changed && status !== 'open' && !failedAttempt) return;
-    for (const listener of this.statusListeners) listener(status, detail);
+    this.statusEmitter.fire({ status, detail });
   }
 }
