@@ -9,7 +9,7 @@ import type {
 } from '../../shared/agent';
 import type { Block } from '../../shared/blocks';
 import type { Settings } from '../../shared/settings';
-import type { Pane } from '../panes/pane';
+import type { AgentPane } from './agentPane';
 import type { PromptRequest } from '../prompt/promptInterceptor';
 import type { AgentContent, AgentMessage, ModelResult } from './backends/modelBackend';
 import { ModelError } from './backends/modelError';
@@ -44,7 +44,7 @@ export interface AgentHost {
   settings(): Settings;
   env: NodeJS.ProcessEnv;
   keys: ApiKeyStore;
-  pane(paneId: number): Pane | undefined;
+  pane(paneId: number): AgentPane | undefined;
   /** The pane the user worked in last, when a request names none. */
   defaultPaneId(): number | undefined;
   emit<E extends keyof AgentEvents>(event: E, payload: AgentEvents[E]): void;

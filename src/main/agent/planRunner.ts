@@ -1,5 +1,5 @@
 import type { StepApproval } from '../../shared/agent';
-import type { Pane } from '../panes/pane';
+import type { AgentPane } from './agentPane';
 import type { GateDecision, ProposedCommand } from '../safety/approval/approvalGate';
 import type { OwnFilesWatch } from '../safety/approval/ownFilesWatch';
 import type { AuditRecord } from '../safety/audit/auditEntry';
@@ -11,7 +11,7 @@ export type PlanAction = 'allow-all' | 'step-through' | 'deny-plan' | 'continue'
 export type StepAction = 'approve' | 'allow-session' | 'deny' | 'skip' | 'edit';
 
 export interface PlanRunnerDeps {
-  pane(paneId: number): Pane | undefined;
+  pane(paneId: number): AgentPane | undefined;
   timeoutMs(): number;
   classify: RiskClassifier;
   /** The approval gate: policy, hooks and session grants. */

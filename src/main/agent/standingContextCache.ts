@@ -1,6 +1,6 @@
 import { arch, release, type as osType } from 'node:os';
 import { blockIndexEntry, buildStandingContext, type BlockIndexEntry } from '../context/standingContext';
-import type { Pane } from '../panes/pane';
+import type { AgentPane } from './agentPane';
 
 /**
  * Builds the standing context of a request for the active pane. A finished block's index
@@ -10,7 +10,7 @@ import type { Pane } from '../panes/pane';
 export class StandingContextCache {
   private readonly rows = new Map<string, BlockIndexEntry>();
 
-  constructor(private readonly pane: (paneId: number) => Pane | undefined) {}
+  constructor(private readonly pane: (paneId: number) => AgentPane | undefined) {}
 
   async build(paneId: number | undefined, maxBlocks: number, environment: Readonly<Record<string, string>> = {}): Promise<string> {
     const pane = paneId !== undefined ? this.pane(paneId) : undefined;

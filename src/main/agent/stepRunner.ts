@@ -1,6 +1,7 @@
 import type { Block } from '../../shared/blocks';
+import type { Disposable } from '../../shared/events';
 import type { BlockOutput } from '../blocks/mirror/blockOutputs';
-import type { Pane } from '../panes/pane';
+import type { AgentPane } from './agentPane';
 
 /** How long after a prompt without a command start the step counts as not run. */
 const NOT_RUN_GRACE_MS = 1_500;
@@ -42,7 +43,7 @@ export class StepRunner {
   private interruptRetry: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly pane: Pane,
+    private readonly pane: AgentPane,
     private readonly command: string,
     private readonly options: StepRunOptions,
   ) {}
@@ -54,12 +55,11 @@ export class StepRunner {
       let timedOut = false;
       let notRunTimer: NodeJS.Timeout | undefined;
       let quietTimer: NodeJS.Timeout | undefined;
-      let unobserve: () => void = () => undefined;
       const finish = (outcome: StepOutcome) => {
         for (const timer of timers) clearTimeout(timer);
         clearTimeout(this.interruptRetry);
         clearTimeout(quietTimer);
-        unobserve();
+        watching.dispose();
         this.stop = undefined;
         this.options.onDetail?.(undefined);
         resolve(outcome);
@@ -96,7 +96,7 @@ export class StepRunner {
           this.options.onDetail?.(`no output for ${QUIET_MS / 1000} s: it may be waiting for input (a password or a question) in pane ${this.pane.id}`);
         }, QUIET_MS);
       };
-      unobserve = this.pane.observe({
+      const watching: Disposable = this.pane.observe({
         output: () => {
           if (!block || this.pane.isAlternateScreen) return;
           armQuiet();

@@ -17,6 +17,8 @@ import { BacklogCost } from '../pty/backlogCost';
 import { OutputBatcher } from '../pty/outputBatcher';
 import { foregroundGroupOf, hangUp } from '../pty/processTree';
 import type { EngineLog } from '../log/engineLog';
+import type { PaneWatcher } from './paneWatcher';
+import { toDisposable, type Disposable } from '../../shared/events';
 import { PromptInterceptor, clearLineKeys, type PromptRequest, type PromptShell } from '../prompt/promptInterceptor';
 import { buildShellLaunch, type ShellLaunch } from '../shell/shellLaunch';
 import { resolveShell } from './shellChoice';
@@ -50,18 +52,6 @@ export interface PaneOptions {
   onPromptRequest?: (paneId: number, request: PromptRequest) => void;
   /** Where the pane's warnings and shell start failures are recorded. */
   log?: EngineLog;
-}
-
-/** In-engine watchers of a pane (the agent's step runner). */
-export interface PaneObserver {
-  blockStarted?(block: Block): void;
-  blockFinished?(block: Block): void;
-  /** A prompt appeared (every PROMPT state entry). */
-  promptShown?(): void;
-  alternateScreen?(): void;
-  /** Output arrived (no bytes: watchers only need to know the program is alive). */
-  output?(): void;
-  exited?(): void;
 }
 
 export interface PaneListener {
@@ -104,7 +94,7 @@ export class Pane {
   private listener: PaneListener | undefined;
   private closed = false;
   private userTyped = false;
-  private readonly observers = new Set<PaneObserver>();
+  private readonly observers = new Set<PaneWatcher>();
   private readonly interceptor: PromptInterceptor;
   private readonly inputDecoder = new TextDecoder();
 
@@ -334,10 +324,10 @@ export class Pane {
     }
   }
 
-  /** Watch blocks and prompts of this pane; returns the function that stops watching. */
-  observe(observer: PaneObserver): () => void {
+  /** Watch blocks and prompts of this pane until the returned Disposable is disposed. */
+  observe(observer: PaneWatcher): Disposable {
     this.observers.add(observer);
-    return () => this.observers.delete(observer);
+    return toDisposable(() => this.observers.delete(observer));
   }
 
   /** A full-screen program (vim, less) has the screen. */

@@ -1,5 +1,5 @@
 import { runTerminalHistory, TERMINAL_HISTORY_TOOL } from '../../context/terminalHistory';
-import type { Pane } from '../../panes/pane';
+import type { AgentPane } from '../agentPane';
 import { scrubSecrets } from '../../safety/secretScrubber';
 import type { ToolDefinition } from '../backends/modelBackend';
 import { LIST_DIRECTORY_TOOL, READ_FILE_TOOL, listDirectoryTool, readFileTool } from './fileTools';
@@ -12,7 +12,7 @@ export interface ReadOnlyToolContext {
   homeDir?: string;
   /** The policy's say on reading a path: the rule that refuses it, if one does. */
   refuse?: (path: string) => string | undefined;
-  pane(paneId: number): Pane | undefined;
+  pane(paneId: number): AgentPane | undefined;
   defaultPaneId: number | undefined;
 }
 

@@ -1,0 +1,31 @@
+import type { Block, TerminalState } from '../../shared/blocks';
+import type { Disposable } from '../../shared/events';
+import type { BlockOutput } from '../blocks/mirror/blockOutputs';
+import type { PaneWatcher } from '../panes/paneWatcher';
+
+export type { PaneWatcher };
+
+/**
+ * The part of a terminal pane the agent uses. The engine's Pane implements it; tests of
+ * the step and plan runners use a fake.
+ */
+export interface AgentPane {
+  readonly id: number;
+  readonly cwd: string;
+  readonly state: TerminalState;
+  readonly exited: boolean;
+  /** A full-screen program (vim, less) has the screen. */
+  readonly isAlternateScreen: boolean;
+  /** bash, zsh, fish... */
+  readonly shellName: string;
+  blocks(): Block[];
+  /** Clean text a block printed; undefined for a block the pane does not know. */
+  outputOf(blockId: string): Promise<BlockOutput | undefined>;
+  /** Types a whole command at the prompt and presses Enter, as if the user had. */
+  typeCommand(command: string): void;
+  /** Ctrl+C. */
+  interrupt(): void;
+  /** SIGKILL for the foreground job; false when there is none. */
+  killForeground(): boolean;
+  observe(watcher: PaneWatcher): Disposable;
+}

@@ -1,0 +1,13 @@
+import type { Block } from '../../shared/blocks';
+
+/** What a watcher of a pane hears (the step runner): blocks, prompts, output, the shell's end. */
+export interface PaneWatcher {
+  blockStarted?(block: Block): void;
+  blockFinished?(block: Block): void;
+  /** A prompt appeared (every PROMPT state entry). */
+  promptShown?(): void;
+  alternateScreen?(): void;
+  /** Output arrived (no bytes: watchers only need to know the program is alive). */
+  output?(): void;
+  exited?(): void;
+}
