@@ -1,6 +1,6 @@
 /** A command block: one command the shell ran, from its OSC 133 C mark to its D mark. */
 export interface Block {
-  /** Stable id, `p<paneId>b<ordinal>`; the renderer derives the same id from the marks it parses. */
+  /** Stable id, `p<paneId>b<ordinal>`, given by the engine's block tracker. */
   id: string;
   paneId: number;
   /** The exact command line as typed (may contain newlines). Empty when unknown. */
@@ -16,10 +16,7 @@ export interface Block {
   trusted: boolean;
   /** Byte offset in the pane's output stream where the command output begins (C mark). */
   outputOffset: number;
-  /**
-   * Byte offset just past the D mark that finished the block. Absent while running, and
-   * optional so older engines stay valid; the renderer then estimates the block's end.
-   */
+  /** Byte offset just past the mark (or heuristic prompt) that finished the block. Absent while running. */
   outputEndOffset?: number;
   /** Whether the program switched to the alternate screen (vim, less, htop) while running. */
   usedAlternateScreen: boolean;

@@ -95,8 +95,6 @@ export interface PaneInfo {
   /** Short name: bash, zsh, fish, sh ... */
   shellName: string;
   integration: boolean;
-  /** Secret per-pane nonce carried by our own OSC 133 marks. */
-  nonce: string;
   cwd: string;
   state: TerminalState;
   cols: number;
@@ -106,6 +104,25 @@ export interface PaneInfo {
   /** Byte offset in the output stream at which live output continues after the snapshot. */
   streamOffset: number;
   exited?: { exitCode: number; signal?: number };
+  /** The pane's blocks so far, oldest first (attach and re-attach). Later ones arrive as events. */
+  blocks?: Block[];
+  /** Where the blocks held in `snapshot` lie in it. A block not listed began after it, or its start left the scrollback. */
+  snapshotBlocks?: SnapshotBlock[];
+}
+
+/** Where the cursor was at a block edge, counted from the snapshot's final cursor position. */
+export interface SnapshotBlockEdge {
+  /** 0 is the row the snapshot leaves the cursor on; -1 the row above it, and so on. */
+  row: number;
+  column: number;
+}
+
+/** A block's edges in a snapshot: start where its output began (C mark), end where it ended (D mark). */
+export interface SnapshotBlock {
+  blockId: string;
+  start: SnapshotBlockEdge;
+  /** Absent while the block still runs: its end arrives as a live block.finished event. */
+  end?: SnapshotBlockEdge;
 }
 
 export interface HelloResult {

@@ -222,7 +222,6 @@ export class Pane {
       shell: this.shellPath,
       shellName: shellName(this.shellPath),
       integration: this.integrationOn,
-      nonce: this.nonce,
       cwd: this.tracker.cwd,
       state: this.tracker.state,
       cols: this.size.cols,
