@@ -1,0 +1,101 @@
+/**
+ * Which lines of output look like errors or warnings: pattern heuristics, with "0 errors" and
+ * the like not counted, and a Python traceback's last frame and exception line added.
+ */
+import { splitLines } from './outputLines';
+
+export type ErrorSeverity = 'error' | 'warning';
+
+export interface ErrorLineMatch {
+  /** 0-based line number. */
+  line: number;
+  severity: ErrorSeverity;
+}
+
+/** Phrases that mention errors while reporting there were none ("0 errors", "failed: 0"). */
+const NEGATED = [
+  /\b(?:0|no|zero|without)\s+(?:errors?|failures?|failed|failing|problems?|warnings?|vulnerabilities)\b/gi,
+  /\b(?:errors?|failures?|failed|warnings?)\s*[:=]\s*0\b/gi,
+];
+
+const ERROR_PATTERNS: RegExp[] = [
+  /\berrors?\b/i, // error, Error, ERROR, `file:1:2: error`, error[E0308], error TS2322
+  /[A-Za-z]+(?:Error|Exception)\b/, // TypeError, NullPointerException
+  /\bexception\b/i,
+  /\bfatal\b/i,
+  /\bfail(?:ed|ure|ures|ing|s)?\b/i, // failed, FAIL, failure
+  /^\s*Traceback \(most recent call last\)/,
+  /\bpanic(?:ked)?\b/i,
+  /\bdenied\b/i,
+  /\bnot found\b/i,
+  /\bNo such file or directory\b/i,
+  /\b(?:ENOENT|EACCES|EPERM|EEXIST|EISDIR|ENOTDIR|ENOTEMPTY|EADDRINUSE|EADDRNOTAVAIL|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EMFILE|ENOSPC|EROFS|EBUSY|EAI_AGAIN|ENOTFOUND|ELOOP|EINVAL)\b/,
+  /\bERR_[A-Z0-9_]{3,}\b/,
+  /^npm ERR!/,
+  /^npm error\b/,
+  /\bSegmentation fault\b/i,
+  /\bcore dumped\b/i,
+  /\bAssertion(?:Error)? .*failed\b/i,
+  /\bcommand not found\b/,
+  /\bunhandled\b/i,
+  /^\s*[✗✘✕×]\s/,
+];
+
+const WARNING_PATTERNS: RegExp[] = [/\bwarn(?:ing|ings)?\b/i, /^npm WARN\b/, /\bdeprecated\b/i];
+
+function severityOf(line: string): ErrorSeverity | undefined {
+  if (line.length > 4000) line = line.slice(0, 4000);
+  let cleaned = line;
+  for (const re of NEGATED) cleaned = cleaned.replace(re, ' ');
+  if (ERROR_PATTERNS.some((re) => re.test(cleaned))) return 'error';
+  if (WARNING_PATTERNS.some((re) => re.test(cleaned))) return 'warning';
+  return undefined;
+}
+
+/**
+ * Lines of an already split text that look like errors or warnings, in order. A Python
+ * traceback adds its last frame (the `File "…", line N` line and the code line under it) and
+ * the exception line that ends it, whatever that exception is called.
+ */
+export function findErrorLinesIn(lines: readonly string[]): ErrorLineMatch[] {
+  const found = new Map<number, ErrorSeverity>();
+  const mark = (i: number, severity: ErrorSeverity): void => {
+    if (i < 0 || i >= lines.length) return;
+    if (found.get(i) !== 'error') found.set(i, severity);
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const severity = severityOf(line);
+    if (severity) mark(i, severity);
+    if (/^\s*Traceback \(most recent call last\)/.test(line)) {
+      let lastFrame = -1;
+      let j = i + 1;
+      for (; j < lines.length; j++) {
+        const frameLine = lines[j] as string;
+        if (/^\s+File "/.test(frameLine)) lastFrame = j;
+        else if (!/^\s/.test(frameLine)) break;
+      }
+      if (lastFrame >= 0) {
+        mark(lastFrame, 'error');
+        if (lastFrame + 1 < j) mark(lastFrame + 1, 'error');
+      }
+      if (j < lines.length) mark(j, 'error');
+    }
+  }
+  return [...found.entries()].sort((a, b) => a[0] - b[0]).map(([line, severity]) => ({ line, severity }));
+}
+
+/** Lines of `text` that look like errors or warnings (0-based line numbers), in order. */
+export function findErrorLines(text: string): ErrorLineMatch[] {
+  return findErrorLinesIn(splitLines(text));
+}
+
+/** First, last, second, second to last…: keeps both the root cause and the final failure. */
+export function alternateEnds<T>(items: readonly T[]): T[] {
+  const out: T[] = [];
+  for (let lo = 0, hi = items.length - 1; lo <= hi; lo++, hi--) {
+    out.push(items[lo] as T);
+    if (hi !== lo) out.push(items[hi] as T);
+  }
+  return out;
+}
