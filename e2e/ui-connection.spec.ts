@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { runCommand } from './support/terminalPage';
-import { useTandem } from './support/uiPage';
+import { firstPane, runCommand, waitForBuffer } from './support/terminalPage';
+import { allowClipboard, blockOf, blockRowTexts, readClipboardText, useTandem } from './support/uiPage';
 
 const tandem = useTandem();
 
@@ -19,4 +19,56 @@ test('when the engine goes away the banner says so and, after a few failed attem
   await expect(banner.getByRole('button', { name: 'Retry now' })).toBeVisible();
   // The terminal keeps its scrollback while disconnected.
   await expect(pane).toBeVisible();
+});
+
+test('a reload re-attaches the pane: blocks from before it keep their rows and still work, a running one ends', async ({ page }) => {
+  const { server, pane, paneId } = await tandem.start(page);
+  await allowClipboard(page, server.origin);
+  const printf = 'printf "before-1\\nbefore-2\\n"';
+  const failing = 'sh -c "echo failing; exit 3"';
+  await runCommand(page, pane, printf);
+  await runCommand(page, pane, failing);
+  await waitForBuffer(page, paneId, /^failing\n[^\n]*[#$%>] *$/m);
+  const printfRows = ['$ ' + printf, 'before-1', 'before-2'];
+  const rowsOf = (command: string) => blockRowTexts(page, paneId, blockOf(pane, command));
+  // The prompt is "$ " in the test HOME; compare the rows without it.
+  const withoutPrompt = (rows: string[]) => rows.map((row) => row.replace(/^.*?[#$%>] (?=printf|sh -c|sleep)/, '$ '));
+  await expect.poll(async () => withoutPrompt(await rowsOf(printf))).toEqual(printfRows);
+  await expect.poll(async () => withoutPrompt(await rowsOf(failing))).toEqual(['$ ' + failing, 'failing']);
+
+  // Still running when the page goes away: its end arrives after the reload.
+  const sleeper = 'sleep 2; echo slept';
+  await pane.click();
+  await page.keyboard.type(sleeper);
+  await page.keyboard.press('Enter');
+  await expect(blockOf(pane, sleeper)).toHaveAttribute('data-status', 'running');
+
+  await page.reload();
+  const { pane: again, paneId: againId } = await firstPane(page, { prompt: false });
+  expect(againId).toBe(paneId);
+  await expect(blockOf(again, printf)).toHaveAttribute('data-status', 'success');
+  await expect(blockOf(again, failing)).toHaveAttribute('data-status', 'failure');
+  await expect.poll(async () => withoutPrompt(await blockRowTexts(page, paneId, blockOf(again, printf)))).toEqual(printfRows);
+  await expect
+    .poll(async () => withoutPrompt(await blockRowTexts(page, paneId, blockOf(again, failing))))
+    .toEqual(['$ ' + failing, 'failing']);
+
+  const running = blockOf(again, sleeper);
+  await expect(running).toHaveAttribute('data-status', 'success', { timeout: 10_000 });
+  await waitForBuffer(page, paneId, /^slept\n[^\n]*[#$%>] *$/m);
+  await expect.poll(async () => withoutPrompt(await blockRowTexts(page, paneId, running))).toEqual(['$ ' + sleeper, 'slept']);
+
+  // The blocks still work: their menu copies the output, and Ctrl+Shift+Up walks them.
+  const restored = blockOf(again, printf);
+  await restored.locator('.block__gutter').hover();
+  await restored.getByTestId('block-menu').getByRole('menuitem', { name: 'Copy output' }).click();
+  await expect.poll(() => readClipboardText(page)).toMatch(/^before-1\r?\nbefore-2\r?\n?$/);
+  await page.mouse.move(600, 5);
+  await again.click();
+  await page.keyboard.press('Control+Shift+ArrowUp');
+  await expect(running).toHaveAttribute('data-selected', 'true');
+  await page.keyboard.press('Control+Shift+ArrowUp');
+  await expect(blockOf(again, failing)).toHaveAttribute('data-selected', 'true');
+  await page.keyboard.press('Control+Shift+ArrowUp');
+  await expect(restored).toHaveAttribute('data-selected', 'true');
 });

@@ -89,3 +89,31 @@ export function blockOf(pane: Locator, command: string): Locator {
 export async function waitForPrompt(pane: Locator): Promise<void> {
   await expect(pane).toHaveAttribute('data-state', 'PROMPT');
 }
+
+/**
+ * The text of the rows a block's mark covers on screen (it must be in view), read from the
+ * mark's box and the pane's xterm rows. Empty when the mark is hidden (the block has no place).
+ */
+export async function blockRowTexts(page: Page, paneId: string, block: Locator): Promise<string[]> {
+  const box = await block.evaluate((element) => {
+    const rect = element.getBoundingClientRect();
+    return { top: rect.top, height: rect.height, shown: getComputedStyle(element).display !== 'none' };
+  });
+  if (!box.shown) return [];
+  return page.evaluate(
+    ({ id, top, height }) => {
+      const tandem = (window as unknown as { __tandem?: { terminals: Map<number, import('@xterm/xterm').Terminal> } }).__tandem;
+      const terminal = tandem?.terminals.get(Number(id));
+      const screen = terminal?.element?.querySelector('.xterm-screen');
+      if (!terminal || !screen) throw new Error(`no terminal on screen for pane ${id}`);
+      const cellHeight = screen.clientHeight / terminal.rows;
+      const first = Math.round((top - screen.getBoundingClientRect().top) / cellHeight);
+      const count = Math.round(height / cellHeight);
+      const buffer = terminal.buffer.active;
+      const rows: string[] = [];
+      for (let row = first; row < first + count; row++) rows.push(buffer.getLine(buffer.viewportY + row)?.translateToString(true) ?? '');
+      return rows;
+    },
+    { id: paneId, ...box },
+  );
+}

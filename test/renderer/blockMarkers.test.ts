@@ -1,9 +1,9 @@
 import { Terminal as HeadlessTerminal } from '@xterm/headless';
-import type { IBuffer, Terminal } from '@xterm/xterm';
+import { SerializeAddon } from '@xterm/addon-serialize';
+import type { Terminal } from '@xterm/xterm';
 import { describe, expect, it } from 'vitest';
-import type { Block } from '../../src/shared/blocks';
+import type { SnapshotBlock } from '../../src/shared/protocol';
 import { BlockMarkers } from '../../src/renderer/src/blocks/blockMarkers';
-import { locateRestoredBlocks } from '../../src/renderer/src/blocks/restoredBlockLocator';
 
 /** A real xterm parser and buffer without a DOM: the same marker API the renderer uses. */
 function terminal(cols = 20, rows = 6, scrollback = 1_000) {
@@ -12,10 +12,6 @@ function terminal(cols = 20, rows = 6, scrollback = 1_000) {
   let changes = 0;
   const markers = new BlockMarkers(headless as unknown as Terminal, () => changes++);
   return { headless, write, markers, changes: () => changes };
-}
-
-function block(id: string, command: string, outputOffset: number): Block {
-  return { id, paneId: 1, command, cwd: '', startedAt: 0, endedAt: 1, exitCode: 0, trusted: true, outputOffset, usedAlternateScreen: false };
 }
 
 describe('BlockMarkers', () => {
@@ -28,7 +24,6 @@ describe('BlockMarkers', () => {
     markers.markEndAtCursor('b1');
     await write('$ ');
     expect(markers.lines('b1')).toEqual({ top: 1, commandBottom: 1, bottom: 3 });
-    expect(markers.hasEnd('b1')).toBe(true);
     expect(changes()).toBe(2);
   });
 
@@ -87,24 +82,106 @@ describe('BlockMarkers', () => {
   });
 });
 
-describe('locateRestoredBlocks', () => {
-  it('finds each command on its row, newest first, each above the next', async () => {
-    const { write, headless } = terminal(40, 10);
-    await write('$ echo one\r\none\r\n$ ls\r\nfile\r\n$ echo one\r\none\r\n$ ');
-    const found = locateRestoredBlocks(headless.buffer.active as unknown as IBuffer, [
-      block('b1', 'echo one', 0),
-      block('b2', 'ls', 10),
-      block('b3', 'echo one', 20),
-      block('b4', '', 30),
-      block('b5', 'not on screen', 5),
-    ]);
-    expect(Object.fromEntries(found)).toEqual({ b3: 4, b2: 2, b1: 0 });
+/**
+ * The engine's side of a snapshot, as the mirror has it: a headless terminal that records
+ * where the cursor was at each C and D mark, serialized, with the marks' rows counted from
+ * the row the snapshot leaves the cursor on.
+ */
+function mirror(cols: number, rows: number) {
+  const { headless, write } = terminal(cols, rows, 10_000);
+  const serializer = new SerializeAddon();
+  headless.loadAddon(serializer as unknown as Parameters<typeof headless.loadAddon>[0]);
+  const edges = new Map<string, { start: { line: number; column: number }; end?: { line: number; column: number } }>();
+  const cursor = () => ({ line: headless.buffer.active.baseY + headless.buffer.active.cursorY, column: headless.buffer.active.cursorX });
+  return {
+    /** A prompt with the command echoed, then its output; `running` leaves the block without an end. */
+    async run(blockId: string, command: string, output: string, { running = false } = {}) {
+      await write(`$ ${command}\r\n`);
+      edges.set(blockId, { start: cursor() });
+      await write(output);
+      if (!running) edges.get(blockId)!.end = cursor();
+    },
+    write,
+    snapshot(): { text: string; blocks: SnapshotBlock[] } {
+      const now = cursor().line;
+      const blocks = [...edges].map(([blockId, { start, end }]) => ({
+        blockId,
+        start: { row: start.line - now, column: start.column },
+        ...(end ? { end: { row: end.line - now, column: end.column } } : {}),
+      }));
+      return { text: serializer.serialize({ excludeAltBuffer: true, excludeModes: true }), blocks };
+    },
+  };
+}
+
+describe('BlockMarkers in a snapshot', () => {
+  it('markStartAt / markEndAt at rows from the cursor mean what the cursor methods meant then', async () => {
+    const live = terminal(30, 8);
+    const listed = terminal(30, 8);
+    await live.write('$ true\r\n$ ls\r\n');
+    await listed.write('$ true\r\n$ ls\r\n');
+    live.markers.markStartAtCursor('b1', 'ls');
+    await live.write('a.txt\r\nb');
+    await listed.write('a.txt\r\nb');
+    live.markers.markEndAtCursor('b1');
+    await live.write('\r\n$ ');
+    await listed.write('\r\n$ ');
+    // From the final cursor (row 3, column 2): the C mark was 2 rows up at column 0, D 1 row up at column 1.
+    listed.markers.markStartAt('b1', -2, 0, 'ls');
+    listed.markers.markEndAt('b1', -1, 1);
+    expect(listed.markers.lines('b1')).toEqual(live.markers.lines('b1'));
+    expect(listed.markers.lines('b1')).toEqual({ top: 1, commandBottom: 1, bottom: 3 });
   });
 
-  it('matches commands that were soft-wrapped in the snapshot', async () => {
-    const { write, headless } = terminal(12, 10);
-    await write('$ echo abcdefghijklmnop\r\nabcdefghijklmnop\r\n$ ');
-    const found = locateRestoredBlocks(headless.buffer.active as unknown as IBuffer, [block('b1', 'echo abcdefghijklmnop', 0)]);
-    expect(found.get('b1')).toBe(0);
+  it('places each block of a serialized snapshot on its rows, a running one down to the cursor', async () => {
+    const engine = mirror(40, 6);
+    await engine.run('b1', 'echo one', 'one\r\n');
+    await engine.run('b2', 'seq 3', '1\r\n2\r\n3\r\n');
+    await engine.run('b3', "printf 'no newline'", 'no newline');
+    await engine.write('\r\n');
+    await engine.run('b4', 'sleep 9', 'tick\r\n', { running: true });
+    const { text, blocks } = engine.snapshot();
+
+    const page = terminal(40, 6, 1_000);
+    await page.write(text);
+    for (const { blockId, start, end } of blocks) {
+      page.markers.markStartAt(blockId, start.row, start.column, 'x');
+      if (end) page.markers.markEndAt(blockId, end.row, end.column);
+    }
+    const rowsOf = (blockId: string) => {
+      const lines = page.markers.lines(blockId)!;
+      const texts: string[] = [];
+      for (let row = lines.top; row <= lines.bottom; row++) texts.push(page.headless.buffer.active.getLine(row)!.translateToString(true));
+      return texts;
+    };
+    expect(rowsOf('b1')).toEqual(['$ echo one', 'one']);
+    expect(rowsOf('b2')).toEqual(['$ seq 3', '1', '2', '3']);
+    expect(rowsOf('b3')).toEqual(["$ printf 'no newline'", 'no newline']);
+    expect(rowsOf('b4')).toEqual(['$ sleep 9', 'tick', '']);
+  });
+
+  it('a block whose start left the page\'s smaller scrollback is not placed; the rest keep their rows', async () => {
+    const engine = mirror(40, 4);
+    await engine.run('old', 'seq 20', Array.from({ length: 20 }, (_, i) => `${i + 1}\r\n`).join(''));
+    await engine.run('cut', 'seq 30 32', '30\r\n31\r\n32\r\n');
+    await engine.run('kept', 'echo kept', 'kept\r\n');
+    await engine.write('$ ');
+    const { text, blocks } = engine.snapshot();
+
+    // 4 rows + 1 of scrollback: only the last 5 rows of the snapshot survive, from '31' on.
+    const page = terminal(40, 4, 1);
+    await page.write(text);
+    expect(page.headless.buffer.active.getLine(0)!.translateToString(true)).toBe('31');
+    for (const { blockId, start, end } of blocks) {
+      page.markers.markStartAt(blockId, start.row, start.column, blockId === 'kept' ? 'echo kept' : 'seq');
+      if (end) page.markers.markEndAt(blockId, end.row, end.column);
+    }
+    expect(page.markers.has('old')).toBe(false);
+    expect(page.markers.has('cut')).toBe(false);
+    // Its end would be on screen, but a block is placed from its start only.
+    expect(page.markers.lines('cut')).toBeUndefined();
+    const kept = page.markers.lines('kept')!;
+    expect(page.headless.buffer.active.getLine(kept.top)!.translateToString(true)).toBe('$ echo kept');
+    expect(page.headless.buffer.active.getLine(kept.bottom)!.translateToString(true)).toBe('kept');
   });
 });

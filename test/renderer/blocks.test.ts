@@ -97,8 +97,8 @@ describe('PaneStreamRouter', () => {
     const items: string[] = [];
     const sink: PaneStreamSink = {
       receiveOutput: (bytes) => items.push(`out:${new TextDecoder().decode(bytes)}`),
-      anchorBlock: (each) => items.push(`block:${each.id}`),
-      paneEvent: (event) => items.push(`event:${event.name}`),
+      receiveBlock: (each) => items.push(`block:${each.id}`),
+      receivePaneEvent: (event) => items.push(`event:${event.name}`),
     };
     return { sink, items };
   }

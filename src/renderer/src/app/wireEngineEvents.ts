@@ -1,5 +1,4 @@
 import { wireAgentEvents } from '../ai/wireAgentEvents';
-import { useBlocksStore } from '../blocks/blocksStore';
 import { startSession } from '../session/startSession';
 import { useSettingsStore } from '../settings/settingsStore';
 import type { EngineConnection } from '../transport/engineConnection';
@@ -11,17 +10,13 @@ import { paneStreams } from './engine';
 export function wireEngineEvents(connection: EngineConnection): void {
   connection.onOutput((paneId, bytes) => paneStreams.output(paneId, bytes));
 
-  // Through the pane's stream, in order with its output; held there until the pane is known.
+  // Pane and block events sit in the pane's stream right after the output before them: they
+  // go through the pane's queue with that output and reach the stores once it is on screen.
   connection.on('pane.state', (payload) => paneStreams.paneEvent({ name: 'pane.state', payload }));
   connection.on('pane.exit', (payload) => paneStreams.paneEvent({ name: 'pane.exit', payload }));
   connection.on('pane.notice', (payload) => paneStreams.paneEvent({ name: 'pane.notice', payload }));
-
-  const onBlock = (block: Parameters<typeof paneStreams.block>[0]) => {
-    useBlocksStore.getState().upsert(block);
-    paneStreams.block(block);
-  };
-  connection.on('block.started', onBlock);
-  connection.on('block.finished', onBlock);
+  connection.on('block.started', (block) => paneStreams.block(block));
+  connection.on('block.finished', (block) => paneStreams.block(block));
 
   connection.on('settings.changed', ({ settings, error }) => {
     useSettingsStore.getState().setSettings(settings);

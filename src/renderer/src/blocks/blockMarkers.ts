@@ -38,53 +38,44 @@ export class BlockMarkers {
     return entry !== undefined && !entry.start.isDisposed;
   }
 
-  hasEnd(blockId: string): boolean {
-    return this.entries.get(blockId)?.end !== undefined;
-  }
-
-  /** At the C mark: the cursor sits where the output begins. Call from a write callback. */
+  /** At the C mark: the cursor sits where the output begins. Call once xterm has parsed up to the mark. */
   markStartAtCursor(blockId: string, command: string): void {
-    const buffer = this.terminal.buffer.active;
-    const cursorLine = buffer.baseY + buffer.cursorY;
-    const startsMidLine = buffer.cursorX > 0;
-    const lastCommandRow = startsMidLine ? cursorLine : cursorLine - 1;
-    const top = firstRowOfCommand(buffer, lastCommandRow, commandLineCount(command));
-    this.addStart(blockId, 0, cursorLine - top, startsMidLine);
-  }
-
-  /** For blocks found again in a restored snapshot: `commandRow` is the row showing the command. */
-  markStartAtRow(blockId: string, commandRow: number, command: string): void {
-    const buffer = this.terminal.buffer.active;
-    const cursorLine = buffer.baseY + buffer.cursorY;
-    const lastCommandRow = lastRowOfLogicalLine(buffer, commandRow) + commandLineCount(command) - 1;
-    // A marker cannot go below the cursor; a command on the cursor row starts "mid-line".
-    const startRow = Math.min(lastCommandRow + 1, cursorLine);
-    this.addStart(blockId, startRow - cursorLine, startRow - commandRow, startRow <= lastCommandRow);
+    this.markStartAt(blockId, 0, this.terminal.buffer.active.cursorX, command);
   }
 
   /**
-   * At the D mark (call from a write callback or parser hook). With `atPrompt` the cursor is
-   * already on the next prompt (estimated ends), so its row is never part of the block.
+   * Where the cursor was at the C mark, `row` rows from the cursor's row now (0 is its row,
+   * -1 the row above) and at `column`: the same as markStartAtCursor had it been called then.
+   * Nothing is placed if that row has left the scrollback, nor on the alternate screen (its
+   * rows are gone when the program leaves it). A block is placed once: a start whose row
+   * was trimmed from the scrollback stays unplaced.
    */
-  markEndAtCursor(blockId: string, atPrompt = false): void {
-    const entry = this.entries.get(blockId);
-    if (!entry || entry.end) return;
-    const marker = this.terminal.registerMarker(0);
-    if (!marker) return;
-    entry.end = marker;
-    entry.endIncludesRow = !atPrompt && this.terminal.buffer.active.cursorX > 0;
-    this.onChange();
+  markStartAt(blockId: string, row: number, column: number, command: string): void {
+    const buffer = this.terminal.buffer.active;
+    const startLine = buffer.baseY + buffer.cursorY + Math.min(0, row);
+    if (startLine < 0 || buffer.type !== 'normal' || this.entries.has(blockId)) return;
+    const startsMidLine = column > 0;
+    const lastCommandRow = startsMidLine ? startLine : startLine - 1;
+    const top = firstRowOfCommand(buffer, lastCommandRow, commandLineCount(command));
+    this.addStart(blockId, Math.min(0, row), startLine - top, startsMidLine);
   }
 
-  /** For restored blocks: the last row of the block's output is `row`. */
-  markEndAtRow(blockId: string, row: number): void {
+  /** At the D mark: the cursor sits just past the output. Call once xterm has parsed up to the mark. */
+  markEndAtCursor(blockId: string): void {
+    this.markEndAt(blockId, 0, this.terminal.buffer.active.cursorX);
+  }
+
+  /** Where the cursor was at the D mark, counted as in markStartAt. A block's end only follows its start. */
+  markEndAt(blockId: string, row: number, column: number): void {
     const entry = this.entries.get(blockId);
-    if (!entry || entry.end) return;
+    if (!entry || entry.end || entry.start.isDisposed) return;
     const buffer = this.terminal.buffer.active;
-    const marker = this.terminal.registerMarker(Math.min(0, row - (buffer.baseY + buffer.cursorY)));
+    if (buffer.baseY + buffer.cursorY + Math.min(0, row) < 0 || buffer.type !== 'normal') return;
+    const marker = this.terminal.registerMarker(Math.min(0, row));
     if (!marker) return;
     entry.end = marker;
-    entry.endIncludesRow = true;
+    // Output that ended with a line feed leaves the cursor at column 0 of the row after it.
+    entry.endIncludesRow = column > 0;
     this.onChange();
   }
 
@@ -117,7 +108,6 @@ export class BlockMarkers {
   }
 
   private addStart(blockId: string, cursorOffset: number, rowsAbove: number, startsMidLine: boolean): void {
-    if (this.has(blockId)) return;
     const marker = this.terminal.registerMarker(cursorOffset);
     if (!marker) return;
     marker.onDispose(() => {
@@ -142,8 +132,3 @@ function firstRowOfCommand(buffer: IBuffer, lastRow: number, logicalLines: numbe
   return row;
 }
 
-function lastRowOfLogicalLine(buffer: IBuffer, row: number): number {
-  let last = row;
-  while (buffer.getLine(last + 1)?.isWrapped) last++;
-  return last;
-}

@@ -23,12 +23,12 @@ export function FindBar({ paneId }: { paneId: number }) {
 
   useEffect(() => {
     const session = paneSessions.get(paneId);
-    const subscription = session?.onSearchResults((event) =>
+    const subscription = session?.find.onSearchResults((event) =>
       setResults({ index: event.resultIndex, count: event.resultCount }),
     );
     return () => {
       subscription?.dispose();
-      paneSessions.get(paneId)?.clearFind();
+      paneSessions.get(paneId)?.find.clear();
     };
   }, [paneId]);
 
@@ -36,14 +36,14 @@ export function FindBar({ paneId }: { paneId: number }) {
     const session = paneSessions.get(paneId);
     if (!session) return;
     if (!text) {
-      session.clearFind();
+      session.find.clear();
       setResults(undefined);
       setFound(true);
       return;
     }
     let ok: boolean;
     try {
-      ok = session.find(text, direction, options);
+      ok = session.find.find(text, direction, options);
     } catch {
       ok = false; // an unfinished regular expression
     }

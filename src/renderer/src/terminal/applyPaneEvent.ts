@@ -1,5 +1,4 @@
 import type { Events } from '../../../shared/protocol';
-import { paneSessions } from './paneSessions';
 import { usePanesStore } from './panesStore';
 
 export type PaneEvent =
@@ -7,20 +6,18 @@ export type PaneEvent =
   | { name: 'pane.notice'; payload: Events['pane.notice'] }
   | { name: 'pane.exit'; payload: Events['pane.exit'] };
 
-/** A pane event into the pane's metadata and, where it matters, its terminal. */
+/** A pane event into the pane's metadata, once the pane's output before it is on screen (PaneSession). */
 export function applyPaneEvent(event: PaneEvent): void {
   const panes = usePanesStore.getState();
   switch (event.name) {
     case 'pane.state':
       panes.applyState(event.payload);
-      paneSessions.get(event.payload.paneId)?.setIntegration(event.payload.integration);
       break;
     case 'pane.notice':
       panes.addNotice(event.payload);
       break;
     case 'pane.exit':
       panes.markExited(event.payload);
-      paneSessions.get(event.payload.paneId)?.markExited(event.payload.exitCode);
       break;
   }
 }

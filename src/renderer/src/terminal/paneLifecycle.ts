@@ -9,7 +9,6 @@ import { applyPaneEvent } from './applyPaneEvent';
 import { estimatePaneSize } from './initialPaneSize';
 import { PaneSession, type PaneSessionHooks, type PaneTransport } from './PaneSession';
 import { paneSessions } from './paneSessions';
-import type { PaneStreamSink } from './paneStreamRouter';
 import { usePanesStore } from './panesStore';
 import { currentAppearance } from './terminalAppearance';
 
@@ -29,6 +28,9 @@ const hooks: PaneSessionHooks = {
   onFocus: (paneId) => useLayoutStore.getState().focusPane(paneId),
   onRestartRequested: (paneId) => void restartPane(paneId),
   onUserInput: (paneId) => useBlocksStore.getState().select(paneId, undefined),
+  onBlock: (block) => useBlocksStore.getState().upsert(block),
+  onBlocksListed: (paneId, blocks) => useBlocksStore.getState().merge(paneId, blocks),
+  onPaneEvent: applyPaneEvent,
 };
 
 function reportFailure(what: string, error: unknown): void {
@@ -40,38 +42,28 @@ function reportFailure(what: string, error: unknown): void {
   });
 }
 
-/** Sets up the terminal for a pane the engine just described (created, attached or restored). */
-function adoptPane(info: PaneInfo, listBlocks: boolean): PaneSession {
+/**
+ * Sets up the terminal for a pane the engine just described (created, attached or restored):
+ * its snapshot and blocks first, then whatever of its stream arrived meanwhile.
+ */
+function adoptPane(info: PaneInfo): PaneSession {
   paneSessions.remove(info.paneId)?.dispose();
   const session = new PaneSession(info, transport, hooks, currentAppearance(), inputPriority);
   paneSessions.add(session);
   usePanesStore.getState().addPane(info);
-  paneStreams.register(info.paneId, streamSink(session));
-  if (listBlocks) void loadListedBlocks(session, info.streamOffset);
+  paneStreams.register(info.paneId, session);
   return session;
-}
-
-async function loadListedBlocks(session: PaneSession, snapshotEndOffset: number): Promise<void> {
-  const paneId = session.paneId;
-  try {
-    const blocks = await engine().request('pane.blocks', { paneId });
-    if (paneSessions.get(paneId) !== session) return;
-    useBlocksStore.getState().merge(paneId, blocks);
-    session.placeListedBlocks(blocks, snapshotEndOffset);
-  } catch (error) {
-    console.warn(`[tandem] could not list blocks of pane ${paneId}`, error);
-  }
 }
 
 export async function createPane(params: Params<'pane.create'>): Promise<number> {
   const info = await engine().request('pane.create', params);
-  adoptPane(info, info.snapshot !== undefined && info.snapshot !== '');
+  adoptPane(info);
   return info.paneId;
 }
 
 export async function attachPane(paneId: number): Promise<number> {
   const info = await engine().request('pane.attach', { paneId });
-  adoptPane(info, true);
+  adoptPane(info);
   return info.paneId;
 }
 
@@ -182,7 +174,7 @@ export async function restartPane(paneId: number): Promise<void> {
     session.rebind(info);
     paneSessions.rekey(paneId, session);
     usePanesStore.getState().addPane(info);
-    paneStreams.register(info.paneId, streamSink(session));
+    paneStreams.register(info.paneId, session);
     useLayoutStore.getState().replacePane(paneId, info.paneId);
     session.focus();
   } catch (error) {
@@ -195,13 +187,4 @@ export async function restartPane(paneId: number): Promise<void> {
 export function focusActivePane(): void {
   const paneId = focusedPaneId();
   if (paneId !== undefined) paneSessions.get(paneId)?.focus();
-}
-
-/** A pane's stream: bytes and blocks into its session, its events into the stores. */
-function streamSink(session: PaneSession): PaneStreamSink {
-  return {
-    receiveOutput: (bytes) => session.receiveOutput(bytes),
-    anchorBlock: (block) => session.anchorBlock(block),
-    paneEvent: applyPaneEvent,
-  };
 }

@@ -5,8 +5,8 @@ import { MAX_UNCLAIMED_BYTES } from './flowPolicy';
 /** Where one pane's stream goes: output bytes, block events and pane events, in arrival order. */
 export interface PaneStreamSink {
   receiveOutput(bytes: Uint8Array): void;
-  anchorBlock(block: Block): void;
-  paneEvent(event: PaneEvent): void;
+  receiveBlock(block: Block): void;
+  receivePaneEvent(event: PaneEvent): void;
 }
 
 type StreamItem = { kind: 'output'; bytes: Uint8Array } | { kind: 'block'; block: Block } | { kind: 'event'; event: PaneEvent };
@@ -94,7 +94,7 @@ export class PaneStreamRouter {
 
   private deliver(sink: PaneStreamSink, item: StreamItem): void {
     if (item.kind === 'output') sink.receiveOutput(item.bytes);
-    else if (item.kind === 'block') sink.anchorBlock(item.block);
-    else sink.paneEvent(item.event);
+    else if (item.kind === 'block') sink.receiveBlock(item.block);
+    else sink.receivePaneEvent(item.event);
   }
 }

@@ -39,3 +39,32 @@ export function loadWebglRenderer(terminal: Terminal, onLost: () => void): Webgl
   });
   return addon;
 }
+
+/** One terminal's GPU renderer while it is wanted. After a lost context the DOM renderer stays for good. */
+export class WebglRendererSlot {
+  private addon: WebglAddon | undefined;
+  private lost = false;
+
+  constructor(private readonly terminal: Terminal) {}
+
+  update(wanted: boolean): void {
+    if (wanted && !this.lost) {
+      this.addon ??= loadWebglRenderer(this.terminal, () => {
+        this.addon = undefined;
+        this.lost = true;
+      });
+    } else {
+      this.dispose();
+    }
+  }
+
+  dispose(): void {
+    const addon = this.addon;
+    this.addon = undefined;
+    try {
+      addon?.dispose();
+    } catch {
+      // A lost context can make dispose throw; the DOM renderer takes over either way.
+    }
+  }
+}
