@@ -8,10 +8,9 @@ afterEach(() => mirrors.splice(0).forEach((mirror) => mirror.dispose()));
 
 function open(cols = 40, rows = 5, scrollback = 100) {
   const seen = { parsed: 0, lost: [] as string[] };
-  const mirror = new PaneMirror(cols, rows, scrollback, {
-    parsed: (bytes) => (seen.parsed += bytes),
-    lost: (reason) => seen.lost.push(reason),
-  });
+  const mirror = new PaneMirror(cols, rows, scrollback);
+  mirror.onParsed((bytes) => (seen.parsed += bytes));
+  mirror.onLost((reason) => seen.lost.push(reason));
   mirrors.push(mirror);
   return { mirror, seen };
 }

@@ -7,12 +7,11 @@ function tracker(integration: boolean) {
   const started: Block[] = [];
   const finished: Block[] = [];
   const states: string[] = [];
-  const t = new BlockTracker(1, 'secret', integration, '/home', {
-    started: (b) => started.push(b),
-    finished: (b) => finished.push(b),
-    stateChanged: (s) => states.push(s),
-    integrationConfirmed: () => states.push('confirmed'),
-  });
+  const t = new BlockTracker(1, 'secret', integration, '/home');
+  t.onStarted(({ block }) => started.push(block));
+  t.onFinished((b) => finished.push(b));
+  t.onStateChanged(({ state }) => states.push(state));
+  t.onIntegrationConfirmed(() => states.push('confirmed'));
   return { t, started, finished, states };
 }
 
@@ -46,13 +45,8 @@ describe('BlockTracker', () => {
 
   it('tells a redrawn prompt (same prompt number) from a new one', () => {
     const prompts: number[] = [];
-    const t = new BlockTracker(1, 'secret', true, '/home', {
-      started: () => undefined,
-      finished: () => undefined,
-      stateChanged: () => undefined,
-      integrationConfirmed: () => undefined,
-      promptShown: () => prompts.push(prompts.length + 1),
-    });
+    const t = new BlockTracker(1, 'secret', true, '/home');
+    t.onPromptShown(() => prompts.push(prompts.length + 1));
     t.handle(ours({ kind: 'prompt-start', prompt: '1' }), 0);
     t.handle(ours({ kind: 'prompt-start', prompt: '1' }), 5);
     expect(prompts).toHaveLength(1);
@@ -61,13 +55,8 @@ describe('BlockTracker', () => {
     t.handle(ours({ kind: 'prompt-start', prompt: '2' }), 30);
     expect(prompts).toHaveLength(2);
     // Marks of other integrations carry no number: every one counts.
-    const foreign = new BlockTracker(1, 'secret', false, '/home', {
-      started: () => undefined,
-      finished: () => undefined,
-      stateChanged: () => undefined,
-      integrationConfirmed: () => undefined,
-      promptShown: () => prompts.push(0),
-    });
+    const foreign = new BlockTracker(1, 'secret', false, '/home');
+    foreign.onPromptShown(() => prompts.push(0));
     foreign.handle({ kind: 'prompt-start' }, 0);
     foreign.handle({ kind: 'prompt-start' }, 1);
     expect(prompts.filter((n) => n === 0)).toHaveLength(2);

@@ -1,14 +1,11 @@
 import { blockId, type Block, type TerminalState } from '../../shared/blocks';
+import { Emitter } from '../../shared/events';
 import type { Mark } from '../osc/marks';
 
-export interface BlockTrackerEvents {
-  started(block: Block): void;
-  finished(block: Block): void;
-  stateChanged(state: TerminalState, cwd: string): void;
-  /** A prompt was drawn (each prompt-start mark, or the input-start of a prompt we missed). */
-  promptShown?(): void;
-  /** Our first trusted mark arrived: integration is proven to work in this shell. */
-  integrationConfirmed(): void;
+/** A block began. `outputStartMark`: for a heuristic block, the mirror mark where its output begins. */
+export interface BlockStart {
+  block: Block;
+  outputStartMark?: number;
 }
 
 /** How many finished blocks a pane remembers (their text lives in the mirror's scrollback). */
@@ -37,13 +34,24 @@ export class BlockTracker {
   untrustedMarkCount = 0;
   /** Prompt/command marks of any origin (cwd reports excluded) that reached this tracker. */
   marksSeen = 0;
+  private readonly started = new Emitter<BlockStart>();
+  private readonly finished = new Emitter<Block>();
+  private readonly stateChanged = new Emitter<{ state: TerminalState; cwd: string }>();
+  private readonly promptShown = new Emitter<void>();
+  private readonly confirmedIntegration = new Emitter<void>();
+  readonly onStarted = this.started.event;
+  readonly onFinished = this.finished.event;
+  readonly onStateChanged = this.stateChanged.event;
+  /** A prompt was drawn (each prompt-start mark, or the input-start of a prompt we missed). */
+  readonly onPromptShown = this.promptShown.event;
+  /** Our first trusted mark arrived: integration is proven to work in this shell. */
+  readonly onIntegrationConfirmed = this.confirmedIntegration.event;
 
   constructor(
     private readonly paneId: number,
     private readonly nonce: string,
     private integrationInjected: boolean,
     initialCwd: string,
-    private readonly events: BlockTrackerEvents,
   ) {
     this.cwdValue = initialCwd;
   }
@@ -86,7 +94,7 @@ export class BlockTracker {
   /**
    * Feed one mark. `streamOffset` is the byte offset in the pane's output just past the mark.
    */
-  handle(mark: Mark, streamOffset: number, now = Date.now(), fromHeuristics = false): void {
+  handle(mark: Mark, streamOffset: number, now = Date.now(), heuristic?: { outputStartMark?: number }): void {
     const ours = mark.nonce !== undefined && mark.nonce === this.nonce;
     if (mark.kind === 'cwd') {
       // While a command runs, a cwd report may come from the program, not the shell; once our
@@ -98,14 +106,14 @@ export class BlockTracker {
       // Integration reported in late (a slow rc file): from now on only our marks count.
       this.integrationInjected = true;
     }
-    if (!fromHeuristics) this.marksSeen++;
+    if (!heuristic) this.marksSeen++;
     if (this.integrationInjected && !ours) {
       this.untrustedMarkCount++;
       return;
     }
     if (ours && !this.confirmed) {
       this.confirmed = true;
-      this.events.integrationConfirmed();
+      this.confirmedIntegration.fire();
     }
     const trusted = ours;
     switch (mark.kind) {
@@ -116,13 +124,13 @@ export class BlockTracker {
           this.cwdValue = mark.cwd;
         }
         this.setState('PROMPT');
-        if (!ours || mark.prompt === undefined || mark.prompt !== this.lastPrompt) this.events.promptShown?.();
+        if (!ours || mark.prompt === undefined || mark.prompt !== this.lastPrompt) this.promptShown.fire();
         if (ours) this.lastPrompt = mark.prompt;
         break;
       case 'input-start':
         if (this.stateValue !== 'PROMPT') {
           this.setState('PROMPT');
-          this.events.promptShown?.();
+          this.promptShown.fire();
         }
         break;
       case 'command-line':
@@ -149,7 +157,7 @@ export class BlockTracker {
         };
         this.pendingCommandLine = undefined;
         this.setState('EXECUTING');
-        this.events.started({ ...this.current });
+        this.started.fire({ block: { ...this.current }, outputStartMark: heuristic?.outputStartMark });
         break;
       }
       case 'command-end':
@@ -161,9 +169,12 @@ export class BlockTracker {
     }
   }
 
-  /** Start a block from the prompt heuristics (no integration): command as read off the screen. */
-  startHeuristicBlock(command: string, streamOffset: number, now = Date.now()): void {
-    this.handleUntrusted({ kind: 'command-start', commandLine: command }, streamOffset, now);
+  /**
+   * Start a block from the prompt heuristics (no integration): command as read off the
+   * screen; its output begins at mirror mark `outputStartMark`.
+   */
+  startHeuristicBlock(command: string, streamOffset: number, outputStartMark?: number, now = Date.now()): void {
+    this.handleUntrusted({ kind: 'command-start', commandLine: command }, streamOffset, now, outputStartMark);
   }
 
   /** A prompt appeared again after a heuristic block: it is finished, exit code unknown. */
@@ -171,9 +182,9 @@ export class BlockTracker {
     this.handleUntrusted({ kind: 'prompt-start' }, streamOffset, now);
   }
 
-  private handleUntrusted(mark: Mark, streamOffset: number, now: number): void {
+  private handleUntrusted(mark: Mark, streamOffset: number, now: number, outputStartMark?: number): void {
     if (this.integrationInjected) return;
-    this.handle({ ...mark, nonce: undefined }, streamOffset, now, true);
+    this.handle({ ...mark, nonce: undefined }, streamOffset, now, { outputStartMark });
   }
 
   /** The shell is gone: a block still running ended with it (`exit 3` ends with 3). */
@@ -192,17 +203,17 @@ export class BlockTracker {
     this.current = undefined;
     this.finishedBlocks.push(block);
     if (this.finishedBlocks.length > MAX_BLOCKS_PER_PANE) this.finishedBlocks.shift();
-    this.events.finished({ ...block });
+    this.finished.fire({ ...block });
   }
 
   private setState(state: TerminalState): void {
     this.stateValue = state;
-    this.events.stateChanged(state, this.cwdValue);
+    this.stateChanged.fire({ state, cwd: this.cwdValue });
   }
 
   private setCwd(path: string): void {
     if (path === this.cwdValue) return;
     this.cwdValue = path;
-    this.events.stateChanged(this.stateValue, path);
+    this.stateChanged.fire({ state: this.stateValue, cwd: path });
   }
 }

@@ -16,8 +16,6 @@ const ECHO_WAIT_MS = 40;
 export class PromptHeuristics {
   private quietTimer: NodeJS.Timeout | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
-  /** While a heuristic block is being started: the mirror mark where its output begins. */
-  outputStartMark: number | undefined;
 
   constructor(
     private readonly mirror: PaneMirror,
@@ -42,9 +40,7 @@ export class PromptHeuristics {
           this.mirror.disposeMark(line.startMark);
           return;
         }
-        this.outputStartMark = line.startMark;
-        this.tracker.startHeuristicBlock(match[1], offset);
-        this.outputStartMark = undefined;
+        this.tracker.startHeuristicBlock(match[1], offset, line.startMark);
         // The command may already be done and its prompt back: check without waiting for more output.
         this.afterOutput();
       });

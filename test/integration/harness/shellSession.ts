@@ -116,15 +116,14 @@ export class ShellSession {
       },
       cwd: this.cwd,
     });
-    this.tracker = new BlockTracker(1, this.nonce, this.launch.integration, this.cwd, {
-      started: () => this.notify(),
-      finished: () => this.notify(),
-      stateChanged: (state) => {
-        this.states.push(state);
-        this.notify();
-      },
-      integrationConfirmed: () => this.notify(),
+    this.tracker = new BlockTracker(1, this.nonce, this.launch.integration, this.cwd);
+    this.tracker.onStarted(() => this.notify());
+    this.tracker.onFinished(() => this.notify());
+    this.tracker.onStateChanged(({ state }) => {
+      this.states.push(state);
+      this.notify();
     });
+    this.tracker.onIntegrationConfirmed(() => this.notify());
     this.screen = new Terminal({ cols, rows, scrollback: 5_000, allowProposedApi: true });
     this.pty = spawn(this.launch.file, this.launch.args, {
       name: 'xterm-256color',

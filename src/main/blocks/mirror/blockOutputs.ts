@@ -1,3 +1,4 @@
+import type { SnapshotBlock } from '../../../shared/protocol';
 import type { TerminalMirror } from './terminalMirror';
 
 type Mark = ReturnType<TerminalMirror['markCursorLine']>;
@@ -54,6 +55,22 @@ export class BlockOutputs {
     const truncated = startGone || text.length > MAX_OUTPUT_CHARS;
     if (text.length > MAX_OUTPUT_CHARS) text = text.slice(text.length - MAX_OUTPUT_CHARS);
     return { text, truncated, lineCount: text === '' ? 0 : text.split('\n').length };
+  }
+
+  /**
+   * Where each block's edges lie in a snapshot of rows `first` onwards whose cursor ends on
+   * row `cursor`: rows counted from the cursor's row. Blocks that began above `first` are left out.
+   */
+  positions(rows: { first: number; cursor: number }): SnapshotBlock[] {
+    const edge = (mark: Mark) => (mark && !mark.marker.isDisposed ? { row: mark.marker.line - rows.cursor, column: mark.column } : undefined);
+    const positions: SnapshotBlock[] = [];
+    for (const [blockId, startMark] of this.starts) {
+      const start = edge(startMark);
+      if (!start || startMark!.marker.line < rows.first) continue;
+      const end = this.ends.has(blockId) ? edge(this.ends.get(blockId)) : undefined;
+      positions.push(end ? { blockId, start, end } : { blockId, start });
+    }
+    return positions;
   }
 
   /** Drop the oldest blocks whose output has left the scrollback entirely. */

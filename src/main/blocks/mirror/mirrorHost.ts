@@ -109,6 +109,9 @@ export class MirrorHost {
         // Runs right after the bytes queued before it are parsed, before any later ones.
         terminal.afterPendingWrites(() => reply(terminal.serialize(query.scrollback)));
         return;
+      case 'snapshot':
+        terminal.afterPendingWrites(() => reply({ text: terminal.serialize(), blocks: state.outputs.positions(terminal.serializedRows()) }));
+        return;
       case 'screenText':
         terminal.afterPendingWrites(() => reply(terminal.screenText()));
         return;

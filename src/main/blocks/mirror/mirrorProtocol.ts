@@ -1,3 +1,4 @@
+import type { SnapshotBlock } from '../../../shared/protocol';
 import type { BlockOutput } from './blockOutputs';
 
 /**
@@ -23,6 +24,8 @@ export type MirrorCommand =
 export type MirrorQuery =
   | { op: 'readBlock'; blockId: string }
   | { op: 'serialize'; scrollback?: number }
+  /** The whole screen and scrollback serialized, and where the blocks in it lie. */
+  | { op: 'snapshot' }
   | { op: 'screenText' }
   /**
    * The logical line at mark `mark` (which is then dropped), and a new mark `startMark` on
@@ -34,6 +37,7 @@ export type MirrorQuery =
 export interface MirrorAnswers {
   readBlock: BlockOutput | undefined;
   serialize: string;
+  snapshot: { text: string; blocks: SnapshotBlock[] };
   screenText: string;
   promptLine: { text: string } | undefined;
   cursorLine: { text: string; alternateScreen: boolean };

@@ -1,13 +1,8 @@
+import { Emitter } from '../../../shared/events';
+import type { SnapshotBlock } from '../../../shared/protocol';
 import type { BlockOutput } from './blockOutputs';
 import type { MirrorCommand } from './mirrorProtocol';
 import { mirrorThread, type MirrorThread } from './mirrorThread';
-
-export interface PaneMirrorEvents {
-  /** `bytes` more of the output written here are parsed (flow control). */
-  parsed(bytes: number): void;
-  /** The mirror thread died; the mirror starts again empty. */
-  lost(reason: string): void;
-}
 
 type Distribute<T> = T extends unknown ? Omit<T, 'mirror'> : never;
 
@@ -22,23 +17,28 @@ export class PaneMirror {
   private nextMark = 1;
   private modes = { alternateScreen: false, bracketedPaste: false };
   private closed = false;
+  private readonly parsed = new Emitter<number>();
+  private readonly lost = new Emitter<string>();
+  /** This many more bytes of the output written here are parsed (flow control). */
+  readonly onParsed = this.parsed.event;
+  /** The mirror thread died (the reason); the mirror starts again empty. */
+  readonly onLost = this.lost.event;
 
   constructor(
     cols: number,
     rows: number,
     private readonly scrollback: number,
-    events: PaneMirrorEvents,
     private readonly thread: MirrorThread = mirrorThread(),
   ) {
     this.size = { cols, rows };
     this.id = thread.register({
-      parsed: (bytes) => events.parsed(bytes),
+      parsed: (bytes) => this.parsed.fire(bytes),
       modes: (modes) => (this.modes = modes),
       lost: (reason) => {
         if (this.closed) return;
         this.modes = { alternateScreen: false, bracketedPaste: false };
         this.open();
-        events.lost(reason);
+        this.lost.fire(reason);
       },
     });
     this.open();
@@ -85,6 +85,11 @@ export class PaneMirror {
     return this.thread.ask(this.id, { op: 'serialize', scrollback }, '');
   }
 
+  /** The whole screen and scrollback, and where the blocks in it lie, exactly as of the bytes written before this call. */
+  snapshot(): Promise<{ text: string; blocks: SnapshotBlock[] }> {
+    return this.thread.ask(this.id, { op: 'snapshot' }, { text: '', blocks: [] });
+  }
+
   screenText(): Promise<string> {
     return this.thread.ask(this.id, { op: 'screenText' }, '');
   }
@@ -124,6 +129,8 @@ export class PaneMirror {
     this.closed = true;
     this.post({ op: 'close' });
     this.thread.unregister(this.id);
+    this.parsed.dispose();
+    this.lost.dispose();
   }
 
   private open(): void {

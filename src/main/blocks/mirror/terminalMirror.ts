@@ -166,6 +166,13 @@ export class TerminalMirror {
     return this.serializer.serialize({ scrollback, excludeAltBuffer: true, excludeModes: true });
   }
 
+  /** Where serialize(scrollback) begins and leaves the cursor, as rows of the normal buffer. */
+  serializedRows(scrollback?: number): { first: number; cursor: number } {
+    const buffer = this.terminal.buffer.normal;
+    const kept = scrollback === undefined ? buffer.length : Math.min(buffer.length, scrollback + this.terminal.rows);
+    return { first: buffer.length - kept, cursor: buffer.baseY + buffer.cursorY };
+  }
+
   dispose(): void {
     this.terminal.dispose();
   }

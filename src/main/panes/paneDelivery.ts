@@ -1,0 +1,177 @@
+import type { Events } from '../../shared/protocol';
+import { BacklogCost } from '../pty/backlogCost';
+import { DeliveryWindow, type PtyThrottle } from '../pty/flowControl';
+import { FLOODING_BYTES, NO_READ_AHEAD_AFTER_INPUT_MS, READ_AHEAD_COST, RENDERER_WINDOW } from '../pty/flowPolicy';
+import { OutputBatcher, utf8SafeEnd } from '../pty/outputBatcher';
+
+/** The client a pane's output and events go to. */
+export interface PaneListener {
+  output(paneId: number, bytes: Uint8Array): void;
+  event<E extends keyof Events>(event: E, payload: Events[E]): void;
+}
+
+type Send = (listener: PaneListener) => void;
+
+/**
+ * Gets a pane's output and events to its client, in stream order: each event goes out right
+ * after the bytes before its stream offset and before the bytes after it, so the renderer
+ * never hears of a block (or its end) before the output that leads up to it.
+ *
+ * Output is batched (OutputBatcher) within the client's delivery window; read-ahead from the
+ * pty is limited by what the waiting backlog will cost to parse. While a client re-attaches,
+ * everything produced meanwhile is held and handed over, in order, after its snapshot.
+ */
+export class PaneDelivery {
+  private readonly batcher: OutputBatcher;
+  private readonly window: DeliveryWindow;
+  private readonly backlogCost = new BacklogCost();
+  private listener: PaneListener | undefined;
+  private held: ({ bytes: Uint8Array } | { send: Send })[] | undefined;
+  private inputDuringFloodAt = -Infinity;
+  /** Bytes received, and the offset before an incomplete UTF-8 character at their end. */
+  private received = 0;
+  private receivedWhole = 0;
+  /** Bytes handed on (sent, held or dropped). */
+  private delivered = 0;
+  /** Events waiting for the bytes before their offset, in order. */
+  private events: { offset: number; send: Send }[] = [];
+
+  constructor(
+    private readonly paneId: number,
+    private readonly throttle: PtyThrottle,
+  ) {
+    this.window = new DeliveryWindow(RENDERER_WINDOW, { reopened: () => this.batcher.flushNow() });
+    this.batcher = new OutputBatcher(
+      (bytes, remaining) => {
+        this.backlogCost.sent(bytes.length, remaining);
+        this.delivered += bytes.length;
+        this.deliver(bytes);
+      },
+      {
+        room: () => this.room(),
+        flushed: () => {
+          this.releaseDueEvents();
+          this.limitReadAhead();
+        },
+      },
+    );
+  }
+
+  /** Bytes sent to the client and not yet acknowledged. */
+  get outstanding(): number {
+    return this.window.outstanding;
+  }
+
+  output(chunk: Uint8Array): void {
+    this.received += chunk.length;
+    this.receivedWhole = this.received - (chunk.length - utf8SafeEnd(chunk, chunk.length));
+    // Only a full window lets the backlog grow past one batch; lines are counted for it alone
+    // (counting costs about 1 ms per MB).
+    if (this.window.isFull) this.backlogCost.added(chunk);
+    this.batcher.push(chunk);
+    this.limitReadAhead();
+  }
+
+  /**
+   * An event at stream offset `offset`: a mark's offset inside output still to come, or the
+   * end of the output so far (then before a character still incomplete, never inside one).
+   */
+  event<E extends keyof Events>(event: E, payload: Events[E], offset: number): void {
+    const at = offset === this.received ? this.receivedWhole : offset;
+    const last = this.events.at(-1)?.offset ?? 0;
+    this.events.push({ offset: Math.max(at, last), send: (listener) => listener.event(event, payload) });
+    this.releaseDueEvents();
+  }
+
+  /** A fresh pane's first client. */
+  attach(listener: PaneListener): void {
+    this.listener = listener;
+    this.window.reset();
+  }
+
+  /**
+   * A client re-attaches with a snapshot that holds every byte received so far: output still
+   * waiting is dropped; what waits to be sent from now on is held until `endReattach`.
+   */
+  beginReattach(): void {
+    this.listener = undefined;
+    this.held = [];
+    this.batcher.discardPending();
+    this.delivered = this.received;
+    this.releaseDueEvents();
+    this.window.reset();
+    this.limitReadAhead();
+  }
+
+  endReattach(listener: PaneListener): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    this.listener = listener;
+    for (const item of held) {
+      if ('bytes' in item) this.deliver(item.bytes);
+      else item.send(listener);
+    }
+  }
+
+  detach(listener: PaneListener): void {
+    if (this.listener !== listener) return;
+    this.listener = undefined;
+    this.window.reset();
+  }
+
+  acknowledge(bytes: number): void {
+    this.window.acknowledged(bytes);
+  }
+
+  /** A key from the user. During a flood (Ctrl+C, q), what is in flight already is all that stays ahead of it. */
+  userInput(): void {
+    if (this.window.outstanding <= FLOODING_BYTES) return;
+    this.inputDuringFloodAt = performance.now();
+    this.limitReadAhead();
+  }
+
+  /** Everything now, partial characters included (the shell exited). */
+  flushAll(): void {
+    this.batcher.flushAll();
+  }
+
+  /** The pane is closing: nothing more goes out. */
+  discardPending(): void {
+    this.batcher.discardPending();
+    this.events = [];
+  }
+
+  /** What the batcher may send now: within the window, and not past the next event. */
+  private room(): number {
+    this.releaseDueEvents();
+    const next = this.events[0];
+    const beforeEvent = next ? next.offset - this.delivered : Infinity;
+    return Math.min(this.window.room(), beforeEvent);
+  }
+
+  private releaseDueEvents(): void {
+    while (this.events.length > 0 && this.events[0]!.offset <= this.delivered) {
+      const { send } = this.events.shift()!;
+      if (this.held) this.held.push({ send });
+      else if (this.listener) send(this.listener);
+    }
+  }
+
+  private limitReadAhead(): void {
+    const afterInput = performance.now() - this.inputDuringFloodAt < NO_READ_AHEAD_AFTER_INPUT_MS;
+    const limit = afterInput ? 0 : READ_AHEAD_COST;
+    const waiting = this.backlogCost.cost(this.batcher.pending);
+    if (waiting > limit) this.throttle.hold('read-ahead');
+    else if (waiting <= limit / 2) this.throttle.release('read-ahead');
+  }
+
+  private deliver(bytes: Uint8Array): void {
+    if (this.held) {
+      this.held.push({ bytes });
+      return;
+    }
+    if (!this.listener) return;
+    this.window.sent(bytes.length);
+    this.listener.output(this.paneId, bytes);
+  }
+}

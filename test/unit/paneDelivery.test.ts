@@ -1,0 +1,121 @@
+import fc from 'fast-check';
+import { describe, expect, it, vi } from 'vitest';
+import type { Block } from '../../src/shared/blocks';
+import { PtyThrottle } from '../../src/main/pty/flowControl';
+import { RENDERER_WINDOW } from '../../src/main/pty/flowPolicy';
+import { PaneDelivery, type PaneListener } from '../../src/main/panes/paneDelivery';
+
+const eventually = (assertion: () => void) => vi.waitFor(assertion, { timeout: 5_000, interval: 5 });
+
+type Received = { bytes: string } | { event: string; offset: number };
+
+/** A client that records what reaches it and where in the byte stream each event fell. */
+function client() {
+  const received: Received[] = [];
+  let bytesSoFar = 0;
+  const listener: PaneListener = {
+    output: (_paneId, bytes) => {
+      bytesSoFar += bytes.length;
+      const last = received.at(-1);
+      if (last && 'bytes' in last) last.bytes += Buffer.from(bytes).toString('latin1');
+      else received.push({ bytes: Buffer.from(bytes).toString('latin1') });
+    },
+    event: (event) => received.push({ event, offset: bytesSoFar }),
+  };
+  const bytes = () => received.map((item) => ('bytes' in item ? item.bytes : '')).join('');
+  const events = () => received.filter((item): item is { event: string; offset: number } => 'event' in item);
+  return { listener, received, bytes, events };
+}
+
+function delivery() {
+  const throttle = new PtyThrottle(
+    () => undefined,
+    () => undefined,
+  );
+  return new PaneDelivery(1, throttle);
+}
+
+const block = { id: 'p1b1', paneId: 1 } as Block;
+
+describe('PaneDelivery', () => {
+  it('sends each event right after the bytes before its offset, whatever the chunking', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.string({ minLength: 1, maxLength: 300 }), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        async (chunks, picks) => {
+          const target = delivery();
+          const seen = client();
+          target.attach(seen.listener);
+          const total = chunks.reduce((sum, chunk) => sum + Buffer.byteLength(chunk, 'latin1'), 0);
+          const offsets = picks.map((pick) => pick % (total + 1)).sort((a, b) => a - b);
+          let received = 0;
+          for (const chunk of chunks) {
+            const bytes = Buffer.from(chunk, 'latin1');
+            // As the pane does: marks inside a chunk are announced before the chunk is handed on.
+            for (const offset of offsets.filter((offset) => offset > received && offset <= received + bytes.length)) {
+              target.event('block.started', block, offset);
+            }
+            received += bytes.length;
+            target.output(bytes);
+          }
+          await eventually(() => expect(seen.bytes().length).toBe(total));
+          expect(seen.bytes()).toBe(chunks.join(''));
+          expect(seen.events().map((event) => event.offset)).toEqual(offsets.filter((offset) => offset > 0));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('holds an event behind bytes the client has no room for yet', async () => {
+    const target = delivery();
+    const seen = client();
+    target.attach(seen.listener);
+    const flood = Buffer.alloc(RENDERER_WINDOW.high * 2, 0x61);
+    target.event('block.finished', block, flood.length);
+    target.output(flood);
+    await eventually(() => expect(seen.bytes().length).toBeGreaterThan(0));
+    expect(seen.events()).toEqual([]);
+    // The client parses what it has; the rest, then the event, follow.
+    while (seen.bytes().length < flood.length) {
+      target.acknowledge(seen.bytes().length);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await eventually(() => expect(seen.events()).toEqual([{ event: 'block.finished', offset: flood.length }]));
+  });
+
+  it('puts an event raised now before a character still incomplete, and does not stall', async () => {
+    const target = delivery();
+    const seen = client();
+    target.attach(seen.listener);
+    const smile = Buffer.from('ok 🙂', 'utf8');
+    target.output(smile.subarray(0, smile.length - 2));
+    target.event('pane.state', { paneId: 1, state: 'PROMPT', cwd: '/', integration: true }, smile.length - 2);
+    target.output(smile.subarray(smile.length - 2));
+    await eventually(() => expect(seen.bytes().length).toBe(smile.length));
+    expect(seen.events()).toEqual([{ event: 'pane.state', offset: 3 }]);
+  });
+
+  it('on re-attach drops output the snapshot holds and hands over what came meanwhile, in order', async () => {
+    const target = delivery();
+    const first = client();
+    target.attach(first.listener);
+    target.output(Buffer.from('old'));
+    target.beginReattach();
+    target.event('block.started', block, 5);
+    target.output(Buffer.from('new!!'));
+    target.event('pane.state', { paneId: 1, state: 'EXECUTING', cwd: '/', integration: true }, 8);
+    // The batcher's flush (on the next turn) goes into the held queue.
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = client();
+    target.endReattach(second.listener);
+    await eventually(() => expect(second.bytes()).toBe('new!!'));
+    expect(second.events()).toEqual([
+      { event: 'block.started', offset: 2 },
+      { event: 'pane.state', offset: 5 },
+    ]);
+    expect(first.bytes()).toBe('');
+  });
+});
