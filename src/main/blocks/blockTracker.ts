@@ -34,18 +34,13 @@ export class BlockTracker {
   untrustedMarkCount = 0;
   /** Prompt/command marks of any origin (cwd reports excluded) that reached this tracker. */
   marksSeen = 0;
-  private readonly started = new Emitter<BlockStart>();
-  private readonly finished = new Emitter<Block>();
-  private readonly stateChanged = new Emitter<{ state: TerminalState; cwd: string }>();
-  private readonly promptShown = new Emitter<void>();
-  private readonly confirmedIntegration = new Emitter<void>();
-  readonly onStarted = this.started.event;
-  readonly onFinished = this.finished.event;
-  readonly onStateChanged = this.stateChanged.event;
-  /** A prompt was drawn (each prompt-start mark, or the input-start of a prompt we missed). */
-  readonly onPromptShown = this.promptShown.event;
-  /** Our first trusted mark arrived: integration is proven to work in this shell. */
-  readonly onIntegrationConfirmed = this.confirmedIntegration.event;
+  private readonly emitters = {
+    started: new Emitter<BlockStart>(),
+    finished: new Emitter<Block>(),
+    stateChanged: new Emitter<{ state: TerminalState; cwd: string }>(),
+    promptShown: new Emitter<void>(),
+    integrationConfirmed: new Emitter<void>(),
+  };
 
   constructor(
     private readonly paneId: number,
@@ -54,6 +49,28 @@ export class BlockTracker {
     initialCwd: string,
   ) {
     this.cwdValue = initialCwd;
+  }
+
+  get onStarted() {
+    return this.emitters.started.event;
+  }
+
+  get onFinished() {
+    return this.emitters.finished.event;
+  }
+
+  get onStateChanged() {
+    return this.emitters.stateChanged.event;
+  }
+
+  /** A prompt was drawn (each prompt-start mark, or the input-start of a prompt we missed). */
+  get onPromptShown() {
+    return this.emitters.promptShown.event;
+  }
+
+  /** Our first trusted mark arrived: integration is proven to work in this shell. */
+  get onIntegrationConfirmed() {
+    return this.emitters.integrationConfirmed.event;
   }
 
   get state(): TerminalState {
@@ -113,7 +130,7 @@ export class BlockTracker {
     }
     if (ours && !this.confirmed) {
       this.confirmed = true;
-      this.confirmedIntegration.fire();
+      this.emitters.integrationConfirmed.fire();
     }
     const trusted = ours;
     switch (mark.kind) {
@@ -124,13 +141,13 @@ export class BlockTracker {
           this.cwdValue = mark.cwd;
         }
         this.setState('PROMPT');
-        if (!ours || mark.prompt === undefined || mark.prompt !== this.lastPrompt) this.promptShown.fire();
+        if (!ours || mark.prompt === undefined || mark.prompt !== this.lastPrompt) this.emitters.promptShown.fire();
         if (ours) this.lastPrompt = mark.prompt;
         break;
       case 'input-start':
         if (this.stateValue !== 'PROMPT') {
           this.setState('PROMPT');
-          this.promptShown.fire();
+          this.emitters.promptShown.fire();
         }
         break;
       case 'command-line':
@@ -157,7 +174,7 @@ export class BlockTracker {
         };
         this.pendingCommandLine = undefined;
         this.setState('EXECUTING');
-        this.started.fire({ block: { ...this.current }, outputStartMark: heuristic?.outputStartMark });
+        this.emitters.started.fire({ block: { ...this.current }, outputStartMark: heuristic?.outputStartMark });
         break;
       }
       case 'command-end':
@@ -203,17 +220,17 @@ export class BlockTracker {
     this.current = undefined;
     this.finishedBlocks.push(block);
     if (this.finishedBlocks.length > MAX_BLOCKS_PER_PANE) this.finishedBlocks.shift();
-    this.finished.fire({ ...block });
+    this.emitters.finished.fire({ ...block });
   }
 
   private setState(state: TerminalState): void {
     this.stateValue = state;
-    this.stateChanged.fire({ state, cwd: this.cwdValue });
+    this.emitters.stateChanged.fire({ state, cwd: this.cwdValue });
   }
 
   private setCwd(path: string): void {
     if (path === this.cwdValue) return;
     this.cwdValue = path;
-    this.stateChanged.fire({ state: this.stateValue, cwd: path });
+    this.emitters.stateChanged.fire({ state: this.stateValue, cwd: path });
   }
 }
