@@ -1,13 +1,7 @@
-import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { Block } from '../../shared/blocks';
-import type {
-  HelloResult,
-  LayoutNode,
-  PaneInfo,
-  RestoredLayoutNode,
-  SessionLayout,
-} from '../../shared/protocol';
+import type { HelloResult, PaneInfo, SessionLayout } from '../../shared/protocol';
 import type { Settings, SettingsPatch } from '../../shared/settings';
 import { AgentSession } from '../agent/agentSession';
 import { MemoryKeyStore, type ApiKeyStore } from '../agent/modelConnection';
@@ -16,8 +10,8 @@ import type { ApprovalGate } from '../safety/approval/approvalGate';
 import { createApprovalGate } from '../safety/approval/gateSetup';
 import { EngineLog } from '../log/engineLog';
 import { AuditLog } from '../safety/audit/auditLog';
-import { SessionStore } from '../session/sessionStore';
-import { loadSettings, updateSettings } from '../settings/configFile';
+import { SessionKeeper } from '../session/sessionKeeper';
+import { LiveSettings } from '../settings/liveSettings';
 import { tandemPaths, type TandemPaths } from '../settings/paths';
 
 export interface EngineOptions {
@@ -45,15 +39,11 @@ export class UserError extends Error {}
  */
 export class Engine {
   readonly paths: TandemPaths;
-  private settingsValue: Settings;
-  private settingsError: string | undefined;
+  private readonly liveSettings: LiveSettings;
   private readonly panes = new Map<number, Pane>();
   private nextPaneId = 1;
   private client: PaneListener | undefined;
-  private readonly sessionStore: SessionStore;
-  private sessionNotice: string | undefined;
-  private lastLayout: SessionLayout | undefined;
-  private configWatcher: FSWatcher | undefined;
+  private readonly session: SessionKeeper;
   private readonly env: NodeJS.ProcessEnv;
   /** The pane the user typed in last: where the agent works when a request names none. */
   private lastActivePaneId: number | undefined;
@@ -66,6 +56,7 @@ export class Engine {
     this.env = options.env ?? process.env;
     this.paths = options.paths ?? tandemPaths(this.env);
     this.log = new EngineLog({ file: this.paths.logFile, echo: options.echoLog });
+    this.liveSettings = new LiveSettings(this.paths, this.log);
     this.gate = createApprovalGate(this.paths, this.env, { systemPolicyFile: options.systemPolicyFile, log: this.log });
     this.audit = new AuditLog(this.paths.auditFile, this.paths.auditHeadFile, {
       onError: (error) => {
@@ -74,7 +65,7 @@ export class Engine {
       },
     });
     this.agent = new AgentSession({
-      settings: () => this.settingsValue,
+      settings: () => this.liveSettings.current,
       env: this.env,
       keys: options.keys ?? new MemoryKeyStore(),
       pane: (paneId) => this.panes.get(paneId),
@@ -85,18 +76,15 @@ export class Engine {
       audit: this.audit,
       log: this.log,
     });
-    const loaded = loadSettings(this.paths.configFile);
-    this.settingsValue = loaded.settings;
-    this.settingsError = loaded.error;
-    if (loaded.error) this.log.warning('settings', loaded.error);
-    this.sessionStore = new SessionStore(this.paths.sessionFile);
-    if (this.settingsValue.session.restore) this.sessionNotice = this.sessionStore.load().error;
-    if (this.sessionNotice) this.log.warning('session', this.sessionNotice);
-    this.watchConfig();
+    this.session = new SessionKeeper(this.paths.sessionFile, this.settings.session.restore, this.log);
+    this.liveSettings.onChanged(({ settings, error }) => {
+      this.client?.event('settings.changed', { settings, error });
+      this.agent.settingsChanged();
+    });
   }
 
   get settings(): Settings {
-    return this.settingsValue;
+    return this.liveSettings.current;
   }
 
   /**
@@ -125,15 +113,15 @@ export class Engine {
   }
 
   hello(): HelloResult {
-    const notices = [this.settingsError, this.sessionNotice].filter(Boolean);
+    const notices = [this.liveSettings.error, this.session.error].filter(Boolean);
     return {
       version: this.options.version,
       platform: process.platform,
-      settings: this.settingsValue,
+      settings: this.settings,
       settingsError: notices.length > 0 ? notices.join('\n') : undefined,
       configPath: this.paths.configFile,
       policyProblems: this.gate.policyProblems(),
-      restoredSession: this.settingsValue.session.restore ? this.sessionStore.restoredLayout() : undefined,
+      restoredSession: this.settings.session.restore ? this.session.restoredLayout() : undefined,
       livePanes: [...this.panes.values()].map((pane) => pane.info()),
     };
   }
@@ -142,18 +130,18 @@ export class Engine {
     request: { cols: number; rows: number; shell?: string; cwd?: string; restoreKey?: string },
     client: PaneListener,
   ): PaneInfo {
-    const restored = request.restoreKey ? this.sessionStore.takeScrollback(request.restoreKey) : undefined;
+    const restored = request.restoreKey ? this.session.takeScrollback(request.restoreKey) : undefined;
     const id = this.nextPaneId++;
     const pane = new Pane({
       id,
-      shellPath: request.shell || this.options.shellOverride || this.settingsValue.shell.path || undefined,
-      shellArgs: this.settingsValue.shell.args,
+      shellPath: request.shell || this.options.shellOverride || this.settings.shell.path || undefined,
+      shellArgs: this.settings.shell.args,
       cwd: usableDirectory(request.cwd ?? restored?.cwd) ?? usableDirectory(this.env.HOME) ?? homedir(),
       cols: request.cols,
       rows: request.rows,
-      scrollback: this.settingsValue.terminal.scrollback,
-      integration: this.settingsValue.shell.integration,
-      login: this.settingsValue.shell.login,
+      scrollback: this.settings.terminal.scrollback,
+      integration: this.settings.shell.integration,
+      login: this.settings.shell.login,
       env: this.env,
       restoredSnapshot: restored ? restored.scrollback + restoredBanner(restored.savedAt) : undefined,
       onPromptRequest: (paneId, promptRequest) => this.agent.promptRequest(paneId, promptRequest),
@@ -198,88 +186,31 @@ export class Engine {
   }
 
   updateSettings(patch: SettingsPatch): Settings {
+    let settings: Settings;
     try {
-      this.settingsValue = updateSettings(this.paths.configFile, patch);
+      settings = this.liveSettings.update(patch);
     } catch (error) {
       throw new UserError((error as Error).message);
     }
-    this.settingsError = undefined;
     if (patch.ai) this.agent.settingsChanged();
-    return this.settingsValue;
+    return settings;
   }
 
-  /**
-   * Remember the renderer's layout and write the session file with fresh scrollback. Saves
-   * run one after another, so an older layout can never be written last.
-   */
+  /** Remember the renderer's layout and write the session file with fresh scrollback. */
   saveSession(layout?: SessionLayout): Promise<void> {
-    if (layout) this.lastLayout = layout;
-    const save = this.savingSession.then(() => this.writeSession());
-    this.savingSession = save.catch(() => undefined);
-    return save;
-  }
-
-  private savingSession: Promise<void> = Promise.resolve();
-
-  private async writeSession(): Promise<void> {
-    if (!this.lastLayout || !this.settingsValue.session.restore) return;
-    const panes = [];
-    const used = new Set<number>();
-    const convert = (node: LayoutNode): RestoredLayoutNode | undefined => {
-      if (node.kind === 'pane') {
-        const pane = this.panes.get(node.paneId);
-        if (!pane) return undefined;
-        used.add(node.paneId);
-        return { kind: 'pane', restoreKey: `k${node.paneId}`, cwd: pane.cwd, shell: pane.shell };
-      }
-      const children = node.children.map(convert);
-      const kept = children.flatMap((child, index) => (child ? [{ child, size: node.sizes[index] ?? 1 }] : []));
-      if (kept.length === 0) return undefined;
-      if (kept.length === 1) return kept[0]!.child;
-      return { kind: 'split', direction: node.direction, sizes: kept.map((k) => k.size), children: kept.map((k) => k.child) };
-    };
-    const tabs = this.lastLayout.tabs.flatMap((tab) => {
-      const layout = convert(tab.layout);
-      return layout ? [{ title: tab.title, layout }] : [];
-    });
-    for (const id of used) {
-      const pane = this.panes.get(id)!;
-      panes.push({
-        key: `k${id}`,
-        cwd: pane.cwd,
-        shell: pane.shell,
-        scrollback: await pane.snapshot(this.settingsValue.terminal.scrollback),
-      });
-    }
-    this.sessionStore.save({ tabs, activeTab: Math.min(this.lastLayout.activeTab, Math.max(0, tabs.length - 1)), panes });
+    if (layout) this.session.remember(layout);
+    if (!this.settings.session.restore) return Promise.resolve();
+    return this.session.save((paneId) => this.panes.get(paneId), this.settings.terminal.scrollback);
   }
 
   async shutdown(): Promise<void> {
-    this.configWatcher?.close();
+    this.liveSettings.dispose();
     this.agent.dispose();
     try {
       await this.saveSession();
     } finally {
       await Promise.all([...this.panes.keys()].map((id) => this.closePane(id)));
       await this.audit.flush();
-    }
-  }
-
-  /** Edits to config.toml made in an editor apply live; a broken edit is reported, never rewritten. */
-  private watchConfig(): void {
-    try {
-      this.configWatcher = watch(this.paths.configDir, (_event, file) => {
-        if (file !== 'config.toml') return;
-        const loaded = loadSettings(this.paths.configFile);
-        this.settingsError = loaded.error;
-        if (loaded.error) this.log.warning('settings', loaded.error);
-        else this.settingsValue = loaded.settings;
-        this.client?.event('settings.changed', { settings: this.settingsValue, error: loaded.error });
-        this.agent.settingsChanged();
-      });
-      this.configWatcher.on('error', () => this.configWatcher?.close());
-    } catch {
-      // No config directory yet: nothing to watch until the settings UI creates it.
     }
   }
 }
