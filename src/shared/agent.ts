@@ -169,8 +169,10 @@ export interface ConversationView {
 }
 
 export const PlanActionSchema = z.enum(['allow-all', 'step-through', 'deny-plan', 'continue', 'stop']);
+export type PlanAction = z.infer<typeof PlanActionSchema>;
 /** approve = Allow once; allow-session also grants the command's shape until the window closes. */
 export const StepActionSchema = z.enum(['approve', 'allow-session', 'deny', 'skip', 'edit']);
+export type StepAction = z.infer<typeof StepActionSchema>;
 
 const text = z.string().max(100_000);
 const id = z.string().max(100);

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentMessage } from '../../src/main/agent/backends/modelBackend';
 import { errorForStatus, retryAfterMs } from '../../src/main/agent/backends/modelError';
-import { appendMessage, estimateMessagesTokens, fitHistory } from '../../src/main/agent/conversationHistory';
+import { appendMessage, estimateMessagesTokens, fitHistory } from '../../src/main/agent/conversation/conversationHistory';
 import { estimateCostUsd, modelFacts } from '../../src/main/agent/modelCatalog';
 import { MemoryKeyStore, connectModel } from '../../src/main/agent/modelConnection';
-import { MAX_PLAN_STEPS, Plan } from '../../src/main/agent/plan';
 import { DEFAULT_SETTINGS } from '../../src/shared/settings';
 
 const headers = (values: Record<string, string>) => ({ get: (name: string) => values[name] ?? null });
@@ -72,26 +71,6 @@ describe('conversation history within a token budget', () => {
     expect(messages.at(-1)).toMatchObject({ role: 'user' });
     expect(estimateMessagesTokens(messages)).toBeGreaterThan(10);
     expect(JSON.stringify(messages)).toContain('yyyy');
-  });
-});
-
-describe('plans', () => {
-  it('holds at most 50 steps', () => {
-    const plan = new Plan('p');
-    for (let i = 0; i < MAX_PLAN_STEPS; i++) expect(plan.addStep({ toolUseId: `t${i}`, command: 'true', purpose: '' })).toBeDefined();
-    expect(plan.addStep({ toolUseId: 'extra', command: 'true', purpose: '' })).toBeUndefined();
-    expect(plan.view().steps).toHaveLength(50);
-    expect(plan.view().steps[0]).not.toHaveProperty('toolUseId');
-  });
-
-  it('closes the steps that have not run, leaving finished ones alone', () => {
-    const plan = new Plan('p');
-    const first = plan.addStep({ toolUseId: 'a', command: 'true', purpose: '' })!;
-    plan.addStep({ toolUseId: 'b', command: 'false', purpose: '' });
-    plan.setStatus(first, 'done');
-    plan.closeOpenSteps('skipped', 'cancelled', 'Not run.');
-    expect(plan.steps.map((step) => step.status)).toEqual(['done', 'skipped']);
-    expect(plan.steps[1]!.result).toEqual({ content: 'Not run.', isError: false });
   });
 });
 

@@ -4,18 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  LIST_DIRECTORY_TOOL,
-  MAX_LIST_ENTRIES,
-  MAX_READ_BYTES,
-  READ_FILE_TOOL,
-  binaryReason,
-  listDirectoryInputSchema,
-  listDirectoryTool,
-  readFileInputSchema,
-  readFileTool,
-  resolveToolPath,
-} from '../../src/main/agent/tools/fileTools';
+import { binaryReason } from '../../src/main/agent/tools/binaryFiles';
+import { resolveToolPath } from '../../src/main/agent/tools/filePaths';
+import { LIST_DIRECTORY_TOOL, MAX_LIST_ENTRIES, listDirectoryInputSchema, runListDirectory } from '../../src/main/agent/tools/listDirectoryTool';
+import { MAX_READ_BYTES, READ_FILE_TOOL, readFileInputSchema, runReadFile } from '../../src/main/agent/tools/readFileTool';
 
 let root: string;
 let home: string;
@@ -119,32 +111,32 @@ describe('binaryReason', () => {
 
 describe('read_file', () => {
   it('reads a small file whole, relative to the cwd, fenced as data', async () => {
-    const result = await readFileTool({ path: 'notes.txt' }, ctx());
+    const result = await runReadFile({ path: 'notes.txt' }, ctx());
     expect(result).toBe(
       `File: notes.txt (${join(root, 'notes.txt')}) — 20 B, 3 lines.\nLines 1–3 shown (the whole file).\n<file path="notes.txt">\nfirst\nsecond\nthird\n</file>`,
     );
   });
 
   it('counts a last line without a newline, and reads absolute and ~/ paths and symlinks', async () => {
-    expect(await readFileTool({ path: join(root, 'no-newline.txt') }, ctx())).toContain('3 B, 2 lines.\nLines 1–2 shown (the whole file).');
-    expect(await readFileTool({ path: '~/dotfile' }, ctx())).toContain('from home');
-    expect(await readFileTool({ path: 'link-to-notes' }, ctx())).toContain('\nfirst\nsecond\nthird\n');
-    expect(await readFileTool({ path: 'empty.txt' }, ctx())).toMatch(/empty \(0 bytes\)\.$/);
+    expect(await runReadFile({ path: join(root, 'no-newline.txt') }, ctx())).toContain('3 B, 2 lines.\nLines 1–2 shown (the whole file).');
+    expect(await runReadFile({ path: '~/dotfile' }, ctx())).toContain('from home');
+    expect(await runReadFile({ path: 'link-to-notes' }, ctx())).toContain('\nfirst\nsecond\nthird\n');
+    expect(await runReadFile({ path: 'empty.txt' }, ctx())).toMatch(/empty \(0 bytes\)\.$/);
   });
 
   it('reads ranges with offset and maxLines, and says how to continue', async () => {
-    const result = await readFileTool({ path: 'big.log', offset: 101, maxLines: 3 }, ctx());
+    const result = await runReadFile({ path: 'big.log', offset: 101, maxLines: 3 }, ctx());
     expect(result).toContain('20,000 lines.');
     expect(result).toContain('Lines 101–103 shown; 19,897 more lines');
     expect(result).toContain('call read_file with offset 104 to continue.');
     expect(result).toContain(`\n${bigLines[100]}\n${bigLines[101]}\n${bigLines[102]}\n</file>`);
-    const tail = await readFileTool({ path: 'big.log', offset: 19_999 }, ctx());
+    const tail = await runReadFile({ path: 'big.log', offset: 19_999 }, ctx());
     expect(tail).toContain('Lines 19,999–20,000 shown (to the end of the file).');
-    expect(await readFileTool({ path: 'big.log', offset: 25_000 }, ctx())).toContain('Nothing to show: line 25,000 is past the end of the file (it has 20,000 lines).');
+    expect(await runReadFile({ path: 'big.log', offset: 25_000 }, ctx())).toContain('Nothing to show: line 25,000 is past the end of the file (it has 20,000 lines).');
   });
 
   it('stops at the byte cap on a line boundary and states what was left out', async () => {
-    const result = await readFileTool({ path: 'big.log', maxLines: 10_000 }, ctx());
+    const result = await runReadFile({ path: 'big.log', maxLines: 10_000 }, ctx());
     const body = /<file path="big.log">\n([\s\S]*)\n<\/file>$/.exec(result)?.[1] ?? '';
     const shown = body.split('\n');
     expect(Buffer.byteLength(body)).toBeLessThanOrEqual(MAX_READ_BYTES);
@@ -156,20 +148,20 @@ describe('read_file', () => {
   });
 
   it('cuts a single line longer than the cap, on a character boundary, and says so', async () => {
-    const result = await readFileTool({ path: 'one-line.min.js' }, ctx());
+    const result = await runReadFile({ path: 'one-line.min.js' }, ctx());
     expect(result).toContain('line 1 is longer than the 256.0 KB a call returns and was cut');
     expect(result).not.toContain('END');
-    const utf8 = await readFileTool({ path: 'utf8.txt' }, ctx());
+    const utf8 = await runReadFile({ path: 'utf8.txt' }, ctx());
     const body = /<file path="utf8.txt">\n([\s\S]*)\n<\/file>$/.exec(utf8)?.[1] ?? '';
     expect(body).toBe('é'.repeat(MAX_READ_BYTES / 2));
     expect(body).not.toContain('\ufffd');
   });
 
   it('refuses binary files', async () => {
-    expect(await readFileTool({ path: 'image.png' }, ctx())).toBe(
+    expect(await runReadFile({ path: 'image.png' }, ctx())).toBe(
       `image.png (${join(root, 'image.png')}) is a binary file (PNG image; 16 B); read_file only returns text.`,
     );
-    expect(await readFileTool({ path: 'latin1.txt' }, ctx())).toContain('is a binary file (it is not valid UTF-8');
+    expect(await runReadFile({ path: 'latin1.txt' }, ctx())).toContain('is a binary file (it is not valid UTF-8');
   });
 
   it('never opens a FIFO, even through a symlink, so it cannot hang', async (context) => {
@@ -177,26 +169,26 @@ describe('read_file', () => {
       context.skip('mkfifo is not available on this system');
       return;
     }
-    const direct = await withinSeconds(readFileTool({ path: 'pipe' }, ctx()), 5);
+    const direct = await withinSeconds(runReadFile({ path: 'pipe' }, ctx()), 5);
     expect(direct).toContain('is a FIFO (named pipe); read_file only reads regular files');
-    const viaLink = await withinSeconds(readFileTool({ path: 'link-to-pipe' }, ctx()), 5);
+    const viaLink = await withinSeconds(runReadFile({ path: 'link-to-pipe' }, ctx()), 5);
     expect(viaLink).toContain('is a FIFO (named pipe)');
   });
 
   it('refuses devices', async () => {
-    const result = await withinSeconds(readFileTool({ path: '/dev/zero' }, ctx()), 5);
+    const result = await withinSeconds(runReadFile({ path: '/dev/zero' }, ctx()), 5);
     expect(result).toBe('/dev/zero is a character device; read_file only reads regular files (reading this could block forever or never end).');
   });
 
   it('explains missing files, directories and bad input', async () => {
-    expect(await readFileTool({ path: 'nope.txt' }, ctx())).toBe(
+    expect(await runReadFile({ path: 'nope.txt' }, ctx())).toBe(
       `No such file: nope.txt (${join(root, 'nope.txt')}). Check the path, or list the parent directory with list_directory.`,
     );
-    expect(await readFileTool({ path: 'src' }, ctx())).toContain('is a directory; use list_directory');
-    expect(await readFileTool({ path: 'notes.txt/x' }, ctx())).toContain('A part of the path');
-    expect(await readFileTool({ path: '' }, ctx())).toMatch(/^read_file: invalid input: path:/);
-    expect(await readFileTool({ path: 'x', offset: 0 }, ctx())).toMatch(/^read_file: invalid input: offset:/);
-    expect(await readFileTool(undefined, ctx())).toMatch(/^read_file: invalid input/);
+    expect(await runReadFile({ path: 'src' }, ctx())).toContain('is a directory; use list_directory');
+    expect(await runReadFile({ path: 'notes.txt/x' }, ctx())).toContain('A part of the path');
+    expect(await runReadFile({ path: '' }, ctx())).toMatch(/^read_file: invalid input: path:/);
+    expect(await runReadFile({ path: 'x', offset: 0 }, ctx())).toMatch(/^read_file: invalid input: offset:/);
+    expect(await runReadFile(undefined, ctx())).toMatch(/^read_file: invalid input/);
   });
 
   it.skipIf(isRoot)('explains a file it may not read (skipped as root: root bypasses file permissions)', async () => {
@@ -204,18 +196,18 @@ describe('read_file', () => {
     writeFileSync(locked, 'secret');
     chmodSync(locked, 0o000);
     try {
-      expect(await readFileTool({ path: 'locked.txt' }, ctx())).toBe(`Permission denied: locked.txt (${locked}) cannot be read by this user.`);
+      expect(await runReadFile({ path: 'locked.txt' }, ctx())).toBe(`Permission denied: locked.txt (${locked}) cannot be read by this user.`);
     } finally {
       chmodSync(locked, 0o600);
     }
   });
 
   it('scrubs secrets and defuses a forged closing tag', async () => {
-    const env = await readFileTool({ path: '.env' }, ctx());
+    const env = await runReadFile({ path: '.env' }, ctx());
     expect(env).not.toContain('abc123def');
     expect(env).toContain('API_TOKEN=[REDACTED:token]\nPORT=3000');
     expect(env).toContain('1 secret redacted (token).');
-    const forged = await readFileTool({ path: 'forged.txt' }, ctx());
+    const forged = await runReadFile({ path: 'forged.txt' }, ctx());
     expect(forged.match(/<\/file>/g)).toHaveLength(1);
     expect(forged).toContain('hello<\\/file>');
   });
@@ -223,13 +215,13 @@ describe('read_file', () => {
 
 describe('list_directory', () => {
   it('lists type, size and name, directories first, then by name', async () => {
-    const result = await listDirectoryTool({ path: 'src' }, ctx());
+    const result = await runListDirectory({ path: 'src' }, ctx());
     expect(result.split('\n')).toEqual([
       `Directory: src (${join(root, 'src')}) — 1 entry (1 file); directories first, then by name.`,
       'type          size  name',
       'file          20 B  main.ts',
     ]);
-    const top = (await listDirectoryTool({}, ctx())).split('\n');
+    const top = (await runListDirectory({}, ctx())).split('\n');
     expect(top[0]).toMatch(/^Directory: \. \(.+\) — \d+ entries \(/);
     const names = top.slice(2).map((row) => row.slice(20));
     expect(names.slice(0, 2)).toEqual(['many/', 'src/']);
@@ -241,7 +233,7 @@ describe('list_directory', () => {
   });
 
   it('caps the listing and states the total', async () => {
-    const result = (await listDirectoryTool({ path: 'many' }, ctx())).split('\n');
+    const result = (await runListDirectory({ path: 'many' }, ctx())).split('\n');
     const total = MAX_LIST_ENTRIES + 120;
     expect(result[0]).toContain(`— ${total} entries (${total} file); showing the first ${MAX_LIST_ENTRIES} (directories first, then by name).`);
     expect(result.filter((row) => row.startsWith('file '))).toHaveLength(MAX_LIST_ENTRIES);
@@ -249,15 +241,15 @@ describe('list_directory', () => {
   });
 
   it('explains files, missing paths and bad input', async () => {
-    expect(await listDirectoryTool({ path: 'notes.txt' }, ctx())).toContain('is a file (20 B), not a directory; use read_file');
-    expect(await listDirectoryTool({ path: 'missing' }, ctx())).toContain('No such directory: missing');
-    expect(await listDirectoryTool({ path: 5 }, ctx())).toMatch(/^list_directory: invalid input: path:/);
-    expect(await listDirectoryTool({ path: 'x' }, { cwd: '' })).toContain('working directory is unknown');
-    if (fifo) expect(await withinSeconds(listDirectoryTool({ path: 'pipe' }, ctx()), 5)).toContain('is a FIFO (named pipe), not a directory.');
+    expect(await runListDirectory({ path: 'notes.txt' }, ctx())).toContain('is a file (20 B), not a directory; use read_file');
+    expect(await runListDirectory({ path: 'missing' }, ctx())).toContain('No such directory: missing');
+    expect(await runListDirectory({ path: 5 }, ctx())).toMatch(/^list_directory: invalid input: path:/);
+    expect(await runListDirectory({ path: 'x' }, { cwd: '' })).toContain('working directory is unknown');
+    if (fifo) expect(await withinSeconds(runListDirectory({ path: 'pipe' }, ctx()), 5)).toContain('is a FIFO (named pipe), not a directory.');
   });
 
   it('lists an empty directory', async () => {
     mkdirSync(join(root, 'void'));
-    expect(await listDirectoryTool({ path: 'void' }, ctx())).toBe(`Directory: void (${join(root, 'void')}) — empty.`);
+    expect(await runListDirectory({ path: 'void' }, ctx())).toBe(`Directory: void (${join(root, 'void')}) — empty.`);
   });
 });

@@ -74,3 +74,31 @@ function isLoopbackUrl(url: string): boolean {
     return false;
   }
 }
+
+/**
+ * The connection for the current settings, this conversation's choice of backend and model,
+ * and the stored key. Building an SDK client is not free and the view asks on every change,
+ * so it is rebuilt only when one of them changes.
+ */
+export class ModelChoice {
+  private override: { backend?: BackendKind; model?: string } = {};
+  private cached: { key: string; connection: ModelConnection } | undefined;
+
+  constructor(
+    private readonly settings: () => Settings['ai'],
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly keys: ApiKeyStore,
+  ) {}
+
+  choose(change: { backend?: BackendKind; model?: string }): void {
+    this.override = { ...this.override, ...change };
+  }
+
+  connection(): ModelConnection {
+    const ai = this.settings();
+    const backend = this.override.backend ?? ai.backend;
+    const key = `${JSON.stringify(ai)}|${JSON.stringify(this.override)}|${this.keys.get(backend) ?? ''}`;
+    if (this.cached?.key !== key) this.cached = { key, connection: connectModel(ai, this.override, this.env, this.keys) };
+    return this.cached.connection;
+  }
+}

@@ -73,10 +73,11 @@ export class ApprovalGate {
     return classifyCommand(command, { cwd: cwd || this.options.home, home: this.options.home, protectedPaths: [...this.options.protectedPaths] });
   }
 
-  async decide(proposed: ProposedCommand): Promise<GateDecision> {
+  /** `classified`: the command's risk in `proposed.cwd` when the caller has it already (each command text is classified once). */
+  async decide(proposed: ProposedCommand, classified?: RiskResult): Promise<GateDecision> {
     const cwd = proposed.cwd || this.options.home;
     let command = proposed.command;
-    let risk = await this.classify(command, cwd);
+    let risk = classified ?? (await this.classify(command, cwd));
     const layers = this.options.policy.layers();
     const early = this.beforeHooks(command, cwd, risk, layers);
     if (early) return early;

@@ -1,9 +1,10 @@
 import { memo } from 'react';
-import type { ConversationItem, PlanView } from '../../../shared/agent';
+import type { ConversationItem, PlanAction, PlanView } from '../../../shared/agent';
+import { isPending } from '../../../shared/planSteps';
 import { nextProposedStep } from './planDecisions';
 import { focusPlanAfter, keepFocusOnClick } from './planFocus';
 import { PlanNote } from './PlanNote';
-import { decidePlan, type PlanAction } from './planRequests';
+import { decidePlan } from './planRequests';
 import { PlanStep } from './PlanStep';
 
 const STATE_TEXT: Record<PlanView['state'], string> = {
@@ -28,7 +29,7 @@ export const PlanCard = memo(function PlanCard({ item }: { item: PlanItem }) {
   const halted = plan.state === 'halted';
   const next = nextProposedStep(plan);
   /** Steps still to decide or to run: without any, the plan-level controls have nothing to act on. */
-  const pending = plan.steps.some((step) => step.status === 'proposed' || step.status === 'approved' || step.status === 'running');
+  const pending = plan.steps.some(isPending);
   const undecided = plan.steps.some((step) => step.status === 'proposed');
 
   const planButton = (action: PlanAction, label: string, title: string, pressed?: boolean) => (

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import type { PlanStepView, StepStatus } from '../../../shared/agent';
+import type { PlanStepView, StepAction, StepStatus } from '../../../shared/agent';
+import { isBlocked } from '../../../shared/planSteps';
 import { formatDuration } from '../blocks/blockStatus';
 import { useAiPanelStore } from './aiPanelStore';
-import type { StepAction } from './planDecisions';
 import { focusPlanAfter, keepFocusOnClick } from './planFocus';
 import { decideStep } from './planRequests';
 import { StepDenyReason } from './StepDenyReason';
@@ -43,7 +43,7 @@ export function PlanStep({ planId, step, actionable, next }: PlanStepProps) {
   const editing = useAiPanelStore((state) => state.editingStepId === step.id) && actionable;
   const [askingReason, setAskingReason] = useState(false);
 
-  const blocked = step.approval ? step.approval.blocked : step.risk?.level === 'red';
+  const blocked = isBlocked(step);
   // Only the step that is up next is judged (policy, hooks); later ones when their turn comes.
   const checking = step.status === 'proposed' && !step.approval && next;
   const button = (action: StepAction, label: string, title: string, disabled = false) => (

@@ -1,7 +1,4 @@
-import type { ConversationView, PlanStepView, PlanView, StepActionSchema } from '../../../shared/agent';
-import type { z } from 'zod';
-
-export type StepAction = z.infer<typeof StepActionSchema>;
+import type { ConversationView, PlanStepView, PlanView, StepAction } from '../../../shared/agent';
 
 /** The plan the user can act on: the newest one still active or halted. */
 export function currentPlan(conversation: ConversationView | undefined): PlanView | undefined {

@@ -1,10 +1,6 @@
-import type { PlanActionSchema } from '../../../shared/agent';
-import type { z } from 'zod';
+import type { PlanAction, StepAction } from '../../../shared/agent';
 import { planAction, stepAction } from './agentRequests';
 import { useAiPanelStore } from './aiPanelStore';
-import type { StepAction } from './planDecisions';
-
-export type PlanAction = z.infer<typeof PlanActionSchema>;
 
 /** A decision on a step; `edit` opens the step's editor, the edited command goes with `saveEdit`. */
 export function decideStep(planId: string, stepId: string, action: StepAction, reason?: string): void {

@@ -1,7 +1,7 @@
-import type { Block } from '../../shared/blocks';
-import type { Disposable } from '../../shared/events';
-import type { BlockOutput } from '../blocks/mirror/blockOutputs';
-import type { AgentPane } from './agentPane';
+import type { Block } from '../../../shared/blocks';
+import type { Disposable } from '../../../shared/events';
+import type { BlockOutput } from '../../blocks/mirror/blockOutputs';
+import type { AgentPane } from '../agentPane';
 
 /** How long after a prompt without a command start the step counts as not run. */
 const NOT_RUN_GRACE_MS = 1_500;
@@ -27,14 +27,14 @@ export interface StepRunOptions {
   onBlockStarted?(block: Block): void;
 }
 
+/** A second Ctrl+C when the first did not end the step by then. */
+const INTERRUPT_RETRY_MS = 1_000;
+
 /**
  * Runs one command in a visible pane as if the user typed it: waits until the pane is at a
  * prompt, types the command and Enter, and resolves with the block it produced. A step
  * that runs past its timeout gets Ctrl+C, then SIGKILL for its foreground job.
  */
-/** A second Ctrl+C when the first did not end the step by then. */
-const INTERRUPT_RETRY_MS = 1_000;
-
 export class StepRunner {
   private stop: (() => void) | undefined;
   private cancelled = false;

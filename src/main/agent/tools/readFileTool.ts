@@ -1,39 +1,29 @@
-import { constants, type Dirent, type Stats } from 'node:fs';
-import { lstat, open, readdir, readlink, stat, type FileHandle } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { constants, type Stats } from 'node:fs';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { z } from 'zod';
 import { formatBytes, formatCount } from '../../context/outputExcerpt';
 import { describeRedactions, scrubSecrets } from '../../safety/secretScrubber';
 import type { ToolDefinition } from '../backends/modelBackend';
+import { stringArgument, type ImmediateTool } from './agentTool';
+import { binaryReason } from './binaryFiles';
+import { describeFsError, SPECIAL_FILE_NAMES, typeName } from './fileErrors';
+import { resolveToolPath, shownPath, type FileToolContext } from './filePaths';
 
 /**
- * Read-only file tools for the model: `read_file` and `list_directory`. Paths are relative to
- * the pane's working directory (absolute and `~/` paths work too). Only regular files are
- * opened, with O_NONBLOCK and a re-check on the open handle, so a FIFO, socket or device can
- * never make a read hang. Contents are scrubbed of secrets and fenced as data.
+ * `read_file`: a text file for the model, read-only. Only regular files are opened, with
+ * O_NONBLOCK and a re-check on the open handle, so a FIFO, socket or device can never make a
+ * read hang. Contents are scrubbed of secrets and fenced as data.
  */
 
 /** At most this much file content goes back per call. */
 export const MAX_READ_BYTES = 256 * 1024;
 export const DEFAULT_READ_LINES = 2_000;
 export const MAX_READ_LINES = 10_000;
-/** Entries listed at most; the total is always stated. */
-export const MAX_LIST_ENTRIES = 500;
 /** Files up to this size are read to the end to state their line count. */
 const COUNT_LINES_UP_TO_BYTES = 32 * 1024 * 1024;
 /** How much of the start of a file decides whether it is binary. */
 const SNIFF_BYTES = 8 * 1024;
 const CHUNK_BYTES = 64 * 1024;
-
-export interface FileToolContext {
-  /** The pane's working directory ('' when unknown: only absolute and `~/` paths work then). */
-  cwd: string;
-  /** For `~`; default: the user's home directory. */
-  homeDir?: string;
-  /** The policy's say on reading an (absolute) path: the rule that refuses it, if one does. */
-  refuse?: (path: string) => string | undefined;
-}
 
 export const readFileInputSchema = z.strictObject({
   path: z.string().min(1).max(4096),
@@ -41,11 +31,6 @@ export const readFileInputSchema = z.strictObject({
   maxLines: z.number().int().min(1).max(MAX_READ_LINES).optional(),
 });
 export type ReadFileInput = z.output<typeof readFileInputSchema>;
-
-export const listDirectoryInputSchema = z.strictObject({
-  path: z.string().min(1).max(4096).default('.'),
-});
-export type ListDirectoryInput = z.output<typeof listDirectoryInputSchema>;
 
 export const READ_FILE_TOOL: ToolDefinition = {
   name: 'read_file',
@@ -71,133 +56,15 @@ export const READ_FILE_TOOL: ToolDefinition = {
   },
 };
 
-export const LIST_DIRECTORY_TOOL: ToolDefinition = {
-  name: 'list_directory',
-  description:
-    "List a directory (read-only): one line per entry with its type (dir, file, link, fifo, socket, chardev, blockdev), size and name, directories first, then by name. " +
-    `Hidden entries are included. At most ${MAX_LIST_ENTRIES} entries are listed; the total count is always given. ` +
-    "Relative paths are resolved against the active pane's working directory; absolute and ~/ paths work too.",
-  input_schema: {
-    type: 'object',
-    properties: {
-      path: {
-        type: 'string',
-        minLength: 1,
-        maxLength: 4096,
-        default: '.',
-        description: 'Directory path: relative to the pane cwd, absolute, or ~/… (default ".", the cwd itself).',
-      },
-    },
-    additionalProperties: false,
-  },
-};
-
-// ---------------------------------------------------------------------------------------------
-// Paths and errors
-
-export type ResolvedPath = { ok: true; path: string } | { ok: false; message: string };
-
-/** An absolute path for `path` as the model gave it, or why it cannot be used. */
-export function resolveToolPath(path: string, context: FileToolContext): ResolvedPath {
-  if (path.includes('\0')) return { ok: false, message: 'The path contains a NUL character.' };
-  if (path === '~' || path.startsWith('~/')) return { ok: true, path: resolve(context.homeDir ?? homedir(), `.${path.slice(1)}`) };
-  if (path.startsWith('~')) return { ok: false, message: `Only ~ and ~/… are supported, not ${JSON.stringify(path.split('/')[0])}; give an absolute path.` };
-  if (isAbsolute(path)) return { ok: true, path: resolve(path) };
-  if (!context.cwd || !isAbsolute(context.cwd)) {
-    return { ok: false, message: `The pane's working directory is unknown, so ${JSON.stringify(path)} cannot be resolved; give an absolute path.` };
-  }
-  return { ok: true, path: resolve(context.cwd, path) };
-}
-
-function shown(given: string, resolved: string): string {
-  return given === resolved ? resolved : `${given} (${resolved})`;
-}
-
-function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
-}
-
-function describeFsError(error: unknown, where: string, directory: boolean): string {
-  switch (errorCode(error)) {
-    case 'ENOENT':
-      return `No such ${directory ? 'directory' : 'file'}: ${where}. Check the path, or list the parent directory with list_directory.`;
-    case 'EACCES':
-    case 'EPERM':
-      return `Permission denied: ${where} cannot be ${directory ? 'listed' : 'read'} by this user.`;
-    case 'EISDIR':
-      return `${where} is a directory; use list_directory to see what it holds.`;
-    case 'ENOTDIR':
-      return directory ? `${where} is not a directory.` : `A part of the path ${where} is not a directory.`;
-    case 'ELOOP':
-      return `${where}: too many levels of symbolic links (a link loop).`;
-    case 'ENAMETOOLONG':
-      return `${where}: the path is too long.`;
-    default: {
-      const message = error instanceof Error ? error.message : String(error);
-      return `Could not ${directory ? 'list' : 'read'} ${where}: ${message}`;
-    }
-  }
-}
-
-function typeName(entry: Stats | Dirent): string {
-  if (entry.isFile()) return 'file';
-  if (entry.isDirectory()) return 'dir';
-  if (entry.isSymbolicLink()) return 'link';
-  if (entry.isFIFO()) return 'fifo';
-  if (entry.isSocket()) return 'socket';
-  if (entry.isCharacterDevice()) return 'chardev';
-  if (entry.isBlockDevice()) return 'blockdev';
-  return 'other';
-}
-
-const SPECIAL_FILE_NAMES: Record<string, string> = {
-  fifo: 'a FIFO (named pipe)',
-  socket: 'a socket',
-  chardev: 'a character device',
-  blockdev: 'a block device',
-  other: 'not a regular file',
+export const readFileTool: ImmediateTool = {
+  definition: READ_FILE_TOOL,
+  approval: 'none',
+  run: async (input, context) => ({ content: await runReadFile(input, context), isError: false, summary: `read ${stringArgument(input, 'path') ?? 'a file'}` }),
 };
 
 function refuseSpecial(where: string, type: string): string {
   return `${where} is ${SPECIAL_FILE_NAMES[type] ?? 'not a regular file'}; read_file only reads regular files (reading this could block forever or never end).`;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Binary detection
-
-const MAGIC: { bytes: number[]; name: string }[] = [
-  { bytes: [0x89, 0x50, 0x4e, 0x47], name: 'PNG image' },
-  { bytes: [0xff, 0xd8, 0xff], name: 'JPEG image' },
-  { bytes: [0x47, 0x49, 0x46, 0x38], name: 'GIF image' },
-  { bytes: [0x25, 0x50, 0x44, 0x46], name: 'PDF document' },
-  { bytes: [0x50, 0x4b, 0x03, 0x04], name: 'ZIP archive (or a format built on it: jar, docx, xlsx…)' },
-  { bytes: [0x1f, 0x8b], name: 'gzip archive' },
-  { bytes: [0x7f, 0x45, 0x4c, 0x46], name: 'ELF executable or library' },
-  { bytes: [0xcf, 0xfa, 0xed, 0xfe], name: 'Mach-O executable' },
-  { bytes: [0x28, 0xb5, 0x2f, 0xfd], name: 'zstd archive' },
-  { bytes: [0x53, 0x51, 0x4c, 0x69, 0x74, 0x65], name: 'SQLite database' },
-];
-
-/** Why the bytes look binary (a NUL byte, invalid UTF-8, many control characters), or undefined for text. */
-export function binaryReason(sample: Uint8Array): string | undefined {
-  const magic = MAGIC.find((m) => m.bytes.every((b, i) => sample[i] === b));
-  if (sample.includes(0)) return magic ? magic.name : 'it contains NUL bytes';
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(sample, { stream: true });
-  } catch {
-    return magic ? magic.name : 'it is not valid UTF-8';
-  }
-  let control = 0;
-  for (const byte of sample) {
-    // Tab, line feed, vertical tab, form feed, carriage return, backspace and escape occur in text.
-    if (byte < 0x20 && ![0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1b].includes(byte)) control++;
-  }
-  if (sample.length > 0 && control / sample.length > 0.1) return magic ? magic.name : 'it is mostly control characters';
-  return undefined;
-}
-
-// ---------------------------------------------------------------------------------------------
-// read_file
 
 /** Largest prefix of `bytes` no longer than `max` that does not end inside a UTF-8 sequence. */
 function utf8SafeLength(bytes: Uint8Array, max: number): number {
@@ -300,7 +167,7 @@ async function readWindow(handle: FileHandle, size: number, offset: number, maxL
 }
 
 /** Runs `read_file`; every failure is a message for the model, never a throw. */
-export async function readFileTool(input: unknown, context: FileToolContext): Promise<string> {
+export async function runReadFile(input: unknown, context: FileToolContext): Promise<string> {
   const parsed = readFileInputSchema.safeParse(input);
   if (!parsed.success) {
     return `read_file: invalid input: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}. Give {"path": "…"} and optionally offset (line, ≥ 1) and maxLines.`;
@@ -308,7 +175,7 @@ export async function readFileTool(input: unknown, context: FileToolContext): Pr
   const { path, offset = 1, maxLines = DEFAULT_READ_LINES } = parsed.data;
   const resolved = resolveToolPath(path, context);
   if (!resolved.ok) return resolved.message;
-  const where = shown(path, resolved.path);
+  const where = shownPath(path, resolved.path);
   const refusal = context.refuse?.(resolved.path);
   if (refusal) return `${where} may not be read by the agent: denied by ${refusal}.`;
 
@@ -378,70 +245,4 @@ function formatReadResult(where: string, path: string, size: number, offset: num
 export function fenceFile(path: string, text: string): string {
   const attribute = path.replace(/[\x00-\x1f"<>&]/g, '_');
   return `<file path="${attribute}">\n${text.replace(/<(\/?)(file)\b/gi, (_, slash: string, word: string) => `<\\${slash}${word}`)}\n</file>`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// list_directory
-
-function compareNames(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Runs `list_directory`; every failure is a message for the model, never a throw. */
-export async function listDirectoryTool(input: unknown, context: FileToolContext): Promise<string> {
-  const parsed = listDirectoryInputSchema.safeParse(input ?? {});
-  if (!parsed.success) {
-    return `list_directory: invalid input: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}. Give {"path": "…"}.`;
-  }
-  const { path } = parsed.data;
-  const resolved = resolveToolPath(path, context);
-  if (!resolved.ok) return resolved.message;
-  const where = shown(path, resolved.path);
-  const refusal = context.refuse?.(resolved.path);
-  if (refusal) return `${where} may not be read by the agent: denied by ${refusal}.`;
-
-  try {
-    const info = await stat(resolved.path);
-    if (info.isFile()) return `${where} is a file (${formatBytes(info.size)}), not a directory; use read_file to read it.`;
-    if (!info.isDirectory()) return `${where} is ${SPECIAL_FILE_NAMES[typeName(info)] ?? 'not a directory'}, not a directory.`;
-    const entries = await readdir(resolved.path, { withFileTypes: true });
-    const counts = new Map<string, number>();
-    for (const entry of entries) counts.set(typeName(entry), (counts.get(typeName(entry)) ?? 0) + 1);
-    entries.sort((a, b) => Number(b.isDirectory()) - Number(a.isDirectory()) || compareNames(a.name, b.name));
-    const listed = entries.slice(0, MAX_LIST_ENTRIES);
-    const rows = await Promise.all(listed.map((entry) => describeEntry(resolved.path, entry)));
-
-    const breakdown = [...counts.entries()]
-      .sort((a, b) => compareNames(a[0], b[0]))
-      .map(([type, n]) => `${formatCount(n)} ${type}`)
-      .join(', ');
-    const header =
-      entries.length === 0
-        ? `Directory: ${where} — empty.`
-        : `Directory: ${where} — ${formatCount(entries.length)} entr${entries.length === 1 ? 'y' : 'ies'} (${breakdown})` +
-          (listed.length < entries.length ? `; showing the first ${formatCount(listed.length)} (directories first, then by name).` : '; directories first, then by name.');
-    if (entries.length === 0) return header;
-    const table = rows.map((row) => `${row.type.padEnd(8)} ${row.size.padStart(9)}  ${row.name}`);
-    if (listed.length < entries.length) table.push(`… [${formatCount(entries.length - listed.length)} more entries not listed]`);
-    return [header, `${'type'.padEnd(8)} ${'size'.padStart(9)}  name`, ...table].join('\n');
-  } catch (error) {
-    return describeFsError(error, where, true);
-  }
-}
-
-async function describeEntry(directory: string, entry: Dirent): Promise<{ type: string; size: string; name: string }> {
-  const name = entry.name.replace(/[\x00-\x1f\x7f]/g, '?');
-  const full = join(directory, entry.name);
-  try {
-    const info = await lstat(full);
-    const type = typeName(info);
-    if (type === 'dir') return { type, size: '-', name: `${name}/` };
-    if (type === 'link') {
-      const target = await readlink(full).catch(() => '?');
-      return { type, size: '-', name: `${name} -> ${target.replace(/[\x00-\x1f\x7f]/g, '?')}` };
-    }
-    return { type, size: type === 'file' ? formatBytes(info.size) : '-', name };
-  } catch {
-    return { type: typeName(entry), size: '?', name };
-  }
 }

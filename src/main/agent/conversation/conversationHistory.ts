@@ -1,6 +1,6 @@
-import { estimateTokens } from '../context/tokenEstimate';
-import { scrubSecrets } from '../safety/secretScrubber';
-import type { AgentContent, AgentMessage } from './backends/modelBackend';
+import { estimateTokens } from '../../context/tokenEstimate';
+import { scrubSecrets } from '../../safety/secretScrubber';
+import type { AgentContent, AgentMessage } from '../backends/modelBackend';
 
 /**
  * Appends a message, merging it into the previous one when both have the same role. Content

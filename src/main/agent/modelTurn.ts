@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import type { AssistantItem } from './conversation/conversation';
+import type { ModelBackend, ModelRequest, ModelResult, StreamHandlers } from './backends/modelBackend';
+import { ModelError } from './backends/modelError';
+
+/** Automatic retries of a request that failed before anything streamed. */
+const MAX_RETRIES = 4;
+
+export type TurnEnd = { kind: 'answered'; result: ModelResult } | { kind: 'cancelled' } | { kind: 'failed'; error: ModelError };
+
+export interface TurnListener extends Required<Pick<StreamHandlers, 'toolUse' | 'sent'>> {
+  /** Streamed text (already added to the item). */
+  text(delta: string): void;
+  /** The phase or the retry countdown changed. */
+  changed(): void;
+}
+
+/**
+ * One request to the model, its answer streamed into an assistant item. A request that fails
+ * before anything streamed is retried, after a countdown the user can cancel.
+ */
+export class ModelTurn {
+  readonly item: AssistantItem = { id: randomUUID(), role: 'assistant', text: '', streaming: true, at: Date.now() };
+  private currentPhase: 'thinking' | 'streaming' | 'retrying' = 'thinking';
+  private countdown: string | undefined;
+  private readonly abort = new AbortController();
+
+  constructor(
+    private readonly listener: TurnListener,
+    /** First retry delay when the server names none (doubling each time). */
+    private readonly retryBaseMs = 1_000,
+  ) {}
+
+  get phase(): 'thinking' | 'streaming' | 'retrying' {
+    return this.currentPhase;
+  }
+
+  /** The retry countdown while it waits. */
+  get detail(): string | undefined {
+    return this.currentPhase === 'retrying' ? this.countdown : undefined;
+  }
+
+  async run(backend: ModelBackend, request: ModelRequest): Promise<TurnEnd> {
+    const handlers: StreamHandlers = {
+      text: (delta) => {
+        this.item.text += delta;
+        if (this.currentPhase !== 'streaming') {
+          this.currentPhase = 'streaming';
+          this.listener.changed();
+        }
+        this.listener.text(delta);
+      },
+      sent: (body) => this.listener.sent(body),
+      toolUse: (call) => this.listener.toolUse(call),
+    };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const result = await backend.stream(request, handlers, this.abort.signal);
+        this.item.streaming = false;
+        return { kind: 'answered', result };
+      } catch (error) {
+        const failure = error instanceof ModelError ? error : new ModelError('network', String(error));
+        if (failure.kind === 'cancelled' || this.abort.signal.aborted) return this.cancelled();
+        if (failure.retryable && attempt < MAX_RETRIES) {
+          if (!(await this.waitBeforeRetry(failure, attempt))) return this.cancelled();
+          continue;
+        }
+        this.item.streaming = false;
+        // What arrived stays in the conversation.
+        if (this.item.text) this.item.interrupted = failure.message;
+        return { kind: 'failed', error: failure };
+      }
+    }
+  }
+
+  /** Esc: the request stops, and the item settles now, not when the connection has finished closing. */
+  cancel(): void {
+    this.abort.abort();
+    this.cancelled();
+  }
+
+  private cancelled(): TurnEnd {
+    this.item.streaming = false;
+    if (this.item.text) this.item.interrupted = 'Cancelled.';
+    return { kind: 'cancelled' };
+  }
+
+  /** Waits before a retry with a countdown; false when the user cancelled. */
+  private waitBeforeRetry(failure: ModelError, attempt: number): Promise<boolean> {
+    const delay = failure.options.retryAfterMs ?? Math.min(30_000, this.retryBaseMs * 2 ** attempt);
+    const until = Date.now() + delay;
+    this.currentPhase = 'retrying';
+    return new Promise((resolve) => {
+      const tick = () => {
+        if (this.abort.signal.aborted) return done(false);
+        const left = until - Date.now();
+        if (left <= 0) return done(true);
+        this.countdown = `${failure.message} Retrying in ${Math.ceil(left / 1000)} s (attempt ${attempt + 2} of ${MAX_RETRIES + 1}); Esc cancels.`;
+        this.listener.changed();
+        timer = setTimeout(tick, Math.min(1_000, left));
+      };
+      let timer: NodeJS.Timeout | undefined;
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        this.abort.signal.removeEventListener('abort', onAbort);
+        this.countdown = undefined;
+        this.currentPhase = 'thinking';
+        resolve(ok);
+      };
+      const onAbort = () => done(false);
+      this.abort.signal.addEventListener('abort', onAbort);
+      tick();
+    });
+  }
+}

@@ -1,0 +1,28 @@
+import type { RiskResult } from '../../safety/commandRisk';
+
+/** Classifications kept at most (the oldest go first); each is a few small objects. */
+const MAX_KEPT = 500;
+
+/**
+ * The risk of each command text where it runs, classified once: the plan shows it while the
+ * step waits, and the approval gate decides with the same result instead of parsing again.
+ * A classification that failed is forgotten, so the next ask tries again.
+ */
+export class CommandRisks {
+  private readonly known = new Map<string, Promise<RiskResult>>();
+
+  constructor(private readonly classify: (command: string, cwd: string) => Promise<RiskResult>) {}
+
+  of(command: string, cwd: string): Promise<RiskResult> {
+    const key = `${cwd}\0${command}`;
+    const known = this.known.get(key);
+    if (known) return known;
+    const risk = this.classify(command, cwd);
+    this.known.set(key, risk);
+    risk.catch(() => {
+      if (this.known.get(key) === risk) this.known.delete(key);
+    });
+    if (this.known.size > MAX_KEPT) this.known.delete(this.known.keys().next().value!);
+    return risk;
+  }
+}

@@ -1,0 +1,388 @@
+import type { PlanAction, PlanState, PlanView, StepStatus } from '../../../shared/agent';
+import { isBlocked, isOpen, isPending } from '../../../shared/planSteps';
+import type { AuditRecord } from '../../safety/audit/auditEntry';
+import type { PlanEffect, PlanEvent, PlanWait, StepEnd } from './planEvents';
+import { blockedDetail, decidedBy, isJudged, MAX_PLAN_STEPS, type PlanStep } from './planStep';
+
+type StepActionEvent = Extract<PlanEvent, { kind: 'step-action' }>;
+
+/**
+ * The steps of one model response and every decision on them, as a state machine with one
+ * writer: `apply` takes an event (a proposal, the gate's verdict, the user's action, a step's
+ * progress), checks it, changes the state, moves on by itself where no one needs to be
+ * asked (the gate allowed the step, or Allow all covers it), and returns what must happen
+ * outside (audit lines, a grant, a classification, post-exec hooks). `waitingFor` says what
+ * the plan waits for. Every change wakes whoever waits in `changed()`.
+ */
+export class Plan {
+  private readonly list: PlanStep[] = [];
+  private currentMode: PlanView['mode'] = 'ask';
+  private currentState: PlanState = 'active';
+  private reason: string | undefined;
+  private pendingNote: string | undefined;
+  private waiters: (() => void)[] = [];
+
+  constructor(readonly id: string) {}
+
+  get steps(): readonly Readonly<PlanStep>[] {
+    return this.list;
+  }
+
+  get mode(): PlanView['mode'] {
+    return this.currentMode;
+  }
+
+  get state(): PlanState {
+    return this.currentState;
+  }
+
+  get haltReason(): string | undefined {
+    return this.reason;
+  }
+
+  /** The user's notes: the rest of the plan is handed back to the model with them. */
+  get note(): string | undefined {
+    return this.pendingNote;
+  }
+
+  get settled(): boolean {
+    return this.currentState === 'finished' || this.currentState === 'cancelled';
+  }
+
+  step(stepId: string): Readonly<PlanStep> | undefined {
+    return this.list.find((step) => step.id === stepId);
+  }
+
+  stepForCall(toolUseId: string): Readonly<PlanStep> | undefined {
+    return this.list.find((step) => step.toolUseId === toolUseId);
+  }
+
+  runningStep(): Readonly<PlanStep> | undefined {
+    return this.list.find((step) => step.status === 'running');
+  }
+
+  waitingFor(): PlanWait {
+    const running = this.runningStep();
+    if (running) return { for: 'step', step: running };
+    if (this.settled) return { for: 'nothing' };
+    if (this.currentState === 'halted') return { for: 'user' };
+    const next = this.nextOpen();
+    if (!next) return { for: 'nothing' };
+    if (!isJudged(next)) return { for: 'gate', step: next };
+    return next.status === 'approved' ? { for: 'runner', step: next } : { for: 'user', step: next };
+  }
+
+  /** Throws (with a message for the user) when the event is not allowed in this state; then nothing changed. */
+  apply(event: PlanEvent): PlanEffect[] {
+    const effects: PlanEffect[] = [];
+    this.transition(event, effects);
+    this.advance(effects);
+    this.touch();
+    return effects;
+  }
+
+  /** Resolves at the next change of the plan. */
+  changed(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  view(): PlanView {
+    return {
+      id: this.id,
+      mode: this.currentMode,
+      state: this.currentState,
+      haltReason: this.reason,
+      steps: this.list.map(({ toolUseId: _toolUseId, tool: _tool, result: _result, judgedCommand: _judged, ...view }) => ({ ...view })),
+    };
+  }
+
+  private transition(event: PlanEvent, effects: PlanEffect[]): void {
+    if (event.kind === 'proposed') {
+      this.propose(event, effects);
+      return;
+    }
+    if (event.kind === 'plan-action') {
+      this.planAction(event.action);
+      return;
+    }
+    if (event.kind === 'note') {
+      this.pendingNote = this.pendingNote ? `${this.pendingNote}\n\n${event.text}` : event.text;
+      if (this.currentState === 'halted') this.currentState = 'active';
+      return;
+    }
+    if (event.kind === 'cancel') {
+      if (this.settled) return;
+      this.closeOpenSteps('skipped', 'plan cancelled', 'Not run: the user cancelled the plan.');
+      this.currentState = 'cancelled';
+      return;
+    }
+    const step = this.list.find((candidate) => candidate.id === event.stepId);
+    if (!step) {
+      if (event.kind === 'step-action') throw new Error(`There is no step ${event.stepId} in this plan.`);
+      return;
+    }
+    switch (event.kind) {
+      case 'classified':
+        if (step.command === event.command && !isJudged(step)) step.risk = event.risk;
+        return;
+      case 'judging':
+        step.cwd = event.cwd || undefined;
+        return;
+      case 'judged':
+        this.judged(step, event, effects);
+        return;
+      case 'step-action':
+        this.stepAction(step, event, effects);
+        return;
+      case 'started':
+        this.setStatus(step, 'running');
+        return;
+      case 'progress':
+        step.detail = event.detail;
+        return;
+      case 'block-started':
+        step.blockId = event.blockId;
+        return;
+      case 'ended':
+        this.ended(step, event.end, effects);
+        return;
+    }
+  }
+
+  private propose(event: Extract<PlanEvent, { kind: 'proposed' }>, effects: PlanEffect[]): void {
+    if (this.list.length >= MAX_PLAN_STEPS) return;
+    const step: PlanStep = {
+      id: `${this.id}s${this.list.length + 1}`,
+      index: this.list.length + 1,
+      toolUseId: event.toolUseId,
+      tool: event.tool,
+      command: event.command,
+      purpose: event.purpose,
+      status: 'proposed',
+      paneId: event.paneId,
+      cwd: event.cwd || undefined,
+    };
+    this.list.push(step);
+    effects.push({ kind: 'classify', stepId: step.id });
+  }
+
+  private judged(step: PlanStep, event: Extract<PlanEvent, { kind: 'judged' }>, effects: PlanEffect[]): void {
+    // The user edited the step meanwhile: the new command is judged in its turn.
+    if (step.command !== event.command) return;
+    const { decision } = event;
+    if (decision.command !== event.command) {
+      // A pre-exec hook changed the command: what runs is what the hook returned.
+      const hook = decision.modifiedBy ?? 'pre-exec';
+      effects.push(this.audit(step, 'edited', { command: decision.command, originalCommand: event.command, decidedBy: { kind: 'hook', rule: hook } }));
+      step.originalCommand ??= event.command;
+      step.command = decision.command;
+      step.changedByHook = hook;
+    }
+    step.risk = { level: decision.level, reasons: decision.reasons };
+    step.judgedCommand = step.command;
+    step.approval = {
+      decision: decision.decision,
+      blocked: decision.blocked,
+      rule: decision.rule,
+      decidedBy: decision.decidedBy,
+      grantable: !decision.blocked && decision.level !== 'red' && decision.decision === 'ask',
+      shape: decision.shape,
+    };
+    if (this.settled || !isOpen(step)) return;
+    if (decision.decision === 'deny') {
+      step.result = { content: `Not run: denied by ${decision.rule}.`, isError: true };
+      this.setStatus(step, 'denied', `denied by ${decision.rule}`);
+      effects.push(this.audit(step, 'denied', { decision: 'deny', decidedBy: decidedBy(step.approval) }));
+      this.halt(`Step ${step.index} was denied by ${decision.rule}.`);
+    } else if (decision.blocked) {
+      effects.push(this.audit(step, 'blocked', { decidedBy: decidedBy(step.approval) }));
+    }
+  }
+
+  private stepAction(step: PlanStep, event: StepActionEvent, effects: PlanEffect[]): void {
+    if (step.status !== 'proposed') throw new Error(`Step ${step.index} is already ${step.status}.`);
+    switch (event.action) {
+      case 'approve':
+      case 'allow-session': {
+        if (isBlocked(step)) throw new Error(`Step ${step.index} is blocked: ${blockedDetail(step)}`);
+        if (event.action === 'approve') {
+          this.approve(step, { kind: 'person', rule: 'Allow once' }, undefined, effects);
+          return;
+        }
+        const approval = isJudged(step) ? step.approval : undefined;
+        if (!approval) throw new Error(`Step ${step.index} is still being checked; try again in a moment.`);
+        if (!approval.grantable) throw new Error(`Step ${step.index} cannot be allowed for the session.`);
+        effects.push({ kind: 'grant', shape: approval.shape, command: step.command });
+        this.approve(step, { kind: 'person', rule: `Allow for this session (${approval.shape})` }, 'allowed for this session', effects);
+        return;
+      }
+      case 'edit': {
+        const edited = event.command?.trim();
+        if (!edited) throw new Error('The edited command is empty.');
+        if (edited !== step.command) {
+          effects.push(this.audit(step, 'edited', { command: edited, originalCommand: step.command }));
+          step.originalCommand ??= step.command;
+          step.command = edited;
+          step.changedByHook = undefined;
+          step.approval = undefined;
+          step.risk = undefined;
+          // The edited command is judged afresh (risk, policy, hooks) before it may run.
+          effects.push({ kind: 'classify', stepId: step.id });
+        }
+        this.approve(step, { kind: 'person', rule: 'Edit' }, step.originalCommand ? 'edited by you' : undefined, effects);
+        return;
+      }
+      case 'deny': {
+        const why = event.reason?.trim();
+        step.result = { content: `Not run: the user denied this step${why ? `. Their reason: ${why}` : '.'}`, isError: true };
+        this.setStatus(step, 'denied', why || undefined);
+        effects.push(this.audit(step, 'denied', { decision: 'deny', decidedBy: { kind: 'person', rule: 'Deny' }, reason: why || undefined }));
+        return;
+      }
+      case 'skip':
+        step.result = { content: 'Not run: the user skipped this step.', isError: false };
+        this.setStatus(step, 'skipped');
+        effects.push(this.audit(step, 'denied', { decision: 'deny', decidedBy: { kind: 'person', rule: 'Skip' }, reason: 'skipped' }));
+        return;
+    }
+  }
+
+  private planAction(action: PlanAction): void {
+    if (this.settled) throw new Error('This plan is finished.');
+    switch (action) {
+      case 'allow-all':
+      case 'step-through':
+        this.currentMode = action;
+        return;
+      case 'deny-plan':
+        this.closeOpenSteps('denied', 'plan denied', 'Not run: the user denied the whole plan.');
+        // A running step ends first.
+        if (!this.runningStep()) this.currentState = 'finished';
+        return;
+      case 'continue':
+        if (this.currentState !== 'halted') throw new Error('The plan is not stopped.');
+        this.currentState = 'active';
+        this.reason = undefined;
+        return;
+      case 'stop':
+        this.closeOpenSteps('skipped', 'plan stopped', `Not run: the user stopped the plan${this.reason ? ` (${this.reason})` : ''}.`);
+        this.currentState = 'finished';
+        return;
+    }
+  }
+
+  private ended(step: PlanStep, end: StepEnd, effects: PlanEffect[]): void {
+    switch (end.kind) {
+      case 'finished': {
+        const { block, timedOut, interrupted } = end.run;
+        const changedOwn = end.ownFilesChanged.join(', ');
+        step.exitCode = block.exitCode;
+        step.durationMs = (block.endedAt ?? Date.now()) - block.startedAt;
+        const ok = block.exitCode === 0 || (block.exitCode === undefined && !timedOut && !interrupted);
+        step.result = { content: end.report, isError: !ok || changedOwn !== '' };
+        const detail = timedOut ? 'timed out' : interrupted ? 'interrupted' : undefined;
+        this.setStatus(step, ok ? 'done' : 'failed', detail);
+        effects.push(this.audit(step, 'executed', { exitCode: block.exitCode, durationMs: step.durationMs, reason: detail }));
+        effects.push({ kind: 'executed', stepId: step.id, cwd: block.cwd });
+        if (changedOwn) {
+          effects.push(this.audit(step, 'failed', { exitCode: block.exitCode, reason: `changed Tandem's own files: ${changedOwn}` }));
+          this.setStatus(step, 'failed', `changed Tandem's own files: ${changedOwn}`);
+          this.halt(`Step ${step.index} changed Tandem's own files (${changedOwn}). Check them before going on.`);
+        } else if (!ok) {
+          this.halt(`Step ${step.index} exited with code ${block.exitCode ?? 'unknown'}${detail ? ` (${detail})` : ''}.`);
+        }
+        return;
+      }
+      case 'cancelled':
+        step.result = { content: 'Not run: cancelled before it was typed.', isError: false };
+        this.setStatus(step, 'skipped', 'cancelled');
+        return;
+      case 'no-pane':
+        step.result = { content: `Not run: pane ${step.paneId ?? '?'} no longer exists.`, isError: true };
+        this.setStatus(step, 'failed', 'the pane is gone');
+        effects.push(this.audit(step, 'failed', { reason: 'the pane is gone' }));
+        this.halt(`Step ${step.index} could not run: its pane is gone.`);
+        return;
+      case 'not-run':
+      case 'pane-gone':
+        step.result = { content: `Not run: ${end.message}`, isError: true };
+        this.setStatus(step, 'failed', end.message);
+        effects.push(this.audit(step, 'failed', { reason: end.message }));
+        this.halt(`Step ${step.index}: ${end.message}`);
+        return;
+    }
+  }
+
+  /**
+   * What follows from the state without anyone deciding: a note takes over once no step
+   * runs, a plan with nothing left ends, the gate's allow or Allow all approves the next
+   * step, and an approved step the gate blocks goes back to waiting.
+   */
+  private advance(effects: PlanEffect[]): void {
+    if (this.settled || this.runningStep()) return;
+    if (this.pendingNote !== undefined) {
+      this.closeOpenSteps('skipped', 'replaced by the revised plan', 'Not run: before this step the user added a note (below); revise the remaining steps.');
+      this.currentState = 'finished';
+      return;
+    }
+    if (this.currentState === 'halted') return;
+    const next = this.nextOpen();
+    if (!next) {
+      this.currentState = 'finished';
+      return;
+    }
+    if (!isJudged(next)) return;
+    const approval = next.approval;
+    if (approval.blocked) {
+      if (next.status === 'approved') this.setStatus(next, 'proposed', blockedDetail(next));
+      return;
+    }
+    if (next.status !== 'proposed') return;
+    if (approval.decision === 'allow') this.approve(next, decidedBy(approval), `allowed: ${approval.rule}`, effects);
+    // Allow all approves in order; RED steps were stopped above.
+    else if (approval.decision === 'ask' && this.currentMode === 'allow-all') this.approve(next, { kind: 'person', rule: 'Allow all' }, undefined, effects);
+  }
+
+  private approve(step: PlanStep, by: NonNullable<AuditRecord['decidedBy']>, detail: string | undefined, effects: PlanEffect[]): void {
+    this.setStatus(step, 'approved', detail);
+    effects.push(this.audit(step, 'approved', { decision: 'allow', decidedBy: by }));
+  }
+
+  /** A failed step stops the plan while steps remain; the user continues or stops it (a note also works). */
+  private halt(reason: string): void {
+    if (this.settled || !this.nextOpen()) return;
+    this.currentState = 'halted';
+    this.reason = reason;
+  }
+
+  /** Every step that has not run gets `status` and the same explanation for the model. */
+  private closeOpenSteps(status: 'denied' | 'skipped', detail: string, result: string): void {
+    for (const step of this.list.filter(isOpen)) {
+      this.setStatus(step, status, detail);
+      step.result = { content: result, isError: status === 'denied' };
+    }
+  }
+
+  private setStatus(step: PlanStep, status: StepStatus, detail?: string): void {
+    step.status = status;
+    step.detail = detail;
+  }
+
+  /** The first step not yet settled, in order. */
+  private nextOpen(): PlanStep | undefined {
+    return this.list.find(isPending);
+  }
+
+  private audit(step: PlanStep, event: AuditRecord['event'], extra: Partial<AuditRecord> = {}): PlanEffect {
+    return {
+      kind: 'audit',
+      record: { event, step: step.index, command: step.command, cwd: step.cwd, pane: step.paneId, level: step.risk?.level, ...extra },
+    };
+  }
+
+  private touch(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+  }
+}

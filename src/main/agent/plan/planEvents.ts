@@ -1,0 +1,65 @@
+import type { PlanAction, StepAction, StepRisk } from '../../../shared/agent';
+import type { GateDecision } from '../../safety/approval/approvalGate';
+import type { AuditRecord } from '../../safety/audit/auditEntry';
+import type { PlanStep } from './planStep';
+import type { StepOutcome } from './stepRunner';
+
+/** Everything that moves a plan, from whoever it comes: the model's tool calls, the gate, the user, the step being run. */
+export type PlanEvent =
+  /** A tool call of the streaming response proposes a step (ignored past MAX_PLAN_STEPS). */
+  | { kind: 'proposed'; toolUseId: string; tool: string; command: string; purpose: string; paneId?: number; cwd: string }
+  /** The risk of `command` is known (ignored when the step's command has changed since). */
+  | { kind: 'classified'; stepId: string; command: string; risk: StepRisk }
+  /** The gate starts judging the step's command where it will run. */
+  | { kind: 'judging'; stepId: string; cwd: string }
+  /** The gate's verdict on `command` (ignored when the user edited the step meanwhile). */
+  | { kind: 'judged'; stepId: string; command: string; decision: GateDecision }
+  | { kind: 'step-action'; stepId: string; action: StepAction; command?: string; reason?: string }
+  | { kind: 'plan-action'; action: PlanAction }
+  /** A note from the user: once no step runs, the rest of the plan goes back to the model. */
+  | { kind: 'note'; text: string }
+  | { kind: 'cancel' }
+  /** The approved step is being typed into its pane. */
+  | { kind: 'started'; stepId: string }
+  /** Progress while it runs: "waiting for the prompt", "timed out: interrupted" ... */
+  | { kind: 'progress'; stepId: string; detail: string | undefined }
+  | { kind: 'block-started'; stepId: string; blockId: string }
+  | { kind: 'ended'; stepId: string; end: StepEnd };
+
+/** How a step's run ended. */
+export type StepEnd =
+  | {
+      kind: 'finished';
+      run: Extract<StepOutcome, { kind: 'finished' }>;
+      /** What the model is told about it (the tool renders it). */
+      report: string;
+      /** Tandem's own files the step changed although the gate let it run. */
+      ownFilesChanged: string[];
+    }
+  | Exclude<StepOutcome, { kind: 'finished' }>
+  /** Its pane was closed before it could be typed. */
+  | { kind: 'no-pane' };
+
+/** What a transition asks of the world; the plan runner carries them out in order. */
+export type PlanEffect =
+  /** A line of the audit trail (the runner adds the conversation, the plan and, when unknown, the cwd). */
+  | { kind: 'audit'; record: AuditRecord }
+  /** "Allow for this session": the gate stops asking for this shape. */
+  | { kind: 'grant'; shape: string; command: string }
+  /** The step's command is new: classify it. */
+  | { kind: 'classify'; stepId: string }
+  /** The step ran to its end: the post-exec hooks hear of it. */
+  | { kind: 'executed'; stepId: string; cwd: string };
+
+/** What the plan waits for before it can move on. */
+export type PlanWait =
+  /** It is settled (a step stopped by the user may still be running). */
+  | { for: 'nothing' }
+  /** The step in the pane to end. */
+  | { for: 'step'; step: Readonly<PlanStep> }
+  /** The gate's verdict on the next step's command. */
+  | { for: 'gate'; step: Readonly<PlanStep> }
+  /** The runner: the next step is approved and judged, ready to be typed. */
+  | { for: 'runner'; step: Readonly<PlanStep> }
+  /** The user: a decision on the next step (it may be blocked), or Continue / Stop / a note after a halt. */
+  | { for: 'user'; step?: Readonly<PlanStep> };

@@ -1,0 +1,206 @@
+import type { PlanAction, StepAction, StepRisk } from '../../../shared/agent';
+import type { GateDecision, ProposedCommand } from '../../safety/approval/approvalGate';
+import type { OwnFilesWatch } from '../../safety/approval/ownFilesWatch';
+import type { AuditRecord } from '../../safety/audit/auditEntry';
+import type { RiskResult } from '../../safety/commandRisk';
+import type { AgentPane } from '../agentPane';
+import type { Plan } from './plan';
+import type { PlanStep } from './planStep';
+import type { PlanEffect, PlanEvent, StepEnd } from './planEvents';
+import { StepRunner, type StepOutcome } from './stepRunner';
+
+export type FinishedRun = Extract<StepOutcome, { kind: 'finished' }>;
+
+export interface PlanRunnerDeps {
+  pane(paneId: number): AgentPane | undefined;
+  timeoutMs(): number;
+  /** A command's risk where it runs (classified once per command text: CommandRisks). */
+  risk(command: string, cwd: string): Promise<RiskResult>;
+  /** The approval gate: policy, hooks and session grants; `risk` is the command's classification when known. */
+  decide(proposed: ProposedCommand, risk: RiskResult | undefined): Promise<GateDecision>;
+  /** "Allow for this session": the shape stops asking until the window closes. */
+  grant(shape: string, command: string): void;
+  /** One line of the audit trail (conversation and plan are filled in by the caller). */
+  audit(record: AuditRecord): void;
+  /** What the model is told about a step that ran to its end (its tool renders it). */
+  report(step: Readonly<PlanStep>, run: FinishedRun, ownFilesChanged: string[]): string;
+  /** A step ran to its end: post-exec hooks. */
+  executed?(step: Readonly<PlanStep>, cwd: string): void;
+  /** Tandem's own files (config, policy, hooks): a step that changes them stops the plan. */
+  ownFiles?: Pick<OwnFilesWatch, 'snapshot' | 'changedSince'>;
+  /** The plan or a step changed: show it. */
+  changed(): void;
+}
+
+/**
+ * Drives one plan: feeds the plan's state machine what happens (proposals, classifications,
+ * the gate's verdicts, the user's actions, the step in the pane) and does what it asks in
+ * return. Approved steps run one at a time in their pane; nothing runs that the user did not
+ * approve (step by step, or with Allow all) or the gate did not allow.
+ */
+export class PlanRunner {
+  private stepRunner: StepRunner | undefined;
+
+  constructor(
+    readonly plan: Plan,
+    private readonly deps: PlanRunnerDeps,
+  ) {}
+
+  get runningStep(): boolean {
+    return this.plan.runningStep() !== undefined;
+  }
+
+  /** A message from the user now steers the plan (as a note): no step runs and the next one waits for a decision or its check. */
+  get steerable(): boolean {
+    const wait = this.plan.waitingFor();
+    return wait.for === 'user' || (wait.for === 'gate' && wait.step.status === 'proposed');
+  }
+
+  /** The plan cannot move until the user decides something. */
+  get waitingForUser(): boolean {
+    return this.plan.waitingFor().for === 'user';
+  }
+
+  get detail(): string | undefined {
+    const running = this.plan.runningStep();
+    if (running) return running.detail;
+    return this.plan.state === 'halted' ? this.plan.haltReason : undefined;
+  }
+
+  /** A tool call of the streaming response proposes a step; false when the plan is full. */
+  propose(call: { id: string; name: string }, step: { command: string; purpose: string; paneId?: number }): boolean {
+    const { id: toolUseId, name: tool } = call;
+    this.apply({ kind: 'proposed', toolUseId, tool, ...step, cwd: this.cwdOf(step.paneId) });
+    return this.plan.stepForCall(toolUseId) !== undefined;
+  }
+
+  /** The response is complete: its steps are put to the user, and into the audit trail. */
+  present(): void {
+    for (const step of this.plan.steps) {
+      this.deps.audit({ event: 'proposed', step: step.index, command: step.command, cwd: this.cwdOf(step.paneId) || undefined, pane: step.paneId });
+    }
+  }
+
+  /** Resolves once the plan is settled and no step runs, with the tool result of each step. */
+  async run(): Promise<{ toolUseId: string; content: string; isError: boolean }[]> {
+    for (;;) {
+      const wait = this.plan.waitingFor();
+      if (wait.for === 'nothing') break;
+      if (wait.for === 'gate') await this.judge(wait.step);
+      else if (wait.for === 'runner') await this.runStep(wait.step);
+      else await this.waitForChange();
+    }
+    return this.plan.steps.map((step) => ({
+      toolUseId: step.toolUseId,
+      content: step.result?.content ?? 'Not run.',
+      isError: step.result?.isError ?? true,
+    }));
+  }
+
+  planAction(action: PlanAction): void {
+    this.apply({ kind: 'plan-action', action });
+  }
+
+  stepAction(stepId: string, action: StepAction, command?: string, reason?: string): void {
+    this.apply({ kind: 'step-action', stepId, action, command, reason }, false);
+    // After the plan has moved: an approved step is typed before the panel is redrawn.
+    setImmediate(() => this.deps.changed());
+  }
+
+  addNote(note: string): void {
+    this.apply({ kind: 'note', text: note });
+  }
+
+  /** Cancel the plan: steps not yet run will not run; with `everything`, the running one gets SIGINT too. */
+  cancel(everything: boolean): void {
+    if (this.plan.settled) return;
+    this.apply({ kind: 'cancel' }, false);
+    if (everything) this.stepRunner?.interrupt();
+    this.deps.changed();
+  }
+
+  interruptRunningStep(): void {
+    this.stepRunner?.interrupt();
+  }
+
+  private apply(event: PlanEvent, notify = true): void {
+    for (const effect of this.plan.apply(event)) this.carryOut(effect);
+    if (notify) this.deps.changed();
+  }
+
+  private carryOut(effect: PlanEffect): void {
+    switch (effect.kind) {
+      case 'audit':
+        this.deps.audit({ ...effect.record, cwd: effect.record.cwd ?? (this.cwdOf(effect.record.pane) || undefined) });
+        return;
+      case 'grant':
+        this.deps.grant(effect.shape, effect.command);
+        return;
+      case 'classify': {
+        const step = this.plan.step(effect.stepId);
+        if (step) this.classify(step);
+        return;
+      }
+      case 'executed': {
+        const step = this.plan.step(effect.stepId);
+        if (step) this.deps.executed?.(step, effect.cwd || this.cwdOf(step.paneId));
+        return;
+      }
+    }
+  }
+
+  private classify(step: Readonly<PlanStep>): void {
+    const { id: stepId, command } = step;
+    const classified = (risk: StepRisk) => this.apply({ kind: 'classified', stepId, command, risk });
+    this.deps.risk(command, this.cwdOf(step.paneId)).then(
+      ({ level, reasons }) => classified({ level, reasons }),
+      (error: unknown) => classified({ level: 'yellow', reasons: [`It could not be classified (${error instanceof Error ? error.message : String(error)}).`] }),
+    );
+  }
+
+  /** The gate's verdict on the step's current command, in the cwd it will run in. */
+  private async judge(step: Readonly<PlanStep>): Promise<void> {
+    const { id: stepId, command } = step;
+    const cwd = this.cwdOf(step.paneId);
+    this.apply({ kind: 'judging', stepId, cwd });
+    // A classification that failed leaves the gate to classify (and report) it itself.
+    const risk = await this.deps.risk(command, cwd).catch(() => undefined);
+    const decision = await this.deps.decide({ command, purpose: step.purpose, cwd, paneId: step.paneId, planId: this.plan.id, step: step.index }, risk);
+    this.apply({ kind: 'judged', stepId, command, decision });
+  }
+
+  private async runStep(step: Readonly<PlanStep>): Promise<void> {
+    const stepId = step.id;
+    const pane = step.paneId !== undefined ? this.deps.pane(step.paneId) : undefined;
+    if (!pane) {
+      this.apply({ kind: 'ended', stepId, end: { kind: 'no-pane' } });
+      return;
+    }
+    this.apply({ kind: 'started', stepId }, false);
+    const runner = new StepRunner(pane, step.command, {
+      timeoutMs: this.deps.timeoutMs(),
+      onDetail: (detail) => this.apply({ kind: 'progress', stepId, detail }),
+      onBlockStarted: (block) => this.apply({ kind: 'block-started', stepId, blockId: block.id }),
+    });
+    this.stepRunner = runner;
+    const ownFilesBefore = this.deps.ownFiles?.snapshot();
+    // run() types the command at once when the pane is at its prompt; the panel hears after.
+    const running = runner.run();
+    this.deps.changed();
+    const outcome = await running;
+    this.stepRunner = undefined;
+    const ownFilesChanged = ownFilesBefore ? this.deps.ownFiles!.changedSince(ownFilesBefore) : [];
+    const end: StepEnd = outcome.kind === 'finished' ? { kind: 'finished', run: outcome, report: this.deps.report(step, outcome, ownFilesChanged), ownFilesChanged } : outcome;
+    this.apply({ kind: 'ended', stepId, end });
+  }
+
+  /** Waits for the user (or the gate, or a step): the next change of the plan. */
+  private waitForChange(): Promise<void> {
+    this.deps.changed();
+    return this.plan.changed();
+  }
+
+  private cwdOf(paneId: number | undefined): string {
+    return (paneId !== undefined ? this.deps.pane(paneId)?.cwd : undefined) ?? '';
+  }
+}

@@ -1,0 +1,30 @@
+import type { PlanStepView, StepApproval } from '../../../shared/agent';
+import type { AuditRecord } from '../../safety/audit/auditEntry';
+
+/** More steps than this in one response are refused (the model is told). */
+export const MAX_PLAN_STEPS = 50;
+
+/** A step of a plan: a tool call waiting for its decision, then for its run. */
+export interface PlanStep extends PlanStepView {
+  /** The tool call this step answers, and its tool. */
+  toolUseId: string;
+  tool: string;
+  /** What the model is told about this step once the plan settles. */
+  result?: { content: string; isError: boolean };
+  /** The command the approval gate last judged; `approval` belongs to it. */
+  judgedCommand?: string;
+}
+
+/** The gate's verdict belongs to the step's current command. */
+export function isJudged(step: PlanStep): step is PlanStep & { approval: StepApproval } {
+  return step.approval !== undefined && step.judgedCommand === step.command;
+}
+
+export function blockedDetail(step: PlanStepView): string {
+  const why = step.risk?.reasons.join(' ') ?? '';
+  return `blocked (RED${why ? `: ${why}` : ''}). Edit it into something safer, deny it or skip it.`;
+}
+
+export function decidedBy(approval: StepApproval): NonNullable<AuditRecord['decidedBy']> {
+  return { kind: approval.decidedBy === 'default' ? 'policy' : approval.decidedBy, rule: approval.rule };
+}

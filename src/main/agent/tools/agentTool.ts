@@ -1,0 +1,60 @@
+import type { AgentPane } from '../agentPane';
+import type { ToolDefinition } from '../backends/modelBackend';
+import type { PlanStep } from '../plan/planStep';
+import type { FinishedRun } from '../plan/planRunner';
+import type { FileToolContext } from './filePaths';
+
+/**
+ * One tool of the agent, in one module: the schema the model sees, how a call is approved,
+ * and how its result is shown in the panel and given to the model. The registry
+ * (toolRegistry.ts) lists them; the dispatcher (toolDispatcher.ts) runs their calls.
+ */
+export type AgentTool = ImmediateTool | GatedTool;
+
+/** Runs without asking (it only reads; the policy may still refuse a path). */
+export interface ImmediateTool {
+  readonly definition: ToolDefinition;
+  readonly approval: 'none';
+  /** Never throws for bad input: the result says what was wrong. */
+  run(input: unknown, context: ToolContext): Promise<ToolResult>;
+}
+
+/**
+ * Each call becomes a plan step: the approval gate judges it, and when the gate asks, the
+ * user decides on the step's card in the plan. The card shows the step; the model is told
+ * what `report` makes of its run.
+ */
+export interface GatedTool {
+  readonly definition: ToolDefinition;
+  readonly approval: 'gate';
+  /** The step a call proposes, or why it cannot be one (the model is told). */
+  propose(input: unknown): { ok: true; step: ProposedStep } | { ok: false; refusal: string };
+  /** What the model is told about a step that ran to its end. */
+  report(step: Readonly<PlanStep>, run: FinishedRun, ownFilesChanged: string[]): string;
+}
+
+export interface ProposedStep {
+  command: string;
+  purpose: string;
+  /** Absent: the active pane. */
+  paneId?: number;
+}
+
+/** What an immediate tool is given: where it runs, and the panes it may read. */
+export interface ToolContext extends FileToolContext {
+  pane(paneId: number): AgentPane | undefined;
+  defaultPaneId: number | undefined;
+}
+
+/** A call's result: `content` for the model (scrubbed by the dispatcher), `summary` for the panel's line. */
+export interface ToolResult {
+  content: string;
+  isError: boolean;
+  summary: string;
+}
+
+/** A string argument of a call's input, when the model gave one (for the panel's line). */
+export function stringArgument(input: unknown, name: string): string | undefined {
+  const value = input && typeof input === 'object' ? (input as Record<string, unknown>)[name] : undefined;
+  return typeof value === 'string' ? value : undefined;
+}

@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import type { EngineLog } from '../../log/engineLog';
+import type { ApprovalGate } from '../../safety/approval/approvalGate';
+import type { AuditLog } from '../../safety/audit/auditLog';
+import { scrubSecrets } from '../../safety/secretScrubber';
+import type { AgentPane } from '../agentPane';
+import type { AgentContent, ToolDefinition } from '../backends/modelBackend';
+import type { Conversation } from '../conversation/conversation';
+import { CommandRisks } from '../plan/commandRisks';
+import { Plan } from '../plan/plan';
+import { MAX_PLAN_STEPS, type PlanStep } from '../plan/planStep';
+import { PlanRunner } from '../plan/planRunner';
+import type { AgentTool, GatedTool, ImmediateTool, ToolResult } from './agentTool';
+
+type ToolCall = { id: string; name: string; input: unknown };
+
+/** What the dispatcher needs from the agent session. */
+export interface ToolDispatcherHost {
+  pane(paneId: number): AgentPane | undefined;
+  /** The active pane: where calls that name none work. */
+  paneId(): number | undefined;
+  cwd(): string;
+  homeDir: string | undefined;
+  /** The panel's items, and the id audit lines carry. */
+  conversation: Conversation;
+  gate: ApprovalGate;
+  audit: Pick<AuditLog, 'append'>;
+  log?: Pick<EngineLog, 'warning'>;
+  stepTimeoutMs(): number;
+}
+
+/**
+ * Runs the model's tool calls through the registry. A call of a tool that needs no approval
+ * runs when the response is complete; calls of a gated tool become the steps of the
+ * response's plan as they stream in, and the plan runs (with the user's decisions) after the
+ * immediate calls. Every call gets its result, in the model's order.
+ */
+export class ToolDispatcher {
+  private readonly risks: CommandRisks;
+  /** The plan of the response that is streaming. */
+  private proposal: PlanRunner | undefined;
+  /** The plan of the last complete response, until it has run. */
+  private runner: PlanRunner | undefined;
+
+  constructor(
+    private readonly tools: readonly AgentTool[],
+    private readonly host: ToolDispatcherHost,
+  ) {
+    this.risks = new CommandRisks((command, cwd) => host.gate.classify(command, cwd));
+  }
+
+  definitions(): ToolDefinition[] {
+    return this.tools.map((tool) => tool.definition);
+  }
+
+  /** The plan waiting for decisions or running. */
+  get plan(): PlanRunner | undefined {
+    return this.runner;
+  }
+
+  /** A tool call arrived while the response streams: a gated one proposes a step. */
+  toolUse(call: ToolCall): void {
+    const tool = this.find(call.name);
+    if (tool?.approval !== 'gate') return;
+    const proposed = tool.propose(call.input);
+    if (!proposed.ok) return;
+    const runner = (this.proposal ??= this.newRunner(new Plan(randomUUID().slice(0, 8))));
+    const paneId = proposed.step.paneId ?? this.host.paneId();
+    if (!runner.propose(call, { ...proposed.step, paneId })) return;
+    if (runner.plan.steps.length === 1) this.host.conversation.addPlan(runner.plan.view());
+  }
+
+  /** The response is complete: its plan waits for decisions. */
+  responseComplete(): void {
+    this.runner = this.proposal;
+    this.proposal = undefined;
+    this.runner?.present();
+  }
+
+  /** The response was cancelled or failed: its plan goes with it. */
+  responseDropped(): void {
+    if (this.proposal) this.host.conversation.removePlan(this.proposal.plan.id);
+    this.proposal = undefined;
+  }
+
+  /** A new conversation: plans of the old one are forgotten (cancel them first). */
+  reset(): void {
+    this.proposal = undefined;
+    this.runner = undefined;
+  }
+
+  /** The results of a response's calls; `stop` when the user cancelled its plan, `note` when they steered it. */
+  async execute(calls: ToolCall[]): Promise<{ results: AgentContent[]; stop: boolean; note?: string }> {
+    const results = new Map<string, { content: string; isError: boolean }>();
+    for (const call of calls) {
+      const tool = this.find(call.name);
+      if (tool?.approval === 'gate') continue;
+      const outcome = tool ? await this.runImmediate(tool, call) : unknownTool(call.name);
+      this.host.conversation.add({ id: randomUUID(), role: 'tool', tool: call.name, summary: outcome.summary, ok: !outcome.isError, at: Date.now() });
+      results.set(call.id, outcome);
+    }
+    let stop = false;
+    let note: string | undefined;
+    const runner = this.runner;
+    if (runner) {
+      for (const result of await runner.run()) results.set(result.toolUseId, result);
+      stop = runner.plan.state === 'cancelled';
+      note = runner.plan.note;
+      this.runner = undefined;
+    }
+    const content: AgentContent[] = calls.map((call) => {
+      const result = results.get(call.id) ?? this.refusal(call);
+      return { type: 'tool_result', tool_use_id: call.id, content: result.content, ...(result.isError ? { is_error: true } : {}) };
+    });
+    return { results: content, stop, note };
+  }
+
+  private find(name: string): AgentTool | undefined {
+    return this.tools.find((tool) => tool.definition.name === name);
+  }
+
+  private async runImmediate(tool: ImmediateTool, call: ToolCall): Promise<ToolResult> {
+    const cwd = this.host.cwd();
+    const result = await tool.run(call.input, {
+      cwd,
+      homeDir: this.host.homeDir,
+      refuse: (path) => this.refuseRead(call.name, path, cwd),
+      pane: (paneId) => this.host.pane(paneId),
+      defaultPaneId: this.host.paneId(),
+    });
+    return { ...result, content: scrubSecrets(result.content).text };
+  }
+
+  /** Why a gated call has no step: its input was invalid, or the plan was full. */
+  private refusal(call: ToolCall): { content: string; isError: boolean } {
+    const proposed = (this.find(call.name) as GatedTool).propose(call.input);
+    const content = proposed.ok ? `Not run: a plan has at most ${MAX_PLAN_STEPS} steps; propose the rest after these have run.` : proposed.refusal;
+    return { content, isError: true };
+  }
+
+  private newRunner(plan: Plan): PlanRunner {
+    const { gate, audit, conversation } = this.host;
+    return new PlanRunner(plan, {
+      pane: (paneId) => this.host.pane(paneId),
+      timeoutMs: () => this.host.stepTimeoutMs(),
+      risk: (command, cwd) => this.risks.of(command, cwd),
+      decide: (proposed, risk) => gate.decide({ ...proposed, conversationId: conversation.id }, risk),
+      grant: (shape, command) => gate.grants.grant(shape, command),
+      audit: (record) => void audit.append({ ...record, conversation: conversation.id, plan: plan.id }),
+      report: (step, run, ownFilesChanged) => (this.find(step.tool) as GatedTool).report(step, run, ownFilesChanged),
+      executed: (step, cwd) => void this.afterExecution(plan, step, cwd),
+      ownFiles: gate.ownFiles,
+      changed: () => conversation.updatePlan(plan.view()),
+    });
+  }
+
+  /** A file tool's read the policy refuses: the rule, and a line in the audit trail. */
+  private refuseRead(tool: string, path: string, cwd: string): string | undefined {
+    const verdict = this.host.gate.fileRead(path, cwd);
+    if (!verdict) return undefined;
+    void this.host.audit.append({
+      event: 'denied',
+      conversation: this.host.conversation.id,
+      command: `${tool} ${path}`,
+      cwd,
+      decision: 'deny',
+      decidedBy: { kind: 'policy', rule: verdict.rule },
+    });
+    return verdict.rule;
+  }
+
+  /** Post-exec hooks; a hook that fails is noted in the audit trail (it cannot undo the step). */
+  private async afterExecution(plan: Plan, step: Readonly<PlanStep>, cwd: string): Promise<void> {
+    const conversation = this.host.conversation.id;
+    const results = await this.host.gate.afterExecution({
+      command: step.command,
+      purpose: step.purpose,
+      cwd,
+      paneId: step.paneId,
+      conversationId: conversation,
+      planId: plan.id,
+      step: step.index,
+      level: step.risk?.level ?? 'yellow',
+      reasons: step.risk?.reasons ?? [],
+      exitCode: step.exitCode,
+      durationMs: step.durationMs,
+    });
+    for (const result of results.filter((candidate) => !candidate.ok)) {
+      this.host.log?.warning('hook', `post-exec hook ${result.hook} failed after \`${step.command}\`: ${result.message ?? 'no reason given'}`);
+      void this.host.audit.append({
+        event: 'failed',
+        conversation: this.host.conversation.id,
+        plan: plan.id,
+        step: step.index,
+        command: step.command,
+        reason: `post-exec hook ${result.hook}: ${result.message ?? 'failed'}`,
+      });
+    }
+  }
+}
+
+function unknownTool(name: string): ToolResult {
+  return { content: `There is no tool named ${name}.`, isError: true, summary: `unknown tool ${name}` };
+}

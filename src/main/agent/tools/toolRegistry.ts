@@ -1,0 +1,8 @@
+import type { AgentTool } from './agentTool';
+import { listDirectoryTool } from './listDirectoryTool';
+import { readFileTool } from './readFileTool';
+import { runCommandTool } from './runCommandTool';
+import { terminalHistoryTool } from './terminalHistoryTool';
+
+/** Every tool the agent offers the model, in the order the model sees them. A new tool is one module and one line here. */
+export const AGENT_TOOLS: readonly AgentTool[] = [runCommandTool, terminalHistoryTool, readFileTool, listDirectoryTool];

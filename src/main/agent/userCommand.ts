@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import type { AgentPane } from './agentPane';
+import { blockForModel } from './blockForModel';
+import type { Conversation } from './conversation/conversation';
+import { StepRunner } from './plan/stepRunner';
+
+/**
+ * `! cmd` typed in the panel: the user's own command, typed into the pane like a plan step
+ * but needing no approval; its block joins the conversation and goes to the model with the
+ * next request.
+ */
+export class UserCommand {
+  private runner: StepRunner | undefined;
+
+  get running(): boolean {
+    return this.runner !== undefined;
+  }
+
+  interrupt(): void {
+    this.runner?.interrupt();
+  }
+
+  async run(pane: AgentPane, command: string, timeoutMs: number, conversation: Conversation): Promise<void> {
+    conversation.add({ id: randomUUID(), role: 'user', text: `! ${command}`, source: 'command', attachments: [], at: Date.now() });
+    const runner = new StepRunner(pane, command, { timeoutMs });
+    this.runner = runner;
+    try {
+      const outcome = await runner.run();
+      if (outcome.kind === 'finished') {
+        const exit = outcome.block.exitCode;
+        const lines = outcome.output.lineCount;
+        conversation.add({
+          id: randomUUID(),
+          role: 'tool',
+          tool: 'shell',
+          summary: `ran \`${oneLine(command)}\` → exit ${exit ?? '?'} · ${lines} line${lines === 1 ? '' : 's'}`,
+          ok: exit === 0,
+          blockId: outcome.block.id,
+          at: Date.now(),
+        });
+        conversation.queue([{ type: 'text', text: `The user ran a command themselves:\n${blockForModel(outcome.block, outcome.output)}` }]);
+      } else if (outcome.kind !== 'cancelled') {
+        conversation.add({ id: randomUUID(), role: 'error', text: outcome.message, at: Date.now() });
+      }
+    } finally {
+      this.runner = undefined;
+      conversation.changed();
+    }
+  }
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s*\n\s*/g, ' ⏎ ');
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
