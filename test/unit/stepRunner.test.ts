@@ -1,0 +1,162 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { StepRunner, type StepOutcome, type StepRunOptions } from '../../src/main/agent/plan/stepRunner';
+import { FakePane } from '../support/fakePane';
+
+// StepRunner against a fake pane: the test plays the shell; fake timers stand in for the
+// timeout, the grace periods and the quiet detector.
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function start(pane: FakePane, command: string, options: Partial<StepRunOptions> = {}) {
+  const details: (string | undefined)[] = [];
+  const runner = new StepRunner(pane, command, { timeoutMs: 60_000, onDetail: (detail) => details.push(detail), ...options });
+  let outcome: StepOutcome | undefined;
+  const done = runner.run().then((result) => (outcome = result));
+  return { runner, details, done, outcome: () => outcome };
+}
+
+describe('StepRunner', () => {
+  it('types the command at the prompt and resolves with its block and output', async () => {
+    const pane = new FakePane();
+    const typed = vi.fn();
+    const started = vi.fn();
+    const step = start(pane, 'ls -la', { onTyped: typed, onBlockStarted: started });
+    expect(pane.typed).toEqual(['ls -la']);
+    expect(typed).toHaveBeenCalledOnce();
+    const block = pane.startBlock();
+    expect(started).toHaveBeenCalledWith(block);
+    pane.finishBlock(0, 'a\nb');
+    const outcome = await step.done;
+    expect(outcome).toMatchObject({ kind: 'finished', block: { id: block.id, exitCode: 0 }, output: { text: 'a\nb', lineCount: 2 }, timedOut: false, interrupted: false });
+    expect(pane.watching).toBe(0);
+    expect(step.details.at(-1)).toBeUndefined();
+  });
+
+  it('a non-zero exit is still a finished run; a block of another command is not its end', async () => {
+    const pane = new FakePane();
+    const step = start(pane, 'false');
+    pane.startBlock();
+    await vi.advanceTimersByTimeAsync(10);
+    expect(step.outcome()).toBeUndefined();
+    pane.finishBlock(1);
+    expect(await step.done).toMatchObject({ kind: 'finished', block: { exitCode: 1 } });
+  });
+
+  it('waits for the prompt when the pane is busy, and says so', async () => {
+    const pane = new FakePane();
+    pane.state = 'EXECUTING';
+    const step = start(pane, 'make');
+    expect(pane.typed).toEqual([]);
+    expect(step.details).toEqual(['waiting for the prompt in pane 1']);
+    pane.showPrompt();
+    expect(pane.typed).toEqual(['make']);
+    pane.complete(0);
+    expect((await step.done).kind).toBe('finished');
+  });
+
+  it('a prompt with no command start after it means the shell did not run it', async () => {
+    const pane = new FakePane();
+    const step = start(pane, 'if then');
+    pane.showPrompt();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(step.outcome()).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(600);
+    expect(step.outcome()).toEqual({ kind: 'not-run', message: 'The shell showed a new prompt without running the command (a syntax error?).' });
+  });
+
+  it('a prompt redrawn before the command starts is not taken for "not run"', async () => {
+    const pane = new FakePane();
+    const step = start(pane, 'echo hi');
+    pane.showPrompt();
+    pane.startBlock();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(step.outcome()).toBeUndefined();
+    pane.finishBlock(0, 'hi');
+    expect((await step.done).kind).toBe('finished');
+  });
+
+  it('ends when the shell exits, or at once when it has exited already', async () => {
+    const pane = new FakePane();
+    const step = start(pane, 'exit');
+    pane.exit();
+    expect(await step.done).toEqual({ kind: 'pane-gone', message: 'The shell in pane 1 exited.' });
+    const gone = start(pane, 'ls');
+    expect(await gone.done).toEqual({ kind: 'pane-gone', message: 'The shell in pane 1 has exited.' });
+    expect(pane.typed).toEqual(['exit']);
+  });
+
+  it('interrupted before it was typed: it is never typed', async () => {
+    const pane = new FakePane();
+    pane.state = 'EXECUTING';
+    const step = start(pane, 'rm build');
+    step.runner.interrupt();
+    expect(await step.done).toEqual({ kind: 'cancelled' });
+    pane.showPrompt();
+    expect(pane.typed).toEqual([]);
+    expect(pane.interrupts).toBe(0);
+  });
+
+  it('interrupted while it runs: Ctrl+C, once more after a second if it did not end, and the outcome says so', async () => {
+    const pane = new FakePane();
+    const step = start(pane, 'sleep 30');
+    pane.startBlock();
+    step.runner.interrupt();
+    expect(pane.interrupts).toBe(1);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(pane.interrupts).toBe(2);
+    pane.finishBlock(130);
+    expect(await step.done).toMatchObject({ kind: 'finished', interrupted: true, timedOut: false });
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(pane.interrupts).toBe(2);
+  });
+
+  it('past its timeout: Ctrl+C, then SIGKILL for the foreground job after the grace period', async () => {
+    const pane = new FakePane();
+    const step = start(pane, 'sleep 600', { timeoutMs: 120_000, killGraceMs: 5_000 });
+    pane.startBlock();
+    await vi.advanceTimersByTimeAsync(119_999);
+    expect(pane.interrupts).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(pane.interrupts).toBe(1);
+    expect(step.details).toContain('ran longer than 2 min: interrupted (Ctrl+C)');
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(pane.kills).toBe(1);
+    expect(step.details.at(-1)).toBe('ignored Ctrl+C: killed');
+    pane.finishBlock(137);
+    expect(await step.done).toMatchObject({ kind: 'finished', timedOut: true, interrupted: false, block: { exitCode: 137 } });
+  });
+
+  it('a step that ends after Ctrl+C on timeout is not killed', async () => {
+    const pane = new FakePane();
+    const step = start(pane, 'sleep 600', { timeoutMs: 10_000, killGraceMs: 5_000 });
+    pane.startBlock();
+    await vi.advanceTimersByTimeAsync(10_000);
+    pane.finishBlock(130);
+    expect(await step.done).toMatchObject({ timedOut: true });
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(pane.kills).toBe(0);
+  });
+
+  it('says a silent step may be waiting for input, and names a full-screen program', async () => {
+    const pane = new FakePane();
+    const step = start(pane, 'sudo make install');
+    pane.startBlock();
+    await vi.advanceTimersByTimeAsync(14_000);
+    pane.print();
+    await vi.advanceTimersByTimeAsync(14_000);
+    expect(step.details.filter(Boolean)).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(step.details.at(-1)).toBe('no output for 15 s: it may be waiting for input (a password or a question) in pane 1');
+    pane.print();
+    expect(step.details.at(-1)).toBeUndefined();
+    pane.enterAlternateScreen();
+    expect(step.details.at(-1)).toBe('a full-screen program (a pager or an editor?) is open in pane 1: finish it there, or cancel the step');
+    pane.finishBlock(0);
+    await step.done;
+  });
+});

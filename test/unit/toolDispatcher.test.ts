@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import type { ConversationItem } from '../../src/shared/agent';
+import { Conversation } from '../../src/main/agent/conversation/conversation';
+import type { ImmediateTool } from '../../src/main/agent/tools/agentTool';
+import { ToolDispatcher } from '../../src/main/agent/tools/toolDispatcher';
+import { AGENT_TOOLS } from '../../src/main/agent/tools/toolRegistry';
+import { runCommandTool } from '../../src/main/agent/tools/runCommandTool';
+import type { ApprovalGate, GateDecision } from '../../src/main/safety/approval/approvalGate';
+import type { AuditRecord } from '../../src/main/safety/audit/auditEntry';
+import { FakePane } from '../support/fakePane';
+import { untilTrue } from '../support/untilTrue';
+
+// The dispatcher over a registry: immediate tools run and are scrubbed, gated calls become
+// plan steps, every call gets a result in the model's order.
+
+const secret = `ghp_${'Ab3De5Fg7Hj9Kl1Mn3Pq5Rs7Tu9Vw1Xy3Za5'.slice(0, 36)}`;
+
+const peekTool: ImmediateTool = {
+  definition: { name: 'peek', description: 'reads a path', input_schema: { type: 'object' } },
+  approval: 'none',
+  async run(input, context) {
+    const path = (input as { path: string }).path;
+    const refused = context.refuse?.(path);
+    if (refused) return { content: `refused by ${refused}`, isError: false, summary: `peek ${path}` };
+    return { content: `${path} in ${context.cwd} holds ${secret}`, isError: false, summary: `peek ${path}` };
+  },
+};
+
+function setup(verdict: Partial<GateDecision> = { decision: 'deny', rule: 'policy: deny everything', decidedBy: 'policy' }) {
+  const pane = new FakePane();
+  const audit: AuditRecord[] = [];
+  const conversation = new Conversation({
+    surroundings: () => ({ status: 'idle', backend: 'anthropic', model: 'm', budget: { used: 0, limit: 0 }, grants: [], policyProblems: [] }),
+    emit: () => undefined,
+  });
+  const gate = {
+    classify: async () => ({ level: 'yellow', reasons: [], parts: [] }),
+    decide: async (proposed: { command: string }) => ({ blocked: false, level: 'yellow', reasons: [], shape: '', command: proposed.command, ...verdict }),
+    grants: { grant: () => undefined },
+    fileRead: (path: string) => (path.includes('.ssh') ? { decision: 'deny', rule: 'policy: [approval.filesystem] deny "~/.ssh/**"' } : undefined),
+    afterExecution: async () => [],
+  } as unknown as ApprovalGate;
+  const dispatcher = new ToolDispatcher([runCommandTool, peekTool], {
+    pane: (paneId) => (paneId === pane.id ? pane : undefined),
+    paneId: () => pane.id,
+    cwd: () => pane.cwd,
+    homeDir: '/home/user',
+    conversation,
+    gate,
+    audit: { append: async (record: AuditRecord) => void audit.push(record) },
+    stepTimeoutMs: () => 60_000,
+  });
+  const items = () => conversation.view().items;
+  return { pane, audit, conversation, dispatcher, items };
+}
+
+const call = (id: string, name: string, input: unknown) => ({ id, name, input });
+
+describe('ToolDispatcher', () => {
+  it('offers the registry in order: run_command first, then the read-only tools', () => {
+    expect(AGENT_TOOLS.map((tool) => [tool.definition.name, tool.approval])).toEqual([
+      ['run_command', 'gate'],
+      ['terminal_history', 'none'],
+      ['read_file', 'none'],
+      ['list_directory', 'none'],
+    ]);
+  });
+
+  it('runs immediate tools with the pane cwd, scrubs what they return, and shows a line for each; an unknown tool is an error', async () => {
+    const { dispatcher, items } = setup();
+    const calls = [call('a', 'peek', { path: 'notes.txt' }), call('b', 'teleport', {})];
+    const { results, stop } = await dispatcher.execute(calls);
+    expect(stop).toBe(false);
+    expect(results).toEqual([
+      { type: 'tool_result', tool_use_id: 'a', content: 'notes.txt in /home/user/project holds [REDACTED:github-token]' },
+      { type: 'tool_result', tool_use_id: 'b', content: 'There is no tool named teleport.', is_error: true },
+    ]);
+    expect(items().map((item) => (item.role === 'tool' ? [item.tool, item.summary, item.ok] : item.role))).toEqual([
+      ['peek', 'peek notes.txt', true],
+      ['teleport', 'unknown tool teleport', false],
+    ]);
+  });
+
+  it('a read the policy refuses is recorded in the audit trail', async () => {
+    const { dispatcher, audit, conversation } = setup();
+    const { results } = await dispatcher.execute([call('a', 'peek', { path: '/home/user/.ssh/id_ed25519' })]);
+    expect(results[0]).toMatchObject({ content: 'refused by policy: [approval.filesystem] deny "~/.ssh/**"' });
+    expect(audit).toEqual([
+      {
+        event: 'denied',
+        conversation: conversation.id,
+        command: 'peek /home/user/.ssh/id_ed25519',
+        cwd: '/home/user/project',
+        decision: 'deny',
+        decidedBy: { kind: 'policy', rule: 'policy: [approval.filesystem] deny "~/.ssh/**"' },
+      },
+    ]);
+  });
+
+  it('gated calls become the steps of one plan as they stream in; its card shows from the first step', () => {
+    const { dispatcher, items } = setup();
+    dispatcher.toolUse(call('s1', 'run_command', { command: 'make', purpose: 'build' }));
+    dispatcher.toolUse(call('s2', 'run_command', { command: 'make test', purpose: 'test' }));
+    dispatcher.toolUse(call('r1', 'peek', { path: 'x' }));
+    const plans = items().filter((item): item is Extract<ConversationItem, { role: 'plan' }> => item.role === 'plan');
+    expect(plans).toHaveLength(1);
+    expect(plans[0]?.plan.steps.map((step) => [step.command, step.paneId])).toEqual([
+      ['make', 1],
+      ['make test', 1],
+    ]);
+    expect(dispatcher.plan).toBeUndefined();
+    dispatcher.responseComplete();
+    expect(dispatcher.plan?.plan.steps).toHaveLength(2);
+  });
+
+  it('a dropped response takes its plan card with it', () => {
+    const { dispatcher, items } = setup();
+    dispatcher.toolUse(call('s1', 'run_command', { command: 'make', purpose: '' }));
+    dispatcher.responseDropped();
+    expect(items()).toEqual([]);
+    dispatcher.responseComplete();
+    expect(dispatcher.plan).toBeUndefined();
+  });
+
+  it('refuses gated calls with invalid input or past the plan limit, and answers every call in the model order', async () => {
+    const { dispatcher, audit } = setup();
+    const calls = [
+      call('bad', 'run_command', { purpose: 'no command' }),
+      ...Array.from({ length: 51 }, (_, i) => call(`s${i}`, 'run_command', { command: `echo ${i}`, purpose: '' })),
+      call('r', 'peek', { path: 'a' }),
+    ];
+    for (const each of calls) dispatcher.toolUse(each);
+    dispatcher.responseComplete();
+    const executing = dispatcher.execute(calls);
+    // The gate denies step 1: the plan halts for the user, who stops it.
+    await untilTrue(() => dispatcher.plan?.plan.state === 'halted', 'the plan halts');
+    dispatcher.plan?.planAction('stop');
+    const { results } = await executing;
+    expect(results.map((result) => (result.type === 'tool_result' ? result.tool_use_id : ''))).toEqual(calls.map((each) => each.id));
+    expect(results[0]).toMatchObject({ content: 'Not run: the tool input was invalid (Invalid input: expected string, received undefined); "command" is required.', is_error: true });
+    expect(results[1]).toMatchObject({ content: 'Not run: denied by policy: deny everything.', is_error: true });
+    expect(results[2]).toMatchObject({ content: 'Not run: the user stopped the plan (Step 1 was denied by policy: deny everything.).' });
+    expect(results[51]).toMatchObject({ content: 'Not run: a plan has at most 50 steps; propose the rest after these have run.', is_error: true });
+    expect(results[52]).toMatchObject({ tool_use_id: 'r' });
+    expect(audit.filter((record) => record.event === 'proposed')).toHaveLength(50);
+    expect(dispatcher.plan).toBeUndefined();
+  });
+});
