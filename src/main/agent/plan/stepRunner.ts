@@ -22,8 +22,6 @@ export interface StepRunOptions {
   killGraceMs?: number;
   /** Progress for the plan view: "waiting for the prompt", "timed out: interrupted" ... */
   onDetail?(detail: string | undefined): void;
-  /** The command was typed (the moment the bench measures from an approval). */
-  onTyped?(): void;
   onBlockStarted?(block: Block): void;
 }
 
@@ -69,7 +67,6 @@ export class StepRunner {
         this.typed = true;
         // Type first: the panel's update can wait a moment, the shell should not.
         this.pane.typeCommand(this.command);
-        this.options.onTyped?.();
         this.options.onDetail?.(undefined);
         timers.push(setTimeout(onTimeout, this.options.timeoutMs));
       };

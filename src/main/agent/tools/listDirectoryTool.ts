@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { formatBytes, formatCount } from '../../context/outputExcerpt';
 import type { ToolDefinition } from '../backends/modelBackend';
 import { stringArgument, type ImmediateTool } from './agentTool';
-import { describeFsError, SPECIAL_FILE_NAMES, typeName } from './fileErrors';
+import { describeFsError, SPECIAL_FILE_NAMES, typeName } from './fileDescriptions';
 import { resolveToolPath, shownPath, type FileToolContext } from './filePaths';
 
 /** `list_directory`: a directory's entries for the model, read-only. */

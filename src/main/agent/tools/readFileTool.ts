@@ -6,7 +6,7 @@ import { describeRedactions, scrubSecrets } from '../../safety/secretScrubber';
 import type { ToolDefinition } from '../backends/modelBackend';
 import { stringArgument, type ImmediateTool } from './agentTool';
 import { binaryReason } from './binaryFiles';
-import { describeFsError, SPECIAL_FILE_NAMES, typeName } from './fileErrors';
+import { describeFsError, SPECIAL_FILE_NAMES, typeName } from './fileDescriptions';
 import { resolveToolPath, shownPath, type FileToolContext } from './filePaths';
 
 /**

@@ -131,9 +131,15 @@ export class ToolDispatcher {
     return { ...result, content: scrubSecrets(result.content).text };
   }
 
+  private gatedTool(name: string): GatedTool {
+    const tool = this.find(name);
+    if (tool?.approval !== 'gate') throw new Error(`${name} is not a tool whose calls are plan steps.`);
+    return tool;
+  }
+
   /** Why a gated call has no step: its input was invalid, or the plan was full. */
   private refusal(call: ToolCall): { content: string; isError: boolean } {
-    const proposed = (this.find(call.name) as GatedTool).propose(call.input);
+    const proposed = this.gatedTool(call.name).propose(call.input);
     const content = proposed.ok ? `Not run: a plan has at most ${MAX_PLAN_STEPS} steps; propose the rest after these have run.` : proposed.refusal;
     return { content, isError: true };
   }
@@ -147,7 +153,7 @@ export class ToolDispatcher {
       decide: (proposed, risk) => gate.decide({ ...proposed, conversationId: conversation.id }, risk),
       grant: (shape, command) => gate.grants.grant(shape, command),
       audit: (record) => void audit.append({ ...record, conversation: conversation.id, plan: plan.id }),
-      report: (step, run, ownFilesChanged) => (this.find(step.tool) as GatedTool).report(step, run, ownFilesChanged),
+      report: (step, run, ownFilesChanged) => this.gatedTool(step.tool).report(step, run, ownFilesChanged),
       executed: (step, cwd) => void this.afterExecution(plan, step, cwd),
       ownFiles: gate.ownFiles,
       changed: () => conversation.updatePlan(plan.view()),

@@ -1,6 +1,6 @@
 import type { Dirent, Stats } from 'node:fs';
 
-/** What the file tools say about an entry's kind and about what went wrong reaching it. */
+/** How the file tools describe an entry's kind, and what went wrong reaching it. */
 
 function errorCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
