@@ -21,9 +21,9 @@ describe('keystroke first', () => {
     expect(priority.writeAllowance(2)).toBe(0);
     const resumed = vi.fn();
     priority.whenWritable(resumed);
-    priority.outputWritten(2);
+    priority.outputWritten(2, 1);
     expect(resumed).not.toHaveBeenCalled();
-    priority.outputWritten(1);
+    priority.outputWritten(1, 1);
     expect(resumed).toHaveBeenCalledOnce();
     expect(priority.writeAllowance(2)).toBeGreaterThan(0);
   });
@@ -66,16 +66,19 @@ describe('keystroke first', () => {
   it('while the user types, other panes get a slice once a second, and full speed a second after the last key', async () => {
     const priority = new InputPriority();
     priority.noteKeystroke(1);
-    priority.outputWritten(1);
+    priority.outputWritten(1, 1);
     const slice = priority.writeAllowance(2);
     expect(slice).toBe(BACKGROUND_SLICE_BYTES);
-    // The slice is used up; each pane has its own.
+    // Writing uses the slice up, in bytes; each pane has its own.
+    priority.outputWritten(2, 1_000);
+    expect(priority.writeAllowance(2)).toBe(slice - 1_000);
+    priority.outputWritten(2, slice - 1_000);
     expect(priority.writeAllowance(2)).toBe(0);
     expect(priority.writeAllowance(3)).toBe(slice);
     // Still typing: the next slice comes a second after the last one, and the waiting pane is woken for it.
     vi.advanceTimersByTime(BACKGROUND_INTERVAL_MS * 0.6);
     priority.noteKeystroke(1);
-    priority.outputWritten(1);
+    priority.outputWritten(1, 1);
     const woken = vi.fn();
     priority.whenWritable(woken);
     vi.advanceTimersByTime(BACKGROUND_INTERVAL_MS * 0.4 - 1);

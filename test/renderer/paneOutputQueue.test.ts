@@ -140,4 +140,30 @@ describe('PaneOutputQueue', () => {
     expect(writes).toEqual(['a', 'b', 'c', '[kept]', 'd']);
     expect(acks).toEqual([1, 1, 1]);
   });
+
+  it('a slice is bytes, not writes: output cut by an event into separate frames costs one slice', async () => {
+    // A background pane's slice of this interval: 4096 bytes, used up by what it writes.
+    let left = 4096;
+    let asked = 0;
+    const gate: OutputGate = {
+      writeAllowance: () => {
+        asked++;
+        return left;
+      },
+      whenWritable: () => undefined,
+      outputWritten: (_paneId, bytes) => (left -= bytes),
+    };
+    const { queue, writes, settled } = setup(gate);
+    const events: string[] = [];
+    queue.output(encode('\r'));
+    await settled();
+    // The rest of the redrawn prompt arrives in a frame of its own, after its mark's event.
+    queue.event(() => events.push('prompt'));
+    queue.output(encode('$ '));
+    await settled();
+    expect(writes).toEqual(['\r', '$ ']);
+    expect(events).toEqual(['prompt']);
+    expect(asked).toBe(2);
+    expect(left).toBe(4096 - 3);
+  });
 });

@@ -8,10 +8,10 @@ import { BACKGROUND_INTERVAL_MS, BACKGROUND_SLICE_BYTES, KEY_HOLD_MS, TYPING_MS 
  * - For a moment after a key, output for the other panes waits in their queues (flow control
  *   holds the rest in the engine) until the typed-in pane has written output (normally its
  *   echo), KEY_HOLD_MS at the latest.
- * - While the user types (a key within TYPING_MS), the other panes get their output in
- *   slices of BACKGROUND_SLICE_BYTES, one per BACKGROUND_INTERVAL_MS: a flooding pane next
- *   to the one you type in moves once a second, and is back at full speed TYPING_MS after
- *   the last key.
+ * - While the user types (a key within TYPING_MS), the other panes get BACKGROUND_SLICE_BYTES
+ *   of output per BACKGROUND_INTERVAL_MS: a flooding pane next to the one you type in moves
+ *   once a second, and is back at full speed TYPING_MS after the last key. A slice is bytes,
+ *   not writes: a prompt the engine sends in two frames (cut at a mark) costs one slice.
  *
  * One instance serves every pane of the page (app/engine.ts).
  */
@@ -22,7 +22,8 @@ export class InputPriority {
   private holding = false;
   private holdTimer: number | undefined;
   private wakeTimer: number | undefined;
-  private readonly lastSliceAt = new Map<number, number>();
+  /** Each background pane's slice of this interval: when it began and the bytes left. */
+  private readonly slices = new Map<number, { at: number; left: number }>();
   private readonly waiting = new Set<() => void>();
 
   /** A key (or paste) was sent to `paneId`. */
@@ -37,8 +38,8 @@ export class InputPriority {
   }
 
   /**
-   * How many bytes of output `paneId` may hand to xterm now: Infinity, a slice, or 0 (wait
-   * with whenWritable). Asking for a slice uses it up.
+   * How many bytes of output `paneId` may hand to xterm now: Infinity, what is left of its
+   * slice, or 0 (wait with whenWritable). Writing uses the slice up (outputWritten).
    */
   writeAllowance(paneId: number): number {
     if (this.typingPane === undefined || paneId === this.typingPane) return Infinity;
@@ -46,12 +47,15 @@ export class InputPriority {
     const now = performance.now();
     if (now - this.lastKeyAt >= TYPING_MS) {
       this.typingPane = undefined;
-      this.lastSliceAt.clear();
+      this.slices.clear();
       return Infinity;
     }
-    if (now - (this.lastSliceAt.get(paneId) ?? -Infinity) < BACKGROUND_INTERVAL_MS) return 0;
-    this.lastSliceAt.set(paneId, now);
-    return BACKGROUND_SLICE_BYTES;
+    let slice = this.slices.get(paneId);
+    if (!slice || now - slice.at >= BACKGROUND_INTERVAL_MS) {
+      slice = { at: now, left: BACKGROUND_SLICE_BYTES };
+      this.slices.set(paneId, slice);
+    }
+    return slice.left;
   }
 
   /** Runs `callback` once `writeAllowance` may have changed (it asks again). */
@@ -60,12 +64,14 @@ export class InputPriority {
     if (this.holding || this.wakeTimer !== undefined) return;
     // When a pane's next slice is due, or typing mode ends, whichever comes first.
     let due = this.lastKeyAt + TYPING_MS;
-    for (const at of this.lastSliceAt.values()) due = Math.min(due, at + BACKGROUND_INTERVAL_MS);
+    for (const { at } of this.slices.values()) due = Math.min(due, at + BACKGROUND_INTERVAL_MS);
     this.wakeTimer = window.setTimeout(() => this.wake(), Math.max(1, due - performance.now()));
   }
 
-  /** `paneId` finished writing output: if it is the pane being typed in, its echo is on screen. */
-  outputWritten(paneId: number): void {
+  /** `paneId` has written `bytes` of output: off its slice; if it is the pane being typed in, its echo is on screen. */
+  outputWritten(paneId: number, bytes: number): void {
+    const slice = this.slices.get(paneId);
+    if (slice) slice.left = Math.max(0, slice.left - bytes);
     if (paneId === this.typingPane && this.holding) this.endHold();
   }
 

@@ -106,7 +106,7 @@ export class PaneOutputQueue {
     const byteCount = bytes.byteLength;
     this.terminal.write(bytes, () => {
       if (!this.disposed) this.sendAck(paneId, byteCount);
-      this.priority.outputWritten(paneId);
+      this.priority.outputWritten(paneId, byteCount);
       this.written();
     });
   }
