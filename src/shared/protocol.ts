@@ -136,6 +136,16 @@ export interface HelloResult {
   policyProblems?: string[];
   restoredSession?: RestoredSession;
   livePanes: PaneInfo[];
+  /** What the host process knows the user should see (e.g. the OS sandbox is off). */
+  hostWarnings?: HostWarning[];
+}
+
+/** A warning about how the app runs, shown as a banner until dismissed. */
+export interface HostWarning {
+  /** Stable key (the banner's key). */
+  key: string;
+  message: string;
+  detail?: string;
 }
 
 export interface Results extends AgentResults {

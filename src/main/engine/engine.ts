@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { Block } from '../../shared/blocks';
-import type { HelloResult, PaneInfo, SessionLayout } from '../../shared/protocol';
+import type { HelloResult, HostWarning, PaneInfo, SessionLayout } from '../../shared/protocol';
 import type { Settings, SettingsPatch } from '../../shared/settings';
 import { AgentSession } from '../agent/agentSession';
 import { MemoryKeyStore, type ApiKeyStore } from '../agent/modelConnection';
@@ -28,6 +28,8 @@ export interface EngineOptions {
   systemPolicyFile?: string;
   /** Also print every engine-log line here (`tandem web --verbose`). */
   echoLog?: (line: string) => void;
+  /** Warnings about how the host runs (the Electron entry: the OS sandbox is off), sent with hello. */
+  hostWarnings?: HostWarning[];
 }
 
 export class UserError extends Error {}
@@ -123,6 +125,7 @@ export class Engine {
       policyProblems: this.gate.policyProblems(),
       restoredSession: this.settings.session.restore ? this.session.restoredLayout() : undefined,
       livePanes: [...this.panes.values()].map((pane) => pane.info()),
+      hostWarnings: this.options.hostWarnings,
     };
   }
 
