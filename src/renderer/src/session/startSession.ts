@@ -1,10 +1,9 @@
 import type { HelloResult, PaneInfo, SessionLayout } from '../../../shared/protocol';
-import { useBannerStore } from '../app/bannerStore';
 import { engine } from '../app/engine';
 import { useLayoutStore, type Tab } from '../layout/layoutStore';
 import { paneLeaf, panesOf, pruneLayout } from '../layout/layoutTree';
-import { useSettingsStore } from '../settings/settingsStore';
 import { attachPane, discardAllPanes, focusActivePane, openNewTab } from '../terminal/paneLifecycle';
+import { applyHello } from './applyHello';
 import { restoreSession } from './restoreSession';
 import { currentSessionLayout, rememberedLayout } from './sessionLayout';
 import { saveSessionNow, setSessionSavingEnabled } from './sessionSaver';
@@ -59,36 +58,6 @@ async function runStart(): Promise<void> {
   setSessionSavingEnabled(true);
   saveSessionNow(false);
   focusActivePane();
-}
-
-function applyHello(hello: HelloResult): void {
-  const settings = useSettingsStore.getState();
-  settings.setSettings(hello.settings);
-  settings.setConfigPath(hello.configPath);
-  const banners = useBannerStore.getState();
-  if (hello.settingsError) {
-    banners.show({
-      key: 'settings-error',
-      level: 'warning',
-      message: `Could not use ${hello.configPath || 'your config file'}: ${hello.settingsError}`,
-      detail: 'Using defaults; your file was not changed.',
-      dismissible: true,
-    });
-  } else {
-    banners.dismiss('settings-error');
-  }
-  const [policyProblem] = hello.policyProblems ?? [];
-  if (policyProblem) {
-    banners.show({
-      key: 'policy-error',
-      level: 'warning',
-      message: `The agent's policy cannot be used: ${policyProblem}`,
-      detail: 'Every step the agent proposes asks you until the file is fixed.',
-      dismissible: true,
-    });
-  } else {
-    banners.dismiss('policy-error');
-  }
 }
 
 async function reattach(livePanes: PaneInfo[], previousLayout: SessionLayout | undefined): Promise<void> {

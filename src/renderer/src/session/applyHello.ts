@@ -1,0 +1,60 @@
+import type { HelloResult, HostWarning } from '../../../shared/protocol';
+import { useBannerStore } from '../app/bannerStore';
+import { useSettingsStore } from '../settings/settingsStore';
+
+/** Banner keys the last hello's host warnings showed, so the next hello can take back the ones it no longer has. */
+const hostWarningKeys = new Set<string>();
+
+/**
+ * What every hello tells the page besides its panes: the settings in effect, and the banners
+ * that go with it (an unusable config.toml or policy.toml, the host's warnings). A banner
+ * whose cause is gone by the next hello is taken down.
+ */
+export function applyHello(hello: HelloResult): void {
+  const settings = useSettingsStore.getState();
+  settings.setSettings(hello.settings);
+  settings.setConfigPath(hello.configPath);
+  const banners = useBannerStore.getState();
+  if (hello.settingsError) {
+    banners.show({
+      key: 'settings-error',
+      level: 'warning',
+      message: `Could not use ${hello.configPath || 'your config file'}: ${hello.settingsError}`,
+      detail: 'Using defaults; your file was not changed.',
+      dismissible: true,
+    });
+  } else {
+    banners.dismiss('settings-error');
+  }
+  const [policyProblem] = hello.policyProblems ?? [];
+  if (policyProblem) {
+    banners.show({
+      key: 'policy-error',
+      level: 'warning',
+      message: `The agent's policy cannot be used: ${policyProblem}`,
+      detail: 'Every step the agent proposes asks you until the file is fixed.',
+      dismissible: true,
+    });
+  } else {
+    banners.dismiss('policy-error');
+  }
+  showHostWarnings(hello.hostWarnings ?? []);
+}
+
+/**
+ * The host's warnings (e.g. the Electron entry running without the OS sandbox), one
+ * dismissible banner each under the warning's own key. Shown again on every hello that still
+ * carries them, like the settings and policy banners.
+ */
+function showHostWarnings(warnings: HostWarning[]): void {
+  const banners = useBannerStore.getState();
+  const current = new Set(warnings.map((warning) => warning.key));
+  for (const key of hostWarningKeys) {
+    if (!current.has(key)) banners.dismiss(key);
+  }
+  hostWarningKeys.clear();
+  for (const warning of warnings) {
+    hostWarningKeys.add(warning.key);
+    banners.show({ key: warning.key, level: 'warning', message: warning.message, detail: warning.detail, dismissible: true });
+  }
+}
