@@ -3,6 +3,7 @@ import type { Block, TerminalState } from '../../shared/blocks';
 import { DisposableStore, Emitter, type Disposable } from '../../shared/events';
 import type { Events, PaneInfo } from '../../shared/protocol';
 import type { BlockOutput } from '../blocks/mirror/blockOutputs';
+import type { MirrorThread } from '../blocks/mirror/mirrorThread';
 import type { EngineLog } from '../log/engineLog';
 import type { PromptRequest } from '../prompt/promptInterceptor';
 import { PtyThrottle } from '../pty/flowControl';
@@ -37,6 +38,8 @@ export interface PaneOptions {
   onPromptRequest?: (paneId: number, request: PromptRequest) => void;
   /** Where the pane's warnings and shell start failures are recorded. */
   log?: EngineLog;
+  /** The mirror thread (tests); the process's own by default. */
+  mirrorThread?: MirrorThread;
 }
 
 export function clampSize(cols: number, rows: number): { cols: number; rows: number } {
@@ -274,6 +277,11 @@ export class Pane {
   private wireStream(): void {
     this.stream.mirror.onLost((reason) => {
       this.notice('warning', `The engine's copy of this pane's screen was lost (${reason}); output printed before now is no longer available to the AI.`);
+    });
+    this.stream.mirror.onOff(({ reason, detail }) => {
+      this.options.log?.warning('mirror', `pane ${this.id}: the mirror is off: ${reason}`, detail);
+      const message = `The engine's copy of this pane's screen is off (${reason}). The terminal works as usual, but the AI cannot read this pane's output and a reloaded window cannot show the screen from before. Restart Tandem to try again; the engine log has the details.`;
+      this.emitEvent('pane.notice', { paneId: this.id, level: 'warning', message });
     });
     this.tracker.onStarted(({ block }) => this.emitEvent('block.started', block));
     this.tracker.onFinished((block) => this.emitEvent('block.finished', block));

@@ -1,6 +1,7 @@
 import { Emitter } from '../../shared/events';
 import { AlternateScreenDetector } from '../blocks/alternateScreenDetector';
 import { BlockTracker } from '../blocks/blockTracker';
+import type { MirrorThread } from '../blocks/mirror/mirrorThread';
 import { PaneMirror } from '../blocks/mirror/paneMirror';
 import { PromptHeuristics } from '../blocks/promptHeuristics';
 import { interpretOsc } from '../osc/marks';
@@ -18,6 +19,8 @@ export interface PaneStreamOptions {
   scrollback: number;
   /** Paused while the mirror thread is behind (its delivery window is full). */
   throttle: PtyThrottle;
+  /** The mirror thread (tests); the process's own by default. */
+  mirrorThread?: MirrorThread;
 }
 
 /**
@@ -42,13 +45,15 @@ export class PaneStream {
 
   constructor(options: PaneStreamOptions) {
     this.integrationOn = options.integration;
-    this.mirror = new PaneMirror(options.cols, options.rows, options.scrollback);
+    this.mirror = new PaneMirror(options.cols, options.rows, options.scrollback, options.mirrorThread);
     this.mirrorWindow = new DeliveryWindow(MIRROR_WINDOW, {
       full: () => options.throttle.hold('mirror'),
       reopened: () => options.throttle.release('mirror'),
     });
     this.mirror.onParsed((bytes) => this.mirrorWindow.acknowledged(bytes));
     this.mirror.onLost(() => this.mirrorWindow.reset());
+    // Off for good: nothing will be acknowledged, so the mirror must never hold the pty.
+    this.mirror.onOff(() => this.mirrorWindow.reset());
     this.tracker = new BlockTracker(options.paneId, options.nonce, options.integration, options.cwd);
     this.tracker.onStarted(({ block, outputStartMark }) => {
       if (outputStartMark !== undefined) this.mirror.startBlockAtMark(block.id, outputStartMark);
@@ -139,6 +144,6 @@ export class PaneStream {
     }
     if (bytes.length === 0) return;
     this.mirror.write(bytes);
-    this.mirrorWindow.sent(bytes.length);
+    if (this.mirror.available) this.mirrorWindow.sent(bytes.length);
   }
 }

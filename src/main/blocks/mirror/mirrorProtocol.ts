@@ -44,6 +44,8 @@ export interface MirrorAnswers {
 }
 
 export type MirrorEvent =
+  /** The thread has loaded and listens: commands are posted to it from now on. */
+  | { kind: 'ready' }
   | { kind: 'answer'; request: number; value: unknown }
   /** `bytes` more of this mirror's output are parsed (flow control). */
   | { kind: 'parsed'; mirror: number; bytes: number }

@@ -4,25 +4,56 @@ import { Worker } from 'node:worker_threads';
 import { MIRROR_FLUSH_BYTES, MIRROR_FLUSH_MS } from '../../pty/flowPolicy';
 import mirrorWorkerPath from './mirrorWorker?modulePath';
 import type { MirrorAnswers, MirrorCommand, MirrorEvent, MirrorQuery } from './mirrorProtocol';
+import { MIRROR_RESTART_POLICY, RestartBackoff, type RestartPolicy } from './restartBackoff';
 
 /** What a pane's mirror hears from the thread. */
 export interface MirrorSubscriber {
   parsed(bytes: number): void;
   modes(modes: { alternateScreen: boolean; bracketedPaste: boolean }): void;
-  /** The thread died: this mirror's content is gone (it is opened again, empty). */
+  /** The thread died after working: this mirror's content is gone (it is opened again, empty). */
   lost(reason: string): void;
+  /** The thread failed too often: it stays off in this process and mirrors nothing. */
+  off(off: MirrorOff): void;
 }
 
+/** Why the mirror thread is off: a line for the pane, and each failure for the engine log. */
+export interface MirrorOff {
+  reason: string;
+  detail: string;
+}
+
+export interface MirrorThreadOptions {
+  /** The worker's script (tests); the bundled mirrorWorker by default. */
+  workerLocation?: URL | string;
+  restart?: RestartPolicy;
+}
 
 type QueuedCommand = MirrorCommand | { op: 'write'; mirror: number; chunks: Uint8Array[]; length: number };
+
+/** Failures kept for the engine log's record of why the thread went off. */
+const FAILURES_KEPT = 10;
 
 /**
  * The one mirror thread of this process, shared by every pane. Commands are queued and
  * posted once per turn of the event loop, with consecutive output of a pane joined into
  * one transferred buffer, so a flood costs a few messages per tick, not one per pty read.
+ *
+ * Commands are posted only once the thread says it is ready, so a thread that fails to load
+ * loses none of them (the pty's flow window bounds what waits meanwhile). A dead thread is
+ * started again after a backoff (RestartBackoff); after too many failures the thread stays
+ * off for the rest of the process, and every mirror is told so (`off`): from then on writes
+ * are dropped and reads get their fallback at once.
  */
 export class MirrorThread {
   private worker: Worker | undefined;
+  /** The current worker has loaded (sent `ready`). */
+  private ready = false;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private offState: MirrorOff | undefined;
+  private readonly backoff: RestartBackoff;
+  private readonly failures: string[] = [];
+  private lastError: Error | undefined;
+  private starts = 0;
   private queue: QueuedCommand[] = [];
   private queuedBytes = 0;
   /** A flush is due on the next turn of the event loop. */
@@ -34,10 +65,17 @@ export class MirrorThread {
   private readonly requests = new Map<number, { resolve(value: unknown): void; fallback: unknown }>();
   private readonly subscribers = new Map<number, MirrorSubscriber>();
 
-  /** A new mirror id; `subscriber` hears its acks, mode changes and loss. */
+  constructor(private readonly options: MirrorThreadOptions = {}) {
+    this.backoff = new RestartBackoff(options.restart ?? MIRROR_RESTART_POLICY);
+  }
+
+  /** A new mirror id; `subscriber` hears its acks, mode changes, loss and the thread going off. */
   register(subscriber: MirrorSubscriber): number {
     const id = this.nextMirror++;
     this.subscribers.set(id, subscriber);
+    const off = this.offState;
+    // Told after the constructors that registered it have wired their listeners.
+    if (off) queueMicrotask(() => this.subscribers.get(id)?.off(off));
     return id;
   }
 
@@ -45,7 +83,18 @@ export class MirrorThread {
     this.subscribers.delete(mirror);
   }
 
+  /** Set once the thread has been given up on (for good in this process). */
+  get off(): MirrorOff | undefined {
+    return this.offState;
+  }
+
+  /** Worker threads started so far (tests bound the restarts with it). */
+  get workerStarts(): number {
+    return this.starts;
+  }
+
   send(command: MirrorCommand): void {
+    if (this.offState) return;
     if (command.op === 'write' && typeof command.data !== 'string') {
       const last = this.queue[this.queue.length - 1];
       if (last?.op === 'write' && last.mirror === command.mirror && 'chunks' in last) {
@@ -65,13 +114,17 @@ export class MirrorThread {
     this.flushSoon ??= setImmediate(() => this.flush());
   }
 
-  /** Asks the thread about a mirror; answered once the bytes sent before are parsed. */
+  /**
+   * Asks the thread about a mirror; answered once the bytes sent before are parsed, or with
+   * `fallback` if the thread dies first or is off.
+   */
   ask<Q extends MirrorQuery>(mirror: number, query: Q, fallback: MirrorAnswers[Q['op']]): Promise<MirrorAnswers[Q['op']]> {
+    if (this.offState) return Promise.resolve(fallback);
     const request = this.nextRequest++;
     return new Promise((resolve) => {
       this.requests.set(request, { resolve: resolve as (value: unknown) => void, fallback });
-      this.ensureWorker().ref();
       this.send({ ...query, mirror, request } as MirrorCommand);
+      this.keepAliveWhileAsked();
     });
   }
 
@@ -80,12 +133,28 @@ export class MirrorThread {
     return this.worker;
   }
 
+  /** Stops the thread for good without telling anyone (tests, for a thread of their own). */
+  async dispose(): Promise<void> {
+    this.offState ??= { reason: 'the mirror thread was shut down', detail: '' };
+    this.subscribers.clear();
+    this.stopWaiting();
+    this.answerPendingWithFallbacks();
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.terminate();
+  }
+
   private flush(): void {
     if (this.flushSoon) clearImmediate(this.flushSoon);
     if (this.flushLater) clearTimeout(this.flushLater);
     this.flushSoon = undefined;
     this.flushLater = undefined;
     if (this.queue.length === 0) return;
+    if (!this.worker || !this.ready) {
+      // Kept until a thread is ready (started now unless a restart is waiting).
+      this.start();
+      return;
+    }
     const queued = this.queue;
     this.queue = [];
     this.queuedBytes = 0;
@@ -103,27 +172,48 @@ export class MirrorThread {
       transfer.push(data.buffer);
       return { op: 'write', mirror: command.mirror, data };
     });
-    this.ensureWorker().postMessage(commands, transfer);
+    this.worker.postMessage(commands, transfer);
   }
 
-  private ensureWorker(): Worker {
-    if (this.worker) return this.worker;
-    const location = isAbsolute(mirrorWorkerPath) ? pathToFileURL(mirrorWorkerPath) : new URL(mirrorWorkerPath);
-    const worker = new Worker(location, { name: 'tandem-mirror' });
-    worker.unref();
-    worker.on('message', (event: MirrorEvent) => this.onEvent(event));
-    let failure = 'it exited';
-    worker.on('error', (error) => (failure = error.message));
-    worker.on('exit', (code) => this.onExit(worker, `${failure} (exit code ${code})`));
+  private start(): void {
+    if (this.worker || this.restartTimer || this.offState) return;
+    this.starts++;
+    const startedAt = performance.now();
+    let worker: Worker;
+    try {
+      worker = new Worker(this.options.workerLocation ?? bundledWorkerLocation(), { name: 'tandem-mirror' });
+    } catch (error) {
+      // A location Node refuses outright: a failure like any other (no thread to wait for).
+      this.failed(error instanceof Error ? error : new Error(String(error)), `it could not be started: ${messageOf(error)}`, false, startedAt);
+      return;
+    }
     this.worker = worker;
-    return worker;
+    this.ready = false;
+    this.keepAliveWhileAsked();
+    worker.on('message', (event: MirrorEvent) => this.onEvent(worker, event));
+    let error: Error | undefined;
+    worker.on('error', (thrown) => (error = thrown));
+    worker.on('exit', (code) => {
+      if (this.worker !== worker) return;
+      const wasReady = this.ready;
+      this.worker = undefined;
+      this.ready = false;
+      this.failed(error, `${error?.message ?? 'it exited'} (exit code ${code})`, wasReady, startedAt);
+    });
   }
 
-  private onEvent(event: MirrorEvent): void {
+  private onEvent(worker: Worker, event: MirrorEvent): void {
+    if (this.worker !== worker) return;
+    if (event.kind === 'ready') {
+      this.ready = true;
+      this.backoff.succeeded();
+      this.flush();
+      return;
+    }
     if (event.kind === 'answer') {
       const pending = this.requests.get(event.request);
       this.requests.delete(event.request);
-      if (this.requests.size === 0) this.worker?.unref();
+      this.keepAliveWhileAsked();
       pending?.resolve(event.value === undefined ? pending.fallback : event.value);
       return;
     }
@@ -132,17 +222,81 @@ export class MirrorThread {
     else subscriber?.modes({ alternateScreen: event.alternateScreen, bracketedPaste: event.bracketedPaste });
   }
 
-  private onExit(worker: Worker, reason: string): void {
-    if (this.worker !== worker) return;
-    this.worker = undefined;
-    // Commands still queued were for the old thread's mirrors; the subscribers open new ones.
+  /**
+   * The worker is gone. One that had loaded took the mirrors' content with it: pending reads
+   * get their fallbacks and each mirror opens again. One that never loaded lost nothing: the
+   * commands wait for the next one. Either way the next start waits its backoff, or the
+   * thread stays off.
+   */
+  private failed(error: Error | undefined, reason: string, wasReady: boolean, startedAt: number): void {
+    if (error) this.lastError = error;
+    const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
+    this.failures.push(`${wasReady ? 'died' : 'failed to load'} after ${seconds} s: ${reason}`);
+    if (this.failures.length > FAILURES_KEPT) this.failures.shift();
+    if (wasReady) {
+      // Commands still queued were for the old thread's mirrors; the subscribers open new ones.
+      this.queue = [];
+      this.queuedBytes = 0;
+      this.answerPendingWithFallbacks();
+      for (const subscriber of [...this.subscribers.values()]) subscriber.lost(reason);
+    }
+    const delay = this.backoff.failed();
+    if (delay === undefined) {
+      this.goOff(wasReady ? `the mirror thread kept failing: ${reason}` : `the mirror thread could not start: ${reason}`);
+      return;
+    }
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      if (this.queue.length > 0 || this.requests.size > 0) this.start();
+    }, delay);
+    this.keepAliveWhileAsked();
+  }
+
+  private goOff(reason: string): void {
+    const detail = [
+      `${this.backoff.recentFailures} failures within ${(this.options.restart ?? MIRROR_RESTART_POLICY).windowMs / 1000} s; it stays off until Tandem is restarted:`,
+      ...this.failures.map((failure) => `- ${failure}`),
+      ...(this.lastError?.stack ? [this.lastError.stack] : []),
+    ].join('\n');
+    this.offState = { reason, detail };
+    this.stopWaiting();
+    this.answerPendingWithFallbacks();
+    for (const subscriber of [...this.subscribers.values()]) subscriber.off(this.offState);
+  }
+
+  private stopWaiting(): void {
+    clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+    if (this.flushSoon) clearImmediate(this.flushSoon);
+    clearTimeout(this.flushLater);
+    this.flushSoon = undefined;
+    this.flushLater = undefined;
     this.queue = [];
     this.queuedBytes = 0;
+  }
+
+  private answerPendingWithFallbacks(): void {
     const pending = [...this.requests.values()];
     this.requests.clear();
     for (const request of pending) request.resolve(request.fallback);
-    for (const subscriber of [...this.subscribers.values()]) subscriber.lost(reason);
   }
+
+  /** The thread (or the wait for its restart) keeps the process alive only while a read waits for it. */
+  private keepAliveWhileAsked(): void {
+    const waiting = this.requests.size > 0;
+    for (const handle of [this.worker, this.restartTimer]) {
+      if (waiting) handle?.ref();
+      else handle?.unref();
+    }
+  }
+}
+
+function bundledWorkerLocation(): URL {
+  return isAbsolute(mirrorWorkerPath) ? pathToFileURL(mirrorWorkerPath) : new URL(mirrorWorkerPath);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 let shared: MirrorThread | undefined;

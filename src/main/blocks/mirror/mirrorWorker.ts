@@ -24,3 +24,5 @@ const host = new MirrorHost((event: MirrorEvent) => port.postMessage(event));
 port.on('message', (commands: MirrorCommand[]) => {
   for (const command of commands) host.handle(command);
 });
+// Loaded: until now the engine holds the commands (a thread that fails to load loses none).
+port.postMessage({ kind: 'ready' } satisfies MirrorEvent);

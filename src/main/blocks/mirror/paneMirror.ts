@@ -2,7 +2,7 @@ import { Emitter } from '../../../shared/events';
 import type { SnapshotBlock } from '../../../shared/protocol';
 import type { BlockOutput } from './blockOutputs';
 import type { MirrorCommand } from './mirrorProtocol';
-import { mirrorThread, type MirrorThread } from './mirrorThread';
+import { mirrorThread, type MirrorOff, type MirrorThread } from './mirrorThread';
 
 type Distribute<T> = T extends unknown ? Omit<T, 'mirror'> : never;
 
@@ -17,12 +17,19 @@ export class PaneMirror {
   private nextMark = 1;
   private modes = { alternateScreen: false, bracketedPaste: false };
   private closed = false;
+  private offState: MirrorOff | undefined;
   private readonly parsed = new Emitter<number>();
   private readonly lost = new Emitter<string>();
+  private readonly wentOff = new Emitter<MirrorOff>();
   /** This many more bytes of the output written here are parsed (flow control). */
   readonly onParsed = this.parsed.event;
   /** The mirror thread died (the reason); the mirror starts again empty. */
   readonly onLost = this.lost.event;
+  /**
+   * The mirror thread is off for good (once per mirror, also for one opened after): nothing
+   * written is parsed or acknowledged any more, and reads answer that the text is not there.
+   */
+  readonly onOff = this.wentOff.event;
 
   constructor(
     cols: number,
@@ -40,8 +47,19 @@ export class PaneMirror {
         this.open();
         this.lost.fire(reason);
       },
+      off: (off) => {
+        if (this.closed || this.offState) return;
+        this.offState = off;
+        this.modes = { alternateScreen: false, bracketedPaste: false };
+        this.wentOff.fire(off);
+      },
     });
     this.open();
+  }
+
+  /** False once the mirror thread is off: writes are neither parsed nor acknowledged. */
+  get available(): boolean {
+    return this.offState === undefined;
   }
 
   get isAlternateScreen(): boolean {
@@ -76,8 +94,11 @@ export class PaneMirror {
     this.post({ op: 'blockEnd', blockId });
   }
 
-  readBlock(blockId: string): Promise<BlockOutput | undefined> {
-    return this.thread.ask(this.id, { op: 'readBlock', blockId }, undefined);
+  /** With the thread off, a block's output is a bracketed line saying why it cannot be read. */
+  async readBlock(blockId: string): Promise<BlockOutput | undefined> {
+    const output = await this.thread.ask(this.id, { op: 'readBlock', blockId }, undefined);
+    if (!this.offState) return output;
+    return { text: `[Tandem has no copy of this output: ${this.offState.reason}. The command ran; its exit code is known, what it printed is not.]`, truncated: false, lineCount: 1 };
   }
 
   /** Screen and scrollback as escape sequences, exactly as of the bytes written before this call. */
@@ -87,7 +108,11 @@ export class PaneMirror {
 
   /** The whole screen and scrollback, and where the blocks in it lie, exactly as of the bytes written before this call. */
   snapshot(): Promise<{ text: string; blocks: SnapshotBlock[] }> {
-    return this.thread.ask(this.id, { op: 'snapshot' }, { text: '', blocks: [] });
+    return this.thread.ask(this.id, { op: 'snapshot' }, { text: '', blocks: [] }).then((snapshot) => {
+      if (!this.offState) return snapshot;
+      // Shown where the old screen would be (a reloaded window), dim like the pane's own notes.
+      return { text: `\x1b[2m[tandem] The screen from before cannot be shown: ${this.offState.reason}.\x1b[0m\r\n`, blocks: [] };
+    });
   }
 
   screenText(): Promise<string> {
@@ -131,6 +156,7 @@ export class PaneMirror {
     this.thread.unregister(this.id);
     this.parsed.dispose();
     this.lost.dispose();
+    this.wentOff.dispose();
   }
 
   private open(): void {
