@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { runCommand, waitForBuffer } from './support/terminalPage';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { runCommand, terminalSize, waitForBuffer } from './support/terminalPage';
 import { probeTerminal, useTandem } from './support/uiPage';
 
 const tandem = useTandem();
@@ -71,4 +71,91 @@ test('font zoom: Ctrl+= and Ctrl+- change the font size, Ctrl+0 resets it; scrol
 
   // The zoom keys never reach the shell: the prompt line is still empty.
   await runCommand(page, pane, 'echo typed-after-zoom');
+});
+
+/** The client coordinates of the middle of cell `column` (0-based) of the on-screen row whose text is `line`. */
+async function cellOf(page: Page, pane: Locator, paneId: string, line: string, column: number): Promise<{ x: number; y: number }> {
+  const row = await page.evaluate(
+    ({ id, wanted }) => {
+      const terminal = (window as unknown as { __tandem: { terminals: Map<number, import('@xterm/xterm').Terminal> } }).__tandem.terminals.get(Number(id))!;
+      const buffer = terminal.buffer.active;
+      for (let y = buffer.viewportY; y < buffer.viewportY + terminal.rows; y++) {
+        if (buffer.getLine(y)?.translateToString(true) === wanted) return y - buffer.viewportY;
+      }
+      return -1;
+    },
+    { id: paneId, wanted: line },
+  );
+  expect(row, `"${line}" on screen`).toBeGreaterThanOrEqual(0);
+  const screen = (await pane.locator('.xterm-screen').boundingBox())!;
+  const { cols, rows } = await terminalSize(page, paneId);
+  return { x: screen.x + (screen.width / cols) * (column + 0.5), y: screen.y + (screen.height / rows) * (row + 0.5) };
+}
+
+async function ctrlClick(page: Page, at: { x: number; y: number }): Promise<void> {
+  await page.keyboard.down('Control');
+  await page.mouse.click(at.x, at.y);
+  await page.keyboard.up('Control');
+}
+
+test('links show their target on hover and open on Ctrl+click; one whose text names another host asks first', async ({ page, context }) => {
+  await context.route(/^https:\/\/[a-z]+\.example\//, (route) => route.fulfill({ contentType: 'text/plain', body: 'opened' }));
+  const opened: string[] = [];
+  context.on('page', (popup) => void popup.waitForLoadState().then(() => opened.push(popup.url())));
+  const { pane, paneId } = await tandem.start(page);
+  const textarea = page.locator('.xterm-helper-textarea').first();
+  const tip = page.getByTestId('link-tip');
+
+  // A plain URL in the output: hover shows it, Ctrl+click opens it, no question.
+  await runCommand(page, pane, 'echo "url: https://plain.example/$((6*7))"');
+  await waitForBuffer(page, paneId, /^url: https:\/\/plain\.example\/42$/m);
+  const plain = await cellOf(page, pane, paneId, 'url: https://plain.example/42', 10);
+  await page.mouse.move(plain.x, plain.y);
+  await expect(tip).toBeVisible();
+  await expect(page.getByTestId('link-tip-target')).toHaveText('https://plain.example/42');
+  await expect(page.getByTestId('link-tip-hint')).toHaveText('Ctrl+click to open');
+  // A plain click does not open.
+  await page.mouse.click(plain.x, plain.y);
+  await ctrlClick(page, plain);
+  await expect.poll(() => opened).toEqual(['https://plain.example/42']);
+  await expect(page.getByTestId('link-confirm')).toHaveCount(0);
+  await page.mouse.move(1, 1);
+  await expect(tip).toHaveCount(0);
+
+  // OSC 8: the text says bank.example, the link goes to evil.example.
+  await runCommand(page, pane, "printf '\\e]8;;https://evil.example/\\a%s\\e]8;;\\a\\n' https://bank.example");
+  await waitForBuffer(page, paneId, /^https:\/\/bank\.example$/m);
+  const misleading = await cellOf(page, pane, paneId, 'https://bank.example', 4);
+  await page.mouse.move(misleading.x, misleading.y);
+  await expect(page.getByTestId('link-tip-target')).toHaveText('https://evil.example/');
+  await expect(tip).toHaveAttribute('data-text-differs', 'true');
+
+  await ctrlClick(page, misleading);
+  const dialog = page.getByTestId('link-confirm');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId('link-confirm-target')).toHaveText('https://evil.example/');
+  await expect(dialog.getByTestId('link-confirm-text')).toHaveText('https://bank.example');
+  await expect(dialog.getByTestId('link-confirm-cancel')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(textarea).toBeFocused();
+
+  // The dialog covered the link: the pointer comes back to it, as a hand would (to another
+  // of its cells: xterm does not look again at the cell it left from).
+  const again = await cellOf(page, pane, paneId, 'https://bank.example', 8);
+  await page.mouse.move(1, 1);
+  await page.mouse.move(again.x, again.y);
+  await expect(tip).toBeVisible();
+  await ctrlClick(page, again);
+  await expect(dialog).toBeVisible();
+  await dialog.getByTestId('link-confirm-open').click();
+  await expect(dialog).toHaveCount(0);
+  await expect.poll(() => opened).toEqual(['https://plain.example/42', 'https://evil.example/']);
+  await expect(textarea).toBeFocused();
+  // Only the two links opened: Escape opened nothing.
+  expect(opened).toHaveLength(2);
+
+  // The keys typed afterwards reach the shell.
+  await runCommand(page, pane, 'echo after-links');
+  await waitForBuffer(page, paneId, /^after-links$/m);
 });

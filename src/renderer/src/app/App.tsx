@@ -4,6 +4,7 @@ import { SettingsDialog } from '../settings/SettingsDialog';
 import { StatusBar } from '../statusbar/StatusBar';
 import { TabBar } from '../layout/TabBar';
 import { Workspace } from '../layout/Workspace';
+import { LinkPopups } from '../terminal/LinkPopups';
 import { Banners } from './Banners';
 import { useUiStore } from './uiStore';
 
@@ -21,6 +22,7 @@ export function App() {
       <StatusBar />
       {paletteOpen && <CommandPalette />}
       {settingsOpen && <SettingsDialog />}
+      <LinkPopups />
     </div>
   );
 }

@@ -1,6 +1,5 @@
 import { Terminal, type IDisposable } from '@xterm/xterm';
 import { Unicode11Addon } from '@xterm/addon-unicode11';
-import { WebLinksAddon } from '@xterm/addon-web-links';
 import type { Block } from '../../../shared/blocks';
 import type { PaneInfo } from '../../../shared/protocol';
 import { BlockMarkers } from '../blocks/blockMarkers';
@@ -15,6 +14,7 @@ import { PaneInput } from './paneInput';
 import { PaneOutputQueue } from './paneOutputQueue';
 import type { PaneStreamSink } from './paneStreamRouter';
 import { TerminalHost } from './terminalHost';
+import { TerminalLinks } from './terminalLinks';
 import { terminalTheme } from './terminalThemes';
 
 /** What the pane needs from the engine connection. */
@@ -51,7 +51,8 @@ export interface TerminalAppearance {
  * React components: moving a pane in the layout re-parents its host, nothing is re-created.
  * The pane's stream goes through one ordered queue into xterm (PaneOutputQueue); block
  * edges are placed as the queue reaches them (BlockPlacement); TerminalHost places, sizes
- * and focuses it; PaneInput and PaneFind do keys and clipboard, and find.
+ * and focuses it; PaneInput and PaneFind do keys and clipboard, and find; TerminalLinks
+ * shows where links go and opens them.
  */
 export class PaneSession implements PaneStreamSink {
   paneId = 0;
@@ -64,6 +65,7 @@ export class PaneSession implements PaneStreamSink {
   private readonly placement: BlockPlacement;
   private readonly host: TerminalHost;
   private readonly input: PaneInput;
+  private readonly links: TerminalLinks;
   private readonly disposables: IDisposable[] = [];
   private appearance: TerminalAppearance;
   private exited = false;
@@ -89,11 +91,10 @@ export class PaneSession implements PaneStreamSink {
       theme: terminalTheme(appearance.theme),
       macOptionIsMeta: false,
       rightClickSelectsWord: isMac,
-      linkHandler: { activate: (event, uri) => openLink(event, uri) },
     });
     this.terminal.loadAddon(new Unicode11Addon());
     this.terminal.unicode.activeVersion = '11';
-    this.terminal.loadAddon(new WebLinksAddon((event, uri) => openLink(event, uri)));
+    this.links = new TerminalLinks(this.terminal, { focus: () => this.focus() });
 
     this.blockMarkers = new BlockMarkers(this.terminal, () => this.blockPositioner.invalidate());
     this.blockPositioner = new BlockPositioner(this.terminal, this.blockMarkers);
@@ -238,6 +239,7 @@ export class PaneSession implements PaneStreamSink {
     this.disposed = true;
     this.queue.dispose();
     this.input.dispose();
+    this.links.dispose();
     this.host.dispose();
     this.disposables.forEach((disposable) => disposable.dispose());
     this.blockPositioner.dispose();
@@ -259,11 +261,4 @@ export class PaneSession implements PaneStreamSink {
   copySelection(): boolean {
     return this.input.copySelection();
   }
-}
-
-/** Links open on Ctrl+click (Cmd+click on macOS), as in VS Code and iTerm2. */
-function openLink(event: MouseEvent, uri: string): void {
-  if (!(isMac ? event.metaKey : event.ctrlKey)) return;
-  if (!/^(https?|mailto):/i.test(uri)) return;
-  window.open(uri, '_blank', 'noopener,noreferrer');
 }
