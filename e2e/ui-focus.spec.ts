@@ -100,3 +100,64 @@ test('dragging the divider resizes both panes; Ctrl+Tab switches tabs', async ({
   await expect(tabs.nth(1)).toHaveAttribute('data-active', 'true');
   await expect(left).toBeHidden();
 });
+
+test("Tandem's chords work from the AI input, which keeps its own editing chords; Ctrl+W there closes nothing", async ({ page }) => {
+  const { server, pane, paneId } = await tandem.start(page);
+  await allowClipboard(page, server.origin);
+  await runCommand(page, pane, 'echo chords-$((2+2))');
+  await waitForBuffer(page, paneId, /^chords-4$/m);
+  await writeClipboardText(page, 'before');
+
+  await page.keyboard.press('Control+Shift+Space');
+  const input = page.getByTestId('ai-input');
+  await expect(input).toBeFocused();
+  await page.keyboard.type('first line');
+  await page.keyboard.press('Shift+Enter');
+  await page.keyboard.type('second line');
+
+  // Ctrl+Shift+Up selects to the start of the text, as in any text field (not a block jump).
+  await page.keyboard.press('Control+Shift+ArrowUp');
+  await expect.poll(() => input.evaluate((field: HTMLTextAreaElement) => field.selectionStart !== field.selectionEnd)).toBe(true);
+  await expect(pane.locator('[data-testid="block"][data-selected="true"]')).toHaveCount(0);
+  // Ctrl+Shift+C copies the field's selection, as it copies the terminal's.
+  await page.keyboard.press('Control+Shift+C');
+  const selected = await input.evaluate((field: HTMLTextAreaElement) => field.value.slice(field.selectionStart, field.selectionEnd));
+  expect(selected.length).toBeGreaterThan(0);
+  await expect.poll(() => readClipboardText(page)).toBe(selected);
+
+  // Ctrl+W is no Tandem chord: the pane stays, the text stays.
+  await page.keyboard.press('End');
+  await page.keyboard.press('Control+W');
+  await expect(input).toBeFocused();
+  await expect(input).toHaveValue('first line\nsecond line');
+  await expect(page.getByTestId('pane')).toHaveCount(1);
+
+  // Zoom, find, the palette, a new tab and closing its pane, all from the input.
+  await page.keyboard.press('Control+=');
+  await expect(page.getByTestId('status-zoom')).toHaveText('15px');
+  await page.keyboard.press('Control+0');
+  await expect(page.getByTestId('status-zoom')).toHaveCount(0);
+
+  await input.focus();
+  await page.keyboard.press('Control+Shift+F');
+  await expect(page.getByTestId('find-input')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('find-bar')).toHaveCount(0);
+
+  await input.focus();
+  await page.keyboard.press('Control+Shift+P');
+  await expect(page.getByTestId('palette-input')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('command-palette')).toHaveCount(0);
+
+  await input.focus();
+  await page.keyboard.press('Control+Shift+T');
+  await expect(page.getByTestId('tab')).toHaveCount(2);
+  const second = page.locator(`[data-testid="pane"]:not([data-pane-id="${paneId}"])`);
+  await expect(second).toHaveAttribute('data-state', 'PROMPT', { timeout: 30_000 });
+  await input.focus();
+  await page.keyboard.press('Control+Shift+W');
+  await expect(page.getByTestId('tab')).toHaveCount(1);
+  await expect(pane).toBeVisible();
+  await expect(input).toHaveValue('first line\nsecond line');
+});

@@ -115,6 +115,42 @@ describe('default key bindings', () => {
     expect(mac.chordLabel(mac.primaryChord('ai.toggle')!)).toBe('⇧⌘Space');
   });
 
+  it('in a text field (the AI input, find, settings) leave its editing chords to it, and run every other one', async () => {
+    const linux = await load('Linux x86_64');
+    const inField = { inTextField: true };
+    // Select to the start / end of the text, not a block jump; paste into the field.
+    expect(linux.actionForChord('Ctrl+Shift+ArrowUp', inField)).toBeUndefined();
+    expect(linux.actionForChord('Ctrl+Shift+ArrowDown', inField)).toBeUndefined();
+    expect(linux.actionForChord('Ctrl+Shift+V', inField)).toBeUndefined();
+    expect(linux.actionForChord('Ctrl+Shift+ArrowUp')).toBe('block.previous');
+    for (const [chord, action] of [
+      ['Ctrl+Shift+T', 'tab.new'],
+      ['Ctrl+Shift+W', 'pane.close'],
+      ['Ctrl+Shift+C', 'terminal.copy'],
+      ['Ctrl+Shift+F', 'terminal.find'],
+      ['Ctrl+Shift+P', 'palette.show'],
+      ['Ctrl+=', 'view.zoomIn'],
+      ['Ctrl+-', 'view.zoomOut'],
+      ['Ctrl+0', 'view.zoomReset'],
+      ['Ctrl+Tab', 'tab.next'],
+      ['Alt+ArrowLeft', 'pane.focusLeft'],
+      ['Ctrl+Shift+Space', 'ai.toggle'],
+    ]) {
+      expect(linux.actionForChord(chord!, inField), chord).toBe(action);
+    }
+    // Ctrl+W, Ctrl+R … are nobody's in Tandem, in a field or not.
+    expect(linux.actionForChord('Ctrl+W', inField)).toBeUndefined();
+    expect(linux.actionForChord('Ctrl+R', inField)).toBeUndefined();
+
+    const mac = await load('MacIntel');
+    for (const chord of ['Cmd+C', 'Cmd+V', 'Cmd+A', 'Cmd+ArrowUp', 'Cmd+ArrowDown']) {
+      expect(mac.actionForChord(mac.normalizeChord(chord), inField), chord).toBeUndefined();
+      expect(mac.actionForChord(mac.normalizeChord(chord)), chord).toBeDefined();
+    }
+    expect(mac.actionForChord(mac.normalizeChord('Cmd+T'), inField)).toBe('tab.new');
+    expect(mac.actionForChord(mac.normalizeChord('Cmd+W'), inField)).toBe('pane.close');
+  });
+
   it('point only at actions that exist, so every shortcut is also in the palette', async () => {
     // appActions.ts pulls in xterm and the whole UI; its action ids are read from the source.
     const source = readFileSync(new URL('../../src/renderer/src/actions/appActions.ts', import.meta.url), 'utf8');

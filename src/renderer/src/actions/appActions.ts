@@ -8,11 +8,12 @@ import { jumpToBlock, targetBlockId } from '../blocks/blockNavigation';
 import { useBlocksStore } from '../blocks/blocksStore';
 import { activeTab, focusedPaneId, useLayoutStore } from '../layout/layoutStore';
 import { neighborPane, type FocusDirection } from '../layout/paneGeometry';
-import { readClipboard } from '../platform/clipboard';
+import { readClipboard, writeClipboard } from '../platform/clipboard';
 import { updateSettings } from '../settings/updateSettings';
 import { useSettingsStore } from '../settings/settingsStore';
 import { closePane, closeTab, openNewTab, restartPane, splitFocusedPane } from '../terminal/paneLifecycle';
 import { paneSessions } from '../terminal/paneSessions';
+import { editingText, fieldSelection } from './textFields';
 
 /**
  * Everything the user can do, in one list: the command palette shows it, the keyboard
@@ -31,13 +32,6 @@ export interface AppAction {
 function focusedSession() {
   const paneId = focusedPaneId();
   return paneId !== undefined ? paneSessions.get(paneId) : undefined;
-}
-
-/** Inputs other than a terminal's own textarea keep native copy and paste. */
-function editingText(): boolean {
-  const active = document.activeElement;
-  if (!(active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement)) return false;
-  return !active.classList.contains('xterm-helper-textarea');
 }
 
 function terminalHasFocus(): boolean {
@@ -114,8 +108,17 @@ export const appActions: AppAction[] = [
     id: 'terminal.copy',
     title: 'Copy Selection',
     run: () => {
-      if (editingText()) return false;
-      return focusedSession()?.copySelection() ?? false;
+      // In a text field Ctrl+Shift+C copies what is selected there, as in a terminal. With
+      // nothing selected the chord is still Tandem's: it never falls through to the browser
+      // (whose Ctrl+Shift+C is its element picker).
+      if (editingText()) {
+        const selected = fieldSelection();
+        if (selected) void writeClipboard(selected);
+        return;
+      }
+      const session = focusedSession();
+      if (!session) return false;
+      session.copySelection();
     },
   },
   {

@@ -58,6 +58,17 @@ const macBindings: Record<string, string[]> = {
   'ai.toggle': ['Cmd+Shift+Space'],
 };
 
+/**
+ * Chords a focused text field keeps for its own editing, where they would otherwise run an
+ * action: select to the start / end of the text (Ctrl+Shift+Up/Down; Cmd+Up/Down moves
+ * there on macOS) instead of jumping between blocks, and on macOS the Edit menu's copy,
+ * paste and select all. Ctrl+Shift+V pastes in a field as it does in a terminal.
+ */
+const linuxTextFieldChords = ['Ctrl+Shift+ArrowUp', 'Ctrl+Shift+ArrowDown', 'Ctrl+Shift+V'];
+const macTextFieldChords = ['Cmd+C', 'Cmd+V', 'Cmd+A', 'Cmd+ArrowUp', 'Cmd+ArrowDown'];
+
+const textFieldChords = new Set((isMac ? macTextFieldChords : linuxTextFieldChords).map(normalizeChord));
+
 const bindings: Record<string, string[]> = Object.fromEntries(
   Object.entries(isMac ? macBindings : linuxBindings).map(([actionId, chords]) => [actionId, chords.map(normalizeChord)]),
 );
@@ -67,7 +78,9 @@ for (const [actionId, chords] of Object.entries(bindings)) {
   for (const chord of chords) actionByChord.set(chord, actionId);
 }
 
-export function actionForChord(chord: string): string | undefined {
+/** The action a chord runs; `inTextField`: pressed in a text field (not a terminal), which keeps its editing chords. */
+export function actionForChord(chord: string, where: { inTextField?: boolean } = {}): string | undefined {
+  if (where.inTextField && textFieldChords.has(chord)) return undefined;
   return actionByChord.get(chord);
 }
 
