@@ -1,5 +1,8 @@
+import { withoutLauncherChanges } from './launcherEnv';
+
 /**
- * The environment a shell in a Tandem pane starts with: the engine's own, minus what
+ * The environment a shell in a Tandem pane starts with: the engine's own, with what the
+ * app's launcher (AppImage, snap) and Electron changed undone (launcherEnv.ts), minus what
  * belongs to another terminal, to Tandem's bootstrap or to Electron, plus the variables a
  * terminal sets for its children.
  */
@@ -41,9 +44,10 @@ export function cleanChildEnv(
   base: NodeJS.ProcessEnv,
   options: { cwd: string; version: string; platform?: NodeJS.Platform },
 ): Record<string, string> {
+  const defined: Record<string, string> = {};
+  for (const [name, value] of Object.entries(base)) if (value !== undefined) defined[name] = value;
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(base)) {
-    if (value === undefined) continue;
+  for (const [name, value] of Object.entries(withoutLauncherChanges(defined))) {
     if (DROPPED_NAMES.has(name)) continue;
     if (DROPPED_PREFIXES.some((prefix) => name.startsWith(prefix))) continue;
     env[name] = value;
