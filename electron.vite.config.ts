@@ -2,18 +2,42 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 
+/**
+ * Packages only the mirror thread uses. They are bundled into its script instead of being
+ * left as imports of node_modules: the packaged app runs that script from
+ * app.asar.unpacked, where no node_modules lie beside it (see docs/packaging.md).
+ */
+const BUNDLED_INTO_MIRROR_WORKER = ['@xterm/headless', '@xterm/addon-serialize', '@xterm/addon-unicode11'];
+
+/**
+ * File names of the main build's chunks. electron-vite builds a `?modulePath` import (the
+ * mirror thread's script) with this same config and names its entry like a chunk; that one
+ * is `.mjs`, so Node runs it as an ES module wherever it lies — also unpacked from the
+ * asar, where no package.json with `"type": "module"` is above it.
+ */
+function mainChunkFileName(chunk: { name: string }): string {
+  return chunk.name === 'mirrorWorker' ? 'chunks/[name]-[hash].mjs' : 'chunks/[name]-[hash].js';
+}
+
 // Three builds: main (the engine + Electron entry + the `tandem web` CLI entry; the mirror
 // thread's script is an entry of its own through its `?modulePath` import),
 // preload, and the renderer (one bundle served by Electron and by browser mode).
 export default defineConfig({
   main: {
+    // Resolve packages the way Node does (their `main`), not through a `module` build: the
+    // bundled mirror packages then behave exactly as they do unbundled (Vitest, `tandem web`
+    // before this change), default import included.
+    ssr: { resolve: { mainFields: ['main'] } },
     build: {
-      externalizeDeps: true,
+      // Packages in `dependencies` stay imports (electron-builder ships them); everything
+      // else, and the mirror thread's packages, is bundled.
+      externalizeDeps: { exclude: BUNDLED_INTO_MIRROR_WORKER },
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
           cli: resolve(__dirname, 'src/main/cli.ts'),
         },
+        output: { chunkFileNames: mainChunkFileName },
       },
     },
   },
