@@ -200,3 +200,19 @@ describe('PaneSession: one ordered stream into xterm', () => {
     session.dispose();
   });
 });
+
+describe('PaneSession: links', () => {
+  it('a link tip goes when its terminal is hidden (another tab) or closed, which send no mouseleave', async () => {
+    const { session } = await openSession(info());
+    const { useLinkStore } = await importRendererModule<typeof import('../../src/renderer/src/terminal/linkStore')>('terminal/linkStore.ts');
+    const hover = () => session.terminal.options.linkHandler!.hover!({ clientX: 5, clientY: 5 } as MouseEvent, 'https://example.org/', { start: { x: 1, y: 1 }, end: { x: 5, y: 1 } });
+    session.setVisible(true);
+    hover();
+    expect(useLinkStore.getState().hover?.target).toBe('https://example.org/');
+    session.setVisible(false);
+    expect(useLinkStore.getState().hover).toBeUndefined();
+    hover();
+    session.dispose();
+    expect(useLinkStore.getState().hover).toBeUndefined();
+  });
+});

@@ -201,10 +201,13 @@ export class PaneSession implements PaneStreamSink {
   }
 
   detach(container: HTMLElement): void {
+    this.links.leave();
     this.host.detach(container);
   }
 
   setVisible(visible: boolean): void {
+    // A hidden terminal gets no mouseleave: its link tip goes with it.
+    if (!visible) this.links.leave();
     this.host.setVisible(visible);
   }
 

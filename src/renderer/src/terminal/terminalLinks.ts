@@ -79,6 +79,7 @@ export class TerminalLinks implements IDisposable {
     });
   }
 
+  /** The pointer left the link, or the terminal left the screen: the tip goes. */
   leave(): void {
     useLinkStore.getState().hideHover(this);
   }
