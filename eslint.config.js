@@ -40,7 +40,7 @@ export default tseslint.config(
   restrictImports(['src/shared/**/*.ts'], [], { electron: true, main: true, renderer: true }),
   restrictImports(['src/preload/**/*.ts'], [], { main: true, renderer: true }),
   {
-    files: ['bin/**/*.js', 'e2e/**/*.{js,ts}', 'bench/**/*.{js,ts}', '*.config.{js,ts}'],
+    files: ['bin/**/*.js', 'e2e/**/*.{js,ts}', 'bench/**/*.{js,ts}', 'test/**/*.mjs', '*.config.{js,ts}'],
     languageOptions: { globals: { ...globals.node } },
   },
   {

@@ -6,8 +6,11 @@ import { runPolicyCheck } from './cli/policyCheckCommand';
 import { runWebCommand } from './cli/webCommand';
 import { version } from './version';
 
-/** Entry of the `tandem` command for everything that runs under plain Node (no Electron). */
-export async function main(argv: string[]): Promise<void> {
+/**
+ * The `tandem` command's subcommands: under plain Node through bin/tandem.js, and inside the
+ * packaged app (src/main/index.ts routes them here before any window exists).
+ */
+export async function main(argv: string[], rendererDir = join(dirname(fileURLToPath(import.meta.url)), '../renderer')): Promise<void> {
   const command = parseArguments(argv);
   switch (command.kind) {
     case 'help':
@@ -21,7 +24,7 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = 2;
       return;
     case 'app':
-      process.stderr.write('tandem: the desktop app is started by bin/tandem.js, not by this entry.\n');
+      process.stderr.write('tandem: the desktop app is started by `tandem` with no arguments, not by this entry.\n');
       process.exitCode = 2;
       return;
     case 'policy-check':
@@ -40,7 +43,7 @@ export async function main(argv: string[]): Promise<void> {
         open: command.open,
         verbose: command.verbose,
         version,
-        rendererDir: join(dirname(fileURLToPath(import.meta.url)), '../renderer'),
+        rendererDir,
       });
   }
 }

@@ -1,4 +1,6 @@
 import { app, session, shell, type WebContents } from 'electron';
+import { isOpenableExternalUrl } from '../../shared/externalLinks';
+import { mayUsePermission } from './senderCheck';
 
 /**
  * Process-wide Electron hardening: every renderer is sandboxed, no page may navigate away,
@@ -7,9 +9,10 @@ import { app, session, shell, type WebContents } from 'electron';
 export function hardenElectron(isOwnPage: (url: string) => boolean): void {
   app.enableSandbox();
   app.on('web-contents-created', (_event, contents: WebContents) => {
-    // Links in the terminal (Ctrl+click) open in the user's browser, never in a Tandem window.
+    // Links the page decided to open (terminal links, after the user confirmed) go to the
+    // user's browser or mail client, never into a Tandem window.
     contents.setWindowOpenHandler(({ url }) => {
-      if (/^https?:\/\//i.test(url)) void shell.openExternal(url);
+      if (isOpenableExternalUrl(url)) void shell.openExternal(url);
       return { action: 'deny' };
     });
     contents.on('will-navigate', (event, url) => {
@@ -18,14 +21,13 @@ export function hardenElectron(isOwnPage: (url: string) => boolean): void {
     contents.on('will-redirect', (event) => event.preventDefault());
     contents.on('will-attach-webview', (event) => event.preventDefault());
   });
-  // Only clipboard access (copy/paste in the terminal), and only for our own page.
-  const allowed = new Set(['clipboard-read', 'clipboard-sanitized-write']);
   app.whenReady().then(() => {
-    session.defaultSession.setPermissionRequestHandler((contents, permission, callback) =>
-      callback(allowed.has(permission) && isOwnPage(contents.getURL())),
+    // Judged by the frame that asks, not by the window's top page: an iframe gets nothing.
+    session.defaultSession.setPermissionRequestHandler((_contents, permission, callback, details) =>
+      callback(mayUsePermission({ permission, isMainFrame: details.isMainFrame, requestingUrl: details.requestingUrl }, isOwnPage)),
     );
-    session.defaultSession.setPermissionCheckHandler(
-      (contents, permission) => allowed.has(permission) && contents !== null && isOwnPage(contents.getURL()),
+    session.defaultSession.setPermissionCheckHandler((_contents, permission, _origin, details) =>
+      mayUsePermission({ permission, isMainFrame: details.isMainFrame, requestingUrl: details.requestingUrl }, isOwnPage),
     );
   });
 }

@@ -31,3 +31,18 @@ export interface ConnectRequest {
 export function mayConnect(request: ConnectRequest, isOwnPage: (url: string) => boolean): boolean {
   return request.argumentCount === 0 && request.fromOurWindow && request.fromMainFrame && isOwnPage(request.frameUrl);
 }
+
+/** Only clipboard access (copy/paste in the terminal). */
+const ALLOWED_PERMISSIONS = new Set(['clipboard-read', 'clipboard-sanitized-write']);
+
+export interface PermissionAsk {
+  permission: string;
+  isMainFrame: boolean;
+  /** The URL of the frame that asks (absent for cross-origin subframes). */
+  requestingUrl: string | undefined;
+}
+
+/** A permission is granted to our page's main frame only, and only the clipboard. */
+export function mayUsePermission(ask: PermissionAsk, isOwnPage: (url: string) => boolean): boolean {
+  return ALLOWED_PERMISSIONS.has(ask.permission) && ask.isMainFrame && ask.requestingUrl !== undefined && isOwnPage(ask.requestingUrl);
+}

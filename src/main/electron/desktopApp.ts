@@ -1,0 +1,91 @@
+import { app, dialog, type BrowserWindow } from 'electron';
+import { join } from 'node:path';
+import { Engine } from '../engine/engine';
+import { tandemPaths } from '../settings/paths';
+import { version } from '../version';
+import { installApplicationMenu } from './applicationMenu';
+import { registerAppScheme, serveAppFiles } from './appProtocol';
+import { hardenElectron } from './hardening';
+import { installIpcBridge } from './ipcBridge';
+import { KeychainKeyStore } from './keychainKeyStore';
+import { createMainWindow, rendererUrl, type MainWindowPaths } from './mainWindow';
+import { sandboxWarnings } from './sandboxWarning';
+import { ownPageMatcher } from './senderCheck';
+
+/** How long quitting waits for the engine to save the session and end the shells. */
+const SHUTDOWN_LIMIT_MS = 5_000;
+
+/** The desktop app: one engine, one window, the IPC transport, and what a first launch needs. */
+export function startDesktopApp(paths: MainWindowPaths): void {
+  // A second `tandem` hands over to the first (which comes to the front) and leaves at once,
+  // before it starts an engine of its own.
+  if (!app.requestSingleInstanceLock()) {
+    app.exit(0);
+    return;
+  }
+  const isOwnPage = ownPageMatcher(rendererUrl());
+  registerAppScheme();
+  hardenElectron(isOwnPage);
+  installApplicationMenu(process.platform);
+
+  let engine: Engine | undefined;
+  let mainWindow: BrowserWindow | undefined;
+
+  const openWindow = (): void => {
+    mainWindow = createMainWindow(paths, (reason, gaveUp) => {
+      engine?.log.error('window', `the window's page was lost (${reason})${gaveUp ? '; not reloading it again' : '; reloading it'}`);
+      if (!gaveUp) return;
+      dialog.showErrorBox('Tandem', `Tandem's window stopped working (${reason}) several times in a minute. Tandem will close; your session is saved.`);
+      app.quit();
+    });
+    mainWindow.on('closed', () => (mainWindow = undefined));
+  };
+
+  app
+    .whenReady()
+    .then(() => {
+      serveAppFiles(paths.rendererDir);
+      engine = new Engine({
+        version,
+        keys: new KeychainKeyStore(join(tandemPaths(process.env).dataDir, 'api-keys.json')),
+        hostWarnings: sandboxWarnings((name) => app.commandLine.hasSwitch(name), process.env),
+      });
+      installIpcBridge(engine, () => mainWindow, isOwnPage);
+      openWindow();
+    })
+    .catch((error: unknown) => failToStart(error));
+
+  app.on('second-instance', () => {
+    if (!mainWindow) {
+      if (engine) openWindow();
+      return;
+    }
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.show();
+    mainWindow.focus();
+  });
+
+  let quitting = false;
+  app.on('before-quit', (event) => {
+    if (quitting || !engine) return;
+    event.preventDefault();
+    quitting = true;
+    const limit = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_LIMIT_MS).unref());
+    void Promise.race([engine.shutdown(), limit])
+      .catch((error: unknown) => console.error(`tandem: could not save the session: ${String(error)}`))
+      .finally(() => app.quit());
+  });
+
+  app.on('window-all-closed', () => app.quit());
+}
+
+/** A start that failed says why and leaves, instead of holding the single-instance lock windowless. */
+function failToStart(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(`tandem: could not start: ${error instanceof Error && error.stack ? error.stack : message}`);
+  try {
+    dialog.showErrorBox('Tandem could not start', message);
+  } finally {
+    app.exit(1);
+  }
+}
