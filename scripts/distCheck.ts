@@ -43,9 +43,11 @@ function parseOptions(args: string[]): Options {
   return options;
 }
 
+/** A reason the check cannot go on; main prints it and exits 1 (after cleaning up). */
+class CheckStopped extends Error {}
+
 function fail(message: string): never {
-  console.error(`dist:check: ${message}`);
-  process.exit(1);
+  throw new CheckStopped(message);
 }
 
 /**
@@ -171,6 +173,9 @@ async function main(): Promise<void> {
       console.log(`dist:check: all ${results.length} checks passed [${seconds(started)}]`);
       exitCode = 0;
     }
+  } catch (error) {
+    if (!(error instanceof CheckStopped)) throw error;
+    console.error(`dist:check: ${error.message}`);
   } finally {
     if (options.keep) console.log(`  kept: ${scratch}`);
     else rmSync(scratch, { recursive: true, force: true });
@@ -178,4 +183,7 @@ async function main(): Promise<void> {
   process.exit(exitCode);
 }
 
-await main();
+await main().catch((error: unknown) => {
+  console.error(error instanceof CheckStopped ? `dist:check: ${error.message}` : error);
+  process.exit(1);
+});
