@@ -22,8 +22,8 @@ function open(cols = 40, rows = 5, scrollback = 100, thread?: MirrorThread) {
   return { mirror, seen };
 }
 
-function threadAt(workerLocation: URL | string): MirrorThread {
-  const thread = new MirrorThread({ workerLocation });
+function threadAt(workerLocation: URL | string, readyTimeoutMs?: number): MirrorThread {
+  const thread = new MirrorThread({ workerLocation, readyTimeoutMs });
   threads.push(thread);
   return thread;
 }
@@ -183,6 +183,19 @@ describe('a mirror thread that fails', () => {
     mirror.write(bytes('hello'));
     expect((await offOf(mirror)).reason).toMatch(/^the mirror thread could not start: it could not be started: /);
     expect(thread.workerStarts).toBe(MIRROR_RESTART_POLICY.maxFailures);
+  });
+
+  it('that never says it is ready is stopped after a while and counts as failed', async () => {
+    // Loads, listens, never answers: without the limit its commands would wait for ever.
+    const thread = threadAt(workerSource(`import { parentPort } from 'node:worker_threads'; parentPort.on('message', () => {});`), 300);
+    const { mirror, seen } = open(40, 5, 100, thread);
+    mirror.write(bytes('hello'));
+    const pending = mirror.screenText();
+    const off = await offOf(mirror);
+    expect(off.reason).toBe('the mirror thread could not start: it did not start within 0.3 s (exit code 1)');
+    expect(await pending).toBe('');
+    expect(thread.workerStarts).toBe(MIRROR_RESTART_POLICY.maxFailures);
+    expect(seen.lost).toEqual([]);
   });
 
   it('that loads but dies at every command is given up on too; each death loses the content once', async () => {

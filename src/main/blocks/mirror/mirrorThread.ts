@@ -26,7 +26,15 @@ export interface MirrorThreadOptions {
   /** The worker's script (tests); the bundled mirrorWorker by default. */
   workerLocation?: URL | string;
   restart?: RestartPolicy;
+  /** A thread that has not said it is ready after this long is stopped and counts as failed. */
+  readyTimeoutMs?: number;
 }
+
+/**
+ * Loading takes well under a second; this is for a thread that hangs while loading, whose
+ * commands would otherwise wait (and hold the pty once its mirror window is full) for ever.
+ */
+const READY_TIMEOUT_MS = 20_000;
 
 type QueuedCommand = MirrorCommand | { op: 'write'; mirror: number; chunks: Uint8Array[]; length: number };
 
@@ -49,6 +57,7 @@ export class MirrorThread {
   /** The current worker has loaded (sent `ready`). */
   private ready = false;
   private restartTimer: NodeJS.Timeout | undefined;
+  private readyTimer: NodeJS.Timeout | undefined;
   private offState: MirrorOff | undefined;
   private readonly backoff: RestartBackoff;
   private readonly failures: string[] = [];
@@ -193,8 +202,15 @@ export class MirrorThread {
     worker.on('message', (event: MirrorEvent) => this.onEvent(worker, event));
     let error: Error | undefined;
     worker.on('error', (thrown) => (error = thrown));
+    const readyTimeoutMs = this.options.readyTimeoutMs ?? READY_TIMEOUT_MS;
+    this.readyTimer = setTimeout(() => {
+      error = new Error(`it did not start within ${readyTimeoutMs / 1000} s`);
+      void worker.terminate();
+    }, readyTimeoutMs);
+    this.readyTimer.unref();
     worker.on('exit', (code) => {
       if (this.worker !== worker) return;
+      clearTimeout(this.readyTimer);
       const wasReady = this.ready;
       this.worker = undefined;
       this.ready = false;
@@ -205,6 +221,7 @@ export class MirrorThread {
   private onEvent(worker: Worker, event: MirrorEvent): void {
     if (this.worker !== worker) return;
     if (event.kind === 'ready') {
+      clearTimeout(this.readyTimer);
       this.ready = true;
       this.backoff.succeeded();
       this.flush();
@@ -265,6 +282,7 @@ export class MirrorThread {
   }
 
   private stopWaiting(): void {
+    clearTimeout(this.readyTimer);
     clearTimeout(this.restartTimer);
     this.restartTimer = undefined;
     if (this.flushSoon) clearImmediate(this.flushSoon);
