@@ -5,7 +5,9 @@ import type { PaneMirror } from './mirror/paneMirror';
 const PROMPT_WITH_COMMAND = /^.*?[$#%>❯»λ] (.*\S)\s*$/u;
 const BARE_PROMPT = /[$#%>❯»λ]\s*$/u;
 const QUIET_MS = 150;
-const ECHO_WAIT_MS = 40;
+/** How long Enter's echo may take before the line is read anyway (a shell that echoes nothing). */
+const ECHO_LIMIT_MS = 2_000;
+const NEWLINE = 0x0a;
 
 /**
  * Blocks for shells without integration: Enter on a line that looks like a prompt starts
@@ -16,6 +18,8 @@ const ECHO_WAIT_MS = 40;
 export class PromptHeuristics {
   private quietTimer: NodeJS.Timeout | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Reads waiting for the echo of an Enter (the newline the shell prints when it takes the line). */
+  private readonly waitingForEcho = new Set<() => void>();
 
   constructor(
     private readonly mirror: PaneMirror,
@@ -28,11 +32,14 @@ export class PromptHeuristics {
     const text = typeof data === 'string' ? data : Buffer.from(data).toString('utf8');
     if (!text.includes('\r')) return;
     // The shell echoes what was typed before it acts on Enter, but that echo (of a paste, or
-    // of the last keys of a fast typist) may still be on its way: read the line a moment later.
+    // of the last keys of a fast typist on a busy machine) may still be on its way. Enter's
+    // own echo, a newline, comes after all of it: read the line once that has arrived.
     const offset = this.streamOffset();
     const promptMark = this.mirror.markCursorLine();
-    const timer = setTimeout(() => {
+    const read = () => {
+      clearTimeout(timer);
       this.timers.delete(timer);
+      this.waitingForEcho.delete(read);
       void this.mirror.promptLine(promptMark).then((line) => {
         if (!line) return;
         const match = PROMPT_WITH_COMMAND.exec(line.text);
@@ -42,13 +49,21 @@ export class PromptHeuristics {
         }
         this.tracker.startHeuristicBlock(match[1], offset, line.startMark);
         // The command may already be done and its prompt back: check without waiting for more output.
-        this.afterOutput();
+        this.checkForPrompt();
       });
-    }, ECHO_WAIT_MS);
+    };
+    const timer = setTimeout(read, ECHO_LIMIT_MS);
     this.timers.add(timer);
+    this.waitingForEcho.add(read);
   }
 
-  afterOutput(): void {
+  /** Output the stream has just written to the mirror. */
+  afterOutput(chunk: Uint8Array): void {
+    if (this.waitingForEcho.size > 0 && chunk.includes(NEWLINE)) for (const read of [...this.waitingForEcho]) read();
+    this.checkForPrompt();
+  }
+
+  private checkForPrompt(): void {
     if (!this.tracker.running || this.tracker.marksSeen > 0) return;
     if (this.quietTimer) clearTimeout(this.quietTimer);
     this.quietTimer = setTimeout(() => {
@@ -64,5 +79,6 @@ export class PromptHeuristics {
   dispose(): void {
     if (this.quietTimer) clearTimeout(this.quietTimer);
     for (const timer of this.timers) clearTimeout(timer);
+    this.waitingForEcho.clear();
   }
 }

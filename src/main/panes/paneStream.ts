@@ -110,7 +110,7 @@ export class PaneStream {
     }
     this.segmentBeforeMark(chunk.subarray(written));
     this.total = base + chunk.length;
-    if (!this.integrationOn) this.heuristics.afterOutput();
+    if (!this.integrationOn) this.heuristics.afterOutput(chunk);
     this.outputRead.fire();
   }
 
