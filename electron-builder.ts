@@ -81,6 +81,8 @@ export function builderConfig(env: NodeJS.ProcessEnv): Configuration {
       enableCookieEncryption: true,
       enableEmbeddedAsarIntegrityValidation: true,
       onlyLoadAppFromAsar: true,
+      // The window loads tandem://app/, never file://: file: pages get no extra privileges.
+      grantFileProtocolExtraPrivileges: false,
     },
     linux: {
       // The .deb first: it is the main Linux package (docs/packaging.md says why).

@@ -35,6 +35,7 @@ const FUSE = {
   enableNodeCliInspectArguments: 3,
   enableEmbeddedAsarIntegrityValidation: 4,
   onlyLoadAppFromAsar: 5,
+  grantFileProtocolExtraPrivileges: 7,
 } as const;
 const ENABLE = 0x31;
 const DISABLE = 0x30;
@@ -219,6 +220,7 @@ export const RULES: Rule[] = [
         ['enableNodeCliInspectArguments', expect.forTests],
         ['enableEmbeddedAsarIntegrityValidation', true],
         ['onlyLoadAppFromAsar', true],
+        ['grantFileProtocolExtraPrivileges', false],
       ];
       const problems: string[] = [];
       for (const [fuse, on] of want) {

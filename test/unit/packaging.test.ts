@@ -68,7 +68,7 @@ function goodLayout(): PackedLayout {
       'out/main/cli.js': `import pty from "node-pty";\nvar version = "1.2.3";\nvar worker = join(import.meta.dirname, "./chunks/mirrorWorker-0123abcd.mjs");\n`,
       [WORKER]: 'import { parentPort } from "node:worker_threads";\nimport { setPriority } from "node:os";\nconst require = createRequire(import.meta.url);\nrequire("fs");\n',
     },
-    fuses: [OFF, ON, OFF, OFF, ON, ON, OFF, ON, ON],
+    fuses: [OFF, ON, OFF, OFF, ON, ON, OFF, OFF, ON],
     apparmorProfile: 'abi <abi/4.0>,\ninclude <tunables/global>\n\nprofile "tandem" "/opt/Tandem/tandem" flags=(unconfined) {\n  userns,\n}\n',
     deb: {
       args: [
@@ -167,7 +167,7 @@ describe('dist:check layout rules', () => {
   it('report fuses left as Electron ships them, and the --inspect fuse by the test switch', () => {
     const layout = goodLayout();
     layout.fuses = [ON, OFF, ON, ON, OFF, OFF, OFF, ON, ON];
-    expect(problems(layout)).toHaveLength(6);
+    expect(problems(layout)).toHaveLength(7);
     const testBuild = goodLayout();
     testBuild.fuses![3] = ON;
     expect(problems(testBuild)).toEqual(['fuse enableNodeCliInspectArguments is on, expected off (only TANDEM_PACKAGE_FOR_TESTS=1 turns it on)']);
@@ -262,6 +262,7 @@ describe('electron-builder configuration', () => {
       enableCookieEncryption: true,
       enableEmbeddedAsarIntegrityValidation: true,
       onlyLoadAppFromAsar: true,
+      grantFileProtocolExtraPrivileges: false,
     });
   });
 
