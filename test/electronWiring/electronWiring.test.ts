@@ -156,17 +156,20 @@ describe('the desktop app under a stand-in Electron', { timeout: 90_000 }, () =>
     expect(window).toMatchObject({ minimized: false, focused: true, shown: true });
   });
 
-  it('has no DevTools in a packaged build; F12 opens them in a development build', async () => {
+  it('has no DevTools in a packaged build; F12 opens them in a development build; F11 is full screen', async () => {
     const packaged = start({ packaged: true });
     await packaged.call('pageReady');
     const state = await packaged.call<{ windows: { webPreferences: Record<string, unknown> }[] }>('state');
     expect(state.windows[0]!.webPreferences.devTools).toBe(false);
-    expect(await packaged.call('keyDown', { key: 'F12' })).toEqual({ prevented: false, devToolsToggles: 0 });
-    expect(await packaged.call('keyDown', { key: 'I', control: true, shift: true })).toEqual({ prevented: false, devToolsToggles: 0 });
+    expect(await packaged.call('keyDown', { key: 'F12' })).toEqual({ prevented: false, devToolsToggles: 0, fullScreen: false });
+    expect(await packaged.call('keyDown', { key: 'I', control: true, shift: true })).toEqual({ prevented: false, devToolsToggles: 0, fullScreen: false });
+    // F11 (the menu's full-screen key) is kept, in every build.
+    expect(await packaged.call('keyDown', { key: 'F11' })).toEqual({ prevented: true, devToolsToggles: 0, fullScreen: true });
+    expect(await packaged.call('keyDown', { key: 'F11' })).toEqual({ prevented: true, devToolsToggles: 0, fullScreen: false });
 
     const development = start();
     await development.call('pageReady');
-    expect(await development.call('keyDown', { key: 'F12' })).toEqual({ prevented: true, devToolsToggles: 1 });
+    expect(await development.call('keyDown', { key: 'F12' })).toEqual({ prevented: true, devToolsToggles: 1, fullScreen: false });
   });
 
   it('warns in hello when Chromium runs without its OS sandbox', async () => {

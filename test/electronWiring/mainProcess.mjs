@@ -61,8 +61,8 @@ const operations = {
   },
   keyDown: ({ key, control = false, shift = false }) => {
     let prevented = false;
-    mainWindow().webContents.emit('before-input-event', { preventDefault: () => (prevented = true) }, { type: 'keyDown', key, control, shift });
-    return { prevented, devToolsToggles: mainWindow().webContents.devToolsToggles };
+    mainWindow().webContents.emit('before-input-event', { preventDefault: () => (prevented = true) }, { type: 'keyDown', key, control, shift, alt: false, meta: false });
+    return { prevented, devToolsToggles: mainWindow().webContents.devToolsToggles, fullScreen: mainWindow().fullScreen };
   },
   crashPage: ({ reason }) => {
     mainWindow().webContents.emit('render-process-gone', {}, { reason, exitCode: 1 });

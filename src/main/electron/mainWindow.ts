@@ -43,14 +43,17 @@ export function createMainWindow(paths: MainWindowPaths, onPageLost: (reason: st
   });
   window.once('ready-to-show', () => window.show());
   reloadWhenThePageIsLost(window, onPageLost);
-  if (!app.isPackaged) {
-    window.webContents.on('before-input-event', (event, input) => {
-      if (input.type === 'keyDown' && input.key === 'F12') {
-        event.preventDefault();
-        window.webContents.toggleDevTools();
-      }
-    });
-  }
+  // The keys the removed menu used to carry that a page cannot provide itself.
+  window.webContents.on('before-input-event', (event, input) => {
+    if (input.type !== 'keyDown' || input.control || input.alt || input.meta || input.shift) return;
+    if (input.key === 'F11') {
+      event.preventDefault();
+      window.setFullScreen(!window.isFullScreen());
+    } else if (input.key === 'F12' && !app.isPackaged) {
+      event.preventDefault();
+      window.webContents.toggleDevTools();
+    }
+  });
   void window.loadURL(rendererUrl());
   return window;
 }

@@ -92,6 +92,7 @@ export class BrowserWindow extends EventEmitter {
     this.options = options;
     this.webContents = new StandInWebContents(this);
     this.minimized = false;
+    this.fullScreen = false;
     this.shown = false;
     this.focused = false;
     this.destroyed = false;
@@ -111,6 +112,12 @@ export class BrowserWindow extends EventEmitter {
   }
   isMinimized() {
     return this.minimized;
+  }
+  isFullScreen() {
+    return this.fullScreen;
+  }
+  setFullScreen(on) {
+    this.fullScreen = on;
   }
   minimize() {
     this.minimized = true;
@@ -144,6 +151,7 @@ export class BrowserWindow extends EventEmitter {
       url: this.webContents.getURL(),
       webPreferences: this.options?.webPreferences,
       minimized: this.minimized,
+      fullScreen: this.fullScreen,
       shown: this.shown,
       focused: this.focused,
       destroyed: this.destroyed,
