@@ -1,8 +1,9 @@
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, sep } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanChildEnv } from './childEnv';
+import { unpackedPath } from '../packaged/unpackedPath';
 
 /**
  * How Tandem starts a shell: which executable, which arguments, which environment, and —
@@ -67,7 +68,7 @@ export function findIntegrationAssets(from: string): string {
   let dir = from;
   for (;;) {
     const candidate = join(dir, 'assets', 'shell-integration');
-    const unpacked = toUnpacked(candidate);
+    const unpacked = unpackedPath(candidate);
     // Inside app.asar the scripts are only usable from app.asar.unpacked.
     tried.push(unpacked);
     if (existsSync(join(unpacked, 'bash', 'tandem.bash'))) return unpacked;
@@ -78,11 +79,6 @@ export function findIntegrationAssets(from: string): string {
   throw new Error(`Shell integration scripts not found; looked in:\n  ${tried.join('\n  ')}`);
 }
 
-function toUnpacked(path: string): string {
-  const marker = `${sep}app.asar${sep}`;
-  const at = path.indexOf(marker);
-  return at === -1 ? path : `${path.slice(0, at)}${sep}app.asar.unpacked${sep}${path.slice(at + marker.length)}`;
-}
 
 let versionCache: string | undefined;
 

@@ -5,6 +5,7 @@ import { MIRROR_FLUSH_BYTES, MIRROR_FLUSH_MS } from '../../pty/flowPolicy';
 import mirrorWorkerPath from './mirrorWorker?modulePath';
 import type { MirrorAnswers, MirrorCommand, MirrorEvent, MirrorQuery } from './mirrorProtocol';
 import { MIRROR_RESTART_POLICY, RestartBackoff, type RestartPolicy } from './restartBackoff';
+import { unpackedPath } from '../../packaged/unpackedPath';
 
 /** What a pane's mirror hears from the thread. */
 export interface MirrorSubscriber {
@@ -309,8 +310,9 @@ export class MirrorThread {
   }
 }
 
+/** The built worker script; in a packaged app, its copy unpacked from the asar (loaded the same way on every platform). */
 function bundledWorkerLocation(): URL {
-  return isAbsolute(mirrorWorkerPath) ? pathToFileURL(mirrorWorkerPath) : new URL(mirrorWorkerPath);
+  return isAbsolute(mirrorWorkerPath) ? pathToFileURL(unpackedPath(mirrorWorkerPath)) : new URL(mirrorWorkerPath);
 }
 
 function messageOf(error: unknown): string {
