@@ -1,23 +1,9 @@
-import { expect, test, type Page } from '@playwright/test';
-import { bufferText, runCommand, terminalSize, waitForBuffer } from './support/terminalPage';
+import { expect, test } from '@playwright/test';
+import { bufferText, runCommand, screenRowOf, terminalSize, waitForBuffer } from './support/terminalPage';
 import { allowClipboard, readClipboardText, useTandem, writeClipboardText } from './support/uiPage';
 
 const tandem = useTandem();
 
-/** Row of a line of text on screen (viewport-relative), from the xterm buffer. */
-async function screenRowOf(page: Page, paneId: string, text: string): Promise<number> {
-  return page.evaluate(
-    ({ id, wanted }) => {
-      const terminal = (window as unknown as { __tandem: { terminals: Map<number, import('@xterm/xterm').Terminal> } }).__tandem.terminals.get(Number(id))!;
-      const buffer = terminal.buffer.active;
-      for (let y = buffer.viewportY; y < buffer.viewportY + terminal.rows; y++) {
-        if (buffer.getLine(y)?.translateToString(true) === wanted) return y - buffer.viewportY;
-      }
-      return -1;
-    },
-    { id: paneId, wanted: text },
-  );
-}
 
 test('selecting with the mouse and Ctrl+Shift+C copies; Ctrl+Shift+C without a selection sends nothing to the shell', async ({ page }) => {
   const { server, pane, paneId } = await tandem.start(page);

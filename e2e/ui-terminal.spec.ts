@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { runCommand, terminalSize, waitForBuffer } from './support/terminalPage';
+import { runCommand, screenRowOf, terminalSize, waitForBuffer } from './support/terminalPage';
 import { probeTerminal, useTandem } from './support/uiPage';
 
 const tandem = useTandem();
@@ -75,17 +75,7 @@ test('font zoom: Ctrl+= and Ctrl+- change the font size, Ctrl+0 resets it; scrol
 
 /** The client coordinates of the middle of cell `column` (0-based) of the on-screen row whose text is `line`. */
 async function cellOf(page: Page, pane: Locator, paneId: string, line: string, column: number): Promise<{ x: number; y: number }> {
-  const row = await page.evaluate(
-    ({ id, wanted }) => {
-      const terminal = (window as unknown as { __tandem: { terminals: Map<number, import('@xterm/xterm').Terminal> } }).__tandem.terminals.get(Number(id))!;
-      const buffer = terminal.buffer.active;
-      for (let y = buffer.viewportY; y < buffer.viewportY + terminal.rows; y++) {
-        if (buffer.getLine(y)?.translateToString(true) === wanted) return y - buffer.viewportY;
-      }
-      return -1;
-    },
-    { id: paneId, wanted: line },
-  );
+  const row = await screenRowOf(page, paneId, line);
   expect(row, `"${line}" on screen`).toBeGreaterThanOrEqual(0);
   const screen = (await pane.locator('.xterm-screen').boundingBox())!;
   const { cols, rows } = await terminalSize(page, paneId);

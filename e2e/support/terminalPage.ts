@@ -60,3 +60,18 @@ export async function runCommand(page: Page, pane: Locator, command: string): Pr
 function cssEscape(value: string): string {
   return value.replace(/["\\]/g, '\\$&');
 }
+
+/** The viewport row (0-based) that shows exactly `text`, from the xterm buffer; -1 when none does. */
+export async function screenRowOf(page: Page, paneId: string, text: string): Promise<number> {
+  return page.evaluate(
+    ({ id, wanted }) => {
+      const terminal = (window as unknown as { __tandem: { terminals: Map<number, import('@xterm/xterm').Terminal> } }).__tandem.terminals.get(Number(id))!;
+      const buffer = terminal.buffer.active;
+      for (let y = buffer.viewportY; y < buffer.viewportY + terminal.rows; y++) {
+        if (buffer.getLine(y)?.translateToString(true) === wanted) return y - buffer.viewportY;
+      }
+      return -1;
+    },
+    { id: paneId, wanted: text },
+  );
+}

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Pane } from '../../src/main/panes/pane';
 import { makeTestHome, removeTestHome } from '../support/testHome';
+import { waitUntil } from '../support/waitUntil';
 
 /**
  * A real bash in a real pty, started with the environment Tandem gets from its AppImage:
@@ -38,13 +39,6 @@ afterEach(async () => {
   home = undefined;
 });
 
-async function waitFor(predicate: () => boolean, what: string, timeout = 20_000): Promise<void> {
-  const until = Date.now() + timeout;
-  while (!predicate()) {
-    if (Date.now() > until) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** What AppRun hands the app: runs the real script, whose "app" writes its environment out. */
 function launchThroughAppRun(script: string, appDir: string, env: Record<string, string>): Record<string, string> {
@@ -89,10 +83,10 @@ describe('the shell in a pane of an AppImage', () => {
     pane = new Pane({ id: 1, shellPath: '/bin/bash', cwd: home, cols: 1_000, rows: 30, scrollback: 1_000, integration: true, login: false, env: electron });
     pane.attach({ output: () => {}, event: () => {} });
     pane.start();
-    await waitFor(() => pane!.state === 'PROMPT', 'the first prompt');
+    await waitUntil(() => pane!.state === 'PROMPT', 'the first prompt');
     const shown = SHOWN.map((name) => `${name} "\${${name}-<unset>}"`).join(' ');
     pane.write(`printf '[%s=%s]\\n' ${shown}\r`);
-    await waitFor(() => pane!.blocks().some((block) => block.endedAt !== undefined) && pane!.state === 'PROMPT', 'printf to finish');
+    await waitUntil(() => pane!.blocks().some((block) => block.endedAt !== undefined) && pane!.state === 'PROMPT', 'printf to finish');
     const text = (await pane.outputOf(pane.blocks()[0]!.id))!.text;
     const seen = Object.fromEntries([...text.matchAll(/^\[([A-Z0-9_]+)=(.*)\]$/gm)].map((match) => [match[1], match[2]]));
 

@@ -8,6 +8,7 @@ import { EngineLog, type LogRecord } from '../../src/main/log/engineLog';
 import { Pane } from '../../src/main/panes/pane';
 import type { Events } from '../../src/shared/protocol';
 import { makeTestHome, removeTestHome, testHomeEnv } from '../support/testHome';
+import { waitUntil } from '../support/waitUntil';
 
 /**
  * A real bash in a real pty, in a pane whose mirror thread cannot load (its file is missing,
@@ -26,13 +27,6 @@ afterEach(async () => {
   home = undefined;
 });
 
-async function waitFor(predicate: () => boolean, what: string, timeout = 20_000): Promise<void> {
-  const until = Date.now() + timeout;
-  while (!predicate()) {
-    if (Date.now() > until) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('a pane whose mirror thread cannot start', () => {
   it('keeps typing, output, resize and blocks working, says so once, and answers reads plainly', async () => {
@@ -69,33 +63,33 @@ describe('a pane whose mirror thread cannot start', () => {
     pane.start();
     const finished = () => pane!.blocks().filter((block) => block.endedAt !== undefined);
 
-    await waitFor(() => pane!.state === 'PROMPT', 'the first prompt');
-    await waitFor(() => notices.some((notice) => notice.message.includes('is off')), 'the notice that the mirror is off');
+    await waitUntil(() => pane!.state === 'PROMPT', 'the first prompt');
+    await waitUntil(() => notices.some((notice) => notice.message.includes('is off')), 'the notice that the mirror is off');
 
     // Typing and output.
     pane.write('echo "sum=$((6 * 7))"\r');
-    await waitFor(() => finished().length === 1 && pane!.state === 'PROMPT', 'the first block');
+    await waitUntil(() => finished().length === 1 && pane!.state === 'PROMPT', 'the first block');
     // Output reaches the client batched, a little after the block's marks are read.
-    await waitFor(() => output.includes('sum=42'), 'the output');
+    await waitUntil(() => output.includes('sum=42'), 'the output');
     expect(finished()[0]).toMatchObject({ command: 'echo "sum=$((6 * 7))"', exitCode: 0, cwd: home, trusted: true });
 
     // Blocks keep their exit codes and cwd.
     pane.write('cd /tmp && false\r');
-    await waitFor(() => finished().length === 2 && pane!.state === 'PROMPT', 'the second block');
+    await waitUntil(() => finished().length === 2 && pane!.state === 'PROMPT', 'the second block');
     expect(finished()[1]).toMatchObject({ exitCode: 1 });
     expect(pane.cwd).toBe('/tmp');
 
     // Resize reaches the shell.
     expect(pane.resize(100, 40)).toEqual({ cols: 100, rows: 40 });
     pane.write('stty size\r');
-    await waitFor(() => finished().length === 3 && pane!.state === 'PROMPT', 'stty size');
-    await waitFor(() => output.includes('40 100'), 'the new size');
+    await waitUntil(() => finished().length === 3 && pane!.state === 'PROMPT', 'stty size');
+    await waitUntil(() => output.includes('40 100'), 'the new size');
 
     // More output than the mirror's flow window: nothing acknowledges it, and it must not hold the pty.
     const floodBytes = 2 * MIRROR_WINDOW.high;
     pane.write(`head -c ${floodBytes} /dev/zero | tr '\\0' x; echo; echo flood-done\r`);
-    await waitFor(() => finished().length === 4 && pane!.state === 'PROMPT', 'the flood to finish', 60_000);
-    await waitFor(() => output.includes('flood-done'), 'the end of the flood');
+    await waitUntil(() => finished().length === 4 && pane!.state === 'PROMPT', 'the flood to finish', 60_000);
+    await waitUntil(() => output.includes('flood-done'), 'the end of the flood');
     expect(pane.info().streamOffset).toBeGreaterThan(floodBytes);
 
     // What needs the mirror answers at once, and says why it has nothing.

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Pane } from '../../../src/main/panes/pane';
 import { makeTempDir, removeDir, SHELLS, writeFiles, type ShellName } from '../harness/shellSession';
+import { waitUntil } from '../../support/waitUntil';
 
 /**
  * The same integration driven through the engine's Pane (which spawns with
@@ -17,13 +18,6 @@ afterEach(async () => {
   home = undefined;
 });
 
-async function waitFor(predicate: () => boolean, what: string, timeout = 10_000): Promise<void> {
-  const until = Date.now() + timeout;
-  while (!predicate()) {
-    if (Date.now() > until) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe.each(['bash', 'zsh', 'fish'] as ShellName[])('Pane with %s', (shell) => {
   it('turns typed commands into trusted blocks with exit codes, cwd and output', async () => {
@@ -48,13 +42,13 @@ describe.each(['bash', 'zsh', 'fish'] as ShellName[])('Pane with %s', (shell) =>
       },
     });
     pane.start();
-    await waitFor(() => pane!.state === 'PROMPT', 'the first prompt');
+    await waitUntil(() => pane!.state === 'PROMPT', 'the first prompt');
     expect(pane.info().integration).toBe(true);
 
     pane.write('echo "hello from $TERM_PROGRAM"\r');
-    await waitFor(() => pane!.blocks().some((block) => block.endedAt !== undefined) && pane!.state === 'PROMPT', 'the first block');
+    await waitUntil(() => pane!.blocks().some((block) => block.endedAt !== undefined) && pane!.state === 'PROMPT', 'the first block');
     pane.write('false\r');
-    await waitFor(() => pane!.blocks().filter((block) => block.endedAt !== undefined).length === 2 && pane!.state === 'PROMPT', 'the second block');
+    await waitUntil(() => pane!.blocks().filter((block) => block.endedAt !== undefined).length === 2 && pane!.state === 'PROMPT', 'the second block');
 
     const [first, second] = pane.blocks();
     expect(first).toMatchObject({ command: 'echo "hello from $TERM_PROGRAM"', exitCode: 0, cwd: home, trusted: true });
