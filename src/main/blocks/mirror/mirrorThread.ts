@@ -1,8 +1,8 @@
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { MIRROR_FLUSH_BYTES, MIRROR_FLUSH_MS } from '../../pty/flowPolicy';
 import mirrorWorkerPath from './mirrorWorker?modulePath';
+import { MirrorCommandQueue } from './mirrorCommandQueue';
 import type { MirrorAnswers, MirrorCommand, MirrorEvent, MirrorQuery } from './mirrorProtocol';
 import { MIRROR_RESTART_POLICY, RestartBackoff, type RestartPolicy } from './restartBackoff';
 import { unpackedPath } from '../../packaged/unpackedPath';
@@ -37,15 +37,13 @@ export interface MirrorThreadOptions {
  */
 const READY_TIMEOUT_MS = 20_000;
 
-type QueuedCommand = MirrorCommand | { op: 'write'; mirror: number; chunks: Uint8Array[]; length: number };
-
 /** Failures kept for the engine log's record of why the thread went off. */
 const FAILURES_KEPT = 10;
 
 /**
- * The one mirror thread of this process, shared by every pane. Commands are queued and
- * posted once per turn of the event loop, with consecutive output of a pane joined into
- * one transferred buffer, so a flood costs a few messages per tick, not one per pty read.
+ * The one mirror thread of this process, shared by every pane. Commands are queued
+ * (MirrorCommandQueue) and posted once per turn of the event loop, so a flood costs a few
+ * messages per tick, not one per pty read.
  *
  * Commands are posted only once the thread says it is ready, so a thread that fails to load
  * loses none of them (the pty's flow window bounds what waits meanwhile). A dead thread is
@@ -64,12 +62,7 @@ export class MirrorThread {
   private readonly failures: string[] = [];
   private lastError: Error | undefined;
   private starts = 0;
-  private queue: QueuedCommand[] = [];
-  private queuedBytes = 0;
-  /** A flush is due on the next turn of the event loop. */
-  private flushSoon: NodeJS.Immediate | undefined;
-  /** Output alone is flushed a little later, so a flood goes over in fewer, bigger messages. */
-  private flushLater: NodeJS.Timeout | undefined;
+  private readonly queue = new MirrorCommandQueue(() => this.flush());
   private nextRequest = 1;
   private nextMirror = 1;
   private readonly requests = new Map<number, { resolve(value: unknown): void; fallback: unknown }>();
@@ -105,23 +98,7 @@ export class MirrorThread {
 
   send(command: MirrorCommand): void {
     if (this.offState) return;
-    if (command.op === 'write' && typeof command.data !== 'string') {
-      const last = this.queue[this.queue.length - 1];
-      if (last?.op === 'write' && last.mirror === command.mirror && 'chunks' in last) {
-        last.chunks.push(command.data);
-        last.length += command.data.byteLength;
-      } else {
-        this.queue.push({ op: 'write', mirror: command.mirror, chunks: [command.data], length: command.data.byteLength });
-      }
-      this.queuedBytes += command.data.byteLength;
-      if (this.queuedBytes < MIRROR_FLUSH_BYTES) {
-        this.flushLater ??= setTimeout(() => this.flush(), MIRROR_FLUSH_MS);
-        return;
-      }
-    } else {
-      this.queue.push(command);
-    }
-    this.flushSoon ??= setImmediate(() => this.flush());
+    this.queue.add(command);
   }
 
   /**
@@ -155,33 +132,14 @@ export class MirrorThread {
   }
 
   private flush(): void {
-    if (this.flushSoon) clearImmediate(this.flushSoon);
-    if (this.flushLater) clearTimeout(this.flushLater);
-    this.flushSoon = undefined;
-    this.flushLater = undefined;
-    if (this.queue.length === 0) return;
+    this.queue.cancelTimers();
+    if (this.queue.isEmpty) return;
     if (!this.worker || !this.ready) {
       // Kept until a thread is ready (started now unless a restart is waiting).
       this.start();
       return;
     }
-    const queued = this.queue;
-    this.queue = [];
-    this.queuedBytes = 0;
-    const transfer: ArrayBuffer[] = [];
-    const commands = queued.map((command): MirrorCommand => {
-      if (!('chunks' in command)) return command;
-      // A fresh buffer: a pty read's Buffer may share memory with others, and a transferred
-      // view would take its whole backing store along.
-      const data = new Uint8Array(command.length);
-      let offset = 0;
-      for (const chunk of command.chunks) {
-        data.set(chunk, offset);
-        offset += chunk.byteLength;
-      }
-      transfer.push(data.buffer);
-      return { op: 'write', mirror: command.mirror, data };
-    });
+    const { commands, transfer } = this.queue.take();
     this.worker.postMessage(commands, transfer);
   }
 
@@ -253,8 +211,7 @@ export class MirrorThread {
     if (this.failures.length > FAILURES_KEPT) this.failures.shift();
     if (wasReady) {
       // Commands still queued were for the old thread's mirrors; the subscribers open new ones.
-      this.queue = [];
-      this.queuedBytes = 0;
+      this.queue.clear();
       this.answerPendingWithFallbacks();
       for (const subscriber of [...this.subscribers.values()]) subscriber.lost(reason);
     }
@@ -265,7 +222,7 @@ export class MirrorThread {
     }
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
-      if (this.queue.length > 0 || this.requests.size > 0) this.start();
+      if (!this.queue.isEmpty || this.requests.size > 0) this.start();
     }, delay);
     this.keepAliveWhileAsked();
   }
@@ -286,12 +243,7 @@ export class MirrorThread {
     clearTimeout(this.readyTimer);
     clearTimeout(this.restartTimer);
     this.restartTimer = undefined;
-    if (this.flushSoon) clearImmediate(this.flushSoon);
-    clearTimeout(this.flushLater);
-    this.flushSoon = undefined;
-    this.flushLater = undefined;
-    this.queue = [];
-    this.queuedBytes = 0;
+    this.queue.clear();
   }
 
   private answerPendingWithFallbacks(): void {
