@@ -17,6 +17,7 @@ import { summarizeRisk } from './riskSummary';
 import { ruleFor } from './rules';
 import { parseOptions, toArg, type Arg } from './rules/arguments';
 import { rmCatastrophe } from './rules/fileCommands';
+import { checkArithmeticWords } from './rules/readers';
 import { isVersionQuery } from './rules/readOnly';
 import type { Invocation, PathContext, RuleEnv, StdinSource } from './rules/rule';
 import { Verdict, maxLevel } from './rules/verdict';
@@ -163,6 +164,10 @@ export class CommandClassifier implements RuleEnv {
         break;
       case 'simple':
         label = this.simple(cmd, analysis, verdict, functions);
+        break;
+      case 'arithmetic':
+        label = '(arithmetic)';
+        checkArithmeticWords(cmd.args.map(toArg), 'bash', verdict, this);
         break;
     }
     checkRedirectWrites(cmd, verdict, this.paths);

@@ -69,7 +69,13 @@ export type ShellCommandKind =
   /** `[[ … ]]`, `[ … ]` as syntax. */
   | 'test'
   /** `name() { … }`: `name` is the function name; the body's commands are yielded separately. */
-  | 'function';
+  | 'function'
+  /**
+   * A quoted string that bash evaluates as arithmetic (in `(( ))`, `$(( ))`, `[[ ]]`, a subscript) and
+   * that holds a `$( )` or backticks the quotes hid from the parse: bash runs it (`(( 'a[$(cmd)]' ))`).
+   * `args` is that string.
+   */
+  | 'arithmetic';
 
 export interface ShellCommand {
   kind: ShellCommandKind;
@@ -207,6 +213,8 @@ interface WalkContext {
   background: boolean;
   functions: string[];
   inSubstitution: boolean;
+  /** Inside `(( ))`, `$(( ))`, `[[ ]]`, a subscript or a C-style for: quoted text may be evaluated as arithmetic. */
+  arithmetic?: boolean;
 }
 
 /** Deeper nesting than this is reported as an issue instead of walked (stack safety). */
@@ -267,6 +275,20 @@ class TreeWalker {
         return;
       case 'test_command':
         this.commands.push(this.testCommand(node, ctx));
+        this.walkChildren(node, { ...ctx, arithmetic: true }, depth);
+        return;
+      case 'arithmetic_expansion':
+      case 'subscript':
+      case 'c_style_for_statement':
+        this.walkChildren(node, { ...ctx, arithmetic: true }, depth);
+        return;
+      case 'compound_statement':
+        this.walkChildren(node, node.child(0)?.type === '((' ? { ...ctx, arithmetic: true } : ctx, depth);
+        return;
+      case 'raw_string':
+      case 'ansi_c_string':
+      case 'string':
+        if (ctx.arithmetic) this.hiddenArithmetic(node, ctx);
         this.walkChildren(node, ctx, depth);
         return;
       case 'function_definition': {
@@ -424,6 +446,14 @@ class TreeWalker {
     const nodes = node.type === 'variable_assignment' ? [node] : node.namedChildren.filter((c): c is Node => c?.type === 'variable_assignment');
     command.assignments = nodes.map(assignmentFromNode);
     return command;
+  }
+
+  /** A quoted string in an arithmetic context whose quotes hide a `$( )` from the parse (see the `arithmetic` kind). */
+  private hiddenArithmetic(node: Node, ctx: WalkContext): void {
+    const word = wordFromNode(node);
+    const hidden = word.parts.map((p) => (p.type === 'literal' ? p.value : '')).join('');
+    if (!/\$\(|`/.test(hidden)) return;
+    this.commands.push({ ...this.base('arithmetic', node, ctx), args: [{ text: node.text, parts: [{ type: 'literal', value: hidden, quoted: true }] }] });
   }
 
   private testCommand(node: Node, ctx: WalkContext): ShellCommand {

@@ -4,14 +4,25 @@
  * `declare`/`export`/`unset` change variables unless they only list.
  */
 import { toArg } from './rules/arguments';
+import { checkArithmeticWords } from './rules/readers';
 import type { RuleEnv } from './rules/rule';
 import type { Verdict } from './rules/verdict';
 import { literalValue, type ShellCommand } from './shellParser';
 
 /** Variables whose value some program runs as a command. */
-const CODE_VARIABLES = /^(PROMPT_COMMAND|BASH_ENV|ENV|PAGER|MANPAGER|GIT_PAGER|EDITOR|VISUAL|GIT_EDITOR|GIT_SSH|GIT_EXTERNAL_DIFF|GIT_ASKPASS|SSH_ASKPASS|SUDO_ASKPASS|LESSOPEN|LESSCLOSE|PS[0-4]|\w*_COMMAND)$/;
+export const CODE_VARIABLES = /^(PROMPT_COMMAND|BASH_ENV|ENV|\w*PAGER|PAGER_COLOR|EDITOR|VISUAL|GIT_EDITOR|GIT_SSH|GIT_EXTERNAL_DIFF|GIT_ASKPASS|SSH_ASKPASS|SUDO_ASKPASS|LESSOPEN|LESSCLOSE|BROWSER|PS[0-4]|\w*_COMMAND)$/;
 /** Variables that change what programs load or find. */
-const LOADER_VARIABLES = /^(LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_\w+|PATH|IFS|NODE_OPTIONS|PYTHONPATH|PYTHONSTARTUP|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|SHELLOPTS|BASHOPTS|GIT_CONFIG\w*|GIT_DIR|GIT_WORK_TREE|ZDOTDIR|XDG_CONFIG_HOME|BASH_FUNC_\S+|CDPATH|GLOBIGNORE)$/;
+export const LOADER_VARIABLES = /^(LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_\w+|PATH|IFS|NODE_OPTIONS|PYTHONPATH|PYTHONSTARTUP|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|SHELLOPTS|BASHOPTS|GIT_CONFIG\w*|GIT_DIR|GIT_WORK_TREE|ZDOTDIR|XDG_CONFIG_HOME|BASH_FUNC_\S+|CDPATH|GLOBIGNORE|HOME|LESS|LESSKEY\w*|MANOPT|TAR_OPTIONS|RIPGREP_CONFIG_PATH|BAT_CONFIG_PATH|BAT_OPTS|ACKRC|ACK_OPTIONS)$/;
+/**
+ * git reads these (issue 14): GIT_EXEC_PATH, GIT_COMMON_DIR, GIT_TRACE=file … change what it runs, reads or writes.
+ * Only the ones that name an author, a prompt or a locking mode are left alone.
+ */
+const GIT_VARIABLES = /^GIT_(?!(AUTHOR|COMMITTER)_(NAME|EMAIL|DATE)$|TERMINAL_PROMPT$|OPTIONAL_LOCKS$|FLUSH$|MERGE_VERBOSITY$|ADVICE$|LITERAL_PATHSPECS$|GLOB_PATHSPECS$|NOGLOB_PATHSPECS$|ICASE_PATHSPECS$)\w+$/;
+
+/** Whether a variable set for a command changes what that command (or what it starts) loads or runs. */
+export function changesWhatRuns(name: string): boolean {
+  return CODE_VARIABLES.test(name) || LOADER_VARIABLES.test(name) || GIT_VARIABLES.test(name);
+}
 
 /** The command's assignments; `standalone`: they are the whole command, so they last for the session. */
 export function checkAssignments(cmd: ShellCommand, out: Verdict, standalone: boolean, env: RuleEnv): void {
@@ -23,7 +34,7 @@ export function checkAssignments(cmd: ShellCommand, out: Verdict, standalone: bo
         const level = env.nestedSource(value, `${a.name}=`);
         out.raise(level, `${a.name}=${value} makes programs run it`);
       }
-    } else if (LOADER_VARIABLES.test(a.name)) {
+    } else if (LOADER_VARIABLES.test(a.name) || GIT_VARIABLES.test(a.name)) {
       out.yellow(`${a.name}=… changes what programs load or run`);
     }
     if (standalone) out.yellow(`sets the shell variable ${a.name} for the rest of the session`);
@@ -34,6 +45,7 @@ export function checkAssignments(cmd: ShellCommand, out: Verdict, standalone: bo
 export function checkDeclaration(cmd: ShellCommand, out: Verdict, keyword: string, env: RuleEnv): void {
   checkAssignments(cmd, out, false, env);
   const args = cmd.args.map(toArg);
+  checkArithmeticWords(args, keyword, out, env);
   if (keyword !== 'unset' && args.every((a) => a.value !== undefined && /^-[pfFx]+$/.test(a.value))) out.green(`${keyword} only lists`);
   else out.yellow(`${keyword} changes shell variables or functions`);
 }

@@ -2,23 +2,25 @@
 import { interpreterName } from './interpreters';
 import type { Invocation, Rule } from './rule';
 
-/** Read-only whatever their arguments (writes through redirections are checked separately). */
+/**
+ * Read-only whatever their arguments (writes through redirections are checked separately). Each was
+ * checked against its manual for options that run a program, write a file or open a pager, editor or
+ * browser (docs/safety.md, "Read-only commands: what was checked"); tools with such an option have a
+ * rule of their own in readers.ts.
+ */
 export const READ_ONLY: ReadonlySet<string> = new Set([
-  'ls', 'dir', 'vdir', 'cat', 'tac', 'nl', 'head', 'tail', 'less', 'more', 'most', 'grep', 'egrep', 'fgrep', 'rg', 'ag',
-  'ack', 'wc', 'stat', 'file', 'du', 'df', 'ps', 'pstree', 'pgrep', 'top', 'htop', 'btop', 'atop', 'pwd', 'echo',
-  'printf', 'which', 'type', 'whereis', 'whoami', 'id', 'groups', 'uname', 'uptime', 'free', 'lsblk', 'lscpu', 'lsusb',
-  'lspci', 'lsmod', 'lsof', 'nproc', 'arch', 'tty', 'printenv', 'true', 'false', ':', 'test', '[', 'basename',
-  'dirname', 'realpath', 'readlink', 'jq', 'diff', 'cmp', 'comm', 'md5sum', 'sha1sum', 'sha224sum', 'sha256sum',
-  'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum', 'shasum', 'md5', 'tree', 'man', 'help', 'tldr', 'info', 'apropos',
-  'whatis', 'cut', 'tr', 'paste', 'join', 'column', 'fold', 'fmt', 'expand', 'unexpand', 'rev', 'od', 'hexdump', 'hd',
-  'strings', 'seq', 'sleep', 'yes', 'cal', 'bc', 'expr', 'factor', 'getconf', 'locale', 'cd', 'pushd', 'popd', 'dirs',
-  'jobs', 'wait', 'read', 'last', 'lastlog', 'w', 'who', 'users', 'vmstat', 'iostat', 'mpstat', 'netstat', 'ss',
-  'fd', 'fdfind', 'bat',
-  'batcat', 'exa', 'eza', 'lsd', 'zcat', 'zless', 'zmore', 'zgrep', 'bzcat', 'xzcat', 'zstdcat', 'look', 'numfmt',
-  'shuf', 'tsort', 'base32', 'clear', 'tput', 'locate', 'lsattr', 'getfacl', 'namei', 'nm', 'objdump', 'readelf',
-  'pathchk', 'sensors', 'systemd-analyze', 'lsns', 'pidof', 'cloc', 'tokei', 'csvlook', 'envsubst', 'dust', 'duf',
-  'procs', 'ipcs', 'logname', 'getent', 'colordiff', 'wdiff', 'sdiff', 'break', 'continue', 'return',
-  'shift', 'getopts', 'hash', 'times', 'caller', 'compgen', 'let',
+  'ls', 'dir', 'vdir', 'cat', 'tac', 'nl', 'head', 'tail', 'more', 'most', 'grep', 'egrep', 'fgrep', 'wc', 'stat',
+  'du', 'df', 'ps', 'pstree', 'pgrep', 'top', 'htop', 'btop', 'pwd', 'echo', 'which', 'type', 'whereis', 'whoami',
+  'id', 'groups', 'uname', 'uptime', 'free', 'lsblk', 'lscpu', 'lsusb', 'lspci', 'lsmod', 'lsof', 'nproc', 'arch',
+  'tty', 'printenv', 'true', 'false', ':', 'basename', 'dirname', 'realpath', 'readlink', 'jq', 'diff', 'cmp',
+  'comm', 'md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum', 'shasum',
+  'md5', 'help', 'apropos', 'whatis', 'cut', 'tr', 'paste', 'join', 'column', 'fold', 'fmt', 'expand', 'unexpand',
+  'rev', 'od', 'hexdump', 'hd', 'strings', 'seq', 'sleep', 'yes', 'cal', 'bc', 'expr', 'factor', 'getconf', 'locale',
+  'cd', 'pushd', 'popd', 'dirs', 'jobs', 'last', 'lastlog', 'w', 'who', 'users', 'vmstat', 'iostat', 'mpstat',
+  'netstat', 'exa', 'eza', 'lsd', 'zcat', 'zmore', 'zgrep', 'bzcat', 'xzcat', 'zstdcat', 'look', 'numfmt', 'tsort',
+  'base32', 'clear', 'tput', 'locate', 'lsattr', 'getfacl', 'namei', 'objdump', 'readelf', 'pathchk', 'lsns',
+  'pidof', 'tokei', 'csvlook', 'envsubst', 'dust', 'duf', 'procs', 'ipcs', 'logname', 'getent', 'colordiff', 'wdiff',
+  'break', 'continue', 'return', 'shift', 'getopts', 'times', 'caller',
 ]);
 
 /** Tools whose lone `--version` / `--help` only prints. */

@@ -10,6 +10,7 @@ import { curlRule, networkReadRule, remoteCopyRule, rsyncRule, sshRule, wgetRule
 import { PACKAGE_READ, dpkgRule, npmRule, packageRule, pacmanRule, rpmRule, runsProjectCode, verbRule } from './packageManagers';
 import { checkPath } from './pathChecks';
 import { privilegeRule, suRule, switchUserRule } from './privilege';
+import { READER_RULES } from './readers';
 import type { Rule } from './rule';
 import { aliasRule, atRule, evalRule, historyRule, shellStateRule, sourceRule, trapRule } from './shells';
 import {
@@ -59,6 +60,7 @@ import {
 } from './wrappers';
 
 const RULE_TABLE: Record<string, Rule> = {
+  ...READER_RULES,
   rm: rmRule,
   ping: networkReadRule,
   ping6: networkReadRule,

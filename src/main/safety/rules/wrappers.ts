@@ -2,6 +2,7 @@
 import { literalArg, parseOptions, shellText, shown, unknownArg, type Arg, type OptionSpec } from './arguments';
 import { checkPath } from './pathChecks';
 import type { Rule } from './rule';
+import { changesWhatRuns } from '../shellVariables';
 
 /** `cmd ARGS…` after a wrapper's own options; the wrapper itself is `level`. */
 function wrapper(spec: OptionSpec, level: 'green' | 'yellow', what: (name: string) => string, skip = 0): Rule {
@@ -21,7 +22,7 @@ export const envRule: Rule = (inv, out, env) => {
   let argv = o.operands;
   while (argv[0]?.value !== undefined && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[0].value) || argv[0].value === '-')) {
     const name = argv[0].value.split('=')[0] as string;
-    if (/^(LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_\w+|PATH|BASH_ENV|ENV|NODE_OPTIONS|PYTHONSTARTUP|PERL5OPT|RUBYOPT|PROMPT_COMMAND|\w*_COMMAND|PAGER|GIT_PAGER|EDITOR|VISUAL)$/.test(name)) out.yellow(`env sets ${name}, which changes what programs load or run`);
+    if (changesWhatRuns(name)) out.yellow(`env sets ${name}, which changes what programs load or run`);
     argv = argv.slice(1);
   }
   const split = o.value('split-string');
