@@ -1,6 +1,7 @@
 /** Rules for git and its subcommands. */
 import { dropPrefix, parseOptions, shellText, shown, type Arg, type OptionSpec } from './arguments';
 import { checkPath } from './pathChecks';
+import { checkGitConfigPrograms } from './gitRepositoryConfig';
 import type { Rule, RuleEnv } from './rule';
 import type { Verdict } from './verdict';
 
@@ -217,7 +218,7 @@ export const gitRule: Rule = (inv, out, env) => {
     const value = eq >= 0 ? text.slice(eq + 1) : '';
     if (/^alias\./i.test(key) && value.startsWith('!')) env.nestedSource(value.slice(1), `git alias ${key}`);
     else if (value !== '' && /(pager|editor|sshcommand|askpass|\.cmd$|command$)/i.test(key)) env.nestedSource(value, `git ${key}`);
-    if (/(pager|editor|command|sshcommand|askpass|external|fsmonitor|hookspath|textconv|helper|program|^alias\.|\.cmd$|^filter\.|^include)/i.test(key)) out.yellow(`git -c ${key} makes git run a program`);
+    if (/(pager|editor|command|sshcommand|askpass|external|fsmonitor|hook|textconv|helper|program|viewer|browser|proxy|uploadpack|receivepack|insteadof|^protocol\.|^trace2\.|^remote\..*\.(url|vcs)$|^alias\.|\.cmd$|\.path$|^filter\.|^include)/i.test(key)) out.yellow(`git -c ${key} makes git run a program (or read config that may)`);
   }
   if (g.has('config-env')) out.yellow('git --config-env sets configuration from the environment');
   const [sub, ...rest] = g.operands;
@@ -225,6 +226,7 @@ export const gitRule: Rule = (inv, out, env) => {
   const name = sub.value;
   if (name === undefined) return out.yellow('git subcommand known only at run time');
   const rule = GIT_SUBCOMMANDS[name];
+  if (name === 'help' && rest.some((a) => a.value !== undefined && /^(-w|--web)$/.test(a.value))) out.yellow('git help --web opens a web browser');
   if (rule) rule(rest, out, env);
   else if (GIT_READ.has(name)) out.green(`git ${name} only reads`);
   else if (Object.hasOwn(GIT_CHANGE, name)) {
@@ -234,4 +236,6 @@ export const gitRule: Rule = (inv, out, env) => {
     }
     out.yellow(`git ${name} ${GIT_CHANGE[name] as string}`);
   } else out.yellow(`git ${name} is not a git command Tandem knows (an alias or an extension?)`);
+  // A read-only subcommand: GREEN only if nothing in the effective config makes git run a program for it.
+  if (out.level === 'green') checkGitConfigPrograms({ sub: name, args: rest, global: g }, out, env);
 };
