@@ -34,7 +34,7 @@ interface NameInfo {
   kind: string;
   /** Its value is a hash, an id, a path …: not judged by entropy. */
   ordinary: boolean;
-  /** `value`: the name of its pair decides (`{"name": "DB_PASSWORD", "value": …}`). */
+  /** `value`, `content`: the name of its pair decides (`{"name": "DB_PASSWORD", "value": …}`, `<meta name="csrf-token" content="…">`). */
   pairsWithName: boolean;
 }
 
@@ -44,7 +44,7 @@ function infoForName(name: string): NameInfo {
   let info = nameInfos.get(name);
   if (info === undefined) {
     const secrecy = nameSecrecy(name);
-    info = { secrecy, kind: secretKindForName(name), ordinary: holdsOrdinaryValue(name), pairsWithName: !secrecy && /^value$/i.test(name) };
+    info = { secrecy, kind: secretKindForName(name), ordinary: holdsOrdinaryValue(name), pairsWithName: !secrecy && /^(?:value|content)$/i.test(name) };
     if (nameInfos.size >= 10_000) nameInfos.clear();
     nameInfos.set(name, info);
   }
@@ -68,6 +68,7 @@ function judge(text: string, nameAt: number, name: string, inner: string, litera
     if (paired) {
       secrecy = nameSecrecy(paired);
       kind = secretKindForName(paired);
+      if (!secrecy && holdsOrdinaryValue(paired)) return undefined; // `name="csrf-token" content="…"`
     }
   }
   if (secrecy) return acceptsSecretValue(secrecy, inner, literal, bareIdentifierIsCode) ? kind : undefined;
@@ -75,10 +76,11 @@ function judge(text: string, nameAt: number, name: string, inner: string, litera
   return undefined;
 }
 
-// An operator with a name before it (maybe quoted, as in JSON). The search stops only at `:`
+// An operator with a name before it (maybe quoted, as in JSON; maybe a PHP `$name`; maybe a
+// compound `?=` `+=` `.=` `||=` of Makefiles, PHP and Ruby). The search stops only at `:`
 // and `=`, so it is fast on ordinary output, where most words are not names; the name is then
 // read backwards, and the value parsed only after the name passes.
-const OPERATOR_AFTER_NAME = /[:=](?<=(?<![A-Za-z0-9_.$])[A-Za-z_][A-Za-z0-9_.-]{0,80}["']?[ \t]*[:=])/g;
+const OPERATOR_AFTER_NAME = /[:=](?<=(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_.-]{0,80}["']?[ \t]*(?:[?+.]|\|\|)?[:=])/g;
 const MAX_NAME = 81;
 /** What may stand before a name that starts a line: indentation, a list bullet, `export`, `set -x`'s `+`. */
 const LINE_START_PREFIX = /^[ \t]*(?:[-+*>][ \t]+)?(?:(?:export|declare[ \t]+-x|setenv|set|readonly|local)[ \t]+)?:?$/;
@@ -120,6 +122,9 @@ const isNameChar = (c: number): boolean => isAlnum(c) || c === 95 || c === 46 ||
 const isNameStart = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 /** Characters that may not stand before a name: it would be part of a longer word. */
 const continuesName = (c: number): boolean => isAlnum(c) || c === 95 || c === 46 || c === 36; // _ . $
+/** A PHP or shell variable's `$` before a name, not `${NAME:=…}`, `$$` or `a$b`. */
+const variableSigilAt = (text: string, at: number): boolean =>
+  text.charCodeAt(at) === 36 && (at === 0 || !(continuesName(text.charCodeAt(at - 1)) || text.charCodeAt(at - 1) === 123));
 
 /** The letters of a name as bits (a = 1, b = 2 …), case folded. */
 function letterBits(text: string, start: number, end: number): number {
@@ -159,8 +164,48 @@ function longTokenAt(text: string, at: number): boolean {
 function nameStartBefore(text: string, end: number): number {
   let start = end;
   while (start > 0 && end - start < MAX_NAME && isNameChar(text.charCodeAt(start - 1))) start--;
-  while (start < end && !(isNameStart(text.charCodeAt(start)) && (start === 0 || !continuesName(text.charCodeAt(start - 1))))) start++;
+  while (start < end && !(isNameStart(text.charCodeAt(start)) && (start === 0 || !continuesName(text.charCodeAt(start - 1)) || variableSigilAt(text, start - 1)))) start++;
   return start;
+}
+
+/** Types written between a name and its `=`: Go `var apiToken string = "…"`, Kotlin `val apiKey: String = "…"`, Python `password: str = "…"`. */
+const TYPE_WORDS = new Set(['string', 'String', 'str', 'byte', 'bytes', 'SecretStr', 'CharSequence', 'text']);
+
+/** The name before a type word that ends at `typeEnd`, as [start, end], or undefined. */
+function nameBeforeType(text: string, typeStart: number): [number, number] | undefined {
+  let k = typeStart;
+  if (text.slice(k - 2, k) === '[]') k -= 2;
+  const blanksEnd = k;
+  while (k > 0 && (text.charCodeAt(k - 1) === 32 || text.charCodeAt(k - 1) === 9)) k--;
+  if (text[k - 1] === ':') {
+    k--;
+    while (k > 0 && (text.charCodeAt(k - 1) === 32 || text.charCodeAt(k - 1) === 9)) k--;
+  } else if (k === blanksEnd) {
+    return undefined;
+  }
+  const start = nameStartBefore(text, k);
+  return start < k ? [start, k] : undefined;
+}
+
+/** The lines below `lineEnd` indented more than `indent` (a YAML block scalar's body), as [first character, end of the last line], or undefined. */
+function blockBelow(text: string, lineEnd: number, indent: number): [number, number] | undefined {
+  let at = lineEnd + 1;
+  let first = -1;
+  let last = -1;
+  for (let n = 0; n < 200 && at < text.length; n++) {
+    let end = text.indexOf('\n', at);
+    if (end === -1) end = text.length;
+    let lead = at;
+    while (lead < end && (text.charCodeAt(lead) === 32 || text.charCodeAt(lead) === 9)) lead++;
+    const blank = lead === end || (lead === end - 1 && text[lead] === '\r');
+    if (!blank && lead - at <= indent) break;
+    if (!blank) {
+      if (first === -1) first = lead;
+      last = text[end - 1] === '\r' ? end - 1 : end;
+    }
+    at = end + 1;
+  }
+  return first === -1 ? undefined : [first, last];
 }
 
 export function scanAssignments(text: string): Replacement[] {
@@ -176,18 +221,34 @@ export function scanAssignments(text: string): Replacement[] {
       re.lastIndex = at + 2; // `==`, `===`: a comparison
       continue;
     }
-    let nameEnd = at;
+    // A compound operator: Makefile `?=` `+=`, PHP `.=`, Ruby `||=`.
+    let opStart = at;
+    if (op === '=') {
+      const p = text[at - 1];
+      if (p === '?' || p === '+' || p === '.') opStart = at - 1;
+      else if (p === '|' && text[at - 2] === '|') opStart = at - 2;
+    }
+    const compound = opStart < at;
+    let nameEnd = opStart;
     while (nameEnd > 0 && (text.charCodeAt(nameEnd - 1) === 32 || text.charCodeAt(nameEnd - 1) === 9)) nameEnd--;
-    const before = text.slice(nameEnd, at);
+    let before = text.slice(nameEnd, opStart);
     let keyQuote = '';
     const q = text[nameEnd - 1];
     if (q === '"' || q === "'") {
       keyQuote = q;
       nameEnd--;
     }
-    const nameStart = nameStartBefore(text, nameEnd);
+    let nameStart = nameStartBefore(text, nameEnd);
     if (keyQuote !== '' && text[nameStart - 1] !== keyQuote) continue; // "name: not a quoted key
+    if (keyQuote === '' && nameStart < nameEnd && TYPE_WORDS.has(text.slice(nameStart, nameEnd))) {
+      const typed = nameBeforeType(text, nameStart);
+      if (typed) {
+        [nameStart, nameEnd] = typed;
+        before = text.slice(nameEnd, opStart);
+      }
+    }
     if ((op === '=' && second === '>') || (op === ':' && second === '=')) op += second;
+    const opText = text.slice(opStart, at) + op;
     let valueStart = at + op.length;
     while (text.charCodeAt(valueStart) === 32 || text.charCodeAt(valueStart) === 9) valueStart++;
     const after = text.slice(at + op.length, valueStart);
@@ -205,6 +266,19 @@ export function scanAssignments(text: string): Replacement[] {
       line.moveTo(at);
       const startsLine = keyQuote === '' && nameStart - line.start <= 40 && LINE_START_PREFIX.test(text.slice(line.start, nameStart));
       raw = valueAfter(text, valueStart, line.lineEnd, startsLine, op, before !== '' || after !== '');
+      // `token: |` (YAML): the value is the more indented lines below.
+      if (startsLine && raw !== undefined && /^[|>][-+]?\d?$/.test(raw)) {
+        const block = blockBelow(text, line.lineEnd, nameStart - line.start);
+        const firstLineEnd = block ? text.indexOf('\n', block[0]) : -1;
+        const firstLine = block ? text.slice(block[0], firstLineEnd === -1 || firstLineEnd > block[1] ? block[1] : firstLineEnd).trim() : '';
+        const kind = block ? judge(text, nameStart, name, firstLine, true) : undefined;
+        if (block && kind) {
+          const start = nameStart - keyQuote.length;
+          out.push({ start, end: block[1], text: `${text.slice(start, block[0])}${redacted(kind)}`, kind });
+          re.lastIndex = block[1];
+        }
+        continue;
+      }
     }
     if (!raw) continue;
     const { quote, inner } = splitQuotes(raw);
@@ -214,11 +288,11 @@ export function scanAssignments(text: string): Replacement[] {
     // after an environment-style name: `DB_PASSWORD=hunter2,` is a value.
     const next = text.slice(end, end + 1);
     const envStyle = /^[A-Z0-9_]+$/.test(name);
-    const bareIdentifierIsCode = !envStyle && (op === '=' ? before !== '' || after !== '' || /^[,;)([]/.test(next) : /^[,;)}\]([]/.test(next));
+    const bareIdentifierIsCode = !envStyle && (compound || (op === '=' ? before !== '' || after !== '' || /^[,;)([]/.test(next) : /^[,;)}\]([]/.test(next)));
     const kind = judge(text, nameStart, name, inner, quote !== '', bareIdentifierIsCode);
     if (!kind) continue;
     const start = nameStart - keyQuote.length;
-    out.push({ start, end, text: `${keyQuote}${name}${keyQuote}${before}${op}${after}${quote}${redacted(kind)}${quote}`, kind });
+    out.push({ start, end, text: `${text.slice(start, nameEnd)}${keyQuote}${before}${opText}${after}${quote}${redacted(kind)}${quote}`, kind });
     re.lastIndex = end;
   }
   return out;

@@ -1,6 +1,9 @@
 /**
- * Other shapes of "a name, then its value": PHP `define('DB_PASSWORD', …)`, `--password x` on a
- * command line, XML elements (`<password>…</password>`), and `.netrc` lines.
+ * Other shapes of "a name, then its value": a quoted name and value as a call's first two
+ * arguments (PHP `define('DB_PASSWORD', …)`, Java `setProperty("X_TOKEN", "…")`, `put("apiKey",
+ * "…")`), an index assignment (`os.environ["X_TOKEN"] = "…"`), `--password x` on a command line,
+ * `<add key="Password" value="…"/>` (NuGet, .NET config), XML elements (`<password>…</password>`,
+ * also with the value on a line of its own), and `.netrc` lines.
  */
 import { redacted, type PatternDetector, type Replacement } from './redaction';
 import { isPlaceholderValue } from './secretNames';
@@ -16,6 +19,19 @@ export const NAMED_VALUE_DETECTORS: readonly PatternDetector[] = [
     needle: 'define(',
     pattern: new RegExp(`(?<![A-Za-z0-9_])(define\\([ \\t]*(["'])([A-Za-z0-9_]{1,80})\\2[ \\t]*,[ \\t]*)(${QUOTED})`, 'g'),
     redact: (m) => redactNamed(m[1] ?? '', m[3] ?? '', m[4] ?? ''),
+  },
+  {
+    // setProperty("X_TOKEN", "…"), put('apiKey', '…'), env["X_TOKEN"] = "…", ENV['X_TOKEN'] ||= '…'
+    kind: 'secret-assignment',
+    pattern: new RegExp(`([([][ \\t]*(["'])([A-Za-z_][A-Za-z0-9_.-]{0,79})\\2[ \\t]*(?:,|\\][ \\t]*(?:[.+]|\\|\\|)?=)[ \\t]*)(${QUOTED})`, 'g'),
+    redact: (m) => redactNamed(m[1] ?? '', m[3] ?? '', m[4] ?? ''),
+  },
+  {
+    // <add key="ClearTextPassword" value="…" />: the key attribute names the value attribute.
+    kind: 'secret-assignment',
+    needle: 'key=',
+    pattern: /(<add[ \t]+key=(["'])([A-Za-z0-9_.:-]{1,80})\2[ \t]+value=)("[^"\r\n]{1,4096}"|'[^'\r\n]{1,4096}')/g,
+    redact: (m) => redactNamed(m[1] ?? '', (m[3] ?? '').replace(/^.*:/, ''), m[4] ?? ''),
   },
   {
     // --password hunter2, --token "abc" on a command line.
@@ -52,7 +68,7 @@ const MAX_ELEMENT_TEXT = 4096;
 const CLOSE = /<\//g;
 
 /**
- * XML: <password>…</password>, <ns:Token>…</ns:Token> on one line. Found from each `</`, which
+ * XML: <password>…</password>, <ns:Token>…</ns:Token>, on one line or with the value on a line of its own. Found from each `</`, which
  * is rare in terminal output; the text holds no `<`, so the opening tag is the last `<` before.
  */
 export function scanXmlElements(text: string): Replacement[] {
@@ -66,9 +82,13 @@ export function scanXmlElements(text: string): Replacement[] {
     const start = text.lastIndexOf('<', at - 1);
     if (start === -1 || at - start > MAX_ELEMENT_TEXT + open.length || !text.startsWith(open, start)) continue;
     const inner = text.slice(start + open.length, at);
-    if (inner === '' || /[\r\n]/.test(inner)) continue;
+    // The value on a line of its own (`<apiToken>⏎  …⏎</apiToken>`): the blanks around it are kept.
+    const value = inner.trim();
+    if (value === '' || /[\r\n]/.test(value)) continue;
     if (out.length > 0 && start < (out[out.length - 1] as Replacement).end) continue;
-    const redaction = redactNamed(open, tag.replace(/^.*:/, ''), inner, `</${tag}>`);
+    const lead = inner.slice(0, inner.indexOf(value));
+    const trail = inner.slice(lead.length + value.length);
+    const redaction = redactNamed(open + lead, tag.replace(/^.*:/, ''), value, `${trail}</${tag}>`);
     if (redaction) out.push({ start, end: at + m[0].length, ...redaction });
   }
   return out;

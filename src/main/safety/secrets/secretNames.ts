@@ -46,8 +46,16 @@ const ORDINARY_LAST_WORDS = new Set([
 ]);
 /** Words of a pagination cursor's name (`nextPageToken`, `NextToken`, `continue`): opaque, random-looking, not secret. */
 const PAGINATION_WORDS = new Set(['next', 'page', 'pagination', 'continuation', 'continue', 'cursor', 'sync', 'marker']);
+/**
+ * Words that make a token something else than a credential: a parser's token (`nonMatchingToken`,
+ * `lastSignificantToken`), or a form's anti-forgery token (`authenticity_token`, `csrf-token`),
+ * which is tied to one browser session and printed in every page.
+ */
+const NOT_SECRET_KINDS_OF_TOKEN: readonly string[] = ['matching', 'lexer', 'lexical', 'syntax', 'significant', 'punctuation', 'whitespace', 'delimiter', 'csrf', 'xsrf', 'authenticity'];
 /** Words that say the name counts or describes tokens (`max_tokens`, `tokenizer`), or is a pagination cursor. */
 const NOT_SECRET_WORDS = new Set(['tokens', 'tokenizer', 'tokenizers', 'tokenize', 'tokenized', 'tokenization', ...PAGINATION_WORDS]);
+/** `…_token` after one of NOT_SECRET_KINDS_OF_TOKEN: `csrf_token`, `nonMatchingToken` (but `CSRF_SECRET` stays secret). */
+const isNotSecretToken = (w: readonly string[]): boolean => w.length > 1 && w[w.length - 1] === 'token' && NOT_SECRET_KINDS_OF_TOKEN.includes(w[w.length - 2] as string);
 
 /**
  * `DB_PASSWORD` → db, password; `apiKey` → api, key; `x-auth-token` → x, auth, token. Of a
@@ -70,7 +78,7 @@ export function nameSecrecy(name: string): NameSecrecy {
   const last = w[w.length - 1];
   if (last === undefined || ORDINARY_LAST_WORDS.has(last)) return undefined;
   if (w.length === 1 && (last === 'pwd' || last === 'oldpwd')) return undefined; // the shell's working directory
-  if (w.some((word) => NOT_SECRET_WORDS.has(word))) return undefined;
+  if (w.some((word) => NOT_SECRET_WORDS.has(word)) || isNotSecretToken(w)) return undefined;
   if (w.length === 1 && last === 'auth') return 'auth';
   if (w.length === 1 && last === 'key') return 'key';
   for (let i = 0; i < w.length; i++) {
@@ -102,7 +110,11 @@ const ORDINARY_VALUE_NAME =
 
 /** Whether a name says its value is an identifier, hash or path (for the high-entropy rule). */
 export function holdsOrdinaryValue(name: string): boolean {
-  return ORDINARY_VALUE_NAME.test(name.replace(/[-_.]?\d+$/, '')) || words(name).some((w) => PAGINATION_WORDS.has(w));
+  if (ORDINARY_VALUE_NAME.test(name.replace(/[-_.]?\d+$/, ''))) return true;
+  const w = words(name);
+  // `public_key`, `primaryKey`, `foreignKey`: a key that is not a secret.
+  if (w.length > 1 && w[w.length - 1] === 'key' && ORDINARY_KEY_PAIRS.has(w[w.length - 2] as string)) return true;
+  return isNotSecretToken(w) || w.some((word) => PAGINATION_WORDS.has(word));
 }
 
 const TYPE_NAMES = 'string|number|boolean|bool|str|int|integer|float|bytes|any|object|unknown|undefined|null|none|optional|secretstr|string\\[\\]';
@@ -129,6 +141,10 @@ export function isPlaceholderValue(value: string): boolean {
   if (/^<[^<>]*>/.test(v) || /^\([^()]*\)$/.test(v) || /^\[[^[\]]*\]$/.test(v)) return true;
   // A JSX or template expression (value={value}), or an object or array literal that starts here.
   if (/^\{[^{}]*\}$/.test(v) || /^[{[(]$/.test(v)) return true;
+  // A package and its version: `io.jsonwebtoken:jjwt-jackson-0.11.2`, `jsonwebtoken@9.0.2`.
+  if (/^[a-z][a-z0-9_.-]*[-:@]v?\d+\.\d+(?:\.\d+)*(?:[-.][A-Za-z0-9]+)?$/.test(v)) return true;
+  // One character repeated (`aaaaaaaa`, `0000-0000`), or x's with separators (`xxxx-xxxx`).
+  if (/^(.)(?:[-_.]?\1){5,}$/.test(v) || /^[xX]{3,}(?:[-_.][xX]{3,})+$/.test(v)) return true;
   // Masks: ****, xxxx, ••••, ****************ABCD
   if (/^[*x•.]+$/i.test(v) || /^\*{4,}/.test(v)) return true;
   // YAML block scalar indicators: the value is on the lines below.

@@ -1,7 +1,7 @@
 /**
  * Secrets recognisable by their own format, wherever they appear: vendor tokens with a fixed
- * prefix (AWS, GitHub, GitLab, Slack, Stripe, Google, Anthropic, OpenAI, npm, Vault), JWTs,
- * passwords in URLs and Authorization headers.
+ * prefix (GitLab, Slack, Google, Anthropic, OpenAI, Vault; GitHub, npm, Stripe, AWS key ids and
+ * many more are in vendorTokens.ts), JWTs, Bearer tokens, AWS secret keys, passwords in URLs.
  *
  * Every pattern starts with a lookbehind of the characters a token is made of, so it matches
  * only where a token starts, and ends with a matching lookahead, so a longer run of token
@@ -10,6 +10,7 @@
 import { isPlaceholderValue } from './secretNames';
 import { redacted, type PatternDetector, type Redaction, type Replacement } from './redaction';
 import { indexFrom } from './textSearch';
+import { isPlaceholderToken } from './vendorTokens';
 
 function decodeBase64Url(part: string): string {
   return Buffer.from(part.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
@@ -40,7 +41,7 @@ const keepPrefix =
   (m: RegExpExecArray): Redaction | undefined =>
     isPlaceholderValue(m[2] ?? '') ? undefined : { text: `${m[1] ?? ''}${redacted(kind)}`, kind };
 
-export const TOKEN_FORMAT_DETECTORS: readonly PatternDetector[] = [
+const FORMAT_DETECTORS: readonly PatternDetector[] = [
   // AWS session tokens: base64 of a fixed binary header ("!\n\torigin_ec…", older "\x17\n\x06…aws").
   { kind: 'aws-session-token', pattern: /(?<![A-Za-z0-9+/])(?:IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE)[A-Za-z0-9+/]{50,}={0,2}/g },
   { kind: 'anthropic-api-key', needle: 'sk-ant-', pattern: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}/g },
@@ -50,28 +51,19 @@ export const TOKEN_FORMAT_DETECTORS: readonly PatternDetector[] = [
     pattern: /(?<![A-Za-z0-9_-])sk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{32,}(?![A-Za-z0-9_-]))/g,
     redact: keepWhen((s) => hasDigitAndLetter(s.slice(3)), 'openai-api-key'),
   },
-  { kind: 'github-token', pattern: /(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,255}(?![A-Za-z0-9])|github_pat_[A-Za-z0-9_]{22,255}(?![A-Za-z0-9_]))/g },
-  { kind: 'gitlab-token', needle: 'gl', pattern: /(?<![A-Za-z0-9_-])gl(?:pat|dt|rt|ptt|ft|imt|oas|cbt|soat|ffct|agent)-[A-Za-z0-9_-]{20,}/g },
+  { kind: 'gitlab-token', needle: 'gl', pattern: /(?<![A-Za-z0-9_-])gl(?:pat|dt|rt|ptt|ft|imt|oas|cbt|soat|ffct|agent)-[A-Za-z0-9_-]{20,}(?:\.[0-9a-z]{9})?(?![A-Za-z0-9_-])/g },
   { kind: 'slack-webhook', needle: 'hooks.slack.com', pattern: /https?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+/g },
   // The same webhook as `curl -v` prints it in the request line: the path alone.
   { kind: 'slack-webhook', needle: '/services/T', pattern: /(?<![A-Za-z0-9_/-])\/services\/T[A-Z0-9]{6,12}\/B[A-Z0-9]{6,12}\/[A-Za-z0-9]{20,32}(?![A-Za-z0-9])/g },
   { kind: 'slack-token', pattern: /(?<![A-Za-z0-9_-])(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}/g },
-  { kind: 'stripe-key', pattern: /(?<![A-Za-z0-9_])(?:[sr]k_(?:live|test)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9+/]{20,})(?![A-Za-z0-9])/g },
   { kind: 'google-api-key', needle: 'AIza', pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
   { kind: 'google-oauth-token', needle: 'ya29.', pattern: /(?<![A-Za-z0-9_.-])ya29\.[0-9A-Za-z_-]{20,}/g },
-  { kind: 'npm-token', needle: 'npm_', pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g },
   { kind: 'vault-token', needle: 'hv', pattern: /(?<![A-Za-z0-9_.-])hv[sbr]\.[A-Za-z0-9_-]{24,}/g },
-  { kind: 'aws-access-key', pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g },
   {
     kind: 'jwt',
     needle: 'ey',
     pattern: /(?<![A-Za-z0-9_-])(ey[JI][A-Za-z0-9_-]{7,})\.([A-Za-z0-9_-]{2,})\.([A-Za-z0-9_-]*)(?![A-Za-z0-9_-])/g,
     redact: (m) => (isJwtHeader(m[1] ?? '') ? { text: redacted('jwt'), kind: 'jwt' } : undefined),
-  },
-  {
-    kind: 'authorization',
-    pattern: /(?<![A-Za-z0-9_-])((?:Proxy-)?Authorization[ \t]*[:=][ \t]*(?:(?:Bearer|Basic|Token|Digest|Bot|Negotiate)[ \t]+)?)([A-Za-z0-9._~+/=-]{8,})/gi,
-    redact: keepPrefix('authorization'),
   },
   {
     kind: 'authorization',
@@ -86,6 +78,12 @@ export const TOKEN_FORMAT_DETECTORS: readonly PatternDetector[] = [
     redact: keepPrefix('aws-secret-access-key'),
   },
 ];
+
+/** The formats above, each leaving placeholders alone: `ghp_xxxx…`, `AKIAXXXXXXXXXXXXXXXX`, `AKIA…EXAMPLE`. */
+export const TOKEN_FORMAT_DETECTORS: readonly PatternDetector[] = FORMAT_DETECTORS.map((detector) => {
+  const redact = detector.redact ?? ((): Redaction => ({ text: redacted(detector.kind), kind: detector.kind }));
+  return { ...detector, redact: (m: RegExpExecArray) => (isPlaceholderToken(m[0], 0) ? undefined : redact(m)) };
+});
 
 const SCHEME_END = /:\/\//g;
 const URL_USERINFO = /([A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s:@/?#'"[\]]{0,256}:)([^\s@/?#'"]{1,256})(?=@)/y;

@@ -1,0 +1,109 @@
+/**
+ * The values of a Kubernetes `Secret`, whatever their keys are called: every entry under
+ * `data:` (base64) and `stringData:` (plain) of a YAML document whose `kind:` is `Secret`
+ * (`kubectl get secret -o yaml`, a manifest, `helm template`), and of its JSON form
+ * (`kubectl get secret -o json`).
+ */
+import { redacted, type Replacement } from './redaction';
+import { isPlaceholderValue } from './secretNames';
+
+/** `data:` or `stringData:` alone on its line (YAML), or `"data": {` (JSON). */
+const DATA_KEY = /^([ \t]*(?:- )?)(data|stringData):[ \t]*\r?$|(["'])(data|stringData)\3[ \t]*:[ \t]*\{/gm;
+const KIND_SECRET = /(?:^|[{,\s])["']?kind["']?[ \t]*:[ \t]*["']?Secret["']?[ \t]*(?:,|\r?$)/m;
+/** A quick test before the slower search for `data:` keys: a literal first, so it is a fast search. */
+const KIND_SECRET_ANYWHERE = /kind["']?[ \t]*:[ \t]*["']?Secret\b/;
+/** How far around `data:` the document's `kind: Secret` may be. */
+const DOCUMENT_WINDOW = 8192;
+const YAML_ENTRY = /^([ \t]+)([A-Za-z0-9_.-]{1,253}):[ \t]*(.*?)[ \t]*\r?$/;
+const JSON_ENTRY = /[ \t\r\n]*(["'])([A-Za-z0-9_.-]{1,253})\1[ \t]*:[ \t]*"((?:\\.|[^"\\\r\n]){0,65536})"[ \t]*,?/y;
+
+/** The document around `at`: between the `---` separators before and after it, at most DOCUMENT_WINDOW each way. */
+function documentAround(text: string, at: number): string {
+  const from = Math.max(0, at - DOCUMENT_WINDOW);
+  const to = Math.min(text.length, at + DOCUMENT_WINDOW);
+  const before = text.slice(from, at);
+  const after = text.slice(at, to);
+  const sepBefore = before.lastIndexOf('\n---');
+  const sepAfter = after.indexOf('\n---');
+  return before.slice(sepBefore === -1 ? 0 : sepBefore) + (sepAfter === -1 ? after : after.slice(0, sepAfter));
+}
+
+function yamlEntries(text: string, lineStart: number, keyIndent: number, out: Replacement[]): void {
+  let at = lineStart;
+  while (at < text.length) {
+    let end = text.indexOf('\n', at);
+    if (end === -1) end = text.length;
+    const line = text.slice(at, end);
+    const m = YAML_ENTRY.exec(line);
+    if (!m || (m[1] as string).length <= keyIndent) {
+      if (line.trim() === '') {
+        at = end + 1;
+        continue;
+      }
+      return;
+    }
+    const indent = (m[1] as string).length;
+    let value = m[3] as string;
+    const valueAt = at + line.indexOf(value, indent + (m[2] as string).length + 1);
+    let valueEnd = valueAt + value.length;
+    // A block scalar (`key: |`): the more indented lines below are the value.
+    if (/^[|>][-+]?\d?$/.test(value)) {
+      let next = end + 1;
+      let blockEnd = -1;
+      let blockStart = -1;
+      while (next < text.length) {
+        let nextEnd = text.indexOf('\n', next);
+        if (nextEnd === -1) nextEnd = text.length;
+        const l = text.slice(next, nextEnd);
+        const lead = /^[ \t]*/.exec(l)?.[0].length ?? 0;
+        if (l.trim() !== '' && lead <= indent) break;
+        if (l.trim() !== '') {
+          if (blockStart === -1) blockStart = next + lead;
+          blockEnd = nextEnd;
+        }
+        next = nextEnd + 1;
+      }
+      if (blockStart !== -1) out.push({ start: blockStart, end: blockEnd, text: redacted('secret'), kind: 'secret' });
+      at = next;
+      continue;
+    }
+    const quote = value[0] === '"' || value[0] === "'" ? value[0] : '';
+    if (quote && value.endsWith(quote) && value.length >= 2) {
+      value = value.slice(1, -1);
+      valueEnd--;
+    }
+    const start = valueAt + quote.length;
+    if (value !== '' && !isPlaceholderValue(value)) out.push({ start, end: valueEnd, text: redacted('secret'), kind: 'secret' });
+    at = end + 1;
+  }
+}
+
+function jsonEntries(text: string, from: number, out: Replacement[]): void {
+  JSON_ENTRY.lastIndex = from;
+  let m: RegExpExecArray | null;
+  while ((m = JSON_ENTRY.exec(text)) !== null) {
+    const value = m[3] as string;
+    const end = m.index + m[0].lastIndexOf('"');
+    if (value !== '' && !isPlaceholderValue(value)) out.push({ start: end - value.length, end, text: redacted('secret'), kind: 'secret' });
+  }
+}
+
+export function scanKubernetesSecrets(text: string): Replacement[] {
+  if (!text.includes('Secret') || !KIND_SECRET_ANYWHERE.test(text)) return [];
+  const out: Replacement[] = [];
+  DATA_KEY.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = DATA_KEY.exec(text)) !== null) {
+    if (!KIND_SECRET.test(documentAround(text, m.index))) continue;
+    const afterKey = m.index + m[0].length;
+    if (m[2] !== undefined) {
+      const lineEnd = text.indexOf('\n', afterKey);
+      if (lineEnd === -1) break;
+      const prefix = m[1] as string;
+      yamlEntries(text, lineEnd + 1, prefix.length, out);
+    } else {
+      jsonEntries(text, afterKey, out);
+    }
+  }
+  return out.sort((a, b) => a.start - b.start).filter((r, i, all) => i === 0 || r.start >= (all[i - 1] as Replacement).end);
+}

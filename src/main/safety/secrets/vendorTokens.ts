@@ -1,0 +1,216 @@
+/**
+ * Vendor tokens with a fixed prefix that tokenFormats.ts does not know: Hugging Face, Sourcegraph,
+ * Notion, 1Password, DigitalOcean, Fly.io, Sentry, Shopify, Facebook, Azure AD client secrets,
+ * OpenShift … (the prefix rules of gitleaks' rule set, written anew; see docs/safety.md).
+ *
+ * One scan for all of them: a single regex of the prefixes finds where a token may start (most
+ * text holds none), then the row for that prefix checks the body with a sticky regex. A token
+ * must start where a run of token characters starts and end where it ends, and a body that is
+ * a placeholder (`hf_xxxx…`, one character repeated) is left alone.
+ */
+import { redacted, type PatternDetector, type Replacement } from './redaction';
+
+interface VendorToken {
+  kind: string;
+  /** The literal the token starts with (case-sensitive). */
+  prefix: string;
+  /** The whole token, prefix included, anchored where the prefix starts (sticky, no flags needed). */
+  body: RegExp;
+  /** The body says itself which characters may stand before the token (rows moved here from tokenFormats.ts keep their rule). */
+  ownBoundary?: boolean;
+}
+
+const END = '(?![A-Za-z0-9_+/=-])';
+const WORD_END = '(?![A-Za-z0-9_-])';
+
+const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const ROWS: VendorToken[] = [
+  // Formats tokenFormats.ts knew, found here in the same pass: GitHub, npm, Stripe, AWS key ids.
+  ...['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'].map((prefix) => ({ kind: 'github-token', prefix, ownBoundary: true, body: new RegExp(`(?<![A-Za-z0-9_])${prefix}[A-Za-z0-9]{36,255}(?![A-Za-z0-9])`) })),
+  { kind: 'github-token', prefix: 'github_pat_', ownBoundary: true, body: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{22,255}(?![A-Za-z0-9_])/ },
+  { kind: 'npm-token', prefix: 'npm_', ownBoundary: true, body: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/ },
+  ...['sk_', 'rk_'].map((prefix) => ({ kind: 'stripe-key', prefix, ownBoundary: true, body: new RegExp(`(?<![A-Za-z0-9_])${prefix}(?:live|test|prod)_[A-Za-z0-9]{10,}(?![A-Za-z0-9])`) })),
+  { kind: 'stripe-key', prefix: 'whsec_', ownBoundary: true, body: /(?<![A-Za-z0-9_])whsec_[A-Za-z0-9+/]{20,}(?![A-Za-z0-9])/ },
+  ...['AKIA', 'ASIA', 'ABIA', 'ACCA'].map((prefix) => ({ kind: 'aws-access-key', prefix, ownBoundary: true, body: new RegExp(`(?<![A-Za-z0-9])${prefix}[A-Z0-9]{16}(?![A-Za-z0-9])`) })),
+  { kind: 'huggingface-token', prefix: 'hf_', body: new RegExp(`hf_[A-Za-z]{34}${WORD_END}`) },
+  { kind: 'huggingface-token', prefix: 'api_org_', body: new RegExp(`api_org_[A-Za-z]{34}${WORD_END}`) },
+  { kind: 'sourcegraph-token', prefix: 'sgp_', body: new RegExp(`sgp_(?:(?:[a-fA-F0-9]{16}|local)_)?[a-fA-F0-9]{40}${WORD_END}`) },
+  { kind: 'notion-token', prefix: 'ntn_', body: new RegExp(`ntn_[0-9]{11}[A-Za-z0-9]{35}${WORD_END}`) },
+  { kind: 'notion-token', prefix: 'secret_', body: new RegExp(`secret_[A-Za-z0-9]{43}${WORD_END}`) },
+  { kind: '1password-secret-key', prefix: 'A3-', body: new RegExp(`A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}${WORD_END}`) },
+  { kind: '1password-token', prefix: 'ops_eyJ', body: new RegExp(`ops_eyJ[A-Za-z0-9+/_-]{200,}={0,3}${END}`) },
+  { kind: 'openshift-token', prefix: 'sha256~', body: new RegExp(`sha256~[A-Za-z0-9_-]{43}${WORD_END}`) },
+  { kind: 'sentry-token', prefix: 'sntrys_', body: new RegExp(`sntrys_eyJ[A-Za-z0-9+/=]{20,400}_[A-Za-z0-9+/]{43}${END}`) },
+  { kind: 'sentry-token', prefix: 'sntryu_', body: new RegExp(`sntryu_[a-f0-9]{64}${WORD_END}`) },
+  { kind: 'facebook-token', prefix: 'EAA', body: new RegExp(`EAA[A-Z][A-Za-z0-9]{90,}${WORD_END}`) },
+  { kind: 'square-token', prefix: 'EAAA', body: new RegExp(`EAAA[A-Za-z0-9_-]{56,60}${WORD_END}`) },
+  { kind: 'square-token', prefix: 'sq0', body: new RegExp(`sq0(?:atp|csp)-[A-Za-z0-9_-]{22,60}${WORD_END}`) },
+  { kind: 'age-secret-key', prefix: 'AGE-SECRET-KEY-1', body: /AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}(?![A-Za-z0-9])/ },
+  { kind: 'alibaba-access-key', prefix: 'LTAI', body: new RegExp(`LTAI[A-Za-z0-9]{20}${WORD_END}`) },
+  { kind: 'artifactory-token', prefix: 'AKCp', body: /AKCp[A-Za-z0-9]{69}(?![A-Za-z0-9])/ },
+  { kind: 'aws-bedrock-key', prefix: 'ABSK', body: new RegExp(`ABSK[A-Za-z0-9+/]{109,269}={0,2}${END}`) },
+  { kind: 'clojars-token', prefix: 'CLOJARS_', body: /CLOJARS_[A-Za-z0-9]{60}(?![A-Za-z0-9])/ },
+  { kind: 'cloudflare-key', prefix: 'v1.0-', body: /v1\.0-[a-f0-9]{24}-[a-f0-9]{146}(?![A-Za-z0-9])/ },
+  { kind: 'databricks-token', prefix: 'dapi', body: /dapi[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9])/ },
+  ...['dop_v1_', 'doo_v1_', 'dor_v1_'].map((prefix) => ({ kind: 'digitalocean-token', prefix, body: new RegExp(`${prefix}[a-f0-9]{64}(?![A-Za-z0-9])`) })),
+  { kind: 'doppler-token', prefix: 'dp.', body: /dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9_-]{40,}/ },
+  { kind: 'duffel-token', prefix: 'duffel_', body: /duffel_(?:test|live)_[A-Za-z0-9_=-]{43}/ },
+  { kind: 'dynatrace-token', prefix: 'dt0c01.', body: /dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}/ },
+  ...['EZAK', 'EZTK'].map((prefix) => ({ kind: 'easypost-token', prefix, body: new RegExp(`${prefix}[A-Za-z0-9]{54}(?![A-Za-z0-9])`) })),
+  { kind: 'flutterwave-key', prefix: 'FLWSECK', body: /FLWSECK(?:_TEST)?-[A-Za-z0-9]{12,32}(?:-X)?(?![A-Za-z0-9])/ },
+  { kind: 'flyio-token', prefix: 'fo1_', body: new RegExp(`fo1_[A-Za-z0-9_-]{43}${WORD_END}`) },
+  ...['fm1a_', 'fm1r_', 'fm2_'].map((prefix) => ({ kind: 'flyio-token', prefix, body: new RegExp(`fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,}={0,3}(?:,fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,}={0,3})*${END}`) })),
+  { kind: 'frameio-token', prefix: 'fio-u-', body: /fio-u-[A-Za-z0-9_=-]{64}/ },
+  { kind: 'gitlab-token', prefix: 'glcbt-', body: /glcbt-[0-9a-zA-Z]{1,5}_[0-9a-zA-Z_-]{20,}/ },
+  { kind: 'gitlab-token', prefix: 'GR1348941', body: /GR1348941[A-Za-z0-9_-]{20,}/ },
+  { kind: 'grafana-token', prefix: 'eyJrIjoi', body: new RegExp(`eyJrIjoi[A-Za-z0-9]{70,400}={0,3}${END}`) },
+  { kind: 'grafana-token', prefix: 'glc_', body: new RegExp(`glc_[A-Za-z0-9+/]{32,400}={0,3}${END}`) },
+  { kind: 'grafana-token', prefix: 'glsa_', body: new RegExp(`glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}${END}`) },
+  ...['pat.', 'sat.'].map((prefix) => ({ kind: 'harness-token', prefix, body: new RegExp(`${escapeRegex(prefix)}[A-Za-z0-9_-]{22}\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{20}(?![A-Za-z0-9])`) })),
+  { kind: 'heroku-token', prefix: 'HRKU-', body: new RegExp(`HRKU-(?:AA)?[A-Za-z0-9_-]{58,}${WORD_END}`) },
+  { kind: 'infracost-token', prefix: 'ico-', body: /ico-[A-Za-z0-9]{32}(?![A-Za-z0-9])/ },
+  { kind: 'intra42-secret', prefix: 's-s4t2', body: /s-s4t2(?:ud|af)-[a-f0-9]{64}(?![A-Za-z0-9])/ },
+  { kind: 'linear-token', prefix: 'lin_', body: /lin_(?:api|oauth)_[A-Za-z0-9]{40}(?![A-Za-z0-9])/ },
+  { kind: 'mapbox-token', prefix: 'sk.eyJ', body: /sk\.eyJ[A-Za-z0-9_-]{50,}\.[A-Za-z0-9_-]{20,}/ },
+  { kind: 'newrelic-key', prefix: 'NRAK-', body: /NRAK-[A-Z0-9]{27}(?![A-Za-z0-9])/ },
+  { kind: 'newrelic-key', prefix: 'NRII-', body: /NRII-[A-Za-z0-9_-]{32}(?![A-Za-z0-9])/ },
+  { kind: 'octopus-key', prefix: 'API-', body: /API-(?=[A-Z]*[0-9])[A-Z0-9]{26,32}(?![A-Za-z0-9-])/ },
+  { kind: 'perplexity-key', prefix: 'pplx-', body: /pplx-[A-Za-z0-9]{48}(?![A-Za-z0-9])/ },
+  { kind: 'planetscale-token', prefix: 'pscale_', body: /pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}/ },
+  { kind: 'postman-key', prefix: 'PMAK-', body: /PMAK-[A-Fa-f0-9]{24}-[A-Fa-f0-9]{34}(?![A-Za-z0-9])/ },
+  { kind: 'prefect-key', prefix: 'pnu_', body: /pnu_[A-Za-z0-9]{36}(?![A-Za-z0-9])/ },
+  { kind: 'pulumi-token', prefix: 'pul-', body: /pul-[a-f0-9]{40}(?![A-Za-z0-9])/ },
+  { kind: 'pypi-token', prefix: 'pypi-AgE', body: /pypi-AgE[A-Za-z0-9_-]{50,}/ },
+  { kind: 'readme-key', prefix: 'rdme_', body: /rdme_[a-z0-9]{70}(?![A-Za-z0-9])/ },
+  { kind: 'rubygems-key', prefix: 'rubygems_', body: /rubygems_[a-f0-9]{48}(?![A-Za-z0-9])/ },
+  { kind: 'scalingo-token', prefix: 'tk-us-', body: /tk-us-[A-Za-z0-9_-]{48}/ },
+  { kind: 'sendgrid-key', prefix: 'SG.', body: /SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/ },
+  { kind: 'sendinblue-key', prefix: 'xkeysib-', body: /xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}(?![A-Za-z0-9])/ },
+  { kind: 'settlemint-token', prefix: 'sm_', body: /sm_[aps]at_[A-Za-z0-9]{16}(?![A-Za-z0-9])/ },
+  { kind: 'shippo-token', prefix: 'shippo_', body: /shippo_(?:live|test)_[a-fA-F0-9]{40}(?![A-Za-z0-9])/ },
+  ...['shpat_', 'shpca_', 'shppa_', 'shpss_'].map((prefix) => ({ kind: 'shopify-token', prefix, body: new RegExp(`${prefix}[a-fA-F0-9]{32}(?![A-Za-z0-9])`) })),
+  ...['squ_', 'sqp_', 'sqa_'].map((prefix) => ({ kind: 'sonar-token', prefix, body: new RegExp(`${prefix}[a-f0-9]{40}(?![A-Za-z0-9])`) })),
+  { kind: 'twilio-key', prefix: 'SK', body: /SK(?=[a-f]*[0-9])(?=[0-9]*[a-f])[a-f0-9]{32}(?![A-Za-z0-9])/ },
+  { kind: 'typeform-token', prefix: 'tfp_', body: /tfp_[A-Za-z0-9_.=-]{59}/ },
+  { kind: 'vault-token', prefix: 'hvb.', body: /hvb\.[A-Za-z0-9_-]{100,}/ },
+  { kind: 'yandex-key', prefix: 'AQVN', body: /AQVN[A-Za-z0-9_-]{35,38}(?![A-Za-z0-9_-])/ },
+  { kind: 'dropbox-token', prefix: 'sl.', body: /sl\.(?:u\.)?[A-Za-z0-9_=-]{130,}/ },
+  { kind: 'defined-networking-key', prefix: 'dnkey-', body: /dnkey-[A-Za-z0-9_=-]{26}-[A-Za-z0-9_=-]{52}/ },
+];
+
+/** Rows by the first two characters of their prefix: a candidate is looked up by its own first two. */
+const BUCKETS: ({ row: VendorToken; sticky: RegExp }[] | undefined)[] = [];
+for (const row of [...ROWS].sort((a, b) => b.prefix.length - a.prefix.length)) {
+  const key = row.prefix.charCodeAt(0) * 128 + row.prefix.charCodeAt(1);
+  (BUCKETS[key] ??= []).push({ row, sticky: new RegExp(row.body.source, 'y') });
+}
+const AZURE = { row: { kind: 'azure-client-secret', prefix: '', body: /./ }, sticky: /[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/y };
+
+/** A body made of one character repeated, or of x's (`hf_xxxxxxxx…`): a placeholder, not a token. */
+export function isPlaceholderToken(token: string, prefixLength: number): boolean {
+  const body = token.slice(prefixLength).replace(/[^A-Za-z0-9]/g, '');
+  if (body.length === 0) return true;
+  // One character repeated (a random token never has ten in a row), x's, a trailing EXAMPLE (AWS's documentation keys).
+  if (/(.)\1{9,}/.test(body) || /x{6,}|X{6,}/.test(body) || /EXAMPLE$/i.test(body)) return true;
+  return /(?:your|example|placeholder|dummy|fake|redacted)[-_]?(?:token|key|secret|here)?/i.test(token);
+}
+
+function tryRow(text: string, start: number, entry: { row: VendorToken; sticky: RegExp }): Replacement | undefined {
+  entry.sticky.lastIndex = start;
+  const m = entry.sticky.exec(text);
+  if (!m || isPlaceholderToken(m[0], entry.row.prefix.length)) return undefined;
+  return { start, end: start + m[0].length, text: redacted(entry.row.kind), kind: entry.row.kind };
+}
+
+const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+/** Characters a token may not be glued to on its left: it would be the middle of a longer word, path or base64 run. */
+const gluedLeft = (c: number): boolean => isAlnum(c) || c === 95 || c === 45 || c === 46 || c === 126 || c === 43 || c === 47; // _ - . ~ + /
+
+/** The token starting at `start` (the start of a word), if a row's prefix starts there and its body follows. */
+function tokenAt(text: string, start: number): Replacement | undefined {
+  const bucket = BUCKETS[text.charCodeAt(start) * 128 + text.charCodeAt(start + 1)];
+  if (!bucket) return undefined;
+  const glued = start > 0 && gluedLeft(text.charCodeAt(start - 1));
+  for (const entry of bucket) {
+    if ((glued && !entry.row.ownBoundary) || !text.startsWith(entry.row.prefix, start)) continue;
+    const found = tryRow(text, start, entry);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Where tokens are looked for. A regex with many alternatives is slow on ordinary text (it is
+ * tried at almost every character), so candidates come from fast searches for what the
+ * prefixes hold: the `_` of `hf_`, `ntn_`, `sgp_` … (the word before it is looked up), the `~`
+ * of `sha256~` and Azure's `Q~`, and short alternations of prefixes that start with a rarer
+ * capital letter; prefixes with a `-` or `.` are searched for themselves.
+ */
+const UNDERSCORE = /_/g;
+const TILDE = /~/g;
+const CAPITAL_PREFIXES = /(?<![A-Za-z0-9])(?:A(?:KIA|SIA|BIA|CCA|KCp|BSK|QVN|3-)|EAA)/g;
+const LITERAL_PREFIXES = ['pypi-AgE', 'HRKU-', 'pplx-'];
+/** The literal prefixes worth a search: those the text holds, found with one `includes` each. */
+const LITERAL_SEARCH = new Map(LITERAL_PREFIXES.map((p) => [p, new RegExp(p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g')]));
+
+/** Vendor tokens with a fixed prefix, anywhere in the text. */
+export function scanVendorTokens(text: string): Replacement[] {
+  const found: Replacement[] = [];
+  const add = (r: Replacement | undefined): number => {
+    if (!r) return -1;
+    found.push(r);
+    return r.end;
+  };
+  // `hf_…`: the word before the first `_` of a token is its prefix.
+  UNDERSCORE.lastIndex = 0;
+  while (UNDERSCORE.test(text)) {
+    const at = UNDERSCORE.lastIndex - 1;
+    let start = at;
+    while (start > 0 && at - start < 10 && isAlnum(text.charCodeAt(start - 1))) start--;
+    if (start === at) continue;
+    const end = add(tokenAt(text, start));
+    if (end !== -1) UNDERSCORE.lastIndex = end;
+  }
+  TILDE.lastIndex = 0;
+  while (TILDE.test(text)) {
+    const at = TILDE.lastIndex - 1;
+    let end = -1;
+    if (at >= 6 && text.startsWith('sha256', at - 6)) end = add(tokenAt(text, at - 6));
+    else if (at >= 5 && text.charCodeAt(at - 1) === 81 && !(at > 5 && gluedLeft(text.charCodeAt(at - 6)))) end = add(tryRow(text, at - 5, AZURE));
+    if (end !== -1) TILDE.lastIndex = end;
+  }
+  CAPITAL_PREFIXES.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = CAPITAL_PREFIXES.exec(text)) !== null) {
+    const end = add(tokenAt(text, m.index));
+    if (end !== -1) CAPITAL_PREFIXES.lastIndex = end;
+  }
+  for (const re of LITERAL_SEARCH.values()) {
+    re.lastIndex = 0;
+    while ((m = re.exec(text)) !== null) {
+      const end = add(tokenAt(text, m.index));
+      if (end !== -1) re.lastIndex = end;
+    }
+  }
+  found.sort((a, b) => a.start - b.start);
+  return found.filter((r, i) => i === 0 || r.start >= (found[i - 1] as Replacement).end);
+}
+
+/** Tokens whose fixed part is not at their start, each found from that part (rare in text). */
+export const VENDOR_TOKEN_PATTERNS: readonly PatternDetector[] = [
+  { kind: 'telegram-bot-token', needle: ':AA', pattern: /(?<![A-Za-z0-9_-])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g },
+  // Microsoft Teams / Office 365 incoming webhooks (old and new hosts).
+  {
+    kind: 'teams-webhook',
+    needle: 'office.com/webhook',
+    pattern: /https:\/\/[A-Za-z0-9-]+\.webhook\.office\.com\/webhookb2\/[A-Za-z0-9@-]{20,120}\/IncomingWebhook\/[A-Za-z0-9]{20,40}\/[A-Za-z0-9-]{20,40}(?:\/[A-Za-z0-9_-]{20,80})?|https:\/\/outlook\.office\.com\/webhook\/[A-Za-z0-9@-]{20,120}\/IncomingWebhook\/[A-Za-z0-9]{20,40}\/[A-Za-z0-9-]{20,40}/g,
+  },
+  // Power Automate / Logic Apps workflow triggers (the newer Teams webhooks): the `sig` parameter is the secret.
+  {
+    kind: 'teams-webhook',
+    needle: '.logic.azure.com',
+    pattern: /(https:\/\/[A-Za-z0-9.-]{1,100}\.logic\.azure\.com(?::443)?\/workflows\/[^\s"'?]{1,300}\?[^\s"']{0,300}?[?&]sig=)([A-Za-z0-9_%-]{20,})/g,
+    redact: (m) => ({ text: `${m[1] ?? ''}${redacted('teams-webhook')}`, kind: 'teams-webhook' }),
+  },
+];
