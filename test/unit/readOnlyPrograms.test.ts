@@ -107,6 +107,8 @@ describe('bash builtins that evaluate an arithmetic subscript', () => {
     ["echo ${a['$(./evil)']}", 'yellow', /as arithmetic/],
     ["wait -p 'a[$(./evil)]'", 'yellow', /wait -p evaluates/],
     ['hash -p ./evil ls', 'yellow', /hash -p makes ls run \.\/evil/],
+    ['jobs -x ./evil %1', 'yellow', /\.\/evil, a program outside/],
+    ['jobs -x rm -rf ~', 'red', /rm -r -f on ~/],
     ['enable -f ./evil.so x', 'yellow', /enable is not a command Tandem knows/],
     ['alias ls=./evil', 'yellow', /alias ls changes what a command name runs/],
     ['trap ./evil EXIT', 'yellow', /trap runs \.\/evil/],

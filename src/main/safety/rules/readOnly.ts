@@ -16,7 +16,7 @@ export const READ_ONLY: ReadonlySet<string> = new Set([
   'comm', 'md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum', 'shasum',
   'md5', 'help', 'apropos', 'whatis', 'cut', 'tr', 'paste', 'join', 'column', 'fold', 'fmt', 'expand', 'unexpand',
   'rev', 'od', 'hexdump', 'hd', 'strings', 'seq', 'sleep', 'yes', 'cal', 'bc', 'expr', 'factor', 'getconf', 'locale',
-  'cd', 'pushd', 'popd', 'dirs', 'jobs', 'last', 'lastlog', 'w', 'who', 'users', 'vmstat', 'iostat', 'mpstat',
+  'cd', 'pushd', 'popd', 'dirs', 'last', 'lastlog', 'w', 'who', 'users', 'vmstat', 'iostat', 'mpstat',
   'netstat', 'exa', 'eza', 'lsd', 'zcat', 'zmore', 'zgrep', 'bzcat', 'xzcat', 'zstdcat', 'look', 'numfmt', 'tsort',
   'base32', 'clear', 'tput', 'locate', 'lsattr', 'getfacl', 'namei', 'objdump', 'readelf', 'pathchk', 'lsns',
   'pidof', 'tokei', 'csvlook', 'envsubst', 'dust', 'duf', 'procs', 'ipcs', 'logname', 'getent', 'colordiff', 'wdiff',

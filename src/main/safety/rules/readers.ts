@@ -298,6 +298,18 @@ export const waitRule: Rule = (inv, out, env) => {
   out.green('wait only waits');
 };
 
+/** `jobs -x COMMAND ARGS…` runs COMMAND (with job specs replaced by process group ids). */
+export const jobsRule: Rule = (inv, out, env) => {
+  const x = inv.args.findIndex((a) => a.value !== undefined && /^-[lnprs]*x[lnprs]*$/.test(a.value));
+  if (x >= 0) {
+    const argv = inv.args.slice(x + 1);
+    if (argv.length === 0) return out.yellow('jobs -x runs a command');
+    env.nestedArgv(argv, 'jobs -x', inv.stdin);
+    return out.green(`jobs -x runs ${shown(argv[0] as Arg)}`);
+  }
+  out.green('jobs only lists jobs');
+};
+
 export const hashRule: Rule = (inv, out) => {
   const o = parseOptions(inv.args, { shortValue: 'pt' });
   if (o.has('-p')) return out.yellow(`hash -p makes ${o.operands.map(shown).join(' ') || 'a command name'} run ${shown(o.value('-p') ?? literalArg('another program'))}`);
@@ -355,6 +367,7 @@ export const READER_RULES: Readonly<Record<string, Rule>> = {
   '[': testRule,
   wait: waitRule,
   hash: hashRule,
+  jobs: jobsRule,
   compgen: compgenRule,
   split: splitRule,
   csplit: splitRule,
