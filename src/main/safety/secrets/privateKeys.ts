@@ -45,6 +45,19 @@ function keyBodyStart(text: string, to: number, floor: number): number {
   return start;
 }
 
+/** The smallest body a key block has: a 256-bit EC key is about 160 base64 characters, a body cut to one line 64. */
+const MIN_KEY_BODY = 40;
+
+/** How many base64 characters stand between `from` and `to` (at most MIN_KEY_BODY are counted). */
+function keyMaterialIn(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to && n < MIN_KEY_BODY; i++) {
+    const c = text.charCodeAt(i);
+    if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 43 || c === 47) n++;
+  }
+  return n;
+}
+
 /**
  * PEM private key blocks, in linear time however many markers the text holds: a whole block
  * (BEGIN … END); a block whose end is missing (output cut off): the BEGIN line and the body
@@ -71,6 +84,8 @@ export function scanPrivateKeys(text: string): Replacement[] {
     } else {
       stop = keyBodyEnd(text, begin.end);
     }
+    // A block with no key in it (`…`, `<your key here>`, a BEGIN line quoted in code) is not a secret.
+    if (keyMaterialIn(text, begin.end, stop) < MIN_KEY_BODY) continue;
     out.push({ start: begin.start, end: stop, text: redacted('private-key'), kind: 'private-key' });
     floor = stop;
   }

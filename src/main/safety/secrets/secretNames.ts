@@ -53,7 +53,7 @@ const PAGINATION_WORDS = new Set(['next', 'page', 'pagination', 'continuation', 
  */
 const NOT_SECRET_KINDS_OF_TOKEN: readonly string[] = ['matching', 'lexer', 'lexical', 'syntax', 'significant', 'punctuation', 'whitespace', 'delimiter', 'csrf', 'xsrf', 'authenticity'];
 /** Words that say the name counts or describes tokens (`max_tokens`, `tokenizer`), or is a pagination cursor. */
-const NOT_SECRET_WORDS = new Set(['tokens', 'tokenizer', 'tokenizers', 'tokenize', 'tokenized', 'tokenization', ...PAGINATION_WORDS]);
+const NOT_SECRET_WORDS = new Set(['jsonwebtoken', 'tokens', 'tokenizer', 'tokenizers', 'tokenize', 'tokenized', 'tokenization', ...PAGINATION_WORDS]);
 /** `…_token` after one of NOT_SECRET_KINDS_OF_TOKEN: `csrf_token`, `nonMatchingToken` (but `CSRF_SECRET` stays secret). */
 const isNotSecretToken = (w: readonly string[]): boolean => w.length > 1 && w[w.length - 1] === 'token' && NOT_SECRET_KINDS_OF_TOKEN.includes(w[w.length - 2] as string);
 
@@ -106,7 +106,7 @@ export function secretKindForName(name: string): string {
 
 /** Names whose values are hashes, ids, paths, versions or signatures: never "high-entropy secrets". */
 const ORDINARY_VALUE_NAME =
-  /(?:hash|sha\d*|md5|crc\d*c?|sum|digest|integrity|checksum|etag|commit|rev|revision|version|id|uuid|guid|path|dir|file|url|uri|host|name|ref|branch|tag|image|key_id|fingerprint|sig|signature|nonce|ray|cursor)$/i;
+  /(?:hash|sha\d*|md5|crc\d*c?|sum|digest|integrity|checksum|etag|commit|rev|revision|version|id|uuid|guid|path|dir|file|url|uri|host|name|ref|branch|tag|image|key_id|fingerprint|sig|signature|nonce|ray|cursor|event|handler|listener|callback)$/i;
 
 /** Whether a name says its value is an identifier, hash or path (for the high-entropy rule). */
 export function holdsOrdinaryValue(name: string): boolean {
@@ -142,9 +142,10 @@ export function isPlaceholderValue(value: string): boolean {
   // A JSX or template expression (value={value}), or an object or array literal that starts here.
   if (/^\{[^{}]*\}$/.test(v) || /^[{[(]$/.test(v)) return true;
   // A package and its version: `io.jsonwebtoken:jjwt-jackson-0.11.2`, `jsonwebtoken@9.0.2`.
-  if (/^[a-z][a-z0-9_.-]*[-:@]v?\d+\.\d+(?:\.\d+)*(?:[-.][A-Za-z0-9]+)?$/.test(v)) return true;
-  // One character repeated (`aaaaaaaa`, `0000-0000`), or x's with separators (`xxxx-xxxx`).
-  if (/^(.)(?:[-_.]?\1){5,}$/.test(v) || /^[xX]{3,}(?:[-_.][xX]{3,})+$/.test(v)) return true;
+  if (/^[a-z][a-z0-9_.:-]*[-:@]v?\d+\.\d+(?:\.\d+)*(?:[-.][A-Za-z0-9]+)?(?::[a-z]+)?$/.test(v)) return true;
+  // One character repeated (`aaaaaaaa`, `0000-0000`), x's with separators (`xxxx-xxxx`), or a
+  // token format filled with them (`ghp_xxxx…`, `xoxb-xxxx-…`, `hf_aaaa…`): a random value never has ten alike in a row.
+  if (/^(.)(?:[-_.]?\1){5,}$/.test(v) || /^[xX]{3,}(?:[-_.][xX]{3,})+$/.test(v) || /x{6,}|X{6,}|([A-Za-z0-9])\1{9,}/.test(v)) return true;
   // Masks: ****, xxxx, ••••, ****************ABCD
   if (/^[*x•.]+$/i.test(v) || /^\*{4,}/.test(v)) return true;
   // YAML block scalar indicators: the value is on the lines below.

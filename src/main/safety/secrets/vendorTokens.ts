@@ -149,7 +149,7 @@ function tokenAt(text: string, start: number): Replacement | undefined {
  */
 const UNDERSCORE = /_/g;
 const TILDE = /~/g;
-const CAPITAL_PREFIXES = /(?<![A-Za-z0-9])(?:A(?:KIA|SIA|BIA|CCA|KCp|BSK|QVN|3-)|EAA)/g;
+const CAPITAL_PREFIXES = /(?<![A-Za-z0-9])(?:A(?:KIA|SIA|BIA|CCA|KCp|BSK|QVN|3-|GE-SECRET-KEY-1)|EAA|SK[0-9a-f])/g;
 const LITERAL_PREFIXES = ['pypi-AgE', 'HRKU-', 'pplx-'];
 /** The literal prefixes worth a search: those the text holds, found with one `includes` each. */
 const LITERAL_SEARCH = new Map(LITERAL_PREFIXES.map((p) => [p, new RegExp(p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g')]));
