@@ -129,6 +129,23 @@ describe('policy allow, ask and deny', () => {
     expectBlocked(await decide('rm -rf ~'));
   });
 
+  it('allow_read_only: a git read command asks when the repository config names a program, also after it was classified GREEN', async () => {
+    userPolicy('[approval.shell]\nallow_read_only = true\n');
+    mkdirSync(join(cwd, '.git', 'objects'), { recursive: true });
+    writeFileSync(join(cwd, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    writeFileSync(join(cwd, '.git', 'config'), '[core]\n\tbare = false\n');
+    const early = await gate.classify('git status', cwd);
+    expect(early.level).toBe('green');
+    expect(early.readsFiles).toBe(true);
+    expect((await gate.decide({ command: 'git status', cwd, purpose: 'test' }, early)).decision).toBe('allow');
+    // An earlier step changed the config after the plan was classified: the kept GREEN is not reused.
+    writeFileSync(join(cwd, '.git', 'config'), `[core]\n\tbare = false\n\tfsmonitor = ${join(root, 'evil.sh')}\n`);
+    const later = await gate.decide({ command: 'git status', cwd, purpose: 'test' }, early);
+    expectAsked(later);
+    expect(later.level).toBe('yellow');
+    expect(later.reasons.join(' ')).toMatch(/core\.fsmonitor/);
+  });
+
   it('allow_patterns allow what they cover, and nothing chained after it', async () => {
     userPolicy('[approval.shell]\nallow_patterns = ["npm run *", "make"]\n');
     const allowed = await decide('npm run build');

@@ -53,6 +53,7 @@ export class CommandClassifier implements RuleEnv {
   private readonly parse: BoundedParser;
   private readonly streams: CommandStreams;
   private depth = 0;
+  private filesRead = false;
 
   constructor(parser: ShellParser, context: RiskContext, commandLength: number) {
     this.parse = new BoundedParser(parser, commandLength, () => {
@@ -63,7 +64,8 @@ export class CommandClassifier implements RuleEnv {
   }
 
   result(): RiskResult {
-    return summarizeRisk(this.parts.list);
+    const result = summarizeRisk(this.parts.list);
+    return this.filesRead ? { ...result, readsFiles: true } : result;
   }
 
   // --- RuleEnv -----------------------------------------------------------------------------
@@ -93,6 +95,10 @@ export class CommandClassifier implements RuleEnv {
     } finally {
       this.depth--;
     }
+  }
+
+  readsFiles(): void {
+    this.filesRead = true;
   }
 
   fetchesCode(word: Word): boolean {

@@ -67,6 +67,12 @@ export interface RiskResult {
   level: RiskLevel;
   reasons: string[];
   parts: ClassifiedPart[];
+  /**
+   * The level depends on files read while classifying (a repository's git config, hooks): a result
+   * kept from earlier (a plan step classified when it was proposed) must be classified again before
+   * it decides anything, since an earlier step may have changed those files.
+   */
+  readsFiles?: boolean;
 }
 
 export async function classifyCommand(command: string, context: RiskContext): Promise<RiskResult> {

@@ -77,7 +77,8 @@ export class ApprovalGate {
   async decide(proposed: ProposedCommand, classified?: RiskResult): Promise<GateDecision> {
     const cwd = proposed.cwd || this.options.home;
     let command = proposed.command;
-    let risk = classified ?? (await this.classify(command, cwd));
+    // A result that read files (git's config) is not reused: an earlier step may have changed them.
+    let risk = classified && !classified.readsFiles ? classified : await this.classify(command, cwd);
     const layers = this.options.policy.layers();
     const early = this.beforeHooks(command, cwd, risk, layers);
     if (early) return early;

@@ -116,6 +116,7 @@ export const ackRule = readerRule({ shortValue: 'ABCmg', long: { pager: 'pager',
   if (o.has('pager')) runsCommandText(o.value('pager'), 'ack --pager', out, env);
   if (o.has('ackrc')) out.yellow(`ack --ackrc reads options (a pager it runs) from ${shown(o.value('ackrc') ?? literalArg('a file'))}`);
   if (!o.has('noenv')) {
+    env.readsFiles?.();
     const rc = env.paths.cwdUnknown ? undefined : projectFileAbove(env.paths.cwds, ['.ackrc', '_ackrc']);
     if (rc) out.yellow(`ack reads ${rc}, whose options can name a pager it runs (--noenv skips it)`);
   }

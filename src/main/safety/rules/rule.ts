@@ -40,6 +40,8 @@ export interface RuleEnv {
   nestedSource(source: string, via: string): RiskLevel;
   /** Classify an argument vector run by this command (argv[0] is the command). */
   nestedArgv(argv: Arg[], via: string, stdin?: StdinSource): RiskLevel;
+  /** Records that the verdict depends on files read now (git's config): see RiskResult.readsFiles. */
+  readsFiles?(): void;
   /** Whether the word contains a `$( )` / `<( )` whose body fetches from the network. */
   fetchesCode(word: Word): boolean;
 }
