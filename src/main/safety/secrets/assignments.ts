@@ -264,7 +264,9 @@ export function scanAssignments(text: string): Replacement[] {
     } else {
       if (op === ':' && text.startsWith('//', valueStart)) continue; // `https://…`: a scheme
       line.moveTo(at);
-      const startsLine = keyQuote === '' && nameStart - line.start <= 40 && LINE_START_PREFIX.test(text.slice(line.start, nameStart));
+      // Makefile `NAME ?= value`, `NAME := value`, `NAME += value` start a line of their own, also where grep prefixed it.
+      const makeStyle = (compound || op === ':=') && op !== '=>' && /^[A-Z][A-Z0-9_]*$/.test(name);
+      const startsLine = keyQuote === '' && ((nameStart - line.start <= 40 && LINE_START_PREFIX.test(text.slice(line.start, nameStart))) || makeStyle);
       raw = valueAfter(text, valueStart, line.lineEnd, startsLine, op, before !== '' || after !== '');
       // `token: |` (YAML): the value is the more indented lines below.
       if (startsLine && raw !== undefined && /^[|>][-+]?\d?$/.test(raw)) {

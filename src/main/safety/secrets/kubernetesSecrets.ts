@@ -12,6 +12,8 @@ const DATA_KEY = /^([ \t]*(?:- )?)(data|stringData):[ \t]*\r?$|(["'])(data|strin
 const KIND_SECRET = /(?:^|[{,\s])["']?kind["']?[ \t]*:[ \t]*["']?Secret["']?[ \t]*(?:,|\r?$)/m;
 /** A quick test before the slower search for `data:` keys: a literal first, so it is a fast search. */
 const KIND_SECRET_ANYWHERE = /kind["']?[ \t]*:[ \t]*["']?Secret\b/;
+/** A base64 value (what `data:` holds): a secret even when it looks like a path (`/2HQ7…`) or a word. */
+const BASE64_VALUE = /^[A-Za-z0-9+/]{8,}={0,2}$/;
 /** How far around `data:` the document's `kind: Secret` may be. */
 const DOCUMENT_WINDOW = 8192;
 const YAML_ENTRY = /^([ \t]+)([A-Za-z0-9_.-]{1,253}):[ \t]*(.*?)[ \t]*\r?$/;
@@ -73,7 +75,7 @@ function yamlEntries(text: string, lineStart: number, keyIndent: number, out: Re
       valueEnd--;
     }
     const start = valueAt + quote.length;
-    if (value !== '' && !isPlaceholderValue(value)) out.push({ start, end: valueEnd, text: redacted('secret'), kind: 'secret' });
+    if (value !== '' && (BASE64_VALUE.test(value) || !isPlaceholderValue(value))) out.push({ start, end: valueEnd, text: redacted('secret'), kind: 'secret' });
     at = end + 1;
   }
 }
@@ -84,7 +86,7 @@ function jsonEntries(text: string, from: number, out: Replacement[]): void {
   while ((m = JSON_ENTRY.exec(text)) !== null) {
     const value = m[3] as string;
     const end = m.index + m[0].lastIndexOf('"');
-    if (value !== '' && !isPlaceholderValue(value)) out.push({ start: end - value.length, end, text: redacted('secret'), kind: 'secret' });
+    if (value !== '' && (BASE64_VALUE.test(value) || !isPlaceholderValue(value))) out.push({ start: end - value.length, end, text: redacted('secret'), kind: 'secret' });
   }
 }
 

@@ -143,6 +143,9 @@ export function isPlaceholderValue(value: string): boolean {
   if (/^\{[^{}]*\}$/.test(v) || /^[{[(]$/.test(v)) return true;
   // A package and its version: `io.jsonwebtoken:jjwt-jackson-0.11.2`, `jsonwebtoken@9.0.2`.
   if (/^[a-z][a-z0-9_.:-]*[-:@]v?\d+\.\d+(?:\.\d+)*(?:[-.][A-Za-z0-9]+)?(?::[a-z]+)?$/.test(v)) return true;
+  // Cut short or with a hole to fill: `ntn_...`, `sk-…`, `sntrys_<your token>` (and its `sntrys_` alone).
+  if (/^[a-z]{2,8}[_-]$/.test(v)) return true;
+  if (/(?:\.\.\.|…)$/.test(v) || /<[^<>\s]*(?:[ _-][^<>]*)?>|<(?:your|my|insert|enter|the)\b/i.test(v)) return true;
   // One character repeated (`aaaaaaaa`, `0000-0000`), x's with separators (`xxxx-xxxx`), or a
   // token format filled with them (`ghp_xxxx…`, `xoxb-xxxx-…`, `hf_aaaa…`): a random value never has ten alike in a row.
   if (/^(.)(?:[-_.]?\1){5,}$/.test(v) || /^[xX]{3,}(?:[-_.][xX]{3,})+$/.test(v) || /x{6,}|X{6,}|([A-Za-z0-9])\1{9,}/.test(v)) return true;

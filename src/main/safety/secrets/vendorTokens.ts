@@ -199,7 +199,7 @@ export function scanVendorTokens(text: string): Replacement[] {
 
 /** Tokens whose fixed part is not at their start, each found from that part (rare in text). */
 export const VENDOR_TOKEN_PATTERNS: readonly PatternDetector[] = [
-  { kind: 'telegram-bot-token', needle: ':AA', pattern: /(?<![A-Za-z0-9_-])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g },
+  { kind: 'telegram-bot-token', needle: ':AA', pattern: /(?<![0-9])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g },
   // Microsoft Teams / Office 365 incoming webhooks (old and new hosts).
   {
     kind: 'teams-webhook',
