@@ -137,8 +137,6 @@ describe('scrubSecrets: vendor token formats', () => {
   it('redacts Microsoft Teams and Office 365 webhooks', () => {
     const hook = `https://contoso.webhook.office.com/webhookb2/${uuid(371)}@${uuid(373)}/IncomingWebhook/${pseudo(32, HEX, 375)}/${uuid(377)}`;
     expect(scrubSecrets(`curl -d @msg.json ${hook}`).text).toBe('curl -d @msg.json [REDACTED:teams-webhook]');
-    const flow = `https://prod-12.westeurope.logic.azure.com:443/workflows/${pseudo(32, HEX, 379)}/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=${pseudo(43, ALNUM + '_-', 381)}`;
-    expect(scrubSecrets(flow).text).toMatch(/&sig=\[REDACTED:teams-webhook\]$/);
   });
 });
 

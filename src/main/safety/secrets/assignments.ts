@@ -170,6 +170,8 @@ function nameStartBefore(text: string, end: number): number {
 
 /** Types written between a name and its `=`: Go `var apiToken string = "…"`, Kotlin `val apiKey: String = "…"`, Python `password: str = "…"`. */
 const TYPE_WORDS = new Set(['string', 'String', 'str', 'byte', 'bytes', 'SecretStr', 'CharSequence', 'text']);
+/** Their first characters, checked before a name is cut out of the text (most names are not types). */
+const TYPE_FIRST = new Set([...TYPE_WORDS].map((w) => w.charCodeAt(0)));
 
 /** The name before a type word that ends at `typeEnd`, as [start, end], or undefined. */
 function nameBeforeType(text: string, typeStart: number): [number, number] | undefined {
@@ -240,7 +242,7 @@ export function scanAssignments(text: string): Replacement[] {
     }
     let nameStart = nameStartBefore(text, nameEnd);
     if (keyQuote !== '' && text[nameStart - 1] !== keyQuote) continue; // "name: not a quoted key
-    if (keyQuote === '' && nameStart < nameEnd && TYPE_WORDS.has(text.slice(nameStart, nameEnd))) {
+    if (keyQuote === '' && nameEnd - nameStart >= 3 && nameEnd - nameStart <= 12 && TYPE_FIRST.has(text.charCodeAt(nameStart)) && TYPE_WORDS.has(text.slice(nameStart, nameEnd))) {
       const typed = nameBeforeType(text, nameStart);
       if (typed) {
         [nameStart, nameEnd] = typed;
@@ -248,13 +250,13 @@ export function scanAssignments(text: string): Replacement[] {
       }
     }
     if ((op === '=' && second === '>') || (op === ':' && second === '=')) op += second;
-    const opText = text.slice(opStart, at) + op;
     let valueStart = at + op.length;
     while (text.charCodeAt(valueStart) === 32 || text.charCodeAt(valueStart) === 9) valueStart++;
     const after = text.slice(at + op.length, valueStart);
     const longToken = longTokenAt(text, valueStart);
     if (!longToken && !mayBeNamed(letterBits(text, nameStart, nameEnd))) continue;
     const name = text.slice(nameStart, nameEnd);
+    const opText = compound ? text.slice(opStart, at) + op : op;
     const rule = ruleForName(name);
     if (rule === 'none') continue;
     let raw: string | undefined;

@@ -10,8 +10,8 @@ import { isPlaceholderValue } from './secretNames';
 /** `data:` or `stringData:` alone on its line (YAML), or `"data": {` (JSON). */
 const DATA_KEY = /^([ \t]*(?:- )?)(data|stringData):[ \t]*\r?$|(["'])(data|stringData)\3[ \t]*:[ \t]*\{/gm;
 const KIND_SECRET = /(?:^|[{,\s])["']?kind["']?[ \t]*:[ \t]*["']?Secret["']?[ \t]*(?:,|\r?$)/m;
-/** A quick test before the slower search for `data:` keys: a literal first, so it is a fast search. */
-const KIND_SECRET_ANYWHERE = /kind["']?[ \t]*:[ \t]*["']?Secret\b/;
+/** Where a Secret is: a literal first, so the search is fast; `data:` keys are looked for only near one. */
+const KIND_SECRET_ANYWHERE = /kind["']?[ \t]*:[ \t]*["']?Secret\b/g;
 /** A base64 value (what `data:` holds): a secret even when it looks like a path (`/2HQ7…`) or a word. */
 const BASE64_VALUE = /^[A-Za-z0-9+/]{8,}={0,2}$/;
 /** How far around `data:` the document's `kind: Secret` may be. */
@@ -91,13 +91,29 @@ function jsonEntries(text: string, from: number, out: Replacement[]): void {
 }
 
 export function scanKubernetesSecrets(text: string): Replacement[] {
-  if (!text.includes('Secret') || !KIND_SECRET_ANYWHERE.test(text)) return [];
   const out: Replacement[] = [];
+  // Only the documents that say `kind: Secret` are searched for `data:` keys.
+  KIND_SECRET_ANYWHERE.lastIndex = 0;
+  let searchedTo = 0;
+  let k: RegExpExecArray | null;
+  while ((k = KIND_SECRET_ANYWHERE.exec(text)) !== null) {
+    const from = Math.max(searchedTo, k.index - DOCUMENT_WINDOW);
+    const to = Math.min(text.length, k.index + DOCUMENT_WINDOW);
+    if (from < to) dataEntries(text, from, to, out);
+    searchedTo = Math.max(searchedTo, to);
+  }
+  return out.sort((a, b) => a.start - b.start).filter((r, i, all) => i === 0 || r.start >= (all[i - 1] as Replacement).end);
+}
+
+function dataEntries(text: string, from: number, to: number, out: Replacement[]): void {
+  // The keys are searched in the window only (a search over the whole text would cost the whole text).
+  const window = text.slice(from, to);
   DATA_KEY.lastIndex = 0;
   let m: RegExpExecArray | null;
-  while ((m = DATA_KEY.exec(text)) !== null) {
-    if (!KIND_SECRET.test(documentAround(text, m.index))) continue;
-    const afterKey = m.index + m[0].length;
+  while ((m = DATA_KEY.exec(window)) !== null) {
+    const keyAt = from + m.index;
+    if (!KIND_SECRET.test(documentAround(text, keyAt))) continue;
+    const afterKey = keyAt + m[0].length;
     if (m[2] !== undefined) {
       const lineEnd = text.indexOf('\n', afterKey);
       if (lineEnd === -1) break;
@@ -107,5 +123,4 @@ export function scanKubernetesSecrets(text: string): Replacement[] {
       jsonEntries(text, afterKey, out);
     }
   }
-  return out.sort((a, b) => a.start - b.start).filter((r, i, all) => i === 0 || r.start >= (all[i - 1] as Replacement).end);
 }

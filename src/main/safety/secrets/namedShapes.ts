@@ -2,7 +2,7 @@
  * Other shapes of "a name, then its value": a quoted name and value as a call's first two
  * arguments (PHP `define('DB_PASSWORD', …)`, Java `setProperty("X_TOKEN", "…")`, `put("apiKey",
  * "…")`), an index assignment (`os.environ["X_TOKEN"] = "…"`), `--password x` on a command line,
- * `<add key="Password" value="…"/>` (NuGet, .NET config), XML elements (`<password>…</password>`,
+ * XML elements (`<password>…</password>`,
  * also with the value on a line of its own), and `.netrc` lines.
  */
 import { redacted, type PatternDetector, type Replacement } from './redaction';
@@ -22,17 +22,12 @@ export const NAMED_VALUE_DETECTORS: readonly PatternDetector[] = [
   },
   {
     // setProperty("X_TOKEN", "…"), put('apiKey', '…'), env["X_TOKEN"] = "…", ENV['X_TOKEN'] ||= '…'
+    // (the quote right after the bracket: a two-character start is found fast).
     kind: 'secret-assignment',
-    pattern: new RegExp(`([([][ \\t]*(["'])([A-Za-z_][A-Za-z0-9_.-]{0,79})\\2[ \\t]*(?:,|\\][ \\t]*(?:[.+]|\\|\\|)?=)[ \\t]*)(${QUOTED})`, 'g'),
+    pattern: new RegExp(`([([](["'])([A-Za-z_][A-Za-z0-9_.-]{0,79})\\2[ \\t]*(?:,|\\][ \\t]*(?:[.+]|\\|\\|)?=)[ \\t]*)(${QUOTED})`, 'g'),
     redact: (m) => redactNamed(m[1] ?? '', m[3] ?? '', m[4] ?? ''),
   },
-  {
-    // <add key="ClearTextPassword" value="…" />: the key attribute names the value attribute.
-    kind: 'secret-assignment',
-    needle: 'key=',
-    pattern: /(<add[ \t]+key=(["'])([A-Za-z0-9_.:-]{1,80})\2[ \t]+value=)("[^"\r\n]{1,4096}"|'[^'\r\n]{1,4096}')/g,
-    redact: (m) => redactNamed(m[1] ?? '', (m[3] ?? '').replace(/^.*:/, ''), m[4] ?? ''),
-  },
+
   {
     // --password hunter2, --token "abc" on a command line.
     kind: 'secret-assignment',

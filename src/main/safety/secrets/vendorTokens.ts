@@ -154,6 +154,27 @@ const LITERAL_PREFIXES = ['pypi-AgE', 'HRKU-', 'pplx-'];
 /** The literal prefixes worth a search: those the text holds, found with one `includes` each. */
 const LITERAL_SEARCH = new Map(LITERAL_PREFIXES.map((p) => [p, new RegExp(p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g')]));
 
+const TELEGRAM_MARK = /:AA/g;
+const TELEGRAM = /[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/y;
+
+/** Telegram bot tokens, `<bot id>:AA<33 characters>`: found from the rare `:AA`, the id read backwards. */
+export function scanTelegramTokens(text: string): Replacement[] {
+  const out: Replacement[] = [];
+  TELEGRAM_MARK.lastIndex = 0;
+  while (TELEGRAM_MARK.test(text)) {
+    const at = TELEGRAM_MARK.lastIndex - 3;
+    let start = at;
+    while (start > 0 && at - start <= 10 && text.charCodeAt(start - 1) >= 48 && text.charCodeAt(start - 1) <= 57) start--;
+    if (at - start < 8 || at - start > 10) continue;
+    TELEGRAM.lastIndex = start;
+    const m = TELEGRAM.exec(text);
+    if (!m) continue;
+    out.push({ start, end: start + m[0].length, text: redacted('telegram-bot-token'), kind: 'telegram-bot-token' });
+    TELEGRAM_MARK.lastIndex = start + m[0].length;
+  }
+  return out;
+}
+
 /** Vendor tokens with a fixed prefix, anywhere in the text. */
 export function scanVendorTokens(text: string): Replacement[] {
   const found: Replacement[] = [];
@@ -199,18 +220,11 @@ export function scanVendorTokens(text: string): Replacement[] {
 
 /** Tokens whose fixed part is not at their start, each found from that part (rare in text). */
 export const VENDOR_TOKEN_PATTERNS: readonly PatternDetector[] = [
-  { kind: 'telegram-bot-token', needle: ':AA', pattern: /(?<![0-9])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g },
   // Microsoft Teams / Office 365 incoming webhooks (old and new hosts).
   {
     kind: 'teams-webhook',
     needle: 'office.com/webhook',
     pattern: /https:\/\/[A-Za-z0-9-]+\.webhook\.office\.com\/webhookb2\/[A-Za-z0-9@-]{20,120}\/IncomingWebhook\/[A-Za-z0-9]{20,40}\/[A-Za-z0-9-]{20,40}(?:\/[A-Za-z0-9_-]{20,80})?|https:\/\/outlook\.office\.com\/webhook\/[A-Za-z0-9@-]{20,120}\/IncomingWebhook\/[A-Za-z0-9]{20,40}\/[A-Za-z0-9-]{20,40}/g,
   },
-  // Power Automate / Logic Apps workflow triggers (the newer Teams webhooks): the `sig` parameter is the secret.
-  {
-    kind: 'teams-webhook',
-    needle: '.logic.azure.com',
-    pattern: /(https:\/\/[A-Za-z0-9.-]{1,100}\.logic\.azure\.com(?::443)?\/workflows\/[^\s"'?]{1,300}\?[^\s"']{0,300}?[?&]sig=)([A-Za-z0-9_%-]{20,})/g,
-    redact: (m) => ({ text: `${m[1] ?? ''}${redacted('teams-webhook')}`, kind: 'teams-webhook' }),
-  },
+
 ];
