@@ -12,7 +12,7 @@ import { NAMED_VALUE_DETECTORS, scanNetrc, scanXmlElements } from './namedShapes
 import { BASE64_PEM, redactBase64PrivateKey, scanPrivateKeys } from './privateKeys';
 import type { SecretDetector } from './redaction';
 import { TOKEN_FORMAT_DETECTORS, scanUrlPasswords } from './tokenFormats';
-import { VENDOR_TOKEN_PATTERNS, scanTelegramTokens, scanVendorTokens } from './vendorTokens';
+import { VENDOR_TOKEN_PATTERNS, scanVendorTokens } from './vendorTokens';
 
 /** Detectors in the order they run. Extend by adding rows; keep specific formats before broad rules. */
 export const SECRET_DETECTORS: readonly SecretDetector[] = [
@@ -21,7 +21,6 @@ export const SECRET_DETECTORS: readonly SecretDetector[] = [
   { kind: 'vendor-token', scan: scanVendorTokens },
   ...TOKEN_FORMAT_DETECTORS,
   ...VENDOR_TOKEN_PATTERNS,
-  { kind: 'telegram-bot-token', scan: scanTelegramTokens },
   { kind: 'authorization', scan: scanAuthorizationHeaders },
   { kind: 'url-password', scan: scanUrlPasswords },
   ...COMMAND_PASSWORD_DETECTORS,

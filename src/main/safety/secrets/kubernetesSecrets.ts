@@ -15,7 +15,7 @@ const KIND_SECRET_ANYWHERE = /kind["']?[ \t]*:[ \t]*["']?Secret\b/g;
 /** A base64 value (what `data:` holds): a secret even when it looks like a path (`/2HQ7…`) or a word. */
 const BASE64_VALUE = /^[A-Za-z0-9+/]{8,}={0,2}$/;
 /** How far around `data:` the document's `kind: Secret` may be. */
-const DOCUMENT_WINDOW = 8192;
+const DOCUMENT_WINDOW = 4096;
 const YAML_ENTRY = /^([ \t]+)([A-Za-z0-9_.-]{1,253}):[ \t]*(.*?)[ \t]*\r?$/;
 const JSON_ENTRY = /[ \t\r\n]*(["'])([A-Za-z0-9_.-]{1,253})\1[ \t]*:[ \t]*"((?:\\.|[^"\\\r\n]){0,65536})"[ \t]*,?/y;
 

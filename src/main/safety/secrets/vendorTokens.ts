@@ -76,7 +76,6 @@ const ROWS: VendorToken[] = [
   { kind: 'newrelic-key', prefix: 'NRAK-', body: /NRAK-[A-Z0-9]{27}(?![A-Za-z0-9])/ },
   { kind: 'newrelic-key', prefix: 'NRII-', body: /NRII-[A-Za-z0-9_-]{32}(?![A-Za-z0-9])/ },
   { kind: 'octopus-key', prefix: 'API-', body: /API-(?=[A-Z]*[0-9])[A-Z0-9]{26,32}(?![A-Za-z0-9-])/ },
-  { kind: 'perplexity-key', prefix: 'pplx-', body: /pplx-[A-Za-z0-9]{48}(?![A-Za-z0-9])/ },
   { kind: 'planetscale-token', prefix: 'pscale_', body: /pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}/ },
   { kind: 'postman-key', prefix: 'PMAK-', body: /PMAK-[A-Fa-f0-9]{24}-[A-Fa-f0-9]{34}(?![A-Za-z0-9])/ },
   { kind: 'prefect-key', prefix: 'pnu_', body: /pnu_[A-Za-z0-9]{36}(?![A-Za-z0-9])/ },
@@ -150,30 +149,9 @@ function tokenAt(text: string, start: number): Replacement | undefined {
 const UNDERSCORE = /_/g;
 const TILDE = /~/g;
 const CAPITAL_PREFIXES = /(?<![A-Za-z0-9])(?:A(?:KIA|SIA|BIA|CCA|KCp|BSK|QVN|3-|GE-SECRET-KEY-1)|EAA|SK[0-9a-f])/g;
-const LITERAL_PREFIXES = ['pypi-AgE', 'HRKU-', 'pplx-'];
+const LITERAL_PREFIXES = ['pypi-AgE', 'HRKU-'];
 /** The literal prefixes worth a search: those the text holds, found with one `includes` each. */
 const LITERAL_SEARCH = new Map(LITERAL_PREFIXES.map((p) => [p, new RegExp(p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g')]));
-
-const TELEGRAM_MARK = /:AA/g;
-const TELEGRAM = /[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/y;
-
-/** Telegram bot tokens, `<bot id>:AA<33 characters>`: found from the rare `:AA`, the id read backwards. */
-export function scanTelegramTokens(text: string): Replacement[] {
-  const out: Replacement[] = [];
-  TELEGRAM_MARK.lastIndex = 0;
-  while (TELEGRAM_MARK.test(text)) {
-    const at = TELEGRAM_MARK.lastIndex - 3;
-    let start = at;
-    while (start > 0 && at - start <= 10 && text.charCodeAt(start - 1) >= 48 && text.charCodeAt(start - 1) <= 57) start--;
-    if (at - start < 8 || at - start > 10) continue;
-    TELEGRAM.lastIndex = start;
-    const m = TELEGRAM.exec(text);
-    if (!m) continue;
-    out.push({ start, end: start + m[0].length, text: redacted('telegram-bot-token'), kind: 'telegram-bot-token' });
-    TELEGRAM_MARK.lastIndex = start + m[0].length;
-  }
-  return out;
-}
 
 /** Vendor tokens with a fixed prefix, anywhere in the text. */
 export function scanVendorTokens(text: string): Replacement[] {
