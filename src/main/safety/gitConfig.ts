@@ -192,12 +192,18 @@ function stampFrom(s: NonNullable<ReturnType<typeof statSync>>): string {
   return `${s.mtimeMs}:${s.ctimeMs}:${s.size}:${s.ino}:${s.mode}:${s.uid}`;
 }
 
-function stampOf(path: string): string {
+/** `throwIfNoEntry: false`: most paths looked at do not exist, and a thrown error costs more than the stat. */
+function statOrUndefined(path: string): ReturnType<typeof statSync> | undefined {
   try {
-    return stampFrom(statSync(path));
+    return statSync(path, { throwIfNoEntry: false });
   } catch {
-    return 'none';
+    return undefined;
   }
+}
+
+function stampOf(path: string): string {
+  const s = statOrUndefined(path);
+  return s ? stampFrom(s) : 'none';
 }
 
 class Reader {
@@ -211,12 +217,7 @@ class Reader {
   /** Stats a path and remembers its stamp for the cache. */
   stat(path: string): ReturnType<typeof statSync> | undefined {
     if (this.stats.has(path)) return this.stats.get(path);
-    let s: ReturnType<typeof statSync> | undefined;
-    try {
-      s = statSync(path);
-    } catch {
-      s = undefined;
-    }
+    const s = statOrUndefined(path);
     this.stats.set(path, s);
     this.stamps.push({ path, stamp: s ? stampFrom(s) : 'none' });
     return s;
