@@ -32,6 +32,8 @@ describe('read-only tools with an option that runs a program', () => {
     ['fd -x rm {}', 'yellow', /rm: deletes/],
     ['fd -e log --exec rm', 'yellow', /rm: deletes/],
     ['fd -X rm', 'yellow', /rm: deletes/],
+    ['fd -Hx rm', 'yellow', /rm: deletes/],
+    ['fd -xrm', 'yellow', /fd -x\/-X runs a command/],
     ['fdfind --exec-batch rm -rf', 'yellow', /rm/],
     ['fd . / -x rm -rf {}', 'yellow', /rm -r deletes/],
     ['git grep -O foo', 'yellow', /git grep -O opens/],

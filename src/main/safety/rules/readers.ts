@@ -133,10 +133,10 @@ export const fdRule: Rule = (inv, out, env) => {
   });
   out.addFlags(o.display);
   // `-x CMD ARGS… ;`: the command runs up to a lone `;` (or to the end); the option parser took only its first word.
-  const at = inv.args.findIndex((a) => a.value !== undefined && /^(-x|-X|--exec|--exec-batch|--exec=.*|--exec-batch=.*)$/.test(a.value));
+  const at = inv.args.findIndex((a) => a.value !== undefined && /^(-[a-zA-Z]*[xX]|--exec|--exec-batch|--exec=.*|--exec-batch=.*)$/.test(a.value));
   if (at >= 0) {
     const first = inv.args[at] as Arg;
-    const flag = (first.value ?? '').replace(/=.*$/, '');
+    const flag = (first.value ?? '').replace(/=.*$/, '').replace(/^-[a-zA-Z]*([xX])$/, '-$1');
     const argv: Arg[] = (first.value ?? '').includes('=') ? [dropPrefix(first, flag.length + 1)] : [];
     for (let i = at + 1; i < inv.args.length; i++) {
       const a = inv.args[i] as Arg;
@@ -151,6 +151,7 @@ export const fdRule: Rule = (inv, out, env) => {
     }
     return out.green(`${inv.name} runs ${shown(argv[0] ?? literalArg('a command'))} on what it finds`);
   }
+  if (o.has('exec', 'exec-batch')) return out.yellow(`${inv.name} -x/-X runs a command Tandem could not read`);
   out.green(`${inv.name} only lists files`);
 };
 
@@ -193,7 +194,7 @@ export const batRule = readerRule(
 );
 
 export const manRule = readerRule(
-  { short: { P: 'pager', H: 'html', C: 'config-file', X: 'gxditview', M: 'manpath', S: 'sections', s: 'sections', L: 'locale', m: 'systems', p: 'preprocessor', E: 'encoding', T: 'troff-device', R: 'recode', e: 'extension' }, shortValue: 'PCMSsLmpEReK', shortOptionalValue: 'HXT', long: { pager: 'pager', html: 'html', 'config-file': 'config-file', gxditview: 'gxditview', manpath: 'manpath', sections: 'sections', locale: 'locale', systems: 'systems', preprocessor: 'preprocessor', encoding: 'encoding', 'troff-device': 'troff-device', recode: 'recode', extension: 'extension', 'prompt': 'prompt' }, longValue: ['pager', 'config-file', 'manpath', 'sections', 'locale', 'systems', 'preprocessor', 'encoding', 'recode', 'extension', 'prompt'] },
+  { short: { P: 'pager', H: 'html', C: 'config-file', X: 'gxditview', M: 'manpath', S: 'sections', s: 'sections', L: 'locale', m: 'systems', p: 'preprocessor', E: 'encoding', T: 'troff-device', R: 'recode', e: 'extension' }, shortValue: 'PCMSsLmpERe', shortOptionalValue: 'HXT', long: { pager: 'pager', html: 'html', 'config-file': 'config-file', gxditview: 'gxditview', manpath: 'manpath', sections: 'sections', locale: 'locale', systems: 'systems', preprocessor: 'preprocessor', encoding: 'encoding', 'troff-device': 'troff-device', recode: 'recode', extension: 'extension', 'prompt': 'prompt' }, longValue: ['pager', 'config-file', 'manpath', 'sections', 'locale', 'systems', 'preprocessor', 'encoding', 'recode', 'extension', 'prompt'] },
   (o, out, env) => {
     if (o.has('pager')) runsCommandText(o.value('pager'), 'man --pager', out, env);
     if (o.has('html')) out.yellow(`man --html opens a web browser${o.value('html') ? ` (${shown(o.value('html') as Arg)})` : ''}`);
