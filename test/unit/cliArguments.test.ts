@@ -48,7 +48,8 @@ describe('tandem policy check', () => {
     expect(run('rm -rf ~').reasons.length).toBeGreaterThan(0);
     expect(run('git status')).toMatchObject({ decision: 'ask', level: 'green' });
     expect(run('npm install')).toMatchObject({ decision: 'ask', level: 'yellow' });
-  });
+    // Four node processes in a row: on a loaded machine that alone can take most of a minute.
+  }, 120_000);
 });
 
 describe('tandem audit verify', () => {
