@@ -3,10 +3,10 @@
  * Notion, 1Password, DigitalOcean, Fly.io, Sentry, Shopify, Facebook, Azure AD client secrets,
  * OpenShift … (the prefix rules of gitleaks' rule set, written anew; see docs/safety.md).
  *
- * One scan for all of them: a single regex of the prefixes finds where a token may start (most
- * text holds none), then the row for that prefix checks the body with a sticky regex. A token
- * must start where a run of token characters starts and end where it ends, and a body that is
- * a placeholder (`hf_xxxx…`, one character repeated) is left alone.
+ * One scan for all of them (see `scanVendorTokens` for how candidates are found), then the row
+ * for the candidate's prefix checks the body with a sticky regex. A token must start where a
+ * run of token characters starts and end where it ends, and a body that is a placeholder
+ * (`hf_xxxx…`, one character repeated) is left alone.
  */
 import { redacted, type PatternDetector, type Replacement } from './redaction';
 
@@ -45,57 +45,36 @@ const ROWS: VendorToken[] = [
   { kind: 'sentry-token', prefix: 'sntryu_', body: new RegExp(`sntryu_[a-f0-9]{64}${WORD_END}`) },
   { kind: 'facebook-token', prefix: 'EAA', body: new RegExp(`EAA[A-Z][A-Za-z0-9]{90,}${WORD_END}`) },
   { kind: 'square-token', prefix: 'EAAA', body: new RegExp(`EAAA[A-Za-z0-9_-]{56,60}${WORD_END}`) },
-  { kind: 'square-token', prefix: 'sq0', body: new RegExp(`sq0(?:atp|csp)-[A-Za-z0-9_-]{22,60}${WORD_END}`) },
   { kind: 'age-secret-key', prefix: 'AGE-SECRET-KEY-1', body: /AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}(?![A-Za-z0-9])/ },
   { kind: 'alibaba-access-key', prefix: 'LTAI', body: new RegExp(`LTAI[A-Za-z0-9]{20}${WORD_END}`) },
   { kind: 'artifactory-token', prefix: 'AKCp', body: /AKCp[A-Za-z0-9]{69}(?![A-Za-z0-9])/ },
   { kind: 'aws-bedrock-key', prefix: 'ABSK', body: new RegExp(`ABSK[A-Za-z0-9+/]{109,269}={0,2}${END}`) },
   { kind: 'clojars-token', prefix: 'CLOJARS_', body: /CLOJARS_[A-Za-z0-9]{60}(?![A-Za-z0-9])/ },
-  { kind: 'cloudflare-key', prefix: 'v1.0-', body: /v1\.0-[a-f0-9]{24}-[a-f0-9]{146}(?![A-Za-z0-9])/ },
-  { kind: 'databricks-token', prefix: 'dapi', body: /dapi[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9])/ },
   ...['dop_v1_', 'doo_v1_', 'dor_v1_'].map((prefix) => ({ kind: 'digitalocean-token', prefix, body: new RegExp(`${prefix}[a-f0-9]{64}(?![A-Za-z0-9])`) })),
-  { kind: 'doppler-token', prefix: 'dp.', body: /dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9_-]{40,}/ },
   { kind: 'duffel-token', prefix: 'duffel_', body: /duffel_(?:test|live)_[A-Za-z0-9_=-]{43}/ },
-  { kind: 'dynatrace-token', prefix: 'dt0c01.', body: /dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}/ },
   ...['EZAK', 'EZTK'].map((prefix) => ({ kind: 'easypost-token', prefix, body: new RegExp(`${prefix}[A-Za-z0-9]{54}(?![A-Za-z0-9])`) })),
-  { kind: 'flutterwave-key', prefix: 'FLWSECK', body: /FLWSECK(?:_TEST)?-[A-Za-z0-9]{12,32}(?:-X)?(?![A-Za-z0-9])/ },
   { kind: 'flyio-token', prefix: 'fo1_', body: new RegExp(`fo1_[A-Za-z0-9_-]{43}${WORD_END}`) },
   ...['fm1a_', 'fm1r_', 'fm2_'].map((prefix) => ({ kind: 'flyio-token', prefix, body: new RegExp(`fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,}={0,3}(?:,fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,}={0,3})*${END}`) })),
-  { kind: 'frameio-token', prefix: 'fio-u-', body: /fio-u-[A-Za-z0-9_=-]{64}/ },
-  { kind: 'gitlab-token', prefix: 'glcbt-', body: /glcbt-[0-9a-zA-Z]{1,5}_[0-9a-zA-Z_-]{20,}/ },
-  { kind: 'gitlab-token', prefix: 'GR1348941', body: /GR1348941[A-Za-z0-9_-]{20,}/ },
-  { kind: 'grafana-token', prefix: 'eyJrIjoi', body: new RegExp(`eyJrIjoi[A-Za-z0-9]{70,400}={0,3}${END}`) },
   { kind: 'grafana-token', prefix: 'glc_', body: new RegExp(`glc_[A-Za-z0-9+/]{32,400}={0,3}${END}`) },
   { kind: 'grafana-token', prefix: 'glsa_', body: new RegExp(`glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}${END}`) },
-  ...['pat.', 'sat.'].map((prefix) => ({ kind: 'harness-token', prefix, body: new RegExp(`${escapeRegex(prefix)}[A-Za-z0-9_-]{22}\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{20}(?![A-Za-z0-9])`) })),
   { kind: 'heroku-token', prefix: 'HRKU-', body: new RegExp(`HRKU-(?:AA)?[A-Za-z0-9_-]{58,}${WORD_END}`) },
-  { kind: 'infracost-token', prefix: 'ico-', body: /ico-[A-Za-z0-9]{32}(?![A-Za-z0-9])/ },
-  { kind: 'intra42-secret', prefix: 's-s4t2', body: /s-s4t2(?:ud|af)-[a-f0-9]{64}(?![A-Za-z0-9])/ },
   { kind: 'linear-token', prefix: 'lin_', body: /lin_(?:api|oauth)_[A-Za-z0-9]{40}(?![A-Za-z0-9])/ },
-  { kind: 'mapbox-token', prefix: 'sk.eyJ', body: /sk\.eyJ[A-Za-z0-9_-]{50,}\.[A-Za-z0-9_-]{20,}/ },
   { kind: 'newrelic-key', prefix: 'NRAK-', body: /NRAK-[A-Z0-9]{27}(?![A-Za-z0-9])/ },
   { kind: 'newrelic-key', prefix: 'NRII-', body: /NRII-[A-Za-z0-9_-]{32}(?![A-Za-z0-9])/ },
-  { kind: 'octopus-key', prefix: 'API-', body: /API-(?=[A-Z]*[0-9])[A-Z0-9]{26,32}(?![A-Za-z0-9-])/ },
   { kind: 'planetscale-token', prefix: 'pscale_', body: /pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}/ },
   { kind: 'postman-key', prefix: 'PMAK-', body: /PMAK-[A-Fa-f0-9]{24}-[A-Fa-f0-9]{34}(?![A-Za-z0-9])/ },
   { kind: 'prefect-key', prefix: 'pnu_', body: /pnu_[A-Za-z0-9]{36}(?![A-Za-z0-9])/ },
-  { kind: 'pulumi-token', prefix: 'pul-', body: /pul-[a-f0-9]{40}(?![A-Za-z0-9])/ },
   { kind: 'pypi-token', prefix: 'pypi-AgE', body: /pypi-AgE[A-Za-z0-9_-]{50,}/ },
   { kind: 'readme-key', prefix: 'rdme_', body: /rdme_[a-z0-9]{70}(?![A-Za-z0-9])/ },
   { kind: 'rubygems-key', prefix: 'rubygems_', body: /rubygems_[a-f0-9]{48}(?![A-Za-z0-9])/ },
-  { kind: 'scalingo-token', prefix: 'tk-us-', body: /tk-us-[A-Za-z0-9_-]{48}/ },
   { kind: 'sendgrid-key', prefix: 'SG.', body: /SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/ },
-  { kind: 'sendinblue-key', prefix: 'xkeysib-', body: /xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}(?![A-Za-z0-9])/ },
   { kind: 'settlemint-token', prefix: 'sm_', body: /sm_[aps]at_[A-Za-z0-9]{16}(?![A-Za-z0-9])/ },
   { kind: 'shippo-token', prefix: 'shippo_', body: /shippo_(?:live|test)_[a-fA-F0-9]{40}(?![A-Za-z0-9])/ },
   ...['shpat_', 'shpca_', 'shppa_', 'shpss_'].map((prefix) => ({ kind: 'shopify-token', prefix, body: new RegExp(`${prefix}[a-fA-F0-9]{32}(?![A-Za-z0-9])`) })),
   ...['squ_', 'sqp_', 'sqa_'].map((prefix) => ({ kind: 'sonar-token', prefix, body: new RegExp(`${prefix}[a-f0-9]{40}(?![A-Za-z0-9])`) })),
   { kind: 'twilio-key', prefix: 'SK', body: /SK(?=[a-f]*[0-9])(?=[0-9]*[a-f])[a-f0-9]{32}(?![A-Za-z0-9])/ },
   { kind: 'typeform-token', prefix: 'tfp_', body: /tfp_[A-Za-z0-9_.=-]{59}/ },
-  { kind: 'vault-token', prefix: 'hvb.', body: /hvb\.[A-Za-z0-9_-]{100,}/ },
   { kind: 'yandex-key', prefix: 'AQVN', body: /AQVN[A-Za-z0-9_-]{35,38}(?![A-Za-z0-9_-])/ },
-  { kind: 'dropbox-token', prefix: 'sl.', body: /sl\.(?:u\.)?[A-Za-z0-9_=-]{130,}/ },
-  { kind: 'defined-networking-key', prefix: 'dnkey-', body: /dnkey-[A-Za-z0-9_=-]{26}-[A-Za-z0-9_=-]{52}/ },
 ];
 
 /** Rows by the first two characters of their prefix: a candidate is looked up by its own first two. */
@@ -148,10 +127,10 @@ function tokenAt(text: string, start: number): Replacement | undefined {
  */
 const UNDERSCORE = /_/g;
 const TILDE = /~/g;
-const CAPITAL_PREFIXES = /(?<![A-Za-z0-9])(?:A(?:KIA|SIA|BIA|CCA|KCp|BSK|QVN|3-|GE-SECRET-KEY-1)|EAA|SK[0-9a-f])/g;
+const CAPITAL_PREFIXES = /(?<![A-Za-z0-9])(?:A(?:KIA|SIA|BIA|CCA|KCp|BSK|QVN|3-|GE-SECRET-KEY-1)|E(?:AA|Z[AT]K)|S(?:K[0-9a-f]|G\.)|LTAI|PMAK-|NR(?:AK|II)-)/g;
 const LITERAL_PREFIXES = ['pypi-AgE', 'HRKU-'];
 /** The literal prefixes worth a search: those the text holds, found with one `includes` each. */
-const LITERAL_SEARCH = new Map(LITERAL_PREFIXES.map((p) => [p, new RegExp(p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g')]));
+const LITERAL_SEARCH = new Map(LITERAL_PREFIXES.map((p) => [p, new RegExp(escapeRegex(p), 'g')]));
 
 /** Vendor tokens with a fixed prefix, anywhere in the text. */
 export function scanVendorTokens(text: string): Replacement[] {
