@@ -46,28 +46,22 @@ const ROWS: VendorToken[] = [
   { kind: 'facebook-token', prefix: 'EAA', body: new RegExp(`EAA[A-Z][A-Za-z0-9]{90,}${WORD_END}`) },
   { kind: 'square-token', prefix: 'EAAA', body: new RegExp(`EAAA[A-Za-z0-9_-]{56,60}${WORD_END}`) },
   { kind: 'age-secret-key', prefix: 'AGE-SECRET-KEY-1', body: /AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}(?![A-Za-z0-9])/ },
-  { kind: 'alibaba-access-key', prefix: 'LTAI', body: new RegExp(`LTAI[A-Za-z0-9]{20}${WORD_END}`) },
   { kind: 'artifactory-token', prefix: 'AKCp', body: /AKCp[A-Za-z0-9]{69}(?![A-Za-z0-9])/ },
   { kind: 'aws-bedrock-key', prefix: 'ABSK', body: new RegExp(`ABSK[A-Za-z0-9+/]{109,269}={0,2}${END}`) },
   { kind: 'clojars-token', prefix: 'CLOJARS_', body: /CLOJARS_[A-Za-z0-9]{60}(?![A-Za-z0-9])/ },
   ...['dop_v1_', 'doo_v1_', 'dor_v1_'].map((prefix) => ({ kind: 'digitalocean-token', prefix, body: new RegExp(`${prefix}[a-f0-9]{64}(?![A-Za-z0-9])`) })),
   { kind: 'duffel-token', prefix: 'duffel_', body: /duffel_(?:test|live)_[A-Za-z0-9_=-]{43}/ },
-  ...['EZAK', 'EZTK'].map((prefix) => ({ kind: 'easypost-token', prefix, body: new RegExp(`${prefix}[A-Za-z0-9]{54}(?![A-Za-z0-9])`) })),
   { kind: 'flyio-token', prefix: 'fo1_', body: new RegExp(`fo1_[A-Za-z0-9_-]{43}${WORD_END}`) },
   ...['fm1a_', 'fm1r_', 'fm2_'].map((prefix) => ({ kind: 'flyio-token', prefix, body: new RegExp(`fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,}={0,3}(?:,fm(?:1[ar]|2)_[A-Za-z0-9+/]{100,}={0,3})*${END}`) })),
   { kind: 'grafana-token', prefix: 'glc_', body: new RegExp(`glc_[A-Za-z0-9+/]{32,400}={0,3}${END}`) },
   { kind: 'grafana-token', prefix: 'glsa_', body: new RegExp(`glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}${END}`) },
   { kind: 'heroku-token', prefix: 'HRKU-', body: new RegExp(`HRKU-(?:AA)?[A-Za-z0-9_-]{58,}${WORD_END}`) },
   { kind: 'linear-token', prefix: 'lin_', body: /lin_(?:api|oauth)_[A-Za-z0-9]{40}(?![A-Za-z0-9])/ },
-  { kind: 'newrelic-key', prefix: 'NRAK-', body: /NRAK-[A-Z0-9]{27}(?![A-Za-z0-9])/ },
-  { kind: 'newrelic-key', prefix: 'NRII-', body: /NRII-[A-Za-z0-9_-]{32}(?![A-Za-z0-9])/ },
   { kind: 'planetscale-token', prefix: 'pscale_', body: /pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}/ },
-  { kind: 'postman-key', prefix: 'PMAK-', body: /PMAK-[A-Fa-f0-9]{24}-[A-Fa-f0-9]{34}(?![A-Za-z0-9])/ },
   { kind: 'prefect-key', prefix: 'pnu_', body: /pnu_[A-Za-z0-9]{36}(?![A-Za-z0-9])/ },
   { kind: 'pypi-token', prefix: 'pypi-AgE', body: /pypi-AgE[A-Za-z0-9_-]{50,}/ },
   { kind: 'readme-key', prefix: 'rdme_', body: /rdme_[a-z0-9]{70}(?![A-Za-z0-9])/ },
   { kind: 'rubygems-key', prefix: 'rubygems_', body: /rubygems_[a-f0-9]{48}(?![A-Za-z0-9])/ },
-  { kind: 'sendgrid-key', prefix: 'SG.', body: /SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/ },
   { kind: 'settlemint-token', prefix: 'sm_', body: /sm_[aps]at_[A-Za-z0-9]{16}(?![A-Za-z0-9])/ },
   { kind: 'shippo-token', prefix: 'shippo_', body: /shippo_(?:live|test)_[a-fA-F0-9]{40}(?![A-Za-z0-9])/ },
   ...['shpat_', 'shpca_', 'shppa_', 'shpss_'].map((prefix) => ({ kind: 'shopify-token', prefix, body: new RegExp(`${prefix}[a-fA-F0-9]{32}(?![A-Za-z0-9])`) })),
@@ -127,7 +121,7 @@ function tokenAt(text: string, start: number): Replacement | undefined {
  */
 const UNDERSCORE = /_/g;
 const TILDE = /~/g;
-const CAPITAL_PREFIXES = /(?<![A-Za-z0-9])(?:A(?:KIA|SIA|BIA|CCA|KCp|BSK|QVN|3-|GE-SECRET-KEY-1)|E(?:AA|Z[AT]K)|S(?:K[0-9a-f]|G\.)|LTAI|PMAK-|NR(?:AK|II)-)/g;
+const CAPITAL_PREFIXES = /(?<![A-Za-z0-9])(?:A(?:KIA|SIA|BIA|CCA|KCp|BSK|QVN|3-|GE-SECRET-KEY-1)|EAA|SK[0-9a-f])/g;
 const LITERAL_PREFIXES = ['pypi-AgE', 'HRKU-'];
 /** The literal prefixes worth a search: those the text holds, found with one `includes` each. */
 const LITERAL_SEARCH = new Map(LITERAL_PREFIXES.map((p) => [p, new RegExp(escapeRegex(p), 'g')]));
