@@ -296,7 +296,8 @@ describe('engine over the WebSocket transport, with a real bash', () => {
     // The mirror keeps what fits in its scrollback (10,000 rows of 80 columns), as one logical line.
     expect(output.text.split('\n')).toHaveLength(1);
     expect(output.text.length).toBeGreaterThan(100_000);
-  });
+    // 10 MB through the pty, the engine and the mirror: its wait above allows 60 s, so does the test.
+  }, 120_000);
 });
 
 describe('settings and session', () => {
