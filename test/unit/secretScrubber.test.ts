@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ALNUM, pseudo } from '../support/pseudoText';
 import {
   SECRET_DETECTORS,
   findSecrets,
@@ -11,20 +12,6 @@ import {
 } from '../../src/main/safety/secretScrubber';
 
 // Fake secrets are assembled from pieces so the source holds nothing a secret scanner would flag.
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-/** Deterministic random-looking text (mulberry32), so the examples are stable. */
-const pseudo = (length: number, alphabet = ALNUM, seed = 7): string => {
-  let state = seed >>> 0;
-  let out = '';
-  for (let i = 0; i < length; i++) {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    out += alphabet[((t ^ (t >>> 14)) >>> 0) % alphabet.length];
-  }
-  return out;
-};
 const b64url = (value: string): string => Buffer.from(value).toString('base64url');
 
 const GITHUB = 'ghp_' + pseudo(36);

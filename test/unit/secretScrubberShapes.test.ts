@@ -4,26 +4,13 @@
  * source holds nothing a scanner would flag).
  */
 import { describe, expect, it } from 'vitest';
+import { ALNUM, pseudo } from '../support/pseudoText';
 import { scrubSecrets } from '../../src/main/safety/secretScrubber';
 
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const HEX = '0123456789abcdef';
 const UPPER_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 const BASE64 = ALNUM + '+/';
-/** Deterministic random-looking text (mulberry32). */
-const pseudo = (length: number, alphabet = ALNUM, seed = 7): string => {
-  let state = seed >>> 0;
-  let out = '';
-  for (let i = 0; i < length; i++) {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    out += alphabet[((t ^ (t >>> 14)) >>> 0) % alphabet.length];
-  }
-  return out;
-};
 const uuid = (seed: number): string => `${pseudo(8, HEX, seed)}-${pseudo(4, HEX, seed + 1)}-4${pseudo(3, HEX, seed + 2)}-a${pseudo(3, HEX, seed + 3)}-${pseudo(12, HEX, seed + 4)}`;
 
 const V = pseudo(24, ALNUM, 201);
