@@ -4,9 +4,9 @@ import type { Invocation, Rule } from './rule';
 
 /**
  * Read-only whatever their arguments (writes through redirections are checked separately). Each was
- * checked against its manual for options that run a program, write a file or open a pager, editor or
- * browser (docs/safety.md, "Read-only commands: what was checked"); tools with such an option have a
- * rule of their own in readers.ts.
+ * gone through for options that run a program, write a file or open a pager, editor or browser
+ * (docs/safety.md, "Read-only commands: what was checked"); tools with such an option have a rule of
+ * their own in readers.ts.
  */
 export const READ_ONLY: ReadonlySet<string> = new Set([
   'ls', 'dir', 'vdir', 'cat', 'tac', 'nl', 'head', 'tail', 'more', 'most', 'grep', 'egrep', 'fgrep', 'wc', 'stat',
