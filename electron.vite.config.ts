@@ -51,7 +51,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
-    // Relative asset URLs: the page loads from file:// in Electron and from / in browser mode.
+    // Relative asset URLs: the page loads from tandem://app/ in Electron and from / in browser mode.
     base: './',
     plugins: [react()],
     build: {
