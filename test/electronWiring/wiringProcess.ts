@@ -6,6 +6,7 @@ import { makeTestHome, removeTestHome, testHomeEnv } from '../support/testHome';
 const builtEntry = fileURLToPath(new URL('../../out/main/index.js', import.meta.url));
 const register = fileURLToPath(new URL('./standIn/register.mjs', import.meta.url));
 const mainProcess = fileURLToPath(new URL('./mainProcess.mjs', import.meta.url));
+const GRACEFUL_QUIT_LIMIT_MS = 15_000;
 
 export interface StandInOptions {
   /** What Electron's argv holds after the executable (switches, app path, arguments). */
@@ -95,11 +96,23 @@ export class WiringProcess {
     });
   }
 
+  /**
+   * Quits the way a user does (the engine closes its shells, which then stop writing into the
+   * test home), and kills the process only if that does not finish in time.
+   */
   async stop(): Promise<void> {
-    if (this.child.exitCode === null && this.child.signalCode === null) {
+    if (this.running()) {
+      const gaveUp = new Promise<void>((resolve) => setTimeout(resolve, GRACEFUL_QUIT_LIMIT_MS).unref());
+      await Promise.race([this.call('quit').then(() => this.exited), gaveUp]).catch(() => undefined);
+    }
+    if (this.running()) {
       this.child.kill('SIGKILL');
       await this.exited;
     }
     removeTestHome(this.home);
+  }
+
+  private running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
   }
 }
