@@ -44,6 +44,15 @@ export interface StepApproval {
   shape: string;
 }
 
+/** Who let a step run, or kept it from running: the card says it ("allowed by Allow all"). */
+export interface StepDecider {
+  verdict: 'allowed' | 'denied' | 'skipped';
+  /** you: a button or key on this step; allow-all: the plan's Allow all; the rest: the approval gate. */
+  by: 'you' | 'allow-all' | 'grant' | 'policy' | 'hook' | 'builtin';
+  /** The action or rule: "Allow once", "Deny", "policy ~/.config/tandem/policy.toml: allow git status". */
+  rule: string;
+}
+
 export type StepStatus = 'proposed' | 'approved' | 'running' | 'done' | 'failed' | 'denied' | 'skipped';
 
 export interface PlanStepView {
@@ -70,6 +79,8 @@ export interface PlanStepView {
   risk?: StepRisk;
   /** Absent while the gate (policy, hooks, grants) is deciding. */
   approval?: StepApproval;
+  /** Set once the step was allowed, denied or skipped: by whom. */
+  decider?: StepDecider;
   /** Where the step runs (its pane's cwd when it was proposed or last judged). */
   cwd?: string;
 }
@@ -89,6 +100,8 @@ export interface PlanView {
   state: PlanState;
   haltReason?: string;
   steps: PlanStepView[];
+  /** The one step that takes decisions now (its buttons and the one-letter keys); absent while none does. */
+  decisionStepId?: string;
 }
 
 export interface AttachmentView {

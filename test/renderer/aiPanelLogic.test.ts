@@ -9,7 +9,7 @@ import {
   MIN_PANEL_WIDTH,
   savePanelPreferences,
 } from '../../src/renderer/src/ai/panelPreferences';
-import { currentPlan, nextProposedStep } from '../../src/renderer/src/ai/planDecisions';
+import { currentPlan, decisionStep } from '../../src/renderer/src/ai/planDecisions';
 import { textForPrompt } from '../../src/renderer/src/ai/promptText';
 import { contextFraction, contextLevel, formatCost, formatTokens } from '../../src/renderer/src/ai/usageFormat';
 import type { ConversationView, PlanView } from '../../src/shared/agent';
@@ -124,11 +124,13 @@ describe('plan decisions', () => {
       { id: 'c', status: 'awaiting-approval' },
     );
 
-  it('the keys act on the first proposed step of the newest open plan', () => {
-    const view = conversationWith(plan('old', 'active', ['proposed']), plan('new', 'active', ['done', 'proposed', 'proposed']), plan('gone', 'finished', ['done']));
+  it('the keys act on the step the engine says waits, in the newest open plan; on none while a step runs', () => {
+    const view = conversationWith(plan('old', 'active', ['proposed']), { ...plan('new', 'active', ['done', 'proposed', 'proposed']), decisionStepId: 'new-s2' }, plan('gone', 'finished', ['done']));
     expect(currentPlan(view)?.id).toBe('new');
-    expect(nextProposedStep(currentPlan(view))?.id).toBe('new-s2');
-    expect(nextProposedStep(plan('h', 'halted', ['failed', 'proposed']))).toBeUndefined();
+    expect(decisionStep(currentPlan(view))?.id).toBe('new-s2');
+    // Allow all, step 1 running: step 2 is proposed but takes no decisions.
+    expect(decisionStep({ ...plan('r', 'active', ['running', 'proposed']), mode: 'allow-all' })).toBeUndefined();
+    expect(decisionStep({ ...plan('h', 'halted', ['failed', 'proposed']), decisionStepId: 'h-s2' })).toBeUndefined();
     expect(currentPlan(conversationWith(plan('f', 'finished', ['done'])))).toBeUndefined();
   });
 });

@@ -115,6 +115,7 @@ describe('plan card', () => {
         { id: 's2', index: 2, command: 'git rebase origin/main', originalCommand: 'git rebase main', purpose: 'rebase', status: 'proposed' },
         { id: 's3', index: 3, command: 'npm test', purpose: 'check', status: 'proposed' },
       ],
+      decisionStepId: state === 'active' ? 's2' : undefined,
       ...overrides,
     },
   });
@@ -130,11 +131,13 @@ describe('plan card', () => {
     expect(html).toContain('git rebase main');
   });
 
-  it('while active: step decisions on proposed steps only, plan-level buttons, a note field', () => {
+  it('while active: decisions on the step the engine says waits, plan-level buttons, a note field', () => {
     const html = render(plan('active'));
     const actions = attributeValues(html, 'data-action');
     const perStep = ['approve', 'allow-session', 'deny', 'edit', 'skip', 'deny-with-reason'];
-    expect(actions).toEqual([...perStep, ...perStep, 'allow-all', 'step-through', 'deny-plan', 'add-note']);
+    expect(actions).toEqual([...perStep, 'allow-all', 'step-through', 'deny-plan', 'add-note']);
+    expect(html.match(/data-action="approve"/g)).toHaveLength(1);
+    expect(html).toMatch(/data-step-id="s2"[^>]*>.*data-action="approve"/s);
     expect(html).toContain('data-testid="plan-note"');
     expect(html).toContain('plan-step--next');
   });
@@ -144,6 +147,45 @@ describe('plan card', () => {
     expect(attributeValues(running, 'data-action')).toEqual(['deny-plan', 'add-note']);
     const over = render(plan('active', { steps: [{ id: 's1', index: 1, command: 'make', purpose: '', status: 'done', exitCode: 0 }] }));
     expect(attributeValues(over, 'data-action')).toEqual([]);
+  });
+
+  it('under Allow all, while step 1 runs, step 2 has no live buttons and no "checking" line', () => {
+    const html = render(
+      plan('active', {
+        mode: 'allow-all',
+        decisionStepId: undefined,
+        steps: [
+          { id: 's1', index: 1, command: 'read answer', purpose: '', status: 'running', decider: { verdict: 'allowed', by: 'allow-all', rule: 'Allow all' } },
+          { id: 's2', index: 2, command: 'echo next', purpose: '', status: 'proposed' },
+        ],
+      }),
+    );
+    for (const stepAction of ['approve', 'allow-session', 'deny', 'edit', 'skip', 'deny-with-reason']) expect(html).not.toContain(`data-action="${stepAction}"`);
+    expect(html).not.toContain('checking policy and hooks');
+    expect(html).not.toContain('plan-step--next');
+    expect(html).toContain('allowed by Allow all');
+    expect(html).not.toContain('asks you');
+  });
+
+  it('the rule line says who decided, and a blocked step reads blocked, never "asks you"', () => {
+    const approval = { decision: 'ask', blocked: true, rule: 'builtin: RED commands are blocked', decidedBy: 'builtin', grantable: false, shape: 'rm <path>' } as const;
+    const blocked = render(plan('active', { decisionStepId: 's1', steps: [{ id: 's1', index: 1, command: 'rm -rf /', purpose: '', status: 'proposed', approval }] }));
+    expect(blocked).toContain('blocked · builtin: RED commands are blocked');
+    expect(blocked).not.toContain('asks you');
+    const decided = render(
+      plan('finished', {
+        steps: [
+          { id: 's1', index: 1, command: 'ls', purpose: '', status: 'done', decider: { verdict: 'allowed', by: 'policy', rule: 'policy: allow ls' } },
+          { id: 's2', index: 2, command: 'make', purpose: '', status: 'done', decider: { verdict: 'allowed', by: 'you', rule: 'Allow once' } },
+          { id: 's3', index: 3, command: 'rm x', purpose: '', status: 'denied', decider: { verdict: 'denied', by: 'hook', rule: 'hook no-rm' } },
+          { id: 's4', index: 4, command: 'touch y', purpose: '', status: 'done', decider: { verdict: 'allowed', by: 'grant', rule: 'session grant: touch <path>' } },
+        ],
+      }),
+    );
+    expect(decided).toContain('allowed by policy · policy: allow ls');
+    expect(decided).toContain('allowed by you (Allow once)');
+    expect(decided).toContain('denied by a hook · hook no-rm');
+    expect(decided).toContain('allowed by a session grant · session grant: touch &lt;path&gt;');
   });
 
   it('when halted: the reason, Continue and Stop, and the note field', () => {

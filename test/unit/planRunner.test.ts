@@ -165,7 +165,7 @@ describe('PlanRunner', () => {
     runner.planAction('stop');
     const [failed, never] = await results;
     expect(failed?.content).toContain('Exit code: 1');
-    expect(never).toEqual({ toolUseId: 't2', content: 'Not run: the user stopped the plan (Step 1 exited with code 1.).', isError: false });
+    expect(never).toEqual({ toolUseId: 't2', content: 'Not run: the user stopped the plan. Step 1 exited with code 1.', isError: false });
     expect(pane.typed).toEqual(['false']);
   });
 

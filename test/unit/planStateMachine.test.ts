@@ -226,6 +226,57 @@ describe('the plan as a whole', () => {
     expect(plan.state).toBe('finished');
   });
 
+  it('only the next step waiting takes decisions: none while a step runs, none while Allow all has the next one checked', () => {
+    const plan = planOf('read answer', 'touch b');
+    judge(plan, 'p1s1');
+    expect(plan.view().decisionStepId).toBe('p1s1');
+    plan.apply({ kind: 'plan-action', action: 'allow-all' });
+    plan.apply({ kind: 'started', stepId: 'p1s1' });
+    // Step 1 runs (waiting for `read`): step 2 is proposed and unjudged, but not up for a decision.
+    expect(plan.view().decisionStepId).toBeUndefined();
+    expect(() => action(plan, 'p1s2', 'approve')).toThrow('Step 2 is not the step waiting for a decision.');
+    expect(() => action(plan, 'p1s2', 'deny')).toThrow('Step 2 is not the step waiting for a decision.');
+    expect(plan.step('p1s2')?.status).toBe('proposed');
+    plan.apply({ kind: 'ended', stepId: 'p1s1', end: ran(0) });
+    // Up next, but Allow all decides it once the gate has judged it.
+    expect(plan.waitingFor()).toMatchObject({ for: 'gate', step: { id: 'p1s2' } });
+    expect(plan.view().decisionStepId).toBeUndefined();
+    // A RED step stops Allow all: then it is the user's.
+    judge(plan, 'p1s2', { level: 'red', blocked: true });
+    expect(plan.view().decisionStepId).toBe('p1s2');
+  });
+
+  it('in ask mode the next step takes decisions while it is checked; a later one never', () => {
+    const plan = planOf('touch a', 'touch b');
+    expect(plan.view().decisionStepId).toBe('p1s1');
+    expect(() => action(plan, 'p1s2', 'skip')).toThrow('Step 2 is not the step waiting for a decision.');
+  });
+
+  it('each step records who decided it: you, Allow all, the policy, a hook, a grant', () => {
+    const plan = planOf('touch a', 'touch b', 'ls', 'rm -rf /', 'touch e', 'touch f');
+    judge(plan, 'p1s1');
+    action(plan, 'p1s1', 'approve');
+    expect(plan.step('p1s1')?.decider).toEqual({ verdict: 'allowed', by: 'you', rule: 'Allow once' });
+    runNext(plan, ran(0));
+    plan.apply({ kind: 'plan-action', action: 'allow-all' });
+    judge(plan, 'p1s2');
+    expect(plan.step('p1s2')?.decider).toEqual({ verdict: 'allowed', by: 'allow-all', rule: 'Allow all' });
+    runNext(plan, ran(0));
+    judge(plan, 'p1s3', { decision: 'allow', rule: 'policy ~/.config/tandem/policy.toml: allow ls', decidedBy: 'policy' });
+    expect(plan.step('p1s3')?.decider).toEqual({ verdict: 'allowed', by: 'policy', rule: 'policy ~/.config/tandem/policy.toml: allow ls' });
+    runNext(plan, ran(0));
+    judge(plan, 'p1s4', { level: 'red', blocked: true, rule: 'builtin: RED commands are blocked', decidedBy: 'builtin' });
+    // Blocked and waiting: no one has decided yet (the card says "blocked", not "asks you").
+    expect(plan.step('p1s4')?.decider).toBeUndefined();
+    action(plan, 'p1s4', 'skip');
+    expect(plan.step('p1s4')?.decider).toEqual({ verdict: 'skipped', by: 'you', rule: 'Skip' });
+    judge(plan, 'p1s5', { decision: 'deny', rule: 'hook no-touch', decidedBy: 'hook' });
+    expect(plan.step('p1s5')?.decider).toEqual({ verdict: 'denied', by: 'hook', rule: 'hook no-touch' });
+    plan.apply({ kind: 'plan-action', action: 'continue' });
+    judge(plan, 'p1s6', { decision: 'allow', rule: 'session grant: touch <path>', decidedBy: 'grant' });
+    expect(plan.step('p1s6')?.decider).toEqual({ verdict: 'allowed', by: 'grant', rule: 'session grant: touch <path>' });
+  });
+
   it('step through asks again after Allow all', () => {
     const plan = planOf('touch a');
     plan.apply({ kind: 'plan-action', action: 'allow-all' });
@@ -271,7 +322,7 @@ describe('the plan as a whole', () => {
     runNext(plan, ran(1));
     plan.apply({ kind: 'plan-action', action: 'stop' });
     expect(statuses(plan)).toEqual(['failed', 'skipped']);
-    expect(plan.step('p1s2')?.result).toEqual({ content: 'Not run: the user stopped the plan (Step 1 exited with code 1.).', isError: false });
+    expect(plan.step('p1s2')?.result).toEqual({ content: 'Not run: the user stopped the plan. Step 1 exited with code 1.', isError: false });
     expect(plan.waitingFor()).toEqual({ for: 'nothing' });
   });
 

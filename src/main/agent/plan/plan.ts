@@ -1,8 +1,8 @@
-import type { PlanAction, PlanState, PlanView, StepStatus } from '../../../shared/agent';
+import type { PlanAction, PlanState, PlanView, StepDecider, StepStatus } from '../../../shared/agent';
 import { isBlocked, isOpen, isPending } from '../../../shared/planSteps';
 import type { AuditRecord } from '../../safety/audit/auditEntry';
 import type { PlanEffect, PlanEvent, PlanWait, StepEnd } from './planEvents';
-import { blockedDetail, decidedBy, isJudged, MAX_PLAN_STEPS, type PlanStep } from './planStep';
+import { auditDecidedBy, blockedDetail, gateDecider, isJudged, MAX_PLAN_STEPS, type PlanStep } from './planStep';
 
 type StepActionEvent = Extract<PlanEvent, { kind: 'step-action' }>;
 
@@ -72,6 +72,18 @@ export class Plan {
     return next.status === 'approved' ? { for: 'runner', step: next } : { for: 'user', step: next };
   }
 
+  /**
+   * The one step that takes decisions now: the next step, waiting for the user, or for its
+   * check while no Allow all will decide it. None while a step runs or the plan is halted.
+   */
+  decisionStep(): Readonly<PlanStep> | undefined {
+    if (this.currentState !== 'active') return undefined;
+    const wait = this.waitingFor();
+    if (wait.for === 'user' && wait.step?.status === 'proposed') return wait.step;
+    if (wait.for === 'gate' && wait.step.status === 'proposed' && this.currentMode !== 'allow-all') return wait.step;
+    return undefined;
+  }
+
   /** Throws (with a message for the user) when the event is not allowed in this state; then nothing changed. */
   apply(event: PlanEvent): PlanEffect[] {
     const effects: PlanEffect[] = [];
@@ -93,6 +105,7 @@ export class Plan {
       state: this.currentState,
       haltReason: this.reason,
       steps: this.list.map(({ toolUseId: _toolUseId, tool: _tool, result: _result, judgedCommand: _judged, ...view }) => ({ ...view })),
+      decisionStepId: this.decisionStep()?.id,
     };
   }
 
@@ -112,7 +125,7 @@ export class Plan {
     }
     if (event.kind === 'cancel') {
       if (this.settled) return;
-      this.closeOpenSteps('skipped', 'plan cancelled', 'Not run: the user cancelled the plan.');
+      this.closeOpenSteps('skipped', 'plan cancelled', 'Not run: the user cancelled the plan.', 'cancelled the plan');
       this.currentState = 'cancelled';
       return;
     }
@@ -192,28 +205,30 @@ export class Plan {
     if (decision.decision === 'deny') {
       step.result = { content: `Not run: denied by ${decision.rule}.`, isError: true };
       this.setStatus(step, 'denied', `denied by ${decision.rule}`);
-      effects.push(this.audit(step, 'denied', { decision: 'deny', decidedBy: decidedBy(step.approval) }));
+      step.decider = gateDecider('denied', step.approval);
+      effects.push(this.audit(step, 'denied', { decision: 'deny', decidedBy: auditDecidedBy(step.decider) }));
       this.halt(`Step ${step.index} was denied by ${decision.rule}.`);
     } else if (decision.blocked) {
-      effects.push(this.audit(step, 'blocked', { decidedBy: decidedBy(step.approval) }));
+      effects.push(this.audit(step, 'blocked', { decidedBy: auditDecidedBy(gateDecider('denied', step.approval)) }));
     }
   }
 
   private stepAction(step: PlanStep, event: StepActionEvent, effects: PlanEffect[]): void {
     if (step.status !== 'proposed') throw new Error(`Step ${step.index} is already ${step.status}.`);
+    if (this.decisionStep()?.id !== step.id) throw new Error(`Step ${step.index} is not the step waiting for a decision.`);
     switch (event.action) {
       case 'approve':
       case 'allow-session': {
         if (isBlocked(step)) throw new Error(`Step ${step.index} is blocked: ${blockedDetail(step)}`);
         if (event.action === 'approve') {
-          this.approve(step, { kind: 'person', rule: 'Allow once' }, undefined, effects);
+          this.approve(step, { verdict: 'allowed', by: 'you', rule: 'Allow once' }, undefined, effects);
           return;
         }
         const approval = isJudged(step) ? step.approval : undefined;
         if (!approval) throw new Error(`Step ${step.index} is still being checked; try again in a moment.`);
         if (!approval.grantable) throw new Error(`Step ${step.index} cannot be allowed for the session.`);
         effects.push({ kind: 'grant', shape: approval.shape, command: step.command });
-        this.approve(step, { kind: 'person', rule: `Allow for this session (${approval.shape})` }, 'allowed for this session', effects);
+        this.approve(step, { verdict: 'allowed', by: 'you', rule: `Allow for this session (${approval.shape})` }, 'allowed for this session', effects);
         return;
       }
       case 'edit': {
@@ -229,19 +244,21 @@ export class Plan {
           // The edited command is judged afresh (risk, policy, hooks) before it may run.
           effects.push({ kind: 'classify', stepId: step.id });
         }
-        this.approve(step, { kind: 'person', rule: 'Edit' }, step.originalCommand ? 'edited by you' : undefined, effects);
+        this.approve(step, { verdict: 'allowed', by: 'you', rule: 'Edit' }, step.originalCommand ? 'edited by you' : undefined, effects);
         return;
       }
       case 'deny': {
         const why = event.reason?.trim();
         step.result = { content: `Not run: the user denied this step${why ? `. Their reason: ${why}` : '.'}`, isError: true };
         this.setStatus(step, 'denied', why || undefined);
+        step.decider = { verdict: 'denied', by: 'you', rule: 'Deny' };
         effects.push(this.audit(step, 'denied', { decision: 'deny', decidedBy: { kind: 'person', rule: 'Deny' }, reason: why || undefined }));
         return;
       }
       case 'skip':
         step.result = { content: 'Not run: the user skipped this step.', isError: false };
         this.setStatus(step, 'skipped');
+        step.decider = { verdict: 'skipped', by: 'you', rule: 'Skip' };
         effects.push(this.audit(step, 'denied', { decision: 'deny', decidedBy: { kind: 'person', rule: 'Skip' }, reason: 'skipped' }));
         return;
     }
@@ -255,7 +272,7 @@ export class Plan {
         this.currentMode = action;
         return;
       case 'deny-plan':
-        this.closeOpenSteps('denied', 'plan denied', 'Not run: the user denied the whole plan.');
+        this.closeOpenSteps('denied', 'plan denied', 'Not run: the user denied the whole plan.', 'Deny plan');
         // A running step ends first.
         if (!this.runningStep()) this.currentState = 'finished';
         return;
@@ -265,7 +282,7 @@ export class Plan {
         this.reason = undefined;
         return;
       case 'stop':
-        this.closeOpenSteps('skipped', 'plan stopped', `Not run: the user stopped the plan${this.reason ? ` (${this.reason})` : ''}.`);
+        this.closeOpenSteps('skipped', 'plan stopped', `Not run: the user stopped the plan.${this.reason ? ` ${this.reason}` : ''}`, 'Stop');
         this.currentState = 'finished';
         return;
     }
@@ -321,7 +338,7 @@ export class Plan {
   private advance(effects: PlanEffect[]): void {
     if (this.settled || this.runningStep()) return;
     if (this.pendingNote !== undefined) {
-      this.closeOpenSteps('skipped', 'replaced by the revised plan', 'Not run: before this step the user added a note (below); revise the remaining steps.');
+      this.closeOpenSteps('skipped', 'replaced by the revised plan', 'Not run: before this step the user added a note (below); revise the remaining steps.', 'a note');
       this.currentState = 'finished';
       return;
     }
@@ -334,18 +351,22 @@ export class Plan {
     if (!isJudged(next)) return;
     const approval = next.approval;
     if (approval.blocked) {
-      if (next.status === 'approved') this.setStatus(next, 'proposed', blockedDetail(next));
+      if (next.status === 'approved') {
+        this.setStatus(next, 'proposed', blockedDetail(next));
+        next.decider = undefined;
+      }
       return;
     }
     if (next.status !== 'proposed') return;
-    if (approval.decision === 'allow') this.approve(next, decidedBy(approval), `allowed: ${approval.rule}`, effects);
+    if (approval.decision === 'allow') this.approve(next, gateDecider('allowed', approval), `allowed: ${approval.rule}`, effects);
     // Allow all approves in order; RED steps were stopped above.
-    else if (approval.decision === 'ask' && this.currentMode === 'allow-all') this.approve(next, { kind: 'person', rule: 'Allow all' }, undefined, effects);
+    else if (approval.decision === 'ask' && this.currentMode === 'allow-all') this.approve(next, { verdict: 'allowed', by: 'allow-all', rule: 'Allow all' }, undefined, effects);
   }
 
-  private approve(step: PlanStep, by: NonNullable<AuditRecord['decidedBy']>, detail: string | undefined, effects: PlanEffect[]): void {
+  private approve(step: PlanStep, decider: StepDecider, detail: string | undefined, effects: PlanEffect[]): void {
     this.setStatus(step, 'approved', detail);
-    effects.push(this.audit(step, 'approved', { decision: 'allow', decidedBy: by }));
+    step.decider = decider;
+    effects.push(this.audit(step, 'approved', { decision: 'allow', decidedBy: auditDecidedBy(decider) }));
   }
 
   /** A failed step stops the plan while steps remain; the user continues or stops it (a note also works). */
@@ -355,10 +376,11 @@ export class Plan {
     this.reason = reason;
   }
 
-  /** Every step that has not run gets `status` and the same explanation for the model. */
-  private closeOpenSteps(status: 'denied' | 'skipped', detail: string, result: string): void {
+  /** Every step that has not run gets `status` and the same explanation for the model; `rule`: what the user did. */
+  private closeOpenSteps(status: 'denied' | 'skipped', detail: string, result: string, rule: string): void {
     for (const step of this.list.filter(isOpen)) {
       this.setStatus(step, status, detail);
+      step.decider = { verdict: status, by: 'you', rule };
       step.result = { content: result, isError: status === 'denied' };
     }
   }

@@ -1,4 +1,4 @@
-import type { PlanStepView, StepApproval } from '../../../shared/agent';
+import type { PlanStepView, StepApproval, StepDecider } from '../../../shared/agent';
 import type { AuditRecord } from '../../safety/audit/auditEntry';
 
 /** More steps than this in one response are refused (the model is told). */
@@ -25,6 +25,13 @@ export function blockedDetail(step: PlanStepView): string {
   return `blocked (RED${why ? `: ${why}` : ''}). Edit it into something safer, deny it or skip it.`;
 }
 
-export function decidedBy(approval: StepApproval): NonNullable<AuditRecord['decidedBy']> {
-  return { kind: approval.decidedBy === 'default' ? 'policy' : approval.decidedBy, rule: approval.rule };
+/** The gate decided the step: the policy (its defaults included), a hook, a session grant or the built-in rules. */
+export function gateDecider(verdict: StepDecider['verdict'], approval: StepApproval): StepDecider {
+  const by = approval.decidedBy === 'default' ? 'policy' : approval.decidedBy === 'person' ? 'you' : approval.decidedBy;
+  return { verdict, by, rule: approval.rule };
+}
+
+/** The audit trail names a person for the user's own decisions, Allow all included. */
+export function auditDecidedBy(decider: StepDecider): NonNullable<AuditRecord['decidedBy']> {
+  return { kind: decider.by === 'you' || decider.by === 'allow-all' ? 'person' : decider.by, rule: decider.rule };
 }

@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import type { ConversationItem, PlanAction, PlanView } from '../../../shared/agent';
 import { isPending } from '../../../shared/planSteps';
-import { nextProposedStep } from './planDecisions';
+import { decisionStep } from './planDecisions';
 import { focusPlanAfter, keepFocusOnClick } from './planFocus';
 import { PlanNote } from './PlanNote';
 import { decidePlan } from './planRequests';
@@ -27,7 +27,7 @@ export const PlanCard = memo(function PlanCard({ item }: { item: PlanItem }) {
   const plan = item.plan;
   const active = plan.state === 'active';
   const halted = plan.state === 'halted';
-  const next = nextProposedStep(plan);
+  const next = decisionStep(plan);
   /** Steps still to decide or to run: without any, the plan-level controls have nothing to act on. */
   const pending = plan.steps.some(isPending);
   const undecided = plan.steps.some((step) => step.status === 'proposed');
@@ -70,8 +70,7 @@ export const PlanCard = memo(function PlanCard({ item }: { item: PlanItem }) {
             key={step.id}
             planId={plan.id}
             step={step}
-            actionable={active && step.status === 'proposed'}
-            next={step.id === next?.id}
+            actionable={step.id === next?.id}
           />
         ))}
       </ol>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { PlanStepView, StepAction, StepStatus } from '../../../shared/agent';
+import type { PlanStepView, StepAction, StepDecider, StepStatus } from '../../../shared/agent';
 import { isBlocked } from '../../../shared/planSteps';
 import { formatDuration } from '../blocks/blockStatus';
 import { useAiPanelStore } from './aiPanelStore';
@@ -24,6 +24,30 @@ const DECISION_TEXT = {
   deny: 'denied',
 } as const;
 
+const DECIDER_TEXT: Record<StepDecider['by'], string> = {
+  you: 'you',
+  'allow-all': 'Allow all',
+  grant: 'a session grant',
+  policy: 'policy',
+  hook: 'a hook',
+  builtin: 'the built-in rules',
+};
+
+/**
+ * Who decided the step ("allowed by Allow all", "denied by a hook · no-rm"); before anyone
+ * has, what the gate says will happen ("blocked · …", "asks you · …").
+ */
+export function stepRuleText(step: PlanStepView): string | undefined {
+  const decider = step.decider;
+  if (decider) {
+    const how = decider.by === 'allow-all' ? '' : decider.by === 'you' ? ` (${decider.rule})` : ` · ${decider.rule}`;
+    return `${decider.verdict} by ${DECIDER_TEXT[decider.by]}${how}`;
+  }
+  const approval = step.approval;
+  if (!approval) return undefined;
+  return `${approval.blocked ? 'blocked' : DECISION_TEXT[approval.decision]} · ${approval.rule}`;
+}
+
 const RISK_TEXT = {
   green: 'Read-only',
   yellow: 'Changes something, or unknown',
@@ -33,19 +57,18 @@ const RISK_TEXT = {
 interface PlanStepProps {
   planId: string;
   step: PlanStepView;
-  /** A proposed step of an active plan: it takes decisions. */
+  /** The one step waiting for a decision: its buttons and the one-letter keys are live. */
   actionable: boolean;
-  /** The first step waiting: the one the one-letter keys act on. */
-  next: boolean;
 }
 
-export function PlanStep({ planId, step, actionable, next }: PlanStepProps) {
+export function PlanStep({ planId, step, actionable }: PlanStepProps) {
   const editing = useAiPanelStore((state) => state.editingStepId === step.id) && actionable;
   const [askingReason, setAskingReason] = useState(false);
 
   const blocked = isBlocked(step);
   // Only the step that is up next is judged (policy, hooks); later ones when their turn comes.
-  const checking = step.status === 'proposed' && !step.approval && next;
+  const checking = actionable && !step.approval;
+  const rule = stepRuleText(step);
   const button = (action: StepAction, label: string, title: string, disabled = false) => (
     <button
       type="button"
@@ -69,7 +92,7 @@ export function PlanStep({ planId, step, actionable, next }: PlanStepProps) {
 
   return (
     <li
-      className={`plan-step plan-step--${step.status}${next ? ' plan-step--next' : ''}`}
+      className={`plan-step plan-step--${step.status}${actionable ? ' plan-step--next' : ''}`}
       data-testid="plan-step"
       data-step-id={step.id}
       data-status={step.status}
@@ -79,6 +102,7 @@ export function PlanStep({ planId, step, actionable, next }: PlanStepProps) {
       data-risk={step.risk?.level}
       data-decision={step.approval?.decision}
       data-decided-by={step.approval?.decidedBy}
+      data-decider={step.decider?.by}
     >
       <div className="plan-step__head">
         <span className="plan-step__index" aria-label={`Step ${step.index}`}>
@@ -112,9 +136,9 @@ export function PlanStep({ planId, step, actionable, next }: PlanStepProps) {
         {step.paneId !== undefined ? `pane ${step.paneId}` : 'no pane'}
         {step.cwd ? ` · ${step.cwd}` : ''}
       </div>
-      {(step.approval || checking) && (
+      {(rule || checking) && (
         <div className="plan-step__rule" data-testid="step-rule" title={step.approval?.shape ? `Command shape: ${step.approval.shape}` : undefined}>
-          {step.approval ? `${DECISION_TEXT[step.approval.decision]} · ${step.approval.rule}` : 'checking policy and hooks…'}
+          {rule ?? 'checking policy and hooks…'}
         </div>
       )}
       {step.detail && <div className="plan-step__detail">{step.detail}</div>}

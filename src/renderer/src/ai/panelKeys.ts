@@ -2,7 +2,7 @@ import type { KeyboardEvent } from 'react';
 import { focusActivePane } from '../terminal/paneLifecycle';
 import { cancelAgent } from './agentRequests';
 import { useConversationStore } from './conversationStore';
-import { currentPlan, nextProposedStep, PLAN_KEYS } from './planDecisions';
+import { currentPlan, decisionStep, PLAN_KEYS } from './planDecisions';
 import { decidePlan, decideStep } from './planRequests';
 
 function isTextField(target: EventTarget | null): target is HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement {
@@ -47,7 +47,7 @@ export function onPanelKeyDown(event: KeyboardEvent<HTMLElement>): void {
   const action = PLAN_KEYS[event.key.toLowerCase()];
   if (!action) return;
   const plan = currentPlan(useConversationStore.getState().conversation);
-  const step = nextProposedStep(plan);
+  const step = decisionStep(plan);
   if (!plan || !step) return;
   event.preventDefault();
   if (action === 'allow-all') decidePlan(plan.id, 'allow-all');

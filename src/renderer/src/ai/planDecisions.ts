@@ -10,10 +10,13 @@ export function currentPlan(conversation: ConversationView | undefined): PlanVie
   return undefined;
 }
 
-/** The first step of an active plan that waits for a decision. */
-export function nextProposedStep(plan: PlanView | undefined): PlanStepView | undefined {
-  if (plan?.state !== 'active') return undefined;
-  return plan.steps.find((step) => step.status === 'proposed');
+/**
+ * The step whose buttons and keys are live: the one the engine says waits for a decision.
+ * None while a step runs, and none while Allow all will decide the next one.
+ */
+export function decisionStep(plan: PlanView | undefined): PlanStepView | undefined {
+  if (plan?.state !== 'active' || plan.decisionStepId === undefined) return undefined;
+  return plan.steps.find((step) => step.id === plan.decisionStepId && step.status === 'proposed');
 }
 
 /**
