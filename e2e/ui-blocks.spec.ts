@@ -52,9 +52,16 @@ test('block menu: hover and keyboard open it; copy command, copy output, rerun',
   await writeClipboardText(page, 'nothing yet');
   await menu.getByRole('menuitem', { name: 'Copy command' }).click();
   await expect.poll(() => readClipboardText(page)).toBe(command);
+  // Each action closes the menu; hovering opens it again.
+  await expect(menu).toHaveCount(0);
+  await page.mouse.move(600, 5);
+  await block.locator('.block__gutter').hover();
 
   await menu.getByRole('menuitem', { name: 'Copy output' }).click();
   await expect.poll(() => readClipboardText(page)).toMatch(/^menu-out-1\r?\nmenu-out-2\r?\n?$/);
+  await expect(page.getByTestId('status-flash')).toHaveText('Output copied');
+  await page.mouse.move(600, 5);
+  await block.locator('.block__gutter').hover();
 
   await menu.getByRole('menuitem', { name: 'Rerun' }).click();
   await expect(blockOf(pane, command)).toHaveCount(2);
@@ -76,9 +83,14 @@ test('block menu: hover and keyboard open it; copy command, copy output, rerun',
   await page.keyboard.press('ArrowUp');
   await page.keyboard.press('Enter');
   await expect.poll(() => readClipboardText(page)).toBe(command);
+  // The action closed the menu and focus went back to the terminal: typing reaches the shell.
+  await expect(keyboardMenu).toHaveCount(0);
+  await expect(page.locator('.xterm-helper-textarea').first()).toBeFocused();
+  // Esc leaves a menu without an action, to the terminal as well.
+  await page.keyboard.press('Control+Shift+Enter');
+  await expect(keyboardMenu.getByRole('menuitem', { name: 'Copy command' })).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(keyboardMenu).toHaveCount(0);
-  // Focus went back to the terminal: typing reaches the shell.
   await expect(page.locator('.xterm-helper-textarea').first()).toBeFocused();
 });
 
@@ -163,4 +175,39 @@ test('Ask AI on a failed block opens the panel with the block attached and a que
   await expect(panel.getByTestId('attachment')).toHaveAttribute('data-block-id', (await failed.getAttribute('data-block-id'))!);
   await expect(panel.getByTestId('ai-input')).toBeFocused();
   await expect(panel.getByTestId('ai-input')).not.toHaveValue('');
+});
+
+test('a block menu action closes the menu and gives the keys back to the shell; the menu never covers its command line', async ({
+  page,
+}) => {
+  const { server, pane, paneId } = await tandem.start(page);
+  await allowClipboard(page, server.origin);
+  const command = 'echo menu-focus-1';
+  const block = await runCommand(page, pane, command);
+  await waitForBuffer(page, paneId, /^menu-focus-1\n[^\n]*[#$%>] *$/m);
+
+  // A click on the gutter opens the menu with focus in it (the keyboard can walk it).
+  await block.locator('.block__gutter').click();
+  const menu = block.getByTestId('block-menu');
+  await expect(menu.getByRole('menuitem', { name: 'Copy command' })).toBeFocused();
+  // Its box lies above the command row or below it, never over it.
+  const commandRow = await block.evaluate((element) => {
+    const rect = element.getBoundingClientRect();
+    return { top: rect.top, bottom: rect.top + parseFloat(getComputedStyle(element).getPropertyValue('--command-height')) };
+  });
+  const menuBox = (await menu.boundingBox())!;
+  expect(menuBox.y + menuBox.height <= commandRow.top + 0.5 || menuBox.y >= commandRow.bottom - 0.5).toBe(true);
+
+  await menu.getByRole('menuitem', { name: 'Copy command' }).click();
+  await expect(menu).toHaveCount(0);
+  await expect(page.getByTestId('status-flash')).toHaveText('Command copied');
+  await expect.poll(() => readClipboardText(page)).toBe(command);
+  await expect(page.locator('.xterm-helper-textarea').first()).toBeFocused();
+
+  // The next keys go to the prompt, and Enter runs them (it does not press a menu button).
+  await page.keyboard.type('echo hi');
+  await page.keyboard.press('Enter');
+  await expect(blockOf(pane, 'echo hi')).toHaveAttribute('data-exit-code', '0');
+  await waitForBuffer(page, paneId, /^hi$/m);
+  await expect(blockOf(pane, command)).toHaveCount(1);
 });

@@ -9,11 +9,14 @@ interface UiState {
   findFocusRequest: number;
   /** Block whose action menu was asked for from the keyboard. */
   blockMenuRequest: { blockId: string; serial: number } | undefined;
+  /** A short confirmation in the status bar ("Command copied"); it never takes focus. */
+  statusFlash: { text: string; serial: number } | undefined;
   setPaletteOpen(open: boolean): void;
   setSettingsOpen(open: boolean): void;
   openFind(paneId: number): void;
   setFindPane(paneId: number | undefined): void;
   requestBlockMenu(blockId: string | undefined): void;
+  flashStatus(text: string): void;
 }
 
 let serial = 0;
@@ -24,9 +27,11 @@ export const useUiStore = create<UiState>()((set) => ({
   findPaneId: undefined,
   findFocusRequest: 0,
   blockMenuRequest: undefined,
+  statusFlash: undefined,
   setPaletteOpen: (paletteOpen) => set(paletteOpen ? { paletteOpen, settingsOpen: false } : { paletteOpen }),
   setSettingsOpen: (settingsOpen) => set(settingsOpen ? { settingsOpen, paletteOpen: false } : { settingsOpen }),
   openFind: (paneId) => set((state) => ({ findPaneId: paneId, findFocusRequest: state.findFocusRequest + 1 })),
   setFindPane: (findPaneId) => set({ findPaneId }),
   requestBlockMenu: (blockId) => set({ blockMenuRequest: blockId ? { blockId, serial: ++serial } : undefined }),
+  flashStatus: (text) => set({ statusFlash: { text, serial: ++serial } }),
 }));

@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { Block } from '../../../shared/blocks';
 import { startBlockDrag } from '../ai/blockDrag';
 import { askAiAboutBlock } from '../ai/panelControl';
+import { useUiStore } from '../app/uiStore';
 import { usePanesStore } from '../terminal/panesStore';
 import { copyBlockCommand, copyBlockOutput, rerunBlock } from './blockActions';
 import { blockStatus, formatDuration } from './blockStatus';
@@ -18,11 +19,12 @@ interface BlockMenuProps {
 
 /**
  * Copy command, Copy output, Rerun, Ask AI. Arrow keys move, Esc leaves. The summary is a
- * handle: drag it (or the gutter mark) onto the AI panel to attach the block.
+ * handle: drag it (or the gutter mark) onto the AI panel to attach the block. An action
+ * closes the menu and gives the terminal its focus back (the next keys are for the shell);
+ * a copy is confirmed in the status bar.
  */
 export function BlockMenu({ block, focusRequest, onDone, onLeave }: BlockMenuProps) {
   const menuRef = useRef<HTMLDivElement>(null);
-  const [feedback, setFeedback] = useState<string | undefined>();
   const paneState = usePanesStore((state) => state.panes[block.paneId]?.state);
   const paneExited = usePanesStore((state) => state.panes[block.paneId]?.exited !== undefined);
   const rerunAllowed = block.command !== '' && !paneExited && (paneState === 'PROMPT' || paneState === 'IDLE');
@@ -31,16 +33,12 @@ export function BlockMenu({ block, focusRequest, onDone, onLeave }: BlockMenuPro
     if (focusRequest > 0) menuRef.current?.querySelector<HTMLButtonElement>('button:not([disabled])')?.focus();
   }, [focusRequest]);
 
-  useEffect(() => {
-    if (!feedback) return;
-    const timer = window.setTimeout(() => setFeedback(undefined), 1_500);
-    return () => window.clearTimeout(timer);
-  }, [feedback]);
-
-  const run = (action: () => Promise<boolean>, done: string) => {
+  const copy = (action: () => Promise<boolean>, done: string) => {
+    onDone();
+    const flash = useUiStore.getState().flashStatus;
     action()
-      .then((ok) => setFeedback(ok ? done : 'Could not copy'))
-      .catch((error: unknown) => setFeedback(error instanceof Error ? error.message : 'Failed'));
+      .then((ok) => flash(ok ? done : 'Could not copy: the clipboard refused'))
+      .catch((error: unknown) => flash(`Could not copy: ${error instanceof Error ? error.message : String(error)}`));
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -76,12 +74,12 @@ export function BlockMenu({ block, focusRequest, onDone, onLeave }: BlockMenuPro
           startBlockDrag(event.dataTransfer, block);
         }}
       >
-        {feedback ?? summary}
+        {summary}
       </span>
-      <button type="button" role="menuitem" onClick={() => run(() => copyBlockCommand(block), 'Command copied')}>
+      <button type="button" role="menuitem" onClick={() => copy(() => copyBlockCommand(block), 'Command copied')}>
         Copy command
       </button>
-      <button type="button" role="menuitem" onClick={() => run(() => copyBlockOutput(block), 'Output copied')}>
+      <button type="button" role="menuitem" onClick={() => copy(() => copyBlockOutput(block), 'Output copied')}>
         Copy output
       </button>
       <button

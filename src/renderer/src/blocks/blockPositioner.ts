@@ -1,6 +1,9 @@
 import type { Terminal } from '@xterm/xterm';
 import type { BlockMarkers } from './blockMarkers';
 
+/** Room the block menu needs above a block (its 12px text, padding and border) to sit there. */
+const MENU_ROOM_PX = 26;
+
 interface Geometry {
   cellHeight: number;
   originY: number;
@@ -100,14 +103,18 @@ export class BlockPositioner {
       }
       const commandRowsVisible = Math.max(0, Math.min(lines.commandBottom - viewportTop, rows - 1) - first + 1);
       const clipped = lines.top - viewportTop < 0 ? 'top' : '';
+      const top = originY + first * cellHeight;
+      // The menu never covers the block's command line: above it when there is room, else under it.
+      const menuAt = clipped ? 'top' : top >= MENU_ROOM_PX ? 'above' : 'below';
       const key = `${first}:${last}:${commandRowsVisible}:${clipped}:${cellHeight}:${originY}`;
       if (this.applied.get(element) === key) continue;
       this.applied.set(element, key);
       element.style.display = '';
-      element.style.top = `${originY + first * cellHeight}px`;
+      element.style.top = `${top}px`;
       element.style.height = `${(last - first + 1) * cellHeight}px`;
       element.style.setProperty('--command-height', `${commandRowsVisible * cellHeight}px`);
       element.dataset.clipped = clipped;
+      element.dataset.menuAt = menuAt;
     }
   }
 

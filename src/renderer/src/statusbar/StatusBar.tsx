@@ -8,6 +8,7 @@ import { useLayoutStore } from '../layout/layoutStore';
 import { effectiveFontSize, useSettingsStore } from '../settings/settingsStore';
 import { usePanesStore } from '../terminal/panesStore';
 import { AiPrefixStatus } from './AiPrefixStatus';
+import { StatusFlash } from './StatusFlash';
 
 const STATE_LABELS: Record<TerminalState, string> = {
   PROMPT: 'at prompt',
@@ -58,6 +59,7 @@ export function StatusBar() {
         <span className="status-bar__item">No pane</span>
       )}
       <span className="status-bar__spacer" />
+      <StatusFlash />
       {zoomSteps !== 0 && (
         <span className="status-bar__item" data-testid="status-zoom" title={`Reset with ${chordLabel(primaryChord('view.zoomReset') ?? '')}`}>
           {fontSize}px
