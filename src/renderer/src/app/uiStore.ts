@@ -20,6 +20,7 @@ interface UiState {
 }
 
 let serial = 0;
+const STATUS_FLASH_MS = 2_000;
 
 export const useUiStore = create<UiState>()((set) => ({
   paletteOpen: false,
@@ -33,5 +34,9 @@ export const useUiStore = create<UiState>()((set) => ({
   openFind: (paneId) => set((state) => ({ findPaneId: paneId, findFocusRequest: state.findFocusRequest + 1 })),
   setFindPane: (findPaneId) => set({ findPaneId }),
   requestBlockMenu: (blockId) => set({ blockMenuRequest: blockId ? { blockId, serial: ++serial } : undefined }),
-  flashStatus: (text) => set({ statusFlash: { text, serial: ++serial } }),
+  flashStatus: (text) => {
+    const flash = { text, serial: ++serial };
+    set({ statusFlash: flash });
+    window.setTimeout(() => set((state) => (state.statusFlash === flash ? { statusFlash: undefined } : state)), STATUS_FLASH_MS);
+  },
 }));
