@@ -147,7 +147,32 @@ export type ConversationItem =
       blockId?: string;
       at: number;
     }
-  | { id: string; role: 'error'; text: string; at: number }
+  | {
+      id: string;
+      role: 'error';
+      text: string;
+      /** The request failed: Retry sends it again (cleared once another request went out). */
+      retryable?: boolean;
+      /** How many times it was sent before giving up (more than 1: it was retried). */
+      attempts?: number;
+      /** "What was sent" for the failed request (`agent.sent` takes this id). */
+      sentId?: string;
+      at: number;
+    }
+  | {
+      id: string;
+      role: 'retry';
+      /** Why the request failed: "Rate limited by http://… (429)." */
+      reason: string;
+      /** waiting: the countdown runs; cancelled: the user stopped it and the request was not sent again. */
+      state: 'waiting' | 'cancelled';
+      /** Whole seconds until it is sent again (while waiting). */
+      secondsLeft: number;
+      /** The attempt the countdown leads to, of `attempts` in all. */
+      attempt: number;
+      attempts: number;
+      at: number;
+    }
   | { id: string; role: 'plan'; plan: PlanView; at: number };
 
 export interface ConversationUsage {
@@ -229,6 +254,8 @@ export const AgentRequestSchemas = {
     .strict(),
   /** "What was sent": the exact request body behind an assistant answer. */
   'agent.sent': z.object({ itemId: id }).strict(),
+  /** Send the last request again after it failed (an error card's Retry). */
+  'agent.retry': z.object({}).strict(),
   /** Withdraw an "Allow for this session" grant. */
   'agent.revoke': z.object({ shape: z.string().max(20_000) }).strict(),
   /** Store an API key in the OS keychain (Electron) or for this run (browser mode). Never sent back. */
@@ -247,6 +274,7 @@ export interface AgentResults {
   'agent.model': ConversationView;
   'agent.key': { stored: 'keychain' | 'memory' };
   'agent.sent': { payload: string };
+  'agent.retry': Record<string, never>;
   'agent.revoke': ConversationView;
 }
 

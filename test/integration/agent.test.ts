@@ -346,6 +346,51 @@ describe('the agent, with a real bash and the real SDK against a scripted model'
     );
     const answer = view.items.find((item) => item.role === 'assistant');
     expect(answer?.role === 'assistant' && answer.text).toContain('Partial');
-    expect(answer?.role === 'assistant' && answer.interrupted).toContain('broke off');
+    // One message says why it stopped: the error card, not also a note on the answer.
+    expect(answer?.role === 'assistant' && answer.interrupted).toBeUndefined();
+    const errors = view.items.filter((item) => item.role === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ text: expect.stringContaining('broke off'), retryable: true, attempts: 1 });
+
+    // Retry asks for the answer again; the model sees what arrived and that it broke off.
+    model.script({ parts: [{ text: 'The whole answer.' }] });
+    await client.request('agent.retry', {});
+    const again = await model.waitForRequest(2);
+    expect(requestText(again)).toContain('Partial answer');
+    expect(requestText(again)).toContain('broke off');
+    const done = await waitForIdleWithAnswer(client, 'The whole answer.');
+    expect(done.items.find((item) => item.role === 'error')).toMatchObject({ retryable: false });
+  });
+
+  it('a retry waits in a card with its countdown; cancelled, the card stays as a marker and nothing is sent again', async () => {
+    const { client, model, paneId } = await open();
+    model.script({ status: 429, headers: { 'retry-after': '30' } }, { parts: [{ text: 'Never sent.' }] });
+    await client.request('agent.send', { text: 'hi', attachments: [], paneId });
+    const card = await client.waitFor(() => latest(client)?.items.find((item) => item.role === 'retry'), 15_000, 'the retry card');
+    expect(card).toMatchObject({ state: 'waiting', attempt: 2, attempts: 5, reason: expect.stringContaining('Rate limited by') });
+    expect(card.role === 'retry' && card.secondsLeft).toBeGreaterThan(25);
+    expect(latest(client)?.status).toBe('retrying');
+    expect((await client.request('agent.cancel', { everything: false })).cancelled).toBe('stream');
+    const settled = await client.waitFor(() => (latest(client)?.status === 'idle' ? latest(client) : undefined), 5_000, 'idle');
+    const marker = settled.items.find((item) => item.role === 'retry');
+    expect(marker).toMatchObject({ state: 'cancelled', id: card.id });
+    expect(settled.items.some((item) => item.role === 'error')).toBe(false);
+    expect(model.requests).toHaveLength(1);
+  });
+
+  it('after the last attempt the error says it retried, offers Retry and what was sent', async () => {
+    const { client, model, paneId } = await open();
+    const fail = { status: 500, headers: { 'retry-after': '0' } };
+    model.script(fail, fail, fail, fail, fail, { parts: [{ text: 'Back again.' }] });
+    await client.request('agent.send', { text: 'please', attachments: [], paneId });
+    const error = await client.waitFor(() => latest(client)?.items.find((item) => item.role === 'error'), 15_000, 'the error');
+    expect(error).toMatchObject({ attempts: 5, retryable: true, text: expect.stringContaining('failed (500)') });
+    // The retry cards left once each attempt went out.
+    expect(latest(client)?.items.some((item) => item.role === 'retry')).toBe(false);
+    const sent = await client.request('agent.sent', { itemId: (error.role === 'error' && error.sentId) || '' });
+    expect(sent.payload).toContain('please');
+    await client.request('agent.retry', {});
+    await waitForIdleWithAnswer(client, 'Back again.');
+    expect(model.requests).toHaveLength(6);
   });
 });

@@ -80,10 +80,13 @@ describe('header formatting', () => {
     expect(contextFraction({ ...usage, contextWindow: 0 })).toBe(0);
   });
 
-  it('says what the agent does, with the detail', () => {
+  it('says what the agent does in a few words (the long story is in the conversation)', () => {
     expect(agentStatusText('idle')).toBe('Ready');
-    expect(agentStatusText('awaiting-approval')).toBe('Waiting for your approval');
-    expect(agentStatusText('retrying', 'Rate limited; retrying in 4 s')).toBe('Retrying — Rate limited; retrying in 4 s');
+    expect(agentStatusText('awaiting-approval')).toBe('Waiting for you');
+    expect(agentStatusText('retrying')).toBe('Retrying…');
+    for (const status of ['idle', 'thinking', 'streaming', 'awaiting-approval', 'running-step', 'retrying'] as const) {
+      expect(agentStatusText(status).length).toBeLessThanOrEqual(16);
+    }
   });
 });
 

@@ -101,6 +101,35 @@ describe('messages', () => {
   });
 });
 
+describe('retries and errors', () => {
+  it('a waiting retry is a card: the reason, the countdown, what happens then, and Cancel', () => {
+    const html = render({ id: 'r1', role: 'retry', reason: 'Rate limited by http://127.0.0.1:9 (429).', state: 'waiting', secondsLeft: 29, attempt: 2, attempts: 5, at: 1 });
+    expect(html).toContain('data-role="retry"');
+    expect(html).toContain('Rate limited by http://127.0.0.1:9 (429).');
+    expect(html).toMatch(/data-testid="retry-countdown" data-seconds="29">Sending it again in <strong>29 s<\/strong> \(attempt 2 of 5\)/);
+    expect(html).toContain('data-testid="retry-cancel"');
+  });
+
+  it('a cancelled retry stays as a marker, without Cancel', () => {
+    const html = render({ id: 'r1', role: 'retry', reason: 'The model service failed (500).', state: 'cancelled', secondsLeft: 0, attempt: 2, attempts: 5, at: 1 });
+    expect(html).toContain('Retry cancelled');
+    expect(html).toContain('Not sent again');
+    expect(html).not.toContain('data-testid="retry-cancel"');
+  });
+
+  it('a failed request: says it retried, offers Retry and what was sent; other errors neither', () => {
+    const failed = render({ id: 'e1', role: 'error', text: 'The model service failed (500).', retryable: true, attempts: 5, sentId: 'a1', at: 1 });
+    expect(failed).toContain('Failed after 5 attempts');
+    expect(failed).toContain('data-testid="error-retry"');
+    expect(failed).toContain('data-testid="what-was-sent"');
+    const once = render({ id: 'e2', role: 'error', text: 'The API key was refused (401).', retryable: true, attempts: 1, at: 1 });
+    expect(once).not.toContain('Failed after');
+    const budget = render({ id: 'e3', role: 'error', text: 'Stopped: budget.', at: 1 });
+    expect(budget).not.toContain('error-retry');
+    expect(budget).not.toContain('what-was-sent');
+  });
+});
+
 describe('plan card', () => {
   const plan = (state: PlanView['state'], overrides: Partial<PlanView> = {}): ConversationItem => ({
     id: 'i-plan',

@@ -11,7 +11,7 @@ import type { AgentPane } from './agentPane';
 import type { AgentContent, ModelResult } from './backends/modelBackend';
 import { attachBlocks } from './conversation/attachments';
 import { Conversation, type ConversationSurroundings } from './conversation/conversation';
-import { estimateMessagesTokens } from './conversation/conversationHistory';
+import { BROKE_OFF_MARK, estimateMessagesTokens } from './conversation/conversationHistory';
 import { modelFacts } from './modelCatalog';
 import { ModelChoice, type ApiKeyStore, type BackendKind } from './modelConnection';
 import { ModelTurn } from './modelTurn';
@@ -25,6 +25,9 @@ import { UserCommand } from './userCommand';
 
 /** Two cancels within this window stop everything the agent is doing. */
 const DOUBLE_CANCEL_MS = 1_000;
+
+/** How a cancelled partial answer ends in the history the model is sent. */
+const CANCELLED_MARK = '[The user cancelled this answer here.]';
 
 /** What the agent needs from the engine. */
 export interface AgentHost {
@@ -88,6 +91,19 @@ export class AgentSession {
   /** Exactly what went to the model for an answer (pretty-printed JSON), while it is kept. */
   sentPayload(itemId: string): AgentResults['agent.sent'] {
     return { payload: this.conversation.sentPayload(itemId) };
+  }
+
+  /**
+   * An error card's Retry: the request that failed goes out again. An answer that broke off
+   * mid-stream is in the history as it arrived; the model is asked for it again.
+   */
+  retry(): void {
+    if (this.looping || this.turn) throw new Error('The agent is still working; wait for it or cancel it (Esc) first.');
+    if (!this.conversation.unanswered) {
+      if (!this.conversation.lastAnswerBroke) throw new Error('There is no failed request to send again.');
+      this.conversation.appendToHistory('user', [{ type: 'text', text: '[Your answer above broke off. Answer again.]' }]);
+    }
+    void this.runLoop(true);
   }
 
   /** The window closed (or another took its place): its session grants end. */
@@ -239,14 +255,16 @@ export class AgentSession {
 
   // ── The loop ─────────────────────────────────────────────────────────────────────────
 
-  private async runLoop(): Promise<void> {
+  /** `resend`: the history already ends with the request to send (Retry). */
+  private async runLoop(resend = false): Promise<void> {
     if (this.looping) return;
     this.looping = true;
     try {
-      while (this.conversation.hasQueued && !this.tools.plan?.waitingForUser) {
+      while (resend || (this.conversation.hasQueued && !this.tools.plan?.waitingForUser)) {
         // "New conversation" replaces the history; a loop of the old one must not write into it.
         const conversation = this.conversation.id;
         this.conversation.appendToHistory('user', this.conversation.takeQueued());
+        resend = false;
         for (;;) {
           const result = await this.requestModel();
           if (!result || this.conversation.id !== conversation) break;
@@ -285,10 +303,13 @@ export class AgentSession {
         sent: (body) => this.conversation.keepSent(turn.item, body),
         toolUse: (call) => this.tools.toolUse(call),
         changed: () => this.conversation.changed(),
+        retryShown: (card) => this.conversation.add(card),
+        retryDone: (card) => this.conversation.remove(card.id),
       },
       this.host.retryBaseMs,
     );
     this.turn = turn;
+    this.conversation.settleRetries();
     this.conversation.add(turn.item);
     const settings = this.settings();
     const environment = scrubEnvironment(this.host.env, this.host.settings().context.include_env);
@@ -315,10 +336,10 @@ export class AgentSession {
         return end.result;
       }
       // What arrived stays in the conversation, for the user and the model.
-      const cut = end.kind === 'cancelled' ? '[The user cancelled this answer here.]' : '[The answer broke off here.]';
+      const cut = end.kind === 'cancelled' ? CANCELLED_MARK : BROKE_OFF_MARK;
       if (turn.item.text) this.conversation.appendToHistory('assistant', [{ type: 'text', text: `${turn.item.text}\n${cut}` }]);
       this.tools.responseDropped();
-      if (end.kind === 'failed') this.conversation.addError(end.error.message);
+      if (end.kind === 'failed') this.conversation.addError(end.error.message, { request: { attempts: end.attempts, sentId: turn.item.id } });
       return undefined;
     } finally {
       this.turn = undefined;

@@ -1,23 +1,32 @@
 import { randomUUID } from 'node:crypto';
-import type { AssistantItem } from './conversation/conversation';
+import type { AssistantItem, RetryItem } from './conversation/conversation';
 import type { ModelBackend, ModelRequest, ModelResult, StreamHandlers } from './backends/modelBackend';
 import { ModelError } from './backends/modelError';
 
 /** Automatic retries of a request that failed before anything streamed. */
 const MAX_RETRIES = 4;
 
-export type TurnEnd = { kind: 'answered'; result: ModelResult } | { kind: 'cancelled' } | { kind: 'failed'; error: ModelError };
+export type TurnEnd =
+  | { kind: 'answered'; result: ModelResult }
+  | { kind: 'cancelled' }
+  /** `attempts`: how many times the request was sent. */
+  | { kind: 'failed'; error: ModelError; attempts: number };
 
 export interface TurnListener extends Required<Pick<StreamHandlers, 'toolUse' | 'sent'>> {
   /** Streamed text (already added to the item). */
   text(delta: string): void;
   /** The phase or the retry countdown changed. */
   changed(): void;
+  /** A retry countdown starts: its card joins the conversation. */
+  retryShown(card: RetryItem): void;
+  /** The request went out again: the card has done its job and leaves. */
+  retryDone(card: RetryItem): void;
 }
 
 /**
  * One request to the model, its answer streamed into an assistant item. A request that fails
- * before anything streamed is retried, after a countdown the user can cancel.
+ * before anything streamed is retried, after a countdown the user can cancel; the countdown
+ * is a card in the conversation, and a cancelled one stays there as a marker.
  */
 export class ModelTurn {
   readonly item: AssistantItem = { id: randomUUID(), role: 'assistant', text: '', streaming: true, at: Date.now() };
@@ -65,10 +74,9 @@ export class ModelTurn {
           if (!(await this.waitBeforeRetry(failure, attempt))) return this.cancelled();
           continue;
         }
+        // What arrived stays in the conversation; the error says once why it stopped.
         this.item.streaming = false;
-        // What arrived stays in the conversation.
-        if (this.item.text) this.item.interrupted = failure.message;
-        return { kind: 'failed', error: failure };
+        return { kind: 'failed', error: failure, attempts: attempt + 1 };
       }
     }
   }
@@ -85,17 +93,29 @@ export class ModelTurn {
     return { kind: 'cancelled' };
   }
 
-  /** Waits before a retry with a countdown; false when the user cancelled. */
+  /** Waits before a retry with a countdown card; false when the user cancelled (the card stays, marked). */
   private waitBeforeRetry(failure: ModelError, attempt: number): Promise<boolean> {
     const delay = failure.options.retryAfterMs ?? Math.min(30_000, this.retryBaseMs * 2 ** attempt);
     const until = Date.now() + delay;
     this.currentPhase = 'retrying';
+    const card: RetryItem = {
+      id: randomUUID(),
+      role: 'retry',
+      reason: failure.message,
+      state: 'waiting',
+      secondsLeft: Math.ceil(delay / 1000),
+      attempt: attempt + 2,
+      attempts: MAX_RETRIES + 1,
+      at: Date.now(),
+    };
+    this.listener.retryShown(card);
     return new Promise((resolve) => {
       const tick = () => {
         if (this.abort.signal.aborted) return done(false);
         const left = until - Date.now();
         if (left <= 0) return done(true);
-        this.countdown = `${failure.message} Retrying in ${Math.ceil(left / 1000)} s (attempt ${attempt + 2} of ${MAX_RETRIES + 1}); Esc cancels.`;
+        card.secondsLeft = Math.ceil(left / 1000);
+        this.countdown = `${failure.message} Retrying in ${card.secondsLeft} s (attempt ${card.attempt} of ${card.attempts}); Esc cancels.`;
         this.listener.changed();
         timer = setTimeout(tick, Math.min(1_000, left));
       };
@@ -105,6 +125,10 @@ export class ModelTurn {
         this.abort.signal.removeEventListener('abort', onAbort);
         this.countdown = undefined;
         this.currentPhase = 'thinking';
+        card.secondsLeft = 0;
+        if (ok) this.listener.retryDone(card);
+        else card.state = 'cancelled';
+        this.listener.changed();
         resolve(ok);
       };
       const onAbort = () => done(false);

@@ -97,6 +97,10 @@ export class ClientConnection implements PaneListener {
       'agent.model': (change) => this.engine.agent.setModel(change),
       'agent.key': ({ backend, key }) => this.engine.agent.setKey(backend, key),
       'agent.sent': ({ itemId }) => this.engine.agent.sentPayload(itemId),
+      'agent.retry': () => {
+        this.engine.agent.retry();
+        return {};
+      },
       'agent.revoke': ({ shape }) => this.engine.agent.revokeGrant(shape),
     };
     engine.attachClient(this);

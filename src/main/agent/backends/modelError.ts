@@ -84,7 +84,7 @@ export function errorForStatus(
 export function networkError(endpoint: string, cause: unknown, partial: boolean): ModelError {
   const reason = causeText(cause);
   if (partial) {
-    return new ModelError('stream-broken', `The answer broke off mid-stream (${reason}). What arrived is kept; send again to retry.`, {
+    return new ModelError('stream-broken', `The answer broke off mid-stream (${reason}). What arrived is kept above; Retry asks for the answer again.`, {
       partial,
     });
   }

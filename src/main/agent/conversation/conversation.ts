@@ -3,10 +3,11 @@ import type { ConversationItem, ConversationView, PlanView } from '../../../shar
 import type { EngineLog } from '../../log/engineLog';
 import type { AgentContent, AgentMessage } from '../backends/modelBackend';
 import { estimateCostUsd, modelFacts } from '../modelCatalog';
-import { appendMessage, fitHistory } from './conversationHistory';
+import { appendMessage, BROKE_OFF_MARK, fitHistory } from './conversationHistory';
 import { SentRequests } from './sentRequests';
 
 export type AssistantItem = Extract<ConversationItem, { role: 'assistant' }>;
+export type RetryItem = Extract<ConversationItem, { role: 'retry' }>;
 
 /** What the view shows besides the conversation itself: the agent's state, model, budget and grants. */
 export type ConversationSurroundings = Pick<ConversationView, 'status' | 'statusDetail' | 'backend' | 'model' | 'setupHint' | 'budget' | 'grants' | 'policyProblems'>;
@@ -50,10 +51,30 @@ export class Conversation {
     this.list = this.list.filter((item) => item.id !== itemId);
   }
 
-  /** An error for the user, recorded in the engine log unless it was already. */
-  addError(text: string, options: { logged?: boolean } = {}): void {
+  /** An error for the user, recorded in the engine log unless it was already; a failed request's error offers Retry. */
+  addError(text: string, options: { logged?: boolean; request?: { attempts: number; sentId?: string } } = {}): void {
     if (!options.logged) this.options.log?.error('model', text);
-    this.add({ id: randomUUID(), role: 'error', text, at: Date.now() });
+    const request = options.request;
+    this.add({ id: randomUUID(), role: 'error', text, at: Date.now(), ...(request && { retryable: true, attempts: request.attempts, sentId: request.sentId }) });
+  }
+
+  /** Another request goes out: older failures are no longer the one Retry would send. */
+  settleRetries(): void {
+    for (const item of this.list) {
+      if (item.role === 'error' && item.retryable) item.retryable = false;
+    }
+  }
+
+  /** The history ends with the user's side: the last request got no answer (it failed or was cancelled before any text). */
+  get unanswered(): boolean {
+    return this.messages.at(-1)?.role === 'user';
+  }
+
+  /** The last answer broke off mid-stream (what arrived is in the history). */
+  get lastAnswerBroke(): boolean {
+    const last = this.messages.at(-1);
+    const part = last?.role === 'assistant' ? last.content.at(-1) : undefined;
+    return part?.type === 'text' && part.text.endsWith(BROKE_OFF_MARK);
   }
 
   /** A plan's card, added with its first step. */

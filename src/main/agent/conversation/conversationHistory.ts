@@ -2,6 +2,9 @@ import { estimateTokens } from '../../context/tokenEstimate';
 import { scrubSecrets } from '../../safety/secretScrubber';
 import type { AgentContent, AgentMessage } from '../backends/modelBackend';
 
+/** How a partial answer that broke off ends in the history the model is sent. */
+export const BROKE_OFF_MARK = '[The answer broke off here.]';
+
 /**
  * Appends a message, merging it into the previous one when both have the same role. Content
  * is scrubbed of secrets here: besides the system prompt (built from scrubbed parts) the

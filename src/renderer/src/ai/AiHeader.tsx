@@ -23,8 +23,8 @@ export function AiHeader() {
     <header className="ai-header">
       <div className="ai-header__row">
         <h2 className="ai-header__title">AI</h2>
-        <span className={`ai-status ai-status--${status}`} data-testid="ai-status" data-status={status} role="status">
-          {connected ? agentStatusText(status, statusDetail) : 'Not connected to the agent'}
+        <span className={`ai-status ai-status--${status}`} data-testid="ai-status" data-status={status} role="status" title={connected ? statusDetail : undefined}>
+          {connected ? agentStatusText(status) : 'Not connected'}
         </span>
         <span className="ai-header__spacer" />
         <button

@@ -1,5 +1,6 @@
 import { memo, type ReactNode } from 'react';
 import type { AttachmentView, ConversationItem } from '../../../shared/agent';
+import { cancelAgent, retryRequest } from './agentRequests';
 import { AssistantText } from './AssistantText';
 import { PlanCard } from './PlanCard';
 import { SentPayloadButton } from './SentPayloadButton';
@@ -17,6 +18,8 @@ export const MessageItem = memo(function MessageItem({ item }: { item: Conversat
       return <ToolMessage item={item} />;
     case 'error':
       return <ErrorMessage item={item} />;
+    case 'retry':
+      return <RetryCard item={item} />;
     case 'plan':
       return <PlanCard item={item} />;
   }
@@ -126,10 +129,53 @@ function ToolMessage({ item }: { item: ItemOf<'tool'> }) {
 }
 
 function ErrorMessage({ item }: { item: ItemOf<'error'> }) {
+  const retried = item.attempts !== undefined && item.attempts > 1;
   return (
-    <div className="ai-message ai-message--error" data-testid="ai-message" data-role="error" data-item-id={item.id}>
-      <strong className="ai-message__error-label">Error</strong>
+    <div className="ai-message ai-message--error" data-testid="ai-message" data-role="error" data-item-id={item.id} data-attempts={item.attempts}>
+      <strong className="ai-message__error-label">{retried ? `Failed after ${item.attempts} attempts` : 'Error'}</strong>
       <span className="ai-message__text">{item.text}</span>
+      {(item.retryable || item.sentId) && (
+        <div className="ai-message__actions">
+          {item.retryable && (
+            <button type="button" data-testid="error-retry" title="Send the same request again" onClick={() => void retryRequest()}>
+              Retry
+            </button>
+          )}
+          {item.sentId && <SentPayloadButton itemId={item.sentId} />}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** A failed request waiting to be sent again: the countdown, what happens then, and Cancel. Cancelled, it stays as a marker. */
+function RetryCard({ item }: { item: ItemOf<'retry'> }) {
+  const waiting = item.state === 'waiting';
+  return (
+    <div
+      className={`ai-message ai-message--retry ai-message--retry-${item.state}`}
+      data-testid="ai-message"
+      data-role="retry"
+      data-item-id={item.id}
+      data-state={item.state}
+      role={waiting ? 'status' : undefined}
+    >
+      <strong className="ai-message__retry-label">{waiting ? 'Retrying' : 'Retry cancelled'}</strong>
+      <span className="ai-message__text">{item.reason}</span>
+      {waiting ? (
+        <>
+          <p className="ai-retry__countdown" data-testid="retry-countdown" data-seconds={item.secondsLeft}>
+            Sending it again in <strong>{item.secondsLeft} s</strong> (attempt {item.attempt} of {item.attempts}). Nothing you typed is lost.
+          </p>
+          <div className="ai-message__actions">
+            <button type="button" data-testid="retry-cancel" title="Do not send it again (Esc)" onClick={() => void cancelAgent()}>
+              Cancel
+            </button>
+          </div>
+        </>
+      ) : (
+        <p className="ai-retry__countdown">Not sent again. Your message stays in the conversation; send another to go on.</p>
+      )}
     </div>
   );
 }

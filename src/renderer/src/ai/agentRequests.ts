@@ -75,6 +75,11 @@ export async function fetchSentPayload(itemId: string): Promise<string | undefin
   return (await attempt('Could not show what was sent', () => engine().request('agent.sent', { itemId })))?.payload;
 }
 
+/** An error card's Retry: the failed request goes out again. */
+export async function retryRequest(): Promise<void> {
+  await attempt('Could not retry', () => engine().request('agent.retry', {}));
+}
+
 export async function revokeGrant(shape: string): Promise<void> {
   const view = await attempt('Could not withdraw the permission', () => engine().request('agent.revoke', { shape }));
   if (view) receiveConversation(view);
