@@ -178,7 +178,10 @@ export type ConversationItem =
 export interface ConversationUsage {
   inputTokens: number;
   outputTokens: number;
-  /** Estimated from the model's list price; absent when the price is unknown (local models). */
+  /**
+   * Each request at the list price of the model that answered it, summed (switching model
+   * does not reprice past requests); absent when no request had a known price (local models).
+   */
   costUsd?: number;
   /** Estimated tokens of the last request (standing context + kept history). */
   contextTokens: number;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentMessage } from '../../src/main/agent/backends/modelBackend';
 import { errorForStatus, retryAfterMs } from '../../src/main/agent/backends/modelError';
+import { Conversation } from '../../src/main/agent/conversation/conversation';
 import { appendMessage, estimateMessagesTokens, fitHistory } from '../../src/main/agent/conversation/conversationHistory';
 import { estimateCostUsd, modelFacts } from '../../src/main/agent/modelCatalog';
 import { MemoryKeyStore, connectModel } from '../../src/main/agent/modelConnection';
@@ -103,5 +104,39 @@ describe('model connection', () => {
     expect(modelFacts('claude-sonnet-5-5').contextWindow).toBe(200_000);
     expect(estimateCostUsd('claude-sonnet-5-5', 1_000_000, 1_000_000)).toBeCloseTo(18);
     expect(estimateCostUsd('llama3:8b', 1_000, 1_000)).toBeUndefined();
+  });
+});
+
+describe('conversation usage and cost', () => {
+  const conversationFor = (model: { current: string }) =>
+    new Conversation({
+      surroundings: () => ({ status: 'idle', backend: 'anthropic', model: model.current, budget: { used: 0, limit: 0 }, grants: [], policyProblems: [] }),
+      emit: () => {},
+    });
+
+  it('prices each request at the model that answered it; switching model does not reprice the past', () => {
+    const model = { current: 'claude-opus-4-1' };
+    const conversation = conversationFor(model);
+    conversation.countUsage({ inputTokens: 1_000_000, outputTokens: 0 }, 'claude-opus-4-1');
+    expect(conversation.view().usage.costUsd).toBeCloseTo(15);
+    model.current = 'claude-haiku-4-5';
+    expect(conversation.view().usage.costUsd).toBeCloseTo(15);
+    conversation.countUsage({ inputTokens: 1_000_000, outputTokens: 0 }, 'claude-haiku-4-5');
+    expect(conversation.view().usage.costUsd).toBeCloseTo(16);
+    // A local model's requests cost nothing known; the priced ones still count.
+    conversation.countUsage({ inputTokens: 5_000, outputTokens: 5_000 }, 'llama3.1');
+    expect(conversation.view().usage).toMatchObject({ inputTokens: 2_005_000, outputTokens: 5_000 });
+    expect(conversation.view().usage.costUsd).toBeCloseTo(16);
+    conversation.dispose();
+  });
+
+  it('no cost for a conversation that only used a model without a price; $0 before a priced model answered', () => {
+    const model = { current: 'llama3.1' };
+    const conversation = conversationFor(model);
+    conversation.countUsage({ inputTokens: 100, outputTokens: 100 }, 'llama3.1');
+    expect(conversation.view().usage.costUsd).toBeUndefined();
+    model.current = 'claude-sonnet-4-5';
+    expect(conversation.view().usage.costUsd).toBe(0);
+    conversation.dispose();
   });
 });

@@ -328,7 +328,7 @@ export class AgentSession {
       if (this.conversation.id !== conversation) return undefined;
       if (end.kind === 'answered') {
         const { usage, content } = end.result;
-        this.conversation.countUsage(usage);
+        this.conversation.countUsage(usage, connection.model);
         const warning = this.budget.count(usage.inputTokens + usage.outputTokens);
         if (warning) this.conversation.addError(warning);
         this.conversation.appendToHistory('assistant', content);

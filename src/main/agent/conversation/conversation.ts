@@ -30,6 +30,8 @@ export class Conversation {
   private list: ConversationItem[] = [];
   private messages: AgentMessage[] = [];
   private usage = { inputTokens: 0, outputTokens: 0, contextTokens: 0 };
+  /** Each request priced at its own model's list price when it was made; undefined until one had a known price. */
+  private costUsd: number | undefined;
   /** User content waiting for the next request: queued messages, `! cmd` results, a plan's note. */
   private queued: AgentContent[] = [];
   private queuedMessages = 0;
@@ -119,9 +121,12 @@ export class Conversation {
     return fitHistory(this.messages, budgetTokens).messages;
   }
 
-  countUsage(usage: { inputTokens: number; outputTokens: number }): void {
+  /** A request's tokens, priced at the model that answered it (a later switch of model does not reprice it). */
+  countUsage(usage: { inputTokens: number; outputTokens: number }, model: string): void {
     this.usage.inputTokens += usage.inputTokens;
     this.usage.outputTokens += usage.outputTokens;
+    const cost = estimateCostUsd(model, usage.inputTokens, usage.outputTokens);
+    if (cost !== undefined) this.costUsd = (this.costUsd ?? 0) + cost;
   }
 
   /** The estimated size of the last request. */
@@ -146,6 +151,7 @@ export class Conversation {
     this.messages = [];
     this.takeQueued();
     this.usage = { inputTokens: 0, outputTokens: 0, contextTokens: 0 };
+    this.costUsd = undefined;
     this.sent.clear();
     this.changed();
   }
@@ -162,7 +168,8 @@ export class Conversation {
       usage: {
         inputTokens: this.usage.inputTokens,
         outputTokens: this.usage.outputTokens,
-        costUsd: estimateCostUsd(model, this.usage.inputTokens, this.usage.outputTokens),
+        // Nothing priced yet: $0.00 for a model with a list price, no cost for one without (a local model).
+        costUsd: this.costUsd ?? estimateCostUsd(model, 0, 0),
         contextTokens: this.usage.contextTokens,
         contextWindow: modelFacts(model).contextWindow,
       },

@@ -62,7 +62,7 @@ export function AiHeader() {
             </span>
           )}
           {cost && (
-            <span className="ai-header__cost" data-testid="ai-cost" title="Estimated from the model's list price">
+            <span className="ai-header__cost" data-testid="ai-cost" title="Estimated: each request at the list price of the model that answered it">
               {cost}
             </span>
           )}
