@@ -1,6 +1,15 @@
 import { expect, test } from '@playwright/test';
 import { bufferText, runCommand, waitForBuffer } from './support/terminalPage';
-import { allowClipboard, blockOf, probeTerminal, readClipboardText, useTandem, waitForPrompt, writeClipboardText } from './support/uiPage';
+import {
+  allowClipboard,
+  blockOf,
+  blockRowTexts,
+  probeTerminal,
+  readClipboardText,
+  useTandem,
+  waitForPrompt,
+  writeClipboardText,
+} from './support/uiPage';
 
 const tandem = useTandem();
 
@@ -210,4 +219,38 @@ test('a block menu action closes the menu and gives the keys back to the shell; 
   await expect(blockOf(pane, 'echo hi')).toHaveAttribute('data-exit-code', '0');
   await waitForBuffer(page, paneId, /^hi$/m);
   await expect(blockOf(pane, command)).toHaveCount(1);
+});
+
+test('a running command that has printed nothing yet has its running mark on its command row', async ({ page }) => {
+  const { pane, paneId } = await tandem.start(page);
+  await runCommand(page, pane, 'true');
+  await pane.click();
+  await page.keyboard.type('sleep 30');
+  await page.keyboard.press('Enter');
+  const running = blockOf(pane, 'sleep 30');
+  await expect(running).toHaveAttribute('data-status', 'running');
+  await expect(running.locator('.block__gutter')).toBeVisible();
+  await expect.poll(async () => (await blockRowTexts(page, paneId, running))[0]).toMatch(/[#$%>] sleep 30$/);
+  // Ctrl+C ends it; its mark then says how.
+  await page.keyboard.press('Control+C');
+  await expect(running).toHaveAttribute('data-status', 'failure');
+});
+
+test('a command that clears the screen and prints 30 rows has its mark on those 30 rows', async ({ page }) => {
+  const { pane, paneId } = await tandem.start(page);
+  const earlier = await runCommand(page, pane, 'echo before-clear');
+  const command = 'clear; seq 101 130';
+  const block = await runCommand(page, pane, command);
+  await waitForBuffer(page, paneId, /^130\n[^\n]*[#$%>] *$/m);
+  const expected = Array.from({ length: 30 }, (_, i) => String(101 + i));
+  await expect.poll(() => blockRowTexts(page, paneId, block)).toEqual(expected);
+  // The block before it was on the cleared screen: its rows are gone, and so is its mark.
+  await expect(earlier).toBeHidden();
+
+  // The same with a clear that keeps the scrollback (ED 2 only), typed at the bottom of a full screen.
+  await runCommand(page, pane, 'seq 1 80');
+  const keepScrollback = "printf '\\033[H\\033[2J'; seq 201 230";
+  const second = await runCommand(page, pane, keepScrollback);
+  await waitForBuffer(page, paneId, /^230\n[^\n]*[#$%>] *$/m);
+  await expect.poll(() => blockRowTexts(page, paneId, second)).toEqual(expected.map((row) => String(Number(row) + 100)));
 });

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { runCommand, waitForBuffer } from './support/terminalPage';
-import { useTandem } from './support/uiPage';
+import { runCommand, terminalSize, waitForBuffer } from './support/terminalPage';
+import { blockRowTexts, useTandem } from './support/uiPage';
 
 const tandem = useTandem();
 
@@ -110,4 +110,28 @@ test('an exited shell keeps its scrollback, and Enter restarts it in the same pa
   const paneId = (await restarted.getAttribute('data-pane-id'))!;
   const text = await waitForBuffer(page, paneId, /^after-restart$/m);
   expect(text).toMatch(/^before-exit$/m);
+});
+
+test('block marks stay on their rows after a split narrows a pane and a wrapped command re-wraps', async ({ page }) => {
+  const { pane, paneId } = await tandem.start(page);
+  const { cols } = await terminalSize(page, paneId);
+  // Long enough to wrap once at full width, and over more rows once the pane is half as wide.
+  const word = 'w'.repeat(Math.floor(cols * 0.8));
+  const command = `echo ${word}-end`;
+  const wrapped = await runCommand(page, pane, command);
+  const after = await runCommand(page, pane, 'echo after-wrap');
+  await waitForBuffer(page, paneId, /^after-wrap\n[^\n]*[#$%>] *$/m);
+  const rowsOf = async (block: typeof wrapped) => (await blockRowTexts(page, paneId, block)).join('\n');
+  const expectRows = async () => {
+    await expect.poll(async () => (await rowsOf(wrapped)).replace(/\n/g, '')).toMatch(new RegExp(`[#$%>] ${command}${word}-end$`));
+    await expect.poll(() => rowsOf(after)).toMatch(/[#$%>] echo after-wrap\nafter-wrap$/);
+  };
+  await expectRows();
+
+  await page.keyboard.press('Control+Shift+D');
+  await expect(page.getByTestId('pane')).toHaveCount(2);
+  await expect.poll(async () => (await terminalSize(page, paneId)).cols).toBeLessThan(cols * 0.6);
+  await expectRows();
+  // The command now takes more rows than before, and the mark covers all of them.
+  expect((await blockRowTexts(page, paneId, wrapped)).length).toBeGreaterThanOrEqual(4);
 });

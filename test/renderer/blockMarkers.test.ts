@@ -82,6 +82,106 @@ describe('BlockMarkers', () => {
   });
 });
 
+/** The text of a block's rows, top to bottom. */
+function rowsOf(headless: HeadlessTerminal, markers: BlockMarkers, blockId: string): string[] | undefined {
+  const lines = markers.lines(blockId);
+  if (!lines) return undefined;
+  const texts: string[] = [];
+  for (let row = lines.top; row <= lines.bottom; row++) texts.push(headless.buffer.active.getLine(row)!.translateToString(true));
+  return texts;
+}
+
+describe('BlockMarkers when the width changes', () => {
+  it('a wrapped command keeps its rows after the pane is narrowed and widened (the command is re-wrapped)', async () => {
+    const { headless, write, markers } = terminal(20, 12);
+    const command = 'echo abcdefghijklmnopqrstuvwxyz';
+    await write(`$ true\r\n$ ${command}\r\n`);
+    markers.markStartAtCursor('b1', command);
+    await write('abcdefghijklmnopqrstuvwxyz\r\n');
+    markers.markEndAtCursor('b1');
+    await write('$ ');
+    const joined = () => {
+      const lines = markers.lines('b1')!;
+      const rows = rowsOf(headless, markers, 'b1')!;
+      return { command: rows.slice(0, lines.commandBottom - lines.top + 1).join(''), output: rows.slice(lines.commandBottom - lines.top + 1).join('') };
+    };
+    expect(joined()).toEqual({ command: `$ ${command}`, output: 'abcdefghijklmnopqrstuvwxyz' });
+    expect(markers.lines('b1')).toMatchObject({ top: 1, commandBottom: 2 });
+
+    headless.resize(10, 12);
+    expect(markers.lines('b1')).toMatchObject({ top: 1, commandBottom: 4 });
+    expect(joined()).toEqual({ command: `$ ${command}`, output: 'abcdefghijklmnopqrstuvwxyz' });
+
+    headless.resize(40, 12);
+    expect(markers.lines('b1')).toMatchObject({ top: 1, commandBottom: 1 });
+    expect(joined()).toEqual({ command: `$ ${command}`, output: 'abcdefghijklmnopqrstuvwxyz' });
+  });
+});
+
+describe('BlockMarkers when a command clears the screen', () => {
+  const seq = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `${from + i}\r\n`).join('');
+
+  it('`clear` (erase screen and scrollback) then 30 rows: the block covers the 30 rows, earlier blocks on the screen lose their place', async () => {
+    const { headless, write, markers } = terminal(20, 10);
+    markers.watchScreenClears();
+    await write('$ echo before\r\n');
+    markers.markStartAtCursor('before', 'echo before');
+    await write('before\r\n');
+    markers.markEndAtCursor('before');
+    await write('$ clear; seq 30\r\n');
+    markers.markStartAtCursor('b1', 'clear; seq 30');
+    await write('\x1b[H\x1b[2J\x1b[3J' + seq(1, 30));
+    markers.markEndAtCursor('b1');
+    await write('$ ');
+    expect(rowsOf(headless, markers, 'b1')).toEqual(seq(1, 30).split('\r\n').slice(0, 30));
+    expect(markers.lines('b1')).toMatchObject({ commandBottom: markers.lines('b1')!.top - 1 });
+    expect(markers.lines('before')).toBeUndefined();
+  });
+
+  it('a clear that keeps the scrollback (ED 2 only), typed at the bottom of a full screen: the block covers what it printed after it', async () => {
+    const { headless, write, markers } = terminal(20, 10);
+    markers.watchScreenClears();
+    await write('$ seq 12\r\n');
+    markers.markStartAtCursor('long', 'seq 12');
+    await write(seq(1, 12));
+    markers.markEndAtCursor('long');
+    await write('$ clear -x; seq 30 59\r\n');
+    markers.markStartAtCursor('b1', 'clear -x; seq 30 59');
+    await write('\x1b[H\x1b[2J' + seq(30, 59));
+    markers.markEndAtCursor('b1');
+    await write('$ ');
+    expect(rowsOf(headless, markers, 'b1')).toEqual(seq(30, 59).split('\r\n').slice(0, 30));
+    // The block above began in the scrollback: it keeps those rows and ends where the screen was erased.
+    const long = rowsOf(headless, markers, 'long')!;
+    expect(long[0]).toBe('$ seq 12');
+    expect(long.at(-1)).not.toBe('');
+    expect(markers.lines('long')!.bottom).toBeLessThan(markers.lines('b1')!.top);
+  });
+
+  it('a command whose line scrolled away before it cleared keeps its command line as its top', async () => {
+    const { headless, write, markers } = terminal(20, 5);
+    markers.watchScreenClears();
+    await write('$ x\r\n');
+    markers.markStartAtCursor('b1', 'x');
+    await write(seq(1, 8) + '\x1b[H\x1b[2J' + 'after\r\n');
+    markers.markEndAtCursor('b1');
+    const rows = rowsOf(headless, markers, 'b1')!;
+    expect(rows[0]).toBe('$ x');
+    expect(rows.at(-1)).toBe('after');
+    expect(markers.lines('b1')).toMatchObject({ top: 0, commandBottom: 0 });
+  });
+
+  it('a running block whose start left the scrollback still covers the rows down to the cursor', async () => {
+    const { write, markers } = terminal(20, 4, 10);
+    await write('$ seq 100\r\n');
+    markers.markStartAtCursor('b1', 'seq 100');
+    await write(seq(1, 40));
+    expect(markers.lines('b1')).toEqual({ top: 0, commandBottom: -1, bottom: 13 });
+    markers.markEndAtCursor('b1');
+    expect(markers.lines('b1')).toEqual({ top: 0, commandBottom: -1, bottom: 12 });
+  });
+});
+
 /**
  * The engine's side of a snapshot, as the mirror has it: a headless terminal that records
  * where the cursor was at each C and D mark, serialized, with the marks' rows counted from

@@ -1,29 +1,41 @@
-import type { IBuffer, IMarker, Terminal } from '@xterm/xterm';
+import type { IBuffer, IDisposable, IMarker, Terminal } from '@xterm/xterm';
 
 /** A block's rows in the buffer (absolute line numbers, inclusive). */
 export interface BlockLines {
-  /** First row of the command line as typed (after the prompt). */
+  /** First row of the command line as typed (after the prompt); the first row left when it is gone. */
   top: number;
-  /** Last row of the command line; output starts below it. */
+  /** Last row of the command line; output starts below it. `top - 1` when the command line is gone (cleared, trimmed). */
   commandBottom: number;
   /** Last row of output (the cursor row while the command runs). */
   bottom: number;
 }
 
 interface BlockEntry {
-  /** Row where output began (cursor row at the C mark). */
+  /**
+   * First row of the command line. It begins a logical line (the prompt's), so xterm keeps
+   * the marker on it when a width change re-wraps the command over more or fewer rows.
+   */
+  top: IMarker;
+  /** Row where output began (cursor row at the C mark); also the first row of a logical line unless `startsMidLine`. */
   start: IMarker;
-  /** Rows between the first command row and `start`. */
-  rowsAbove: number;
   /** Whether output starts on the command's own last row (cursor was not at column 0). */
   startsMidLine: boolean;
+  /**
+   * The command cleared the screen its line was on: the block is what it printed after that,
+   * without a command line, from the row below `above` (the last row above the cleared
+   * screen; the buffer's first row when there is none). Rows on an erased screen lose their
+   * markers, the rows above it keep theirs.
+   */
+  cleared?: { above: IMarker | undefined };
   end?: IMarker;
   endIncludesRow: boolean;
 }
 
 /**
- * xterm markers for block edges. Markers move with the buffer as it scrolls and trims, and
- * are disposed when their line leaves the scrollback; the block then has no position.
+ * xterm markers for block edges. Markers move with the buffer as it scrolls, trims and
+ * re-wraps, and are disposed when their line leaves the scrollback. A block whose start left
+ * the scrollback but whose end (or, while it runs, the cursor) is still there covers the rows
+ * from the top of the buffer; a block whose end left too has no position.
  */
 export class BlockMarkers {
   private readonly entries = new Map<string, BlockEntry>();
@@ -57,7 +69,24 @@ export class BlockMarkers {
     const startsMidLine = column > 0;
     const lastCommandRow = startsMidLine ? startLine : startLine - 1;
     const top = firstRowOfCommand(buffer, lastCommandRow, commandLineCount(command));
-    this.addStart(blockId, Math.min(0, row), startLine - top, startsMidLine);
+    const cursorLine = buffer.baseY + buffer.cursorY;
+    this.addStart(blockId, Math.min(0, row), top - cursorLine, startsMidLine);
+  }
+
+  /**
+   * Watches for the running command clearing the screen (`clear`: ED 2, or ED 0 from the
+   * home position). The rows it was typed on are blank then, so its block starts at the top
+   * of the screen, without a command line, and covers what it prints after the clear. A
+   * command line already scrolled into the scrollback is not erased and stays the block's top.
+   */
+  watchScreenClears(): IDisposable {
+    return this.terminal.parser.registerCsiHandler({ final: 'J' }, (params) => {
+      const buffer = this.terminal.buffer.active;
+      const mode = typeof params[0] === 'number' ? params[0] : 0;
+      if (mode === 2 || (mode === 0 && buffer.cursorX === 0 && buffer.cursorY === 0)) this.screenCleared();
+      // Observe only: xterm still erases.
+      return false;
+    });
   }
 
   /** At the D mark: the cursor sits just past the output. Call once xterm has parsed up to the mark. */
@@ -68,7 +97,8 @@ export class BlockMarkers {
   /** Where the cursor was at the D mark, counted as in markStartAt. A block's end only follows its start. */
   markEndAt(blockId: string, row: number, column: number): void {
     const entry = this.entries.get(blockId);
-    if (!entry || entry.end || entry.start.isDisposed) return;
+    // A start trimmed from the scrollback still has an end: the block covers the rows left.
+    if (!entry || entry.end) return;
     const buffer = this.terminal.buffer.active;
     if (buffer.baseY + buffer.cursorY + Math.min(0, row) < 0 || buffer.type !== 'normal') return;
     const marker = this.terminal.registerMarker(Math.min(0, row));
@@ -81,24 +111,35 @@ export class BlockMarkers {
 
   lines(blockId: string): BlockLines | undefined {
     const entry = this.entries.get(blockId);
-    if (!entry || entry.start.isDisposed) return undefined;
-    const start = entry.start.line;
-    const top = Math.max(0, start - entry.rowsAbove);
-    const commandBottom = Math.max(top, entry.startsMidLine ? start : start - 1);
+    if (!entry || entry.end?.isDisposed) return undefined;
     let bottom: number;
-    if (entry.end && !entry.end.isDisposed) {
+    if (entry.end) {
       bottom = entry.endIncludesRow ? entry.end.line : entry.end.line - 1;
     } else {
       const buffer = this.terminal.buffer.active;
-      bottom = buffer.type === 'normal' ? buffer.baseY + buffer.cursorY : start;
+      bottom = buffer.type === 'normal' ? buffer.baseY + buffer.cursorY : entry.start.line;
     }
+    if (entry.cleared) {
+      const above = entry.cleared.above;
+      const top = above && !above.isDisposed ? above.line + 1 : 0;
+      return { top, commandBottom: top - 1, bottom: Math.max(top, bottom) };
+    }
+    if (entry.start.isDisposed) {
+      if (!entry.end && !this.isRunning(blockId)) return undefined;
+      return { top: 0, commandBottom: -1, bottom: Math.max(0, bottom) };
+    }
+    const start = entry.start.line;
+    const top = entry.top.isDisposed ? 0 : Math.min(entry.top.line, start);
+    const commandBottom = Math.max(top, entry.startsMidLine ? start : start - 1);
     return { top, commandBottom, bottom: Math.max(commandBottom, bottom) };
   }
 
   forget(blockId: string): void {
     const entry = this.entries.get(blockId);
     if (!entry) return;
+    entry.top.dispose();
     entry.start.dispose();
+    entry.cleared?.above?.dispose();
     entry.end?.dispose();
     this.entries.delete(blockId);
   }
@@ -107,13 +148,54 @@ export class BlockMarkers {
     for (const blockId of [...this.entries.keys()]) this.forget(blockId);
   }
 
-  private addStart(blockId: string, cursorOffset: number, rowsAbove: number, startsMidLine: boolean): void {
-    const marker = this.terminal.registerMarker(cursorOffset);
-    if (!marker) return;
-    marker.onDispose(() => {
-      if (this.entries.get(blockId)?.start === marker) this.onChange();
+  /** The newest block, while it has no end: the one a clear on screen now belongs to. */
+  private isRunning(blockId: string): boolean {
+    const newest = [...this.entries.keys()].at(-1);
+    return newest === blockId && this.entries.get(blockId)?.end === undefined;
+  }
+
+  /**
+   * The screen is about to be erased in place (xterm does not push it into the scrollback,
+   * and drops the markers on its rows). A block that lay wholly on it loses its position with
+   * them; one that began above it now ends above it; the running one, unless its command
+   * line is above the screen, becomes what it prints from the top of the screen on.
+   */
+  private screenCleared(): void {
+    const buffer = this.terminal.buffer.active;
+    if (buffer.type !== 'normal') return;
+    const screenTop = buffer.baseY;
+    const rowAboveScreen = () => (screenTop > 0 ? this.terminal.registerMarker(-buffer.cursorY - 1) : undefined);
+    const newest = [...this.entries.keys()].at(-1);
+    for (const [blockId, entry] of this.entries) {
+      const lines = this.lines(blockId);
+      if (!lines || lines.bottom < screenTop) continue;
+      if (!entry.end) {
+        if (blockId !== newest || lines.top < screenTop) continue;
+        entry.cleared?.above?.dispose();
+        entry.cleared = { above: rowAboveScreen() };
+      } else if (lines.top < screenTop) {
+        const end = rowAboveScreen();
+        if (!end) continue;
+        entry.end.dispose();
+        entry.end = end;
+        entry.endIncludesRow = true;
+      }
+    }
+    this.onChange();
+  }
+
+  private addStart(blockId: string, cursorOffset: number, topOffset: number, startsMidLine: boolean): void {
+    const start = this.terminal.registerMarker(cursorOffset);
+    const top = this.terminal.registerMarker(Math.min(topOffset, cursorOffset));
+    if (!start || !top) {
+      start?.dispose();
+      top?.dispose();
+      return;
+    }
+    start.onDispose(() => {
+      if (this.entries.get(blockId)?.start === start) this.onChange();
     });
-    this.entries.set(blockId, { start: marker, rowsAbove: Math.max(0, rowsAbove), startsMidLine, endIncludesRow: false });
+    this.entries.set(blockId, { top, start, startsMidLine, endIncludesRow: false });
     this.onChange();
   }
 }

@@ -137,6 +137,7 @@ export class PaneSession implements PaneStreamSink {
       this.terminal.onResize(() => this.blockPositioner.invalidateGeometry()),
       this.terminal.onRender(invalidateBlocks),
       this.terminal.buffer.onBufferChange(invalidateBlocks),
+      this.blockMarkers.watchScreenClears(),
     );
     this.enterStream(info);
     if (info.exited) this.markExited(info.exited.exitCode);
