@@ -9,6 +9,8 @@ export interface AgentEngineOptions {
   /** Point the Anthropic SDK elsewhere (a dead port, say). */
   baseUrl?: string;
   env?: NodeJS.ProcessEnv;
+  /** The pane's shell; bash by default. */
+  shell?: string;
 }
 
 /**
@@ -27,7 +29,7 @@ export function useAgentEngine() {
   return async function open(options: AgentEngineOptions = {}) {
     model = await startScriptedModelServer();
     const { engine, client } = await engines.open({
-      shell: '/bin/bash',
+      shell: options.shell ?? '/bin/bash',
       agentRetryBaseMs: 50,
       env: options.openAiCompatible
         ? { ...options.env }

@@ -3,11 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { PromptInterceptor, clearLineKeys, type PromptShell } from '../../src/main/prompt/promptInterceptor';
 
 function interceptor(options: { shell?: PromptShell; prefix?: '#' | '##'; atPrompt?: () => boolean } = {}) {
-  const state = { atPrompt: true };
+  const state = { atPrompt: true, programReadsKeys: false };
   const prompt = new PromptInterceptor({
     shell: () => options.shell ?? 'bash',
     prefix: () => options.prefix ?? '#',
     atPrompt: options.atPrompt ?? (() => state.atPrompt),
+    programReadsKeys: () => state.programReadsKeys,
   });
   prompt.promptShown();
   return { prompt, state };
@@ -74,28 +75,79 @@ describe('PromptInterceptor', () => {
     expect(prompt.input('# for the agent\r').requests).toHaveLength(1);
   });
 
-  it('lets Enter through when the line was edited in ways it cannot follow', () => {
+  it('lets Enter through when an ordinary line was edited in ways it cannot follow', () => {
     const { prompt } = interceptor();
-    expect(prompt.input('# a\x1b[D\x1b[Db\r')).toEqual({ toShell: '# a\x1b[D\x1b[Db\r', requests: [] });
+    expect(prompt.input('ls a\x1b[D\x1b[Db\r')).toEqual({ toShell: 'ls a\x1b[D\x1b[Db\r', requests: [] });
     prompt.promptShown();
     // History recall (Up) replaces the line with something unknown.
     expect(prompt.input('\x1b[A\r').requests).toEqual([]);
   });
 
-  it('treats text typed ahead during a command as the start of the next line', () => {
+  it('holds Enter back, saying why, when an edited line looks like an instruction', () => {
+    const { prompt } = interceptor();
+    const held = prompt.input('# a secret\x1b[D\x1b[Cx\r');
+    expect(held.toShell).toBe('# a secret\x1b[D\x1b[Cx');
+    expect(held.requests).toEqual([]);
+    expect(held.refusal).toMatch(/Enter was not sent to the shell.*edited with cursor keys.*Ctrl\+C/);
+    // Enter again is held back again; keys after it still reach the line.
+    expect(prompt.input('y\r')).toMatchObject({ toShell: 'y', requests: [] });
+    expect(prompt.input('\t\r').refusal).toBeDefined();
+    // Ctrl+C gives a fresh prompt whose line is known again.
+    prompt.input('\x03');
+    prompt.promptShown();
+    expect(prompt.input('# again\r').requests).toEqual([{ kind: 'instruction', text: 'again' }]);
+  });
+
+  it('holds Enter back when a `# ` line follows text typed ahead during a command', () => {
     const { prompt, state } = interceptor();
     prompt.input('sleep 1\r');
     state.atPrompt = false;
     prompt.input('echo typed ahead ');
     state.atPrompt = true;
     prompt.promptShown();
-    expect(prompt.input('# x\r').requests).toEqual([]);
+    const held = prompt.input('# x\r');
+    expect(held).toMatchObject({ toShell: '# x', requests: [] });
+    expect(held.refusal).toMatch(/keys typed while the last command ran/);
+    prompt.input('\x03');
+    prompt.promptShown();
     // Input ended by Enter while a program ran (`:wq` in vim) does not spoil the next prompt.
     state.atPrompt = false;
     prompt.input(':wq\r');
     state.atPrompt = true;
     prompt.promptShown();
     expect(prompt.input('# y\r').requests).toEqual([{ kind: 'instruction', text: 'y' }]);
+  });
+
+  it('does not count keys read by a pager as typed ahead (`q` to quit less)', () => {
+    const { prompt, state } = interceptor();
+    prompt.input('git log\r');
+    state.atPrompt = false;
+    state.programReadsKeys = true;
+    for (const key of ' jq') prompt.input(key);
+    state.programReadsKeys = false;
+    state.atPrompt = true;
+    prompt.promptShown();
+    expect(prompt.input('# hello after pager\r').requests).toEqual([{ kind: 'instruction', text: 'hello after pager' }]);
+  });
+
+  it('holds Enter back when a key may have reached the shell just as the pager quit', () => {
+    const { prompt, state } = interceptor();
+    prompt.input('less file\r');
+    state.atPrompt = false;
+    state.programReadsKeys = true;
+    // `q#` in one go: less may have read only the `q`, and the shell the `#`.
+    prompt.input('q#');
+    state.programReadsKeys = false;
+    state.atPrompt = true;
+    prompt.promptShown();
+    const held = prompt.input(' hello\r');
+    expect(held.requests).toEqual([]);
+    expect(held.toShell).toBe(' hello');
+    expect(held.refusal).toBeDefined();
+    // An ordinary line after pager keys goes through.
+    prompt.input('\x03');
+    prompt.promptShown();
+    expect(prompt.input('ls\r').toShell).toBe('ls\r');
   });
 
   it('keeps the line through a redraw of the prompt, and starts afresh after Ctrl+C', () => {
@@ -123,13 +175,20 @@ describe('PromptInterceptor', () => {
         const { prompt } = interceptor();
         let out = '';
         const requests = [];
+        let refused = false;
         for (const chunk of chunks) {
           const result = prompt.input(chunk);
           out += result.toShell;
           requests.push(...result.requests);
+          refused ||= result.refusal !== undefined;
         }
         // Without intercepted lines, what reaches the shell is exactly what was typed.
-        if (requests.length === 0 && !chunks.join('').includes('\\#')) expect(out).toBe(chunks.join(''));
+        if (requests.length === 0 && !chunks.join('').includes('\\#')) {
+          // A held-back Enter is the only byte that may be missing.
+          const withoutEnters = (text: string) => text.replace(/[\r\n]/g, '');
+          if (refused) expect(withoutEnters(out)).toBe(withoutEnters(chunks.join('')));
+          else expect(out).toBe(chunks.join(''));
+        }
       }),
     );
   });

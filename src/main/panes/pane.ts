@@ -83,6 +83,7 @@ export class Pane {
       shell: () => promptShellOf(this.process.shellPath),
       integration: () => this.stream.integration,
       atPrompt: () => this.tracker.state === 'PROMPT' && !this.process.exited,
+      programReadsKeys: () => this.stream.mirror.isAlternateScreen || this.process.foregroundPager() !== undefined,
       requested: onPromptRequest && ((request) => onPromptRequest(this.id, request)),
     });
     this.wireShell();
@@ -193,9 +194,10 @@ export class Pane {
   write(data: Uint8Array | string): void {
     if (!this.process.running) return;
     this.delivery.userInput();
-    const { toShell, requests } = this.input.fromUser(data);
+    const { toShell, requests, refusal } = this.input.fromUser(data);
     this.toShell(toShell, true);
     this.input.dispatch(requests);
+    if (refusal) this.notice('warning', refusal);
   }
 
   /** Types a whole command at the prompt and presses Enter, as if the user had (a plan step). */

@@ -6,6 +6,8 @@ export interface PromptInputOptions {
   integration: () => boolean;
   /** The pane is at a prompt with a live shell (PROMPT state). */
   atPrompt: () => boolean;
+  /** A program reads the keys itself (a pager, a full-screen program). */
+  programReadsKeys: () => boolean;
   /** Where `# ` instructions and `?? ` questions go; without it nothing is taken from the shell. */
   requested?: (request: PromptRequest) => void;
 }
@@ -24,11 +26,15 @@ export class PromptInput {
       shell: options.shell,
       prefix: () => (options.integration() ? '#' : '##'),
       atPrompt: () => options.atPrompt() && options.requested !== undefined,
+      programReadsKeys: options.programReadsKeys,
     });
   }
 
-  /** The user's keys: what goes on to the shell, and the requests taken from it (send them after the keys). */
-  fromUser(data: Uint8Array | string): { toShell: Uint8Array | string; requests: PromptRequest[] } {
+  /**
+   * The user's keys: what goes on to the shell, the requests taken from it (send them after
+   * the keys), and why an Enter was held back, if one was.
+   */
+  fromUser(data: Uint8Array | string): { toShell: Uint8Array | string; requests: PromptRequest[]; refusal?: string } {
     if (this.options.requested && this.options.atPrompt()) {
       const text = typeof data === 'string' ? data : this.decoder.decode(data, { stream: true });
       return this.interceptor.input(text);

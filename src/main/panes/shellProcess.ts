@@ -1,6 +1,7 @@
 import ptyModule from 'node-pty';
 import type { IPty } from 'node-pty';
 import { Emitter } from '../../shared/events';
+import { foregroundJobNames, pagerIn } from '../pty/foregroundJob';
 import { foregroundGroupOf, hangUp } from '../pty/processTree';
 import { buildShellLaunch, type ShellLaunch } from '../shell/shellLaunch';
 import { resolveShell } from './shellChoice';
@@ -135,6 +136,17 @@ export class ShellProcess {
   /** Our integration reported in: no timeout any more. */
   integrationConfirmed(): void {
     if (this.integrationTimer) clearTimeout(this.integrationTimer);
+  }
+
+  /**
+   * The pager (`less`, `more`…) in the foreground job, reading keys from the terminal, if
+   * there is one. Asked afresh each time (a walk of /proc, about a millisecond): a cached
+   * answer would be wrong just when a pager starts or quits.
+   */
+  foregroundPager(): string | undefined {
+    const pid = this.pty?.pid;
+    if (!pid || this.exitInfo) return undefined;
+    return pagerIn(foregroundJobNames(pid));
   }
 
   /** The foreground job gets SIGKILL (a plan step that ignored Ctrl+C past its timeout). */

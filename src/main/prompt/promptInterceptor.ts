@@ -8,7 +8,11 @@
  * line, and the text goes to the agent instead. It never reaches the shell or its history.
  *
  * Only lines whose content is known exactly are intercepted: after cursor keys, Tab, history
- * recall or input typed while a command ran, the line is "unknown" and Enter passes through.
+ * recall or input typed ahead while a command ran, the line is "unknown" and Enter passes
+ * through — except when what we saw of it looks like an instruction: then Enter goes nowhere
+ * and the user is told why (an instruction must never reach the shell or its history).
+ * Keys read by a program (a pager, a full-screen editor) are not typed ahead: they never
+ * reach the next prompt.
  */
 
 export type PromptShell = 'bash' | 'zsh' | 'fish' | 'other';
@@ -23,7 +27,12 @@ export interface InterceptResult {
   /** What to write to the shell, in order (typed bytes, line clears, escaped lines). */
   toShell: string;
   requests: PromptRequest[];
+  /** Why an Enter was held back from the shell, for the user. */
+  refusal?: string;
 }
+
+/** Why the line's content is not known exactly. */
+type Unsure = 'typed-ahead' | 'edited';
 
 /** Keys that empty the shell's whole edit buffer (emacs bindings, the shells' defaults). */
 export function clearLineKeys(shell: PromptShell, lineCount = 1): string {
@@ -46,8 +55,10 @@ const PASTE_END = '\x1b[201~';
 
 export class PromptInterceptor {
   private line = '';
-  /** False once the line was edited in ways we cannot follow. */
-  private exact = true;
+  /** Set once the line holds more than we saw typed, or was edited in ways we cannot follow. */
+  private unsure: Unsure | undefined;
+  /** Text typed ahead (or maybe read by a program) that the shell may have put at the start of this line. */
+  private typedAheadLine = '';
   /** Enter went to the shell since the prompt appeared (continuation, heredoc, running command). */
   private submitted = true;
   private inPaste = false;
@@ -55,6 +66,11 @@ export class PromptInterceptor {
   private pendingEscape = '';
   /** Printable text typed while the shell was busy and not yet ended by Enter: it lands on the next prompt's line. */
   private typeAhead = '';
+  /**
+   * Printable text typed, not ended by Enter, while a program read the keys (a pager): the
+   * program took it, unless it exited just before — so it may still start the next line.
+   */
+  private readByProgram = '';
 
   constructor(
     private readonly options: {
@@ -63,6 +79,8 @@ export class PromptInterceptor {
       prefix: () => '#' | '##';
       /** The pane is at a prompt right now (PROMPT state). */
       atPrompt: () => boolean;
+      /** A program reads the keys itself (a pager, a full-screen program): they are not typed ahead. */
+      programReadsKeys?: () => boolean;
     },
   ) {}
 
@@ -74,8 +92,10 @@ export class PromptInterceptor {
   promptShown(): void {
     if (!this.submitted) return;
     this.line = '';
-    this.exact = this.typeAhead === '';
+    this.unsure = this.typeAhead === '' ? undefined : 'typed-ahead';
+    this.typedAheadLine = this.readByProgram + this.typeAhead;
     this.typeAhead = '';
+    this.readByProgram = '';
     this.submitted = false;
     this.inPaste = false;
   }
@@ -88,16 +108,17 @@ export class PromptInterceptor {
 
   /** The line the user has typed so far, when known exactly. */
   get currentLine(): string | undefined {
-    return this.exact && !this.submitted ? this.line : undefined;
+    return this.unsure === undefined && !this.submitted ? this.line : undefined;
   }
 
   input(data: string): InterceptResult {
     const requests: PromptRequest[] = [];
     let out = '';
+    let refusal: string | undefined;
     const text = this.pendingEscape + data;
     this.pendingEscape = '';
     if (!this.options.atPrompt() || this.submitted) {
-      this.noteTypeAhead(text);
+      this.noteTypeAhead(text, this.options.programReadsKeys?.() ?? false);
       return { toShell: text, requests };
     }
     let index = 0;
@@ -112,7 +133,7 @@ export class PromptInterceptor {
         out += body;
         if (end < 0) {
           this.pendingEscape = chunk.slice(chunk.length - partial);
-          return { toShell: out, requests };
+          return { toShell: out, requests, refusal };
         }
         out += PASTE_END;
         this.inPaste = false;
@@ -123,7 +144,7 @@ export class PromptInterceptor {
       if (char === ESC) {
         const sequence = escapeSequenceAt(text, index);
         if (sequence === PASTE_START) this.inPaste = true;
-        else this.exact = false;
+        else this.unsure ??= 'edited';
         out += sequence;
         index += sequence.length;
         continue;
@@ -133,11 +154,16 @@ export class PromptInterceptor {
         out += decision.toShell;
         if (decision.request) requests.push(decision.request);
         index++;
+        if (decision.refusal) {
+          // The line stays as it is; keys after the refused Enter go on editing it.
+          refusal = decision.refusal;
+          continue;
+        }
         if (this.submitted) {
           // Whatever follows was typed ahead into what the shell does next.
           const rest = text.slice(index);
-          this.noteTypeAhead(rest);
-          return { toShell: out + rest, requests };
+          this.noteTypeAhead(rest, false);
+          return { toShell: out + rest, requests, refusal };
         }
         continue;
       }
@@ -146,22 +172,32 @@ export class PromptInterceptor {
       index++;
       if (this.submitted) {
         const rest = text.slice(index);
-        this.noteTypeAhead(rest);
-        return { toShell: out + rest, requests };
+        this.noteTypeAhead(rest, false);
+        return { toShell: out + rest, requests, refusal };
       }
     }
-    return { toShell: out, requests };
+    return { toShell: out, requests, refusal };
   }
 
   /**
    * Input while the shell is busy goes to the running program, or waits for the next prompt.
    * Text ended by Enter was a line of its own either way; an unfinished rest (printable
    * characters only) would start the next prompt's line, which then is not known exactly.
+   * A program that reads keys itself (a pager) takes them, and what was typed ahead before.
    */
-  private noteTypeAhead(text: string): void {
+  private noteTypeAhead(text: string, readByProgram: boolean): void {
     const lastEnter = Math.max(text.lastIndexOf('\r'), text.lastIndexOf('\n'));
-    const tail = lastEnter >= 0 ? text.slice(lastEnter + 1) : this.typeAhead + text;
-    this.typeAhead = tail.replace(/\x1b\[[0-?]*[ -/]*[@-~]|[\x00-\x1f\x7f]/g, '');
+    if (lastEnter >= 0) {
+      this.typeAhead = '';
+      this.readByProgram = '';
+    }
+    const rest = (lastEnter >= 0 ? text.slice(lastEnter + 1) : text).replace(/\x1b\[[0-?]*[ -/]*[@-~]|[\x00-\x1f\x7f]/g, '');
+    if (readByProgram) {
+      this.readByProgram += this.typeAhead + rest;
+      this.typeAhead = '';
+    } else {
+      this.typeAhead += rest;
+    }
   }
 
   private edit(char: string): void {
@@ -174,16 +210,19 @@ export class PromptInterceptor {
       this.submitted = true;
     }
     else if (char === '\x17') this.line = this.line.replace(/\S*\s*$/, '');
-    else if (code < 0x20) this.exact = false;
+    else if (code < 0x20) this.unsure ??= 'edited';
     else this.line += char;
   }
 
-  private enter(key: string): { toShell: string; request?: PromptRequest } {
+  private enter(key: string): { toShell: string; request?: PromptRequest; refusal?: string } {
     const line = this.line;
-    const known = this.exact;
+    const unsure = this.unsure;
+    const doubtful = unsure ?? (this.typedAheadLine !== '' && !this.requestFor(line.split('\n')) ? 'typed-ahead' : undefined);
+    if (doubtful && this.mayBeRequest(line)) return { toShell: '', refusal: this.refusalFor(doubtful) };
     this.line = '';
-    this.exact = true;
-    if (known) {
+    this.unsure = undefined;
+    this.typedAheadLine = '';
+    if (!unsure) {
       const lines = line.split('\n');
       const request = this.requestFor(lines);
       if (request) return { toShell: clearLineKeys(this.options.shell(), lines.length), request };
@@ -195,6 +234,28 @@ export class PromptInterceptor {
     }
     this.submitted = true;
     return { toShell: key };
+  }
+
+  /**
+   * What we saw of an unsure line reads as an instruction or question, with any part of what
+   * was typed ahead in front of it (a program may have read the rest).
+   */
+  private mayBeRequest(line: string): boolean {
+    const ahead = [...this.typedAheadLine];
+    return ahead.some((_, start) => this.requestFor((ahead.slice(start).join('') + line).split('\n')) !== undefined) || this.requestFor(line.split('\n')) !== undefined;
+  }
+
+  private refusalFor(unsure: Unsure): string {
+    const prefix = this.options.prefix();
+    const why =
+      unsure === 'typed-ahead'
+        ? 'keys typed while the last command ran may be on it too'
+        : 'it was edited with cursor keys, Tab, history or a control key';
+    return (
+      `Enter was not sent to the shell: this line looks like a \`${prefix} \` instruction, but ${why}, so Tandem cannot be sure ` +
+      `what the shell has on it, and an instruction must not land in the shell's history. Press Ctrl+C and type it again ` +
+      `(start the line with \`\\${prefix}\` to give the shell a comment).`
+    );
   }
 
   private requestFor(lines: string[]): PromptRequest | undefined {

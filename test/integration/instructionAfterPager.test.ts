@@ -1,0 +1,99 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { requestText } from '../support/agentConversation';
+import { useAgentEngine } from '../support/agentEngine';
+import type { EngineClient } from '../support/engineClient';
+
+const open = useAgentEngine();
+
+const SHELLS = [
+  { name: 'bash', path: '/bin/bash', historyCommand: 'history' },
+  { name: 'zsh', path: '/usr/bin/zsh', historyCommand: 'fc -ln 1' },
+] as const;
+
+/** Sends keys one at a time, as a person types, so the shell echoes between them. */
+async function typeSlowly(client: EngineClient, paneId: number, text: string): Promise<void> {
+  for (const key of text) {
+    client.type(paneId, key);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** A git repository with `count` commits, git's pager left to its default (less with LESS=FRX). */
+function repositoryWithCommits(dir: string, count: number): void {
+  mkdirSync(dir, { recursive: true });
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: { ...process.env, HOME: dir, GIT_CONFIG_NOSYSTEM: '1' } });
+  git('init', '-q');
+  for (let n = 1; n <= count; n++) {
+    git('-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-q', '--allow-empty', '-m', `commit number ${n}`);
+  }
+}
+
+/**
+ * Runs `command` (which opens a pager), waits until the pager shows `shown`, quits it with
+ * `q` and waits for the next prompt.
+ */
+async function throughPager(client: EngineClient, paneId: number, command: string, shown: string): Promise<void> {
+  const from = client.textOf(paneId).length;
+  await typeSlowly(client, paneId, `${command}\r`);
+  await client.waitFor(() => client.textOf(paneId).slice(from).includes(shown), 10_000, `${command} to show its first page`);
+  const shownAt = client.textOf(paneId).length;
+  client.type(paneId, 'q');
+  await client.waitForBlock(paneId, command);
+  // The next prompt has been drawn (its input-start mark), as a person sees it before typing.
+  await client.waitFor(() => client.textOf(paneId).slice(shownAt).includes('\x1b]133;B;'), 10_000, `the prompt after ${command}`);
+}
+
+async function historyOf(client: EngineClient, paneId: number, historyCommand: string): Promise<string> {
+  client.type(paneId, `${historyCommand}\r`);
+  const block = await client.waitForBlock(paneId, historyCommand);
+  return (await client.request('block.output', { blockId: block.id })).text;
+}
+
+describe.each(SHELLS)('a `# ` instruction right after quitting a pager in $name', (shell) => {
+  it('reaches the agent after `less` on a long file and after `git log` (LESS=FRX), and never the history', async () => {
+    const { client, model, paneId, home } = await open({ shell: shell.path });
+    model.script({ parts: [{ text: 'First.' }] }, { parts: [{ text: 'Second.' }] });
+    writeFileSync(join(home, 'long.txt'), Array.from({ length: 500 }, (_, n) => `line ${n + 1}`).join('\n'));
+    await throughPager(client, paneId, 'less long.txt', 'line 20');
+    await typeSlowly(client, paneId, '# hello after less\r');
+    expect(requestText(await model.waitForRequest(1))).toContain('hello after less');
+
+    repositoryWithCommits(join(home, 'repo'), 80);
+    await typeSlowly(client, paneId, 'cd repo\r');
+    await client.waitForBlock(paneId, 'cd repo');
+    await throughPager(client, paneId, 'git log', 'commit number 79');
+    await typeSlowly(client, paneId, '# hello after git log\r');
+    expect(requestText(await model.waitForRequest(2))).toContain('hello after git log');
+
+    const history = await historyOf(client, paneId, shell.historyCommand);
+    expect(history).toContain('git log');
+    expect(history).not.toContain('hello after');
+    expect(client.eventsOf('block.started').some((b) => b.command.includes('hello after'))).toBe(false);
+  });
+
+  it('holds Enter back, with a notice, when an edited line looks like an instruction; Ctrl+C and retyping sends it', async () => {
+    const { client, model, paneId } = await open({ shell: shell.path });
+    model.script({ parts: [{ text: 'Got it.' }] });
+    // Left and Right: the line is the same, but Tandem cannot follow cursor edits.
+    await typeSlowly(client, paneId, '# token abc123');
+    client.type(paneId, '\x1b[D');
+    client.type(paneId, '\x1b[C');
+    client.type(paneId, '\r');
+    const notice = await client.waitFor(() => client.eventsOf('pane.notice').find((n) => n.paneId === paneId), 10_000, 'the notice');
+    expect(notice.level).toBe('warning');
+    expect(notice.message).toContain('Enter was not sent to the shell');
+    expect(notice.message).not.toContain('abc123');
+    const beforeCtrlC = client.textOf(paneId).length;
+    client.type(paneId, '\x03');
+    await client.waitFor(() => client.textOf(paneId).slice(beforeCtrlC).includes('\x1b]133;B;'), 10_000, 'the prompt after Ctrl+C');
+    await typeSlowly(client, paneId, '# token again\r');
+    expect(requestText(await model.waitForRequest(1))).toContain('token again');
+    expect(model.requests).toHaveLength(1);
+    const history = await historyOf(client, paneId, shell.historyCommand);
+    expect(history).not.toContain('abc123');
+    expect(client.eventsOf('block.started').some((b) => b.command.includes('abc123'))).toBe(false);
+  });
+});
