@@ -289,3 +289,138 @@ test('a RED step shows blocked: Approve is disabled and Allow all does not run i
   await expect(panel.locator('[data-testid="ai-message"][data-role="assistant"]').last()).toContainText('Not doing that.');
   await expect(pane.locator('[data-testid="block"][data-command="sudo rm -rf /"]')).toHaveCount(0);
 });
+
+test('a retry waits in a card with a live countdown and Cancel; cancelled, it stays as a marker; the header stays short', async ({ page }) => {
+  const { panel } = await ai.start(page);
+  ai.model.script({ status: 429, headers: { 'retry-after': '30' } }, { parts: [{ text: 'Never sent.' }] });
+  await sendFromPanel(page, 'hello');
+  const card = panel.locator('[data-testid="ai-message"][data-role="retry"]');
+  await expect(card).toHaveAttribute('data-state', 'waiting');
+  await expect(card).toContainText('Rate limited by');
+  await expect(card).toContainText('attempt 2 of 5');
+  const countdown = card.getByTestId('retry-countdown');
+  const first = Number(await countdown.getAttribute('data-seconds'));
+  expect(first).toBeGreaterThan(20);
+  // The countdown moves on by itself.
+  await expect.poll(async () => Number(await countdown.getAttribute('data-seconds'))).toBeLessThan(first);
+  await expect(countdown).toContainText(/Sending it again in \d+ s/);
+
+  // The header says a few words that fit its box; the long story is in the card (and the tooltip).
+  const status = panel.getByTestId('ai-status');
+  await expect(status).toHaveAttribute('data-status', 'retrying');
+  await expect(status).toHaveText('Retrying…');
+  expect(await status.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+  await expect(status).toHaveAttribute('title', /Rate limited by .* Retrying in \d+ s/);
+
+  await card.getByTestId('retry-cancel').click();
+  await expect(status).toHaveAttribute('data-status', 'idle');
+  await expect(card).toHaveAttribute('data-state', 'cancelled');
+  await expect(card).toContainText('Retry cancelled');
+  await expect(card.getByTestId('retry-cancel')).toHaveCount(0);
+  expect(ai.model.requests).toHaveLength(1);
+});
+
+test('a connection cut mid-answer says so once, and Retry asks again', async ({ page }) => {
+  const { panel } = await ai.start(page);
+  ai.model.script({ parts: [{ text: 'Half an answer before the cut' }], cutAfterEvents: 5 }, { parts: [{ text: 'The full answer.' }] });
+  await sendFromPanel(page, 'tell me');
+  const error = panel.locator('[data-testid="ai-message"][data-role="error"]');
+  await expect(error).toContainText('broke off');
+  await expect(panel.getByTestId('interrupted')).toHaveCount(0);
+  await expect(error).toHaveCount(1);
+  await error.getByTestId('error-retry').click();
+  await expect(panel.locator('[data-testid="ai-message"][data-role="assistant"]').last()).toContainText('The full answer.');
+  await expect(error.getByTestId('error-retry')).toHaveCount(0);
+});
+
+test('under Allow all, while step 1 runs, step 2 has no live buttons and the keys do not act on it', async ({ page }) => {
+  const { pane, panel } = await ai.start(page);
+  ai.model.script({ parts: [runCommandTool('w1', 'read -r answer; echo got-$answer'), runCommandTool('w2', 'echo second-step')] }, { parts: [{ text: 'Both ran.' }] });
+  await sendFromPanel(page, 'two steps');
+  await expect(panel.getByTestId('plan-step')).toHaveCount(2);
+  await panel.locator('[data-testid="plan"] [data-action="allow-all"]').click();
+  const first = step(panel, 'read -r answer; echo got-$answer');
+  const second = step(panel, 'echo second-step');
+  await expect(first).toHaveAttribute('data-status', 'running');
+  await expect(first.getByTestId('step-rule')).toHaveText('allowed by Allow all');
+  await expect(second).toHaveAttribute('data-status', 'proposed');
+  await expect(second.locator('button')).toHaveCount(0);
+  await expect(second.getByTestId('step-rule')).toHaveCount(0);
+  await expect(panel.locator('.plan__keys')).toHaveCount(0);
+  // N on the focused plan card would have denied step 2; now nothing takes it.
+  await panel.getByTestId('plan').focus();
+  await page.keyboard.press('n');
+  await expect(second).toHaveAttribute('data-status', 'proposed');
+
+  await pane.click();
+  await page.keyboard.type('yes');
+  await page.keyboard.press('Enter');
+  await expect(second).toHaveAttribute('data-status', 'done');
+  await expect(second.getByTestId('step-rule')).toHaveText('allowed by Allow all');
+  await expect(blockOf(pane, 'echo second-step')).toHaveAttribute('data-exit-code', '0');
+});
+
+test('Esc in a plan field only leaves it: the plan stays, the note stays, a closed edit comes back', async ({ page }) => {
+  const { panel } = await ai.start(page);
+  ai.model.script({ parts: [runCommandTool('e1', 'echo keep-me'), runCommandTool('e2', 'echo later')] });
+  await sendFromPanel(page, 'a plan');
+  const plan = panel.getByTestId('plan');
+  await expect(step(panel, 'echo keep-me').locator('[data-action="approve"]')).toBeVisible();
+
+  const note = panel.getByTestId('plan-note');
+  await note.fill('use /tmp instead');
+  await note.press('Escape');
+  await expect(plan).toBeFocused();
+  await expect(plan).toHaveAttribute('data-state', 'active');
+  await expect(note).toHaveValue('use /tmp instead');
+
+  await step(panel, 'echo keep-me').locator('[data-action="edit"]').click();
+  const editor = panel.getByTestId('plan-step-editor');
+  await editor.fill('echo edited-draft');
+  await editor.press('Escape');
+  await expect(editor).toHaveCount(0);
+  await expect(plan).toHaveAttribute('data-state', 'active');
+  await step(panel, 'echo keep-me').locator('[data-action="edit"]').click();
+  await expect(panel.getByTestId('plan-step-editor')).toHaveValue('echo edited-draft');
+  await panel.locator('[data-action="cancel-edit"]').click();
+
+  await step(panel, 'echo keep-me').locator('[data-action="deny-with-reason"]').click();
+  const reason = panel.getByTestId('plan-step-deny-reason');
+  await reason.fill('not here');
+  await reason.press('Escape');
+  await expect(reason).toHaveCount(0);
+  await step(panel, 'echo keep-me').locator('[data-action="deny-with-reason"]').click();
+  await expect(panel.getByTestId('plan-step-deny-reason')).toHaveValue('not here');
+  await expect(plan).toHaveAttribute('data-state', 'active');
+});
+
+test('a Markdown table at the default panel width wraps between words, never inside one', async ({ page }) => {
+  const { panel } = await ai.start(page);
+  const table = [
+    '| File | What it holds | Size |',
+    '| --- | --- | --- |',
+    '| `package-lock.json` | the exact versions of every installed dependency, transitively resolved | 412 KB |',
+    '| packaging/electron-builder.yml | installers, signing and publishing configuration for releases | 3 KB |',
+  ].join('\n');
+  ai.model.script({ parts: [{ text: `Here:\n\n${table}\n` }] });
+  await sendFromPanel(page, 'files?');
+  const cells = panel.locator('.ai-table td, .ai-table th');
+  await expect(cells).toHaveCount(9);
+  // Every word of every cell sits on one line.
+  const brokenWords = await panel.locator('.ai-table').evaluate((wrapper) => {
+    const broken: string[] = [];
+    const walker = document.createTreeWalker(wrapper, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      for (const match of text.matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+        if (lines.size > 1) broken.push(match[0]);
+      }
+    }
+    return broken;
+  });
+  expect(brokenWords).toEqual([]);
+});

@@ -1,7 +1,8 @@
 import { useState, type KeyboardEvent } from 'react';
 import { addNote } from './agentRequests';
+import { leaveFieldOnEscape } from './planFocus';
 
-/** A note for the agent while a plan is open: it revises the remaining steps. Enter sends. */
+/** A note for the agent while a plan is open: it revises the remaining steps. Enter sends; Esc leaves the field, keeping the note. */
 export function PlanNote() {
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
@@ -20,6 +21,8 @@ export function PlanNote() {
       event.preventDefault();
       event.stopPropagation();
       void send();
+    } else if (event.key === 'Escape') {
+      leaveFieldOnEscape(event);
     }
   };
 

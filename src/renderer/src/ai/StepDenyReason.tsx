@@ -1,10 +1,14 @@
 import { useState, type KeyboardEvent } from 'react';
+import { useAiPanelStore } from './aiPanelStore';
+import { leaveFieldOnEscape } from './planFocus';
 import { decideStep } from './planRequests';
 
-/** Deny a step with a reason the model is told. Enter denies, Esc closes. */
+/** Deny a step with a reason the model is told. Enter denies; Esc closes the field and keeps the reason for when it opens again. */
 export function StepDenyReason({ planId, stepId, onClose }: { planId: string; stepId: string; onClose: () => void }) {
-  const [reason, setReason] = useState('');
+  const draftKey = `reason:${stepId}`;
+  const [reason, setReason] = useState(() => useAiPanelStore.getState().fieldDrafts[draftKey] ?? '');
   const deny = () => {
+    useAiPanelStore.getState().setFieldDraft(draftKey, undefined);
     decideStep(planId, stepId, 'deny', reason);
     onClose();
   };
@@ -15,8 +19,7 @@ export function StepDenyReason({ planId, stepId, onClose }: { planId: string; st
       event.stopPropagation();
       deny();
     } else if (event.key === 'Escape') {
-      event.preventDefault();
-      event.stopPropagation();
+      leaveFieldOnEscape(event);
       onClose();
     }
   };
@@ -29,7 +32,10 @@ export function StepDenyReason({ planId, stepId, onClose }: { planId: string; st
         value={reason}
         maxLength={2_000}
         autoFocus
-        onChange={(event) => setReason(event.target.value)}
+        onChange={(event) => {
+          setReason(event.target.value);
+          useAiPanelStore.getState().setFieldDraft(draftKey, event.target.value || undefined);
+        }}
         onKeyDown={onKeyDown}
       />
       <button type="button" data-action="deny-confirm" onClick={deny}>

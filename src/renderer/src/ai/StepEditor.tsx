@@ -1,13 +1,22 @@
 import { useState, type KeyboardEvent } from 'react';
 import type { PlanStepView } from '../../../shared/agent';
 import { useAiPanelStore } from './aiPanelStore';
+import { leaveFieldOnEscape } from './planFocus';
 import { saveEdit } from './planRequests';
 
-/** The step's command, editable in place: Enter saves (and approves it), Shift+Enter adds a line, Esc cancels. */
+/**
+ * The step's command, editable in place: Enter saves (and approves it), Shift+Enter adds a
+ * line. Esc closes the editor and keeps the edit for the next Edit; Cancel drops it.
+ */
 export function StepEditor({ planId, step }: { planId: string; step: PlanStepView }) {
-  const [command, setCommand] = useState(step.command);
-  const cancel = () => useAiPanelStore.getState().setEditingStep(undefined);
+  const draftKey = `edit:${step.id}`;
+  const [command, setCommand] = useState(() => useAiPanelStore.getState().fieldDrafts[draftKey] ?? step.command);
+  const cancel = () => {
+    useAiPanelStore.getState().setFieldDraft(draftKey, undefined);
+    useAiPanelStore.getState().setEditingStep(undefined);
+  };
   const save = () => {
+    useAiPanelStore.getState().setFieldDraft(draftKey, undefined);
     if (saveEdit(planId, step.id, step.command, command)) focusPlan();
   };
   const focusPlan = () =>
@@ -20,11 +29,9 @@ export function StepEditor({ planId, step }: { planId: string; step: PlanStepVie
       event.stopPropagation();
       save();
     } else if (event.key === 'Escape') {
-      // Esc here leaves the editor; it must not reach the panel, where it cancels the agent.
-      event.preventDefault();
-      event.stopPropagation();
-      cancel();
-      focusPlan();
+      // The draft is kept (below, as it is typed) for the next Edit.
+      leaveFieldOnEscape(event);
+      useAiPanelStore.getState().setEditingStep(undefined);
     }
   };
 
@@ -38,7 +45,10 @@ export function StepEditor({ planId, step }: { planId: string; step: PlanStepVie
         rows={Math.min(8, Math.max(1, command.split('\n').length))}
         spellCheck={false}
         autoFocus
-        onChange={(event) => setCommand(event.target.value)}
+        onChange={(event) => {
+          setCommand(event.target.value);
+          useAiPanelStore.getState().setFieldDraft(draftKey, event.target.value !== step.command ? event.target.value : undefined);
+        }}
         onKeyDown={onKeyDown}
       />
       <div className="plan-step__buttons">

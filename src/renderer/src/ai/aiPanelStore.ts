@@ -19,6 +19,8 @@ interface AiPanelState {
   shareOffer: string[] | undefined;
   /** The step whose command is being edited in its plan card. */
   editingStepId: string | undefined;
+  /** What was typed in a plan field that Esc closed ("edit:<stepId>", "reason:<stepId>"): it comes back when the field opens again. */
+  fieldDrafts: Record<string, string>;
   /** A request that failed, in words, until dismissed or the next request succeeds. */
   notice: string | undefined;
   setOpen(open: boolean): void;
@@ -32,6 +34,8 @@ interface AiPanelState {
   setInputLeftAt(time: number | undefined): void;
   setShareOffer(blockIds: string[] | undefined): void;
   setEditingStep(stepId: string | undefined): void;
+  /** undefined forgets the draft. */
+  setFieldDraft(key: string, text: string | undefined): void;
   setNotice(notice: string | undefined): void;
 }
 
@@ -51,6 +55,7 @@ export const useAiPanelStore = create<AiPanelState>()((set, get) => ({
   inputLeftAt: undefined,
   shareOffer: undefined,
   editingStepId: undefined,
+  fieldDrafts: {},
   notice: undefined,
 
   setOpen(open) {
@@ -80,5 +85,10 @@ export const useAiPanelStore = create<AiPanelState>()((set, get) => ({
   setInputLeftAt: (inputLeftAt) => set({ inputLeftAt }),
   setShareOffer: (shareOffer) => set({ shareOffer: shareOffer && shareOffer.length > 0 ? shareOffer : undefined }),
   setEditingStep: (editingStepId) => set({ editingStepId }),
+  setFieldDraft: (key, text) =>
+    set((state) => {
+      const { [key]: _old, ...rest } = state.fieldDrafts;
+      return { fieldDrafts: text === undefined ? rest : { ...rest, [key]: text } };
+    }),
   setNotice: (notice) => set({ notice }),
 }));

@@ -1,3 +1,4 @@
+import { Children, type ReactNode } from 'react';
 import type { Components, ExtraProps } from 'react-markdown';
 import { CodeBlock } from './CodeBlock';
 import { MarkdownLink } from './MarkdownLink';
@@ -30,6 +31,19 @@ function FencedCode({ node }: ExtraProps) {
 }
 
 /**
+ * A table cell's text, each word unbreakable: browsers also break after `-` and `/`, which
+ * cuts file names and paths ("package-/lock.json"). The cell still wraps between words, and
+ * a table wider than the panel scrolls.
+ */
+function wholeWords(children: ReactNode): ReactNode {
+  return Children.map(children, (child) =>
+    typeof child === 'string'
+      ? child.split(/(\s+)/).map((part, index) => (/[-/]/.test(part) ? <span key={index} className="ai-table__word">{part}</span> : part))
+      : child,
+  );
+}
+
+/**
  * How answers render: code blocks get Copy / Insert, links copy instead of navigating,
  * images are named but not fetched, wide tables scroll. Raw HTML stays text (react-markdown's
  * default, no rehype-raw).
@@ -47,4 +61,6 @@ export const markdownComponents: Components = {
       <table>{children}</table>
     </div>
   ),
+  td: ({ children, style }) => <td style={style}>{wholeWords(children)}</td>,
+  th: ({ children, style }) => <th style={style}>{wholeWords(children)}</th>,
 };
