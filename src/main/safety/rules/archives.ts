@@ -39,8 +39,26 @@ export const unzipRule: Rule = (inv, out, env) => {
   checkPath(dir, 'write', out, env.paths, { otherwise: `unzip extracts files into ${shown(dir)} (it may overwrite files)` });
 };
 
-export const compressRule: Rule = (inv, out) => {
-  const o = parseOptions(inv.args, { long: { stdout: 'stdout', 'to-stdout': 'stdout', list: 'list', test: 'test', help: 'help', version: 'version' } });
+/** zstd's options that write even with `-c` or as zstdcat (`zstdcat -o out f.zst` writes out). */
+const ZSTD_OPTIONS = {
+  shortValue: 'oD',
+  long: { 'output-dir-flat': 'output-dir-flat', 'output-dir-mirror': 'output-dir-mirror', rm: 'rm', train: 'train' },
+  longValue: ['output-dir-flat', 'output-dir-mirror', 'patch-from', 'filelist', 'memory', 'dictID', 'maxdict', 'block-size'],
+};
+
+export const compressRule: Rule = (inv, out, env) => {
+  const zstd = inv.name.includes('zstd');
+  const o = parseOptions(inv.args, {
+    ...(zstd ? ZSTD_OPTIONS : {}),
+    long: { stdout: 'stdout', 'to-stdout': 'stdout', list: 'list', test: 'test', help: 'help', version: 'version', ...(zstd ? ZSTD_OPTIONS.long : {}) },
+  });
+  if (zstd && o.has('-o', 'output-dir-flat', 'output-dir-mirror', 'train')) {
+    for (const target of [...(o.values.get('-o') ?? []), ...(o.values.get('output-dir-flat') ?? []), ...(o.values.get('output-dir-mirror') ?? [])]) checkPath(target, 'write', out, env.paths);
+    if (o.has('train') && !o.has('-o')) checkPath(literalArg('dictionary'), 'write', out, env.paths);
+    // --rm is ignored only when the output is stdout.
+    if (o.has('rm')) for (const source of o.operands) checkPath(source, 'delete', out, env.paths, { otherwise: `${inv.name} --rm deletes ${shown(source)} once written` });
+    return out.yellow(`${inv.name} writes ${o.has('train') ? 'a dictionary' : '(de)compressed files'} (-o, --output-dir-*, --train write even with -c)`);
+  }
   if (o.has('-c', 'stdout', '-l', 'list', '-t', 'test', 'help', 'version') || /cat$/.test(inv.name)) return out.green(`${inv.name} only prints`);
   out.yellow(`${inv.name} replaces files with (de)compressed versions`);
 };

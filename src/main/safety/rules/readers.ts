@@ -132,14 +132,15 @@ export const fdRule: Rule = (inv, out, env) => {
     longValue: ['extension', 'type', 'exclude', 'max-depth', 'min-depth', 'exact-depth', 'threads', 'size', 'changed-within', 'changed-before', 'owner', 'ignore-file', 'color', 'search-path', 'base-directory', 'path-separator', 'max-results', 'batch-size', 'format', 'max-buffer-time'],
   });
   out.addFlags(o.display);
-  // `-x CMD ARGS… ;`: the command runs up to a lone `;` (or to the end); the option parser took only its first word.
-  const at = inv.args.findIndex((a) => a.value !== undefined && /^(-[a-zA-Z]*[xX]|--exec|--exec-batch|--exec=.*|--exec-batch=.*)$/.test(a.value));
-  if (at >= 0) {
+  // `-x CMD ARGS… ;`: the command runs up to a lone `;` (or to the end), and after the `;` another -x/-X may follow.
+  const run: string[] = [];
+  for (let at = 0; at < inv.args.length; at++) {
     const first = inv.args[at] as Arg;
-    const flag = (first.value ?? '').replace(/=.*$/, '').replace(/^-[a-zA-Z]*([xX])$/, '-$1');
-    const argv: Arg[] = (first.value ?? '').includes('=') ? [dropPrefix(first, flag.length + 1)] : [];
-    for (let i = at + 1; i < inv.args.length; i++) {
-      const a = inv.args[i] as Arg;
+    if (first.value === undefined || !/^(-[a-zA-Z]*[xX]|--exec|--exec-batch|--exec=.*|--exec-batch=.*)$/.test(first.value)) continue;
+    const flag = first.value.replace(/=.*$/, '').replace(/^-[a-zA-Z]*([xX])$/, '-$1');
+    const argv: Arg[] = first.value.includes('=') ? [dropPrefix(first, flag.length + 1)] : [];
+    for (at++; at < inv.args.length; at++) {
+      const a = inv.args[at] as Arg;
       if (a.value === ';') break;
       argv.push(a.value !== undefined && FD_PLACEHOLDER.test(a.value) ? unknownArg(`${a.text} (each file found)`, true) : a);
     }
@@ -149,8 +150,9 @@ export const fdRule: Rule = (inv, out, env) => {
       if (!argv.slice(1).some((a) => a.value === undefined && a.notOption)) argv.push(unknownArg('(each file found)', true));
       env.nestedArgv(argv, `${inv.name} ${flag}`);
     }
-    return out.green(`${inv.name} runs ${shown(argv[0] ?? literalArg('a command'))} on what it finds`);
+    run.push(shown(argv[0] ?? literalArg('a command')));
   }
+  if (run.length > 0) return out.green(`${inv.name} runs ${run.join(', ')} on what it finds`);
   if (o.has('exec', 'exec-batch')) return out.yellow(`${inv.name} -x/-X runs a command Tandem could not read`);
   out.green(`${inv.name} only lists files`);
 };
@@ -194,26 +196,30 @@ export const batRule = readerRule(
 );
 
 export const manRule = readerRule(
-  { short: { P: 'pager', H: 'html', C: 'config-file', X: 'gxditview', M: 'manpath', S: 'sections', s: 'sections', L: 'locale', m: 'systems', p: 'preprocessor', E: 'encoding', T: 'troff-device', R: 'recode', e: 'extension' }, shortValue: 'PCMSsLmpERe', shortOptionalValue: 'HXT', long: { pager: 'pager', html: 'html', 'config-file': 'config-file', gxditview: 'gxditview', manpath: 'manpath', sections: 'sections', locale: 'locale', systems: 'systems', preprocessor: 'preprocessor', encoding: 'encoding', 'troff-device': 'troff-device', recode: 'recode', extension: 'extension', 'prompt': 'prompt' }, longValue: ['pager', 'config-file', 'manpath', 'sections', 'locale', 'systems', 'preprocessor', 'encoding', 'recode', 'extension', 'prompt'] },
+  { short: { P: 'pager', H: 'html', C: 'config-file', X: 'gxditview', M: 'manpath', S: 'sections', s: 'sections', L: 'locale', m: 'systems', p: 'preprocessor', E: 'encoding', T: 'troff-device', R: 'recode', e: 'extension', u: 'update', c: 'catman' }, shortValue: 'PCMSsLmpERe', shortOptionalValue: 'HXT', long: { pager: 'pager', html: 'html', 'config-file': 'config-file', gxditview: 'gxditview', manpath: 'manpath', sections: 'sections', locale: 'locale', systems: 'systems', preprocessor: 'preprocessor', encoding: 'encoding', 'troff-device': 'troff-device', recode: 'recode', extension: 'extension', 'prompt': 'prompt', update: 'update', catman: 'catman' }, longValue: ['pager', 'config-file', 'manpath', 'sections', 'locale', 'systems', 'preprocessor', 'encoding', 'recode', 'extension', 'prompt'] },
   (o, out, env) => {
     if (o.has('pager')) runsCommandText(o.value('pager'), 'man --pager', out, env);
     if (o.has('html')) out.yellow(`man --html opens a web browser${o.value('html') ? ` (${shown(o.value('html') as Arg)})` : ''}`);
     if (o.has('gxditview')) out.yellow('man -X opens an X viewer');
     if (o.has('config-file')) out.yellow('man -C reads another man_db.conf, which names the programs man runs');
-    if (o.has('recode')) out.yellow('man --recode writes files');
+    if (o.has('update')) out.yellow('man -u rebuilds its database caches of installed pages');
+    if (o.has('catman')) out.yellow('man -c is catman\'s mode for writing formatted cat pages');
   },
 );
 
 export const infoRule = readerRule(
   { short: { o: 'output', d: 'directory', f: 'file', n: 'node' }, shortValue: 'odfn', long: { output: 'output', dribble: 'dribble', restore: 'restore', 'init-file': 'init-file', directory: 'directory', file: 'file', node: 'node', 'index-search': 'index-search', 'vi-keys': 'vi-keys' }, longValue: ['output', 'dribble', 'restore', 'init-file', 'directory', 'file', 'node', 'index-search'] },
-  (o, out, env) => writesValues(o, ['output', 'dribble'], out, env),
+  (o, out, env) => {
+    writesValues(o, ['output', 'dribble'], out, env);
+    if (o.has('restore')) out.yellow(`info --restore replays keystrokes from ${shown(o.value('restore') ?? literalArg('a file'))} (print-node pipes a node to lpr or INFO_PRINT_COMMAND)`);
+  },
 );
 
 export const treeRule = readerRule(
   { short: { o: 'output', L: 'level', P: 'pattern', I: 'exclude', H: 'html-base', T: 'title' }, shortValue: 'oLPIHT', long: { output: 'output', fromfile: 'fromfile', charset: 'charset', filelimit: 'filelimit', timefmt: 'timefmt', sort: 'sort', gitfile: 'gitfile', infofile: 'infofile', hintro: 'hintro', houtro: 'houtro' }, longValue: ['output', 'charset', 'filelimit', 'timefmt', 'sort', 'gitfile', 'infofile', 'hintro', 'houtro'] },
   (o, out, env) => {
     writesValues(o, ['output'], out, env);
-    if (o.has('-R') && o.has('html-base')) out.yellow('tree -R -H writes 00Tree.html into every directory it lists');
+    if (o.has('-R')) out.yellow('tree -R writes 00Tree.html into every directory it lists (with -L, HTML or not)');
   },
 );
 
@@ -225,12 +231,15 @@ export const sdiffRule = readerRule({ short: { o: 'output', w: 'width' }, shortV
   if (o.has('diff-program')) out.yellow(`sdiff --diff-program runs ${shown(o.value('diff-program') ?? literalArg('a program'))}`);
 });
 
-const CLOC_WRITES = ['report-file', 'out', 'sql', 'write-lang-def', 'write-lang-def-incl-dup', 'ignored', 'counted', 'categorized', 'found', 'unique'];
-export const clocRule = readerRule({ long: Object.fromEntries([...CLOC_WRITES, 'extract-with', 'vcs', 'config', 'git', 'diff', 'list-file', 'exclude-list-file', 'read-lang-def', 'force-lang-def', 'script-lang', 'force-lang', 'exclude-dir', 'exclude-lang', 'include-lang', 'exclude-ext', 'include-ext', 'match-f', 'not-match-f', 'match-d', 'not-match-d', 'timeout', 'csv-delimiter'].map((k) => [k, k])), longValue: [...CLOC_WRITES, 'extract-with', 'vcs', 'config', 'list-file', 'exclude-list-file', 'read-lang-def', 'force-lang-def', 'script-lang', 'force-lang', 'exclude-dir', 'exclude-lang', 'include-lang', 'exclude-ext', 'include-ext', 'match-f', 'not-match-f', 'match-d', 'not-match-d', 'timeout', 'csv-delimiter'] }, (o, out, env) => {
+const CLOC_WRITES = ['report-file', 'out', 'sql', 'write-lang-def', 'write-lang-def-incl-dup', 'ignored', 'counted', 'categorized', 'found', 'unique', 'diff-alignment', 'sdir'];
+const CLOC_RUNS_GIT = ['vcs', 'git', 'diff', 'count-and-diff', 'git-diff-rel', 'git-diff-all'];
+export const clocRule = readerRule({ long: Object.fromEntries([...CLOC_WRITES, ...CLOC_RUNS_GIT, 'extract-with', 'config', 'strip-comments', 'xsl', 'list-file', 'exclude-list-file', 'read-lang-def', 'force-lang-def', 'script-lang', 'force-lang', 'exclude-dir', 'exclude-lang', 'include-lang', 'exclude-ext', 'include-ext', 'match-f', 'not-match-f', 'match-d', 'not-match-d', 'timeout', 'csv-delimiter'].map((k) => [k, k])), longValue: [...CLOC_WRITES, 'extract-with', 'vcs', 'config', 'list-file', 'exclude-list-file', 'read-lang-def', 'force-lang-def', 'script-lang', 'force-lang', 'exclude-dir', 'exclude-lang', 'include-lang', 'exclude-ext', 'include-ext', 'match-f', 'not-match-f', 'match-d', 'not-match-d', 'timeout', 'csv-delimiter'] }, (o, out, env) => {
   writesValues(o, CLOC_WRITES, out, env);
   if (o.has('extract-with')) out.yellow(`cloc --extract-with runs ${shown(o.value('extract-with') as Arg)}`);
-  if (o.has('vcs', 'git', 'diff')) out.yellow('cloc --vcs/--git/--diff runs git (or the program named) to list files');
+  if (o.has(...CLOC_RUNS_GIT)) out.yellow('cloc --vcs/--git/--diff runs git (or the program named) to list files');
   if (o.has('config')) out.yellow('cloc --config reads options (programs it runs, files it writes) from a file');
+  if (o.has('strip-comments')) out.yellow('cloc --strip-comments writes a stripped copy of every file it counts');
+  if (o.has('xsl') && !o.value('xsl')) checkPath(literalArg('cloc.xsl'), 'write', out, env.paths);
 });
 
 export const fileRule = readerRule({ short: { m: 'magic-file', f: 'files-from', F: 'separator', P: 'parameter', C: 'compile' }, shortValue: 'mfFP', long: { 'magic-file': 'magic-file', 'files-from': 'files-from', separator: 'separator', parameter: 'parameter', compile: 'compile' }, longValue: ['magic-file', 'files-from', 'separator', 'parameter'] }, (o, out) => {
@@ -246,16 +255,29 @@ export const ssRule = readerRule({ short: { K: 'kill', D: 'diag', F: 'filter', A
 
 export const nmRule = readerRule({ long: { plugin: 'plugin' }, longValue: ['plugin', 'target', 'format', 'radix'] }, (o, out) => {
   if (o.has('plugin')) out.yellow('nm --plugin loads a shared library (code) into nm');
+  const optionFile = o.operands.find((a) => (a.value ?? a.text).startsWith('@'));
+  if (optionFile) out.yellow(`nm ${shown(optionFile)} reads options (--plugin among them) from a file`);
+});
+
+export const lastlogRule = readerRule({ short: { C: 'clear', S: 'set', b: 'before', t: 'time', u: 'user', R: 'root' }, shortValue: 'btuR', long: { clear: 'clear', set: 'set', before: 'before', time: 'time', user: 'user', root: 'root' }, longValue: ['before', 'time', 'user', 'root'] }, (o, out) => {
+  if (o.has('clear', 'set')) out.yellow('lastlog -C/-S rewrites records in /var/log/lastlog');
+});
+
+export const lspciRule = readerRule({ shortValue: 'sdipAOF' }, (o, out) => {
+  if (o.has('-q', '-Q')) out.yellow('lspci -q/-Q asks a DNS server for device ids and writes the answers to ~/.pciids-cache');
 });
 
 export const sensorsRule = readerRule({ short: { s: 'set', c: 'config-file' }, shortValue: 'c', long: { set: 'set', 'config-file': 'config-file' }, longValue: ['config-file'] }, (o, out) => {
   if (o.has('set')) out.yellow('sensors -s writes limits to the sensor chips');
 });
 
-const SYSTEMD_ANALYZE_READ = /^(|time|blame|critical-chain|dump|plot|dot|unit-paths|exit-status|capability|condition|syscall-filter|filesystems|calendar|timestamp|timespan|security|inspect-elf|fdstore|image-policy|has-tpm2|pcrs|srk|architectures|smbios11|cat-config|unit-files|verify|malloc|log-level|log-target|service-watchdogs)$/;
+const SYSTEMD_ANALYZE_READ = /^(|time|blame|critical-chain|dump|plot|dot|unit-paths|exit-status|capability|condition|syscall-filter|filesystems|calendar|timestamp|timespan|security|inspect-elf|fdstore|image-policy|has-tpm2|pcrs|srk|architectures|smbios11|cat-config|compare-versions|unit-files|verify|malloc|log-level|log-target|service-watchdogs)$/;
 export const systemdAnalyzeRule: Rule = (inv, out) => {
-  const o = parseOptions(inv.args, { longValue: ['root', 'image', 'man', 'generators', 'offline', 'threshold', 'security-policy', 'json', 'profile', 'table', 'iterations', 'base-time', 'unit', 'host', 'machine', 'order', 'require', 'from-pattern', 'to-pattern', 'fuzz', 'scale-svg', 'image-policy'] });
+  const valued = ['root', 'image', 'offline', 'threshold', 'security-policy', 'json', 'profile', 'iterations', 'base-time', 'unit', 'host', 'machine', 'from-pattern', 'to-pattern', 'fuzz', 'scale-svg', 'image-policy', 'recursive-errors'];
+  const o = parseOptions(inv.args, { short: { H: 'host', M: 'machine' }, shortValue: 'HM', long: Object.fromEntries([...valued, 'generators', 'man'].map((k) => [k, k])), longValue: valued });
   out.addFlags(o.display);
+  if (o.has('host')) return out.yellow('systemd-analyze -H runs the operation on another host over ssh');
+  if (o.has('generators')) out.yellow('systemd-analyze --generators runs the unit generators');
   const [verb, ...rest] = o.operands;
   const v = verb?.value ?? (verb ? undefined : '');
   if (v === undefined) return out.yellow('systemd-analyze with a verb known only at run time');
@@ -264,8 +286,12 @@ export const systemdAnalyzeRule: Rule = (inv, out) => {
   out.green(`systemd-analyze ${v || ''} only reads`.replace('  ', ' '));
 };
 
-export const tldrRule = readerRule({ short: { u: 'update' }, long: { update: 'update', 'update-cache': 'update', 'clear-cache': 'clear-cache' } }, (o, out) => {
-  if (o.has('update', 'clear-cache')) out.yellow('tldr --update downloads pages into its cache');
+export const tldrRule = readerRule({ short: { u: 'update', c: 'clear-cache' }, shortValue: 'pLf', long: { update: 'update', 'update-cache': 'update', 'clear-cache': 'clear-cache', 'seed-config': 'seed-config', 'auto-update-interval': 'auto-update-interval' }, longValue: ['auto-update-interval', 'platform', 'language', 'render', 'color'] }, (o, out) => {
+  if (o.has('update', 'clear-cache', 'auto-update-interval')) out.yellow('tldr --update downloads pages into its cache (-c clears it)');
+  if (o.has('seed-config')) out.yellow('tldr --seed-config writes its config file');
+  // The Python client's subcommands: update runs git pull in the pages repository, init and reindex write its config and index.
+  const verb = o.operands[0]?.value;
+  if (o.operands.length === 1 && (verb === 'update' || verb === 'init' || verb === 'reindex')) out.yellow(`tldr ${verb} (the Python client) writes its pages, config or index`);
 });
 
 // --- shell builtins ------------------------------------------------------------------------------
@@ -359,6 +385,8 @@ export const READER_RULES: Readonly<Record<string, Rule>> = {
   atop: atopRule,
   ss: ssRule,
   nm: nmRule,
+  lastlog: lastlogRule,
+  lspci: lspciRule,
   sensors: sensorsRule,
   'systemd-analyze': systemdAnalyzeRule,
   tldr: tldrRule,

@@ -257,6 +257,8 @@ const RULE_TABLE: Record<string, Rule> = {
   unxz: compressRule,
   zstd: compressRule,
   unzstd: compressRule,
+  zstdcat: compressRule,
+  zstdmt: compressRule,
   '7z': sevenZipRule,
   '7za': sevenZipRule,
   vi: editorRule,
