@@ -275,13 +275,15 @@ test('a RED step shows blocked: Approve is disabled and Allow all does not run i
   const red = step(panel, 'sudo rm -rf /');
   await expect(red).toHaveAttribute('data-risk', 'red');
   await expect(red.getByTestId('step-status')).toHaveText('blocked');
-  await expect(red.locator('[data-action="approve"]')).toBeDisabled();
   await expect(step(panel, 'echo safe-first')).toHaveAttribute('data-risk', 'green');
 
   await panel.locator('[data-testid="plan"] [data-action="allow-all"]').click();
   await expect(blockOf(pane, 'echo safe-first')).toHaveAttribute('data-exit-code', '0');
   await expect(panel.getByTestId('ai-status')).toHaveAttribute('data-status', 'awaiting-approval');
   await expect(red).toHaveAttribute('data-status', 'proposed');
+  // Now it is the step waiting for a decision: Approve is there, and disabled.
+  await expect(red.locator('[data-action="approve"]')).toBeDisabled();
+  await expect(red.getByTestId('step-rule')).toContainText('blocked ·');
 
   await red.locator('[data-action="deny"]').click();
   const results = toolResults(await ai.model.waitForRequest(2));
