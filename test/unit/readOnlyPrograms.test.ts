@@ -92,6 +92,8 @@ describe('read-only tools with an option that runs a program', () => {
     ['lspci -q', 'yellow', /lspci -q\/-Q asks a DNS server/],
     ['lastlog -C -u root', 'yellow', /lastlog -C\/-S rewrites records/],
     ['lastlog --set -u root', 'yellow', /lastlog -C\/-S rewrites records/],
+    ['procs --load-config ./p.toml', 'yellow', /procs --load-config reads \.\/p\.toml, which names the pager/],
+    ['procs --gen-completion bash', 'yellow', /writes a completion file/],
     ['sort --compress-program=./evil f', 'yellow', /sort --compress-program/],
     ['tar -tf a.tar --to-command=./evil', 'yellow', /tar runs another program/],
     ['tar -tf a.tar -I ./evil', 'yellow', /tar runs another program/],
@@ -107,7 +109,7 @@ describe('read-only tools with an option that runs a program', () => {
     ['ltrace ls', 'yellow', /ltrace is not a command Tandem knows/],
   ])('%s is %s', async (command, level, reason) => check([command, level, reason]));
 
-  it.each(['rg foo', 'rg -n --hidden -g "*.ts" foo src', 'rg --pre-glob "*.pdf" foo', 'fd -e ts', 'fd -H -t f config', 'fd -x cat {}', 'git grep -n foo', 'man ls', 'man 5 crontab', 'bat src/main.ts', "bat --pager='less -RF' f", 'less README.md', 'less +G log.txt', 'less +/error log.txt', 'less -R +F log.txt', 'more f', 'tree -L 2', 'cloc src', 'shuf -n 3 f', 'info ls', 'sdiff a b', 'file x', 'ss -tlnp', 'systemd-analyze blame', 'systemd-analyze --root /srv/img blame', 'systemd-analyze compare-versions 1.2 1.10', 'man -R UTF-8 ls', 'tree -L 2 -H .', 'tldr tar', 'tldr -p linux tar', 'lastlog -u root', 'lspci -vvv', 'nm -C a.o', 'zstdcat f.zst', 'zstd -dc f.zst', 'cloc --xsl=style.xsl .', 'GREP=grep zgrep foo f.gz', 'find . -name "*.ts" -exec grep -l foo {} +', 'hash', 'compgen -c', 'let i++', 'read -r line', 'printf -v x %s 1', 'test -v HOME', '[[ -v HOME ]]', '(( x = 1 + 2 ))', 'echo $(( 1 + 2 ))'])('%s stays GREEN', async (command) => {
+  it.each(['rg foo', 'rg -n --hidden -g "*.ts" foo src', 'rg --pre-glob "*.pdf" foo', 'fd -e ts', 'fd -H -t f config', 'fd -x cat {}', 'git grep -n foo', 'man ls', 'man 5 crontab', 'bat src/main.ts', "bat --pager='less -RF' f", 'less README.md', 'less +G log.txt', 'less +/error log.txt', 'less -R +F log.txt', 'more f', 'tree -L 2', 'cloc src', 'shuf -n 3 f', 'info ls', 'sdiff a b', 'file x', 'ss -tlnp', 'systemd-analyze blame', 'systemd-analyze --root /srv/img blame', 'systemd-analyze compare-versions 1.2 1.10', 'man -R UTF-8 ls', 'tree -L 2 -H .', 'tldr tar', 'tldr -p linux tar', 'lastlog -u root', 'lspci -vvv', 'nm -C a.o', 'zstdcat f.zst', 'zstd -dc f.zst', 'cloc --xsl=style.xsl .', 'GREP=grep zgrep foo f.gz', 'eza -l --git', 'procs --gen-completion-out bash', 'find . -name "*.ts" -exec grep -l foo {} +', 'hash', 'compgen -c', 'let i++', 'read -r line', 'printf -v x %s 1', 'test -v HOME', '[[ -v HOME ]]', '(( x = 1 + 2 ))', 'echo $(( 1 + 2 ))'])('%s stays GREEN', async (command) => {
     const got = await verdict(command);
     expect(got.level, `${command}: ${got.reasons}`).toBe('green');
   });
@@ -179,6 +181,8 @@ describe('text tools with an output-file option', () => {
     ['cloc --sdir=/home/u/.ssh .', 'red', /protected path/],
     ['cloc --diff-alignment=/home/u/.bashrc a b', 'red', /protected path/],
     ['cloc --xsl .', 'yellow', /writes to ~\/project\/cloc\.xsl/],
+    ['eza --write-theme=/home/u/.ssh', 'red', /protected path ~\/\.ssh/],
+    ['eza --write-theme', 'yellow', /writes to ~\/project\/theme\.yml/],
     ['info -o ~/.bashrc ls', 'red', /protected path/],
     ['info --dribble ~/.ssh/x ls', 'red', /protected path ~\/\.ssh/],
     ['sdiff -o ~/.bashrc a b', 'red', /protected path/],

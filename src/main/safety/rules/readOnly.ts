@@ -17,9 +17,9 @@ export const READ_ONLY: ReadonlySet<string> = new Set([
   'md5', 'help', 'apropos', 'whatis', 'cut', 'tr', 'paste', 'join', 'column', 'fold', 'fmt', 'expand', 'unexpand',
   'rev', 'od', 'hexdump', 'hd', 'strings', 'seq', 'sleep', 'yes', 'cal', 'bc', 'expr', 'factor', 'getconf', 'locale',
   'cd', 'pushd', 'popd', 'dirs', 'last', 'w', 'who', 'users', 'vmstat', 'iostat', 'mpstat',
-  'netstat', 'exa', 'eza', 'lsd', 'zcat', 'zmore', 'zgrep', 'bzcat', 'xzcat', 'look', 'numfmt', 'tsort',
+  'netstat', 'exa', 'lsd', 'zcat', 'zmore', 'zgrep', 'bzcat', 'xzcat', 'look', 'numfmt', 'tsort',
   'base32', 'clear', 'tput', 'locate', 'lsattr', 'getfacl', 'namei', 'objdump', 'readelf', 'pathchk', 'lsns',
-  'pidof', 'tokei', 'csvlook', 'envsubst', 'dust', 'duf', 'procs', 'ipcs', 'logname', 'getent', 'colordiff', 'wdiff',
+  'pidof', 'tokei', 'csvlook', 'envsubst', 'dust', 'duf', 'ipcs', 'logname', 'getent', 'colordiff', 'wdiff',
   'break', 'continue', 'return', 'shift', 'getopts', 'times', 'caller',
 ]);
 

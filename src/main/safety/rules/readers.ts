@@ -259,6 +259,18 @@ export const nmRule = readerRule({ long: { plugin: 'plugin' }, longValue: ['plug
   if (optionFile) out.yellow(`nm ${shown(optionFile)} reads options (--plugin among them) from a file`);
 });
 
+export const ezaRule = readerRule({ long: { 'write-theme': 'write-theme' } }, (o, out, env) => {
+  if (!o.has('write-theme')) return;
+  const dir = o.value('write-theme');
+  checkPath(dir?.value === undefined && dir ? dir : literalArg(posix.join(dir?.value ?? '.', 'theme.yml')), 'write', out, env.paths);
+});
+
+const PROCS_VALUES = ['watch-interval', 'insert', 'only', 'sorta', 'sortd', 'color', 'theme', 'pager', 'interval', 'use-config', 'load-config', 'gen-completion', 'gen-completion-out', 'procfs'];
+export const procsRule = readerRule({ shortValue: 'Wicp', long: Object.fromEntries(PROCS_VALUES.map((k) => [k, k])), longValue: PROCS_VALUES }, (o, out) => {
+  if (o.has('gen-completion')) out.yellow('procs --gen-completion writes a completion file into the current directory');
+  if (o.has('load-config')) out.yellow(`procs --load-config reads ${shown(o.value('load-config') ?? literalArg('a config'))}, which names the pager it runs`);
+});
+
 export const lastlogRule = readerRule({ short: { C: 'clear', S: 'set', b: 'before', t: 'time', u: 'user', R: 'root' }, shortValue: 'btuR', long: { clear: 'clear', set: 'set', before: 'before', time: 'time', user: 'user', root: 'root' }, longValue: ['before', 'time', 'user', 'root'] }, (o, out) => {
   if (o.has('clear', 'set')) out.yellow('lastlog -C/-S rewrites records in /var/log/lastlog');
 });
@@ -386,6 +398,8 @@ export const READER_RULES: Readonly<Record<string, Rule>> = {
   ss: ssRule,
   nm: nmRule,
   lastlog: lastlogRule,
+  eza: ezaRule,
+  procs: procsRule,
   lspci: lspciRule,
   sensors: sensorsRule,
   'systemd-analyze': systemdAnalyzeRule,
