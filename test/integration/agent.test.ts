@@ -137,12 +137,14 @@ describe('the agent, with a real bash and the real SDK against a scripted model'
     const green = await waitForStep(client, (s) => s.index === 1 && s.risk !== undefined, 'the GREEN step classified');
     expect(green.risk?.level).toBe('green');
     const planId = planIdOf(client);
-    await expect(client.request('agent.step', { planId, stepId: red.id, action: 'approve' })).rejects.toThrow(/blocked/);
+    // Not its turn yet: only the step waiting for a decision takes one.
+    await expect(client.request('agent.step', { planId, stepId: red.id, action: 'approve' })).rejects.toThrow(/not the step waiting/);
     await client.request('agent.plan', { planId, action: 'allow-all' });
     await client.waitForBlock(paneId, 'ls -la');
     // Allow all ran step 1 and stops at the RED step, which waits for the user.
     await client.waitFor(() => latest(client)?.status === 'awaiting-approval', 10_000, 'waiting at the RED step');
     expect((await waitForStep(client, (s) => s.index === 2, 'step 2')).status).toBe('proposed');
+    await expect(client.request('agent.step', { planId, stepId: red.id, action: 'approve' })).rejects.toThrow(/blocked/);
     // Edited into something harmless, it runs.
     await client.request('agent.step', { planId, stepId: red.id, action: 'edit', command: 'echo would-clean' });
     await client.waitForBlock(paneId, 'echo would-clean');
