@@ -72,3 +72,48 @@ test('a reload re-attaches the pane: blocks from before it keep their rows and s
   await page.keyboard.press('Control+Shift+ArrowUp');
   await expect(restored).toHaveAttribute('data-selected', 'true');
 });
+
+test('the address without its token says it needs the token printed by `tandem web`, without retrying; pasting the address gets in', async ({
+  page,
+}) => {
+  const { server, pane } = await tandem.start(page);
+  await runCommand(page, pane, 'true');
+  // The address bar after the first load: the token was taken out of it.
+  expect(page.url()).not.toContain('token=');
+  const bare = page.url();
+
+  // A new tab with that address (no sessionStorage carried over).
+  const other = await page.context().newPage();
+  const socketAttempts: string[] = [];
+  other.on('websocket', (socket) => socketAttempts.push(socket.url()));
+  await other.goto(bare);
+  const banner = other.locator('[data-testid="banner"][data-kind="refused"]');
+  await expect(banner).toContainText('This address needs the access token printed by `tandem web`');
+  await expect(other.getByTestId('status-connection')).toHaveText('no access token');
+  await expect(other.locator('[data-testid="banner"][data-kind="disconnected"]')).toHaveCount(0);
+  expect(socketAttempts).toEqual([]);
+
+  // A wrong token (an earlier run's) is told apart from none, and is not retried either.
+  await other.goto(`${server.origin}/?token=not-the-token-of-this-run`);
+  await expect(other.locator('[data-testid="banner"][data-kind="refused"]')).toContainText('not the one `tandem web` printed');
+  const attempts = socketAttempts.length;
+  expect(attempts).toBe(1);
+  await expect(other.getByTestId('status-connection')).toHaveText('no access token');
+
+  // The address it printed, pasted into the banner, opens the session here.
+  await other.getByRole('textbox', { name: /address or access token/i }).fill(server.url);
+  await other.getByRole('button', { name: 'Open' }).click();
+  await expect(other.getByTestId('status-connection')).toHaveText('connected');
+  await expect(other.locator('[data-testid="banner"][data-kind="refused"]')).toHaveCount(0);
+  expect(socketAttempts.length).toBe(attempts + 1);
+  await other.close();
+});
+
+test('a reload (F5) in browser mode keeps the access token: the page reconnects', async ({ page }) => {
+  const { pane } = await tandem.start(page);
+  await runCommand(page, pane, 'true');
+  expect(page.url()).not.toContain('token=');
+  await page.reload();
+  await expect(page.getByTestId('status-connection')).toHaveText('connected');
+  await expect(page.locator('[data-testid="banner"]')).toHaveCount(0);
+});

@@ -115,6 +115,15 @@ export class WebServer {
       response.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
+    if (url.pathname === '/ws') {
+      // The page asks here why its WebSocket was refused (a browser does not show the
+      // upgrade's status): 401 means no token or the wrong one, so retrying cannot help.
+      const tokenOk = this.guard.tokenMatches(url.searchParams.get('token'));
+      response
+        .writeHead(tokenOk ? 426 : 401, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' })
+        .end(tokenOk ? 'Upgrade to a WebSocket.\n' : 'Missing or wrong token: open the URL Tandem printed.\n');
+      return;
+    }
     const file = this.staticFile(url.pathname);
     if (!file) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found.\n');

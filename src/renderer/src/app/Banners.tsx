@@ -1,3 +1,5 @@
+import { useState } from 'react';
+import { adoptPastedToken } from '../transport/browserToken';
 import { engine } from './engine';
 import { useBannerStore } from './bannerStore';
 import { useConnectionStore } from './connectionStore';
@@ -27,6 +29,7 @@ function ConnectionBanner() {
       </div>
     );
   }
+  if (status === 'refused') return <AccessRefusedBanner tokenMissing={detail === 'missing-token'} />;
   if (status === 'replaced') {
     return (
       <div className="banner banner--warning" data-testid="banner" data-kind="replaced" role="alert">
@@ -38,6 +41,42 @@ function ConnectionBanner() {
     );
   }
   return null;
+}
+
+/** Browser mode without a valid token: what to do, and a field to paste the address into. No retries. */
+function AccessRefusedBanner({ tokenMissing }: { tokenMissing: boolean }) {
+  const [invalid, setInvalid] = useState(false);
+  return (
+    <div className="banner banner--error" data-testid="banner" data-kind="refused" role="alert">
+      <span className="banner__message">
+        {tokenMissing
+          ? 'This address needs the access token printed by `tandem web`.'
+          : 'This page’s access token is not the one `tandem web` printed (was it restarted?).'}
+      </span>
+      <span className="banner__detail">
+        Open the whole address it printed (“Tandem is running at http://127.0.0.1:…/?token=…”), or paste it here. Run `tandem web`
+        again if that terminal is gone.
+      </span>
+      <form
+        className="banner__form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const field = new FormData(event.currentTarget).get('address');
+          setInvalid(!adoptPastedToken(typeof field === 'string' ? field : ''));
+        }}
+      >
+        <input
+          name="address"
+          aria-label="Address or access token printed by tandem web"
+          placeholder="http://127.0.0.1:…/?token=…"
+          aria-invalid={invalid || undefined}
+          spellCheck={false}
+          autoComplete="off"
+        />
+        <button type="submit">Open</button>
+      </form>
+    </div>
+  );
 }
 
 export function Banners() {

@@ -21,6 +21,7 @@ const CONNECTION_LABELS: Record<ConnectionStatus, string> = {
   open: 'connected',
   reconnecting: 'reconnecting…',
   replaced: 'in use elsewhere',
+  refused: 'no access token',
 };
 
 /** The focused pane at a glance: shell, directory, integration, state. */

@@ -24,3 +24,25 @@ export function takeBrowserToken(): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * A token the user pasted (the whole address `tandem web` printed, or the token alone), kept
+ * like one from the URL; the page then reloads to use it. False when there is no token in it.
+ */
+export function adoptPastedToken(text: string): boolean {
+  const trimmed = text.trim();
+  let token = trimmed;
+  try {
+    token = new URL(trimmed).searchParams.get('token') ?? '';
+  } catch {
+    // Not an address: the token alone.
+  }
+  if (!/^[\w-]{8,}$/.test(token)) return false;
+  try {
+    sessionStorage.setItem(STORAGE_KEY, token);
+  } catch {
+    return false;
+  }
+  window.location.reload();
+  return true;
+}

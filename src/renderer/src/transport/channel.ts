@@ -15,3 +15,11 @@ export interface Channel {
 
 /** Opens a new channel; rejects when the engine cannot be reached. */
 export type ChannelFactory = () => Promise<Channel>;
+
+/** The engine refused this page's credentials (browser mode: no token, or an old one): retrying cannot help. */
+export class ChannelRefusedError extends Error {
+  constructor(readonly tokenMissing: boolean) {
+    super(tokenMissing ? 'This address has no access token.' : 'The access token of this page is not the one the engine expects.');
+    this.name = 'ChannelRefusedError';
+  }
+}

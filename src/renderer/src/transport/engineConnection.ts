@@ -10,7 +10,7 @@ import {
   type Params,
   type Results,
 } from '../../../shared/protocol';
-import type { Channel, ChannelData, ChannelFactory } from './channel';
+import { ChannelRefusedError, type Channel, type ChannelData, type ChannelFactory } from './channel';
 
 export type ConnectionStatus =
   /** First attempt, nothing shown yet. */
@@ -19,7 +19,9 @@ export type ConnectionStatus =
   /** Lost (or never reached); retrying with backoff. */
   | 'reconnecting'
   /** Another tab or window took the session over; we do not fight back on our own. */
-  | 'replaced';
+  | 'replaced'
+  /** The engine refused this page's access token (browser mode): no retries, the page says what to do. */
+  | 'refused';
 
 export class EngineRequestError extends Error {
   constructor(
@@ -137,6 +139,10 @@ export class EngineConnection {
       channel = await this.openChannel();
     } catch (error) {
       if (serial !== this.attemptSerial) return;
+      if (error instanceof ChannelRefusedError) {
+        this.setStatus('refused', error.tokenMissing ? 'missing-token' : 'wrong-token');
+        return;
+      }
       this.scheduleRetry(error instanceof Error ? error.message : String(error));
       return;
     }
