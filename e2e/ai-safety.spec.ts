@@ -156,8 +156,12 @@ test('what was sent shows the exact request, with a secret typed in the message 
   const dialog = page.getByTestId('sent-payload');
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText('[REDACTED:aws-access-key]');
-  await expect(dialog).toContainText('"model": "claude-sonnet-5-5"');
+  // Readable first: the system prompt and each message as text; the raw JSON one click away.
+  await expect(dialog.getByTestId('sent-payload-readable')).toContainText('System prompt');
   await expect(dialog).toContainText('Environment:');
+  await expect(dialog).not.toContainText(secret);
+  await dialog.getByTestId('sent-payload-raw').click();
+  await expect(dialog.getByTestId('sent-payload-json')).toContainText('"model": "claude-sonnet-5-5"');
   await expect(dialog).not.toContainText(secret);
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();

@@ -1,14 +1,17 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { fetchSentPayload } from './agentRequests';
+import { readSentPayload, type SentRequestView } from './sentPayloadView';
 
 /**
- * "What was sent": opens a dialog with the exact request body behind an answer — system
- * prompt with the standing context, history, tool results, tools — after scrubbing, as the
- * model received it.
+ * "What was sent": opens a dialog with the exact request behind an answer — system prompt
+ * with the standing context, history, tool results, tools — after scrubbing, as the model
+ * received it. Shown readable (each message and its parts); the raw JSON one click away.
  */
 export function SentPayloadButton({ itemId }: { itemId: string }) {
   const [payload, setPayload] = useState<string | undefined>();
+  const [raw, setRaw] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
+  const request = useMemo(() => (payload === undefined ? undefined : readSentPayload(payload)), [payload]);
 
   useEffect(() => {
     if (payload !== undefined && dialog.current && !dialog.current.open) dialog.current.showModal();
@@ -21,7 +24,10 @@ export function SentPayloadButton({ itemId }: { itemId: string }) {
         className="ai-message__sent"
         data-testid="what-was-sent"
         title="Show exactly what this request sent to the model"
-        onClick={async () => setPayload(await fetchSentPayload(itemId))}
+        onClick={async () => {
+          setRaw(false);
+          setPayload(await fetchSentPayload(itemId));
+        }}
       >
         What was sent
       </button>
@@ -32,18 +38,49 @@ export function SentPayloadButton({ itemId }: { itemId: string }) {
         >
           <header className="sent-payload__head">
             <strong>What was sent to the model</strong>
-            <span className="sent-payload__size">{formatSize(payload.length)}</span>
+            <span className="sent-payload__size">
+              {request?.model ? `${request.model} · ` : ''}
+              {formatSize(payload.length)}
+            </span>
+            {request && (
+              <button type="button" data-testid="sent-payload-raw" aria-pressed={raw} onClick={() => setRaw((value) => !value)}>
+                {raw ? 'Readable' : 'Raw JSON'}
+              </button>
+            )}
             <button type="button" onClick={() => void navigator.clipboard?.writeText(payload)}>
-              Copy
+              Copy JSON
             </button>
             <button type="button" data-testid="sent-payload-close" onClick={() => dialog.current?.close()}>
               Close
             </button>
           </header>
-          <pre className="sent-payload__body">{payload}</pre>
+          {request && !raw ? <ReadableRequest request={request} /> : <pre className="sent-payload__body" data-testid="sent-payload-json">{payload}</pre>}
         </dialog>
       )}
     </>
+  );
+}
+
+export function ReadableRequest({ request }: { request: SentRequestView }) {
+  return (
+    <div className="sent-payload__body sent-payload__readable" data-testid="sent-payload-readable">
+      <section className="sent-payload__message" data-role="system">
+        <h3>System prompt</h3>
+        <pre className="sent-payload__text">{request.system}</pre>
+      </section>
+      {request.messages.map((message, index) => (
+        <section key={index} className="sent-payload__message" data-role={message.role}>
+          <h3>{message.role}</h3>
+          {message.parts.map((part, partIndex) => (
+            <div key={partIndex} className={`sent-payload__part sent-payload__part--${part.kind}`}>
+              {part.label && <div className="sent-payload__label">{part.kind === 'tool-call' ? `calls ${part.label}` : part.label}</div>}
+              <pre className="sent-payload__text">{part.text}</pre>
+            </div>
+          ))}
+        </section>
+      ))}
+      {request.tools.length > 0 && <p className="sent-payload__tools">Tools offered: {request.tools.join(', ')}</p>}
+    </div>
   );
 }
 
