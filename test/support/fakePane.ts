@@ -21,6 +21,9 @@ export class FakePane implements AgentPane {
   kills = 0;
   /** What killForeground answers: whether there was a foreground job to kill. */
   hasForegroundJob = true;
+  /** The pager in the foreground (the test plays one), and how often it was asked to quit. */
+  pager: string | undefined;
+  pagerQuits = 0;
   private readonly list: Block[] = [];
   private readonly outputs = new Map<string, BlockOutput>();
   private readonly watchers = new Set<PaneWatcher>();
@@ -51,6 +54,15 @@ export class FakePane implements AgentPane {
   killForeground(): boolean {
     this.kills++;
     return this.hasForegroundJob;
+  }
+
+  foregroundPager(): string | undefined {
+    return this.pager;
+  }
+
+  quitPager(): string | undefined {
+    if (this.pager) this.pagerQuits++;
+    return this.pager;
   }
 
   observe(watcher: PaneWatcher): Disposable {

@@ -233,6 +233,36 @@ describe('PlanRunner', () => {
     expect(pane.typed).toEqual(['sleep 30']);
   });
 
+  it('cancel everything with a step in a pager: it is ended for real, and step, plan and runner agree', async () => {
+    vi.useFakeTimers();
+    const { pane, plan, runner, propose } = setup();
+    const results = propose('git log', 'echo never');
+    await vi.waitUntil(() => runner.waitingForUser);
+    runner.stepAction('p1s1', 'approve');
+    await vi.waitUntil(() => pane.typed.length === 1);
+    pane.startBlock();
+    pane.pager = 'less';
+    // Esc: less ignores Ctrl+C, so it is asked to quit; it does not, and Ctrl+C follows.
+    runner.interruptRunningStep();
+    expect(pane.pagerQuits).toBe(1);
+    expect(plan.steps[0]).toMatchObject({ status: 'running', detail: 'cancelling: asked less to quit (q)' });
+    // Esc again (everything stops): the plan is cancelled and the next stage comes at once.
+    runner.cancel(true);
+    expect(pane.interrupts).toBe(1);
+    expect(plan.state).toBe('cancelled');
+    expect(runner.runningStep).toBe(true);
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(pane.kills).toBe(1);
+    pane.finishBlock(0);
+    pane.showPrompt();
+    const [ended, never] = await results;
+    expect(plan.steps[0]).toMatchObject({ status: 'failed', detail: 'cancelled' });
+    expect(runner.runningStep).toBe(false);
+    expect(plan.state).toBe('cancelled');
+    expect(ended?.isError).toBe(true);
+    expect(never?.content).toBe('Not run: the user cancelled the plan.');
+  });
+
   it('Ctrl+C for the running step alone: it fails as interrupted and the plan waits', async () => {
     const { pane, plan, runner, propose } = setup();
     const results = propose('sleep 30', 'echo after');

@@ -157,4 +157,72 @@ describe('StepRunner', () => {
     pane.finishBlock(0);
     await step.done;
   });
+
+  it('cancelled in a pager: `q` first, then Ctrl+C twice, then SIGKILL, while the prompt has not come back', async () => {
+    const pane = new FakePane();
+    pane.pager = 'less';
+    const step = start(pane, 'git log');
+    pane.startBlock();
+    step.runner.interrupt();
+    expect(pane.pagerQuits).toBe(1);
+    expect(pane.interrupts).toBe(0);
+    expect(step.details.at(-1)).toBe('cancelling: asked less to quit (q)');
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(pane.interrupts).toBe(1);
+    expect(step.details.at(-1)).toBe('cancelling: interrupted (Ctrl+C)');
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(pane.interrupts).toBe(2);
+    expect(pane.kills).toBe(0);
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(pane.kills).toBe(1);
+    expect(step.details.at(-1)).toBe('ignored Ctrl+C: killed');
+    pane.finishBlock(137);
+    expect(await step.done).toMatchObject({ kind: 'finished', interrupted: true });
+    expect(pane.watching).toBe(0);
+  });
+
+  it('a pager that quits on `q` gets nothing more; cancelling again brings the next stage at once', async () => {
+    const pane = new FakePane();
+    pane.pager = 'pager';
+    const quits = start(pane, 'git log');
+    pane.startBlock();
+    quits.runner.interrupt();
+    pane.finishBlock(0);
+    expect(await quits.done).toMatchObject({ kind: 'finished', interrupted: true });
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect({ interrupts: pane.interrupts, kills: pane.kills }).toEqual({ interrupts: 0, kills: 0 });
+
+    pane.showPrompt();
+    const stubborn = start(pane, 'less file');
+    pane.startBlock();
+    stubborn.runner.interrupt();
+    stubborn.runner.interrupt();
+    expect(pane.interrupts).toBe(1);
+    stubborn.runner.interrupt();
+    stubborn.runner.interrupt();
+    expect(pane.interrupts).toBe(2);
+    expect(pane.kills).toBe(1);
+    pane.finishBlock(137);
+    await stubborn.done;
+  });
+
+  it('says when a step waits in a pager without the alternate screen (less -X), and on timeout quits it first', async () => {
+    const pane = new FakePane();
+    const step = start(pane, 'git log', { timeoutMs: 60_000, killGraceMs: 5_000 });
+    pane.startBlock();
+    pane.pager = 'less';
+    pane.print();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(step.details.at(-1)).toBe('waiting in a pager (less) in pane 1: press q there, or cancel the step');
+    await vi.advanceTimersByTimeAsync(14_000);
+    expect(step.details.at(-1)).toBe('waiting in a pager (less) in pane 1: press q there, or cancel the step');
+    await vi.advanceTimersByTimeAsync(45_000);
+    expect(pane.pagerQuits).toBe(1);
+    expect(step.details.at(-1)).toBe('ran longer than 1 min: asked less to quit (q)');
+    expect(pane.interrupts).toBe(0);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(pane.interrupts).toBe(1);
+    pane.finishBlock(0);
+    expect(await step.done).toMatchObject({ kind: 'finished', timedOut: true });
+  });
 });

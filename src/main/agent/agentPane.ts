@@ -27,5 +27,9 @@ export interface AgentPane {
   interrupt(): void;
   /** SIGKILL for the foreground job; false when there is none. */
   killForeground(): boolean;
+  /** The pager (`less`, git's `pager`…) in the foreground, waiting for keys, if there is one. */
+  foregroundPager(): string | undefined;
+  /** Presses `q` for a pager in the foreground; returns its name, or undefined when there is none. */
+  quitPager(): string | undefined;
   observe(watcher: PaneWatcher): Disposable;
 }

@@ -216,6 +216,18 @@ export class Pane {
     return this.process.killForeground();
   }
 
+  /** The pager (`less`, git's `pager`…) in the foreground, waiting for keys, if there is one. */
+  foregroundPager(): string | undefined {
+    return this.process.foregroundPager();
+  }
+
+  /** Presses `q` for a pager in the foreground (as the user would to quit it); its name, or undefined. */
+  quitPager(): string | undefined {
+    const pager = this.process.foregroundPager();
+    if (pager) this.write('q');
+    return pager;
+  }
+
   /** Watch blocks and prompts of this pane until the returned Disposable is disposed. */
   observe(watcher: PaneWatcher): Disposable {
     const watching = new DisposableStore();

@@ -295,9 +295,10 @@ export class Plan {
         const changedOwn = end.ownFilesChanged.join(', ');
         step.exitCode = block.exitCode;
         step.durationMs = (block.endedAt ?? Date.now()) - block.startedAt;
-        const ok = block.exitCode === 0 || (block.exitCode === undefined && !timedOut && !interrupted);
+        // A step ended by a cancel or its timeout did not do its job, even when it exits 0 (`q` quits less with 0).
+        const ok = (block.exitCode === 0 || block.exitCode === undefined) && !timedOut && !interrupted;
         step.result = { content: end.report, isError: !ok || changedOwn !== '' };
-        const detail = timedOut ? 'timed out' : interrupted ? 'interrupted' : undefined;
+        const detail = timedOut ? 'timed out' : interrupted ? (this.currentState === 'cancelled' ? 'cancelled' : 'interrupted') : undefined;
         this.setStatus(step, ok ? 'done' : 'failed', detail);
         effects.push(this.audit(step, 'executed', { exitCode: block.exitCode, durationMs: step.durationMs, reason: detail }));
         effects.push({ kind: 'executed', stepId: step.id, cwd: block.cwd });

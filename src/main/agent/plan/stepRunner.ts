@@ -7,6 +7,8 @@ import type { AgentPane } from '../agentPane';
 const NOT_RUN_GRACE_MS = 1_500;
 /** A running step silent this long may be waiting for input: the plan view says so. */
 const QUIET_MS = 15_000;
+/** A step silent this long is looked at for a pager waiting for a key (less -X shows no alternate screen). */
+const PAGER_CHECK_MS = 1_000;
 
 export type StepOutcome =
   | { kind: 'finished'; block: Block; output: BlockOutput; timedOut: boolean; interrupted: boolean }
@@ -25,20 +27,36 @@ export interface StepRunOptions {
   onBlockStarted?(block: Block): void;
 }
 
+/** After `q` to a pager, how long before Ctrl+C. */
+const PAGER_QUIT_MS = 1_000;
 /** A second Ctrl+C when the first did not end the step by then. */
 const INTERRUPT_RETRY_MS = 1_000;
+/** After the second Ctrl+C of a cancel, how long before the foreground job gets SIGKILL. */
+const CANCEL_KILL_GRACE_MS = 3_000;
+
+/** One thing done to end a running step; `undefined` when it does not apply (no pager to quit). */
+interface EndingStage {
+  act(): string | undefined;
+  /** How long to wait for the prompt before the next stage. */
+  waitMs: number;
+}
 
 /**
  * Runs one command in a visible pane as if the user typed it: waits until the pane is at a
- * prompt, types the command and Enter, and resolves with the block it produced. A step
- * that runs past its timeout gets Ctrl+C, then SIGKILL for its foreground job.
+ * prompt, types the command and Enter, and resolves with the block it produced.
+ *
+ * A step that must end (cancelled, or past its timeout) is ended for real, one stage after
+ * another while its prompt has not come back: `q` when a pager is in the foreground (less
+ * ignores Ctrl+C), Ctrl+C, Ctrl+C again (cancel), then SIGKILL for the foreground job. Cancel
+ * again and the next stage comes at once.
  */
 export class StepRunner {
   private stop: (() => void) | undefined;
   private cancelled = false;
   private typed = false;
   private interruptedByUser = false;
-  private interruptRetry: NodeJS.Timeout | undefined;
+  private ending: EndingStage[] | undefined;
+  private endingTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly pane: AgentPane,
@@ -55,8 +73,10 @@ export class StepRunner {
       let quietTimer: NodeJS.Timeout | undefined;
       const finish = (outcome: StepOutcome) => {
         for (const timer of timers) clearTimeout(timer);
-        clearTimeout(this.interruptRetry);
+        clearTimeout(this.endingTimer);
+        this.ending = [];
         clearTimeout(quietTimer);
+        clearTimeout(pagerTimer);
         watching.dispose();
         this.stop = undefined;
         this.options.onDetail?.(undefined);
@@ -72,25 +92,33 @@ export class StepRunner {
       };
       const onTimeout = () => {
         timedOut = true;
-        this.options.onDetail?.(`ran longer than ${formatSeconds(this.options.timeoutMs)}: interrupted (Ctrl+C)`);
-        this.pane.interrupt();
-        timers.push(
-          setTimeout(() => {
-            if (this.pane.killForeground()) this.options.onDetail?.('ignored Ctrl+C: killed');
-          }, this.options.killGraceMs ?? 5_000),
-        );
+        clearTimeout(quietTimer);
+        clearTimeout(pagerTimer);
+        const why = `ran longer than ${formatSeconds(this.options.timeoutMs)}`;
+        this.beginEnding([this.quitPagerStage(why), this.interruptStage(why, this.options.killGraceMs ?? 5_000), this.killStage()]);
       };
       let quietShown = false;
+      let pagerTimer: NodeJS.Timeout | undefined;
       const armQuiet = () => {
         clearTimeout(quietTimer);
-        if (!block || timedOut) return;
+        clearTimeout(pagerTimer);
+        if (!block || timedOut || this.ending) return;
         if (quietShown) {
           quietShown = false;
           this.options.onDetail?.(undefined);
         }
+        pagerTimer = setTimeout(() => {
+          const pager = this.pane.foregroundPager();
+          if (!pager) return;
+          quietShown = true;
+          this.options.onDetail?.(this.waitingInPager(pager));
+        }, PAGER_CHECK_MS);
         quietTimer = setTimeout(() => {
           quietShown = true;
-          this.options.onDetail?.(`no output for ${QUIET_MS / 1000} s: it may be waiting for input (a password or a question) in pane ${this.pane.id}`);
+          const pager = this.pane.foregroundPager();
+          this.options.onDetail?.(
+            pager ? this.waitingInPager(pager) : `no output for ${QUIET_MS / 1000} s: it may be waiting for input (a password or a question) in pane ${this.pane.id}`,
+          );
         }, QUIET_MS);
       };
       const watching: Disposable = this.pane.observe({
@@ -99,9 +127,13 @@ export class StepRunner {
           armQuiet();
         },
         alternateScreen: () => {
-          if (!block) return;
+          if (!block || this.ending) return;
           clearTimeout(quietTimer);
-          this.options.onDetail?.(`a full-screen program (a pager or an editor?) is open in pane ${this.pane.id}: finish it there, or cancel the step`);
+          clearTimeout(pagerTimer);
+          const pager = this.pane.foregroundPager();
+          this.options.onDetail?.(
+            pager ? this.waitingInPager(pager) : `a full-screen program (a pager or an editor?) is open in pane ${this.pane.id}: finish it there, or cancel the step`,
+          );
         },
         blockStarted: (started) => {
           if (!this.typed || block) return;
@@ -150,23 +182,77 @@ export class StepRunner {
   }
 
   /**
-   * Esc / Ctrl+C from the panel: a typed step gets SIGINT (as Ctrl+C in the pane would);
-   * one still waiting for the prompt is not typed at all.
+   * Esc / Ctrl+C from the panel: a typed step is ended (`q` to a pager, Ctrl+C, Ctrl+C once
+   * more, SIGKILL, each while its prompt has not come back); again while it is being ended,
+   * the next stage comes at once. A step still waiting for the prompt is not typed at all.
    */
   interrupt(): void {
-    if (this.typed) {
-      this.interruptedByUser = true;
-      this.pane.interrupt();
-      // A Ctrl+C that lands just as the shell starts the command can be lost (seen under load,
-      // with the block already started); as a user would, press it once more if nothing ended.
-      clearTimeout(this.interruptRetry);
-      this.interruptRetry = setTimeout(() => {
-        if (this.stop) this.pane.interrupt();
-      }, INTERRUPT_RETRY_MS);
+    if (!this.typed) {
+      this.cancelled = true;
+      this.stop?.();
       return;
     }
-    this.cancelled = true;
-    this.stop?.();
+    if (!this.stop) return;
+    this.interruptedByUser = true;
+    if (this.ending) {
+      if (this.ending.length > 0) this.nextEndingStage();
+      else this.pane.interrupt();
+      return;
+    }
+    // The second Ctrl+C: one that lands just as the shell starts the command can be lost
+    // (seen under load, with the block already started); a user would press it once more.
+    this.beginEnding([
+      this.quitPagerStage('cancelling'),
+      this.interruptStage('cancelling', INTERRUPT_RETRY_MS),
+      this.interruptStage('cancelling', CANCEL_KILL_GRACE_MS),
+      this.killStage(),
+    ]);
+  }
+
+  private beginEnding(stages: EndingStage[]): void {
+    this.ending = stages;
+    this.nextEndingStage();
+  }
+
+  /** The next stage that applies, while the step runs; the one after it follows unless the prompt comes back. */
+  private nextEndingStage(): void {
+    clearTimeout(this.endingTimer);
+    while (this.stop && this.ending && this.ending.length > 0) {
+      const stage = this.ending.shift()!;
+      const detail = stage.act();
+      if (detail === undefined) continue;
+      this.options.onDetail?.(detail);
+      if (this.ending.length > 0) this.endingTimer = setTimeout(() => this.nextEndingStage(), stage.waitMs);
+      return;
+    }
+  }
+
+  private quitPagerStage(why: string): EndingStage {
+    return {
+      waitMs: PAGER_QUIT_MS,
+      act: () => {
+        const pager = this.pane.quitPager();
+        return pager && `${why}: asked ${pager} to quit (q)`;
+      },
+    };
+  }
+
+  private interruptStage(why: string, waitMs: number): EndingStage {
+    return {
+      waitMs,
+      act: () => {
+        this.pane.interrupt();
+        return `${why}: interrupted (Ctrl+C)`;
+      },
+    };
+  }
+
+  private killStage(): EndingStage {
+    return { waitMs: 0, act: () => (this.pane.killForeground() ? 'ignored Ctrl+C: killed' : undefined) };
+  }
+
+  private waitingInPager(pager: string): string {
+    return `waiting in a pager (${pager}) in pane ${this.pane.id}: press q there, or cancel the step`;
   }
 }
 
