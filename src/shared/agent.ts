@@ -83,6 +83,8 @@ export interface PlanStepView {
   decider?: StepDecider;
   /** Where the step runs (its pane's cwd when it was proposed or last judged). */
   cwd?: string;
+  /** Secrets taken out of its output before the model saw it: "1 secret redacted from this output (…)". */
+  redacted?: string;
 }
 
 export type PlanState =
@@ -145,6 +147,8 @@ export type ConversationItem =
       ok: boolean;
       /** The block a command produced (`! cmd` from the panel). */
       blockId?: string;
+      /** Secrets taken out of the output before the model saw it: "2 secrets redacted from this output (…)". */
+      redacted?: string;
       at: number;
     }
   | {

@@ -71,6 +71,14 @@ describe('the safety pipeline around the agent', () => {
     // The panel says what was taken out of the user's own message.
     const user = latest(client)?.items.find((item) => item.role === 'user' && item.text.includes('my key is'));
     expect(user?.role === 'user' && user.redacted).toMatch(/aws-access-key/);
+    // ... and from each tool's output: the file read, the history, the step's block.
+    const tools = latest(client)?.items.filter((item) => item.role === 'tool') ?? [];
+    const redactedOf = (tool: string) => tools.find((item) => item.role === 'tool' && item.tool === tool)?.redacted;
+    expect(redactedOf('read_file')).toMatch(/^2 secrets redacted from this output \(.*npm/);
+    // The command line and its output both held the token.
+    expect(redactedOf('terminal_history')).toMatch(/^2 secrets redacted from this output \(github-token\)/);
+    const stepDone = await waitForStep(client, (step) => step.index === 1, 'the first step');
+    expect(stepDone.redacted).toMatch(/^2 secrets redacted from this output \(anthropic-api-key\)/);
   });
 
   it('writes every decision to a hash-chained audit log that verifies, and detects an edit', async () => {

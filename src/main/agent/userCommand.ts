@@ -3,6 +3,7 @@ import type { AgentPane } from './agentPane';
 import { blockForModel } from './blockForModel';
 import type { Conversation } from './conversation/conversation';
 import { StepRunner } from './plan/stepRunner';
+import { redactionNote } from './redactionNote';
 
 /**
  * `! cmd` typed in the panel: the user's own command, typed into the pane like a plan step
@@ -29,6 +30,7 @@ export class UserCommand {
       if (outcome.kind === 'finished') {
         const exit = outcome.block.exitCode;
         const lines = outcome.output.lineCount;
+        const forModel = blockForModel(outcome.block, outcome.output);
         conversation.add({
           id: randomUUID(),
           role: 'tool',
@@ -36,9 +38,10 @@ export class UserCommand {
           summary: `ran \`${oneLine(command)}\` → exit ${exit ?? '?'} · ${lines} line${lines === 1 ? '' : 's'}`,
           ok: exit === 0,
           blockId: outcome.block.id,
+          redacted: redactionNote(forModel),
           at: Date.now(),
         });
-        conversation.queue([{ type: 'text', text: `The user ran a command themselves:\n${blockForModel(outcome.block, outcome.output)}` }]);
+        conversation.queue([{ type: 'text', text: `The user ran a command themselves:\n${forModel}` }]);
       } else if (outcome.kind !== 'cancelled') {
         conversation.add({ id: randomUUID(), role: 'error', text: outcome.message, at: Date.now() });
       }

@@ -1,6 +1,7 @@
 import type { PlanAction, PlanState, PlanView, StepDecider, StepStatus } from '../../../shared/agent';
 import { isBlocked, isOpen, isPending } from '../../../shared/planSteps';
 import type { AuditRecord } from '../../safety/audit/auditEntry';
+import { redactionNote } from '../redactionNote';
 import type { PlanEffect, PlanEvent, PlanWait, StepEnd } from './planEvents';
 import { auditDecidedBy, blockedDetail, gateDecider, isJudged, MAX_PLAN_STEPS, type PlanStep } from './planStep';
 
@@ -298,6 +299,7 @@ export class Plan {
         // A step ended by a cancel or its timeout did not do its job, even when it exits 0 (`q` quits less with 0).
         const ok = (block.exitCode === 0 || block.exitCode === undefined) && !timedOut && !interrupted;
         step.result = { content: end.report, isError: !ok || changedOwn !== '' };
+        step.redacted = redactionNote(end.report);
         const detail = timedOut ? 'timed out' : interrupted ? (this.currentState === 'cancelled' ? 'cancelled' : 'interrupted') : undefined;
         this.setStatus(step, ok ? 'done' : 'failed', detail);
         effects.push(this.audit(step, 'executed', { exitCode: block.exitCode, durationMs: step.durationMs, reason: detail }));

@@ -3,6 +3,7 @@ import type { EngineLog } from '../../log/engineLog';
 import type { ApprovalGate } from '../../safety/approval/approvalGate';
 import type { AuditLog } from '../../safety/audit/auditLog';
 import { scrubSecrets } from '../../safety/secretScrubber';
+import { redactionNote } from '../redactionNote';
 import type { AgentPane } from '../agentPane';
 import type { AgentContent, ToolDefinition } from '../backends/modelBackend';
 import type { Conversation } from '../conversation/conversation';
@@ -96,7 +97,15 @@ export class ToolDispatcher {
       const tool = this.find(call.name);
       if (tool?.approval === 'gate') continue;
       const outcome = tool ? await this.runImmediate(tool, call) : unknownTool(call.name);
-      this.host.conversation.add({ id: randomUUID(), role: 'tool', tool: call.name, summary: outcome.summary, ok: !outcome.isError, at: Date.now() });
+      this.host.conversation.add({
+        id: randomUUID(),
+        role: 'tool',
+        tool: call.name,
+        summary: outcome.summary,
+        ok: !outcome.isError,
+        redacted: redactionNote(outcome.content),
+        at: Date.now(),
+      });
       results.set(call.id, outcome);
     }
     let stop = false;

@@ -124,6 +124,11 @@ function ToolMessage({ item }: { item: ItemOf<'tool'> }) {
         {item.ok ? '✓' : '✗'}
       </span>
       <span className="ai-message__tool-summary">{withInlineCode(item.summary)}</span>
+      {item.redacted && (
+        <span className="ai-message__redacted" data-testid="redacted" title="The model received [REDACTED:kind] in their place">
+          · {item.redacted}
+        </span>
+      )}
     </div>
   );
 }

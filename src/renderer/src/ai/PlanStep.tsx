@@ -143,6 +143,11 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
       )}
       {step.detail && <div className="plan-step__detail">{step.detail}</div>}
       {result.length > 0 && <div className="plan-step__result">{result.join(' · ')}</div>}
+      {step.redacted && (
+        <div className="plan-step__redacted" data-testid="redacted" title="The model received [REDACTED:kind] in their place">
+          {step.redacted}
+        </div>
+      )}
       {actionable && !editing && (
         <div className="plan-step__buttons">
           {button(
