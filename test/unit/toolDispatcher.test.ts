@@ -139,7 +139,7 @@ describe('ToolDispatcher', () => {
     expect(results.map((result) => (result.type === 'tool_result' ? result.tool_use_id : ''))).toEqual(calls.map((each) => each.id));
     expect(results[0]).toMatchObject({ content: 'Not run: the tool input was invalid (Invalid input: expected string, received undefined); "command" is required.', is_error: true });
     expect(results[1]).toMatchObject({ content: 'Not run: denied by policy: deny everything.', is_error: true });
-    expect(results[2]).toMatchObject({ content: 'Not run: the user stopped the plan (Step 1 was denied by policy: deny everything.).' });
+    expect(results[2]).toMatchObject({ content: 'Not run: the user stopped the plan. Step 1 was denied by policy: deny everything.' });
     expect(results[51]).toMatchObject({ content: 'Not run: a plan has at most 50 steps; propose the rest after these have run.', is_error: true });
     expect(results[52]).toMatchObject({ tool_use_id: 'r' });
     expect(audit.filter((record) => record.event === 'proposed')).toHaveLength(50);
