@@ -205,6 +205,11 @@ export interface ConversationView {
   setupHint?: string;
   /** Messages typed while the agent was busy; they go out with the next request. */
   queued: number;
+  /**
+   * The first item the model still sees: the history before it was dropped from the last
+   * request to fit the context budget. Absent while nothing was dropped.
+   */
+  contextStartsAt?: string;
   /** Tokens used since the window opened against `[ai] sessionTokenBudget` (limit 0: none). */
   budget: { used: number; limit: number };
   /** Command shapes allowed for this session ("Allow for this session"). */

@@ -140,3 +140,30 @@ describe('conversation usage and cost', () => {
     conversation.dispose();
   });
 });
+
+describe('exchanges the model no longer sees', () => {
+  it('marks the first item whose exchange still goes to the model once history is dropped', () => {
+    const conversation = new Conversation({
+      surroundings: () => ({ status: 'idle', backend: 'anthropic', model: 'm', budget: { used: 0, limit: 0 }, grants: [], policyProblems: [] }),
+      emit: () => {},
+    });
+    const exchange = (n: number, size: number) => {
+      conversation.add({ id: `u${n}`, role: 'user', text: `question ${n}`, source: 'panel', attachments: [], at: n });
+      conversation.appendToHistory('user', [{ type: 'text', text: `question ${n} ${'x'.repeat(size)}` }]);
+      conversation.add({ id: `a${n}`, role: 'assistant', text: `answer ${n}`, streaming: false, at: n });
+      conversation.appendToHistory('assistant', [{ type: 'text', text: `answer ${n}` }]);
+    };
+    exchange(1, 4_000);
+    exchange(2, 4_000);
+    exchange(3, 10);
+    conversation.historyWithin(100_000);
+    expect(conversation.view().contextStartsAt).toBeUndefined();
+    // Room for the last exchange only: the first two are dropped.
+    const sent = conversation.historyWithin(500);
+    expect(sent[0]?.content.some((part) => part.type === 'text' && part.text.includes('question 3'))).toBe(true);
+    expect(conversation.view().contextStartsAt).toBe('u3');
+    conversation.reset();
+    expect(conversation.view().contextStartsAt).toBeUndefined();
+    conversation.dispose();
+  });
+});

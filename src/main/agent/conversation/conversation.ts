@@ -36,6 +36,10 @@ export class Conversation {
   private queued: AgentContent[] = [];
   private queuedMessages = 0;
   private readonly sent = new SentRequests();
+  /** Where each item's exchange starts in the history (its length when the item was added). */
+  private readonly historyIndex = new Map<string, number>();
+  /** History messages the last request left out to fit the budget. */
+  private droppedMessages = 0;
   private viewTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: ConversationOptions) {}
@@ -46,11 +50,13 @@ export class Conversation {
 
   add(item: ConversationItem): void {
     this.list.push(item);
+    this.historyIndex.set(item.id, this.messages.length);
     this.changed();
   }
 
   remove(itemId: string): void {
     this.list = this.list.filter((item) => item.id !== itemId);
+    this.historyIndex.delete(itemId);
   }
 
   /** An error for the user, recorded in the engine log unless it was already; a failed request's error offers Retry. */
@@ -116,9 +122,11 @@ export class Conversation {
     appendMessage(this.messages, role, content);
   }
 
-  /** The history to send within `budgetTokens`. */
+  /** The history to send within `budgetTokens`; the view marks where what the model sees begins. */
   historyWithin(budgetTokens: number): AgentMessage[] {
-    return fitHistory(this.messages, budgetTokens).messages;
+    const { messages, dropped } = fitHistory(this.messages, budgetTokens);
+    this.droppedMessages = dropped;
+    return messages;
   }
 
   /** A request's tokens, priced at the model that answered it (a later switch of model does not reprice it). */
@@ -149,6 +157,8 @@ export class Conversation {
     this.currentId = randomUUID();
     this.list = [];
     this.messages = [];
+    this.historyIndex.clear();
+    this.droppedMessages = 0;
     this.takeQueued();
     this.usage = { inputTokens: 0, outputTokens: 0, contextTokens: 0 };
     this.costUsd = undefined;
@@ -175,10 +185,16 @@ export class Conversation {
       },
       setupHint,
       queued: this.queuedMessages,
+      contextStartsAt: this.contextStart(),
       budget,
       grants,
       policyProblems,
     };
+  }
+
+  private contextStart(): string | undefined {
+    if (this.droppedMessages === 0) return undefined;
+    return this.list.find((item) => (this.historyIndex.get(item.id) ?? 0) >= this.droppedMessages)?.id;
   }
 
   /**

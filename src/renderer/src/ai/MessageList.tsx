@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef } from 'react';
+import { Fragment, useLayoutEffect, useRef } from 'react';
 import type { ConversationItem } from '../../../shared/agent';
 import { chordLabel } from '../actions/chords';
 import { primaryChord } from '../actions/keybindings';
@@ -12,6 +12,7 @@ const STICK_DISTANCE_PX = 32;
 /** The conversation, following new text to the bottom until the user scrolls up. */
 export function MessageList() {
   const items = useConversationStore((state) => state.conversation?.items ?? NO_ITEMS);
+  const contextStartsAt = useConversationStore((state) => state.conversation?.contextStartsAt);
   const listRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
 
@@ -33,7 +34,26 @@ export function MessageList() {
         stickToBottom.current = list.scrollHeight - list.scrollTop - list.clientHeight <= STICK_DISTANCE_PX;
       }}
     >
-      {items.length === 0 ? <EmptyConversation /> : items.map((item) => <MessageItem key={item.id} item={item} />)}
+      {items.length === 0 ? <EmptyConversation /> : <ConversationItems items={items} contextStartsAt={contextStartsAt} />}
+    </div>
+  );
+}
+
+/** The items, with a marker before the first one the model still sees (when history was dropped). */
+export function ConversationItems({ items, contextStartsAt }: { items: ConversationItem[]; contextStartsAt: string | undefined }) {
+  return items.map((item) => (
+    <Fragment key={item.id}>
+      {item.id === contextStartsAt && <DroppedHistoryMarker />}
+      <MessageItem item={item} />
+    </Fragment>
+  ));
+}
+
+/** Between the exchanges the model no longer sees and those it does. */
+function DroppedHistoryMarker() {
+  return (
+    <div className="ai-dropped-history" data-testid="dropped-history" role="separator">
+      The model no longer sees the messages above: they were left out of its requests to fit the context budget ([ai] historyTokenBudget).
     </div>
   );
 }
