@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { bufferText, runCommand, screenRowOf, terminalSize, waitForBuffer } from './support/terminalPage';
+import { makeHome } from './support/tandemServer';
 import { allowClipboard, readClipboardText, useTandem, writeClipboardText } from './support/uiPage';
 
 const tandem = useTandem();
@@ -146,4 +147,46 @@ test("Tandem's chords work from the AI input, which keeps its own editing chords
   await expect(page.getByTestId('tab')).toHaveCount(1);
   await expect(pane).toBeVisible();
   await expect(input).toHaveValue('first line\nsecond line');
+});
+
+test('a restart restores which pane of a split had the focus, the tab is named after it, and the restored line fits narrow panes', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 760, height: 600 });
+  const home = makeHome();
+  const first = await tandem.start(page, { home });
+  await runCommand(page, first.pane, 'cd /tmp && echo focus-left');
+  await page.keyboard.press('Control+Shift+D');
+  const panes = page.getByTestId('pane');
+  await expect(panes).toHaveCount(2);
+  const right = page.locator(`[data-testid="pane"]:not([data-pane-id="${first.paneId}"])`);
+  await runCommand(page, right, 'cd /usr && echo focus-right');
+  await expect(right).toHaveAttribute('data-focused', 'true');
+  await expect(page.getByTestId('tab').locator('.tab__title')).toHaveText('usr');
+  const rightCols = (await terminalSize(page, (await right.getAttribute('data-pane-id'))!)).cols;
+
+  // Quit as a user does (the engine saves the session on the way out), then start again on the same home.
+  await page.close();
+  await tandem.server().stop('SIGTERM');
+  const again = await page.context().newPage();
+  await again.setViewportSize({ width: 760, height: 600 });
+  await tandem.start(again, { home, prompt: false });
+  const restored = again.getByTestId('pane');
+  await expect(restored).toHaveCount(2);
+  const focused = again.locator('[data-testid="pane"][data-focused="true"]');
+  await expect(focused).toHaveCount(1);
+  await expect(focused).toHaveAttribute('data-pane-id', (await restored.nth(1).getAttribute('data-pane-id'))!);
+  const focusedId = (await focused.getAttribute('data-pane-id'))!;
+  await expect.poll(() => bufferText(again, focusedId)).toMatch(/^focus-right$/m);
+  await expect(again.getByTestId('tab').locator('.tab__title')).toHaveText('usr');
+  await expect(again.locator('.xterm-helper-textarea:focus')).toHaveCount(1);
+  // Keys go to the restored focused pane.
+  const pwd = await runCommand(again, focused, 'pwd');
+  await expect(pwd).toHaveAttribute('data-cwd', '/usr');
+
+  // The restored line is one short row in each pane, whatever their width.
+  expect(rightCols).toBeLessThan(60);
+  for (const paneId of [focusedId, (await restored.nth(0).getAttribute('data-pane-id'))!]) {
+    await expect.poll(() => bufferText(again, paneId)).toMatch(/^── restored · \d\d:\d\d ──$/m);
+  }
 });

@@ -72,7 +72,18 @@ export const LayoutNodeSchema: z.ZodType<LayoutNode> = z.lazy(() =>
 
 export const SessionLayoutSchema = z
   .object({
-    tabs: z.array(z.object({ title: z.string().max(200), layout: LayoutNodeSchema }).strict()).max(64),
+    tabs: z
+      .array(
+        z
+          .object({
+            title: z.string().max(200),
+            layout: LayoutNodeSchema,
+            /** The tab's focused pane (a leaf of `layout`). */
+            focusedPaneId: paneId.optional(),
+          })
+          .strict(),
+      )
+      .max(64),
     activeTab: z.number().int().nonnegative(),
   })
   .strict();
@@ -84,7 +95,8 @@ export type RestoredLayoutNode =
   | { kind: 'split'; direction: 'row' | 'column'; sizes: number[]; children: RestoredLayoutNode[] };
 
 export interface RestoredSession {
-  tabs: { title: string; layout: RestoredLayoutNode }[];
+  /** `focusedRestoreKey`: the leaf that had the focus (absent in sessions saved before it was kept). */
+  tabs: { title: string; layout: RestoredLayoutNode; focusedRestoreKey?: string }[];
   activeTab: number;
 }
 

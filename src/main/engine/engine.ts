@@ -10,6 +10,7 @@ import type { ApprovalGate } from '../safety/approval/approvalGate';
 import { createApprovalGate } from '../safety/approval/gateSetup';
 import { EngineLog } from '../log/engineLog';
 import { AuditLog } from '../safety/audit/auditLog';
+import { restoredLine } from '../session/restoredLine';
 import { SessionKeeper } from '../session/sessionKeeper';
 import { LiveSettings } from '../settings/liveSettings';
 import { tandemPaths, type TandemPaths } from '../settings/paths';
@@ -146,7 +147,7 @@ export class Engine {
       integration: this.settings.shell.integration,
       login: this.settings.shell.login,
       env: this.env,
-      restoredSnapshot: restored ? restored.scrollback + restoredBanner(restored.savedAt) : undefined,
+      restoredSnapshot: restored ? restored.scrollback + restoredLine(restored.savedAt, request.cols) : undefined,
       onPromptRequest: (paneId, promptRequest) => this.agent.promptRequest(paneId, promptRequest),
       log: this.log,
     });
@@ -216,10 +217,6 @@ export class Engine {
       await this.audit.flush();
     }
   }
-}
-
-function restoredBanner(savedAt: number): string {
-  return `\r\n\x1b[2m── restored from the session saved ${new Date(savedAt).toLocaleString()} ──\x1b[0m\r\n`;
 }
 
 function usableDirectory(path: string | undefined): string | undefined {

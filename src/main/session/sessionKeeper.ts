@@ -71,7 +71,9 @@ export class SessionKeeper {
     };
     const tabs = layout.tabs.flatMap((tab) => {
       const converted = convert(tab.layout);
-      return converted ? [{ title: tab.title, layout: converted }] : [];
+      if (!converted) return [];
+      const focused = tab.focusedPaneId !== undefined && used.has(tab.focusedPaneId) ? `k${tab.focusedPaneId}` : undefined;
+      return [{ title: tab.title, layout: converted, ...(focused ? { focusedRestoreKey: focused } : {}) }];
     });
     const panes: SavedPane[] = [];
     for (const id of used) {

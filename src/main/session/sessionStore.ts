@@ -27,7 +27,7 @@ const SavedLayoutSchema: z.ZodType<RestoredLayoutNode> = z.lazy(() =>
 const SavedSessionSchema = z.object({
   version: z.literal(1),
   savedAt: z.number(),
-  tabs: z.array(z.object({ title: z.string(), layout: SavedLayoutSchema })),
+  tabs: z.array(z.object({ title: z.string(), layout: SavedLayoutSchema, focusedRestoreKey: z.string().optional() })),
   activeTab: z.number(),
   panes: z.array(z.object({ key: z.string(), cwd: z.string(), shell: z.string(), scrollback: z.string() })),
 });

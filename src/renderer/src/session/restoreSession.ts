@@ -5,28 +5,41 @@ import { estimatePaneSize } from '../terminal/initialPaneSize';
 import { createPane } from '../terminal/paneLifecycle';
 
 /** Rebuilds saved tabs and splits; each pane starts a new shell in its old cwd with its old scrollback. */
+/** Each tab's focus goes back to the pane that had it. */
 export async function restoreSession(session: RestoredSession): Promise<{ tabs: Omit<Tab, 'id'>[]; activeIndex: number }> {
   const built = await Promise.all(
     session.tabs.map(async (tab) => {
-      const root = await restoreNode(tab.layout, 1, 1);
+      const paneIds = new Map<string, number>();
+      const root = await restoreNode(tab.layout, 1, 1, paneIds);
       if (!root) return undefined;
-      return { root, focusedPaneId: panesOf(root)[0] ?? -1, restoredTitle: tab.title };
+      const focused = tab.focusedRestoreKey !== undefined ? paneIds.get(tab.focusedRestoreKey) : undefined;
+      return { root, focusedPaneId: focused ?? panesOf(root)[0] ?? -1, restoredTitle: tab.title };
     }),
   );
   const tabs = built.filter((tab): tab is NonNullable<typeof tab> => tab !== undefined);
   return { tabs, activeIndex: Math.min(session.activeTab, Math.max(0, tabs.length - 1)) };
 }
 
-async function restoreNode(node: RestoredLayoutNode, widthFraction: number, heightFraction: number): Promise<LayoutNode | undefined> {
-  if (node.kind === 'pane') return restorePane(node, widthFraction, heightFraction);
+/** `paneIds` learns the new pane of each restore key. */
+async function restoreNode(
+  node: RestoredLayoutNode,
+  widthFraction: number,
+  heightFraction: number,
+  paneIds: Map<string, number>,
+): Promise<LayoutNode | undefined> {
+  if (node.kind === 'pane') {
+    const leaf = await restorePane(node, widthFraction, heightFraction);
+    if (leaf?.kind === 'pane') paneIds.set(node.restoreKey, leaf.paneId);
+    return leaf;
+  }
   const sizes = normalizedSizes(node.sizes, node.children.length);
   const total = sizes.reduce((sum, size) => sum + size, 0);
   const children = await Promise.all(
     node.children.map((child, index) => {
       const fraction = (sizes[index] ?? 1) / total;
       return node.direction === 'row'
-        ? restoreNode(child, widthFraction * fraction, heightFraction)
-        : restoreNode(child, widthFraction, heightFraction * fraction);
+        ? restoreNode(child, widthFraction * fraction, heightFraction, paneIds)
+        : restoreNode(child, widthFraction, heightFraction * fraction, paneIds);
     }),
   );
   const kept = children

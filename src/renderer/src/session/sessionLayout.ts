@@ -10,7 +10,11 @@ export function currentSessionLayout(): SessionLayout {
   const { tabs, activeTabId } = useLayoutStore.getState();
   const panes = usePanesStore.getState().panes;
   return {
-    tabs: tabs.slice(0, 64).map((tab) => ({ title: tabTitle(tab, panes).slice(0, 200), layout: tab.root })),
+    tabs: tabs.slice(0, 64).map((tab) => ({
+      title: tabTitle(tab, panes).slice(0, 200),
+      layout: tab.root,
+      ...(tab.focusedPaneId >= 0 ? { focusedPaneId: tab.focusedPaneId } : {}),
+    })),
     activeTab: Math.max(0, tabs.findIndex((tab) => tab.id === activeTabId)),
   };
 }

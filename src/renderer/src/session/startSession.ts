@@ -79,7 +79,8 @@ async function reattach(livePanes: PaneInfo[], previousLayout: SessionLayout | u
     const panes = panesOf(root).filter((paneId) => !placed.has(paneId));
     if (panes.length !== panesOf(root).length) continue;
     panes.forEach((paneId) => placed.add(paneId));
-    tabs.push({ root, focusedPaneId: panes[0] ?? -1, restoredTitle: saved.title });
+    const focused = saved.focusedPaneId !== undefined && panes.includes(saved.focusedPaneId) ? saved.focusedPaneId : panes[0];
+    tabs.push({ root, focusedPaneId: focused ?? -1, restoredTitle: saved.title });
   }
   for (const pane of livePanes) {
     if (attached.has(pane.paneId) && !placed.has(pane.paneId)) {
