@@ -66,14 +66,19 @@ export function searchDecorationColors(theme: ResolvedTheme) {
   return theme === 'dark'
     ? {
         matchBackground: '#4b4220',
+        matchBorder: '#8a6d1f',
         matchOverviewRuler: '#e5c07b',
-        activeMatchBackground: '#8a6d1f',
+        activeMatchBackground: '#6e5518',
+        activeMatchBorder: '#e5c07b',
         activeMatchColorOverviewRuler: '#f0cc8c',
       }
     : {
-        matchBackground: '#fbe7a6',
+        // Strong enough to find at a glance on the near-white background, dark text still readable on it.
+        matchBackground: '#f2c744',
+        matchBorder: '#b58300',
         matchOverviewRuler: '#b58300',
-        activeMatchBackground: '#f4c542',
-        activeMatchColorOverviewRuler: '#9a6b00',
+        activeMatchBackground: '#f59e0b',
+        activeMatchBorder: '#8a5a00',
+        activeMatchColorOverviewRuler: '#8a5a00',
       };
 }
