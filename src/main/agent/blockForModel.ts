@@ -1,6 +1,6 @@
 import type { Block } from '../../shared/blocks';
 import type { BlockOutput } from '../blocks/mirror/blockOutputs';
-import { formatBytes, headTail } from '../context/outputExcerpt';
+import { formatBytes, formatCount, headTail } from '../context/outputExcerpt';
 import { scrubSecrets } from '../safety/secretScrubber';
 
 /** Output lines and characters a single block may put in front of the model. */
@@ -26,10 +26,16 @@ export function blockForModel(
     return lines.join('\n');
   }
   // Scrubbed before it is shortened, so a cut can never leave half a secret behind.
-  const excerpt = headTail(scrubSecrets(output.text).text, extra.limits ?? BLOCK_OUTPUT_LIMITS);
+  const printed = output.truncated ? output.printed : undefined;
+  const excerpt = headTail(scrubSecrets(output.text).text, { ...(extra.limits ?? BLOCK_OUTPUT_LIMITS), printed });
   const scrubbed = excerpt.text;
-  const size = `${excerpt.totalLines} lines, ${formatBytes(Buffer.byteLength(output.text))}`;
-  const lost = output.truncated ? '; its beginning scrolled out of the scrollback' : '';
+  const keptSize = `${formatCount(excerpt.totalLines)} lines, ${formatBytes(Buffer.byteLength(output.text))}`;
+  const size = printed && printed.lines > excerpt.totalLines ? `${formatCount(printed.lines)} lines, ${formatBytes(printed.bytes)} printed in total` : keptSize;
+  const lost = !output.truncated
+    ? ''
+    : size === keptSize
+      ? '; its beginning scrolled out of the scrollback'
+      : `; the first ${formatCount(printed!.lines - excerpt.totalLines)} lines scrolled out of the scrollback, the last ${keptSize} are kept`;
   lines.push(`Output (${size}${excerpt.truncated ? ', shortened to head and tail' : ''}${lost}):`);
   lines.push(fenceAsData(block.id, scrubbed));
   return lines.join('\n');

@@ -3,7 +3,7 @@
  * states exactly what was left out and the totals. Sizes in markers are UTF-8 bytes, which is
  * what a user means by "KB".
  */
-import { formatBytes, plural } from './countLabels';
+import { formatBytes, formatCount, plural } from './countLabels';
 import { HEAD_SHARE, excerptLimit } from './excerptLimits';
 import { cutLineMiddle, splitLines } from './outputLines';
 
@@ -12,6 +12,11 @@ export interface HeadTailOptions {
   maxLines: number;
   /** Characters kept at most, not counting markers. */
   maxChars: number;
+  /**
+   * What was printed in all, when `text` is only its end (the start scrolled out of the
+   * scrollback): the marker states these totals, not the text's.
+   */
+  printed?: { lines: number; bytes: number };
 }
 
 export interface HeadTailResult {
@@ -100,10 +105,12 @@ export function headTail(text: string, options: HeadTailOptions): HeadTailResult
     for (let i = h; i < t; i++) omittedBytes += utf8Length(lines[i] as string) + 1;
     const totalBytes = utf8Length(lines.join('\n'));
     omittedBytes = Math.min(omittedBytes, totalBytes);
-    parts.push(
-      `… [${plural(omittedLines, 'line')} (${formatBytes(omittedBytes)}) omitted; ` +
-        `${plural(totalLines, 'line')} (${formatBytes(totalBytes)}) in total] …`,
-    );
+    const printed = options.printed;
+    const total =
+      printed && printed.lines > totalLines
+        ? `${plural(printed.lines, 'line')} (${formatBytes(printed.bytes)}) printed in total; the first ${formatCount(printed.lines - totalLines)} scrolled out of the scrollback, ${formatCount(totalLines)} are kept`
+        : `${plural(totalLines, 'line')} (${formatBytes(totalBytes)}) in total`;
+    parts.push(`… [${plural(omittedLines, 'line')} (${formatBytes(omittedBytes)}) omitted; ${total}] …`);
   }
   parts.push(...tail);
   return { text: parts.join('\n'), totalLines, totalChars, truncated: omittedLines > 0 || cut };

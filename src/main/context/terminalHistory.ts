@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Block } from '../../shared/blocks';
 import type { ToolDefinition } from '../agent/backends/modelBackend';
 import { describeRedactions, scrubSecrets } from '../safety/secretScrubber';
-import { cutLineMiddle, errorLines, formatCount, headTail, splitLines, summarizeOutput } from './outputExcerpt';
+import { cutLineMiddle, errorLines, formatBytes, formatCount, headTail, splitLines, summarizeOutput } from './outputExcerpt';
 import { blockIndexNumber, singleLineCommand } from './standingContext';
 
 /**
@@ -87,6 +87,8 @@ export interface TerminalHistoryOutput {
   text: string;
   truncated: boolean;
   lineCount: number;
+  /** What the block printed in all (counted as it streamed), when known. */
+  printed?: { lines: number; bytes: number };
 }
 
 /** Where the tool reads blocks from (a pane's tracker and block outputs, or several panes'). */
@@ -235,6 +237,8 @@ interface ScrubbedOutput {
   text: string;
   truncated: boolean;
   lineCount: number;
+  /** Set when the start scrolled out and more was printed than is kept. */
+  printed?: { lines: number; bytes: number };
   redactions: string;
 }
 
@@ -242,7 +246,8 @@ async function readScrubbed(source: TerminalHistorySource, blockId: string): Pro
   const output = await source.output(blockId);
   if (!output) return undefined;
   const scrubbed = scrubSecrets(output.text);
-  return { text: scrubbed.text, truncated: output.truncated, lineCount: output.lineCount, redactions: describeRedactions(scrubbed.redactions) };
+  const printed = output.truncated && output.printed && output.printed.lines > output.lineCount ? output.printed : undefined;
+  return { text: scrubbed.text, truncated: output.truncated, lineCount: output.lineCount, printed, redactions: describeRedactions(scrubbed.redactions) };
 }
 
 /** Terminal text as data: fenced, with any forged fence inside defused. */
@@ -273,11 +278,11 @@ function blockHeader(block: Block, lineCount: number | undefined): string {
   ].join('\n');
 }
 
-function excerpt(text: string, detail: TerminalHistoryDetail, maxLines: number): string {
+function excerpt(text: string, detail: TerminalHistoryDetail, maxLines: number, printed?: ScrubbedOutput['printed']): string {
   const maxChars = Math.max(2_000, maxLines * CHARS_PER_LINE_BUDGET);
   switch (detail) {
     case 'full':
-      return headTail(text, { maxLines, maxChars }).text;
+      return headTail(text, { maxLines, maxChars, printed }).text;
     case 'errors_only':
       // Lines are capped one by one; the character budget still holds for the whole excerpt.
       return headTail(errorLines(text, { maxLines, maxLineChars: 300 }).text, { maxLines: Number.MAX_SAFE_INTEGER, maxChars }).text;
@@ -299,13 +304,17 @@ async function render(blocks: Block[], source: TerminalHistorySource, budget: Bu
   for (const block of chronological(blocks)) {
     const output = extras?.outputs.has(block.id) ? extras.outputs.get(block.id) : await readScrubbed(source, block.id);
     parts.push('');
-    parts.push(blockHeader(block, output?.lineCount));
+    parts.push(blockHeader(block, output?.printed?.lines ?? output?.lineCount));
     if (!output) {
       parts.push(block.endedAt === undefined ? '(no output yet)' : '(output not available: it scrolled out of the scrollback)');
       continue;
     }
     const notes: string[] = [];
-    if (output.truncated) notes.push('The start of this output scrolled out of the scrollback; what remains is below.');
+    if (output.printed) {
+      notes.push(
+        `It printed ${formatCount(output.printed.lines)} lines (${formatBytes(output.printed.bytes)}) in total; the first ${formatCount(output.printed.lines - output.lineCount)} scrolled out of the scrollback, the last ${formatCount(output.lineCount)} remain and are below.`,
+      );
+    } else if (output.truncated) notes.push('The start of this output scrolled out of the scrollback; what remains is below.');
     if (output.redactions) notes.push(`${output.redactions[0]?.toUpperCase()}${output.redactions.slice(1)}.`);
     const lines = extras?.matchLines.get(block.id) ?? [];
     const body: string[] = [];
@@ -316,7 +325,7 @@ async function render(blocks: Block[], source: TerminalHistorySource, budget: Bu
       for (const i of shownMatches) body.push(`line ${formatCount(i + 1)}: ${cutLineMiddle(all[i] ?? '', 300).text}`);
       body.push(`[${budget.detail}]`);
     }
-    body.push(output.text === '' ? '(no output)' : excerpt(output.text, budget.detail, perBlock));
+    body.push(output.text === '' ? '(no output)' : excerpt(output.text, budget.detail, perBlock, output.printed));
     parts.push(...notes);
     parts.push(fenceOutput(block.id, body.join('\n')));
   }

@@ -183,7 +183,9 @@ export class Pane {
   /** Clean text a block printed (from the mirror). */
   async outputOf(blockId: string): Promise<BlockOutput | undefined> {
     if (!this.tracker.find(blockId)) return undefined;
-    return (await this.stream.mirror.readBlock(blockId)) ?? { text: '', truncated: true, lineCount: 0 };
+    const output = (await this.stream.mirror.readBlock(blockId)) ?? { text: '', truncated: true, lineCount: 0 };
+    const printed = this.stream.printed.of(blockId);
+    return printed ? { ...output, printed } : output;
   }
 
   screenText(): Promise<string> {

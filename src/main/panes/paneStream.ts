@@ -3,6 +3,7 @@ import { AlternateScreenDetector } from '../blocks/alternateScreenDetector';
 import { BlockTracker } from '../blocks/blockTracker';
 import type { MirrorThread } from '../blocks/mirror/mirrorThread';
 import { PaneMirror } from '../blocks/mirror/paneMirror';
+import { PrintedTally } from '../blocks/printedTally';
 import { PromptHeuristics } from '../blocks/promptHeuristics';
 import { interpretOsc } from '../osc/marks';
 import { OscScanner } from '../osc/oscScanner';
@@ -32,6 +33,8 @@ export interface PaneStreamOptions {
 export class PaneStream {
   readonly tracker: BlockTracker;
   readonly mirror: PaneMirror;
+  /** Lines and bytes each block printed, counted as they stream (the mirror keeps only the end of a huge output). */
+  readonly printed = new PrintedTally();
   private readonly scanner = new OscScanner();
   private readonly alternateScreen = new AlternateScreenDetector();
   private readonly heuristics: PromptHeuristics;
@@ -143,6 +146,8 @@ export class PaneStream {
       this.enteredAlternateScreen.fire();
     }
     if (bytes.length === 0) return;
+    const running = this.tracker.running;
+    if (running) this.printed.add(running.id, bytes);
     this.mirror.write(bytes);
     if (this.mirror.available) this.mirrorWindow.sent(bytes.length);
   }

@@ -1,4 +1,5 @@
 import type { SnapshotBlock } from '../../../shared/protocol';
+import type { PrintedCount } from '../printedTally';
 import type { TerminalMirror } from './terminalMirror';
 
 type Mark = ReturnType<TerminalMirror['markCursorLine']>;
@@ -11,6 +12,8 @@ export interface BlockOutput {
   /** The start scrolled out of the scrollback, or the text was longer than the cap (the tail is kept). */
   truncated: boolean;
   lineCount: number;
+  /** What the block printed in all, counted as it streamed: more than `text` holds when its start scrolled out. */
+  printed?: PrintedCount;
 }
 
 /**
