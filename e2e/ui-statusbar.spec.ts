@@ -16,6 +16,14 @@ test('status bar shows the shell, the cwd after cd, and integration on', async (
   await runCommand(page, pane, 'cd /usr/share');
   await expect(page.getByTestId('status-cwd')).toHaveText('/usr/share');
   await expect(page.getByTestId('status-state')).toHaveAttribute('data-state', 'PROMPT');
+
+  // The home directory and what lies under it read as ~, the full path stays in the tooltip.
+  const home = tandem.server().home;
+  await runCommand(page, pane, 'mkdir -p ~/projects/tandem && cd ~/projects/tandem');
+  await expect(page.getByTestId('status-cwd')).toHaveText('~/projects/tandem');
+  await expect(page.getByTestId('status-cwd')).toHaveAttribute('title', `${home}/projects/tandem`);
+  await runCommand(page, pane, 'cd');
+  await expect(page.getByTestId('status-cwd')).toHaveText('~');
 });
 
 test('status bar says integration off for a shell without integration (dash)', async ({ page }) => {

@@ -144,6 +144,8 @@ export interface HelloResult {
   /** Set when config.toml could not be used; the defaults are in effect. */
   settingsError?: string;
   configPath: string;
+  /** The engine's home directory, so the page can show paths under it as `~/…`. */
+  home?: string;
   /** policy.toml files that cannot be used: every agent step asks until they are fixed. */
   policyProblems?: string[];
   restoredSession?: RestoredSession;

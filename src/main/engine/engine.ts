@@ -123,6 +123,7 @@ export class Engine {
       settings: this.settings,
       settingsError: notices.length > 0 ? notices.join('\n') : undefined,
       configPath: this.paths.configFile,
+      home: this.env.HOME || homedir(),
       policyProblems: this.gate.policyProblems(),
       restoredSession: this.settings.session.restore ? this.session.restoredLayout() : undefined,
       livePanes: [...this.panes.values()].map((pane) => pane.info()),

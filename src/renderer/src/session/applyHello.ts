@@ -1,5 +1,6 @@
 import type { HelloResult, HostWarning } from '../../../shared/protocol';
 import { useBannerStore } from '../app/bannerStore';
+import { useHostStore } from '../app/hostStore';
 import { useSettingsStore } from '../settings/settingsStore';
 
 /** Banner keys the last hello's host warnings showed, so the next hello can take back the ones it no longer has. */
@@ -14,6 +15,7 @@ export function applyHello(hello: HelloResult): void {
   const settings = useSettingsStore.getState();
   settings.setSettings(hello.settings);
   settings.setConfigPath(hello.configPath);
+  useHostStore.getState().setHome(hello.home ?? '');
   const banners = useBannerStore.getState();
   if (hello.settingsError) {
     banners.show({

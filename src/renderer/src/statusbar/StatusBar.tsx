@@ -2,12 +2,14 @@ import type { TerminalState } from '../../../shared/blocks';
 import { chordLabel } from '../actions/chords';
 import { primaryChord } from '../actions/keybindings';
 import { useConnectionStore } from '../app/connectionStore';
+import { useHostStore } from '../app/hostStore';
 import type { ConnectionStatus } from '../transport/engineConnection';
 import { useUiStore } from '../app/uiStore';
 import { useLayoutStore } from '../layout/layoutStore';
 import { effectiveFontSize, useSettingsStore } from '../settings/settingsStore';
 import { usePanesStore } from '../terminal/panesStore';
 import { AiPrefixStatus } from './AiPrefixStatus';
+import { displayPath } from './displayPath';
 import { StatusFlash } from './StatusFlash';
 
 const STATE_LABELS: Record<TerminalState, string> = {
@@ -29,6 +31,7 @@ export function StatusBar() {
   const paneId = useLayoutStore((state) => state.tabs.find((tab) => tab.id === state.activeTabId)?.focusedPaneId);
   const pane = usePanesStore((state) => (paneId !== undefined ? state.panes[paneId] : undefined));
   const connection = useConnectionStore((state) => state.status);
+  const home = useHostStore((state) => state.home);
   const zoomSteps = useSettingsStore((state) => state.zoomSteps);
   const fontSize = useSettingsStore(effectiveFontSize);
   const openPalette = useUiStore((state) => state.setPaletteOpen);
@@ -42,7 +45,7 @@ export function StatusBar() {
             {pane.shellName || 'shell'}
           </span>
           <span className="status-bar__item status-bar__cwd" data-testid="status-cwd" title={pane.cwd}>
-            <span>{pane.cwd || '—'}</span>
+            <span>{displayPath(pane.cwd, home) || '—'}</span>
           </span>
           <span
             className={`status-bar__item status-bar__integration status-bar__integration--${pane.integration ? 'on' : 'off'}`}
