@@ -185,6 +185,26 @@ describe('EngineConnection', () => {
     expect(reconnecting.map(([, detail]) => detail)).toEqual(['refused 0', 'refused 1', 'refused 2', 'refused 3']);
   });
 
+  it('a refused access token (browser mode) stops the retries and says which: missing or wrong', async () => {
+    const { ChannelRefusedError } = await importRendererModule<typeof import('../../src/renderer/src/transport/channel')>('transport/channel.ts');
+    for (const [tokenMissing, detail] of [
+      [true, 'missing-token'],
+      [false, 'wrong-token'],
+    ] as const) {
+      const factory = controllableFactory();
+      const connection = new module.EngineConnection(factory.open);
+      const reports: [Status, string | undefined][] = [];
+      connection.onStatus((status, reported) => reports.push([status, reported]));
+      connection.start();
+      await vi.waitFor(() => expect(factory.attempts).toHaveLength(1));
+      factory.attempts[0]!.reject(new ChannelRefusedError(tokenMissing));
+      await vi.advanceTimersByTimeAsync(30_000);
+      expect(factory.attempts).toHaveLength(1);
+      expect(connection.status).toBe('refused');
+      expect(reports).toEqual([['refused', detail]]);
+    }
+  });
+
   it('after "connection.replaced" stays replaced instead of fighting back, until reconnectNow', async () => {
     const factory = controllableFactory();
     const connection = new module.EngineConnection(factory.open);
