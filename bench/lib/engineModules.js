@@ -10,12 +10,13 @@ import { ROOT } from './root.js';
 /**
  * `entries`: { name: 'src/…/module.ts' } relative to the repository. Bundles them into
  * out/bench/<dir>/ (shared code in shared chunks, so a module's state is one) and imports them.
+ * `root`: another checkout to bundle them from (its own node_modules resolves the dependencies).
  */
-export async function importEngineModules(dir, entries) {
-  const outDir = join(ROOT, 'out/bench', dir);
+export async function importEngineModules(dir, entries, root = ROOT) {
+  const outDir = join(root, 'out/bench', dir);
   await build({
     configFile: false,
-    root: ROOT,
+    root,
     logLevel: 'warn',
     build: {
       ssr: true,
@@ -24,7 +25,7 @@ export async function importEngineModules(dir, entries) {
       minify: false,
       target: 'node20',
       rollupOptions: {
-        input: Object.fromEntries(Object.entries(entries).map(([name, path]) => [name, join(ROOT, path)])),
+        input: Object.fromEntries(Object.entries(entries).map(([name, path]) => [name, join(root, path)])),
         output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' },
       },
     },

@@ -6,18 +6,24 @@
 //     pass, not in the command); p50 and p99 over the commands vs 2 ms. Every single sample's
 //     p99 and the raw tree-sitter parse of the same commands alongside
 //   - secret scrubbing: scrubSecrets on 10 MB of mixed output (the ordinary-output fixtures of
-//     test/fixtures/secrets/ with a planted-secret document after every nine of them) vs 50 MB/s
+//     test/fixtures/secrets/ with a planted-secret document after every nine of them) vs 50 MB/s.
+//     A run's rate is over the thread's CPU time, not wall time (lib/threadCpuTime.js): on a
+//     shared machine the wall clock swung the same input's median by a third between bench runs
+//   - with BENCH_SAFETY_BASE=<another checkout>: the same two measurements of that checkout's
+//     modules, on this checkout's commands and text, interleaved with this one's in this
+//     process (a busy neighbour slows both alike), as ratios: this / base
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { importEngineModules } from '../lib/engineModules.js';
 import { measure } from '../lib/report.js';
 import { MB, percentile } from '../lib/stats.js';
 import { ROOT } from '../lib/root.js';
+import { threadCpuClock, threadCpuSeconds } from '../lib/threadCpuTime.js';
 
 const CLASSIFY_PASSES = 5;
 const CLASSIFY_LIMIT_MS = 2;
 const SCRUB_MB = Number(process.env.BENCH_SCRUB_MB ?? 10);
-const SCRUB_RUNS = 5;
+const SCRUB_RUNS = 9;
 const SCRUB_LIMIT_MB_S = 50;
 /** The context of the command corpus (as in test/unit/commandRisk.test.ts). */
 const HOME = '/home/u';
@@ -29,17 +35,16 @@ const RISK_CONTEXT = {
 const fmt = (values) => `p50 ${percentile(values, 50).toFixed(3)} / p99 ${percentile(values, 99).toFixed(3)} / max ${Math.max(...values).toFixed(2)} ms`;
 
 export async function safety(report) {
-  const engine = await importEngineModules('safety', {
-    commandRisk: 'src/main/safety/commandRisk.ts',
-    shellParser: 'src/main/safety/shellParser.ts',
-    secretScrubber: 'src/main/safety/secretScrubber.ts',
-    plantedSecrets: 'test/fixtures/secrets/plantedSecrets.ts',
-  });
+  const engine = await importEngineModules('safety', { ...ENGINE_ENTRIES, plantedSecrets: 'test/fixtures/secrets/plantedSecrets.ts' });
   const risk = await measure(report, 'safety: classify command', () => classifySamples(engine));
   if (risk) reportClassification(report, risk);
   const scrub = await measure(report, 'safety: scrub secrets', () => scrubSamples(engine));
   if (scrub) reportScrubbing(report, scrub);
+  const base = process.env.BENCH_SAFETY_BASE;
+  if (base) await measure(report, 'safety: this checkout vs BENCH_SAFETY_BASE', () => compareWithBase(report, engine, base));
 }
+
+const ENGINE_ENTRIES = { commandRisk: 'src/main/safety/commandRisk.ts', shellParser: 'src/main/safety/shellParser.ts', secretScrubber: 'src/main/safety/secretScrubber.ts' };
 
 // ── command risk ──────────────────────────────────────────────────────────────────────────
 
@@ -122,22 +127,77 @@ async function scrubSamples({ secretScrubber, plantedSecrets }) {
   const first = secretScrubber.scrubSecrets(text); // warm-up
   const redacted = first.redactions.reduce((sum, r) => sum + r.count, 0);
   const rates = [];
+  const wallRates = [];
   for (let run = 0; run < SCRUB_RUNS; run++) {
+    const cpu0 = threadCpuSeconds();
     const t0 = performance.now();
     secretScrubber.scrubSecrets(text);
-    rates.push(text.length / MB / ((performance.now() - t0) / 1000));
+    const wall = (performance.now() - t0) / 1000;
+    rates.push(text.length / MB / (threadCpuSeconds() - cpu0));
+    wallRates.push(text.length / MB / wall);
   }
-  return { chars: text.length, planted, redacted, rates };
+  return { chars: text.length, planted, redacted, rates, wallRates };
 }
 
-function reportScrubbing(report, { chars, planted, redacted, rates }) {
+function reportScrubbing(report, { chars, planted, redacted, rates, wallRates }) {
   const sorted = [...rates].sort((a, b) => a - b);
   report.absolute({
-    name: `safety: scrubSecrets on ${(chars / MB).toFixed(0)} MB of mixed output, median`,
+    name: `safety: scrubSecrets on ${(chars / MB).toFixed(0)} MB of mixed output, median (CPU time)`,
     value: percentile(rates, 50),
     unit: 'MB/s',
     limit: SCRUB_LIMIT_MB_S,
     better: 'higher',
-    note: `${SCRUB_RUNS} runs after a warm-up: ${sorted.map((r) => r.toFixed(1)).join(', ')} MB/s (MB = 2^20 UTF-16 characters); ${planted} planted secrets, ${redacted} redactions per pass`,
+    note: `${SCRUB_RUNS} runs after a warm-up: ${sorted.map((r) => r.toFixed(1)).join(', ')} MB/s of ${threadCpuClock} (MB = 2^20 UTF-16 characters); wall-clock median ${percentile(wallRates, 50).toFixed(1)} MB/s; ${planted} planted secrets, ${redacted} redactions per pass`,
   });
+}
+
+// ── against another checkout ────────────────────────────────────────────────────────────────
+
+const COMPARE_ROUNDS = 15;
+
+async function compareWithBase(report, engine, baseRoot) {
+  const base = await importEngineModules('safety-base', ENGINE_ENTRIES, baseRoot);
+  const trees = { this: engine, base };
+  const order = (round) => (round % 2 ? ['this', 'base'] : ['base', 'this']);
+
+  const commands = commandCorpus();
+  const parsers = {};
+  for (const [name, tree] of Object.entries(trees)) {
+    parsers[name] = await tree.shellParser.getShellParser();
+    for (const command of commands) tree.commandRisk.classifyWithParser(parsers[name], command, RISK_CONTEXT);
+  }
+  const perCommand = { this: commands.map(() => []), base: commands.map(() => []) };
+  for (let pass = 0; pass < 2 * CLASSIFY_PASSES; pass++) {
+    for (const name of order(pass)) {
+      commands.forEach((command, i) => {
+        const t0 = performance.now();
+        trees[name].commandRisk.classifyWithParser(parsers[name], command, RISK_CONTEXT);
+        perCommand[name][i].push(performance.now() - t0);
+      });
+    }
+  }
+  const p99 = (name) => percentile(perCommand[name].map((samples) => percentile(samples, 50)), 99);
+  report.info('safety: classify p99, this / base', p99('this') / p99('base'), 'x', `${commands.length} commands of this checkout, each its median of ${2 * CLASSIFY_PASSES} passes, the two interleaved: this ${p99('this').toFixed(3)} ms, base ${p99('base').toFixed(3)} ms (${baseRoot})`);
+
+  const { text } = mixedOutput(engine.plantedSecrets.fillTemplate, SCRUB_MB);
+  for (const tree of Object.values(trees)) tree.secretScrubber.scrubSecrets(text);
+  const rates = { this: [], base: [] };
+  const ratios = [];
+  for (let round = 0; round < COMPARE_ROUNDS; round++) {
+    const got = {};
+    for (const name of order(round)) {
+      const cpu0 = threadCpuSeconds();
+      trees[name].secretScrubber.scrubSecrets(text);
+      got[name] = text.length / MB / (threadCpuSeconds() - cpu0);
+      rates[name].push(got[name]);
+    }
+    ratios.push(got.this / got.base);
+  }
+  const quartiles = (values, digits) => `${percentile(values, 25).toFixed(digits)}–${percentile(values, 75).toFixed(digits)}`;
+  report.info(
+    'safety: scrubSecrets MB/s, this / base',
+    percentile(ratios, 50),
+    'x',
+    `median of ${COMPARE_ROUNDS} interleaved rounds on the same ${(text.length / MB).toFixed(0)} MB (${threadCpuClock}): this ${percentile(rates.this, 50).toFixed(1)} MB/s (quartiles ${quartiles(rates.this, 1)}), base ${percentile(rates.base, 50).toFixed(1)} MB/s (${quartiles(rates.base, 1)}); per-round ratio quartiles ${quartiles(ratios, 3)}`,
+  );
 }
