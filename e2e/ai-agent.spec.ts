@@ -426,3 +426,24 @@ test('a Markdown table at the default panel width wraps between words, never ins
   });
   expect(brokenWords).toEqual([]);
 });
+
+test("the model picker offers the chosen backend's models: the endpoint's own list, else suggestions", async ({ page }) => {
+  const { panel } = await ai.start(page);
+  ai.model.listModels(['claude-from-endpoint-1', 'claude-from-endpoint-2']);
+  await openPanel(page);
+  await panel.getByTestId('ai-model').click();
+  const list = panel.getByTestId('ai-model-list');
+  await expect(list).toHaveAttribute('data-source', 'endpoint');
+  await expect(panel.getByTestId('ai-model-source')).toHaveText('2 from the endpoint');
+  expect(await list.locator('option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value))).toEqual([
+    'claude-from-endpoint-1',
+    'claude-from-endpoint-2',
+  ]);
+  await panel.getByLabel('Backend for this conversation').selectOption('openai-compatible');
+  await expect(list).toHaveAttribute('data-backend', 'openai-compatible');
+  await expect(list).toHaveAttribute('data-source', 'catalog');
+  await expect(panel.getByTestId('ai-model-source')).toHaveText('suggestions');
+  const suggested = await list.locator('option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+  expect(suggested).toContain('gpt-5');
+  expect(suggested.some((id) => id.startsWith('claude'))).toBe(false);
+});

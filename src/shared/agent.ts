@@ -218,6 +218,16 @@ export interface ConversationView {
   policyProblems: string[];
 }
 
+/** The models the picker offers for a backend. */
+export interface ModelList {
+  backend: 'anthropic' | 'openai-compatible';
+  models: string[];
+  /** endpoint: its own list (`GET /v1/models`); catalog: Tandem's suggestions, because it did not answer. */
+  source: 'endpoint' | 'catalog';
+  /** Why the catalog is shown. */
+  note?: string;
+}
+
 export const PlanActionSchema = z.enum(['allow-all', 'step-through', 'deny-plan', 'continue', 'stop']);
 export type PlanAction = z.infer<typeof PlanActionSchema>;
 /** approve = Allow once; allow-session also grants the command's shape until the window closes. */
@@ -264,6 +274,8 @@ export const AgentRequestSchemas = {
   'agent.model': z
     .object({ backend: z.enum(['anthropic', 'openai-compatible']).optional(), model: z.string().min(1).max(200).optional() })
     .strict(),
+  /** The models a backend's endpoint offers (the conversation's backend when none is named). */
+  'agent.models': z.object({ backend: z.enum(['anthropic', 'openai-compatible']).optional() }).strict(),
   /** "What was sent": the exact request body behind an assistant answer. */
   'agent.sent': z.object({ itemId: id }).strict(),
   /** Send the last request again after it failed (an error card's Retry). */
@@ -287,6 +299,7 @@ export interface AgentResults {
   'agent.key': { stored: 'keychain' | 'memory' };
   'agent.sent': { payload: string };
   'agent.retry': Record<string, never>;
+  'agent.models': ModelList;
   'agent.revoke': ConversationView;
 }
 

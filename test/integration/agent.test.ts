@@ -395,4 +395,30 @@ describe('the agent, with a real bash and the real SDK against a scripted model'
     await waitForIdleWithAnswer(client, 'Back again.');
     expect(model.requests).toHaveLength(6);
   });
+
+  it("offers the endpoint's own models, kept for a while; the catalog when it does not list them", async () => {
+    const { client, model } = await open();
+    model.listModels(['claude-zeta-1', 'claude-alpha-2']);
+    const listed = await client.request('agent.models', {});
+    expect(listed).toEqual({ backend: 'anthropic', models: ['claude-alpha-2', 'claude-zeta-1'], source: 'endpoint' });
+    // Asked again: the kept list, no second request.
+    expect(await client.request('agent.models', { backend: 'anthropic' })).toEqual(listed);
+    expect(model.modelListRequests).toBe(1);
+    // The other backend has no key and no local endpoint: suggestions for it, never Anthropic's.
+    const other = await client.request('agent.models', { backend: 'openai-compatible' });
+    expect(other).toMatchObject({ backend: 'openai-compatible', source: 'catalog', note: expect.stringContaining('no model is connected') });
+    expect(other.models.some((id) => id.startsWith('claude'))).toBe(false);
+  });
+
+  it('lists models of an OpenAI-compatible endpoint, and falls back to suggestions when it answers 404', async () => {
+    const { client, model } = await open({ openAiCompatible: true });
+    const fallback = await client.request('agent.models', {});
+    expect(fallback).toMatchObject({ backend: 'openai-compatible', source: 'catalog', note: expect.stringContaining('did not list its models') });
+    expect(fallback.models).toContain('llama3.1');
+    // A new connection (another model chosen) asks the endpoint again.
+    model.listModels(['qwen2.5-coder:7b', 'llama3:8b']);
+    await client.request('agent.model', { model: 'llama3:8b' });
+    expect(await client.request('agent.models', {})).toEqual({ backend: 'openai-compatible', models: ['llama3:8b', 'qwen2.5-coder:7b'], source: 'endpoint' });
+    expect(model.modelListRequests).toBe(2);
+  });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentEvents, AgentResults, AgentStatus, ConversationView, PlanAction, StepAction } from '../../shared/agent';
+import type { AgentEvents, AgentResults, AgentStatus, ConversationView, ModelList, PlanAction, StepAction } from '../../shared/agent';
 import type { Settings } from '../../shared/settings';
 import { estimateTokens } from '../context/tokenEstimate';
 import type { EngineLog } from '../log/engineLog';
@@ -14,6 +14,7 @@ import { Conversation, type ConversationSurroundings } from './conversation/conv
 import { BROKE_OFF_MARK, estimateMessagesTokens } from './conversation/conversationHistory';
 import { modelFacts } from './modelCatalog';
 import { ModelChoice, type ApiKeyStore, type BackendKind } from './modelConnection';
+import { ModelLists } from './modelList';
 import { ModelTurn } from './modelTurn';
 import type { PlanRunner } from './plan/planRunner';
 import { StandingContextCache } from './standingContextCache';
@@ -57,6 +58,7 @@ export interface AgentHost {
 export class AgentSession {
   private readonly conversation: Conversation;
   private readonly models: ModelChoice;
+  private readonly modelLists = new ModelLists();
   private readonly budget: TokenBudget;
   private readonly tools: ToolDispatcher;
   private readonly userCommand = new UserCommand();
@@ -104,6 +106,11 @@ export class AgentSession {
       this.conversation.appendToHistory('user', [{ type: 'text', text: '[Your answer above broke off. Answer again.]' }]);
     }
     void this.runLoop(true);
+  }
+
+  /** The model picker's list for a backend: the endpoint's own, or the catalog. */
+  listModels(backend?: BackendKind): Promise<ModelList> {
+    return this.modelLists.list(backend ? this.models.connectionFor(backend) : this.models.connection());
   }
 
   /** The window closed (or another took its place): its session grants end. */

@@ -25,6 +25,12 @@ const FAMILIES: [RegExp, ModelFacts][] = [
 
 const UNKNOWN: ModelFacts = { contextWindow: 32_000 };
 
+/** What the model picker offers for a backend when its endpoint does not list its models. */
+export const CATALOG_MODELS: Record<'anthropic' | 'openai-compatible', readonly string[]> = {
+  anthropic: ['claude-sonnet-5-5', 'claude-opus-5-5', 'claude-haiku-5-5', 'claude-sonnet-4-5', 'claude-opus-4-1', 'claude-haiku-4-5'],
+  'openai-compatible': ['gpt-5', 'gpt-4.1', 'gpt-4o', 'gpt-4o-mini', 'llama3.1', 'qwen2.5-coder'],
+};
+
 export function modelFacts(model: string): ModelFacts {
   return FAMILIES.find(([pattern]) => pattern.test(model))?.[1] ?? UNKNOWN;
 }

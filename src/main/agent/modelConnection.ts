@@ -82,7 +82,8 @@ function isLoopbackUrl(url: string): boolean {
  */
 export class ModelChoice {
   private override: { backend?: BackendKind; model?: string } = {};
-  private cached: { key: string; connection: ModelConnection } | undefined;
+  /** The conversation's connection, and the last one built for the other backend. */
+  private readonly cached: Partial<Record<'current' | 'other', { key: string; connection: ModelConnection }>> = {};
 
   constructor(
     private readonly settings: () => Settings['ai'],
@@ -95,10 +96,23 @@ export class ModelChoice {
   }
 
   connection(): ModelConnection {
+    return this.connectionWith(this.override, 'current');
+  }
+
+  /** The connection `backend` would have if this conversation switched to it (for the model picker). */
+  connectionFor(backend: BackendKind): ModelConnection {
+    const current = this.override.backend ?? this.settings().backend;
+    return backend === current ? this.connection() : this.connectionWith({ backend }, 'other');
+  }
+
+  private connectionWith(override: { backend?: BackendKind; model?: string }, slot: 'current' | 'other'): ModelConnection {
     const ai = this.settings();
-    const backend = this.override.backend ?? ai.backend;
-    const key = `${JSON.stringify(ai)}|${JSON.stringify(this.override)}|${this.keys.get(backend) ?? ''}`;
-    if (this.cached?.key !== key) this.cached = { key, connection: connectModel(ai, this.override, this.env, this.keys) };
-    return this.cached.connection;
+    const backend = override.backend ?? ai.backend;
+    const key = `${JSON.stringify(ai)}|${JSON.stringify(override)}|${this.keys.get(backend) ?? ''}`;
+    const cached = this.cached[slot];
+    if (cached?.key === key) return cached.connection;
+    const connection = connectModel(ai, override, this.env, this.keys);
+    this.cached[slot] = { key, connection };
+    return connection;
   }
 }

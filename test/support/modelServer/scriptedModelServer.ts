@@ -21,6 +21,13 @@ export interface ScriptedModelServer {
   script(...replies: ScriptedReply[]): void;
   /** Answers requests that find the queue empty; `null` removes the responder. */
   respond(responder: Responder | null): void;
+  /**
+   * The model ids `GET /v1/models` lists (in a body both the Anthropic and the OpenAI SDK
+   * read); `null` (the default) answers 404, as an endpoint without the route does. These
+   * requests are not model requests: `requests` does not record them, `modelListRequests` counts them.
+   */
+  listModels(ids: readonly string[] | null): void;
+  readonly modelListRequests: number;
   /** Resolves with the n-th request (1-based) once it has arrived. */
   waitForRequest(n: number, timeoutMs?: number): Promise<RecordedRequest>;
   /** Forgets queued replies, the responder and recorded requests (indices restart at 1). */
@@ -70,6 +77,8 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
   let idCounter = 0;
   const nextId = () => ++idCounter;
   let closing = false;
+  let listedModels: readonly string[] | null = null;
+  let modelListRequests = 0;
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -81,6 +90,12 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const rawBody = await readBody(req);
+    if (req.method === 'GET' && new URL(req.url ?? '/', 'http://127.0.0.1').pathname === '/v1/models') {
+      modelListRequests++;
+      if (!listedModels) return sendHttpReply(res, anthropicProtocol, { status: 404, message: 'scripted model server: no model list' });
+      const data = listedModels.map((id) => ({ id, type: 'model', object: 'model', display_name: id, created_at: '2026-01-01T00:00:00Z', created: 0, owned_by: 'scripted' }));
+      return sendJson(res, 200, {}, { object: 'list', data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null });
+    }
     const exchange = record(req, res, rawBody);
     const { request } = exchange;
     const route = `${request.method} ${request.path}`;
@@ -175,6 +190,12 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
     respond(next) {
       responder = next;
     },
+    listModels(ids) {
+      listedModels = ids;
+    },
+    get modelListRequests() {
+      return modelListRequests;
+    },
     waitForRequest(n, timeoutMs = 10_000) {
       const arrived = requests[n - 1];
       if (arrived) return Promise.resolve(arrived);
@@ -197,6 +218,8 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
     reset() {
       queue.length = 0;
       responder = null;
+      listedModels = null;
+      modelListRequests = 0;
       requests = [];
       rejectWaiters('scripted model server: reset() before the request arrived');
     },

@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { AgentContent, ModelBackend, ModelRequest, ModelResult, StreamHandlers } from './modelBackend';
+import { MAX_LISTED_MODELS, MODEL_LIST_TIMEOUT_MS, type AgentContent, type ModelBackend, type ModelRequest, type ModelResult, type StreamHandlers } from './modelBackend';
 import { ModelError, errorForStatus, networkError, retryAfterMs } from './modelError';
 
 /** A stream with no event for this long is treated as dead. */
@@ -33,6 +33,15 @@ export class AnthropicBackend implements ModelBackend {
       timeout: 10 * 60_000,
     });
     this.endpoint = options.baseURL || 'https://api.anthropic.com';
+  }
+
+  async listModels(signal: AbortSignal): Promise<string[]> {
+    const ids: string[] = [];
+    for await (const model of this.client.models.list({ limit: 100 }, { signal, timeout: MODEL_LIST_TIMEOUT_MS })) {
+      ids.push(model.id);
+      if (ids.length >= MAX_LISTED_MODELS) break;
+    }
+    return ids;
   }
 
   async stream(request: ModelRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<ModelResult> {

@@ -48,8 +48,15 @@ export interface ModelResult {
   usage: ModelUsage;
 }
 
+/** The model picker does not wait longer for the endpoint's list (it falls back to the catalog). */
+export const MODEL_LIST_TIMEOUT_MS = 5_000;
+/** More models than this in an endpoint's list are left out of the picker. */
+export const MAX_LISTED_MODELS = 500;
+
 export interface ModelBackend {
   readonly kind: 'anthropic' | 'openai-compatible';
   /** Rejects with a ModelError; `signal` aborts the request and the stream. */
   stream(request: ModelRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<ModelResult>;
+  /** The model ids the endpoint offers (its `/v1/models`); rejects when it does not answer. */
+  listModels(signal: AbortSignal): Promise<string[]>;
 }

@@ -1,5 +1,14 @@
 import OpenAI from 'openai';
-import type { AgentContent, AgentMessage, ModelBackend, ModelRequest, ModelResult, StreamHandlers } from './modelBackend';
+import {
+  MAX_LISTED_MODELS,
+  MODEL_LIST_TIMEOUT_MS,
+  type AgentContent,
+  type AgentMessage,
+  type ModelBackend,
+  type ModelRequest,
+  type ModelResult,
+  type StreamHandlers,
+} from './modelBackend';
 import { ModelError, errorForStatus, networkError, retryAfterMs } from './modelError';
 
 export interface OpenAiCompatibleOptions {
@@ -27,6 +36,15 @@ export class OpenAiCompatibleBackend implements ModelBackend {
       maxRetries: 0,
       timeout: 10 * 60_000,
     });
+  }
+
+  async listModels(signal: AbortSignal): Promise<string[]> {
+    const ids: string[] = [];
+    for await (const model of this.client.models.list({ signal, timeout: MODEL_LIST_TIMEOUT_MS })) {
+      ids.push(model.id);
+      if (ids.length >= MAX_LISTED_MODELS) break;
+    }
+    return ids;
   }
 
   async stream(request: ModelRequest, handlers: StreamHandlers, signal: AbortSignal): Promise<ModelResult> {

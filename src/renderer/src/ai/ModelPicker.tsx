@@ -1,19 +1,31 @@
-import { useState, type FormEvent } from 'react';
-import type { ConversationView } from '../../../shared/agent';
-import { switchModel } from './agentRequests';
+import { useEffect, useState, type FormEvent } from 'react';
+import type { ConversationView, ModelList } from '../../../shared/agent';
+import { fetchModelList, switchModel } from './agentRequests';
 
 const BACKEND_LABELS = { anthropic: 'Anthropic', 'openai-compatible': 'OpenAI-compatible' } as const;
-/** Suggestions only: any model id the endpoint knows can be typed. */
-const SUGGESTED_MODELS = ['claude-sonnet-5-5', 'claude-opus-5-5', 'claude-haiku-5-5', 'gpt-5', 'llama3.1', 'qwen2.5-coder'];
 
 /**
  * The model and backend of this conversation: shown in the header, changed in place
- * (Settings → AI holds the default for new windows).
+ * (Settings → AI holds the default for new windows). The backend comes first; the models
+ * offered are that backend's: its endpoint's own list, or suggestions when the endpoint
+ * does not list them. Any model id can be typed.
  */
 export function ModelPicker({ model, backend }: { model: string; backend: ConversationView['backend'] }) {
   const [editing, setEditing] = useState(false);
   const [draftModel, setDraftModel] = useState(model);
   const [draftBackend, setDraftBackend] = useState(backend);
+  const [list, setList] = useState<ModelList | undefined>();
+
+  useEffect(() => {
+    if (!editing) return;
+    let current = true;
+    void fetchModelList(draftBackend).then((fetched) => {
+      if (current) setList(fetched);
+    });
+    return () => {
+      current = false;
+    };
+  }, [editing, draftBackend]);
 
   if (!editing) {
     return (
@@ -45,6 +57,9 @@ export function ModelPicker({ model, backend }: { model: string; backend: Conver
     setEditing(false);
     void switchModel({ model: next, backend: draftBackend });
   };
+  // A list for the backend chosen before is not shown while this one's is fetched.
+  const shown = list?.backend === draftBackend ? list : undefined;
+  const models = shown?.models ?? [];
 
   return (
     <form className="ai-model-picker" data-testid="ai-model-picker" onSubmit={apply}>
@@ -53,11 +68,12 @@ export function ModelPicker({ model, backend }: { model: string; backend: Conver
         value={draftBackend}
         onChange={(event) => setDraftBackend(event.target.value as ConversationView['backend'])}
       >
-        <option value="anthropic">Anthropic</option>
-        <option value="openai-compatible">OpenAI-compatible</option>
+        <option value="anthropic">{BACKEND_LABELS.anthropic}</option>
+        <option value="openai-compatible">{BACKEND_LABELS['openai-compatible']}</option>
       </select>
       <input
-        aria-label="Model for this conversation"
+        aria-label={`Model for this conversation (${BACKEND_LABELS[draftBackend]})`}
+        data-testid="ai-model-input"
         list="ai-model-suggestions"
         value={draftModel}
         autoFocus
@@ -72,14 +88,17 @@ export function ModelPicker({ model, backend }: { model: string; backend: Conver
           }
         }}
       />
-      <datalist id="ai-model-suggestions">
-        {SUGGESTED_MODELS.map((suggestion) => (
-          <option key={suggestion} value={suggestion} />
+      <datalist id="ai-model-suggestions" data-testid="ai-model-list" data-source={shown?.source} data-backend={shown?.backend}>
+        {models.map((id) => (
+          <option key={id} value={id} />
         ))}
       </datalist>
       <button type="submit" disabled={draftModel.trim() === ''}>
         Use
       </button>
+      <span className="ai-model-picker__source" data-testid="ai-model-source" title={shown?.note}>
+        {shown === undefined ? 'asking the endpoint…' : shown.source === 'endpoint' ? `${models.length} from the endpoint` : 'suggestions'}
+      </span>
     </form>
   );
 }

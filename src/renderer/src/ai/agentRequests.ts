@@ -75,6 +75,15 @@ export async function fetchSentPayload(itemId: string): Promise<string | undefin
   return (await attempt('Could not show what was sent', () => engine().request('agent.sent', { itemId })))?.payload;
 }
 
+/** The models the picker offers for a backend (the endpoint's list or the catalog); undefined when the engine could not say. */
+export async function fetchModelList(backend: Params<'agent.models'>['backend']) {
+  try {
+    return await engine().request('agent.models', { backend });
+  } catch {
+    return undefined;
+  }
+}
+
 /** An error card's Retry: the failed request goes out again. */
 export async function retryRequest(): Promise<void> {
   await attempt('Could not retry', () => engine().request('agent.retry', {}));
