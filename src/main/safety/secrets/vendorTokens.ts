@@ -25,14 +25,25 @@ const WORD_END = '(?![A-Za-z0-9_-])';
 
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+const GITLAB_KINDS = ['pat', 'dt', 'rt', 'ptt', 'ft', 'imt', 'oas', 'cbt', 'soat', 'ffct', 'agent'];
+const SLACK_PREFIXES = ['xoxa-', 'xoxb-', 'xoxp-', 'xoxo-', 'xoxs-', 'xoxr-', 'xoxe-', 'xapp-'];
+
 const ROWS: VendorToken[] = [
-  // Formats tokenFormats.ts knew, found here in the same pass: GitHub, npm, Stripe, AWS key ids.
+  // Formats tokenFormats.ts knew, found here in the same pass, each with its own boundary: GitHub, npm, Stripe, AWS, Anthropic, GitLab, Slack, Google, Vault.
   ...['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'].map((prefix) => ({ kind: 'github-token', prefix, ownBoundary: true, body: new RegExp(`(?<![A-Za-z0-9_])${prefix}[A-Za-z0-9]{36,255}(?![A-Za-z0-9])`) })),
   { kind: 'github-token', prefix: 'github_pat_', ownBoundary: true, body: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{22,255}(?![A-Za-z0-9_])/ },
   { kind: 'npm-token', prefix: 'npm_', ownBoundary: true, body: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/ },
   ...['sk_', 'rk_'].map((prefix) => ({ kind: 'stripe-key', prefix, ownBoundary: true, body: new RegExp(`(?<![A-Za-z0-9_])${prefix}(?:live|test|prod)_[A-Za-z0-9]{10,}(?![A-Za-z0-9])`) })),
   { kind: 'stripe-key', prefix: 'whsec_', ownBoundary: true, body: /(?<![A-Za-z0-9_])whsec_[A-Za-z0-9+/]{20,}(?![A-Za-z0-9])/ },
   ...['AKIA', 'ASIA', 'ABIA', 'ACCA'].map((prefix) => ({ kind: 'aws-access-key', prefix, ownBoundary: true, body: new RegExp(`(?<![A-Za-z0-9])${prefix}[A-Z0-9]{16}(?![A-Za-z0-9])`) })),
+  // AWS session tokens: base64 of a fixed binary header ("!\n\torigin_ec…", older "\x17\n\x06…aws").
+  ...['IQoJb3JpZ2luX2Vj', 'FwoGZXIvYXdzE'].map((prefix) => ({ kind: 'aws-session-token', prefix, ownBoundary: true, body: new RegExp(`(?<![A-Za-z0-9+/])${prefix}[A-Za-z0-9+/]{50,}={0,2}`) })),
+  { kind: 'anthropic-api-key', prefix: 'sk-ant-', ownBoundary: true, body: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}/ },
+  ...GITLAB_KINDS.map((k) => ({ kind: 'gitlab-token', prefix: `gl${k}-`, ownBoundary: true, body: new RegExp(`(?<![A-Za-z0-9_-])gl${k}-[A-Za-z0-9_-]{20,}(?:\\.[0-9a-z]{9})?(?![A-Za-z0-9_-])`) })),
+  ...SLACK_PREFIXES.map((prefix) => ({ kind: 'slack-token', prefix, ownBoundary: true, body: new RegExp(`(?<![A-Za-z0-9_-])${prefix}[A-Za-z0-9-]{10,}`) })),
+  { kind: 'google-api-key', prefix: 'AIza', ownBoundary: true, body: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/ },
+  { kind: 'google-oauth-token', prefix: 'ya29.', ownBoundary: true, body: /(?<![A-Za-z0-9_.-])ya29\.[0-9A-Za-z_-]{20,}/ },
+  ...['hvs.', 'hvb.', 'hvr.'].map((prefix) => ({ kind: 'vault-token', prefix, ownBoundary: true, body: new RegExp(`(?<![A-Za-z0-9_.-])${escapeRegex(prefix)}[A-Za-z0-9_-]{24,}`) })),
   { kind: 'huggingface-token', prefix: 'hf_', body: new RegExp(`hf_[A-Za-z]{34}${WORD_END}`) },
   { kind: 'huggingface-token', prefix: 'api_org_', body: new RegExp(`api_org_[A-Za-z]{34}${WORD_END}`) },
   { kind: 'sourcegraph-token', prefix: 'sgp_', body: new RegExp(`sgp_(?:(?:[a-fA-F0-9]{16}|local)_)?[a-fA-F0-9]{40}${WORD_END}`) },
@@ -113,18 +124,14 @@ function tokenAt(text: string, start: number): Replacement | undefined {
 }
 
 /**
- * Where tokens are looked for. A regex with many alternatives is slow on ordinary text (it is
- * tried at almost every character), so candidates come from fast searches for what the
- * prefixes hold: the `_` of `hf_`, `ntn_`, `sgp_` … (the word before it is looked up), the `~`
- * of `sha256~` and Azure's `Q~`, and short alternations of prefixes that start with a rarer
- * capital letter; prefixes with a `-` or `.` are searched for themselves.
+ * Where tokens are looked for: one search for what the prefixes hold, whose hits are looked up.
+ * A regex with every prefix as an alternative is slow on ordinary text (tried at almost every
+ * character), so the search holds only rarer characters: the `_` of `hf_`, `ntn_`, `sgp_` …
+ * (the word before it is looked up), the `~` of `sha256~` and Azure's `Q~`, prefixes that start
+ * with a capital letter where a word starts, and a few literal prefixes with a `-` or `.`.
+ * One search rather than one per kind: each pass over the text costs about as much as the hits.
  */
-const UNDERSCORE = /_/g;
-const TILDE = /~/g;
-const CAPITAL_PREFIXES = /(?<![A-Za-z0-9])(?:A(?:KIA|SIA|BIA|CCA|KCp|BSK|QVN|3-|GE-SECRET-KEY-1)|EAA|SK[0-9a-f])/g;
-const LITERAL_PREFIXES = ['pypi-AgE', 'HRKU-'];
-/** The literal prefixes worth a search: those the text holds, found with one `includes` each. */
-const LITERAL_SEARCH = new Map(LITERAL_PREFIXES.map((p) => [p, new RegExp(escapeRegex(p), 'g')]));
+const CANDIDATES = /[_~]|(?<![A-Za-z0-9])(?:A(?:KIA|SIA|BIA|CCA|KCp|BSK|QVN|Iza|3-|GE-SECRET-KEY-1)|EAA|SK[0-9a-f]|IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE)|pypi-AgE|HRKU-|sk-ant-|gl(?:pat|dt|rt|ptt|ft|imt|oas|cbt|soat|ffct|agent)-|xox[abposre]-|xapp-|ya29\.|hv[sbr]\./g;
 
 /** Vendor tokens with a fixed prefix, anywhere in the text. */
 export function scanVendorTokens(text: string): Replacement[] {
@@ -134,37 +141,27 @@ export function scanVendorTokens(text: string): Replacement[] {
     found.push(r);
     return r.end;
   };
-  // `hf_…`: the word before the first `_` of a token is its prefix.
-  UNDERSCORE.lastIndex = 0;
-  while (UNDERSCORE.test(text)) {
-    const at = UNDERSCORE.lastIndex - 1;
-    let start = at;
-    while (start > 0 && at - start < 10 && isAlnum(text.charCodeAt(start - 1))) start--;
-    if (start === at) continue;
-    const end = add(tokenAt(text, start));
-    if (end !== -1) UNDERSCORE.lastIndex = end;
-  }
-  TILDE.lastIndex = 0;
-  while (TILDE.test(text)) {
-    const at = TILDE.lastIndex - 1;
-    let end = -1;
-    if (at >= 6 && text.startsWith('sha256', at - 6)) end = add(tokenAt(text, at - 6));
-    else if (at >= 5 && text.charCodeAt(at - 1) === 81 && !(at > 5 && gluedLeft(text.charCodeAt(at - 6)))) end = add(tryRow(text, at - 5, AZURE));
-    if (end !== -1) TILDE.lastIndex = end;
-  }
-  CAPITAL_PREFIXES.lastIndex = 0;
+  const re = CANDIDATES;
+  re.lastIndex = 0;
   let m: RegExpExecArray | null;
-  while ((m = CAPITAL_PREFIXES.exec(text)) !== null) {
-    const end = add(tokenAt(text, m.index));
-    if (end !== -1) CAPITAL_PREFIXES.lastIndex = end;
-  }
-  for (const re of LITERAL_SEARCH.values()) {
-    re.lastIndex = 0;
-    while ((m = re.exec(text)) !== null) {
-      const end = add(tokenAt(text, m.index));
-      if (end !== -1) re.lastIndex = end;
+  while ((m = re.exec(text)) !== null) {
+    const at = m.index;
+    const c = text.charCodeAt(at);
+    let end = -1;
+    if (c === 95) {
+      // `hf_…`: the word before the first `_` of a token is its prefix.
+      let start = at;
+      while (start > 0 && at - start < 10 && isAlnum(text.charCodeAt(start - 1))) start--;
+      if (start !== at) end = add(tokenAt(text, start));
+    } else if (c === 126) {
+      if (at >= 6 && text.startsWith('sha256', at - 6)) end = add(tokenAt(text, at - 6));
+      else if (at >= 5 && text.charCodeAt(at - 1) === 81 && !(at > 5 && gluedLeft(text.charCodeAt(at - 6)))) end = add(tryRow(text, at - 5, AZURE));
+    } else {
+      end = add(tokenAt(text, at));
     }
+    if (end > at) re.lastIndex = end;
   }
+  // A token found from its `_` starts before that `_`, so one may overlap a token found earlier.
   found.sort((a, b) => a.start - b.start);
   return found.filter((r, i) => i === 0 || r.start >= (found[i - 1] as Replacement).end);
 }
