@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { bufferText, runCommand, waitForBuffer } from './support/terminalPage';
+import { bufferText, firstPane, runCommand, waitForBuffer } from './support/terminalPage';
 import {
   allowClipboard,
   blockOf,
@@ -237,7 +237,7 @@ test('a running command that has printed nothing yet has its running mark on its
 });
 
 test('a command that clears the screen and prints 30 rows has its mark on those 30 rows', async ({ page }) => {
-  const { pane, paneId } = await tandem.start(page);
+  const { server, pane, paneId } = await tandem.start(page);
   const earlier = await runCommand(page, pane, 'echo before-clear');
   const command = 'clear; seq 101 130';
   const block = await runCommand(page, pane, command);
@@ -253,4 +253,16 @@ test('a command that clears the screen and prints 30 rows has its mark on those 
   const second = await runCommand(page, pane, keepScrollback);
   await waitForBuffer(page, paneId, /^230\n[^\n]*[#$%>] *$/m);
   await expect.poll(() => blockRowTexts(page, paneId, second)).toEqual(expected.map((row) => String(Number(row) + 100)));
+
+  // Its output (what the model and Copy output get) is those rows, and a reload puts the mark back on them.
+  await allowClipboard(page, server.origin);
+  await second.locator('.block__gutter').hover();
+  await second.getByTestId('block-menu').getByRole('menuitem', { name: 'Copy output' }).click();
+  await expect.poll(() => readClipboardText(page)).toBe(expected.map((row) => String(Number(row) + 100)).join('\n'));
+  await page.mouse.move(600, 5);
+  await page.reload();
+  const { pane: again } = await firstPane(page, { prompt: false });
+  await expect
+    .poll(() => blockRowTexts(page, paneId, blockOf(again, keepScrollback)))
+    .toEqual(expected.map((row) => String(Number(row) + 100)));
 });

@@ -135,6 +135,8 @@ export interface SnapshotBlock {
   start: SnapshotBlockEdge;
   /** Absent while the block still runs: its end arrives as a live block.finished event. */
   end?: SnapshotBlockEdge;
+  /** The command cleared the screen: the block is what it printed after that, from `start`, without a command line. */
+  cleared?: true;
 }
 
 export interface HelloResult {

@@ -43,4 +43,33 @@ describe('BlockOutputs', () => {
     expect(await outputs.read('old')).toEqual({ text: '', truncated: true, lineCount: 0 });
     mirror.dispose();
   });
+
+  it('a command that clears the screen: its output is what it printed after the clear, its place in a snapshot says so', async () => {
+    const seq = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `${from + i}\r\n`).join('');
+    for (const clear of ['\x1b[H\x1b[2J\x1b[3J', '\x1b[H\x1b[2J']) {
+      const mirror = new TerminalMirror(20, 10, 100);
+      const outputs = new BlockOutputs(mirror);
+      mirror.write('$ seq 12\r\n');
+      outputs.startAtCursor('above');
+      mirror.write(seq(1, 12));
+      outputs.endAtCursor('above');
+      mirror.write('$ clear; seq 101 130\r\n');
+      outputs.startAtCursor('cleared');
+      mirror.write(clear + seq(101, 130));
+      outputs.endAtCursor('cleared');
+      mirror.write('$ ');
+      const read = await outputs.read('cleared');
+      expect(read).toMatchObject({ truncated: false, lineCount: 30 });
+      expect(read?.text).toBe(seq(101, 130).trimEnd().replace(/\r\n/g, '\n'));
+      const listed = outputs.positions(mirror.serializedRows()).find((block) => block.blockId === 'cleared');
+      expect(listed).toMatchObject({ cleared: true, start: { row: -30, column: 0 }, end: { row: 0, column: 0 } });
+      if (clear.endsWith('[2J')) {
+        // The scrollback was kept: the block above keeps what is left of it, up to the cleared screen.
+        const above = await outputs.read('above');
+        expect(above?.text.startsWith('1\n2\n')).toBe(true);
+        expect(above?.text).not.toContain('101');
+      }
+      mirror.dispose();
+    }
+  });
 });

@@ -24,8 +24,16 @@ export interface BlockOutput {
 export class BlockOutputs {
   private readonly starts = new Map<string, Mark>();
   private readonly ends = new Map<string, Mark>();
+  /**
+   * Blocks that cleared the screen their output began on: their output is what they printed
+   * after the clear, from the row below this mark (the last row above the cleared screen;
+   * the buffer's first row when there was none, or it went with the scrollback).
+   */
+  private readonly clearedBelow = new Map<string, Mark>();
 
-  constructor(private readonly mirror: TerminalMirror) {}
+  constructor(private readonly mirror: TerminalMirror) {
+    mirror.onScreenCleared(() => this.screenCleared());
+  }
 
   /** The block's output starts where the mirror's cursor is once everything written so far is parsed. */
   startAtCursor(blockId: string): void {
@@ -49,9 +57,10 @@ export class BlockOutputs {
     if (!this.starts.has(blockId)) return undefined;
     const start = this.starts.get(blockId);
     const end = this.ends.get(blockId);
-    if (!start || end?.marker.isDisposed) return { text: '', truncated: true, lineCount: 0 };
-    const startGone = start.marker.isDisposed;
-    const startLine = startGone ? 0 : start.marker.line;
+    const cleared = this.clearedFrom(blockId);
+    if ((!start && !cleared) || end?.marker.isDisposed) return { text: '', truncated: true, lineCount: 0 };
+    const startGone = cleared ? cleared.maybeTrimmed : start!.marker.isDisposed;
+    const startLine = cleared ? cleared.line : startGone ? 0 : start!.marker.line;
     const endLine = end ? end.marker.line : Number.MAX_SAFE_INTEGER;
     const endColumn = end ? end.column : this.mirror.cursorColumn;
     let text = this.mirror.textBetween(startLine, endLine, endColumn).replace(/\s+$/, '');
@@ -68,12 +77,46 @@ export class BlockOutputs {
     const edge = (mark: Mark) => (mark && !mark.marker.isDisposed ? { row: mark.marker.line - rows.cursor, column: mark.column } : undefined);
     const positions: SnapshotBlock[] = [];
     for (const [blockId, startMark] of this.starts) {
-      const start = edge(startMark);
-      if (!start || startMark!.marker.line < rows.first) continue;
+      const cleared = this.clearedFrom(blockId);
+      const start = cleared ? { row: cleared.line - rows.cursor, column: 0 } : edge(startMark);
+      if (!start || rows.cursor + start.row < rows.first) continue;
       const end = this.ends.has(blockId) ? edge(this.ends.get(blockId)) : undefined;
-      positions.push(end ? { blockId, start, end } : { blockId, start });
+      const listed: SnapshotBlock = end ? { blockId, start, end } : { blockId, start };
+      positions.push(cleared ? { ...listed, cleared: true } : listed);
     }
     return positions;
+  }
+
+  /** Where a block that cleared the screen begins now, and whether rows above that may have been trimmed. */
+  private clearedFrom(blockId: string): { line: number; maybeTrimmed: boolean } | undefined {
+    if (!this.clearedBelow.has(blockId)) return undefined;
+    const above = this.clearedBelow.get(blockId);
+    if (above && !above.marker.isDisposed) return { line: above.marker.line + 1, maybeTrimmed: false };
+    return { line: 0, maybeTrimmed: this.mirror.trimming };
+  }
+
+  /**
+   * The screen is about to be erased in place. The running block, if its output began on
+   * the screen, is from now on what it prints after the clear; a finished block that began
+   * above the screen now ends above it (its rows on the screen are gone).
+   */
+  private screenCleared(): void {
+    const screenTop = this.mirror.screenTop;
+    const rowAbove = () => (screenTop > 0 ? this.mirror.markRow(screenTop - 1) : undefined);
+    const running = [...this.starts.keys()].filter((blockId) => !this.ends.has(blockId)).at(-1);
+    for (const [blockId, start] of this.starts) {
+      const end = this.ends.get(blockId);
+      const startLine = this.clearedFrom(blockId)?.line ?? (start && !start.marker.isDisposed ? start.marker.line : -1);
+      if (blockId === running && startLine >= screenTop) {
+        this.clearedBelow.get(blockId)?.marker.dispose();
+        this.clearedBelow.set(blockId, rowAbove());
+      } else if (end && !end.marker.isDisposed && end.marker.line >= screenTop && startLine >= 0 && startLine < screenTop) {
+        const above = rowAbove();
+        if (!above) continue;
+        end.marker.dispose();
+        this.ends.set(blockId, { marker: above.marker, column: this.mirror.cols });
+      }
+    }
   }
 
   /** Drop the oldest blocks whose output has left the scrollback entirely. */
@@ -84,6 +127,7 @@ export class BlockOutputs {
       if (!gone) break;
       this.starts.delete(id);
       this.ends.delete(id);
+      this.clearedBelow.delete(id);
     }
   }
 }

@@ -85,6 +85,30 @@ export class TerminalMirror {
     this.terminal.resize(cols, rows);
   }
 
+  /**
+   * Calls `listener` just before the screen is erased in place (ED 2, or ED 0 from the home
+   * position: `clear`). xterm keeps nothing of it and drops the markers on its rows.
+   */
+  onScreenCleared(listener: () => void): void {
+    this.terminal.parser.registerCsiHandler({ final: 'J' }, (params) => {
+      const buffer = this.terminal.buffer.active;
+      const mode = typeof params[0] === 'number' ? params[0] : 0;
+      if (buffer.type === 'normal' && (mode === 2 || (mode === 0 && buffer.cursorX === 0 && buffer.cursorY === 0))) listener();
+      // Observe only: xterm still erases.
+      return false;
+    });
+  }
+
+  /** The first row of the screen, as a row of the normal buffer. */
+  get screenTop(): number {
+    return this.terminal.buffer.normal.baseY;
+  }
+
+  /** True once the buffer is full, so rows may already have been trimmed from its top. */
+  get trimming(): boolean {
+    return this.terminal.buffer.normal.length >= this.keptRows;
+  }
+
   /** A marker on the cursor's line in the normal buffer; undefined while the alternate screen is up. */
   markCursorLine(): { marker: IMarker; column: number } | undefined {
     if (this.isAlternateScreen) return undefined;

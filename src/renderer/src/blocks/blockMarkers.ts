@@ -89,6 +89,22 @@ export class BlockMarkers {
     });
   }
 
+  /**
+   * A block listed in a snapshot as having cleared the screen: it begins at `row` (counted as
+   * in markStartAt), at the top of what it printed after the clear, without a command line.
+   */
+  markClearedStartAt(blockId: string, row: number): void {
+    const buffer = this.terminal.buffer.active;
+    const offset = Math.min(0, row);
+    const line = buffer.baseY + buffer.cursorY + offset;
+    if (line < 0 || buffer.type !== 'normal' || this.entries.has(blockId)) return;
+    const start = this.terminal.registerMarker(offset);
+    if (!start) return;
+    const above = line > 0 ? this.terminal.registerMarker(offset - 1) : undefined;
+    this.entries.set(blockId, { top: start, start, startsMidLine: false, cleared: { above }, endIncludesRow: false });
+    this.onChange();
+  }
+
   /** At the D mark: the cursor sits just past the output. Call once xterm has parsed up to the mark. */
   markEndAtCursor(blockId: string): void {
     this.markEndAt(blockId, 0, this.terminal.buffer.active.cursorX);

@@ -33,8 +33,9 @@ export class BlockPlacement {
   placeSnapshot(listed: readonly SnapshotBlock[], blocks: readonly Block[], streamOffset: number): void {
     this.snapshotEndOffset = streamOffset;
     const commands = new Map(blocks.map((block) => [block.id, block.command]));
-    for (const { blockId, start, end } of listed) {
-      this.markers.markStartAt(blockId, start.row, start.column, commands.get(blockId) ?? '');
+    for (const { blockId, start, end, cleared } of listed) {
+      if (cleared) this.markers.markClearedStartAt(blockId, start.row);
+      else this.markers.markStartAt(blockId, start.row, start.column, commands.get(blockId) ?? '');
       if (end) this.markers.markEndAt(blockId, end.row, end.column);
     }
   }
