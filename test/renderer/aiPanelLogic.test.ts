@@ -9,7 +9,7 @@ import {
   MIN_PANEL_WIDTH,
   savePanelPreferences,
 } from '../../src/renderer/src/ai/panelPreferences';
-import { currentPlan, decisionStep } from '../../src/renderer/src/ai/planDecisions';
+import { canAllowAll, currentPlan, decisionStep } from '../../src/renderer/src/ai/planDecisions';
 import { textForPrompt } from '../../src/renderer/src/ai/promptText';
 import { contextFraction, contextLevel, formatCost, formatTokens } from '../../src/renderer/src/ai/usageFormat';
 import type { ConversationView, PlanView } from '../../src/shared/agent';
@@ -134,6 +134,9 @@ describe('plan decisions', () => {
     // Allow all, step 1 running: step 2 is proposed but takes no decisions.
     expect(decisionStep({ ...plan('r', 'active', ['running', 'proposed']), mode: 'allow-all' })).toBeUndefined();
     expect(decisionStep({ ...plan('h', 'halted', ['failed', 'proposed']), decisionStepId: 'h-s2' })).toBeUndefined();
+    // A (Allow all) is a plan-level choice: it works while step 1 runs, as its button does.
+    expect(canAllowAll(plan('r', 'active', ['running', 'proposed']))).toBe(true);
+    expect(canAllowAll(plan('d', 'active', ['running', 'done']))).toBe(false);
     expect(currentPlan(conversationWith(plan('f', 'finished', ['done'])))).toBeUndefined();
   });
 });

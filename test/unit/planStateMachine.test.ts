@@ -77,7 +77,8 @@ describe("the gate's verdict", () => {
   it('allow: the step is approved without asking and waits for the runner', () => {
     const plan = planOf('ls');
     const effects = judge(plan, 'p1s1', { decision: 'allow', level: 'green', rule: 'policy: allow_read_only', decidedBy: 'policy' });
-    expect(plan.step('p1s1')).toMatchObject({ status: 'approved', detail: 'allowed: policy: allow_read_only', cwd: CWD, risk: { level: 'green' } });
+    expect(plan.step('p1s1')).toMatchObject({ status: 'approved', detail: undefined, cwd: CWD, risk: { level: 'green' } });
+    expect(plan.step('p1s1')?.decider).toEqual({ verdict: 'allowed', by: 'policy', rule: 'policy: allow_read_only' });
     expect(audits(effects)).toEqual([
       { event: 'approved', step: 1, command: 'ls', cwd: CWD, pane: 1, level: 'green', decision: 'allow', decidedBy: { kind: 'policy', rule: 'policy: allow_read_only' } },
     ]);
@@ -180,7 +181,7 @@ describe("the user's decisions on a step", () => {
       { kind: 'grant', shape: 'touch <path>', command: 'touch a' },
       { kind: 'audit', record: expect.objectContaining({ event: 'approved', decidedBy: { kind: 'person', rule: 'Allow for this session (touch <path>)' } }) },
     ]);
-    expect(plan.step('p1s1')).toMatchObject({ status: 'approved', detail: 'allowed for this session' });
+    expect(plan.step('p1s1')).toMatchObject({ status: 'approved', detail: undefined, decider: { verdict: 'allowed', by: 'you', rule: 'Allow for this session (touch <path>)' } });
     runNext(plan, ran(0));
     judge(plan, 'p1s2', { level: 'red' });
     expect(() => action(plan, 'p1s2', 'allow-session')).toThrow('Step 2 cannot be allowed for the session.');

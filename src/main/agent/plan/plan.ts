@@ -229,7 +229,7 @@ export class Plan {
         if (!approval) throw new Error(`Step ${step.index} is still being checked; try again in a moment.`);
         if (!approval.grantable) throw new Error(`Step ${step.index} cannot be allowed for the session.`);
         effects.push({ kind: 'grant', shape: approval.shape, command: step.command });
-        this.approve(step, { verdict: 'allowed', by: 'you', rule: `Allow for this session (${approval.shape})` }, 'allowed for this session', effects);
+        this.approve(step, { verdict: 'allowed', by: 'you', rule: `Allow for this session (${approval.shape})` }, undefined, effects);
         return;
       }
       case 'edit': {
@@ -361,7 +361,8 @@ export class Plan {
       return;
     }
     if (next.status !== 'proposed') return;
-    if (approval.decision === 'allow') this.approve(next, gateDecider('allowed', approval), `allowed: ${approval.rule}`, effects);
+    // The card's rule line says who allowed it; no detail repeats it.
+    if (approval.decision === 'allow') this.approve(next, gateDecider('allowed', approval), undefined, effects);
     // Allow all approves in order; RED steps were stopped above.
     else if (approval.decision === 'ask' && this.currentMode === 'allow-all') this.approve(next, { verdict: 'allowed', by: 'allow-all', rule: 'Allow all' }, undefined, effects);
   }

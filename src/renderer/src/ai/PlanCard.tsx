@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import type { ConversationItem, PlanAction, PlanView } from '../../../shared/agent';
 import { isPending } from '../../../shared/planSteps';
-import { decisionStep } from './planDecisions';
+import { canAllowAll, decisionStep } from './planDecisions';
 import { focusPlanAfter, keepFocusOnClick } from './planFocus';
 import { PlanNote } from './PlanNote';
 import { decidePlan } from './planRequests';
@@ -30,7 +30,7 @@ export const PlanCard = memo(function PlanCard({ item }: { item: PlanItem }) {
   const next = decisionStep(plan);
   /** Steps still to decide or to run: without any, the plan-level controls have nothing to act on. */
   const pending = plan.steps.some(isPending);
-  const undecided = plan.steps.some((step) => step.status === 'proposed');
+  const undecided = canAllowAll(plan);
 
   const planButton = (action: PlanAction, label: string, title: string, pressed?: boolean) => (
     <button

@@ -2,7 +2,7 @@ import type { KeyboardEvent } from 'react';
 import { focusActivePane } from '../terminal/paneLifecycle';
 import { cancelAgent } from './agentRequests';
 import { useConversationStore } from './conversationStore';
-import { currentPlan, decisionStep, PLAN_KEYS } from './planDecisions';
+import { canAllowAll, currentPlan, decisionStep, PLAN_KEYS } from './planDecisions';
 import { decidePlan, decideStep } from './planRequests';
 
 function isTextField(target: EventTarget | null): target is HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement {
@@ -47,9 +47,16 @@ export function onPanelKeyDown(event: KeyboardEvent<HTMLElement>): void {
   const action = PLAN_KEYS[event.key.toLowerCase()];
   if (!action) return;
   const plan = currentPlan(useConversationStore.getState().conversation);
+  if (!plan) return;
+  if (action === 'allow-all') {
+    // A plan-level choice: it does not wait for a step's turn (the Allow all button shows while steps are undecided).
+    if (!canAllowAll(plan)) return;
+    event.preventDefault();
+    decidePlan(plan.id, 'allow-all');
+    return;
+  }
   const step = decisionStep(plan);
-  if (!plan || !step) return;
+  if (!step) return;
   event.preventDefault();
-  if (action === 'allow-all') decidePlan(plan.id, 'allow-all');
-  else decideStep(plan.id, step.id, action);
+  decideStep(plan.id, step.id, action);
 }

@@ -19,6 +19,11 @@ export function decisionStep(plan: PlanView | undefined): PlanStepView | undefin
   return plan.steps.find((step) => step.id === plan.decisionStepId && step.status === 'proposed');
 }
 
+/** Allow all (and Step through) are offered while the plan is active and some step is still undecided, whichever step's turn it is. */
+export function canAllowAll(plan: PlanView | undefined): boolean {
+  return plan?.state === 'active' && plan.steps.some((step) => step.status === 'proposed');
+}
+
 /**
  * One-letter keys for the next decision, while the panel (not a text field in it) has focus:
  * y allow once, t allow for this session, n deny, e edit, s skip, a allow all.
