@@ -306,6 +306,8 @@ test('a retry waits in a card with a live countdown and Cancel; cancelled, it st
   // The countdown moves on by itself.
   await expect.poll(async () => Number(await countdown.getAttribute('data-seconds'))).toBeLessThan(first);
   await expect(countdown).toContainText(/Sending it again in \d+ s/);
+  // No "writing" cursor above the card while nothing is being written.
+  await expect(panel.locator('.ai-message__cursor')).toHaveCount(0);
 
   // The header says a few words that fit its box; the long story is in the card (and the tooltip).
   const status = panel.getByTestId('ai-status');

@@ -2,6 +2,7 @@ import { memo, type ReactNode } from 'react';
 import type { AttachmentView, ConversationItem } from '../../../shared/agent';
 import { cancelAgent, retryRequest } from './agentRequests';
 import { AssistantText } from './AssistantText';
+import { useConversationStore } from './conversationStore';
 import { PlanCard } from './PlanCard';
 import { SentPayloadButton } from './SentPayloadButton';
 
@@ -93,7 +94,7 @@ function AssistantMessage({ item }: { item: ItemOf<'assistant'> }) {
       data-streaming={item.streaming ? 'true' : undefined}
     >
       {item.text !== '' && <AssistantText text={item.text} />}
-      {item.streaming && item.text === '' && <span className="ai-message__cursor" aria-label="writing" />}
+      {item.streaming && item.text === '' && <WritingCursor />}
       {item.interrupted && (
         <p className="ai-message__interrupted" data-testid="interrupted">
           Stopped early: {item.interrupted}
@@ -102,6 +103,12 @@ function AssistantMessage({ item }: { item: ItemOf<'assistant'> }) {
       {item.sent && !item.streaming && <SentPayloadButton itemId={item.id} />}
     </div>
   );
+}
+
+/** The cursor of an answer that has not started; none while the request waits to be retried (its card says so). */
+function WritingCursor() {
+  const retrying = useConversationStore((state) => state.conversation?.status === 'retrying');
+  return retrying ? null : <span className="ai-message__cursor" aria-label="writing" />;
 }
 
 /** `code` spans in a one-line summary ("ran `ls` → exit 0"). */
