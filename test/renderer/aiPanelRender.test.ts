@@ -110,6 +110,11 @@ describe('retries and errors', () => {
     expect(html).toContain('data-testid="retry-cancel"');
   });
 
+  it('a long wait reads in minutes', () => {
+    const html = render({ id: 'r1', role: 'retry', reason: 'Rate limited.', state: 'waiting', secondsLeft: 125, attempt: 2, attempts: 5, at: 1 });
+    expect(html).toContain('<strong>2 min 5 s</strong>');
+  });
+
   it('a cancelled retry stays as a marker, without Cancel', () => {
     const html = render({ id: 'r1', role: 'retry', reason: 'The model service failed (500).', state: 'cancelled', secondsLeft: 0, attempt: 2, attempts: 5, at: 1 });
     expect(html).toContain('Retry cancelled');

@@ -160,6 +160,13 @@ function ErrorMessage({ item }: { item: ItemOf<'error'> }) {
   );
 }
 
+/** 45 s, 2 min 5 s (a server may ask for up to ten minutes). */
+export function formatWait(seconds: number): string {
+  if (seconds < 90) return `${seconds} s`;
+  const rest = seconds % 60;
+  return `${Math.floor(seconds / 60)} min${rest ? ` ${rest} s` : ''}`;
+}
+
 /** A failed request waiting to be sent again: the countdown, what happens then, and Cancel. Cancelled, it stays as a marker. */
 function RetryCard({ item }: { item: ItemOf<'retry'> }) {
   const waiting = item.state === 'waiting';
@@ -177,7 +184,7 @@ function RetryCard({ item }: { item: ItemOf<'retry'> }) {
       {waiting ? (
         <>
           <p className="ai-retry__countdown" data-testid="retry-countdown" data-seconds={item.secondsLeft}>
-            Sending it again in <strong>{item.secondsLeft} s</strong> (attempt {item.attempt} of {item.attempts}). Nothing you typed is lost.
+            Sending it again in <strong>{formatWait(item.secondsLeft)}</strong> (attempt {item.attempt} of {item.attempts}). Nothing you typed is lost.
           </p>
           <div className="ai-message__actions">
             <button type="button" data-testid="retry-cancel" title="Do not send it again (Esc)" onClick={() => void cancelAgent()}>
