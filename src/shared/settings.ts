@@ -41,6 +41,8 @@ const aiFields = {
   maxOutputTokens: z.number().int().min(256).max(128_000),
   /** A plan step that runs longer is interrupted (SIGINT, then killed). */
   stepTimeoutSeconds: z.number().int().min(5).max(86_400),
+  /** Plan steps may open a pager (git log → less); off, they run with PAGER=cat GIT_PAGER=cat …. */
+  stepsUsePager: z.boolean(),
   /** How many recent blocks the standing context lists. */
   contextBlocks: z.number().int().min(0).max(200),
   /** Conversation history kept for each request; older turns are dropped beyond it. */
@@ -117,6 +119,7 @@ export const DEFAULT_SETTINGS: Settings = {
     baseUrl: '',
     maxOutputTokens: 8_192,
     stepTimeoutSeconds: 300,
+    stepsUsePager: false,
     contextBlocks: 20,
     historyTokenBudget: 60_000,
     sessionTokenBudget: 2_000_000,

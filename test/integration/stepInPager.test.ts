@@ -1,7 +1,8 @@
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { latest, planIdOf, waitForStep } from '../support/agentConversation';
+import { latest, planIdOf, toolResults, waitForStep } from '../support/agentConversation';
 import { useAgentEngine } from '../support/agentEngine';
 import type { EngineClient } from '../support/engineClient';
 
@@ -12,7 +13,68 @@ function lastPlan(client: EngineClient) {
   return plan?.role === 'plan' ? plan.plan : undefined;
 }
 
+/** A git repository with `count` commits: `git log` fills more than a screen. */
+function repositoryWithCommits(dir: string, count: number): void {
+  mkdirSync(dir, { recursive: true });
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: { ...process.env, HOME: dir, GIT_CONFIG_NOSYSTEM: '1' } });
+  git('init', '-q');
+  for (let n = 1; n <= count; n++) {
+    git('-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-q', '--allow-empty', '-m', `commit number ${n}`);
+  }
+}
+
+async function proposeAndApprove(client: EngineClient, paneId: number, command: string) {
+  await client.request('agent.send', { text: `run ${command}`, attachments: [], paneId });
+  const proposed = await waitForStep(client, (s) => s.status === 'proposed', 'the proposed step');
+  await client.request('agent.step', { planId: planIdOf(client), stepId: proposed.id, action: 'approve' });
+  return proposed;
+}
+
+describe.each([
+  { name: 'bash', path: '/bin/bash' },
+  { name: 'zsh', path: '/usr/bin/zsh' },
+  { name: 'fish', path: '/usr/bin/fish' },
+])('plan steps in $name run without a pager', (shell) => {
+  it('`git log` in a repository with 80 commits prints everything and ends; the user\'s own environment is untouched', async () => {
+    const { client, model, paneId, home } = await open({ shell: shell.path });
+    repositoryWithCommits(join(home, 'repo'), 80);
+    client.type(paneId, 'cd repo\r');
+    await client.waitForBlock(paneId, 'cd repo');
+    model.script(
+      { parts: [{ toolUse: { id: 'toolu_log', name: 'run_command', input: { command: 'git log --oneline && echo "in-step=[$GIT_PAGER]"', purpose: 'history' } } }] },
+      { parts: [{ text: 'Read it.' }] },
+    );
+    await proposeAndApprove(client, paneId, 'git log');
+    const [result] = toolResults(await model.waitForRequest(2, 20_000));
+    expect(result?.content).toContain('Exit code: 0');
+    expect(result?.content).toContain('commit number 1\n');
+    expect(result?.content).toContain('in-step=[cat]');
+    // The typed command line is the step's own, as the user sees it in the pane and history.
+    expect(client.eventsOf('block.started').at(-1)?.command).toBe('git log --oneline && echo "in-step=[$GIT_PAGER]"');
+    client.type(paneId, 'echo "after=[$PAGER][$GIT_PAGER]"\r');
+    const after = await client.waitForBlock(paneId, 'echo "after=[$PAGER][$GIT_PAGER]"');
+    expect((await client.request('block.output', { blockId: after.id })).text).toBe('after=[][]');
+  });
+});
+
 describe('a plan step that opens a pager, with a real bash', () => {
+  it('with `stepsUsePager` on, `git log` (LESS=FRX, no alternate screen) waits in the pager; Esc quits it and the step ends', async () => {
+    const { client, model, paneId, home } = await open({ configToml: '[ai]\nstepsUsePager = true\n' });
+    repositoryWithCommits(join(home, 'repo'), 80);
+    client.type(paneId, 'cd repo\r');
+    await client.waitForBlock(paneId, 'cd repo');
+    model.script({ parts: [{ toolUse: { id: 'toolu_log', name: 'run_command', input: { command: 'git log', purpose: 'history' } } }] }, { parts: [{ text: 'Stopped.' }] });
+    const step = await proposeAndApprove(client, paneId, 'git log');
+    await waitForStep(client, (s) => s.status === 'running' && (s.detail ?? '').startsWith('waiting in a pager'), 'the pager to be noticed');
+    // Esc once: the step alone is ended (the pager gets `q`).
+    expect((await client.request('agent.cancel', { everything: false })).cancelled).toBe('step');
+    await client.waitForBlock(paneId, 'git log');
+    expect(await waitForStep(client, (s) => s.id === step.id && s.status !== 'running', 'the step to end')).toMatchObject({ status: 'failed', detail: 'interrupted' });
+    const [result] = toolResults(await model.waitForRequest(2));
+    expect(result?.content).toContain('interrupted');
+    await client.waitFor(() => latest(client)?.status === 'idle', 10_000, 'the agent to be idle');
+  });
+
   it('says it waits in a pager, and cancel ends it for real: step, plan and agent status agree, and the pane is back at its prompt', async () => {
     const { client, model, paneId, home } = await open();
     writeFileSync(join(home, 'long.txt'), Array.from({ length: 500 }, (_, n) => `line ${n + 1}`).join('\n'));

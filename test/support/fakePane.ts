@@ -43,8 +43,12 @@ export class FakePane implements AgentPane {
     return Promise.resolve(this.outputs.get(blockId));
   }
 
-  typeCommand(command: string): void {
+  /** The environment each typed command was given, in order. */
+  readonly typedEnv: (Readonly<Record<string, string>> | undefined)[] = [];
+
+  typeCommand(command: string, env?: Readonly<Record<string, string>>): void {
     this.typed.push(command);
+    this.typedEnv.push(env);
   }
 
   interrupt(): void {

@@ -45,7 +45,7 @@ builtin declare -a __tandem_nonce __tandem_mark_a __tandem_mark_b __tandem_ps1_a
   __tandem_once __tandem_ran __tandem_typed __tandem_typed_lines __tandem_histcmd \
   __tandem_encoded __tandem_last_status __tandem_debug_status __tandem_debug_flags \
   __tandem_debug_chain __tandem_seen_prompt_command __tandem_check_trap __tandem_f \
-  __tandem_flags __tandem_rcfile __tandem_startup __tandem_trap
+  __tandem_flags __tandem_rcfile __tandem_startup __tandem_trap __tandem_step_env __tandem_step_saved
 __tandem_trap='{ __tandem_debug_trap "$_"; } 19>&2 2>/dev/null'
 if [[ -n "${TANDEM_BOOTSTRAP-}" ]]; then
   if [[ -r "$TANDEM_BOOTSTRAP" ]]; then
@@ -58,6 +58,8 @@ fi
 
 __tandem_flags=" ${TANDEM_BASH_FLAGS-} "
 __tandem_rcfile="${TANDEM_BASH_RCFILE-}"
+__tandem_step_env="${TANDEM_STEP_ENV-}"
+__tandem_step_saved=()
 builtin unset -v TANDEM_BOOTSTRAP TANDEM_ENV TANDEM_ENV_SET TANDEM_BASH_UNEXPORT_HISTFILE \
   TANDEM_BASH_FLAGS TANDEM_BASH_RCFILE
 builtin unset -v "${!TANDEM_@}"
@@ -81,6 +83,38 @@ __tandem_percent_encode() {
   __tandem_encoded="$text"
 }
 
+# A plan step's environment (PAGER=cat ...): Tandem writes NAME=value lines to the file just
+# before it types the step; they are exported for that command line alone, and the old
+# values (or their absence) come back before the next prompt.
+__tandem_step_env_apply() {
+  [[ -n "$__tandem_step_env" && -f "$__tandem_step_env" ]] || return 0
+  builtin local line name
+  while IFS= builtin read -r line; do
+    name="${line%%=*}"
+    [[ "$name" =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || continue
+    if [[ -n "${!name+x}" ]]; then
+      __tandem_step_saved+=("$name=${!name}")
+    else
+      __tandem_step_saved+=("$name")
+    fi
+    builtin export "$name=${line#*=}"
+  done <"$__tandem_step_env"
+  command rm -f -- "$__tandem_step_env"
+}
+
+__tandem_step_env_restore() {
+  (( ${#__tandem_step_saved[@]} > 0 )) || return 0
+  builtin local entry
+  for entry in "${__tandem_step_saved[@]}"; do
+    if [[ "$entry" == *=* ]]; then
+      builtin export "$entry"
+    else
+      builtin unset -v "$entry"
+    fi
+  done
+  __tandem_step_saved=()
+}
+
 # The right side of each PROMPT_COMMAND entry's `&&` (see __tandem_hook_prompt_command).
 __tandem_continue() {
   return 0
@@ -98,6 +132,7 @@ __tandem_precmd() {
   if [[ "${__tandem_ran-}" == 1 ]]; then
     builtin printf '\e]133;D;%s;tandem=%s\a' "$__tandem_last_status" "$__tandem_nonce"
   fi
+  __tandem_step_env_restore
   __tandem_ran=0
   __tandem_typed=
   __tandem_typed_lines=0
@@ -189,6 +224,8 @@ __tandem_line_capture() {
   fi
   if (( __tandem_typed_lines++ > 0 )); then
     __tandem_typed+=$'\n'
+  else
+    __tandem_step_env_apply
   fi
   __tandem_typed+="$READLINE_LINE"
 }

@@ -39,6 +39,7 @@ else
         command rm -f -- "$TANDEM_BOOTSTRAP" 2>/dev/null
         command rmdir -- (string replace -r '/[^/]*$' '' -- "$TANDEM_BOOTSTRAP") 2>/dev/null
     end
+    set -g __tandem_step_env "$TANDEM_STEP_ENV"
     for __tandem_var in (set --names | string match 'TANDEM_*')
         set -e $__tandem_var
     end
@@ -56,6 +57,39 @@ else
                 printf '\e]133;D;%s;tandem=%s\a' $last_status $__tandem_nonce
             end
             set -g __tandem_ran 0
+            __tandem_step_env_restore
+        end
+
+        # A plan step's environment (PAGER=cat ...): Tandem writes NAME=value lines to the
+        # file just before it types the step; they are exported for that command line alone,
+        # and the old values (or their absence) come back after it.
+        function __tandem_step_env_apply
+            test -n "$__tandem_step_env"; and test -f "$__tandem_step_env"; or return 0
+            set -g __tandem_step_saved
+            while read -l line
+                set -l parts (string split -m1 = -- $line)
+                string match -qr '^[A-Za-z_][A-Za-z0-9_]*$' -- $parts[1]; or continue
+                if set -q $parts[1]
+                    set -a __tandem_step_saved "$parts[1]=$$parts[1]"
+                else
+                    set -a __tandem_step_saved $parts[1]
+                end
+                set -gx $parts[1] "$parts[2]"
+            end <$__tandem_step_env
+            command rm -f -- $__tandem_step_env
+        end
+
+        function __tandem_step_env_restore
+            set -q __tandem_step_saved[1]; or return 0
+            for entry in $__tandem_step_saved
+                set -l parts (string split -m1 = -- $entry)
+                if set -q parts[2]
+                    set -gx $parts[1] $parts[2]
+                else
+                    set -e $parts[1]
+                end
+            end
+            set -e __tandem_step_saved
         end
 
         # Ctrl+C at the prompt (fish_cancel) and a syntax error (fish_posterror) redraw the
@@ -70,6 +104,7 @@ else
 
         function __tandem_on_preexec --on-event fish_preexec
             set -l fish_trace
+            __tandem_step_env_apply
             set -l command_line (string escape --style=url -- "$argv[1]")
             set -l cwd (string escape --style=url -- "$PWD")
             printf '\e]133;C;tandem=%s;cmdline_url=%s;cwd=%s\a' $__tandem_nonce "$command_line" "$cwd"

@@ -31,6 +31,10 @@ builtin typeset -g __tandem_zdotdir="${${(%):-%x}:A:h}"
     __tandem_user_zdotdir_set=1
     __tandem_user_zdotdir="$TANDEM_ZDOTDIR"
   fi
+  builtin typeset -g __tandem_step_env="${TANDEM_STEP_ENV-}"
+  # `builtin typeset` cannot assign an array (only the reserved word can).
+  builtin typeset -ga __tandem_step_saved
+  __tandem_step_saved=()
   builtin unset -m 'TANDEM_*'
 }
 

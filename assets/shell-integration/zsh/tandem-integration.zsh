@@ -58,6 +58,7 @@ __tandem_precmd() {
     fi
   fi
   __tandem_ran=0
+  __tandem_step_env_restore
   # Each hook hands the status on (for plugins that call the hooks themselves); as the left
   # side of `&&`, a failed status does not fire the user's ZERR trap again.
   return __tandem_status && :
@@ -129,8 +130,41 @@ __tandem_apply_prompt_marks() {
   __tandem_ps1_a=$a
 }
 
+# A plan step's environment (PAGER=cat ...): Tandem writes NAME=value lines to the file just
+# before it types the step; they are exported for that command line alone, and the old
+# values (or their absence) come back before the next prompt.
+__tandem_step_env_apply() {
+  [[ -n "${__tandem_step_env-}" && -f "$__tandem_step_env" ]] || return 0
+  builtin local line name
+  while IFS= builtin read -r line; do
+    name="${line%%=*}"
+    [[ "$name" =~ '^[A-Za-z_][A-Za-z0-9_]*$' ]] || continue
+    if (( ${+parameters[$name]} )); then
+      __tandem_step_saved+=("$name=${(P)name}")
+    else
+      __tandem_step_saved+=("$name")
+    fi
+    builtin export "$name=${line#*=}"
+  done <"$__tandem_step_env"
+  command rm -f -- "$__tandem_step_env"
+}
+
+__tandem_step_env_restore() {
+  (( ${#__tandem_step_saved} > 0 )) || return 0
+  builtin local entry
+  for entry in "${__tandem_step_saved[@]}"; do
+    if [[ "$entry" == *=* ]]; then
+      builtin export "$entry"
+    else
+      builtin unset "$entry"
+    fi
+  done
+  __tandem_step_saved=()
+}
+
 __tandem_preexec() {
   { builtin emulate -L zsh -o no_warn_create_global -o no_xtrace -o no_verbose -o no_all_export; } 2>/dev/null
+  __tandem_step_env_apply
   builtin local REPLY command_line
   # $1 is the line as typed while history is active; $3 the expanded text otherwise.
   __tandem_percent_encode "${1:-${3-}}"

@@ -21,8 +21,11 @@ export interface AgentPane {
   blocks(): Block[];
   /** Clean text a block printed; undefined for a block the pane does not know. */
   outputOf(blockId: string): Promise<BlockOutput | undefined>;
-  /** Types a whole command at the prompt and presses Enter, as if the user had. */
-  typeCommand(command: string): void;
+  /**
+   * Types a whole command at the prompt and presses Enter, as if the user had; `env` is
+   * exported for that command line alone (with shell integration; without, it is not set).
+   */
+  typeCommand(command: string, env?: Readonly<Record<string, string>>): void;
   /** Ctrl+C. */
   interrupt(): void;
   /** SIGKILL for the foreground job; false when there is none. */

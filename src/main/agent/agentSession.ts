@@ -17,6 +17,7 @@ import { ModelChoice, type ApiKeyStore, type BackendKind } from './modelConnecti
 import { ModelLists } from './modelList';
 import { ModelTurn } from './modelTurn';
 import type { PlanRunner } from './plan/planRunner';
+import { NO_PAGER_ENV } from './plan/stepEnvironment';
 import { StandingContextCache } from './standingContextCache';
 import { SYSTEM_PROMPT } from './systemPrompt';
 import { TokenBudget } from './tokenBudget';
@@ -83,6 +84,7 @@ export class AgentSession {
       audit: host.audit,
       log: host.log,
       stepTimeoutMs: () => this.settings().stepTimeoutSeconds * 1000,
+      stepEnv: () => (this.settings().stepsUsePager ? undefined : NO_PAGER_ENV),
     });
   }
 

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
 import type { Block, TerminalState } from '../../shared/blocks';
 import { DisposableStore, Emitter, type Disposable } from '../../shared/events';
 import type { Events, PaneInfo } from '../../shared/protocol';
 import type { BlockOutput } from '../blocks/mirror/blockOutputs';
 import type { MirrorThread } from '../blocks/mirror/mirrorThread';
+import { stepEnvFileText } from '../agent/plan/stepEnvironment';
 import type { EngineLog } from '../log/engineLog';
 import type { PromptRequest } from '../prompt/promptInterceptor';
 import { PtyThrottle } from '../pty/flowControl';
@@ -66,6 +68,8 @@ export class Pane {
   private closed = false;
   /** Old scrollback from the saved session: goes into the mirror, and to the renderer as the snapshot. */
   private restored: string | undefined;
+  /** A step's environment file waits for the shell; removed at the next prompt if the shell never took it. */
+  private stepEnvWritten = false;
 
   constructor(private readonly options: PaneOptions) {
     this.id = options.id;
@@ -202,9 +206,21 @@ export class Pane {
     if (refusal) this.notice('warning', refusal);
   }
 
-  /** Types a whole command at the prompt and presses Enter, as if the user had (a plan step). */
-  typeCommand(command: string): void {
+  /**
+   * Types a whole command at the prompt and presses Enter, as if the user had (a plan step).
+   * `env` goes to the shell integration, which exports it for this command line alone.
+   */
+  typeCommand(command: string, env?: Readonly<Record<string, string>>): void {
     if (!this.process.running) return;
+    const stepEnvFile = this.process.stepEnvFile;
+    if (env && stepEnvFile && this.stream.integration) {
+      try {
+        writeFileSync(stepEnvFile, stepEnvFileText(env), { mode: 0o600 });
+        this.stepEnvWritten = true;
+      } catch (error) {
+        this.options.log?.warning('pane', `pane ${this.id}: the step's environment could not be written; it runs without it`, error);
+      }
+    }
     this.toShell(this.input.commandKeys(command, this.stream.mirror.bracketedPasteMode), false);
   }
 
@@ -302,13 +318,24 @@ export class Pane {
     this.tracker.onStarted(({ block }) => this.emitEvent('block.started', block));
     this.tracker.onFinished((block) => this.emitEvent('block.finished', block));
     this.tracker.onStateChanged(() => this.emitState());
-    this.tracker.onPromptShown(() => this.input.promptShown());
+    this.tracker.onPromptShown(() => {
+      this.input.promptShown();
+      this.dropUnusedStepEnv();
+    });
     this.tracker.onIntegrationConfirmed(() => {
       this.process.integrationConfirmed();
       if (this.stream.integration) return;
       this.stream.setIntegration(true);
       this.emitState();
     });
+  }
+
+  /** The typed step did not run (a syntax error): its environment must not reach the user's next command. */
+  private dropUnusedStepEnv(): void {
+    if (!this.stepEnvWritten || this.tracker.state !== 'PROMPT') return;
+    this.stepEnvWritten = false;
+    const file = this.process.stepEnvFile;
+    if (file) rmSync(file, { force: true });
   }
 
   /** Output of the shell (or a notice line of ours): read for marks, then on to the client. */

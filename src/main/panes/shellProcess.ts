@@ -138,6 +138,11 @@ export class ShellProcess {
     if (this.integrationTimer) clearTimeout(this.integrationTimer);
   }
 
+  /** Where the next typed command's extra environment goes (with integration; see ShellLaunch). */
+  get stepEnvFile(): string | undefined {
+    return this.launch?.integration ? this.launch.stepEnvFile : undefined;
+  }
+
   /**
    * The pager (`less`, `more`…) in the foreground job, reading keys from the terminal, if
    * there is one. Asked afresh each time (a walk of /proc, about a millisecond): a cached

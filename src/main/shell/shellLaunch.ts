@@ -22,6 +22,11 @@ export interface ShellLaunch {
   kind: ShellKind;
   /** Whether integration was injected. */
   integration: boolean;
+  /**
+   * With integration: where Tandem puts `NAME=value` lines for the next command typed (a
+   * plan step); the integration exports them for that command line alone, then removes the file.
+   */
+  stepEnvFile?: string;
   /** Remove temp files (idempotent). The script already deletes them once it has read them. */
   cleanup(): void;
 }
@@ -150,15 +155,21 @@ export function buildShellLaunch(options: ShellLaunchOptions): ShellLaunch {
 
   const assets = integrationAssetsDir();
   const bootstrap = writeNonceFile(nonce);
+  const stepEnvDir = privateTempDir();
   const launch: ShellLaunch = {
     file: shellPath,
     args: [],
     env,
     kind,
     integration: true,
-    cleanup: bootstrap.cleanup,
+    stepEnvFile: join(stepEnvDir, 'step-env'),
+    cleanup: () => {
+      bootstrap.cleanup();
+      rmSync(stepEnvDir, { recursive: true, force: true });
+    },
   };
   env.TANDEM_BOOTSTRAP = bootstrap.path;
+  env.TANDEM_STEP_ENV = launch.stepEnvFile!;
 
   switch (kind) {
     case 'bash': {
@@ -205,9 +216,14 @@ export function buildShellLaunch(options: ShellLaunchOptions): ShellLaunch {
   return launch;
 }
 
-function writeNonceFile(nonce: string): { path: string; cleanup(): void } {
+function privateTempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'tandem-'));
   chmodSync(dir, 0o700);
+  return dir;
+}
+
+function writeNonceFile(nonce: string): { path: string; cleanup(): void } {
+  const dir = privateTempDir();
   const path = join(dir, 'bootstrap');
   writeFileSync(path, `${nonce}\n`, { mode: 0o600, flag: 'wx' });
   let done = false;

@@ -14,6 +14,8 @@ export type FinishedRun = Extract<StepOutcome, { kind: 'finished' }>;
 export interface PlanRunnerDeps {
   pane(paneId: number): AgentPane | undefined;
   timeoutMs(): number;
+  /** The environment steps run with (no pager), or undefined to run them as the user's commands. */
+  stepEnv?(): Readonly<Record<string, string>> | undefined;
   /** A command's risk where it runs (classified once per command text: CommandRisks). */
   risk(command: string, cwd: string): Promise<RiskResult>;
   /** The approval gate: policy, hooks and session grants; `risk` is the command's classification when known. */
@@ -179,6 +181,7 @@ export class PlanRunner {
     this.apply({ kind: 'started', stepId }, false);
     const runner = new StepRunner(pane, step.command, {
       timeoutMs: this.deps.timeoutMs(),
+      env: this.deps.stepEnv?.(),
       onDetail: (detail) => this.apply({ kind: 'progress', stepId, detail }),
       onBlockStarted: (block) => this.apply({ kind: 'block-started', stepId, blockId: block.id }),
     });

@@ -20,6 +20,8 @@ export type StepOutcome =
 
 export interface StepRunOptions {
   timeoutMs: number;
+  /** Exported for the step's command line alone (NO_PAGER_ENV). */
+  env?: Readonly<Record<string, string>>;
   /** After SIGINT on timeout, how long before the foreground job is killed. */
   killGraceMs?: number;
   /** Progress for the plan view: "waiting for the prompt", "timed out: interrupted" ... */
@@ -86,7 +88,7 @@ export class StepRunner {
         if (this.typed) return;
         this.typed = true;
         // Type first: the panel's update can wait a moment, the shell should not.
-        this.pane.typeCommand(this.command);
+        this.pane.typeCommand(this.command, this.options.env);
         this.options.onDetail?.(undefined);
         timers.push(setTimeout(onTimeout, this.options.timeoutMs));
       };

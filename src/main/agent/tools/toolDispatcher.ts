@@ -28,6 +28,8 @@ export interface ToolDispatcherHost {
   audit: Pick<AuditLog, 'append'>;
   log?: Pick<EngineLog, 'warning'>;
   stepTimeoutMs(): number;
+  /** The environment plan steps run with (see NO_PAGER_ENV), or undefined. */
+  stepEnv?(): Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -158,6 +160,7 @@ export class ToolDispatcher {
     return new PlanRunner(plan, {
       pane: (paneId) => this.host.pane(paneId),
       timeoutMs: () => this.host.stepTimeoutMs(),
+      stepEnv: () => this.host.stepEnv?.(),
       risk: (command, cwd) => this.risks.of(command, cwd),
       decide: (proposed, risk) => gate.decide({ ...proposed, conversationId: conversation.id }, risk),
       grant: (shape, command) => gate.grants.grant(shape, command),

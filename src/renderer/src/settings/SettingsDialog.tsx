@@ -22,6 +22,7 @@ interface Draft {
   aiBackend: Settings['ai']['backend'];
   aiModel: string;
   aiBaseUrl: string;
+  aiStepsUsePager: boolean;
   aiMaxOutputTokens: string;
   aiStepTimeout: string;
   aiContextBlocks: string;
@@ -48,6 +49,7 @@ function draftFrom(settings: Settings): Draft {
     aiBaseUrl: settings.ai.baseUrl,
     aiMaxOutputTokens: String(settings.ai.maxOutputTokens),
     aiStepTimeout: String(settings.ai.stepTimeoutSeconds),
+    aiStepsUsePager: settings.ai.stepsUsePager,
     aiContextBlocks: String(settings.ai.contextBlocks),
     aiHistoryBudget: String(settings.ai.historyTokenBudget),
     aiSessionBudget: String(settings.ai.sessionTokenBudget),
@@ -99,6 +101,7 @@ function patchFrom(draft: Draft, settings: Settings): SettingsPatch {
   if (draft.aiBaseUrl.trim() !== settings.ai.baseUrl) ai.baseUrl = draft.aiBaseUrl.trim();
   if (maxOutputTokens !== settings.ai.maxOutputTokens) ai.maxOutputTokens = maxOutputTokens;
   if (stepTimeoutSeconds !== settings.ai.stepTimeoutSeconds) ai.stepTimeoutSeconds = stepTimeoutSeconds;
+  if (draft.aiStepsUsePager !== settings.ai.stepsUsePager) ai.stepsUsePager = draft.aiStepsUsePager;
   if (contextBlocks !== settings.ai.contextBlocks) ai.contextBlocks = contextBlocks;
   if (historyTokenBudget !== settings.ai.historyTokenBudget) ai.historyTokenBudget = historyTokenBudget;
   if (sessionTokenBudget !== settings.ai.sessionTokenBudget) ai.sessionTokenBudget = sessionTokenBudget;
@@ -294,6 +297,10 @@ export function SettingsDialog() {
               <input name="aiStepTimeout" type="number" {...SETTING_LIMITS.stepTimeoutSeconds} value={draft.aiStepTimeout} onChange={(event) => change('aiStepTimeout', event.target.value)} />
             </label>
           </div>
+          <label className="settings__check" title="Off: plan steps run with PAGER=cat, GIT_PAGER=cat (and MANPAGER, SYSTEMD_PAGER, GH_PAGER, AWS_PAGER), so git log and the like print instead of waiting in less.">
+            <input type="checkbox" name="aiStepsUsePager" checked={draft.aiStepsUsePager} onChange={(event) => change('aiStepsUsePager', event.target.checked)} />
+            Plan steps may open a pager
+          </label>
           <div className="settings__row">
             <label>
               Recent commands in context
