@@ -52,6 +52,15 @@ test('serves the static page to loopback, sets no cookie, and refuses bad paths'
   expect(response.headers.get('set-cookie')).toBeNull();
 });
 
+test('a plain GET of /ws says only whether the token is right (401 or 426), and opens nothing', async () => {
+  const host = { host: `127.0.0.1:${server.port}` };
+  expect(await get('/ws', host)).toBe(401);
+  expect(await get('/ws?token=wrong', host)).toBe(401);
+  expect(await get(`/ws?token=${server.token}`, host)).toBe(426);
+  // The loopback Host check comes first, as everywhere.
+  expect(await get(`/ws?token=${server.token}`, { host: `attacker.test:${server.port}` })).toBe(421);
+});
+
 test('a malformed request line or a reset refused socket does not bring the server down', async () => {
   const { connect } = await import('node:net');
   const raw = (text: string) =>
