@@ -74,10 +74,8 @@ export class BlockMarkers {
   }
 
   /**
-   * Watches for the running command clearing the screen (`clear`: ED 2, or ED 0 from the
-   * home position). The rows it was typed on are blank then, so its block starts at the top
-   * of the screen, without a command line, and covers what it prints after the clear. A
-   * command line already scrolled into the scrollback is not erased and stays the block's top.
+   * Watches for the screen being cleared (`clear`: ED 2, or ED 0 from the home position),
+   * which erases its rows in place: see screenCleared. Dispose to stop.
    */
   watchScreenClears(): IDisposable {
     return this.terminal.parser.registerCsiHandler({ final: 'J' }, (params) => {
