@@ -36,6 +36,23 @@ describe('config.toml', () => {
     expect(loadSettings(tempFile('[terminal]\ntheme = "purple"\n')).error).toContain('terminal.theme');
   });
 
+  it('names the line and column of a syntax error, and the line of a key zod refuses', () => {
+    expect(loadSettings(tempFile('# settings\n[terminal]\nfontSize = = 3\n')).error).toMatch(/not valid TOML, line 3, column \d+:/);
+    expect(loadSettings(tempFile('[terminal]\n# note\nfontSise = 3\n')).error).toContain('terminal.fontSise (line 3)');
+    expect(loadSettings(tempFile('[ai]\n\n[terminal]\ncursorBlink = true\ntheme = "purple"\n')).error).toContain('terminal.theme (line 5)');
+  });
+
+  it('saving edits the file in place: comments, order and untouched keys stay as they were', () => {
+    const text = '# mine\n[terminal]\ntheme = "dark"   # night\nfontSize = 13\n\n# the AI\n[ai]\nmodel = "m"\n';
+    const file = tempFile(text);
+    updateSettings(file, { terminal: { fontSize: 15 }, ai: { stepsUsePager: true }, session: { restore: false } });
+    expect(readFileSync(file, 'utf8')).toBe('# mine\n[terminal]\ntheme = "dark"   # night\nfontSize = 15\n\n# the AI\n[ai]\nmodel = "m"\nstepsUsePager = true\n\n[session]\nrestore = false\n');
+    // A shape the in-place editor does not follow is still saved (written out whole).
+    const inline = tempFile('ai = { model = "m" }\n');
+    expect(updateSettings(inline, { ai: { maxOutputTokens: 1024 } }).ai).toMatchObject({ model: 'm', maxOutputTokens: 1024 });
+    expect(loadSettings(inline).settings.ai.maxOutputTokens).toBe(1024);
+  });
+
   it('updates one key and keeps the others', () => {
     const file = tempFile('[shell]\npath = "/bin/zsh"\n');
     const settings = updateSettings(file, { terminal: { theme: 'light' } });

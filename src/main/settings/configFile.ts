@@ -1,8 +1,12 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { parse, stringify } from 'smol-toml';
+import { isDeepStrictEqual } from 'node:util';
+import { parse, stringify, TomlError } from 'smol-toml';
 import { DEFAULT_SETTINGS, SettingsSchema, type Settings, type SettingsPatch } from '../../shared/settings';
 import { writeFileAtomic } from './atomicWrite';
+import { setTomlValues, lineOfKey, type TomlChanges } from './tomlInPlace';
 import { describeIssues, firstLine } from './validationMessages';
+
+const NEW_FILE_HEADER = '# Tandem settings. See docs/configuration.md.\n';
 
 export interface LoadedSettings {
   settings: Settings;
@@ -22,18 +26,22 @@ export function loadSettings(path: string): LoadedSettings {
   try {
     data = parse(text);
   } catch (error) {
-    return { settings: DEFAULT_SETTINGS, error: `${path} is not valid TOML: ${firstLine((error as Error).message)}` };
+    const where = error instanceof TomlError ? `, line ${error.line}, column ${error.column}` : '';
+    return { settings: DEFAULT_SETTINGS, error: `${path} is not valid TOML${where}: ${firstLine((error as Error).message)}` };
   }
   const result = SettingsSchema.safeParse(data);
   if (!result.success) {
-    return { settings: DEFAULT_SETTINGS, error: `${path}: ${describeIssues(result.error)}` };
+    return { settings: DEFAULT_SETTINGS, error: `${path}: ${describeIssues(result.error, (table, key) => lineOfKey(text, table, key))}` };
   }
   return { settings: result.data };
 }
 
 /**
- * Applies a patch from the settings UI and writes config.toml. Refuses (throws) when the
- * file on disk is currently invalid, so a typo the user is fixing is never overwritten.
+ * Applies a patch from the settings UI and writes config.toml, in place: only the changed
+ * keys' values change, new keys join their table, and comments, order and formatting stay.
+ * (A file in a shape the in-place editor does not follow — an inline `ai = { … }` table —
+ * is written out whole, as smol-toml formats it.) Refuses (throws) when the file on disk is
+ * currently invalid, so a typo the user is fixing is never overwritten.
  */
 export function updateSettings(path: string, patch: SettingsPatch): Settings {
   const current = loadSettings(path);
@@ -41,14 +49,34 @@ export function updateSettings(path: string, patch: SettingsPatch): Settings {
   // A config.toml that is a symlink (dotfile managers) is updated where it points, keeping its mode.
   const target = existsSync(path) ? realpathSync(path) : path;
   const mode = existsSync(target) ? statSync(target).mode & 0o777 : 0o600;
-  const onDisk: Record<string, unknown> = existsSync(target) ? (parse(readFileSync(target, 'utf8')) as Record<string, unknown>) : {};
+  const original = existsSync(target) ? readFileSync(target, 'utf8') : '';
+  const onDisk = parse(original) as Record<string, unknown>;
+  const changes: TomlChanges = {};
   for (const [section, values] of Object.entries(patch)) {
     if (!values) continue;
     const existing = (onDisk[section] as Record<string, unknown> | undefined) ?? {};
     const changed = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+    if (Object.keys(changed).length === 0) continue;
     onDisk[section] = { ...existing, ...changed };
+    changes[section] = changed;
   }
   const settings = SettingsSchema.parse(onDisk);
-  writeFileAtomic(target, `# Tandem settings. See docs/configuration.md.\n${stringify(onDisk)}\n`, mode);
+  writeFileAtomic(target, editedText(original, changes, onDisk), mode);
   return settings;
+}
+
+/** The file edited in place, checked by parsing it back; written out whole if that is not possible. */
+function editedText(original: string, changes: TomlChanges, expected: Record<string, unknown>): string {
+  try {
+    const text = setTomlValues(original === '' ? NEW_FILE_HEADER : original, changes);
+    // Compared as plain data (smol-toml's tables have no prototype).
+    if (isDeepStrictEqual(plainData(parse(text)), plainData(expected))) return text;
+  } catch {
+    // Fall through: the whole file, as smol-toml writes it.
+  }
+  return `${NEW_FILE_HEADER}${stringify(expected)}\n`;
+}
+
+function plainData(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value));
 }
