@@ -396,6 +396,17 @@ test('Esc in a plan field only leaves it: the plan stays, the note stays, a clos
   await step(panel, 'echo keep-me').locator('[data-action="deny-with-reason"]').click();
   await expect(panel.getByTestId('plan-step-deny-reason')).toHaveValue('not here');
   await expect(plan).toHaveAttribute('data-state', 'active');
+
+  // The panel's own input too, while the plan waits: Esc goes to the plan card, the message stays.
+  const input = panel.getByTestId('ai-input');
+  await input.fill('half-typed message');
+  await input.press('Escape');
+  await expect(plan).toBeFocused();
+  await expect(plan).toHaveAttribute('data-state', 'active');
+  await expect(input).toHaveValue('half-typed message');
+  // Esc again, from the card, cancels the plan.
+  await page.keyboard.press('Escape');
+  await expect(plan).toHaveAttribute('data-state', 'cancelled');
 });
 
 test('a Markdown table at the default panel width wraps between words, never inside one', async ({ page }) => {

@@ -23,15 +23,33 @@ function isCtrlC(event: KeyboardEvent): boolean {
 }
 
 /**
+ * A plan waits for the user (nothing streams or runs): Esc from a text field must not cancel
+ * it. Returns the plan card to move focus to.
+ */
+function waitingPlanCard(): HTMLElement | null {
+  const conversation = useConversationStore.getState().conversation;
+  const plan = currentPlan(conversation);
+  if (!plan) return null;
+  const waiting = conversation?.status === 'awaiting-approval' || (conversation?.status === 'thinking' && plan.decisionStepId !== undefined);
+  return waiting ? document.querySelector<HTMLElement>(`[data-testid="plan"][data-plan-id="${CSS.escape(plan.id)}"]`) : null;
+}
+
+/**
  * Keys anywhere in the panel (bubbling from its fields and buttons): Esc, and Ctrl+C without
  * a selection, cancel what the agent does (the engine decides what that is; twice within a
- * second stops everything). Esc with nothing to cancel goes back to the terminal. Outside
- * text fields, Y / N / E / S / A decide the next proposed step.
+ * second stops everything). Esc with nothing to cancel goes back to the terminal. Esc in a
+ * text field never cancels a plan waiting for the user: it goes to the plan card, keeping
+ * what was typed (Esc again cancels). Outside text fields, Y / N / E / S / A decide.
  */
 export function onPanelKeyDown(event: KeyboardEvent<HTMLElement>): void {
   if (event.defaultPrevented || event.nativeEvent.isComposing) return;
   if (event.key === 'Escape' && !event.ctrlKey && !event.altKey && !event.metaKey) {
     event.preventDefault();
+    const card = isTextField(event.target) ? waitingPlanCard() : null;
+    if (card) {
+      card.focus({ preventScroll: true });
+      return;
+    }
     void cancelAgent().then((result) => {
       if (result?.cancelled === 'nothing') focusActivePane();
     });
