@@ -56,9 +56,12 @@ export function blockHasErrors(block: Pick<Block, 'exitCode'>, outputText: strin
   return findErrorLines(outputText).some((m) => m.severity === 'error');
 }
 
-/** The index row of a block, from its output as the block outputs return it (undefined: gone). */
-export function blockIndexEntry(block: Block, output: { text: string; lineCount: number } | undefined): BlockIndexEntry {
-  return { block, lineCount: output?.lineCount ?? 0, hasErrors: blockHasErrors(block, output?.text) };
+/**
+ * The index row of a block, from its output as the block outputs return it (undefined: gone).
+ * Its line count is what it printed in all when known (the text kept may be only the end).
+ */
+export function blockIndexEntry(block: Block, output: { text: string; lineCount: number; printed?: { lines: number } } | undefined): BlockIndexEntry {
+  return { block, lineCount: Math.max(output?.printed?.lines ?? 0, output?.lineCount ?? 0), hasErrors: blockHasErrors(block, output?.text) };
 }
 
 /** "0s ago", "12s ago", "3m ago", "2h ago", "4d ago". */

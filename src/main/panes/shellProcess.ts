@@ -13,6 +13,8 @@ const { spawn } = ptyModule;
 const EARLY_EXIT_MS = 1_500;
 /** How long our integration may take to send its first mark before we call it off. */
 const INTEGRATION_TIMEOUT_MS = 10_000;
+/** How long what a foreground job runs is reused (a pager a job starts later is seen after this). */
+const FOREGROUND_JOB_REUSE_MS = 250;
 /** How long a closing shell gets to exit on SIGHUP (and save its history) before SIGKILL. */
 const CLOSE_GRACE_MS = 1_500;
 
@@ -47,6 +49,7 @@ export class ShellProcess {
   private integrationTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private userTyped = false;
+  private foregroundJob: { group: number; at: number; pager: string | undefined } | undefined;
   private readonly data = new Emitter<Uint8Array>();
   private readonly exit = new Emitter<ShellExit>();
   private readonly spawned = new Emitter<{ integration: boolean }>();
@@ -145,13 +148,21 @@ export class ShellProcess {
 
   /**
    * The pager (`less`, `more`…) in the foreground job, reading keys from the terminal, if
-   * there is one. Asked afresh each time (a walk of /proc, about a millisecond): a cached
-   * answer would be wrong just when a pager starts or quits.
+   * there is one. Which job is in the foreground is read afresh each time (one small /proc
+   * read); its processes (a walk of /proc) are reused for a moment while the same job stays
+   * there, so keys typed into a REPL do not each walk /proc.
    */
   foregroundPager(): string | undefined {
     const pid = this.pty?.pid;
     if (!pid || this.exitInfo) return undefined;
-    return pagerIn(foregroundJobNames(pid));
+    const group = foregroundGroupOf(pid);
+    if (group === undefined || group === pid) return undefined;
+    const now = Date.now();
+    const known = this.foregroundJob;
+    if (known && known.group === group && now - known.at < FOREGROUND_JOB_REUSE_MS) return known.pager;
+    const pager = pagerIn(foregroundJobNames(pid));
+    this.foregroundJob = { group, at: now, pager };
+    return pager;
   }
 
   /** The foreground job gets SIGKILL (a plan step that ignored Ctrl+C past its timeout). */
