@@ -98,6 +98,8 @@ describe('blockHasErrors', () => {
     const b = block(1, 4, { exitCode: 0 });
     expect(blockIndexEntry(b, { text: 'a\nFatal: x', lineCount: 2 })).toEqual({ block: b, lineCount: 2, hasErrors: true });
     expect(blockIndexEntry(b, undefined)).toEqual({ block: b, lineCount: 0, hasErrors: false });
+    // A huge output whose start scrolled out: the count is what it printed, not what is kept.
+    expect(blockIndexEntry(b, { text: '199999\n200000', lineCount: 2, printed: { lines: 200_000 } }).lineCount).toBe(200_000);
   });
 });
 
