@@ -150,6 +150,17 @@ describe('PromptInterceptor', () => {
     expect(prompt.input('ls\r').toShell).toBe('ls\r');
   });
 
+  it('a huge paste typed ahead (full of `#`): only its end is looked at', () => {
+    const { prompt, state } = interceptor();
+    prompt.input('sleep 5\r');
+    state.atPrompt = false;
+    prompt.input('# a # b ?? c '.repeat(20_000));
+    state.atPrompt = true;
+    prompt.promptShown();
+    // Without the cap this would try every `#` of 240,000 characters against all that follows it.
+    expect(prompt.input('x\r').refusal).toBeDefined();
+  });
+
   it('keeps the line through a redraw of the prompt, and starts afresh after Ctrl+C', () => {
     const { prompt } = interceptor();
     prompt.input('ls -la ');

@@ -50,6 +50,8 @@ export function clearLineKeys(shell: PromptShell, lineCount = 1): string {
 }
 
 const ESC = '\x1b';
+/** Typed-ahead text kept (its end): only whether a line may start with a prefix depends on it. */
+const MAX_TYPED_AHEAD = 1_000;
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
 
@@ -193,10 +195,10 @@ export class PromptInterceptor {
     }
     const rest = (lastEnter >= 0 ? text.slice(lastEnter + 1) : text).replace(/\x1b\[[0-?]*[ -/]*[@-~]|[\x00-\x1f\x7f]/g, '');
     if (readByProgram) {
-      this.readByProgram += this.typeAhead + rest;
+      this.readByProgram = (this.readByProgram + this.typeAhead + rest).slice(-MAX_TYPED_AHEAD);
       this.typeAhead = '';
     } else {
-      this.typeAhead += rest;
+      this.typeAhead = (this.typeAhead + rest).slice(-MAX_TYPED_AHEAD);
     }
   }
 
@@ -241,8 +243,14 @@ export class PromptInterceptor {
    * was typed ahead in front of it (a program may have read the rest).
    */
   private mayBeRequest(line: string): boolean {
-    const ahead = [...this.typedAheadLine];
-    return ahead.some((_, start) => this.requestFor((ahead.slice(start).join('') + line).split('\n')) !== undefined) || this.requestFor(line.split('\n')) !== undefined;
+    const ahead = this.typedAheadLine;
+    const reads = (text: string) => this.requestFor(text.split('\n')) !== undefined;
+    if (reads(line) || reads(ahead + line)) return true;
+    // Only a part starting at a `#` or `?` can read as one (leading blanks are ignored anyway).
+    for (let start = ahead.search(/[#?]/); start >= 0; start = nextRequestChar(ahead, start + 1)) {
+      if (reads(ahead.slice(start) + line)) return true;
+    }
+    return false;
   }
 
   private refusalFor(unsure: Unsure): string {
@@ -281,6 +289,11 @@ export class PromptInterceptor {
     const line = lines[0]!;
     return line.trimStart().startsWith(`\\${prefix}`) ? line.trimStart().slice(1) : undefined;
   }
+}
+
+function nextRequestChar(text: string, from: number): number {
+  const found = text.slice(from).search(/[#?]/);
+  return found < 0 ? -1 : from + found;
 }
 
 /**
