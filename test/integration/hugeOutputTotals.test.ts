@@ -19,14 +19,18 @@ describe('a huge output, with a real bash', () => {
 
     const printedBytes = Buffer.byteLength(`${Array.from({ length: 200_000 }, (_, n) => n + 1).join('\n')}\n`);
     const [runResult] = toolResults(await model.waitForRequest(2, 60_000));
-    expect(runResult?.content).toContain(`200,000 lines, ${formatBytes(printedBytes)} printed in total`);
-    expect(runResult?.content).toMatch(/the first [\d,]+ lines scrolled out of the scrollback/);
-    expect(runResult?.content).toContain('\n200000\n');
+    const total = `200,000 lines (${formatBytes(printedBytes)}) printed in total`;
+    expect(runResult?.content).toContain(`Output (200,000 lines, ${formatBytes(printedBytes)} printed in total; its middle scrolled out of the scrollback`);
+    // How it began (kept as it streamed by), the middle marked as left out with the true totals, how it ended.
+    expect(runResult?.content).toContain('<output block="p1b1">\n1\n2\n3\n');
+    expect(runResult?.content).toMatch(new RegExp(`\\n80\\n… \\[199,800 lines \\([\\d.]+ MB\\) omitted; ${total.replace(/[().]/g, '\\$&')}\\] …\\n199881\\n`));
+    expect(runResult?.content).toContain('\n200000\n</output>');
 
     const [historyResult] = toolResults(await model.waitForRequest(3));
-    expect(historyResult?.content).toContain(`It printed 200,000 lines (${formatBytes(printedBytes)}) in total`);
-    expect(historyResult?.content).toContain('200,000 lines');
-    expect(historyResult?.content).toMatch(/omitted; 200,000 lines \([\d.]+ MB\) printed in total; the first [\d,]+ scrolled out/);
+    expect(historyResult?.content).toContain(`It printed 200,000 lines (${formatBytes(printedBytes)}) in total; its middle scrolled out of the scrollback`);
+    expect(historyResult?.content).toContain('· 200,000 lines');
+    expect(historyResult?.content).toContain(`omitted; ${total}] …`);
+    expect(historyResult?.content).toMatch(/<output block="p1b1">\n1\n2\n/);
     expect(historyResult?.content).not.toMatch(/lines \([\d.]+ KB\) in total/);
     await waitForIdleWithAnswer(client, 'Counted.');
   });

@@ -5,6 +5,7 @@ import {
   errorLines,
   findErrorLines,
   formatBytes,
+  headGapTail,
   headTail,
   splitLines,
   summarizeOutput,
@@ -181,6 +182,23 @@ describe('headTail', () => {
         expect(typeof result.text).toBe('string');
       }),
     );
+  });
+});
+
+describe('headGapTail', () => {
+  const numbers = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, n) => String(from + n)).join('\n');
+  const printed = { lines: 200_000, bytes: Buffer.byteLength(`${numbers(1, 200_000)}\n`) };
+
+  it('shows how the output began, then its end, with what the whole printed in the marker', () => {
+    const result = headGapTail(numbers(1, 100), numbers(190_000, 200_000), printed, { maxLines: 10, maxChars: 1_000 });
+    expect(result.text.split('\n')).toEqual(['1', '2', '3', '4', '… [199,990 lines (1.2 MB) omitted; 200,000 lines (1.2 MB) printed in total] …', '199995', '199996', '199997', '199998', '199999', '200000']);
+    expect(result).toMatchObject({ totalLines: 200_000, truncated: true });
+  });
+
+  it('falls back to the end alone when head and end would overlap', () => {
+    const small = { lines: 12, bytes: Buffer.byteLength(`${numbers(1, 12)}\n`) };
+    const result = headGapTail(numbers(1, 12), numbers(3, 12), small, { maxLines: 50, maxChars: 1_000 });
+    expect(result.text).toBe(numbers(3, 12));
   });
 });
 

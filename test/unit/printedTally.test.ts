@@ -8,36 +8,49 @@ function tally(...chunks: string[]) {
   return counter.of('b1');
 }
 
+const counts = (...chunks: string[]) => {
+  const counted = tally(...chunks);
+  return counted && { lines: counted.lines, bytes: counted.bytes };
+};
+
 describe('PrintedTally', () => {
   it('counts lines and text bytes, a last line without its newline included', () => {
-    expect(tally('one\r\ntwo\r\n')).toEqual({ lines: 2, bytes: 8 });
-    expect(tally('one\r\ntw', 'o')).toEqual({ lines: 2, bytes: 7 });
-    expect(tally('héllo\n')).toEqual({ lines: 1, bytes: 7 });
+    expect(counts('one\r\ntwo\r\n')).toEqual({ lines: 2, bytes: 8 });
+    expect(counts('one\r\ntw', 'o')).toEqual({ lines: 2, bytes: 7 });
+    expect(counts('héllo\n')).toEqual({ lines: 1, bytes: 7 });
     expect(new PrintedTally().of('none')).toBeUndefined();
   });
 
   it('leaves out escape sequences (colours, OSC), also split across chunks', () => {
-    expect(tally('\x1b[1;31mred\x1b[0m\n')).toEqual({ lines: 1, bytes: 4 });
-    expect(tally('\x1b[1;3', '1mred\x1b', '[0m\n')).toEqual({ lines: 1, bytes: 4 });
-    expect(tally('\x1b]8;;http://x\x1b\\link\x1b]8;;\x07\n')).toEqual({ lines: 1, bytes: 5 });
+    expect(counts('\x1b[1;31mred\x1b[0m\n')).toEqual({ lines: 1, bytes: 4 });
+    expect(counts('\x1b[1;3', '1mred\x1b', '[0m\n')).toEqual({ lines: 1, bytes: 4 });
+    expect(counts('\x1b]8;;http://x\x1b\\link\x1b]8;;\x07\n')).toEqual({ lines: 1, bytes: 5 });
   });
 
   it('keeps counts per block', () => {
     const counter = new PrintedTally();
     counter.add('a', Buffer.from('1\n2\n'));
     counter.add('b', Buffer.from('3\n'));
-    expect(counter.of('a')).toEqual({ lines: 2, bytes: 4 });
-    expect(counter.of('b')).toEqual({ lines: 1, bytes: 2 });
+    expect(counter.of('a')).toMatchObject({ lines: 2, bytes: 4 });
+    expect(counter.of('b')).toMatchObject({ lines: 1, bytes: 2 });
+  });
+
+  it('keeps how the output began: its first 100 lines as text, a carriage return starting a line over', () => {
+    expect(tally('\x1b[32mok\x1b[0m\r\n 10%\r 55%\r100%\r\ndone\n')?.head).toBe('ok\n100%\ndone');
+    const seq = tally(...Array.from({ length: 2_000 }, (_, n) => `${n + 1}\r\n`));
+    expect(seq?.head).toBe(Array.from({ length: 100 }, (_, n) => n + 1).join('\n'));
+    expect(seq?.lines).toBe(2_000);
+    // A line longer than the budget is cut where a whole line ends, never inside a character.
+    expect(tally('é'.repeat(20_000))?.head).toBe('é'.repeat(8_192));
+    expect(tally('€'.repeat(20_000))?.head).toBe('€'.repeat(5_461));
   });
 
   it('plain text cut anywhere: the bytes of the text, and its lines (property)', () => {
     fc.assert(
       fc.property(fc.array(fc.string().map((text) => text.replace(/[\x1b\r\x07]/g, '')), { minLength: 1, maxLength: 10 }), (chunks) => {
         const text = chunks.join('');
-        const expected = text === '' ? undefined : { lines: text.split('\n').length - (text.endsWith('\n') ? 1 : 0), bytes: Buffer.byteLength(text) };
-        const counted = tally(...chunks);
-        if (expected) expect(counted).toEqual(expected);
-        else expect(counted ?? { lines: 0, bytes: 0 }).toEqual({ lines: 0, bytes: 0 });
+        const expected = text === '' ? { lines: 0, bytes: 0 } : { lines: text.split('\n').length - (text.endsWith('\n') ? 1 : 0), bytes: Buffer.byteLength(text) };
+        expect(counts(...chunks) ?? { lines: 0, bytes: 0 }).toEqual(expected);
       }),
     );
   });

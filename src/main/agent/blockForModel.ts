@@ -1,6 +1,6 @@
 import type { Block } from '../../shared/blocks';
 import type { BlockOutput } from '../blocks/mirror/blockOutputs';
-import { formatBytes, formatCount, headTail } from '../context/outputExcerpt';
+import { formatBytes, formatCount, headGapTail, headTail } from '../context/outputExcerpt';
 import { scrubSecrets } from '../safety/secretScrubber';
 
 /** Output lines and characters a single block may put in front of the model. */
@@ -25,19 +25,24 @@ export function blockForModel(
     lines.push('Output: not available (it scrolled out of the scrollback).');
     return lines.join('\n');
   }
-  // Scrubbed before it is shortened, so a cut can never leave half a secret behind.
-  const printed = output.truncated ? output.printed : undefined;
-  const excerpt = headTail(scrubSecrets(output.text).text, { ...(extra.limits ?? BLOCK_OUTPUT_LIMITS), printed });
-  const scrubbed = excerpt.text;
-  const keptSize = `${formatCount(excerpt.totalLines)} lines, ${formatBytes(Buffer.byteLength(output.text))}`;
-  const size = printed && printed.lines > excerpt.totalLines ? `${formatCount(printed.lines)} lines, ${formatBytes(printed.bytes)} printed in total` : keptSize;
-  const lost = !output.truncated
-    ? ''
-    : size === keptSize
-      ? '; its beginning scrolled out of the scrollback'
-      : `; the first ${formatCount(printed!.lines - excerpt.totalLines)} lines scrolled out of the scrollback, the last ${keptSize} are kept`;
-  lines.push(`Output (${size}${excerpt.truncated ? ', shortened to head and tail' : ''}${lost}):`);
-  lines.push(fenceAsData(block.id, scrubbed));
+  const limits = extra.limits ?? BLOCK_OUTPUT_LIMITS;
+  const printed = output.truncated && output.printed && output.printed.lines > output.lineCount ? output.printed : undefined;
+  if (printed) {
+    // The scrollback kept only the end: the true totals, and how it began as it streamed by.
+    const head = printed.head === undefined ? undefined : scrubSecrets(printed.head).text;
+    const kept = scrubSecrets(output.text).text;
+    const excerpt = head === undefined ? headTail(kept, { ...limits, printed }) : headGapTail(head, kept, printed, limits);
+    const shown = head === undefined ? 'the end that is kept is below' : 'how it began (kept as it streamed by) and how it ended are below';
+    lines.push(`Output (${formatCount(printed.lines)} lines, ${formatBytes(printed.bytes)} printed in total; its middle scrolled out of the scrollback, ${shown}):`);
+    lines.push(fenceAsData(block.id, excerpt.text));
+  } else {
+    // Scrubbed before it is shortened, so a cut can never leave half a secret behind.
+    const excerpt = headTail(scrubSecrets(output.text).text, limits);
+    const size = `${excerpt.totalLines} lines, ${formatBytes(Buffer.byteLength(output.text))}`;
+    const lost = output.truncated ? '; its beginning scrolled out of the scrollback' : '';
+    lines.push(`Output (${size}${excerpt.truncated ? ', shortened to head and tail' : ''}${lost}):`);
+    lines.push(fenceAsData(block.id, excerpt.text));
+  }
   return lines.join('\n');
 }
 

@@ -1,11 +1,18 @@
 /** How many blocks' counts are kept (the oldest go first; their text left the scrollback long ago). */
 const MAX_BLOCKS = 2_000;
+/** How many recent blocks keep how their output began (a huge output's start, once the scrollback lost it). */
+const MAX_HEADS = 100;
+/** How much of a block's beginning is kept: the first lines, within a byte budget. */
+const HEAD_LINES = 100;
+const HEAD_BYTES = 16 * 1024;
 
 export interface PrintedCount {
   /** Lines printed (a last line without its newline counts). */
   lines: number;
   /** Bytes of text printed: without carriage returns and escape sequences (colours, cursor moves). */
   bytes: number;
+  /** How the output began (its first lines, as printed), while it is kept. */
+  head?: string;
 }
 
 const ESC = 0x1b;
@@ -26,13 +33,54 @@ const enum Escape {
   StringEsc,
 }
 
+/** The first lines of a block's output as text: a carriage return starts its line over (progress bars). */
+class HeadCapture {
+  private readonly bytes: number[] = [];
+  private lineStart = 0;
+  private lines = 0;
+  private carriageReturn = false;
+
+  get full(): boolean {
+    return this.lines >= HEAD_LINES || this.bytes.length >= HEAD_BYTES;
+  }
+
+  push(byte: number): void {
+    if (byte === CR) {
+      this.carriageReturn = true;
+      return;
+    }
+    if (byte === LF) {
+      this.carriageReturn = false;
+      this.bytes.push(LF);
+      this.lineStart = this.bytes.length;
+      this.lines++;
+      return;
+    }
+    if (this.carriageReturn) {
+      this.bytes.length = this.lineStart;
+      this.carriageReturn = false;
+    }
+    this.bytes.push(byte);
+  }
+
+  text(): string {
+    // A full head ends at its last whole line; one long line ends where the budget did,
+    // without the half of a character cut there.
+    const end = this.full && this.lineStart > 0 ? this.lineStart : this.bytes.length;
+    const text = Buffer.from(this.bytes.slice(0, end)).toString('utf8');
+    return end === this.lineStart ? text.replace(/\n$/, '') : text.replace(/\uFFFD$/, '');
+  }
+}
+
 /**
- * Lines and bytes each block printed, counted as its output streams by. The mirror keeps only
- * the end of a huge output (its scrollback); these counts still tell the model the true
- * totals (`seq 1 200000`: 200,000 lines). One pass over the bytes, no allocation.
+ * Lines and bytes each block printed, counted as its output streams by, and how it began.
+ * The mirror keeps only the end of a huge output (its scrollback); these still tell the
+ * model the true totals (`seq 1 200000`: 200,000 lines) and show it the real first lines.
+ * One pass over the bytes; the beginning is copied only until it is full.
  */
 export class PrintedTally {
-  private readonly counts = new Map<string, PrintedCount & { open: boolean }>();
+  private readonly counts = new Map<string, { lines: number; bytes: number; open: boolean }>();
+  private readonly heads = new Map<string, HeadCapture>();
   private escape = Escape.None;
 
   add(blockId: string, chunk: Uint8Array): void {
@@ -41,21 +89,32 @@ export class PrintedTally {
       count = { lines: 0, bytes: 0, open: false };
       this.counts.set(blockId, count);
       if (this.counts.size > MAX_BLOCKS) this.counts.delete(this.counts.keys().next().value!);
+      this.heads.set(blockId, new HeadCapture());
+      if (this.heads.size > MAX_HEADS) this.heads.delete(this.heads.keys().next().value!);
     }
+    let head = this.heads.get(blockId);
+    if (head?.full) head = undefined;
     let { lines, bytes, open } = count;
     let escape = this.escape;
     for (let i = 0; i < chunk.length; i++) {
       const byte = chunk[i]!;
       switch (escape) {
         case Escape.None:
-          if (byte === ESC) escape = Escape.Start;
-          else if (byte === LF) {
+          if (byte === ESC) {
+            escape = Escape.Start;
+            break;
+          }
+          if (byte === LF) {
             lines++;
             bytes++;
             open = false;
           } else if (byte !== CR && byte !== BEL) {
             bytes++;
             open = true;
+          }
+          if (head && byte !== BEL) {
+            head.push(byte);
+            if (head.full) head = undefined;
           }
           break;
         case Escape.Start:
@@ -82,6 +141,8 @@ export class PrintedTally {
   /** What the block printed so far; undefined for a block that printed nothing. */
   of(blockId: string): PrintedCount | undefined {
     const count = this.counts.get(blockId);
-    return count && { lines: count.lines + (count.open ? 1 : 0), bytes: count.bytes };
+    if (!count) return undefined;
+    const head = this.heads.get(blockId);
+    return { lines: count.lines + (count.open ? 1 : 0), bytes: count.bytes, ...(head && { head: head.text() }) };
   }
 }

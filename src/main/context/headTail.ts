@@ -115,3 +115,47 @@ export function headTail(text: string, options: HeadTailOptions): HeadTailResult
   parts.push(...tail);
   return { text: parts.join('\n'), totalLines, totalChars, truncated: omittedLines > 0 || cut };
 }
+
+/**
+ * Head + tail of an output whose middle is gone: `head` is how it began (kept as it
+ * streamed), `end` how it ended (what the scrollback still holds), and `printed` what it
+ * printed in all. The marker between them states what is left out of the whole — never a
+ * total of the text at hand alone. Falls back to headTail of `end` when the two would
+ * overlap (nothing of the middle is missing from what is shown).
+ */
+export function headGapTail(head: string, end: string, printed: { lines: number; bytes: number }, options: HeadTailOptions): HeadTailResult {
+  const maxLines = excerptLimit(options.maxLines, 200);
+  const maxChars = excerptLimit(options.maxChars, 20_000);
+  const first = takeLines(splitLines(head), Math.floor(maxLines * HEAD_SHARE), Math.floor(maxChars * HEAD_SHARE), 'first');
+  const last = takeLines(splitLines(end), maxLines - first.lines.length, maxChars - first.chars, 'last');
+  const shown = first.lines.length + last.lines.length;
+  if (shown >= printed.lines || first.lines.length === 0) return headTail(end, { ...options, printed });
+  const shownBytes = utf8Length([...first.lines, ...last.lines].join('\n')) + 1;
+  const marker =
+    `… [${plural(printed.lines - shown, 'line')} (${formatBytes(Math.max(0, printed.bytes - shownBytes))}) omitted; ` +
+    `${plural(printed.lines, 'line')} (${formatBytes(printed.bytes)}) printed in total] …`;
+  const text = [...first.lines, marker, ...last.lines].join('\n');
+  return { text, totalLines: printed.lines, totalChars: text.length, truncated: true };
+}
+
+/** Whole lines from one end within the budgets; a single line too long for them is cut in its middle. */
+function takeLines(lines: string[], maxLines: number, maxChars: number, from: 'first' | 'last'): { lines: string[]; chars: number } {
+  const taken: string[] = [];
+  let chars = 0;
+  for (let n = 0; n < lines.length && taken.length < maxLines; n++) {
+    const line = lines[from === 'first' ? n : lines.length - 1 - n]!;
+    if (chars + line.length + 1 <= maxChars) {
+      taken.push(line);
+      chars += line.length + 1;
+      continue;
+    }
+    if (taken.length === 0 && maxChars > 0) {
+      const piece = cutLineMiddle(line, maxChars);
+      taken.push(piece.text);
+      chars += piece.keptChars + 1;
+    }
+    break;
+  }
+  if (from === 'last') taken.reverse();
+  return { lines: taken, chars };
+}

@@ -16,6 +16,6 @@
 export { formatBytes, formatCount } from './countLabels';
 export { findErrorLines, findErrorLinesIn, type ErrorLineMatch, type ErrorSeverity } from './errorLineDetection';
 export { errorLines, type ErrorLinesOptions, type ErrorLinesResult } from './errorLinesExcerpt';
-export { headTail, type HeadTailOptions, type HeadTailResult } from './headTail';
+export { headGapTail, headTail, type HeadTailOptions, type HeadTailResult } from './headTail';
 export { cutLineMiddle, splitLines } from './outputLines';
 export { summarizeOutput } from './outputSummary';

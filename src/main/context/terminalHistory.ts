@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Block } from '../../shared/blocks';
 import type { ToolDefinition } from '../agent/backends/modelBackend';
 import { describeRedactions, scrubSecrets } from '../safety/secretScrubber';
-import { cutLineMiddle, errorLines, formatBytes, formatCount, headTail, splitLines, summarizeOutput } from './outputExcerpt';
+import { cutLineMiddle, errorLines, formatBytes, formatCount, headGapTail, headTail, splitLines, summarizeOutput } from './outputExcerpt';
 import { blockIndexNumber, singleLineCommand } from './standingContext';
 
 /**
@@ -87,8 +87,8 @@ export interface TerminalHistoryOutput {
   text: string;
   truncated: boolean;
   lineCount: number;
-  /** What the block printed in all (counted as it streamed), when known. */
-  printed?: { lines: number; bytes: number };
+  /** What the block printed in all (counted as it streamed) and how it began, when known. */
+  printed?: { lines: number; bytes: number; head?: string };
 }
 
 /** Where the tool reads blocks from (a pane's tracker and block outputs, or several panes'). */
@@ -237,8 +237,8 @@ interface ScrubbedOutput {
   text: string;
   truncated: boolean;
   lineCount: number;
-  /** Set when the start scrolled out and more was printed than is kept. */
-  printed?: { lines: number; bytes: number };
+  /** Set when the start scrolled out and more was printed than is kept; its head is scrubbed too. */
+  printed?: { lines: number; bytes: number; head?: string };
   redactions: string;
 }
 
@@ -246,7 +246,8 @@ async function readScrubbed(source: TerminalHistorySource, blockId: string): Pro
   const output = await source.output(blockId);
   if (!output) return undefined;
   const scrubbed = scrubSecrets(output.text);
-  const printed = output.truncated && output.printed && output.printed.lines > output.lineCount ? output.printed : undefined;
+  const whole = output.truncated && output.printed && output.printed.lines > output.lineCount ? output.printed : undefined;
+  const printed = whole && { lines: whole.lines, bytes: whole.bytes, head: whole.head === undefined ? undefined : scrubSecrets(whole.head).text };
   return { text: scrubbed.text, truncated: output.truncated, lineCount: output.lineCount, printed, redactions: describeRedactions(scrubbed.redactions) };
 }
 
@@ -282,7 +283,7 @@ function excerpt(text: string, detail: TerminalHistoryDetail, maxLines: number, 
   const maxChars = Math.max(2_000, maxLines * CHARS_PER_LINE_BUDGET);
   switch (detail) {
     case 'full':
-      return headTail(text, { maxLines, maxChars, printed }).text;
+      return printed?.head !== undefined ? headGapTail(printed.head, text, printed, { maxLines, maxChars }).text : headTail(text, { maxLines, maxChars, printed }).text;
     case 'errors_only':
       // Lines are capped one by one; the character budget still holds for the whole excerpt.
       return headTail(errorLines(text, { maxLines, maxLineChars: 300 }).text, { maxLines: Number.MAX_SAFE_INTEGER, maxChars }).text;
@@ -312,7 +313,9 @@ async function render(blocks: Block[], source: TerminalHistorySource, budget: Bu
     const notes: string[] = [];
     if (output.printed) {
       notes.push(
-        `It printed ${formatCount(output.printed.lines)} lines (${formatBytes(output.printed.bytes)}) in total; the first ${formatCount(output.printed.lines - output.lineCount)} scrolled out of the scrollback, the last ${formatCount(output.lineCount)} remain and are below.`,
+        `It printed ${formatCount(output.printed.lines)} lines (${formatBytes(output.printed.bytes)}) in total; its middle scrolled out of the scrollback: ${
+          output.printed.head !== undefined ? 'how it began (kept as it streamed by) and' : 'only'
+        } the last ${formatCount(output.lineCount)} lines remain.`,
       );
     } else if (output.truncated) notes.push('The start of this output scrolled out of the scrollback; what remains is below.');
     if (output.redactions) notes.push(`${output.redactions[0]?.toUpperCase()}${output.redactions.slice(1)}.`);
