@@ -118,6 +118,27 @@ describe('PromptInterceptor', () => {
     expect(prompt.input('# y\r').requests).toEqual([{ kind: 'instruction', text: 'y' }]);
   });
 
+  it('an arrow typed while a command runs leaves the next line unknown; read by a pager, it does not', () => {
+    const { prompt, state } = interceptor();
+    prompt.input('make\r');
+    state.atPrompt = false;
+    // Up, left for the shell: at the prompt it recalls the last command.
+    prompt.input('\x1bOA');
+    state.atPrompt = true;
+    prompt.promptShown();
+    expect(prompt.input('# after the arrow\r')).toMatchObject({ requests: [], refusal: expect.stringContaining('keys typed while the last command ran') });
+    prompt.input('\x03');
+    prompt.promptShown();
+    prompt.input('less file\r');
+    state.atPrompt = false;
+    state.programReadsKeys = true;
+    for (const key of ['\x1bOB', '\x1b[6~', '\x1bf', 'q']) prompt.input(key);
+    state.programReadsKeys = false;
+    state.atPrompt = true;
+    prompt.promptShown();
+    expect(prompt.input('# after the pager\r').requests).toEqual([{ kind: 'instruction', text: 'after the pager' }]);
+  });
+
   it('does not count keys read by a pager as typed ahead (`q` to quit less)', () => {
     const { prompt, state } = interceptor();
     prompt.input('git log\r');

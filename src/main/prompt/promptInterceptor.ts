@@ -68,6 +68,8 @@ export class PromptInterceptor {
   private pendingEscape = '';
   /** Printable text typed while the shell was busy and not yet ended by Enter: it lands on the next prompt's line. */
   private typeAhead = '';
+  /** An editing key (an arrow, Alt+key: an escape sequence) was typed ahead: the shell's line editor will act on it. */
+  private editedAhead = false;
   /**
    * Printable text typed, not ended by Enter, while a program read the keys (a pager): the
    * program took it, unless it exited just before — so it may still start the next line.
@@ -94,9 +96,10 @@ export class PromptInterceptor {
   promptShown(): void {
     if (!this.submitted) return;
     this.line = '';
-    this.unsure = this.typeAhead === '' ? undefined : 'typed-ahead';
+    this.unsure = this.typeAhead === '' && !this.editedAhead ? undefined : 'typed-ahead';
     this.typedAheadLine = this.readByProgram + this.typeAhead;
     this.typeAhead = '';
+    this.editedAhead = false;
     this.readByProgram = '';
     this.submitted = false;
     this.inPaste = false;
@@ -192,13 +195,20 @@ export class PromptInterceptor {
     if (lastEnter >= 0) {
       this.typeAhead = '';
       this.readByProgram = '';
+      this.editedAhead = false;
     }
-    const rest = (lastEnter >= 0 ? text.slice(lastEnter + 1) : text).replace(/\x1b\[[0-?]*[ -/]*[@-~]|[\x00-\x1f\x7f]/g, '');
+    const tail = lastEnter >= 0 ? text.slice(lastEnter + 1) : text;
+    // Escape sequences type no text: CSI and SS3 (arrows in either cursor mode), Alt+key.
+    // Control keys neither; the terminal driver or the program takes those (Ctrl+C, Ctrl+D).
+    const rest = tail.replace(/\x1b(?:\[[0-?]*[ -/]*[@-~]|O.|[^[O])?|[\x00-\x1f\x7f]/g, '');
     if (readByProgram) {
       this.readByProgram = (this.readByProgram + this.typeAhead + rest).slice(-MAX_TYPED_AHEAD);
       this.typeAhead = '';
+      this.editedAhead = false;
     } else {
       this.typeAhead = (this.typeAhead + rest).slice(-MAX_TYPED_AHEAD);
+      // Left for the shell, an arrow recalls history or moves the cursor on the next line.
+      if (tail.includes('\x1b')) this.editedAhead = true;
     }
   }
 
