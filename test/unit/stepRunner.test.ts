@@ -181,6 +181,19 @@ describe('StepRunner', () => {
     expect(pane.watching).toBe(0);
   });
 
+  it('says so when, after Ctrl+C, there is no job it can kill', async () => {
+    const pane = new FakePane();
+    pane.hasForegroundJob = false;
+    const step = start(pane, 'sudo less /etc/shadow');
+    pane.startBlock();
+    step.runner.interrupt();
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(pane.kills).toBe(1);
+    expect(step.details.at(-1)).toBe('ignored Ctrl+C and there is no job Tandem can kill (under sudo?): end it in pane 1');
+    pane.finishBlock(0);
+    await step.done;
+  });
+
   it('a pager that quits on `q` gets nothing more; cancelling again brings the next stage at once', async () => {
     const pane = new FakePane();
     pane.pager = 'pager';

@@ -250,7 +250,13 @@ export class StepRunner {
   }
 
   private killStage(): EndingStage {
-    return { waitMs: 0, act: () => (this.pane.killForeground() ? 'ignored Ctrl+C: killed' : undefined) };
+    return {
+      waitMs: 0,
+      act: () =>
+        this.pane.killForeground()
+          ? 'ignored Ctrl+C: killed'
+          : `ignored Ctrl+C and there is no job Tandem can kill (under sudo?): end it in pane ${this.pane.id}`,
+    };
   }
 
   private waitingInPager(pager: string): string {
