@@ -45,6 +45,19 @@ describe('PrintedTally', () => {
     expect(tally('€'.repeat(20_000))?.head).toBe('€'.repeat(5_461));
   });
 
+  it('counts the same once the head is full and chunks without escapes take the quick path (property)', () => {
+    const filler = `${'x'.repeat(99)}\n`.repeat(200);
+    fc.assert(
+      fc.property(fc.array(fc.string().map((text) => text.replace(/\x1b/g, '')), { minLength: 1, maxLength: 10 }), (chunks) => {
+        const text = filler + chunks.join('');
+        const visible = text.replace(/[\r\x07]/g, '');
+        const lastVisible = visible.at(-1);
+        const expected = { lines: visible.split('\n').length - 1 + (lastVisible !== '\n' ? 1 : 0), bytes: Buffer.byteLength(visible) };
+        expect(counts(filler, ...chunks)).toEqual(expected);
+      }),
+    );
+  });
+
   it('plain text cut anywhere: the bytes of the text, and its lines (property)', () => {
     fc.assert(
       fc.property(fc.array(fc.string().map((text) => text.replace(/[\x1b\r\x07]/g, '')), { minLength: 1, maxLength: 10 }), (chunks) => {

@@ -94,6 +94,10 @@ export class PrintedTally {
     }
     let head = this.heads.get(blockId);
     if (head?.full) head = undefined;
+    if (!head && this.escape === Escape.None && chunk.indexOf(ESC) === -1) {
+      this.addPlain(count, chunk);
+      return;
+    }
     let { lines, bytes, open } = count;
     let escape = this.escape;
     for (let i = 0; i < chunk.length; i++) {
@@ -136,6 +140,22 @@ export class PrintedTally {
     count.lines = lines;
     count.bytes = bytes;
     count.open = open;
+  }
+
+  /** A chunk without escape sequences (most of a huge output): only line feeds and carriage returns to count. */
+  private addPlain(count: { lines: number; bytes: number; open: boolean }, chunk: Uint8Array): void {
+    let lines = 0;
+    let skipped = 0;
+    for (let i = 0; i < chunk.length; i++) {
+      const byte = chunk[i]!;
+      if (byte === LF) lines++;
+      else if (byte === CR || byte === BEL) skipped++;
+    }
+    count.lines += lines;
+    count.bytes += chunk.length - skipped;
+    let last = chunk.length - 1;
+    while (last >= 0 && (chunk[last] === CR || chunk[last] === BEL)) last--;
+    if (last >= 0) count.open = chunk[last] !== LF;
   }
 
   /** What the block printed so far; undefined for a block that printed nothing. */
