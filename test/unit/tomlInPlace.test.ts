@@ -64,6 +64,7 @@ describe('setTomlValues (config.toml edited in place)', () => {
     expect(lineOfKey(FILE, 'context', 'include_env')).toBe(15);
     expect(lineOfKey(FILE, 'ai', '')).toBe(9);
     expect(lineOfKey(FILE, 'ai', 'nope')).toBe(9);
+    expect(lineOfKey('# top\n\nfoo = 1\n', 'foo', '')).toBe(3);
   });
 
   it('any change to a commented file: the result parses to the change, and every comment is still there (property)', () => {

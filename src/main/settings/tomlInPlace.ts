@@ -31,7 +31,9 @@ export function lineOfKey(text: string, table: string, key: string): number | un
   }
   const entry = findEntry(layout, table, key);
   const header = layout.headers.find((candidate) => !candidate.array && same(candidate.path, [table]));
-  const offset = entry ? entry.valueStart : header?.start;
+  // A key at the top (`foo = 1`, or a whole table written inline) is named by its first part.
+  const topLevel = layout.entries.find((candidate) => candidate.table.length === 0 && candidate.key[0] === table);
+  const offset = entry?.valueStart ?? header?.start ?? topLevel?.lineStart;
   return offset === undefined ? undefined : lineAt(text, offset);
 }
 
