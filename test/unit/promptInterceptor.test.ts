@@ -118,6 +118,16 @@ describe('PromptInterceptor', () => {
     expect(prompt.input('# y\r').requests).toEqual([{ kind: 'instruction', text: 'y' }]);
   });
 
+  it('Ctrl+C drops what was typed ahead before it (the terminal driver flushes its input)', () => {
+    const { prompt, state } = interceptor();
+    prompt.input('sleep 30\r');
+    state.atPrompt = false;
+    for (const key of ['o', 'o', 'p', 's', '\x1b[A', '\x03']) prompt.input(key);
+    state.atPrompt = true;
+    prompt.promptShown();
+    expect(prompt.input('# after ctrl+c\r').requests).toEqual([{ kind: 'instruction', text: 'after ctrl+c' }]);
+  });
+
   it('an arrow typed while a command runs leaves the next line unknown; read by a pager, it does not', () => {
     const { prompt, state } = interceptor();
     prompt.input('make\r');

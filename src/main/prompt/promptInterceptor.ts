@@ -189,9 +189,11 @@ export class PromptInterceptor {
    * Text ended by Enter was a line of its own either way; an unfinished rest (printable
    * characters only) would start the next prompt's line, which then is not known exactly.
    * A program that reads keys itself (a pager) takes them, and what was typed ahead before.
+   * Ctrl+C ends what came before it too: the terminal driver drops its pending input with the
+   * interrupt, and a program reading keys itself drops its line.
    */
   private noteTypeAhead(text: string, readByProgram: boolean): void {
-    const lastEnter = Math.max(text.lastIndexOf('\r'), text.lastIndexOf('\n'));
+    const lastEnter = Math.max(text.lastIndexOf('\r'), text.lastIndexOf('\n'), text.lastIndexOf('\x03'));
     if (lastEnter >= 0) {
       this.typeAhead = '';
       this.readByProgram = '';
