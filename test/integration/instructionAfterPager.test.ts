@@ -11,6 +11,7 @@ const open = useAgentEngine();
 const SHELLS = [
   { name: 'bash', path: '/bin/bash', historyCommand: 'history' },
   { name: 'zsh', path: '/usr/bin/zsh', historyCommand: 'fc -ln 1' },
+  { name: 'fish', path: '/usr/bin/fish', historyCommand: 'history' },
 ] as const;
 
 /** Sends keys one at a time, as a person types, so the shell echoes between them. */
