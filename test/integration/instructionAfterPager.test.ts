@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { requestText } from '../support/agentConversation';
 import { useAgentEngine } from '../support/agentEngine';
+import { repositoryWithCommits } from '../support/gitRepository';
 import type { EngineClient } from '../support/engineClient';
 
 const open = useAgentEngine();
@@ -22,15 +22,6 @@ async function typeSlowly(client: EngineClient, paneId: number, text: string): P
   }
 }
 
-/** A git repository with `count` commits, git's pager left to its default (less with LESS=FRX). */
-function repositoryWithCommits(dir: string, count: number): void {
-  mkdirSync(dir, { recursive: true });
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: { ...process.env, HOME: dir, GIT_CONFIG_NOSYSTEM: '1' } });
-  git('init', '-q');
-  for (let n = 1; n <= count; n++) {
-    git('-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-q', '--allow-empty', '-m', `commit number ${n}`);
-  }
-}
 
 /**
  * Runs `command` (which opens a pager), waits until the pager shows `shown`, quits it with

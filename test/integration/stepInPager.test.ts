@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { latest, planIdOf, toolResults, waitForStep } from '../support/agentConversation';
 import { useAgentEngine } from '../support/agentEngine';
+import { repositoryWithCommits } from '../support/gitRepository';
 import type { EngineClient } from '../support/engineClient';
 
 const open = useAgentEngine();
@@ -13,15 +13,6 @@ function lastPlan(client: EngineClient) {
   return plan?.role === 'plan' ? plan.plan : undefined;
 }
 
-/** A git repository with `count` commits: `git log` fills more than a screen. */
-function repositoryWithCommits(dir: string, count: number): void {
-  mkdirSync(dir, { recursive: true });
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: { ...process.env, HOME: dir, GIT_CONFIG_NOSYSTEM: '1' } });
-  git('init', '-q');
-  for (let n = 1; n <= count; n++) {
-    git('-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-q', '--allow-empty', '-m', `commit number ${n}`);
-  }
-}
 
 async function proposeAndApprove(client: EngineClient, paneId: number, command: string) {
   await client.request('agent.send', { text: `run ${command}`, attachments: [], paneId });
