@@ -140,3 +140,13 @@ describe('plan decisions', () => {
     expect(currentPlan(conversationWith(plan('f', 'finished', ['done'])))).toBeUndefined();
   });
 });
+
+describe('model picker: the list of models', () => {
+  it('when the engine cannot be asked, says so instead of waiting forever', async () => {
+    // No engine connection is set up in this test, so the request fails as a dead one would.
+    const { fetchModelList } = await import('../../src/renderer/src/ai/agentRequests');
+    const list = await fetchModelList('anthropic');
+    expect(list).toMatchObject({ backend: 'anthropic', models: [], source: 'catalog' });
+    expect(list.note).toMatch(/could not list models/);
+  });
+});

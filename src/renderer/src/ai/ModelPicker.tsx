@@ -97,7 +97,13 @@ export function ModelPicker({ model, backend }: { model: string; backend: Conver
         Use
       </button>
       <span className="ai-model-picker__source" data-testid="ai-model-source" title={shown?.note}>
-        {shown === undefined ? 'asking the endpoint…' : shown.source === 'endpoint' ? `${models.length} from the endpoint` : 'suggestions'}
+        {shown === undefined
+          ? 'asking the endpoint…'
+          : shown.source === 'endpoint'
+            ? `${models.length} from the endpoint`
+            : models.length > 0
+              ? 'suggestions'
+              : 'no list: type a model name'}
       </span>
     </form>
   );

@@ -1,4 +1,5 @@
 import type { Params } from '../../../shared/protocol';
+import type { ModelList } from '../../../shared/agent';
 import { engine } from '../app/engine';
 import { useAiPanelStore } from './aiPanelStore';
 import { receiveConversation } from './conversationFeed';
@@ -76,11 +77,12 @@ export async function fetchSentPayload(itemId: string): Promise<string | undefin
 }
 
 /** The models the picker offers for a backend (the endpoint's list or the catalog); undefined when the engine could not say. */
-export async function fetchModelList(backend: Params<'agent.models'>['backend']) {
+export async function fetchModelList(backend: ModelList['backend']): Promise<ModelList> {
   try {
     return await engine().request('agent.models', { backend });
-  } catch {
-    return undefined;
+  } catch (error) {
+    // The picker still takes a typed model name; it must not keep saying it is asking.
+    return { backend, models: [], source: 'catalog', note: `the engine could not list models: ${error instanceof Error ? error.message : String(error)}` };
   }
 }
 
