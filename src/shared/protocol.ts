@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentRequestSchemas, type AgentEvents, type AgentResults } from './agent';
 import type { Block, TerminalState } from './blocks';
+import type { CompanionHint } from './companion';
 import { SettingsPatchSchema, type Settings } from './settings';
 
 /**
@@ -34,6 +35,8 @@ export const RequestSchemas = {
   'pane.close': z.object({ paneId }).strict(),
   'pane.blocks': z.object({ paneId }).strict(),
   'block.output': z.object({ blockId: z.string().max(64) }).strict(),
+  /** Which pane has the keyboard while the window has focus (null: none); Watch mode's long-pause hint needs it. */
+  'pane.focus': z.object({ paneId: paneId.nullable() }).strict(),
   'settings.update': SettingsPatchSchema,
   /** The renderer's layout; the engine adds each pane's cwd and scrollback and saves it. */
   'session.save': z.lazy(() => SessionLayoutSchema),
@@ -172,6 +175,7 @@ export interface Results extends AgentResults {
   'pane.close': Record<string, never>;
   'pane.blocks': Block[];
   'block.output': { text: string; truncated: boolean; lineCount: number };
+  'pane.focus': Record<string, never>;
   'settings.update': { settings: Settings };
   'session.save': Record<string, never>;
 }
@@ -188,6 +192,8 @@ export interface Events extends AgentEvents {
   'block.started': Block;
   'block.finished': Block;
   'settings.changed': { settings: Settings; error?: string };
+  /** Watch mode's hint for a pane, or null when it ends (a success, hints switched off, the pane closed). */
+  'companion.hint': { paneId: number; hint: CompanionHint | null };
   /** Another window or tab took over this engine session. */
   'connection.replaced': Record<string, never>;
 }

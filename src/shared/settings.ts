@@ -51,6 +51,21 @@ const aiFields = {
   sessionTokenBudget: z.number().int().min(0).max(1_000_000_000),
 };
 
+/**
+ * Watch mode's hints. snake_case like `[context] include_env`: the issue that asked for them
+ * named the keys so.
+ */
+const companionFields = {
+  /** Hints in the status bar when the user looks stuck; made from blocks alone, never a model call. */
+  hints: z.boolean(),
+  /** Failed commands in a row (Ctrl+C and expected failures such as `grep -q` aside) before "Stuck?". */
+  error_cascade: z.number().int().min(2).max(100),
+  /** Times the same command fails in a row before "Try `?? why isn't this working`". */
+  retry_loop: z.number().int().min(2).max(100),
+  /** Seconds without input in the focused pane after a failed command; 0 = no such hint. */
+  long_pause_seconds: z.number().int().min(0).max(3_600),
+};
+
 /** What an environment variable's name may look like. */
 export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** zod keeps an array's maximum to itself, so it is named here. */
@@ -79,6 +94,9 @@ export const SETTING_LIMITS = {
   modelLength: aiFields.model.maxLength ?? Number.MAX_SAFE_INTEGER,
   baseUrlLength: aiFields.baseUrl.maxLength ?? Number.MAX_SAFE_INTEGER,
   includedEnv: MAX_INCLUDED_ENV,
+  errorCascade: numberLimits(companionFields.error_cascade),
+  retryLoop: numberLimits(companionFields.retry_loop),
+  longPauseSeconds: numberLimits(companionFields.long_pause_seconds),
   themes: terminalFields.theme.options,
   backends: aiFields.backend.options,
 } as const;
@@ -92,6 +110,7 @@ const TerminalSection = z.object(terminalFields).strict();
 const SessionSection = z.object(sessionFields).strict();
 const AiSection = z.object(aiFields).strict();
 const ContextSection = z.object(contextFields).strict();
+const CompanionSection = z.object(companionFields).strict();
 
 export type Settings = {
   shell: z.infer<typeof ShellSection>;
@@ -99,6 +118,7 @@ export type Settings = {
   session: z.infer<typeof SessionSection>;
   ai: z.infer<typeof AiSection>;
   context: z.infer<typeof ContextSection>;
+  companion: z.infer<typeof CompanionSection>;
 };
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -125,6 +145,7 @@ export const DEFAULT_SETTINGS: Settings = {
     sessionTokenBudget: 2_000_000,
   },
   context: { include_env: ['LANG', 'TERM', 'VIRTUAL_ENV', 'CONDA_DEFAULT_ENV', 'NODE_ENV'] },
+  companion: { hints: true, error_cascade: 3, retry_loop: 2, long_pause_seconds: 30 },
 };
 
 /** A partial update, one or more sections, only the keys that change. */
@@ -135,6 +156,7 @@ export const SettingsPatchSchema = z
     session: SessionSection.partial().optional(),
     ai: AiSection.partial().optional(),
     context: ContextSection.partial().optional(),
+    companion: CompanionSection.partial().optional(),
   })
   .strict();
 
@@ -152,5 +174,6 @@ export function applySettingsPatch(base: Settings, patch: SettingsPatch): Settin
     session: { ...base.session, ...defined(patch.session) },
     ai: { ...base.ai, ...defined(patch.ai) },
     context: { ...base.context, ...defined(patch.context) },
+    companion: { ...base.companion, ...defined(patch.companion) },
   };
 }

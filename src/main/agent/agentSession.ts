@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEvents, AgentResults, AgentStatus, ConversationView, ModelList, PlanAction, StepAction } from '../../shared/agent';
 import type { Settings } from '../../shared/settings';
+import { failuresForModel, recentFailures } from '../companion/whatJustHappened';
 import { estimateTokens } from '../context/tokenEstimate';
 import type { EngineLog } from '../log/engineLog';
 import type { PromptRequest } from '../prompt/promptInterceptor';
@@ -166,13 +167,19 @@ export class AgentSession {
       void this.send({ text: request.text, attachments: [], paneId }, 'prompt');
       return;
     }
-    const last = this.host
-      .pane(paneId)
-      ?.blocks()
-      .filter((block) => block.endedAt !== undefined)
-      .at(-1);
+    const quick = '(A quick question typed at the prompt: answer briefly.)';
+    const pane = this.host.pane(paneId);
+    const blocks = pane?.blocks() ?? [];
+    const failed = request.text ? [] : recentFailures(blocks);
+    if (pane && failed.length > 0) {
+      // A bare `??` after failures: "help with what just happened", their errors already fetched.
+      const text = failed.length === 1 ? 'What happened with this command? Say how to fix it.' : 'What happened with these commands? Say how to fix it.';
+      void failuresForModel(pane, failed).then((errors) => this.send({ text, attachments: [], paneId }, 'prompt', `${quick}\n\n${errors}`));
+      return;
+    }
+    const last = blocks.filter((block) => block.endedAt !== undefined).at(-1);
     const text = request.text || 'What happened with this command? Explain briefly, and say how to fix it if it failed.';
-    void this.send({ text, attachments: last ? [last.id] : [], paneId }, 'prompt', '(A quick question typed at the prompt: answer briefly.)');
+    void this.send({ text, attachments: last ? [last.id] : [], paneId }, 'prompt', quick);
   }
 
   note(text: string): void {

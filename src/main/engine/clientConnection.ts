@@ -64,6 +64,10 @@ export class ClientConnection implements PaneListener {
       },
       'pane.blocks': ({ paneId }) => this.engine.blocks(paneId),
       'block.output': ({ blockId }) => this.engine.blockOutput(blockId),
+      'pane.focus': ({ paneId }) => {
+        this.engine.focusPane(paneId);
+        return {};
+      },
       'settings.update': (patch) => ({ settings: this.engine.updateSettings(patch) }),
       'session.save': async (layout) => {
         await this.engine.saveSession(layout);

@@ -5,6 +5,7 @@ import type { HelloResult, HostWarning, PaneInfo, SessionLayout } from '../../sh
 import type { Settings, SettingsPatch } from '../../shared/settings';
 import { AgentSession } from '../agent/agentSession';
 import { MemoryKeyStore, type ApiKeyStore } from '../agent/modelConnection';
+import { WatchHints } from '../companion/watchHints';
 import { Pane, type PaneListener } from '../panes/pane';
 import type { ApprovalGate } from '../safety/approval/approvalGate';
 import { createApprovalGate } from '../safety/approval/gateSetup';
@@ -54,6 +55,7 @@ export class Engine {
   readonly log: EngineLog;
   private readonly audit: AuditLog;
   private readonly gate: ApprovalGate;
+  private readonly watchHints: WatchHints;
 
   constructor(private readonly options: EngineOptions) {
     this.env = options.env ?? process.env;
@@ -79,10 +81,15 @@ export class Engine {
       audit: this.audit,
       log: this.log,
     });
+    this.watchHints = new WatchHints({
+      settings: () => this.liveSettings.current.companion,
+      show: (paneId, hint) => this.client?.event('companion.hint', { paneId, hint }),
+    });
     this.session = new SessionKeeper(this.paths.sessionFile, this.settings.session.restore, this.log);
     this.liveSettings.onChanged(({ settings, error }) => {
       this.client?.event('settings.changed', { settings, error });
       this.agent.settingsChanged();
+      this.watchHints.settingsChanged();
     });
   }
 
@@ -153,6 +160,7 @@ export class Engine {
       log: this.log,
     });
     this.panes.set(id, pane);
+    this.watchHints.watch(id, (watcher) => pane.observe(watcher));
     const attached = pane.attach(client);
     pane.start();
     return { ...pane.info(), snapshot: attached.snapshot, streamOffset: attached.streamOffset };
@@ -169,13 +177,20 @@ export class Engine {
     const pane = this.panes.get(paneId);
     if (!pane) return; // Input for a pane closed a moment ago.
     this.lastActivePaneId = paneId;
+    this.watchHints.input(paneId);
     pane.write(bytes);
+  }
+
+  /** The pane with the keyboard, while the window has focus (null: none). */
+  focusPane(paneId: number | null): void {
+    this.watchHints.focus(paneId);
   }
 
   closePane(paneId: number): Promise<void> {
     const pane = this.panes.get(paneId);
     if (!pane) return Promise.resolve();
     this.panes.delete(paneId);
+    this.watchHints.unwatch(paneId);
     return pane.close();
   }
 
@@ -198,6 +213,7 @@ export class Engine {
       throw new UserError((error as Error).message);
     }
     if (patch.ai) this.agent.settingsChanged();
+    if (patch.companion) this.watchHints.settingsChanged();
     return settings;
   }
 
@@ -210,6 +226,7 @@ export class Engine {
 
   async shutdown(): Promise<void> {
     this.liveSettings.dispose();
+    this.watchHints.dispose();
     this.agent.dispose();
     try {
       await this.saveSession();
