@@ -1,4 +1,5 @@
 import { wireAgentEvents } from '../ai/wireAgentEvents';
+import { wireCompanion } from '../companion/wireCompanion';
 import { startSession } from '../session/startSession';
 import { useSettingsStore } from '../settings/settingsStore';
 import type { EngineConnection } from '../transport/engineConnection';
@@ -42,4 +43,5 @@ export function wireEngineEvents(connection: EngineConnection): void {
 
   // After the session's listener, so `hello` is the connection's first request.
   wireAgentEvents(connection);
+  wireCompanion(connection);
 }

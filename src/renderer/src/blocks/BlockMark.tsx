@@ -1,6 +1,7 @@
 import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import { useUiStore } from '../app/uiStore';
 import { startBlockDrag } from '../ai/blockDrag';
+import { useCompanionStore } from '../companion/companionStore';
 import { paneSessions } from '../terminal/paneSessions';
 import { BlockMenu } from './BlockMenu';
 import { blockStatus, describeBlock, formatDuration } from './blockStatus';
@@ -24,6 +25,7 @@ function shownDuration(block: { startedAt: number; endedAt?: number }): string |
 export const BlockMark = memo(function BlockMark({ paneId, blockId }: { paneId: number; blockId: string }) {
   const block = useBlocksStore((state) => state.byId[blockId]);
   const selected = useBlocksStore((state) => state.selectedByPane[paneId] === blockId);
+  const hint = useCompanionStore((state) => (state.hints[paneId]?.blockId === blockId ? state.hints[paneId] : undefined));
   const menuRequest = useUiStore((state) => (state.blockMenuRequest?.blockId === blockId ? state.blockMenuRequest.serial : 0));
   const [menuOpen, setMenuOpen] = useState(false);
   const [focusMenu, setFocusMenu] = useState(0);
@@ -128,6 +130,7 @@ export const BlockMark = memo(function BlockMark({ paneId, blockId }: { paneId: 
           setFocusMenu((value) => value + 1);
         }}
       />
+      {hint && <div className="block__hint-badge" data-testid="companion-badge" data-pattern={hint.pattern} title={hint.text.replace(/`/g, '')} aria-label={hint.text.replace(/`/g, '')} />}
       {menuOpen && (
         <BlockMenu block={block} focusRequest={focusMenu} onDone={closeToTerminal} onLeave={closeMenu} />
       )}

@@ -30,6 +30,10 @@ interface Draft {
   aiSessionBudget: string;
   /** `[context] include_env`, as names separated by spaces or commas. */
   includeEnv: string;
+  companionHints: boolean;
+  companionErrorCascade: string;
+  companionRetryLoop: string;
+  companionLongPause: string;
 }
 
 function draftFrom(settings: Settings): Draft {
@@ -54,6 +58,10 @@ function draftFrom(settings: Settings): Draft {
     aiHistoryBudget: String(settings.ai.historyTokenBudget),
     aiSessionBudget: String(settings.ai.sessionTokenBudget),
     includeEnv: settings.context.include_env.join(' '),
+    companionHints: settings.companion.hints,
+    companionErrorCascade: String(settings.companion.error_cascade),
+    companionRetryLoop: String(settings.companion.retry_loop),
+    companionLongPause: String(settings.companion.long_pause_seconds),
   };
 }
 
@@ -112,6 +120,16 @@ function patchFrom(draft: Draft, settings: Settings): SettingsPatch {
   if (badName) throw new Error(`"${badName}" is not an environment variable name.`);
   if (includeEnv.length > SETTING_LIMITS.includedEnv) throw new Error(`At most ${SETTING_LIMITS.includedEnv} environment variables can be shared.`);
   if (includeEnv.join(' ') !== settings.context.include_env.join(' ')) patch.context = { include_env: includeEnv };
+
+  const companion: NonNullable<SettingsPatch['companion']> = {};
+  const errorCascade = parseWhole(draft.companionErrorCascade, 'Failures in a row', SETTING_LIMITS.errorCascade);
+  const retryLoop = parseWhole(draft.companionRetryLoop, 'Same command failing', SETTING_LIMITS.retryLoop);
+  const longPause = parseWhole(draft.companionLongPause, 'Pause after an error', SETTING_LIMITS.longPauseSeconds);
+  if (draft.companionHints !== settings.companion.hints) companion.hints = draft.companionHints;
+  if (errorCascade !== settings.companion.error_cascade) companion.error_cascade = errorCascade;
+  if (retryLoop !== settings.companion.retry_loop) companion.retry_loop = retryLoop;
+  if (longPause !== settings.companion.long_pause_seconds) companion.long_pause_seconds = longPause;
+  if (Object.keys(companion).length > 0) patch.companion = companion;
   return patch;
 }
 
@@ -320,6 +338,28 @@ export function SettingsDialog() {
             </label>
           </div>
           <ApiKeyField backend={draft.aiBackend} value={apiKey} onChange={setApiKey} />
+        </fieldset>
+
+        <fieldset data-testid="settings-companion">
+          <legend>Companion</legend>
+          <label className="settings__check" title="Made from your commands alone: nothing is sent to a model until you ask.">
+            <input type="checkbox" name="companionHints" checked={draft.companionHints} onChange={(event) => change('companionHints', event.target.checked)} />
+            Hints when I look stuck
+          </label>
+          <div className="settings__row">
+            <label title="Failed commands in a row before “Stuck? ?? for help”. Ctrl+C and expected failures (grep -q, test, diff, cmp) do not count.">
+              Failures in a row
+              <input name="companionErrorCascade" type="number" {...SETTING_LIMITS.errorCascade} value={draft.companionErrorCascade} onChange={(event) => change('companionErrorCascade', event.target.value)} />
+            </label>
+            <label title="Times the same command fails in a row before “Try ?? why isn't this working”.">
+              Same command failing
+              <input name="companionRetryLoop" type="number" {...SETTING_LIMITS.retryLoop} value={draft.companionRetryLoop} onChange={(event) => change('companionRetryLoop', event.target.value)} />
+            </label>
+            <label title="Seconds without typing in the focused pane after a failed command before “Need help with that error?”. 0: never.">
+              Pause after an error (seconds)
+              <input name="companionLongPause" type="number" {...SETTING_LIMITS.longPauseSeconds} value={draft.companionLongPause} onChange={(event) => change('companionLongPause', event.target.value)} />
+            </label>
+          </div>
         </fieldset>
 
         {error && (

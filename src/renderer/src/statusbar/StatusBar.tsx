@@ -5,6 +5,7 @@ import { useConnectionStore } from '../app/connectionStore';
 import { useHostStore } from '../app/hostStore';
 import type { ConnectionStatus } from '../transport/engineConnection';
 import { useUiStore } from '../app/uiStore';
+import { CompanionStatus } from '../companion/CompanionStatus';
 import { useLayoutStore } from '../layout/layoutStore';
 import { effectiveFontSize, useSettingsStore } from '../settings/settingsStore';
 import { usePanesStore } from '../terminal/panesStore';
@@ -58,6 +59,7 @@ export function StatusBar() {
             {pane.exited ? `exited (${pane.exited.exitCode})` : STATE_LABELS[pane.state]}
           </span>
           <AiPrefixStatus integration={pane.integration} />
+          <CompanionStatus paneId={paneId} />
         </>
       ) : (
         <span className="status-bar__item">No pane</span>

@@ -1,0 +1,103 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { messages, useAgentTandem, typeInPane } from './support/aiPanel';
+import { runCommand } from './support/terminalPage';
+import { makeHome } from './support/tandemServer';
+
+// Watch mode end to end: hints in the status bar and on the failed block's mark, made from
+// blocks alone (the scripted model server must see nothing), dismissed with a click or Esc,
+// ended by a success; and a bare `??` sending the failed blocks' errors.
+
+const ai = useAgentTandem();
+
+function homeWith(companion: string): string {
+  const home = makeHome();
+  mkdirSync(join(home, '.config/tandem'), { recursive: true });
+  writeFileSync(join(home, '.config/tandem/config.toml'), `[companion]\n${companion}\n`);
+  return home;
+}
+
+async function expectTerminalFocused(page: Page): Promise<void> {
+  await expect(page.locator('.xterm-helper-textarea').first()).toBeFocused();
+}
+
+test('a retry loop shows its hint and a badge on the failed block; Esc and a click dismiss, a success ends it; no model request', async ({ page }) => {
+  const { pane, paneId } = await ai.start(page, homeWith('long_pause_seconds = 0'));
+  const status = page.getByTestId('companion-status');
+  await expect(status).toHaveAttribute('data-mode', 'watch');
+  await expect(status).toHaveText('Watching');
+  const hint = page.getByTestId('companion-hint');
+
+  await runCommand(page, pane, 'cat /etc/no-such-file');
+  await expect(hint).toHaveCount(0);
+  const second = (await runCommand(page, pane, 'cat  /etc/no-such-file'));
+  await expect(hint).toHaveAttribute('data-pattern', 'retry-loop');
+  await expect(hint).toHaveAttribute('data-pane-id', paneId);
+  await expect(hint).toHaveText("Try ?? why isn't this working");
+  await expect(second.getByTestId('companion-badge')).toHaveAttribute('data-pattern', 'retry-loop');
+  await expect(pane.getByTestId('companion-badge')).toHaveCount(1);
+  await expectTerminalFocused(page);
+
+  // Esc at the prompt dismisses it and is used up: the next command reaches bash intact.
+  await page.keyboard.press('Escape');
+  await expect(hint).toHaveCount(0);
+  await expect(pane.getByTestId('companion-badge')).toHaveCount(0);
+  const after = await runCommand(page, pane, 'echo after-esc');
+  await expect(after).toHaveAttribute('data-exit-code', '0');
+
+  // A new episode: a click dismisses, keyboard focus stays in the terminal.
+  await runCommand(page, pane, 'ls /no-such-dir');
+  await runCommand(page, pane, 'ls /no-such-dir');
+  await expect(hint).toHaveAttribute('data-pattern', 'retry-loop');
+  await hint.click();
+  await expect(hint).toHaveCount(0);
+  await expectTerminalFocused(page);
+
+  // And another: a success ends the episode and its hint.
+  await runCommand(page, pane, 'echo ok');
+  await runCommand(page, pane, 'false');
+  await runCommand(page, pane, 'ls /nope');
+  await runCommand(page, pane, 'cat /nope');
+  await expect(hint).toHaveAttribute('data-pattern', 'error-cascade');
+  await expect(hint).toHaveText('Stuck? ?? for help');
+  await runCommand(page, pane, 'true');
+  await expect(hint).toHaveCount(0);
+  await expect(pane.getByTestId('companion-badge')).toHaveCount(0);
+
+  expect(ai.model.requests).toHaveLength(0);
+  expect(ai.model.modelListRequests).toBe(0);
+});
+
+test('hints switched off: the status says so and no hint appears', async ({ page }) => {
+  const { pane } = await ai.start(page, homeWith('hints = false'));
+  await expect(page.getByTestId('companion-status')).toHaveAttribute('data-mode', 'off');
+  await runCommand(page, pane, 'false');
+  await runCommand(page, pane, 'false');
+  await runCommand(page, pane, 'false');
+  await expect(page.getByTestId('companion-hint')).toHaveCount(0);
+});
+
+test('`??` alone sends the failed blocks’ errors; the panel opens, the keyboard stays in the terminal', async ({ page }) => {
+  const { pane } = await ai.start(page, homeWith('long_pause_seconds = 0'));
+  await runCommand(page, pane, 'echo fine');
+  await runCommand(page, pane, 'cat /etc/no-such-file');
+  await runCommand(page, pane, 'ls /no-such-dir');
+  ai.model.script({ parts: [{ text: 'Both paths do not exist.' }] });
+  await typeInPane(page, pane, '??');
+
+  const sent = messages(await ai.model.waitForRequest(1));
+  expect(sent).toContain('What happened with these commands');
+  expect(sent).toContain('errors_only');
+  expect(sent).toContain('cat /etc/no-such-file');
+  expect(sent).toContain('ls /no-such-dir');
+  expect(sent).toMatch(/cat: \/etc\/no-such-file: No such file or directory/);
+  expect(sent).toMatch(/ls: cannot access '\/no-such-dir': No such file or directory/);
+  // Only the failures since the last success.
+  expect(sent).not.toContain('echo fine');
+
+  const panel = page.getByTestId('ai-panel');
+  await expect(panel).toBeVisible();
+  await expect(panel.locator('[data-testid="ai-message"][data-role="assistant"]').last()).toContainText('Both paths do not exist.');
+  await expectTerminalFocused(page);
+});

@@ -1,0 +1,96 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { WatchHints } from '../../src/main/companion/watchHints';
+import type { PaneWatcher } from '../../src/main/panes/paneWatcher';
+import type { Block } from '../../src/shared/blocks';
+import type { CompanionHint } from '../../src/shared/companion';
+import { DEFAULT_SETTINGS, type Settings } from '../../src/shared/settings';
+
+let ordinal = 0;
+function block(paneId: number, command: string, exitCode: number): Block {
+  ordinal++;
+  return { id: `p${paneId}b${ordinal}`, paneId, command, cwd: '/', startedAt: ordinal, endedAt: ordinal, exitCode, trusted: true, outputOffset: 0, usedAlternateScreen: false };
+}
+
+function setup(companion: Partial<Settings['companion']> = {}) {
+  const settings = { ...DEFAULT_SETTINGS.companion, long_pause_seconds: 30, ...companion };
+  const shown: { paneId: number; hint: CompanionHint | null }[] = [];
+  const hints = new WatchHints({ settings: () => settings, show: (paneId, hint) => shown.push({ paneId, hint }) });
+  const watchers = new Map<number, PaneWatcher>();
+  for (const paneId of [1, 2]) {
+    hints.watch(paneId, (watcher) => {
+      watchers.set(paneId, watcher);
+      return { dispose: () => watchers.delete(paneId) };
+    });
+  }
+  const finish = (paneId: number, command: string, exitCode: number) => {
+    const finished = block(paneId, command, exitCode);
+    watchers.get(paneId)!.blockStarted!(finished);
+    watchers.get(paneId)!.blockFinished!(finished);
+    return finished;
+  };
+  return { hints, shown, finish, settings, watchers };
+}
+
+describe('WatchHints: the long-pause timer', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('counts only while the pane has focus, and starts over when the user types', () => {
+    const { hints, shown, finish } = setup();
+    const failed = finish(1, 'make', 2);
+    vi.advanceTimersByTime(60_000);
+    expect(shown).toEqual([]);
+
+    hints.focus(1);
+    vi.advanceTimersByTime(29_000);
+    hints.input(1);
+    vi.advanceTimersByTime(29_000);
+    hints.focus(2);
+    hints.focus(1);
+    vi.advanceTimersByTime(29_000);
+    expect(shown).toEqual([]);
+    vi.advanceTimersByTime(1_000);
+    expect(shown).toEqual([{ paneId: 1, hint: { paneId: 1, pattern: 'long-pause', blockId: failed.id, text: 'Need help with that error?' } }]);
+  });
+
+  it('never after a success, Ctrl+C or another hint of the episode; 0 seconds switches it off', () => {
+    const { hints, shown, finish, settings } = setup();
+    hints.focus(1);
+    finish(1, 'make', 2);
+    finish(1, 'make', 0);
+    vi.advanceTimersByTime(60_000);
+    finish(1, 'make', 2);
+    finish(1, 'sleep 9', 130);
+    vi.advanceTimersByTime(60_000);
+    expect(shown).toEqual([]);
+
+    finish(1, 'make', 2);
+    expect(shown.map((s) => s.hint?.pattern)).toEqual(['retry-loop']);
+    vi.advanceTimersByTime(60_000);
+    expect(shown).toHaveLength(1);
+
+    finish(1, 'true', 0);
+    settings.long_pause_seconds = 0;
+    finish(1, 'make', 2);
+    vi.advanceTimersByTime(60_000);
+    expect(shown.map((s) => s.hint?.pattern ?? null)).toEqual(['retry-loop', null]);
+  });
+
+  it('a command started stops the pause; switching hints off takes every hint away', () => {
+    const { hints, shown, finish, settings, watchers } = setup({ long_pause_seconds: 5 });
+    hints.focus(2);
+    const failed = finish(2, 'make', 2);
+    watchers.get(2)!.blockStarted!(block(2, 'vim', 0));
+    vi.advanceTimersByTime(60_000);
+    expect(shown).toEqual([]);
+    finish(2, 'cc', 1);
+    finish(2, 'ld', 1);
+    expect(shown).toEqual([{ paneId: 2, hint: expect.objectContaining({ pattern: 'error-cascade' }) }]);
+    expect(failed.id).not.toBe(shown[0]?.hint?.blockId);
+    settings.hints = false;
+    hints.settingsChanged();
+    expect(shown.at(-1)).toEqual({ paneId: 2, hint: null });
+    hints.dispose();
+    expect(watchers.size).toBe(0);
+  });
+});
