@@ -157,6 +157,8 @@ export interface HelloResult {
   livePanes: PaneInfo[];
   /** What the host process knows the user should see (e.g. the OS sandbox is off). */
   hostWarnings?: HostWarning[];
+  /** Watch-mode hints showing now (a reloaded page gets them back). */
+  companionHints?: CompanionHint[];
 }
 
 /** A warning about how the app runs, shown as a banner until dismissed. */

@@ -67,8 +67,8 @@ function splitPipeline(line: string): string[][] | undefined {
     const char = line[index]!;
     if (quote) {
       if (char === quote) quote = undefined;
-      else if (char === '\\' && quote === '"' && index + 1 < line.length) word += line[++index]!;
-      else word += char;
+      else if (char === '\\' && quote === '"' && index + 1 < line.length) word = (word ?? '') + line[++index]!;
+      else word = (word ?? '') + char;
       continue;
     }
     if (char === '"' || char === "'") {

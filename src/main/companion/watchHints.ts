@@ -73,6 +73,11 @@ export class WatchHints implements Disposable {
     }
   }
 
+  /** The hints showing now. */
+  current(): CompanionHint[] {
+    return [...this.panes.values()].flatMap((pane) => (pane.hint ? [pane.hint] : []));
+  }
+
   dispose(): void {
     for (const paneId of [...this.panes.keys()]) this.unwatch(paneId);
   }

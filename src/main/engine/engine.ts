@@ -135,6 +135,7 @@ export class Engine {
       restoredSession: this.settings.session.restore ? this.session.restoredLayout() : undefined,
       livePanes: [...this.panes.values()].map((pane) => pane.info()),
       hostWarnings: this.options.hostWarnings,
+      companionHints: this.watchHints.current(),
     };
   }
 

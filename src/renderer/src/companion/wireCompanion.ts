@@ -24,12 +24,9 @@ export function wireCompanion(connection: EngineConnection): void {
   window.addEventListener('focus', reportFocus);
   window.addEventListener('blur', reportFocus);
   connection.onStatus((status) => {
-    if (status !== 'open') {
-      reported = undefined;
-      useCompanionStore.getState().clear();
-      return;
-    }
-    reportFocus();
+    // The engine forgets nothing while the page is away; hello brings its hints back.
+    if (status !== 'open') reported = undefined;
+    else reportFocus();
   });
 
   window.addEventListener('keydown', dismissOnEscape, true);

@@ -1,5 +1,6 @@
 import type { HelloResult, HostWarning } from '../../../shared/protocol';
 import { useBannerStore } from '../app/bannerStore';
+import { useCompanionStore } from '../companion/companionStore';
 import { useHostStore } from '../app/hostStore';
 import { useSettingsStore } from '../settings/settingsStore';
 
@@ -41,6 +42,9 @@ export function applyHello(hello: HelloResult): void {
     banners.dismiss('policy-error');
   }
   showHostWarnings(hello.hostWarnings ?? []);
+  const companion = useCompanionStore.getState();
+  companion.clear();
+  for (const hint of hello.companionHints ?? []) companion.setHint(hint.paneId, hint);
 }
 
 /**
