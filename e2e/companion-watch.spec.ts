@@ -83,8 +83,12 @@ test('`??` alone sends the failed blocks’ errors; the panel opens, the keyboar
   await runCommand(page, pane, 'echo fine');
   await runCommand(page, pane, 'cat /etc/no-such-file');
   await runCommand(page, pane, 'ls /no-such-dir');
+  await runCommand(page, pane, 'ls /no-such-dir');
+  await expect(page.getByTestId('companion-hint')).toHaveAttribute('data-pattern', 'retry-loop');
   ai.model.script({ parts: [{ text: 'Both paths do not exist.' }] });
   await typeInPane(page, pane, '??');
+  // Asking is what the hint asked for: it goes.
+  await expect(page.getByTestId('companion-hint')).toHaveCount(0);
 
   const sent = messages(await ai.model.waitForRequest(1));
   expect(sent).toContain('What happened with these commands');

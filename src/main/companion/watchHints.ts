@@ -64,6 +64,12 @@ export class WatchHints implements Disposable {
     }
   }
 
+  /** The user asked the AI from the pane's prompt (`??`, `# `): the hint did its job. */
+  asked(paneId: number): void {
+    const pane = this.panes.get(paneId);
+    if (pane) this.clear(paneId, pane);
+  }
+
   /** Settings changed: switched off, every hint goes; new thresholds apply from the next block. */
   settingsChanged(): void {
     if (this.host.settings().hints) return;

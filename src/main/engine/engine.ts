@@ -157,7 +157,10 @@ export class Engine {
       login: this.settings.shell.login,
       env: this.env,
       restoredSnapshot: restored ? restored.scrollback + restoredLine(restored.savedAt, request.cols) : undefined,
-      onPromptRequest: (paneId, promptRequest) => this.agent.promptRequest(paneId, promptRequest),
+      onPromptRequest: (paneId, promptRequest) => {
+        this.watchHints.asked(paneId);
+        this.agent.promptRequest(paneId, promptRequest);
+      },
       log: this.log,
     });
     this.panes.set(id, pane);
