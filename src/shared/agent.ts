@@ -55,8 +55,47 @@ export interface StepDecider {
 
 export type StepStatus = 'proposed' | 'approved' | 'running' | 'done' | 'failed' | 'denied' | 'skipped';
 
+/** One line of a unified diff, with its number in the old file, the new one, or both. */
+export interface DiffLine {
+  kind: 'same' | 'add' | 'remove';
+  text: string;
+  oldLine?: number;
+  newLine?: number;
+}
+
+export interface DiffHunk {
+  oldStart: number;
+  newStart: number;
+  lines: DiffLine[];
+}
+
+/** What an edit changes, as a unified diff (3 lines of context). */
+export interface DiffView {
+  added: number;
+  removed: number;
+  hunks: DiffHunk[];
+  /** Diff lines left out of a very large diff (counted, not shown). */
+  hiddenLines?: number;
+}
+
+/** The file change an edit step proposes (edit_file, write_file). */
+export interface EditStepView {
+  tool: 'edit_file' | 'write_file';
+  /** The file that changes, absolute (a symlink's target). */
+  path: string;
+  /** The file does not exist yet: the step creates it. */
+  creates: boolean;
+  diff: DiffView;
+  /** After Undo was asked for: whether the previous content is back, or why not. */
+  undo?: { restored: boolean; message: string };
+}
+
 export interface PlanStepView {
   id: string;
+  /** A shell command typed into the pane (absent: a command too), or a file edit. */
+  kind?: 'command' | 'edit';
+  /** The file change of an edit step; `command` is then a one-line description of it. */
+  edit?: EditStepView;
   /** 1-based position in the plan. */
   index: number;
   command: string;
@@ -230,8 +269,11 @@ export interface ModelList {
 
 export const PlanActionSchema = z.enum(['allow-all', 'step-through', 'deny-plan', 'continue', 'stop']);
 export type PlanAction = z.infer<typeof PlanActionSchema>;
-/** approve = Allow once; allow-session also grants the command's shape until the window closes. */
-export const StepActionSchema = z.enum(['approve', 'allow-session', 'deny', 'skip', 'edit']);
+/**
+ * approve = Allow once; allow-session also grants the command's shape until the window closes;
+ * undo restores the file a finished edit step changed (when it has not changed since).
+ */
+export const StepActionSchema = z.enum(['approve', 'allow-session', 'deny', 'skip', 'edit', 'undo']);
 export type StepAction = z.infer<typeof StepActionSchema>;
 
 const text = z.string().max(100_000);

@@ -440,3 +440,55 @@ describe('the plan as a whole', () => {
     expect(woken).toBe(1);
   });
 });
+
+describe('edit steps', () => {
+  const editPlan = () => {
+    const plan = new Plan('p1');
+    const effects = plan.apply({
+      kind: 'proposed',
+      toolUseId: 't1',
+      tool: 'edit_file',
+      command: 'edit_file a.txt',
+      purpose: 'fix',
+      paneId: 1,
+      cwd: CWD,
+      edit: { path: 'a.txt', request: { tool: 'edit_file', edits: [{ old_text: 'a', new_text: 'b' }] } },
+    });
+    return { plan, effects };
+  };
+  const diff = { tool: 'edit_file' as const, path: `${CWD}/a.txt`, creates: false, diff: { added: 1, removed: 1, hunks: [] } };
+  const audit = { path: `${CWD}/a.txt`, sha256Before: 'a'.repeat(64), sha256After: 'b'.repeat(64) };
+
+  it('are marked as edits, keep their request out of the view, and are not edited as commands', () => {
+    const { plan, effects } = editPlan();
+    expect(effects).toEqual([{ kind: 'classify', stepId: 'p1s1' }]);
+    expect(plan.view().steps[0]).toMatchObject({ kind: 'edit' });
+    expect(plan.view().steps[0]).not.toHaveProperty('editRequest');
+    plan.apply({ kind: 'edit-prepared', stepId: 'p1s1', edit: diff });
+    judge(plan, 'p1s1');
+    expect(plan.view().steps[0]?.edit).toEqual(diff);
+    expect(() => action(plan, 'p1s1', 'edit', { command: 'rm -rf /' })).toThrow(/changes a file/);
+  });
+
+  it('an applied edit is done and audited with its sha256s; undo is recorded on the step', () => {
+    const { plan } = editPlan();
+    plan.apply({ kind: 'edit-prepared', stepId: 'p1s1', edit: diff });
+    judge(plan, 'p1s1');
+    action(plan, 'p1s1', 'approve');
+    const effects = runNext(plan, { kind: 'edited', ok: true, report: 'Edited.', audit });
+    expect(statuses(plan)).toEqual(['done']);
+    expect(audits(effects)).toEqual([expect.objectContaining({ event: 'executed', command: 'edit_file a.txt', ...audit })]);
+    expect(plan.state).toBe('finished');
+    const undo = plan.apply({ kind: 'undone', stepId: 'p1s1', restored: true, message: 'Undone.', audit: { path: audit.path, sha256Before: audit.sha256After, sha256After: audit.sha256Before } });
+    expect(plan.view().steps[0]?.edit?.undo).toEqual({ restored: true, message: 'Undone.' });
+    expect(audits(undo)).toEqual([expect.objectContaining({ event: 'executed', command: 'undo edit_file a.txt' })]);
+    expect(() => plan.apply({ kind: 'undone', stepId: 'p1s1', restored: true, message: 'again', audit: {} })).toThrow(/undone already/);
+  });
+
+  it('an edit that cannot be made fails the step, and the model is told why', () => {
+    const { plan } = editPlan();
+    plan.apply({ kind: 'ended', stepId: 'p1s1', end: { kind: 'edited', ok: false, report: 'Not changed: old_text was not found in a.txt.', audit: { path: audit.path } } });
+    expect(statuses(plan)).toEqual(['failed']);
+    expect(plan.steps[0]?.result).toEqual({ content: 'Not changed: old_text was not found in a.txt.', isError: true });
+  });
+});

@@ -195,6 +195,11 @@ export class AgentSession {
   }
 
   stepAction(planId: string, stepId: string, action: StepAction, command?: string, reason?: string): void {
+    if (action === 'undo') {
+      // The plan may be long finished; the card shows how it went, an error card what stopped it.
+      this.tools.undoEdit(planId, stepId).catch((error: unknown) => this.reportError(error));
+      return;
+    }
     this.planFor(planId).stepAction(stepId, action, command, reason);
   }
 

@@ -105,7 +105,7 @@ export class Plan {
       mode: this.currentMode,
       state: this.currentState,
       haltReason: this.reason,
-      steps: this.list.map(({ toolUseId: _toolUseId, tool: _tool, result: _result, judgedCommand: _judged, ...view }) => ({ ...view })),
+      steps: this.list.map(({ toolUseId: _toolUseId, tool: _tool, result: _result, judgedCommand: _judged, editRequest: _edit, ...view }) => ({ ...view })),
       decisionStepId: this.decisionStep()?.id,
     };
   }
@@ -122,6 +122,10 @@ export class Plan {
     if (event.kind === 'note') {
       this.pendingNote = this.pendingNote ? `${this.pendingNote}\n\n${event.text}` : event.text;
       if (this.currentState === 'halted') this.currentState = 'active';
+      return;
+    }
+    if (event.kind === 'undone') {
+      this.undone(event, effects);
       return;
     }
     if (event.kind === 'cancel') {
@@ -141,6 +145,9 @@ export class Plan {
         return;
       case 'judging':
         step.cwd = event.cwd || undefined;
+        return;
+      case 'edit-prepared':
+        if (step.kind === 'edit' && isOpen(step)) step.edit = event.edit;
         return;
       case 'judged':
         this.judged(step, event, effects);
@@ -175,6 +182,7 @@ export class Plan {
       status: 'proposed',
       paneId: event.paneId,
       cwd: event.cwd || undefined,
+      ...(event.edit ? { kind: 'edit' as const, editRequest: event.edit } : {}),
     };
     this.list.push(step);
     effects.push({ kind: 'classify', stepId: step.id });
@@ -233,6 +241,7 @@ export class Plan {
         return;
       }
       case 'edit': {
+        if (step.kind === 'edit') throw new Error(`Step ${step.index} changes a file; deny it with a reason to have the agent change the edit.`);
         const edited = event.command?.trim();
         if (!edited) throw new Error('The edited command is empty.');
         if (edited !== step.command) {
@@ -256,6 +265,8 @@ export class Plan {
         effects.push(this.audit(step, 'denied', { decision: 'deny', decidedBy: { kind: 'person', rule: 'Deny' }, reason: why || undefined }));
         return;
       }
+      case 'undo':
+        throw new Error(`Step ${step.index} has not run; there is nothing to undo.`);
       case 'skip':
         step.result = { content: 'Not run: the user skipped this step.', isError: false };
         this.setStatus(step, 'skipped');
@@ -313,6 +324,12 @@ export class Plan {
         }
         return;
       }
+      case 'edited':
+        step.result = { content: end.report, isError: !end.ok };
+        this.setStatus(step, end.ok ? 'done' : 'failed', end.ok ? undefined : end.report);
+        effects.push(this.audit(step, end.ok ? 'executed' : 'failed', { ...end.audit, reason: end.ok ? undefined : end.report }));
+        if (!end.ok) this.halt(`Step ${step.index}: ${end.report}`);
+        return;
       case 'cancelled':
         step.result = { content: 'Not run: cancelled before it was typed.', isError: false };
         this.setStatus(step, 'skipped', 'cancelled');
@@ -331,6 +348,15 @@ export class Plan {
         this.halt(`Step ${step.index}: ${end.message}`);
         return;
     }
+  }
+
+  /** Undo is offered once, on an edit step that was applied; the plan may be long settled. */
+  private undone(event: Extract<PlanEvent, { kind: 'undone' }>, effects: PlanEffect[]): void {
+    const step = this.list.find((candidate) => candidate.id === event.stepId);
+    if (!step?.edit || step.status !== 'done') throw new Error('Only a finished edit step can be undone.');
+    if (step.edit.undo?.restored) throw new Error(`Step ${step.index} was undone already.`);
+    step.edit = { ...step.edit, undo: { restored: event.restored, message: event.message } };
+    effects.push(this.audit(step, event.restored ? 'executed' : 'failed', { ...event.audit, command: `undo ${step.command}`, reason: event.message }));
   }
 
   /**

@@ -1,13 +1,18 @@
-import type { PlanAction, StepAction, StepRisk } from '../../../shared/agent';
+import type { EditStepView, PlanAction, StepAction, StepRisk } from '../../../shared/agent';
 import type { GateDecision } from '../../safety/approval/approvalGate';
 import type { AuditRecord } from '../../safety/audit/auditEntry';
+import type { EditRequest } from '../fileEdits/fileEdit';
 import type { PlanStep } from './planStep';
 import type { StepOutcome } from './stepRunner';
 
 /** Everything that moves a plan, from whoever it comes: the model's tool calls, the gate, the user, the step being run. */
 export type PlanEvent =
   /** A tool call of the streaming response proposes a step (ignored past MAX_PLAN_STEPS). */
-  | { kind: 'proposed'; toolUseId: string; tool: string; command: string; purpose: string; paneId?: number; cwd: string }
+  | { kind: 'proposed'; toolUseId: string; tool: string; command: string; purpose: string; paneId?: number; cwd: string; edit?: { path: string; request: EditRequest } }
+  /** An edit step's change, worked out against the file as it is when the step comes up (before the gate judges it). */
+  | { kind: 'edit-prepared'; stepId: string; edit: EditStepView }
+  /** Undo of a finished edit step: the file has its previous content again, or why not. */
+  | { kind: 'undone'; stepId: string; restored: boolean; message: string; audit: EditAudit }
   /** The risk of `command` is known (ignored when the step's command has changed since). */
   | { kind: 'classified'; stepId: string; command: string; risk: StepRisk }
   /** The gate starts judging the step's command where it will run. */
@@ -37,8 +42,13 @@ export type StepEnd =
       ownFilesChanged: string[];
     }
   | Exclude<StepOutcome, { kind: 'finished' }>
+  /** An edit step was applied (`ok`), or could not be: `report` is what the model is told. */
+  | { kind: 'edited'; ok: boolean; report: string; audit: EditAudit }
   /** Its pane was closed before it could be typed. */
   | { kind: 'no-pane' };
+
+/** What the audit trail records of a file edit: the file, and its sha256 before and after. */
+export type EditAudit = Pick<AuditRecord, 'path' | 'sha256Before' | 'sha256After'>;
 
 /** What a transition asks of the world; the plan runner carries them out in order. */
 export type PlanEffect =

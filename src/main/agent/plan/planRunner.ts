@@ -4,6 +4,8 @@ import type { OwnFilesWatch } from '../../safety/approval/ownFilesWatch';
 import type { AuditRecord } from '../../safety/audit/auditEntry';
 import type { RiskResult } from '../../safety/commandRisk';
 import type { AgentPane } from '../agentPane';
+import type { EditSteps, UndoEnd } from '../fileEdits/editSteps';
+import type { ProposedStep } from '../tools/agentTool';
 import type { Plan } from './plan';
 import type { PlanStep } from './planStep';
 import type { PlanEffect, PlanEvent, StepEnd } from './planEvents';
@@ -30,6 +32,8 @@ export interface PlanRunnerDeps {
   executed?(step: Readonly<PlanStep>, cwd: string): void;
   /** Tandem's own files (config, policy, hooks): a step that changes them stops the plan. */
   ownFiles?: Pick<OwnFilesWatch, 'snapshot' | 'changedSince'>;
+  /** Edit steps: their change worked out and judged, then written (fileEdits/EditSteps). */
+  edits?: Pick<EditSteps, 'judge' | 'apply'>;
   /** The plan or a step changed: show it. */
   changed(): void;
 }
@@ -70,7 +74,7 @@ export class PlanRunner {
   }
 
   /** A tool call of the streaming response proposes a step; false when the plan is full. */
-  propose(call: { id: string; name: string }, step: { command: string; purpose: string; paneId?: number }): boolean {
+  propose(call: { id: string; name: string }, step: ProposedStep): boolean {
     const { id: toolUseId, name: tool } = call;
     this.apply({ kind: 'proposed', toolUseId, tool, ...step, cwd: this.cwdOf(step.paneId) });
     return this.plan.stepForCall(toolUseId) !== undefined;
@@ -125,6 +129,11 @@ export class PlanRunner {
     this.stepRunner?.interrupt();
   }
 
+  /** Undo of a finished edit step was tried: the card says how it went. */
+  undone(stepId: string, outcome: UndoEnd): void {
+    this.apply({ kind: 'undone', stepId, ...outcome });
+  }
+
   private apply(event: PlanEvent, notify = true): void {
     for (const effect of this.plan.apply(event)) this.carryOut(effect);
     if (notify) this.deps.changed();
@@ -140,7 +149,8 @@ export class PlanRunner {
         return;
       case 'classify': {
         const step = this.plan.step(effect.stepId);
-        if (step) this.classify(step);
+        // An edit step's risk comes with the gate's verdict on its path.
+        if (step && step.kind !== 'edit') this.classify(step);
         return;
       }
       case 'executed': {
@@ -165,14 +175,35 @@ export class PlanRunner {
     const { id: stepId, command } = step;
     const cwd = this.cwdOf(step.paneId);
     this.apply({ kind: 'judging', stepId, cwd });
+    if (step.kind === 'edit') {
+      await this.judgeEdit(step, cwd);
+      return;
+    }
     // A classification that failed leaves the gate to classify (and report) it itself.
     const risk = await this.deps.risk(command, cwd).catch(() => undefined);
     const decision = await this.deps.decide({ command, purpose: step.purpose, cwd, paneId: step.paneId, planId: this.plan.id, step: step.index }, risk);
     this.apply({ kind: 'judged', stepId, command, decision });
   }
 
+  private async judgeEdit(step: Readonly<PlanStep>, cwd: string): Promise<void> {
+    const { id: stepId, command } = step;
+    const judged = this.deps.edits ? await this.deps.edits.judge(step, cwd, this.plan.id) : { ok: false as const, message: 'Not changed: file edits are not available here.', audit: {} };
+    if (!judged.ok) {
+      this.apply({ kind: 'ended', stepId, end: { kind: 'edited', ok: false, report: judged.message, audit: judged.audit } });
+      return;
+    }
+    if (judged.edit) this.apply({ kind: 'edit-prepared', stepId, edit: judged.edit }, false);
+    this.apply({ kind: 'judged', stepId, command, decision: judged.decision });
+  }
+
   private async runStep(step: Readonly<PlanStep>): Promise<void> {
     const stepId = step.id;
+    if (step.kind === 'edit') {
+      this.apply({ kind: 'started', stepId });
+      const end = this.deps.edits ? await this.deps.edits.apply(step) : ({ kind: 'edited', ok: false, report: 'Not changed: file edits are not available here.', audit: {} } as const);
+      this.apply({ kind: 'ended', stepId, end });
+      return;
+    }
     const pane = step.paneId !== undefined ? this.deps.pane(step.paneId) : undefined;
     if (!pane) {
       this.apply({ kind: 'ended', stepId, end: { kind: 'no-pane' } });

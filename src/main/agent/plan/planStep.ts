@@ -1,5 +1,6 @@
 import type { PlanStepView, StepApproval, StepDecider } from '../../../shared/agent';
 import type { AuditRecord } from '../../safety/audit/auditEntry';
+import type { EditRequest } from '../fileEdits/fileEdit';
 
 /** More steps than this in one response are refused (the model is told). */
 export const MAX_PLAN_STEPS = 50;
@@ -13,6 +14,8 @@ export interface PlanStep extends PlanStepView {
   result?: { content: string; isError: boolean };
   /** The command the approval gate last judged; `approval` belongs to it. */
   judgedCommand?: string;
+  /** An edit step's file as the model named it, and the change it asked for. */
+  editRequest?: { path: string; request: EditRequest };
 }
 
 /** The gate's verdict belongs to the step's current command. */

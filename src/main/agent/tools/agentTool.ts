@@ -1,4 +1,5 @@
 import type { AgentPane } from '../agentPane';
+import type { EditRequest } from '../fileEdits/fileEdit';
 import type { ToolDefinition } from '../backends/modelBackend';
 import type { PlanStep } from '../plan/planStep';
 import type { FinishedRun } from '../plan/planRunner';
@@ -21,23 +22,38 @@ export interface ImmediateTool {
 
 /**
  * Each call becomes a plan step: the approval gate judges it, and when the gate asks, the
- * user decides on the step's card in the plan. The card shows the step; the model is told
- * what `report` makes of its run.
+ * user decides on the step's card in the plan. `steps` says what the step does: a command
+ * typed into the pane, or a file edit (its card shows the diff).
  */
-export interface GatedTool {
+export type GatedTool = CommandTool | FileEditTool;
+
+interface GatedToolBase {
   readonly definition: ToolDefinition;
   readonly approval: 'gate';
   /** The step a call proposes, or why it cannot be one (the model is told). */
   propose(input: unknown): { ok: true; step: ProposedStep } | { ok: false; refusal: string };
+}
+
+/** Its steps are commands; the model is told what `report` makes of a step's run. */
+export interface CommandTool extends GatedToolBase {
+  readonly steps: 'command';
   /** What the model is told about a step that ran to its end. */
   report(step: Readonly<PlanStep>, run: FinishedRun, ownFilesChanged: string[]): string;
 }
 
+/** Its steps change a file (fileEdits/): the diff is worked out when the step comes up, and the model is told whether it was applied. */
+export interface FileEditTool extends GatedToolBase {
+  readonly steps: 'edit';
+}
+
 export interface ProposedStep {
+  /** The command line; for an edit, a one-line description of it (`edit_file src/app.ts`). */
   command: string;
   purpose: string;
   /** Absent: the active pane. */
   paneId?: number;
+  /** An edit step's file (as the model gave it: relative to the pane's cwd) and change. */
+  edit?: { path: string; request: EditRequest };
 }
 
 /** What an immediate tool is given: where it runs, and the panes it may read. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { blockForModel } from '../blockForModel';
-import type { GatedTool } from './agentTool';
+import type { CommandTool } from './agentTool';
 
 export const RunCommandInputSchema = z.object({
   command: z.string().trim().min(1).max(20_000),
@@ -13,7 +13,7 @@ export const RunCommandInputSchema = z.object({
  * is a plan step (plan/): the gate judges it, the user decides on its card, and the model is
  * told the block it produced.
  */
-export const runCommandTool: GatedTool = {
+export const runCommandTool: CommandTool = {
   definition: {
     name: 'run_command',
     description:
@@ -31,6 +31,7 @@ export const runCommandTool: GatedTool = {
     },
   },
   approval: 'gate',
+  steps: 'command',
 
   propose(input) {
     const parsed = RunCommandInputSchema.safeParse(input);

@@ -11,7 +11,8 @@ import { CommandRisks } from '../plan/commandRisks';
 import { Plan } from '../plan/plan';
 import { MAX_PLAN_STEPS, type PlanStep } from '../plan/planStep';
 import { PlanRunner } from '../plan/planRunner';
-import type { AgentTool, GatedTool, ImmediateTool, ToolResult } from './agentTool';
+import { EditSteps } from '../fileEdits/editSteps';
+import type { AgentTool, CommandTool, GatedTool, ImmediateTool, ToolResult } from './agentTool';
 
 type ToolCall = { id: string; name: string; input: unknown };
 
@@ -44,12 +45,16 @@ export class ToolDispatcher {
   private proposal: PlanRunner | undefined;
   /** The plan of the last complete response, until it has run. */
   private runner: PlanRunner | undefined;
+  /** Plans with edit steps, for Undo on their cards (until the conversation is reset). */
+  private readonly editPlans = new Map<string, PlanRunner>();
+  private readonly edits: EditSteps;
 
   constructor(
     private readonly tools: readonly AgentTool[],
     private readonly host: ToolDispatcherHost,
   ) {
     this.risks = new CommandRisks((command, cwd) => host.gate.classify(command, cwd));
+    this.edits = new EditSteps({ homeDir: host.homeDir, decide: (proposed) => host.gate.decideEdit({ ...proposed, conversationId: host.conversation.id }) });
   }
 
   definitions(): ToolDefinition[] {
@@ -70,6 +75,7 @@ export class ToolDispatcher {
     const runner = (this.proposal ??= this.newRunner(new Plan(randomUUID().slice(0, 8))));
     const paneId = proposed.step.paneId ?? this.host.paneId();
     if (!runner.propose(call, { ...proposed.step, paneId })) return;
+    if (proposed.step.edit) this.editPlans.set(runner.plan.id, runner);
     if (runner.plan.steps.length === 1) this.host.conversation.addPlan(runner.plan.view());
   }
 
@@ -90,6 +96,22 @@ export class ToolDispatcher {
   reset(): void {
     this.proposal = undefined;
     this.runner = undefined;
+    this.editPlans.clear();
+  }
+
+  /**
+   * Undo on a finished edit step's card: the file gets its previous content back when it is
+   * still as the edit left it; the card says what happened, and the model hears of it with the
+   * next message.
+   */
+  async undoEdit(planId: string, stepId: string): Promise<void> {
+    const runner = this.editPlans.get(planId);
+    const step = runner?.plan.step(stepId);
+    if (!runner || !step?.edit) throw new Error('That edit is no longer in this conversation.');
+    if (step.status !== 'done' || !this.edits.canUndo(stepId)) throw new Error(`Step ${step.index} has no applied edit to undo.`);
+    const outcome = await this.edits.undo(stepId);
+    runner.undone(stepId, outcome);
+    if (outcome.restored) this.host.conversation.queue([{ type: 'text', text: `(The user undid your step "${step.command}": ${outcome.message})` }]);
   }
 
   /** The results of a response's calls; `stop` when the user cancelled its plan, `note` when they steered it. */
@@ -148,6 +170,12 @@ export class ToolDispatcher {
     return tool;
   }
 
+  private commandTool(name: string): CommandTool {
+    const tool = this.gatedTool(name);
+    if (tool.steps !== 'command') throw new Error(`${name} is not a tool whose steps are commands.`);
+    return tool;
+  }
+
   /** Why a gated call has no step: its input was invalid, or the plan was full. */
   private refusal(call: ToolCall): { content: string; isError: boolean } {
     const proposed = this.gatedTool(call.name).propose(call.input);
@@ -165,7 +193,8 @@ export class ToolDispatcher {
       decide: (proposed, risk) => gate.decide({ ...proposed, conversationId: conversation.id }, risk),
       grant: (shape, command) => gate.grants.grant(shape, command),
       audit: (record) => void audit.append({ ...record, conversation: conversation.id, plan: plan.id }),
-      report: (step, run, ownFilesChanged) => this.gatedTool(step.tool).report(step, run, ownFilesChanged),
+      report: (step, run, ownFilesChanged) => this.commandTool(step.tool).report(step, run, ownFilesChanged),
+      edits: this.edits,
       executed: (step, cwd) => void this.afterExecution(plan, step, cwd),
       ownFiles: gate.ownFiles,
       changed: () => conversation.updatePlan(plan.view()),

@@ -2,7 +2,7 @@ import type { EngineLog } from '../../log/engineLog';
 import { classifyCommand, type RiskResult, type RiskLevel } from '../commandRisk';
 import { runPostExecHooks, runPreExecHooks, type PostExecHookResult } from '../hooks/hookRunner';
 import type { PolicyFiles } from '../policy/policyFiles';
-import { policyDecision, policyDenyList, policyFileRead, type PolicyVerdict } from '../policy/policyEvaluator';
+import { policyDecision, policyDenyList, policyFileRead, policyFileWrite, type PolicyVerdict } from '../policy/policyEvaluator';
 import { commandShape } from './commandShape';
 import type { OwnFilesWatch } from './ownFilesWatch';
 import { SessionGrants } from './sessionGrants';
@@ -13,6 +13,24 @@ export interface ProposedCommand {
   command: string;
   /** The model's one-sentence reason for it (hooks see it). */
   purpose?: string;
+  cwd: string;
+  paneId?: number;
+  conversationId?: string;
+  planId?: string;
+  step?: number;
+}
+
+/** A file change of the agent's file tools, with where it was asked for. */
+export interface ProposedEdit {
+  tool: 'edit_file' | 'write_file';
+  /** The file, absolute (a symlink's target). */
+  path: string;
+  /** The path as asked for, absolute, when a symlink made it differ: judged too (a link in the project to ~/.bashrc). */
+  linkPath?: string;
+  /** The step's one-line description (`edit_file src/app.ts`): what hooks and the audit log see. */
+  command: string;
+  purpose?: string;
+  /** The pane's working directory: edits outside it always ask. */
   cwd: string;
   paneId?: number;
   conversationId?: string;
@@ -129,6 +147,58 @@ export class ApprovalGate {
     return this.options.policy.problems();
   }
 
+  /**
+   * The cascade for a file edit: Tandem's own files (never) → policy filesystem deny globs →
+   * ssh keys and shell startup files (RED: blocked) → pre-exec hooks → outside the pane's cwd
+   * (always asks) → a hook's or policy write glob's allow, or a session grant → ask (YELLOW).
+   */
+  async decideEdit(proposed: ProposedEdit): Promise<GateDecision> {
+    const { path, command, tool } = proposed;
+    const { home, tandemPaths, protectedPaths } = this.options;
+    const cwd = proposed.cwd;
+    const inside = cwd !== '' && path.startsWith(`${cwd.replace(/\/+$/, '')}/`);
+    const shape = inside ? `file edits under ${cwd}` : `file edits of ${path}`;
+    const reasons = [inside ? `It changes ${shortPath(path, home)}.` : `It changes ${shortPath(path, home)}, outside the pane's working directory${cwd ? ` (${shortPath(cwd, home)})` : ''}.`];
+    const decided = (decision: GateDecision['decision'], rule: string, decidedBy: DecidedBy, level: RiskLevel = 'yellow'): GateDecision => ({
+      decision,
+      blocked: false,
+      level,
+      reasons,
+      rule,
+      decidedBy,
+      command,
+      shape,
+    });
+    const named = proposed.linkPath && proposed.linkPath !== path ? [path, proposed.linkPath] : [path];
+    const within = (places: readonly string[]) => places.find((place) => named.some((candidate) => candidate === place || candidate.startsWith(`${place}/`)));
+    const own = within(tandemPaths);
+    if (own) return decided('deny', `builtin: the agent may never change Tandem's own files (${shortPath(own, home)})`, 'builtin');
+    const layers = this.options.policy.layers();
+    const verdicts = named.map((candidate) => policyFileWrite(layers, candidate, { cwd: cwd || home, home }));
+    const policy = verdicts.find((verdict) => verdict?.decision === 'deny') ?? verdicts.find((verdict) => verdict?.decision === 'ask') ?? verdicts[0];
+    if (policy?.decision === 'deny') return decided('deny', policy.rule, 'policy');
+    const guarded = within(protectedPaths);
+    if (guarded) {
+      reasons.push(`${shortPath(guarded, home)} holds keys or shell startup files, which the agent does not change.`);
+      return { ...decided('ask', 'builtin: ssh keys and shell startup files are changed by the user, never by a file tool', 'builtin', 'red'), blocked: true };
+    }
+    const hook = await runPreExecHooks(
+      this.options.hooksDir,
+      { tool, command, purpose: proposed.purpose, cwd: cwd || home, paneId: proposed.paneId, conversationId: proposed.conversationId, planId: proposed.planId, step: proposed.step, risk: { level: 'yellow', reasons } },
+      { timeoutMs: this.options.hookTimeoutMs, env: this.options.env },
+    );
+    const hookRule = `hook ${hook.hook ?? 'pre-exec'}${hook.reason ? `: ${hook.reason}` : ''}`;
+    if (hook.decision === 'deny') return decided('deny', `hook ${hook.hook ?? 'pre-exec'}: ${hook.reason || 'denied'}`, 'hook');
+    if (!inside) return decided('ask', "builtin: a file outside the pane's working directory is changed only when you approve", 'builtin');
+    // A hook cannot rewrite an edit: its changed "command" makes the step ask.
+    if (hook.decision === 'ask' || (hook.command !== undefined && hook.command !== command)) return decided('ask', hookRule, 'hook');
+    if (policy?.decision === 'ask') return decided('ask', policy.rule, 'policy');
+    if (hook.decision === 'allow' && !layers.some((layer) => layer.error)) return decided('allow', hookRule, 'hook');
+    if (policy?.decision === 'allow') return decided('allow', policy.rule, 'policy');
+    if (this.grants.has(shape)) return decided('allow', `allowed for this session: ${shape}`, 'grant');
+    return decided('ask', 'default: file edits ask (YELLOW)', 'default');
+  }
+
   /** Reads by the agent's file tools: refused when the policy's filesystem globs say so. */
   fileRead(path: string, cwd: string): PolicyVerdict | undefined {
     return policyFileRead(this.options.policy.layers(), path, { cwd: cwd || this.options.home, home: this.options.home });
@@ -153,4 +223,8 @@ export class ApprovalGate {
 
 function byOf(verdict: PolicyVerdict): DecidedBy {
   return verdict.rule.startsWith('default:') ? 'default' : 'policy';
+}
+
+function shortPath(path: string, home: string): string {
+  return home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
 }

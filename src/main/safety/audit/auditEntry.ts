@@ -22,6 +22,10 @@ export interface AuditRecord {
   reason?: string;
   exitCode?: number;
   durationMs?: number;
+  /** A file edit: the file, and the sha256 of its bytes before and after (of nothing when it did not exist). */
+  path?: string;
+  sha256Before?: string;
+  sha256After?: string;
 }
 
 /** One line of the log: its position, time, the hash of the line before it, and the record. */
@@ -57,6 +61,9 @@ const RECORD_KEYS = [
   'reason',
   'exitCode',
   'durationMs',
+  'path',
+  'sha256Before',
+  'sha256After',
 ] as const satisfies readonly (keyof AuditRecord)[];
 
 /** The text of one line (no newline). Only the known fields of the record are written. */
@@ -89,4 +96,7 @@ export const auditEntrySchema = z.object({
   reason: z.string().optional(),
   exitCode: z.number().optional(),
   durationMs: z.number().optional(),
+  path: z.string().optional(),
+  sha256Before: z.string().optional(),
+  sha256After: z.string().optional(),
 });

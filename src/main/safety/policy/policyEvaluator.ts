@@ -130,6 +130,30 @@ export function policyFileRead(layers: readonly PolicyLayer[], path: string, con
   return undefined;
 }
 
+/**
+ * Writes by the agent's file tools (edit_file, write_file): a filesystem deny glob of any
+ * layer refuses them; otherwise a write glob covering the path lets them go without asking
+ * (the gate still asks outside the pane's cwd). A broken file asks. Undefined when no layer
+ * speaks of the path.
+ */
+export function policyFileWrite(layers: readonly PolicyLayer[], path: string, context: GlobContext): PolicyVerdict | undefined {
+  let broken: PolicyVerdict | undefined;
+  let allowed: PolicyVerdict | undefined;
+  for (const layer of layers) {
+    if (layer.error || !layer.policy) {
+      broken ??= { decision: 'ask', rule: `policy ${layer.error ?? `${layer.file} is unusable`}` };
+      continue;
+    }
+    const filesystem = layer.policy.approval?.filesystem;
+    const where = source(layer, context);
+    const denied = matchingGlob(filesystem?.deny, path, context);
+    if (denied) return { decision: 'deny', rule: `${where}: [approval.filesystem] deny "${denied}"` };
+    const written = matchingGlob(filesystem?.write, path, context);
+    if (written) allowed ??= { decision: 'allow', rule: `${where}: [approval.filesystem] write "${written}"` };
+  }
+  return broken ?? allowed;
+}
+
 function source(layer: PolicyLayer, context: { home: string }): string {
   const file = context.home && layer.file.startsWith(`${context.home}/`) ? `~${layer.file.slice(context.home.length)}` : layer.file;
   return `policy ${file}`;

@@ -4,6 +4,7 @@ import { isBlocked } from '../../../shared/planSteps';
 import { formatDuration } from '../blocks/blockStatus';
 import { useAiPanelStore } from './aiPanelStore';
 import { focusPlanAfter, keepFocusOnClick } from './planFocus';
+import { DiffCard } from './DiffCard';
 import { decideStep } from './planRequests';
 import { StepDenyReason } from './StepDenyReason';
 import { StepEditor } from './StepEditor';
@@ -95,6 +96,8 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
       className={`plan-step plan-step--${step.status}${actionable ? ' plan-step--next' : ''}`}
       data-testid="plan-step"
       data-step-id={step.id}
+      data-kind={step.kind ?? 'command'}
+      data-path={step.edit?.path}
       data-status={step.status}
       data-command={step.command}
       data-index={step.index}
@@ -132,6 +135,7 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
         </div>
       )}
       {step.purpose && <div className="plan-step__purpose">{step.purpose}</div>}
+      {step.edit && <DiffCard edit={step.edit} />}
       <div className="plan-step__where" data-testid="step-where">
         {step.paneId !== undefined ? `pane ${step.paneId}` : 'no pane'}
         {step.cwd ? ` · ${step.cwd}` : ''}
@@ -165,7 +169,7 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
             !step.approval?.grantable,
           )}
           {button('deny', 'Deny', 'Do not run it (N)')}
-          {button('edit', 'Edit', 'Change the command, then run it (E)')}
+          {step.kind !== 'edit' && button('edit', 'Edit', 'Change the command, then run it (E)')}
           {button('skip', 'Skip', 'Leave this step out and go on (S)')}
           <button
             type="button"
@@ -177,6 +181,20 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
           >
             Deny with reason…
           </button>
+        </div>
+      )}
+      {step.edit && step.status === 'done' && (
+        <div className="plan-step__undo">
+          {!step.edit.undo?.restored && (
+            <button type="button" data-action="undo" title="Put back what the file held before this edit (only if it has not changed since)" onClick={() => decideStep(planId, step.id, 'undo')}>
+              Undo
+            </button>
+          )}
+          {step.edit.undo && (
+            <span className="plan-step__undo-result" data-testid="undo-result" data-restored={String(step.edit.undo.restored)}>
+              {step.edit.undo.message}
+            </span>
+          )}
         </div>
       )}
       {actionable && askingReason && !editing && (

@@ -74,7 +74,8 @@ export function onPanelKeyDown(event: KeyboardEvent<HTMLElement>): void {
     return;
   }
   const step = decisionStep(plan);
-  if (!step) return;
+  // An edit step's diff is not edited in place: E does nothing there.
+  if (!step || (action === 'edit' && step.kind === 'edit')) return;
   event.preventDefault();
   decideStep(plan.id, step.id, action);
 }
