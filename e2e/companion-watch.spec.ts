@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { messages, useAgentTandem, typeInPane } from './support/aiPanel';
@@ -76,6 +76,36 @@ test('hints switched off: the status says so and no hint appears', async ({ page
   await runCommand(page, pane, 'false');
   await runCommand(page, pane, 'false');
   await expect(page.getByTestId('companion-hint')).toHaveCount(0);
+});
+
+test('Settings → Companion writes [companion] and applies live: a lower cascade threshold, then hints off', async ({ page }) => {
+  const { pane, server } = await ai.start(page);
+  await page.getByTestId('open-settings').click();
+  const dialog = page.getByTestId('settings-dialog');
+  const companion = dialog.getByTestId('settings-companion');
+  await expect(companion.locator('input[name="companionErrorCascade"]')).toHaveValue('3');
+  await companion.locator('input[name="companionErrorCascade"]').fill('2');
+  await companion.locator('input[name="companionLongPause"]').fill('0');
+  await page.getByTestId('settings-save').click();
+  await expect(dialog).toBeHidden();
+  const saved = readFileSync(join(server.home, '.config/tandem/config.toml'), 'utf8');
+  expect(saved).toMatch(/^\[companion\]$/m);
+  expect(saved).toMatch(/^error_cascade\s*=\s*2$/m);
+  expect(saved).toMatch(/^long_pause_seconds\s*=\s*0$/m);
+
+  await runCommand(page, pane, 'false');
+  await runCommand(page, pane, 'ls /no-such-dir');
+  const hint = page.getByTestId('companion-hint');
+  await expect(hint).toHaveAttribute('data-pattern', 'error-cascade');
+
+  // Switched off, the hint goes at once and the status says so.
+  await page.keyboard.press('Control+,');
+  await companion.locator('input[name="companionHints"]').uncheck();
+  await page.getByTestId('settings-save').click();
+  await expect(dialog).toBeHidden();
+  await expect(hint).toHaveCount(0);
+  await expect(page.getByTestId('companion-status')).toHaveAttribute('data-mode', 'off');
+  expect(readFileSync(join(server.home, '.config/tandem/config.toml'), 'utf8')).toMatch(/^hints\s*=\s*false$/m);
 });
 
 test('`??` alone sends the failed blocks’ errors; the panel opens, the keyboard stays in the terminal', async ({ page }) => {
