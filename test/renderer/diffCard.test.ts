@@ -50,7 +50,7 @@ describe('the diff card of an edit step', () => {
     const html = render({ id: 's1', index: 1, command: 'edit_file app.js', purpose: 'fix', status: 'proposed', kind: 'edit', edit }, 's1');
     expect(html).toMatch(/data-testid="plan-step"[^>]*data-kind="edit" data-path="\/home\/me\/proj\/app.js"/);
     expect(html).toMatch(/data-testid="diff" data-added="1" data-removed="1"/);
-    expect(html).toContain('@@ −3 +3 @@');
+    expect(html).toContain('@@ −3,3 +3,3 @@');
     expect(html).toMatch(/diff__line--remove" data-kind="remove"><td class="diff__number">4<\/td><td class="diff__number"><\/td><td class="diff__sign">-<\/td><td class="diff__text"> {2}return 41;<\/td>/);
     expect(html).toMatch(/diff__line--add" data-kind="add"><td class="diff__number"><\/td><td class="diff__number">4<\/td><td class="diff__sign">\+<\/td>/);
     // An edit is approved or denied, not edited in place; nothing to undo yet.

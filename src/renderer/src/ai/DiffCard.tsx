@@ -8,8 +8,9 @@ export function DiffCard({ edit }: { edit: EditStepView }) {
   return (
     <div className="diff" data-testid="diff" data-added={diff.added} data-removed={diff.removed}>
       <div className="diff__head">
+        {/* Cut from the left when long (rtl), the path itself kept left to right. */}
         <span className="diff__path" title={edit.path}>
-          {edit.path}
+          <bdo dir="ltr">{edit.path}</bdo>
         </span>
         {edit.creates && <span className="diff__new">new file</span>}
         <span className="diff__added">+{diff.added}</span>
@@ -21,7 +22,8 @@ export function DiffCard({ edit }: { edit: EditStepView }) {
             <tbody key={index} className="diff__hunk">
               <tr className="diff__hunk-head">
                 <td colSpan={4}>
-                  @@ −{hunk.oldStart} +{hunk.newStart} @@
+                  @@ −{hunk.oldStart},{hunk.lines.filter((line) => line.oldLine !== undefined).length} +{hunk.newStart},
+                  {hunk.lines.filter((line) => line.newLine !== undefined).length} @@
                 </td>
               </tr>
               {hunk.lines.map((line, row) => (
