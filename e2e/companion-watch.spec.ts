@@ -2,8 +2,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { messages, useAgentTandem, typeInPane } from './support/aiPanel';
-import { runCommand } from './support/terminalPage';
+import { runCommand, waitForBuffer } from './support/terminalPage';
 import { makeHome } from './support/tandemServer';
+import { blockOf, waitForPrompt } from './support/uiPage';
 
 // Watch mode end to end: hints in the status bar and on the failed block's mark, made from
 // blocks alone (the scripted model server must see nothing), dismissed with a click or Esc,
@@ -67,6 +68,35 @@ test('a retry loop shows its hint and a badge on the failed block; Esc and a cli
 
   expect(ai.model.requests).toHaveLength(0);
   expect(ai.model.modelListRequests).toBe(0);
+});
+
+test('Esc reaches the shell when no hint shows, and a running program even while one shows', async ({ page }) => {
+  const { pane, paneId } = await ai.start(page, homeWith('long_pause_seconds = 0'));
+  await waitForPrompt(pane);
+  await pane.click();
+  // readline: Esc b is backward-word, so X lands before "abc" only if the Esc got there.
+  await page.keyboard.type('echo abc');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('b');
+  await page.keyboard.type('X');
+  await page.keyboard.press('Enter');
+  await expect(blockOf(pane, 'echo Xabc')).toHaveAttribute('data-exit-code', '0');
+
+  await runCommand(page, pane, 'false');
+  await runCommand(page, pane, 'false');
+  const hint = page.getByTestId('companion-hint');
+  await expect(hint).toHaveAttribute('data-pattern', 'retry-loop');
+  await page.keyboard.type('cat -v');
+  await page.keyboard.press('Enter');
+  await expect(pane).toHaveAttribute('data-state', 'EXECUTING');
+  await page.keyboard.press('Escape');
+  await page.keyboard.type('x');
+  await page.keyboard.press('Enter');
+  await waitForBuffer(page, paneId, /\^\[x/);
+  await expect(hint).toBeVisible();
+  await page.keyboard.press('Control+d');
+  await expect(blockOf(pane, 'cat -v')).toHaveAttribute('data-exit-code', '0');
+  await expect(hint).toHaveCount(0);
 });
 
 test('hints switched off: the status says so and no hint appears', async ({ page }) => {
