@@ -42,6 +42,8 @@ export interface StepApproval {
   grantable: boolean;
   /** What that grant covers: the command's shape. */
   shape: string;
+  /** Only a decision on this very step lets it run: not Allow all, not a grant (an edit outside the pane's cwd). */
+  personal?: boolean;
 }
 
 /** Who let a step run, or kept it from running: the card says it ("allowed by Allow all"). */

@@ -53,7 +53,7 @@ describe('the gate on file edits', () => {
   it('always asks outside the pane\'s cwd, even when a write glob covers the file', async () => {
     writeFileSync(join(paths.configDir, 'policy.toml'), '[approval.filesystem]\nwrite = ["/tmp/**", "$CWD/**"]\n');
     const decision = await decideEdit('/tmp/elsewhere.txt');
-    expect(decision).toMatchObject({ decision: 'ask', decidedBy: 'builtin' });
+    expect(decision).toMatchObject({ decision: 'ask', decidedBy: 'builtin', personal: true });
     expect(decision.rule).toMatch(/outside the pane's working directory/);
     expect(decision.reasons.join(' ')).toMatch(/outside the pane's working directory/);
   });

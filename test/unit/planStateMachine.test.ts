@@ -485,6 +485,18 @@ describe('edit steps', () => {
     expect(() => plan.apply({ kind: 'undone', stepId: 'p1s1', restored: true, message: 'again', audit: {} })).toThrow(/undone already/);
   });
 
+  it('an edit outside the cwd waits for a decision on it, even under Allow all, and offers no session grant', () => {
+    const { plan } = editPlan();
+    plan.apply({ kind: 'plan-action', action: 'allow-all' });
+    plan.apply({ kind: 'edit-prepared', stepId: 'p1s1', edit: diff });
+    judge(plan, 'p1s1', { personal: true, decidedBy: 'builtin' });
+    expect(statuses(plan)).toEqual(['proposed']);
+    expect(plan.decisionStep()?.id).toBe('p1s1');
+    expect(plan.view().steps[0]?.approval).toMatchObject({ grantable: false, personal: true });
+    action(plan, 'p1s1', 'approve');
+    expect(statuses(plan)).toEqual(['approved']);
+  });
+
   it('an edit that cannot be made fails the step, and the model is told why', () => {
     const { plan } = editPlan();
     plan.apply({ kind: 'ended', stepId: 'p1s1', end: { kind: 'edited', ok: false, report: 'Not changed: old_text was not found in a.txt.', audit: { path: audit.path } } });

@@ -207,8 +207,9 @@ export class Plan {
       blocked: decision.blocked,
       rule: decision.rule,
       decidedBy: decision.decidedBy,
-      grantable: !decision.blocked && decision.level !== 'red' && decision.decision === 'ask',
+      grantable: !decision.blocked && decision.level !== 'red' && decision.decision === 'ask' && !decision.personal,
       shape: decision.shape,
+      ...(decision.personal ? { personal: true } : {}),
     };
     if (this.settled || !isOpen(step)) return;
     if (decision.decision === 'deny') {
@@ -390,7 +391,7 @@ export class Plan {
     // The card's rule line says who allowed it; no detail repeats it.
     if (approval.decision === 'allow') this.approve(next, gateDecider('allowed', approval), undefined, effects);
     // Allow all approves in order; RED steps were stopped above.
-    else if (approval.decision === 'ask' && this.currentMode === 'allow-all') this.approve(next, { verdict: 'allowed', by: 'allow-all', rule: 'Allow all' }, undefined, effects);
+    else if (approval.decision === 'ask' && this.currentMode === 'allow-all' && !approval.personal) this.approve(next, { verdict: 'allowed', by: 'allow-all', rule: 'Allow all' }, undefined, effects);
   }
 
   private approve(step: PlanStep, decider: StepDecider, detail: string | undefined, effects: PlanEffect[]): void {

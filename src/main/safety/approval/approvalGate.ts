@@ -55,6 +55,8 @@ export interface GateDecision {
   modifiedBy?: string;
   /** What "Allow for this session" would grant. */
   shape: string;
+  /** Asks for this step itself: Allow all and session grants do not cover it. */
+  personal?: boolean;
 }
 
 export interface ApprovalGateOptions {
@@ -189,7 +191,7 @@ export class ApprovalGate {
     );
     const hookRule = `hook ${hook.hook ?? 'pre-exec'}${hook.reason ? `: ${hook.reason}` : ''}`;
     if (hook.decision === 'deny') return decided('deny', `hook ${hook.hook ?? 'pre-exec'}: ${hook.reason || 'denied'}`, 'hook');
-    if (!inside) return decided('ask', "builtin: a file outside the pane's working directory is changed only when you approve", 'builtin');
+    if (!inside) return { ...decided('ask', "builtin: a file outside the pane's working directory is changed only when you approve it (Allow all does not)", 'builtin'), personal: true };
     // A hook cannot rewrite an edit: its changed "command" makes the step ask.
     if (hook.decision === 'ask' || (hook.command !== undefined && hook.command !== command)) return decided('ask', hookRule, 'hook');
     if (policy?.decision === 'ask') return decided('ask', policy.rule, 'policy');
