@@ -99,6 +99,18 @@ test('Esc reaches the shell when no hint shows, and a running program even while
   await expect(hint).toHaveCount(0);
 });
 
+test('a long pause after a failure in the focused pane brings "Need help with that error?"', async ({ page }) => {
+  const { pane, paneId } = await ai.start(page, homeWith('long_pause_seconds = 1'));
+  const failed = await runCommand(page, pane, 'cat /etc/no-such-file');
+  const hint = page.getByTestId('companion-hint');
+  await expect(hint).toHaveAttribute('data-pattern', 'long-pause');
+  await expect(hint).toHaveAttribute('data-pane-id', paneId);
+  await expect(hint).toHaveText('Need help with that error?');
+  await expect(failed.getByTestId('companion-badge')).toHaveAttribute('data-pattern', 'long-pause');
+  await expectTerminalFocused(page);
+  expect(ai.model.requests).toHaveLength(0);
+});
+
 test('hints switched off: the status says so and no hint appears', async ({ page }) => {
   const { pane } = await ai.start(page, homeWith('hints = false'));
   await expect(page.getByTestId('companion-status')).toHaveAttribute('data-mode', 'off');
