@@ -120,6 +120,17 @@ describe('line diff', () => {
     );
   });
 
+  it('stays exact for texts too different for the shortest-path search, and shows at most 2,000 lines', () => {
+    const a = Array.from({ length: 6000 }, (_, i) => `line ${i}`);
+    const b = a.map((line, i) => (i % 4 === 0 ? `changed ${i}` : line));
+    const diff = lineDiff(a.join('\n'), b.join('\n'));
+    expect(diff).toMatchObject({ added: 1500, removed: 1500 });
+    const shown = diff.hunks.flatMap((hunk) => hunk.lines);
+    expect(shown.length).toBe(2000);
+    expect(diff.hiddenLines).toBeGreaterThan(0);
+    expect(shown.every((line) => (line.kind === 'add' ? b[line.newLine! - 1] === line.text : a[line.oldLine! - 1] === line.text))).toBe(true);
+  });
+
   it('splits lines without an empty last one', () => {
     expect(splitLines('a\r\nb\n')).toEqual(['a', 'b']);
     expect(splitLines('a')).toEqual(['a']);

@@ -4,7 +4,10 @@ import type { DiffHunk, DiffLine, DiffView } from '../../../shared/agent';
 const CONTEXT_LINES = 3;
 /** A card shows at most this many diff lines; the rest is counted, not shown. */
 const MAX_SHOWN_LINES = 2_000;
-/** Beyond this many differing lines the shortest edit script is not searched for: the changed middle is shown as removed, then added. */
+/**
+ * Beyond this many differing lines the shortest edit script is not searched for (its trace
+ * grows with the square): the lines that occur once in each text anchor the diff instead.
+ */
 const MAX_EDIT_DISTANCE = 2_000;
 
 /**
@@ -22,12 +25,14 @@ export function lineDiff(before: string, after: string): DiffView {
   let hiddenLines = 0;
   const kept: DiffHunk[] = [];
   for (const hunk of hunks) {
-    if (shown + hunk.lines.length > MAX_SHOWN_LINES) {
+    const room = MAX_SHOWN_LINES - shown;
+    if (room <= 0) {
       hiddenLines += hunk.lines.length;
       continue;
     }
-    shown += hunk.lines.length;
-    kept.push(hunk);
+    if (hunk.lines.length > room) hiddenLines += hunk.lines.length - room;
+    kept.push(hunk.lines.length > room ? { ...hunk, lines: hunk.lines.slice(0, room) } : hunk);
+    shown += Math.min(room, hunk.lines.length);
   }
   return { added, removed, hunks: kept, ...(hiddenLines > 0 ? { hiddenLines } : {}) };
 }
@@ -45,7 +50,9 @@ function editScript(a: string[], b: string[]): DiffLine[] {
   while (head < a.length && head < b.length && a[head] === b[head]) head++;
   let tail = 0;
   while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
-  const middle = myers(a.slice(head, a.length - tail), b.slice(head, b.length - tail));
+  const middleA = a.slice(head, a.length - tail);
+  const middleB = b.slice(head, b.length - tail);
+  const middle = myers(middleA, middleB) ?? anchored(middleA, middleB);
   const script: DiffLine[] = [];
   let oldLine = 1;
   let newLine = 1;
@@ -66,7 +73,7 @@ type Op = { kind: 'same' | 'remove' | 'add'; text: string };
  * The shortest edit script from a to b (Myers 1986): a forward search keeping, for each d, the
  * part of the furthest-reaching array it can touch, then a walk back through those.
  */
-function myers(a: string[], b: string[]): Op[] {
+function myers(a: string[], b: string[]): Op[] | undefined {
   const n = a.length;
   const m = b.length;
   if (n === 0 || m === 0) return wholesale(a, b);
@@ -91,7 +98,7 @@ function myers(a: string[], b: string[]): Op[] {
       }
     }
   }
-  if (end < 0) return wholesale(a, b);
+  if (end < 0) return undefined;
   const ops: Op[] = [];
   let x = n;
   let y = m;
@@ -113,6 +120,64 @@ function myers(a: string[], b: string[]): Op[] {
     else ops.push({ kind: 'remove', text: a[--x]! });
   }
   return ops.reverse();
+}
+
+/**
+ * For texts too different for `myers`: the lines that occur exactly once in each text, in
+ * the longest run that keeps their order in both (patience diff), are kept as they are, and
+ * the stretches between them are diffed on their own.
+ */
+function anchored(a: string[], b: string[]): Op[] {
+  const counts = new Map<string, { a: number; b: number; at: number }>();
+  a.forEach((line) => {
+    const count = counts.get(line) ?? { a: 0, b: 0, at: -1 };
+    count.a++;
+    counts.set(line, count);
+  });
+  b.forEach((line, at) => {
+    const count = counts.get(line);
+    if (!count) return;
+    count.b++;
+    count.at = at;
+  });
+  const pairs: [number, number][] = [];
+  a.forEach((line, i) => {
+    const count = counts.get(line)!;
+    if (count.a === 1 && count.b === 1) pairs.push([i, count.at]);
+  });
+  const anchors = longestIncreasing(pairs);
+  const ops: Op[] = [];
+  let i = 0;
+  let j = 0;
+  for (const [ai, bj] of [...anchors, [a.length, b.length] as [number, number]]) {
+    const stretchA = a.slice(i, ai);
+    const stretchB = b.slice(j, bj);
+    ops.push(...(myers(stretchA, stretchB) ?? wholesale(stretchA, stretchB)));
+    if (ai < a.length) ops.push({ kind: 'same', text: a[ai]! });
+    i = ai + 1;
+    j = bj + 1;
+  }
+  return ops;
+}
+
+/** The longest subsequence of `pairs` (in order of their first number) whose second numbers increase. */
+function longestIncreasing(pairs: [number, number][]): [number, number][] {
+  const tails: number[] = [];
+  const previous = new Array<number>(pairs.length).fill(-1);
+  pairs.forEach(([, value], index) => {
+    let low = 0;
+    let high = tails.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (pairs[tails[mid]!]![1] < value) low = mid + 1;
+      else high = mid;
+    }
+    if (low > 0) previous[index] = tails[low - 1]!;
+    tails[low] = index;
+  });
+  const run: [number, number][] = [];
+  for (let index = tails.at(-1) ?? -1; index >= 0; index = previous[index]!) run.push(pairs[index]!);
+  return run.reverse();
 }
 
 function wholesale(a: string[], b: string[]): Op[] {
