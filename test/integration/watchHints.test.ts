@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CompanionHint } from '../../src/shared/companion';
+import { planIdOf, waitForIdleWithAnswer, waitForStep } from '../support/agentConversation';
 import { useEngineClient, type EngineClient } from '../support/engineClient';
 import { startScriptedModelServer, type ScriptedModelServer } from '../support/modelServer';
 
@@ -60,10 +61,13 @@ describe.each(SHELLS)('Watch mode hints with a real $name', (shell) => {
     expect((await run(client, paneId, 'ls /no-such-dir')).exitCode).not.toBe(0);
 
     const prompts = client.eventsOf('pane.state').filter((s) => s.paneId === paneId && s.state === 'PROMPT').length;
-    client.type(paneId, 'sleep 30\r');
-    await client.waitFor(() => client.eventsOf('block.started').find((b) => b.command === 'sleep 30'), 10_000, 'sleep to start');
+    // The program says when it runs (the typed line shows `sleep""ing`, its output `sleeping`): Ctrl+C then reaches it, not the shell.
+    const sleeper = `sh -c 'echo sleep""ing-now; exec sleep 30'`;
+    const from = client.textOf(paneId).length;
+    client.type(paneId, `${sleeper}\r`);
+    await client.waitFor(() => client.textOf(paneId).slice(from).includes('sleeping-now'), 10_000, 'sleep to run');
     client.type(paneId, '\x03');
-    const interrupted = await client.waitForBlock(paneId, 'sleep 30');
+    const interrupted = await client.waitForBlock(paneId, sleeper);
     expect(interrupted.exitCode).toBe(130);
     await client.waitForPrompt(paneId, prompts + 1);
 
@@ -121,5 +125,26 @@ describe.each(SHELLS)('Watch mode hints with a real $name', (shell) => {
     await client.request('pane.focus', { paneId });
     for (let i = 0; i < 3; i++) await run(client, paneId, 'ls /no-such-dir');
     expect(hintEvents(client, paneId)).toEqual([]);
+  });
+});
+
+describe('Watch mode and the agent', () => {
+  it("a plan step's failure is not the user being stuck: the same command failing for the agent and then the user is no retry loop", async () => {
+    const { client, paneId, model } = await open('/bin/bash', 'long_pause_seconds = 0');
+    model.script(
+      { parts: [{ toolUse: { id: 'toolu_ls', name: 'run_command', input: { command: 'ls /no-such-dir', purpose: 'look' } } }] },
+      { parts: [{ text: 'It is not there.' }] },
+    );
+    await client.request('agent.send', { text: 'look in /no-such-dir', attachments: [], paneId });
+    const step = await waitForStep(client, (s) => s.status === 'proposed', 'the proposed step');
+    await client.request('agent.step', { planId: planIdOf(client), stepId: step.id, action: 'approve' });
+    const agentBlock = await client.waitForBlock(paneId, 'ls /no-such-dir');
+    expect(agentBlock.exitCode).not.toBe(0);
+    await waitForIdleWithAnswer(client, 'It is not there.');
+
+    await run(client, paneId, 'ls /no-such-dir');
+    expect(hintEvents(client, paneId)).toEqual([]);
+    await run(client, paneId, 'ls /no-such-dir');
+    expect((await waitForHint(client, paneId, 1, 'the retry-loop hint'))[0]).toMatchObject({ pattern: 'retry-loop' });
   });
 });

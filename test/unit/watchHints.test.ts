@@ -76,6 +76,21 @@ describe('WatchHints: the long-pause timer', () => {
     expect(shown.map((s) => s.hint?.pattern ?? null)).toEqual(['retry-loop', null]);
   });
 
+  it("commands Tandem typed (plan steps) count for nothing when they fail, and end the episode when they succeed", () => {
+    const { shown, finish, watchers } = setup({ long_pause_seconds: 0 });
+    finish(1, 'make', 2);
+    watchers.get(1)!.commandTyped!('make');
+    finish(1, 'make', 2);
+    expect(shown).toEqual([]);
+    // Typed but never started as such (the shell got something else): the user's block counts.
+    watchers.get(1)!.commandTyped!('make -k');
+    finish(1, 'make', 2);
+    expect(shown.map((s) => s.hint?.pattern)).toEqual(['retry-loop']);
+    watchers.get(1)!.commandTyped!('make clean && make');
+    finish(1, 'make  clean && make', 0);
+    expect(shown.at(-1)).toEqual({ paneId: 1, hint: null });
+  });
+
   it('a command started stops the pause; switching hints off takes every hint away', () => {
     const { hints, shown, finish, settings, watchers } = setup({ long_pause_seconds: 5 });
     hints.focus(2);

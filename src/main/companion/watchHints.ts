@@ -3,7 +3,7 @@ import { HINT_TEXTS, type CompanionHint, type HintPattern } from '../../shared/c
 import type { Disposable } from '../../shared/events';
 import type { Settings } from '../../shared/settings';
 import type { PaneWatcher } from '../panes/paneWatcher';
-import { HintDetector } from './hintDetector';
+import { HintDetector, normalizeCommand } from './hintDetector';
 
 export interface WatchHintsHost {
   settings(): Settings['companion'];
@@ -18,6 +18,10 @@ interface WatchedPane {
   /** The last counted failure, while a long pause may still hint about it. */
   pausedOn: string | undefined;
   pauseTimer: NodeJS.Timeout | undefined;
+  /** A command Tandem typed, until its block starts. */
+  typed: string | undefined;
+  /** The running block Tandem typed. */
+  typedBlockId: string | undefined;
 }
 
 /**
@@ -32,10 +36,23 @@ export class WatchHints implements Disposable {
   constructor(private readonly host: WatchHintsHost) {}
 
   watch(paneId: number, observe: (watcher: PaneWatcher) => Disposable): void {
-    const pane: WatchedPane = { detector: new HintDetector(), subscription: { dispose: () => undefined }, hint: undefined, pausedOn: undefined, pauseTimer: undefined };
+    const pane: WatchedPane = {
+      detector: new HintDetector(),
+      subscription: { dispose: () => undefined },
+      hint: undefined,
+      pausedOn: undefined,
+      pauseTimer: undefined,
+      typed: undefined,
+      typedBlockId: undefined,
+    };
     this.panes.set(paneId, pane);
     pane.subscription = observe({
-      blockStarted: () => this.stopPause(pane, true),
+      blockStarted: (block) => {
+        this.stopPause(pane, true);
+        pane.typedBlockId = pane.typed !== undefined && normalizeCommand(pane.typed) === normalizeCommand(block.command) ? block.id : undefined;
+        pane.typed = undefined;
+      },
+      commandTyped: (command) => (pane.typed = command),
       blockFinished: (block) => this.finished(paneId, pane, block),
       exited: () => this.stopPause(pane, true),
     });
@@ -90,7 +107,11 @@ export class WatchHints implements Disposable {
 
   private finished(paneId: number, pane: WatchedPane, block: Block): void {
     const settings = this.host.settings();
-    const step = pane.detector.finished(block, { errorCascade: settings.error_cascade, retryLoop: settings.retry_loop });
+    // The agent's failures are not the user being stuck (the plan stops and asks); its success still ends the episode.
+    const byTandem = block.id === pane.typedBlockId;
+    pane.typedBlockId = undefined;
+    const outcome = byTandem && block.exitCode !== 0 ? { command: block.command } : block;
+    const step = pane.detector.finished(outcome, { errorCascade: settings.error_cascade, retryLoop: settings.retry_loop });
     if (step.episodeEnded) this.clear(paneId, pane);
     this.stopPause(pane, true);
     if (!settings.hints) return;

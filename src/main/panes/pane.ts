@@ -64,6 +64,7 @@ export class Pane {
   private readonly delivery: PaneDelivery;
   private readonly input: PromptInput;
   private readonly exitedEvent = new Emitter<void>();
+  private readonly commandTypedEvent = new Emitter<string>();
   private size: { cols: number; rows: number };
   private closed = false;
   /** Old scrollback from the saved session: goes into the mirror, and to the renderer as the snapshot. */
@@ -222,6 +223,7 @@ export class Pane {
       }
     }
     this.toShell(this.input.commandKeys(command, this.stream.mirror.bracketedPasteMode), false);
+    this.commandTypedEvent.fire(command);
   }
 
   /** Send SIGINT to the foreground job the way Ctrl+C does. */
@@ -255,6 +257,7 @@ export class Pane {
     if (watcher.alternateScreen) watching.add(this.stream.onAlternateScreen(() => watcher.alternateScreen!()));
     if (watcher.output) watching.add(this.stream.onOutput(() => watcher.output!()));
     if (watcher.exited) watching.add(this.exitedEvent.event(() => watcher.exited!()));
+    if (watcher.commandTyped) watching.add(this.commandTypedEvent.event((command) => watcher.commandTyped!(command)));
     return watching;
   }
 

@@ -4,6 +4,8 @@ import type { Block } from '../../shared/blocks';
 export interface PaneWatcher {
   blockStarted?(block: Block): void;
   blockFinished?(block: Block): void;
+  /** Tandem typed a whole command at the prompt (a plan step, `! cmd` from the panel). */
+  commandTyped?(command: string): void;
   /** A prompt appeared (every PROMPT state entry). */
   promptShown?(): void;
   alternateScreen?(): void;
