@@ -78,6 +78,8 @@ export interface DiffView {
   hunks: DiffHunk[];
   /** Diff lines left out of a very large diff (counted, not shown). */
   hiddenLines?: number;
+  /** The line break at the very end was added or removed (no line shows it). */
+  finalNewline?: 'added' | 'removed';
 }
 
 /** The file change an edit step proposes (edit_file, write_file). */

@@ -131,6 +131,12 @@ describe('line diff', () => {
     expect(shown.every((line) => (line.kind === 'add' ? b[line.newLine! - 1] === line.text : a[line.oldLine! - 1] === line.text))).toBe(true);
   });
 
+  it('notices a line break added or removed at the very end', () => {
+    expect(lineDiff('a', 'a\n')).toEqual({ added: 0, removed: 0, hunks: [], finalNewline: 'added' });
+    expect(lineDiff('a\r\n', 'a')).toMatchObject({ finalNewline: 'removed' });
+    expect(lineDiff('', 'a\n')).not.toHaveProperty('finalNewline');
+  });
+
   it('splits lines without an empty last one', () => {
     expect(splitLines('a\r\nb\n')).toEqual(['a', 'b']);
     expect(splitLines('a')).toEqual(['a']);

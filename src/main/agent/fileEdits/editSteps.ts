@@ -70,7 +70,7 @@ export class EditSteps {
     return {
       kind: 'edited',
       ok: true,
-      report: `${what}: +${added} −${removed} lines. The change is applied.`,
+      report: `${what}: +${added} −${removed} lines${edit.diff.finalNewline ? ` (line break at the end ${edit.diff.finalNewline})` : ''}. The change is applied.`,
       audit: { path: edit.path, sha256Before: result.applied.sha256Before, sha256After: result.applied.sha256After },
     };
   }

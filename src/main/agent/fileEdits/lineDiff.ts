@@ -34,7 +34,10 @@ export function lineDiff(before: string, after: string): DiffView {
     kept.push(hunk.lines.length > room ? { ...hunk, lines: hunk.lines.slice(0, room) } : hunk);
     shown += Math.min(room, hunk.lines.length);
   }
-  return { added, removed, hunks: kept, ...(hiddenLines > 0 ? { hiddenLines } : {}) };
+  const endsBefore = /\n$/.test(before);
+  const endsAfter = /\n$/.test(after);
+  const finalNewline = before !== '' && after !== '' && endsBefore !== endsAfter ? (endsAfter ? 'added' : 'removed') : undefined;
+  return { added, removed, hunks: kept, ...(hiddenLines > 0 ? { hiddenLines } : {}), ...(finalNewline ? { finalNewline } : {}) };
 }
 
 /** Lines without their terminators; a final line break does not make an empty last line. */

@@ -37,7 +37,8 @@ export function DiffCard({ edit }: { edit: EditStepView }) {
             </tbody>
           ))}
         </table>
-        {diff.hunks.length === 0 && <div className="diff__empty">{edit.creates ? 'an empty file' : 'no line changes'}</div>}
+        {diff.hunks.length === 0 && !diff.finalNewline && <div className="diff__empty">{edit.creates ? 'an empty file' : 'no line changes'}</div>}
+        {diff.finalNewline && <div className="diff__hidden">line break at the end of the file {diff.finalNewline}</div>}
         {diff.hiddenLines !== undefined && <div className="diff__hidden">{diff.hiddenLines} more diff lines not shown</div>}
       </div>
     </div>
