@@ -18,6 +18,8 @@ async function inProject(client: EngineClient, paneId: number, home: string): Pr
   mkdirSync(project, { recursive: true });
   client.type(paneId, 'cd ~/proj\r');
   await client.waitForBlock(paneId, 'cd ~/proj');
+  // The pane's cwd (OSC 7) is what relative paths start from; it may come just after the block.
+  await client.waitFor(() => client.eventsOf('pane.state').filter((state) => state.paneId === paneId).at(-1)?.cwd === project, 10_000, 'the pane in ~/proj');
   return project;
 }
 
@@ -52,7 +54,8 @@ describe('file edits by the agent', () => {
     expect(result!.content).toBe(`Edited ${file}: +1 −1 lines. The change is applied.`);
     expect(result!.is_error).toBeUndefined();
 
-    const executed = auditLines(home).find((line) => line.event === 'executed' && line.path === file);
+    // Audit lines are appended in order but after the fact: wait for the one of the write.
+    const executed = await client.waitFor(() => auditLines(home).find((line) => line.event === 'executed' && line.path === file), 5_000, 'the edit in the audit log');
     expect(executed).toMatchObject({ command: 'edit_file app.js', sha256Before: expect.stringMatching(/^[0-9a-f]{64}$/), sha256After: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(executed!.sha256Before).not.toBe(executed!.sha256After);
 
@@ -131,6 +134,22 @@ describe('file edits by the agent', () => {
     expect(readFileSync(join(project, 'b.txt'), 'utf8')).toBe('one\none\n');
     const plan = latest(client)?.items.find((item) => item.role === 'plan');
     expect(plan?.role === 'plan' && plan.plan.steps[0]?.status).toBe('failed');
+  });
+
+  it('two edits of one file in one answer: the second is worked out on what the first wrote', async () => {
+    const { client, model, paneId, home } = await open();
+    const project = await inProject(client, paneId, home);
+    writeFileSync(join(project, 'd.txt'), 'alpha\nbeta\n');
+    model.script(
+      { parts: [editFile('e1', 'd.txt', [{ old_text: 'alpha', new_text: 'ALPHA' }]), editFile('e2', 'd.txt', [{ old_text: 'ALPHA\nbeta', new_text: 'ALPHA\nBETA' }])] },
+      { parts: [{ text: 'Both done.' }] },
+    );
+    await client.request('agent.send', { text: 'shout', attachments: [], paneId });
+    await waitForStep(client, (candidate) => candidate.index === 1 && candidate.approval !== undefined, 'the first edit judged');
+    await client.request('agent.plan', { planId: planIdOf(client), action: 'allow-all' });
+    await waitForIdleWithAnswer(client, 'Both done.');
+    expect(readFileSync(join(project, 'd.txt'), 'utf8')).toBe('ALPHA\nBETA\n');
+    expect(toolResults(await model.waitForRequest(2)).map((result) => result.is_error ?? false)).toEqual([false, false]);
   });
 
   it('works the same through an OpenAI-compatible endpoint', async () => {
