@@ -19,6 +19,9 @@ test('an edit shows its diff, is written once approved, and Undo restores the fi
   const { pane, panel } = await ai.start(page, home);
   await typeInPane(page, pane, 'cd ~/proj');
   await expect(blockOf(pane, 'cd ~/proj')).toHaveAttribute('data-exit-code', '0');
+  // A block that starts in ~/proj: the pane's cwd, where relative paths start, is known.
+  await typeInPane(page, pane, 'pwd');
+  await expect(blockOf(pane, 'pwd')).toHaveAttribute('data-cwd', project);
 
   ai.model.script(
     { parts: [{ toolUse: { id: 'e1', name: 'edit_file', input: { path: 'sum.js', edits: [{ old_text: 'return a - b;', new_text: 'return a + b;' }], purpose: 'sum adds' } } }] },
