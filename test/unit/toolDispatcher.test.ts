@@ -57,12 +57,14 @@ function setup(verdict: Partial<GateDecision> = { decision: 'deny', rule: 'polic
 const call = (id: string, name: string, input: unknown) => ({ id, name, input });
 
 describe('ToolDispatcher', () => {
-  it('offers the registry in order: run_command first, then the read-only tools', () => {
+  it('offers the registry in order: run_command first, then the read-only tools, then the file edits (gated)', () => {
     expect(AGENT_TOOLS.map((tool) => [tool.definition.name, tool.approval])).toEqual([
       ['run_command', 'gate'],
       ['terminal_history', 'none'],
       ['read_file', 'none'],
       ['list_directory', 'none'],
+      ['edit_file', 'gate'],
+      ['write_file', 'gate'],
     ]);
   });
 
