@@ -61,7 +61,9 @@ test('a plan step in less says it waits in a pager; Esc twice ends it and everyt
   await panel.getByTestId('ai-input').press('Escape');
   await expect(blockOf(pane, 'less long.txt')).toHaveAttribute('data-exit-code', /\d+/);
   await expect(running).toHaveAttribute('data-status', 'failed');
-  await expect(running).toContainText('cancelled');
+  // The first Esc already ends the step (it sends `q`); on a busy machine less may quit before the second
+  // Esc arrives, and then the step says it was interrupted rather than cancelled. Both are true.
+  await expect(running).toContainText(/cancelled|interrupted/);
   await expect(panel).not.toContainText('Running a step');
   await waitForPrompt(pane);
 });
