@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AutoSummary, AutoView } from './companion';
 
 /**
  * The AI panel's view of the agent, owned by the engine and sent to the renderer whole
@@ -49,8 +50,8 @@ export interface StepApproval {
 /** Who let a step run, or kept it from running: the card says it ("allowed by Allow all"). */
 export interface StepDecider {
   verdict: 'allowed' | 'denied' | 'skipped';
-  /** you: a button or key on this step; allow-all: the plan's Allow all; the rest: the approval gate. */
-  by: 'you' | 'allow-all' | 'grant' | 'policy' | 'hook' | 'builtin';
+  /** you: a button or key on this step; allow-all: the plan's Allow all; auto: an `!auto` run (GREEN steps); the rest: the approval gate. */
+  by: 'you' | 'allow-all' | 'auto' | 'grant' | 'policy' | 'hook' | 'builtin';
   /** The action or rule: "Allow once", "Deny", "policy ~/.config/tandem/policy.toml: allow git status". */
   rule: string;
 }
@@ -147,6 +148,8 @@ export interface PlanView {
   steps: PlanStepView[];
   /** The one step that takes decisions now (its buttons and the one-letter keys); absent while none does. */
   decisionStepId?: string;
+  /** A plan of an `!auto` run: GREEN steps run without asking, RED ones are refused. */
+  auto?: boolean;
 }
 
 export interface AttachmentView {
@@ -163,8 +166,8 @@ export type ConversationItem =
       id: string;
       role: 'user';
       text: string;
-      /** Where it was typed: the panel, a `# ` line at the prompt, a note between plan steps. */
-      source: 'panel' | 'prompt' | 'note' | 'command';
+      /** Where it was typed: the panel, a `# ` line at the prompt, a note between plan steps, an `!auto` task. */
+      source: 'panel' | 'prompt' | 'note' | 'command' | 'auto';
       attachments: AttachmentView[];
       /** Secrets taken out of the text before it went to the model: "1 secret redacted (aws-access-key)". */
       redacted?: string;
@@ -220,7 +223,9 @@ export type ConversationItem =
       attempts: number;
       at: number;
     }
-  | { id: string; role: 'plan'; plan: PlanView; at: number };
+  | { id: string; role: 'plan'; plan: PlanView; at: number }
+  /** The end of an `!auto` run, written by Tandem from what happened. */
+  | { id: string; role: 'summary'; summary: AutoSummary; at: number };
 
 export interface ConversationUsage {
   inputTokens: number;
@@ -259,6 +264,8 @@ export interface ConversationView {
   grants: { shape: string; example: string }[];
   /** policy.toml files that could not be used (everything asks until they are fixed). */
   policyProblems: string[];
+  /** The `!auto` run working now, if one is. */
+  auto?: AutoView;
 }
 
 /** The models the picker offers for a backend. */
@@ -313,6 +320,10 @@ export const AgentRequestSchemas = {
     .strict(),
   /** A note between steps: sent to the model, which revises the remaining steps. */
   'agent.note': z.object({ text }).strict(),
+  /** `!auto <task>` (the prompt, the panel or the palette): the agent works on the task in the pane until it is done. */
+  'agent.auto': z.object({ paneId, task: z.string().trim().min(1).max(20_000) }).strict(),
+  /** The auto banner's Stop: the running step is interrupted and the run ends. */
+  'agent.auto-stop': z.object({}).strict(),
   /** `! cmd` in the panel: the user's own command, run in the pane; its block joins the conversation. */
   'agent.run': z.object({ paneId, command: z.string().min(1).max(20_000) }).strict(),
   'agent.new': z.object({}).strict(),
@@ -340,6 +351,8 @@ export interface AgentResults {
   'agent.step': Record<string, never>;
   'agent.note': Record<string, never>;
   'agent.run': Record<string, never>;
+  'agent.auto': Record<string, never>;
+  'agent.auto-stop': Record<string, never>;
   'agent.new': ConversationView;
   'agent.model': ConversationView;
   'agent.key': { stored: 'keychain' | 'memory' };

@@ -1,6 +1,6 @@
 /** The companion's state and Watch mode's hints, as the engine reports them and the renderer shows them. */
 
-/** `auto` arrives with `!auto <task>` (not built yet); `off` when hints are switched off. */
+/** `auto` while an `!auto <task>` run works; `off` when hints are switched off. */
 export type CompanionMode = 'watch' | 'auto' | 'off';
 
 export const HINT_PATTERNS = ['error-cascade', 'retry-loop', 'long-pause'] as const;
@@ -19,4 +19,62 @@ export interface CompanionHint {
   /** The failed block the hint is about (its gutter mark gets the badge). */
   blockId: string;
   text: string;
+}
+
+/** An `!auto <task>` run while it works: the pane's banner and the status bar show it. */
+export interface AutoView {
+  task: string;
+  /** The pane it works in (its banner, its Ctrl+C ends the run). */
+  paneId: number;
+  startedAt: number;
+  /** Steps proposed so far, of at most `maxSteps`. */
+  steps: number;
+  maxSteps: number;
+  /** Set once the run was told to stop, while its last step or answer ends. */
+  stopping?: string;
+}
+
+/** Why an auto run ended. */
+export type AutoEnd =
+  /** The model answered without asking for anything more: it says the task is done (or cannot be). */
+  | { kind: 'done' }
+  | { kind: 'stopped'; by: 'ctrl-c' | 'panel' }
+  | { kind: 'limit'; limit: 'steps' | 'time' | 'tokens' | 'session-budget'; detail: string }
+  | { kind: 'failed'; detail: string };
+
+/** One step of the run as the summary lists it; `planId`/`stepId` lead to its card (an edit's diff). */
+export interface AutoSummaryStep {
+  planId: string;
+  stepId: string;
+  kind: 'command' | 'edit';
+  command: string;
+  /** done, failed, denied (refused or denied), skipped, ... */
+  status: string;
+  exitCode?: number;
+  /** An edit's file. */
+  path?: string;
+  /** Why it did not run, or did not finish. */
+  detail?: string;
+}
+
+/** Tandem's own account of an auto run, from what happened (the model is not asked for it). */
+export interface AutoSummary {
+  task: string;
+  end: AutoEnd;
+  durationMs: number;
+  tokens: number;
+  steps: AutoSummaryStep[];
+}
+
+/** "stopped by you (Ctrl+C in the pane)", "the time limit of 30 min was reached" ... */
+export function describeAutoEnd(end: AutoEnd): string {
+  switch (end.kind) {
+    case 'done':
+      return 'the agent said it is done';
+    case 'stopped':
+      return end.by === 'ctrl-c' ? 'stopped by you (Ctrl+C in the pane)' : 'stopped by you';
+    case 'limit':
+    case 'failed':
+      return end.detail;
+  }
 }

@@ -64,6 +64,14 @@ const companionFields = {
   retry_loop: z.number().int().min(2).max(100),
   /** Seconds without input in the focused pane after a failed command; 0 = no such hint. */
   long_pause_seconds: z.number().int().min(0).max(3_600),
+  /** An `!auto` run stops after this many steps. */
+  auto_max_steps: z.number().int().min(1).max(500),
+  /** An `!auto` run's step is interrupted after this long (the run goes on; the model hears it timed out). */
+  auto_step_timeout_seconds: z.number().int().min(5).max(86_400),
+  /** An `!auto` run stops after this long in all. */
+  auto_time_limit_minutes: z.number().int().min(1).max(1_440),
+  /** An `!auto` run stops once its requests used this many tokens (the session budget applies too). */
+  auto_token_budget: z.number().int().min(1_000).max(100_000_000),
 };
 
 /** What an environment variable's name may look like. */
@@ -145,7 +153,16 @@ export const DEFAULT_SETTINGS: Settings = {
     sessionTokenBudget: 2_000_000,
   },
   context: { include_env: ['LANG', 'TERM', 'VIRTUAL_ENV', 'CONDA_DEFAULT_ENV', 'NODE_ENV'] },
-  companion: { hints: true, error_cascade: 3, retry_loop: 2, long_pause_seconds: 30 },
+  companion: {
+    hints: true,
+    error_cascade: 3,
+    retry_loop: 2,
+    long_pause_seconds: 30,
+    auto_max_steps: 50,
+    auto_step_timeout_seconds: 300,
+    auto_time_limit_minutes: 30,
+    auto_token_budget: 1_000_000,
+  },
 };
 
 /** A partial update, one or more sections, only the keys that change. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEvents, AgentResults, AgentStatus, ConversationView, ModelList, PlanAction, StepAction } from '../../shared/agent';
+import type { AutoEnd } from '../../shared/companion';
 import type { Settings } from '../../shared/settings';
 import { failuresForModel, recentFailures } from '../companion/whatJustHappened';
 import { estimateTokens } from '../context/tokenEstimate';
@@ -10,6 +11,8 @@ import type { AuditLog } from '../safety/audit/auditLog';
 import { describeRedactions, scrubEnvironment, scrubSecrets } from '../safety/secretScrubber';
 import type { AgentPane } from './agentPane';
 import type { AgentContent, ModelResult } from './backends/modelBackend';
+import { autoEndNote, autoInstructions } from './auto/autoInstructions';
+import { AutoRun } from './auto/autoRun';
 import { attachBlocks } from './conversation/attachments';
 import { Conversation, type ConversationSurroundings } from './conversation/conversation';
 import { BROKE_OFF_MARK, estimateMessagesTokens } from './conversation/conversationHistory';
@@ -49,6 +52,8 @@ export interface AgentHost {
   audit: Pick<AuditLog, 'append'>;
   /** Where model errors and hook failures are recorded. */
   log?: Pick<EngineLog, 'error' | 'warning'>;
+  /** An `!auto` run started (a pane id) or ended (undefined): Watch mode's hints keep quiet meanwhile. */
+  autoChanged?(paneId: number | undefined): void;
 }
 
 /**
@@ -69,6 +74,9 @@ export class AgentSession {
   private looping = false;
   private lastCancelAt = 0;
   private activePaneId: number | undefined;
+  private auto: AutoRun | undefined;
+  /** How the last auto run ended, for the next request, when the model did not end it itself. */
+  private autoNote: string | undefined;
 
   constructor(private readonly host: AgentHost) {
     this.conversation = new Conversation({ surroundings: () => this.surroundings(), emit: (view) => host.emit('agent.conversation', view), log: host.log });
@@ -84,8 +92,10 @@ export class AgentSession {
       gate: host.gate,
       audit: host.audit,
       log: host.log,
-      stepTimeoutMs: () => this.settings().stepTimeoutSeconds * 1000,
+      stepTimeoutMs: () => this.auto?.stepTimeoutMs ?? this.settings().stepTimeoutSeconds * 1000,
       stepEnv: () => (this.settings().stepsUsePager ? undefined : NO_PAGER_ENV),
+      planRules: () => this.auto?.planRules(this.conversation.items),
+      stepLimitRefusal: () => this.auto?.stepLimitRefusal,
     });
   }
 
@@ -132,21 +142,22 @@ export class AgentSession {
   /** `modelHint` goes to the model with the message but is not shown in the panel. */
   async send(
     request: { text: string; attachments: string[]; paneId?: number },
-    source: 'panel' | 'prompt' = 'panel',
+    source: 'panel' | 'prompt' | 'auto' = 'panel',
     modelHint?: string,
-  ): Promise<void> {
+    itemId: string = randomUUID(),
+  ): Promise<string | undefined> {
     if (request.paneId !== undefined) this.activePaneId = request.paneId;
     const attachments = await attachBlocks(request.attachments, (paneId) => this.host.pane(paneId));
     const text = request.text.trim();
-    if (!text && attachments.length === 0) return;
+    if (!text && attachments.length === 0) return undefined;
     // While a plan waits for the user, a message steers it: the rest of the plan is revised.
     if (this.tools.plan?.steerable) {
       this.addNote(text, attachments.map((attachment) => attachment.content));
-      return;
+      return undefined;
     }
     const scrubbed = scrubSecrets(text);
     this.conversation.add({
-      id: randomUUID(),
+      id: itemId,
       role: 'user',
       text,
       source,
@@ -155,9 +166,46 @@ export class AgentSession {
       at: Date.now(),
     });
     const content: AgentContent[] = attachments.map((attachment) => ({ type: 'text', text: attachment.content }));
+    if (this.autoNote) content.unshift({ type: 'text', text: this.autoNote });
+    this.autoNote = undefined;
     if (text) content.push({ type: 'text', text: modelHint ? `${scrubbed.text}\n${modelHint}` : scrubbed.text });
     this.conversation.queue(content, true);
     void this.runLoop();
+    return itemId;
+  }
+
+  /**
+   * `!auto <task>`: the agent works on the task in the pane until it says it is done, with
+   * the same plan cards; GREEN steps run without asking, RED ones are refused. Ctrl+C in the
+   * pane, Esc or Stop in the panel, or a limit ends the run; Tandem then writes its summary.
+   */
+  async startAuto(paneId: number, task: string): Promise<void> {
+    const pane = this.host.pane(paneId);
+    if (!pane) throw new Error(`There is no pane ${paneId}.`);
+    if (this.auto) throw new Error(`An auto run is already working on "${this.auto.task}"; stop it first (Esc, or Stop on its banner).`);
+    if (this.looping || this.turn || this.userCommand.running) throw new Error('The agent is still working; wait for it or cancel it (Esc) first.');
+    const settings = this.host.settings().companion;
+    const limits = {
+      maxSteps: settings.auto_max_steps,
+      stepTimeoutMs: settings.auto_step_timeout_seconds * 1000,
+      totalMs: settings.auto_time_limit_minutes * 60_000,
+      tokenBudget: settings.auto_token_budget,
+    };
+    const itemId = randomUUID();
+    this.auto = new AutoRun(task.trim(), paneId, itemId, limits, { stopEverything: () => this.stopEverything(), changed: () => this.conversation.changed() });
+    this.host.autoChanged?.(paneId);
+    const sent = await this.send({ text: task, attachments: [], paneId }, 'auto', autoInstructions(paneId, limits.maxSteps), itemId);
+    if (!sent) this.finishAuto({ kind: 'failed', detail: 'the task could not be sent' });
+  }
+
+  /** The auto banner's Stop, Esc in the panel, or Ctrl+C in the run's pane. */
+  stopAuto(by: 'ctrl-c' | 'panel'): void {
+    this.auto?.stop({ kind: 'stopped', by });
+  }
+
+  /** The pane the auto run works in, if one runs. */
+  get autoPaneId(): number | undefined {
+    return this.auto?.paneId;
   }
 
   /** A `# ` or `?? ` line taken from a pane's prompt. */
@@ -209,11 +257,12 @@ export class AgentSession {
     this.lastCancelAt = now;
     const plan = this.tools.plan;
     let cancelled: AgentResults['agent.cancel']['cancelled'] = 'nothing';
-    if (everything || double) {
-      this.cancelTurn();
-      plan?.cancel(true);
-      this.userCommand.interrupt();
-      this.conversation.takeQueued();
+    if (this.auto) {
+      // In an auto run, Esc is the banner's Stop: the running step is interrupted and the run ends.
+      this.stopAuto('panel');
+      cancelled = 'everything';
+    } else if (everything || double) {
+      this.stopEverything();
       cancelled = 'everything';
     } else if (this.turn) {
       this.cancelTurn();
@@ -241,6 +290,7 @@ export class AgentSession {
 
   newConversation(): ConversationView {
     this.cancel(true);
+    this.autoNote = undefined;
     this.tools.reset();
     this.conversation.reset();
     return this.view();
@@ -280,6 +330,8 @@ export class AgentSession {
   private async runLoop(resend = false): Promise<void> {
     if (this.looping) return;
     this.looping = true;
+    // An answer without tool calls ends the loop with the model's say-so (an auto run is done).
+    let answered = false;
     try {
       while (resend || (this.conversation.hasQueued && !this.tools.plan?.waitingForUser)) {
         // "New conversation" replaces the history; a loop of the old one must not write into it.
@@ -290,8 +342,10 @@ export class AgentSession {
           const result = await this.requestModel();
           if (!result || this.conversation.id !== conversation) break;
           const toolUses = result.content.filter((part) => part.type === 'tool_use');
-          if (toolUses.length === 0) break;
+          answered = toolUses.length === 0;
+          if (answered) break;
           const { results, stop, note } = await this.tools.execute(toolUses);
+          this.auto?.checkSteps(this.conversation.items);
           if (note) this.conversation.queue([{ type: 'text', text: note }]);
           if (this.conversation.id !== conversation) break;
           this.conversation.appendToHistory('user', results);
@@ -302,8 +356,36 @@ export class AgentSession {
       }
     } finally {
       this.looping = false;
+      if (this.auto) this.finishAuto(answered ? { kind: 'done' } : this.unansweredEnd());
       this.conversation.changed();
     }
+  }
+
+  /** Why the loop ended without an answer: the session budget, or a request that failed (its error card says how). */
+  private unansweredEnd(): AutoEnd {
+    const spent = this.budget.exhausted();
+    if (spent) return { kind: 'limit', limit: 'session-budget', detail: 'the session token budget was used up' };
+    return { kind: 'failed', detail: 'the model request failed (the error is shown above)' };
+  }
+
+  /** The run is over: Tandem's summary goes into the panel, and the model hears of an early end with the next request. */
+  private finishAuto(loopEnd: AutoEnd): void {
+    const run = this.auto;
+    if (!run) return;
+    this.auto = undefined;
+    const summary = run.finish(this.conversation.items, loopEnd);
+    this.conversation.add({ id: randomUUID(), role: 'summary', summary, at: Date.now() });
+    this.autoNote = autoEndNote(run.task, summary.end);
+    this.host.autoChanged?.(undefined);
+  }
+
+  /** Everything stops: the stream, the plan with its running step, a `! cmd`, queued messages. */
+  private stopEverything(): void {
+    this.cancelTurn();
+    this.tools.plan?.cancel(true);
+    this.userCommand.interrupt();
+    this.conversation.takeQueued();
+    this.conversation.changed();
   }
 
   private async requestModel(): Promise<ModelResult | undefined> {
@@ -350,6 +432,7 @@ export class AgentSession {
       if (end.kind === 'answered') {
         const { usage, content } = end.result;
         this.conversation.countUsage(usage, connection.model);
+        this.auto?.countTokens(usage.inputTokens + usage.outputTokens);
         const warning = this.budget.count(usage.inputTokens + usage.outputTokens);
         if (warning) this.conversation.addError(warning);
         this.conversation.appendToHistory('assistant', content);
@@ -403,6 +486,7 @@ export class AgentSession {
       budget: { used: this.budget.used, limit: this.settings().sessionTokenBudget },
       grants: this.host.gate.grants.list().map(({ shape, example }) => ({ shape, example })),
       policyProblems: this.host.gate.policyProblems(),
+      auto: this.auto?.view(this.conversation.items),
     };
   }
 

@@ -32,6 +32,8 @@ interface WatchedPane {
 export class WatchHints implements Disposable {
   private readonly panes = new Map<number, WatchedPane>();
   private focusedPaneId: number | null = null;
+  /** The pane an `!auto` run works in: no hints there meanwhile (its failures are the agent's to handle). */
+  private quietPaneId: number | undefined;
 
   constructor(private readonly host: WatchHintsHost) {}
 
@@ -81,6 +83,16 @@ export class WatchHints implements Disposable {
     }
   }
 
+  /** An auto run started in a pane (its hint goes, and none shows while it runs) or ended (undefined). */
+  quietIn(paneId: number | undefined): void {
+    this.quietPaneId = paneId;
+    const pane = paneId !== undefined ? this.panes.get(paneId) : undefined;
+    if (pane && paneId !== undefined) {
+      this.stopPause(pane, true);
+      this.clear(paneId, pane);
+    }
+  }
+
   /** The user asked the AI from the pane's prompt (`??`, `# `): the hint did its job. */
   asked(paneId: number): void {
     const pane = this.panes.get(paneId);
@@ -114,7 +126,7 @@ export class WatchHints implements Disposable {
     const step = pane.detector.finished(outcome, { errorCascade: settings.error_cascade, retryLoop: settings.retry_loop });
     if (step.episodeEnded) this.clear(paneId, pane);
     this.stopPause(pane, true);
-    if (!settings.hints) return;
+    if (!settings.hints || paneId === this.quietPaneId) return;
     if (step.hint) this.show(paneId, pane, step.hint, block.id);
     else if (step.pauseCanHint) {
       pane.pausedOn = block.id;

@@ -91,6 +91,18 @@ export class ClientConnection implements PaneListener {
         this.engine.agent.note(text);
         return {};
       },
+      'agent.auto': async ({ paneId, task }) => {
+        this.engine.pane(paneId);
+        // Refusals (a run already working, the agent busy) are the user's to read, not engine failures.
+        await this.engine.agent.startAuto(paneId, task).catch((error: unknown) => {
+          throw new UserError(error instanceof Error ? error.message : String(error));
+        });
+        return {};
+      },
+      'agent.auto-stop': () => {
+        this.engine.agent.stopAuto('panel');
+        return {};
+      },
       'agent.run': ({ paneId, command }) => {
         this.engine.pane(paneId);
         // Answer at once; the command's block arrives as conversation events.

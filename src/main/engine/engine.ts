@@ -36,6 +36,8 @@ export interface EngineOptions {
 
 export class UserError extends Error {}
 
+const CTRL_C = 0x03;
+
 /**
  * The engine: panes, settings and the saved session, shared by every transport. Exactly
  * one client (window or browser tab) is attached at a time; panes outlive clients, so a
@@ -80,6 +82,7 @@ export class Engine {
       gate: this.gate,
       audit: this.audit,
       log: this.log,
+      autoChanged: (paneId) => this.watchHints.quietIn(paneId),
     });
     this.watchHints = new WatchHints({
       settings: () => this.liveSettings.current.companion,
@@ -159,7 +162,8 @@ export class Engine {
       restoredSnapshot: restored ? restored.scrollback + restoredLine(restored.savedAt, request.cols) : undefined,
       onPromptRequest: (paneId, promptRequest) => {
         this.watchHints.asked(paneId);
-        this.agent.promptRequest(paneId, promptRequest);
+        if (promptRequest.kind === 'auto') this.autoFromPrompt(paneId, promptRequest.text);
+        else this.agent.promptRequest(paneId, promptRequest);
       },
       log: this.log,
     });
@@ -182,7 +186,20 @@ export class Engine {
     if (!pane) return; // Input for a pane closed a moment ago.
     this.lastActivePaneId = paneId;
     this.watchHints.input(paneId);
+    // Ctrl+C in the pane of an auto run interrupts its step (the shell gets it) and ends the run.
+    if (bytes.includes(CTRL_C) && this.agent.autoPaneId === paneId) this.agent.stopAuto('ctrl-c');
     pane.write(bytes);
+  }
+
+  /** `!auto <task>` typed at a pane's prompt. */
+  private autoFromPrompt(paneId: number, task: string): void {
+    const pane = this.panes.get(paneId);
+    if (!task) {
+      pane?.notice('info', 'Type the task after !auto, for example: !auto fix the failing test');
+      return;
+    }
+    this.client?.event('agent.prompt-instruction', { paneId, text: `!auto ${task}` });
+    this.agent.startAuto(paneId, task).catch((error: unknown) => pane?.notice('warning', error instanceof Error ? error.message : String(error)));
   }
 
   /** The pane with the keyboard, while the window has focus (null: none). */

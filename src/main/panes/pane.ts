@@ -373,7 +373,8 @@ export class Pane {
     this.receive(Buffer.from(`\r\n\x1b[2m[tandem] ${text}\x1b[0m\r\n`, 'utf8'));
   }
 
-  private notice(level: NoticeLevel, message: string): void {
+  /** A notice over the pane (`pane-notice`): something the user should know about this pane. */
+  notice(level: NoticeLevel, message: string): void {
     if (level !== 'info') this.options.log?.[level]('pane', `pane ${this.id}: ${message}`);
     this.emitEvent('pane.notice', { paneId: this.id, level, message });
   }

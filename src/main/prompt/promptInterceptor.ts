@@ -1,5 +1,5 @@
 /**
- * Takes `# ` instructions and `?? ` questions typed at a shell prompt away from the shell.
+ * Takes `# ` instructions, `?? ` questions and `!auto ` tasks typed at a shell prompt away from the shell.
  *
  * Keystrokes go to the shell as typed (it echoes and edits them as usual); this class keeps
  * a model of the line typed since the prompt appeared. When Enter arrives while the pane is
@@ -18,10 +18,13 @@
 export type PromptShell = 'bash' | 'zsh' | 'fish' | 'other';
 
 export interface PromptRequest {
-  kind: 'instruction' | 'question';
-  /** The text without its prefix; empty for a bare `??` (ask about the last block). */
+  kind: 'instruction' | 'question' | 'auto';
+  /** The text without its prefix; empty for a bare `??` (ask about the last block) or a bare `!auto` (no task). */
   text: string;
 }
+
+/** `!auto <task>` hands the task to an auto run; `\!auto` is the shell's (the line goes to it as typed). */
+const AUTO_PREFIX = '!auto';
 
 export interface InterceptResult {
   /** What to write to the shell, in order (typed bytes, line clears, escaped lines). */
@@ -232,7 +235,8 @@ export class PromptInterceptor {
     const line = this.line;
     const unsure = this.unsure;
     const doubtful = unsure ?? (this.typedAheadLine !== '' && !this.requestFor(line.split('\n')) ? 'typed-ahead' : undefined);
-    if (doubtful && this.mayBeRequest(line)) return { toShell: '', refusal: this.refusalFor(doubtful) };
+    const maybe = doubtful ? this.mayBeRequest(line) : undefined;
+    if (doubtful && maybe) return { toShell: '', refusal: this.refusalFor(doubtful, maybe) };
     this.line = '';
     this.unsure = undefined;
     this.typedAheadLine = '';
@@ -254,27 +258,31 @@ export class PromptInterceptor {
    * What we saw of an unsure line reads as an instruction or question, with any part of what
    * was typed ahead in front of it (a program may have read the rest).
    */
-  private mayBeRequest(line: string): boolean {
+  private mayBeRequest(line: string): PromptRequest['kind'] | undefined {
     const ahead = this.typedAheadLine;
-    const reads = (text: string) => this.requestFor(text.split('\n')) !== undefined;
-    if (reads(line) || reads(ahead + line)) return true;
-    // Only a part starting at a `#` or `?` can read as one (leading blanks are ignored anyway).
-    for (let start = ahead.search(/[#?]/); start >= 0; start = nextRequestChar(ahead, start + 1)) {
-      if (reads(ahead.slice(start) + line)) return true;
+    const reads = (text: string) => this.requestFor(text.split('\n'))?.kind;
+    const whole = reads(line) ?? reads(ahead + line);
+    if (whole) return whole;
+    // Only a part starting at a `#`, `?` or `!` can read as one (leading blanks are ignored anyway).
+    for (let start = ahead.search(REQUEST_START); start >= 0; start = nextRequestChar(ahead, start + 1)) {
+      const kind = reads(ahead.slice(start) + line);
+      if (kind) return kind;
     }
-    return false;
+    return undefined;
   }
 
-  private refusalFor(unsure: Unsure): string {
+  private refusalFor(unsure: Unsure, kind: PromptRequest['kind']): string {
     const prefix = this.options.prefix();
     const why =
       unsure === 'typed-ahead'
         ? 'keys typed while the last command ran may be on it too'
         : 'it was edited with cursor keys, Tab, history or a control key';
+    const what = kind === 'auto' ? `an \`${AUTO_PREFIX} \` task` : kind === 'question' ? 'a `?? ` question' : `a \`${prefix} \` instruction`;
+    const escape = kind === 'auto' ? `\`\\${AUTO_PREFIX}\` to give it to the shell` : `\`\\${prefix}\` to give the shell a comment`;
     return (
-      `Enter was not sent to the shell: this line looks like a \`${prefix} \` instruction, but ${why}, so Tandem cannot be sure ` +
-      `what the shell has on it, and an instruction must not land in the shell's history. Press Ctrl+C and type it again ` +
-      `(start the line with \`\\${prefix}\` to give the shell a comment).`
+      `Enter was not sent to the shell: this line looks like ${what}, but ${why}, so Tandem cannot be sure ` +
+      `what the shell has on it, and it must not land in the shell's history. Press Ctrl+C and type it again ` +
+      `(start the line with ${escape}).`
     );
   }
 
@@ -284,6 +292,9 @@ export class PromptInterceptor {
     const first = trimmed[0] ?? '';
     if (lines.length === 1 && (first === '??' || first.startsWith('?? '))) {
       return { kind: 'question', text: first.slice(2).trim() };
+    }
+    if (lines.length === 1 && first.startsWith(AUTO_PREFIX) && (first.length === AUTO_PREFIX.length || /\s/.test(first[AUTO_PREFIX.length]!))) {
+      return { kind: 'auto', text: first.slice(AUTO_PREFIX.length).trim() };
     }
     const instruction = new RegExp(`^${prefix}(?!#)(\\s|$)`);
     if (!trimmed.every((line) => instruction.test(line))) return undefined;
@@ -303,8 +314,10 @@ export class PromptInterceptor {
   }
 }
 
+const REQUEST_START = /[#?!]/;
+
 function nextRequestChar(text: string, from: number): number {
-  const found = text.slice(from).search(/[#?]/);
+  const found = text.slice(from).search(REQUEST_START);
   return found < 0 ? -1 : from + found;
 }
 

@@ -10,7 +10,7 @@ export type AssistantItem = Extract<ConversationItem, { role: 'assistant' }>;
 export type RetryItem = Extract<ConversationItem, { role: 'retry' }>;
 
 /** What the view shows besides the conversation itself: the agent's state, model, budget and grants. */
-export type ConversationSurroundings = Pick<ConversationView, 'status' | 'statusDetail' | 'backend' | 'model' | 'setupHint' | 'budget' | 'grants' | 'policyProblems'>;
+export type ConversationSurroundings = Pick<ConversationView, 'status' | 'statusDetail' | 'backend' | 'model' | 'setupHint' | 'budget' | 'grants' | 'policyProblems' | 'auto'>;
 
 export interface ConversationOptions {
   surroundings(): ConversationSurroundings;
@@ -46,6 +46,11 @@ export class Conversation {
 
   get id(): string {
     return this.currentId;
+  }
+
+  /** The panel's items as they are (not copied: read them, do not keep them). */
+  get items(): readonly ConversationItem[] {
+    return this.list;
   }
 
   add(item: ConversationItem): void {
@@ -167,7 +172,7 @@ export class Conversation {
   }
 
   view(): ConversationView {
-    const { status, statusDetail, backend, model, setupHint, budget, grants, policyProblems } = this.options.surroundings();
+    const { status, statusDetail, backend, model, setupHint, budget, grants, policyProblems, auto } = this.options.surroundings();
     return {
       id: this.currentId,
       items: this.list.map((item) => (item.role === 'plan' ? { ...item, plan: item.plan } : { ...item })),
@@ -189,6 +194,7 @@ export class Conversation {
       budget,
       grants,
       policyProblems,
+      ...(auto ? { auto } : {}),
     };
   }
 

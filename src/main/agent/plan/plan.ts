@@ -7,6 +7,14 @@ import { auditDecidedBy, blockedDetail, gateDecider, isJudged, MAX_PLAN_STEPS, t
 
 type StepActionEvent = Extract<PlanEvent, { kind: 'step-action' }>;
 
+/** How a plan of an `!auto` run differs: see `Plan`. */
+export interface PlanRules {
+  /** GREEN steps no policy or hook asks about run without asking; RED ones are refused; a failure ends the plan. */
+  auto?: boolean;
+  /** Steps proposed beyond this are refused (the model is told); at most MAX_PLAN_STEPS. */
+  maxSteps?: number;
+}
+
 /**
  * The steps of one model response and every decision on them, as a state machine with one
  * writer: `apply` takes an event (a proposal, the gate's verdict, the user's action, a step's
@@ -14,6 +22,11 @@ type StepActionEvent = Extract<PlanEvent, { kind: 'step-action' }>;
  * asked (the gate allowed the step, or Allow all covers it), and returns what must happen
  * outside (audit lines, a grant, a classification, post-exec hooks). `waitingFor` says what
  * the plan waits for. Every change wakes whoever waits in `changed()`.
+ *
+ * A plan of an auto run asks less and stops no one: GREEN steps that only the built-in default
+ * would ask about are approved by the run, RED steps are refused with their reasons (never
+ * blocked waiting for an edit), and a step that fails or is refused ends the plan, the rest
+ * skipped, so its results go back to the model at once.
  */
 export class Plan {
   private readonly list: PlanStep[] = [];
@@ -23,7 +36,14 @@ export class Plan {
   private pendingNote: string | undefined;
   private waiters: (() => void)[] = [];
 
-  constructor(readonly id: string) {}
+  constructor(
+    readonly id: string,
+    private readonly rules: PlanRules = {},
+  ) {}
+
+  get auto(): boolean {
+    return this.rules.auto === true;
+  }
 
   get steps(): readonly Readonly<PlanStep>[] {
     return this.list;
@@ -107,6 +127,7 @@ export class Plan {
       haltReason: this.reason,
       steps: this.list.map(({ toolUseId: _toolUseId, tool: _tool, result: _result, judgedCommand: _judged, editRequest: _edit, ...view }) => ({ ...view })),
       decisionStepId: this.decisionStep()?.id,
+      ...(this.auto ? { auto: true } : {}),
     };
   }
 
@@ -171,7 +192,7 @@ export class Plan {
   }
 
   private propose(event: Extract<PlanEvent, { kind: 'proposed' }>, effects: PlanEffect[]): void {
-    if (this.list.length >= MAX_PLAN_STEPS) return;
+    if (this.list.length >= Math.min(MAX_PLAN_STEPS, this.rules.maxSteps ?? MAX_PLAN_STEPS)) return;
     const step: PlanStep = {
       id: `${this.id}s${this.list.length + 1}`,
       index: this.list.length + 1,
@@ -212,7 +233,15 @@ export class Plan {
       ...(decision.personal ? { personal: true } : {}),
     };
     if (this.settled || !isOpen(step)) return;
-    if (decision.decision === 'deny') {
+    if (this.auto && decision.blocked) {
+      const why = decision.reasons.join(' ');
+      const rule = `auto mode, which refuses RED steps${why ? `: ${why}` : ''}`;
+      step.result = { content: `Not run: refused by ${rule} Find another way, or leave this to the user and say so.`, isError: true };
+      this.setStatus(step, 'denied', `refused (RED) by auto mode${why ? `: ${why}` : ''}`);
+      step.decider = { verdict: 'denied', by: 'auto', rule: 'RED: never runs in auto mode' };
+      effects.push(this.audit(step, 'denied', { decision: 'deny', decidedBy: auditDecidedBy(step.decider), reason: why || undefined }));
+      this.halt(`Step ${step.index} was refused: auto mode does not run RED steps.`);
+    } else if (decision.decision === 'deny') {
       step.result = { content: `Not run: denied by ${decision.rule}.`, isError: true };
       this.setStatus(step, 'denied', `denied by ${decision.rule}`);
       step.decider = gateDecider('denied', step.approval);
@@ -390,6 +419,10 @@ export class Plan {
     if (next.status !== 'proposed') return;
     // The card's rule line says who allowed it; no detail repeats it.
     if (approval.decision === 'allow') this.approve(next, gateDecider('allowed', approval), undefined, effects);
+    // Only the built-in default asks about it: no policy rule, hook or personal check does.
+    else if (this.auto && approval.decision === 'ask' && approval.decidedBy === 'default' && next.risk?.level === 'green' && !approval.personal) {
+      this.approve(next, { verdict: 'allowed', by: 'auto', rule: 'GREEN: runs without asking' }, undefined, effects);
+    }
     // Allow all approves in order; RED steps were stopped above.
     else if (approval.decision === 'ask' && this.currentMode === 'allow-all' && !approval.personal) this.approve(next, { verdict: 'allowed', by: 'allow-all', rule: 'Allow all' }, undefined, effects);
   }
@@ -400,18 +433,27 @@ export class Plan {
     effects.push(this.audit(step, 'approved', { decision: 'allow', decidedBy: auditDecidedBy(decider) }));
   }
 
-  /** A failed step stops the plan while steps remain; the user continues or stops it (a note also works). */
+  /**
+   * A failed step stops the plan while steps remain; the user continues or stops it (a note
+   * also works). In an auto run no one is there to decide: the rest is skipped and the model
+   * hears why at once.
+   */
   private halt(reason: string): void {
     if (this.settled || !this.nextOpen()) return;
+    if (this.auto) {
+      this.closeOpenSteps('skipped', 'an earlier step did not succeed', `Not run: ${reason} Look at its result and decide what to do next.`, { verdict: 'skipped', by: 'auto', rule: 'an earlier step did not succeed' });
+      if (!this.runningStep()) this.currentState = 'finished';
+      return;
+    }
     this.currentState = 'halted';
     this.reason = reason;
   }
 
-  /** Every step that has not run gets `status` and the same explanation for the model; `rule`: what the user did. */
-  private closeOpenSteps(status: 'denied' | 'skipped', detail: string, result: string, rule: string): void {
+  /** Every step that has not run gets `status` and the same explanation for the model; `rule`: what the user did (or who decided). */
+  private closeOpenSteps(status: 'denied' | 'skipped', detail: string, result: string, rule: string | StepDecider): void {
     for (const step of this.list.filter(isOpen)) {
       this.setStatus(step, status, detail);
-      step.decider = { verdict: status, by: 'you', rule };
+      step.decider = typeof rule === 'string' ? { verdict: status, by: 'you', rule } : rule;
       step.result = { content: result, isError: status === 'denied' };
     }
   }

@@ -8,7 +8,7 @@ import type { AgentPane } from '../agentPane';
 import type { AgentContent, ToolDefinition } from '../backends/modelBackend';
 import type { Conversation } from '../conversation/conversation';
 import { CommandRisks } from '../plan/commandRisks';
-import { Plan } from '../plan/plan';
+import { Plan, type PlanRules } from '../plan/plan';
 import { MAX_PLAN_STEPS, type PlanStep } from '../plan/planStep';
 import { PlanRunner } from '../plan/planRunner';
 import { EditSteps } from '../fileEdits/editSteps';
@@ -31,6 +31,10 @@ export interface ToolDispatcherHost {
   stepTimeoutMs(): number;
   /** The environment plan steps run with (see NO_PAGER_ENV), or undefined. */
   stepEnv?(): Readonly<Record<string, string>> | undefined;
+  /** How the next plan differs (an `!auto` run's), or undefined for an ordinary plan. */
+  planRules?(): PlanRules | undefined;
+  /** What the model is told about a step beyond an auto run's step limit. */
+  stepLimitRefusal?(): string | undefined;
 }
 
 /**
@@ -72,7 +76,7 @@ export class ToolDispatcher {
     if (tool?.approval !== 'gate') return;
     const proposed = tool.propose(call.input);
     if (!proposed.ok) return;
-    const runner = (this.proposal ??= this.newRunner(new Plan(randomUUID().slice(0, 8))));
+    const runner = (this.proposal ??= this.newRunner(new Plan(randomUUID().slice(0, 8), this.host.planRules?.())));
     const paneId = proposed.step.paneId ?? this.host.paneId();
     if (!runner.propose(call, { ...proposed.step, paneId })) return;
     if (proposed.step.edit) this.editPlans.set(runner.plan.id, runner);
@@ -135,6 +139,8 @@ export class ToolDispatcher {
     let stop = false;
     let note: string | undefined;
     const runner = this.runner;
+    // Steps refused because an auto run had no more left (not because a plan is full).
+    const runLimited = runner !== undefined && runner.plan.auto && runner.plan.steps.length < MAX_PLAN_STEPS;
     if (runner) {
       for (const result of await runner.run()) results.set(result.toolUseId, result);
       stop = runner.plan.state === 'cancelled';
@@ -142,7 +148,7 @@ export class ToolDispatcher {
       this.runner = undefined;
     }
     const content: AgentContent[] = calls.map((call) => {
-      const result = results.get(call.id) ?? this.refusal(call);
+      const result = results.get(call.id) ?? this.refusal(call, runLimited);
       return { type: 'tool_result', tool_use_id: call.id, content: result.content, ...(result.isError ? { is_error: true } : {}) };
     });
     return { results: content, stop, note };
@@ -176,11 +182,12 @@ export class ToolDispatcher {
     return tool;
   }
 
-  /** Why a gated call has no step: its input was invalid, or the plan was full. */
-  private refusal(call: ToolCall): { content: string; isError: boolean } {
+  /** Why a gated call has no step: its input was invalid, or the plan (or an auto run) was full. */
+  private refusal(call: ToolCall, runLimited: boolean): { content: string; isError: boolean } {
     const proposed = this.gatedTool(call.name).propose(call.input);
-    const content = proposed.ok ? `Not run: a plan has at most ${MAX_PLAN_STEPS} steps; propose the rest after these have run.` : proposed.refusal;
-    return { content, isError: true };
+    if (!proposed.ok) return { content: proposed.refusal, isError: true };
+    const limit = runLimited ? this.host.stepLimitRefusal?.() : undefined;
+    return { content: limit ?? `Not run: a plan has at most ${MAX_PLAN_STEPS} steps; propose the rest after these have run.`, isError: true };
   }
 
   private newRunner(plan: Plan): PlanRunner {

@@ -1,3 +1,4 @@
+import { useAiPanelStore } from '../ai/aiPanelStore';
 import { useBannerStore } from '../app/bannerStore';
 import { engine } from '../app/engine';
 import { useUiStore } from '../app/uiStore';
@@ -240,6 +241,15 @@ export const appActions: AppAction[] = [
   },
   { id: 'ai.toggle', title: 'Toggle AI Panel', run: () => toggleAiPanel() },
   { id: 'ai.focusInput', title: 'Focus AI Input', run: () => focusAiInput() },
+  {
+    id: 'ai.auto',
+    title: 'Auto… (let the AI work on a task in this pane)',
+    run: () => {
+      const panel = useAiPanelStore.getState();
+      if (!panel.draft.startsWith('!auto')) panel.setDraft('!auto ');
+      focusAiInput();
+    },
+  },
   {
     id: 'ai.newConversation',
     title: 'New AI Conversation',

@@ -2,6 +2,7 @@ import { memo, type ReactNode } from 'react';
 import type { AttachmentView, ConversationItem } from '../../../shared/agent';
 import { cancelAgent, retryRequest } from './agentRequests';
 import { AssistantText } from './AssistantText';
+import { AutoSummaryMessage } from './AutoSummaryMessage';
 import { useConversationStore } from './conversationStore';
 import { PlanCard } from './PlanCard';
 import { SentPayloadButton } from './SentPayloadButton';
@@ -23,6 +24,8 @@ export const MessageItem = memo(function MessageItem({ item }: { item: Conversat
       return <RetryCard item={item} />;
     case 'plan':
       return <PlanCard item={item} />;
+    case 'summary':
+      return <AutoSummaryMessage item={item} />;
   }
 });
 
@@ -30,6 +33,7 @@ const SOURCE_TAGS: Partial<Record<ItemOf<'user'>['source'], string>> = {
   prompt: 'from the prompt',
   note: 'note',
   command: 'ran in the terminal',
+  auto: '!auto',
 };
 
 function UserMessage({ item }: { item: ItemOf<'user'> }) {

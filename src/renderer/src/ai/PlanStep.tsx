@@ -28,6 +28,7 @@ const DECISION_TEXT = {
 const DECIDER_TEXT: Record<StepDecider['by'], string> = {
   you: 'you',
   'allow-all': 'Allow all',
+  auto: 'auto mode',
   grant: 'a session grant',
   policy: 'policy',
   hook: 'a hook',

@@ -36,6 +36,14 @@ export async function runUserCommand(paneId: number, command: string): Promise<b
   return (await attempt('Could not run the command', () => engine().request('agent.run', { paneId, command }))) !== undefined;
 }
 
+export async function startAutoRun(paneId: number, task: string): Promise<boolean> {
+  return (await attempt('Could not start the auto run', () => engine().request('agent.auto', { paneId, task }))) !== undefined;
+}
+
+export function stopAutoRun(): Promise<unknown> {
+  return attempt('Could not stop the auto run', () => engine().request('agent.auto-stop', {}));
+}
+
 export async function cancelAgent(): Promise<Awaited<ReturnType<typeof requestCancel>> | undefined> {
   return attempt('Could not cancel', requestCancel);
 }

@@ -1,13 +1,13 @@
 import { focusedPaneId } from '../layout/layoutStore';
 import { focusActivePane } from '../terminal/paneLifecycle';
-import { runUserCommand, sendMessage } from './agentRequests';
+import { runUserCommand, sendMessage, startAutoRun } from './agentRequests';
 import { useAiPanelStore } from './aiPanelStore';
 import { parsePanelInput } from './panelInput';
 import { dropShareOffer } from './shareOfferFlow';
 
 /**
  * Enter in the AI input. A message goes with the attachments and the active pane; `! cmd`
- * runs in the active pane; a lone `!` returns to the terminal. What failed to go out is
+ * runs in the active pane; `!auto <task>` starts an auto run there; a lone `!` returns to the terminal. What failed to go out is
  * put back, unless something new was typed meanwhile.
  */
 export async function submitPanelInput(): Promise<void> {
@@ -30,6 +30,19 @@ export async function submitPanelInput(): Promise<void> {
       }
       panel.setDraft('');
       if (!(await runUserCommand(paneId, input.command))) restoreDraft(draft);
+      return;
+    }
+    case 'auto': {
+      if (!input.task) {
+        panel.setNotice('Type the task after !auto, for example: !auto fix the failing test');
+        return;
+      }
+      if (paneId === undefined) {
+        panel.setNotice('No terminal pane for the auto run to work in.');
+        return;
+      }
+      panel.setDraft('');
+      if (!(await startAutoRun(paneId, input.task))) restoreDraft(draft);
       return;
     }
     case 'message': {

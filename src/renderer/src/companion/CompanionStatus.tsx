@@ -1,5 +1,6 @@
 import type { CompanionMode } from '../../../shared/companion';
 import { useSettingsStore } from '../settings/settingsStore';
+import { autoProgress, useAutoRun, useElapsed } from './autoRunState';
 import { useCompanionStore } from './companionStore';
 import { HintText } from './HintText';
 
@@ -11,21 +12,23 @@ const MODE_LABELS: Record<CompanionMode, string> = {
 
 const MODE_TITLES: Record<CompanionMode, string> = {
   watch: 'Watch mode: hints appear here when you look stuck, made from your commands alone — nothing is sent anywhere until you ask (`??` or `#`).',
-  auto: 'Auto mode: the AI works on a task in this pane.',
+  auto: 'Auto mode: the AI works on a task; GREEN steps run without asking, others ask, RED ones are refused. Ctrl+C in its pane or Esc in the AI panel stops it.',
   off: 'Watch hints are off ([companion] hints in Settings); `??`, `#` and the AI panel still work.',
 };
 
-/** The companion's state, and the focused pane's hint when it has one. */
+/** The companion's state (an auto run's task and progress), and the focused pane's hint when it has one. */
 export function CompanionStatus({ paneId }: { paneId: number | undefined }) {
   const hintsOn = useSettingsStore((state) => state.settings.companion.hints);
   const hint = useCompanionStore((state) => (paneId !== undefined ? state.hints[paneId] : undefined));
-  const mode: CompanionMode = hintsOn ? 'watch' : 'off';
+  const auto = useAutoRun();
+  const elapsed = useElapsed(auto?.startedAt);
+  const mode: CompanionMode = auto ? 'auto' : hintsOn ? 'watch' : 'off';
   return (
     <>
       <span className={`status-bar__item status-bar__companion status-bar__companion--${mode}`} data-testid="companion-status" data-mode={mode} title={MODE_TITLES[mode]}>
-        {MODE_LABELS[mode]}
+        {auto ? `Auto: ${auto.task} (${autoProgress(auto, elapsed)})` : MODE_LABELS[mode]}
       </span>
-      {hint && (
+      {hint && !auto && (
         <button
           type="button"
           className="status-bar__hint"

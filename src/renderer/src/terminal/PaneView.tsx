@@ -1,6 +1,7 @@
 import { memo, useEffect, useLayoutEffect, useRef } from 'react';
 import { useUiStore } from '../app/uiStore';
 import { BlockLayer } from '../blocks/BlockLayer';
+import { AutoBanner } from '../companion/AutoBanner';
 import { useLayoutStore } from '../layout/layoutStore';
 import { FindBar } from './FindBar';
 import { PaneExitBar } from './PaneExitBar';
@@ -58,6 +59,7 @@ export const PaneView = memo(function PaneView({ paneId, visible, focused, showF
       data-exited={meta.exited ? 'true' : undefined}
       onMouseDown={() => useLayoutStore.getState().focusPane(paneId)}
     >
+      <AutoBanner paneId={paneId} />
       <PaneNotices paneId={paneId} notices={meta.notices} />
       <div className="pane__body">
         <div className="pane__terminal" ref={slotRef} />

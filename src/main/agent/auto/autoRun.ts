@@ -1,0 +1,137 @@
+import type { ConversationItem, PlanView } from '../../../shared/agent';
+import { describeAutoEnd, type AutoEnd, type AutoSummary, type AutoSummaryStep, type AutoView } from '../../../shared/companion';
+import type { PlanRules } from '../plan/plan';
+
+export interface AutoLimits {
+  maxSteps: number;
+  stepTimeoutMs: number;
+  totalMs: number;
+  tokenBudget: number;
+}
+
+export interface AutoRunHost {
+  /** Everything the agent does stops: the stream, the plan, the running step (the loop then ends). */
+  stopEverything(): void;
+  changed(): void;
+}
+
+/**
+ * One `!auto <task>` run: its limits, the tokens it used, and how it ended. Its steps are
+ * the steps of the auto plans in the conversation after the task's message, so the count,
+ * the banner and the summary all read the cards the user sees.
+ */
+export class AutoRun {
+  readonly startedAt = Date.now();
+  private tokens = 0;
+  private ending: AutoEnd | undefined;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    readonly task: string,
+    readonly paneId: number,
+    /** The conversation item of the task's message: the run's plans come after it. */
+    readonly startItemId: string,
+    private readonly limits: AutoLimits,
+    private readonly host: AutoRunHost,
+  ) {
+    this.timer = setTimeout(() => this.stop({ kind: 'limit', limit: 'time', detail: `the time limit of ${formatMinutes(limits.totalMs)} was reached` }), limits.totalMs);
+    this.timer.unref?.();
+  }
+
+  /** Why the run was told to stop, once it was. */
+  get end(): AutoEnd | undefined {
+    return this.ending;
+  }
+
+  get stepTimeoutMs(): number {
+    return this.limits.stepTimeoutMs;
+  }
+
+  /** The rules of the run's next plan: auto, and no more steps than the run has left. */
+  planRules(items: readonly ConversationItem[]): PlanRules {
+    return { auto: true, maxSteps: Math.max(0, this.limits.maxSteps - this.stepCount(items)) };
+  }
+
+  /** What the model is told about a step proposed beyond the run's limit. */
+  get stepLimitRefusal(): string {
+    return `Not run: this auto run has reached its limit of ${this.limits.maxSteps} steps, so it ends here. Say what is left to do.`;
+  }
+
+  view(items: readonly ConversationItem[]): AutoView {
+    const end = this.ending;
+    return {
+      task: this.task,
+      paneId: this.paneId,
+      startedAt: this.startedAt,
+      steps: this.stepCount(items),
+      maxSteps: this.limits.maxSteps,
+      ...(end ? { stopping: describeAutoEnd(end) } : {}),
+    };
+  }
+
+  /** A model request of the run answered; past the run's token budget, it stops. */
+  countTokens(tokens: number): void {
+    this.tokens += tokens;
+    if (this.tokens >= this.limits.tokenBudget) {
+      this.stop({ kind: 'limit', limit: 'tokens', detail: `its token budget of ${this.limits.tokenBudget.toLocaleString('en-US')} was used up` });
+    }
+  }
+
+  /** After a batch of steps: at the step limit, the run stops (the model has been told). */
+  checkSteps(items: readonly ConversationItem[]): void {
+    if (this.stepCount(items) >= this.limits.maxSteps) {
+      this.stop({ kind: 'limit', limit: 'steps', detail: `the limit of ${this.limits.maxSteps} steps was reached` });
+    }
+  }
+
+  /** The first reason to stop wins; everything the agent does stops, and the loop then ends the run. */
+  stop(end: AutoEnd): void {
+    if (this.ending) return;
+    this.ending = end;
+    clearTimeout(this.timer);
+    this.host.stopEverything();
+    this.host.changed();
+  }
+
+  /** The agent's loop ended: the run's account, from its plans' cards. */
+  finish(items: readonly ConversationItem[], loopEnd: AutoEnd): AutoSummary {
+    clearTimeout(this.timer);
+    this.ending ??= loopEnd;
+    return {
+      task: this.task,
+      end: this.ending,
+      durationMs: Date.now() - this.startedAt,
+      tokens: this.tokens,
+      steps: this.plans(items).flatMap((plan) => plan.steps.map((step) => summaryStep(plan, step))),
+    };
+  }
+
+  private stepCount(items: readonly ConversationItem[]): number {
+    return this.plans(items).reduce((count, plan) => count + plan.steps.length, 0);
+  }
+
+  private plans(items: readonly ConversationItem[]): PlanView[] {
+    const start = items.findIndex((item) => item.id === this.startItemId);
+    if (start < 0) return [];
+    return items.slice(start + 1).flatMap((item) => (item.role === 'plan' && item.plan.auto ? [item.plan] : []));
+  }
+}
+
+function summaryStep(plan: PlanView, step: PlanView['steps'][number]): AutoSummaryStep {
+  const edit = step.kind === 'edit' && step.edit;
+  return {
+    planId: plan.id,
+    stepId: step.id,
+    kind: edit ? 'edit' : 'command',
+    command: step.command,
+    status: step.status,
+    ...(step.exitCode !== undefined ? { exitCode: step.exitCode } : {}),
+    ...(edit ? { path: edit.path } : {}),
+    ...(step.detail ? { detail: step.detail } : {}),
+  };
+}
+
+function formatMinutes(ms: number): string {
+  const minutes = ms / 60_000;
+  return minutes >= 1 ? `${Math.round(minutes)} min` : `${Math.round(ms / 1000)} s`;
+}
