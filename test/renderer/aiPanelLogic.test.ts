@@ -23,6 +23,15 @@ describe('AI input: `!` commands', () => {
     expect(parsePanelInput('! for f in *; do\n  echo $f\ndone')).toEqual({ kind: 'run', command: 'for f in *; do\n  echo $f\ndone' });
   });
 
+  it('`!auto <task>` starts an auto run; `!autoexec` is a command; `\\!auto` a message', () => {
+    expect(parsePanelInput('!auto fix the failing test')).toEqual({ kind: 'auto', task: 'fix the failing test' });
+    expect(parsePanelInput('  !auto   make it build\n')).toEqual({ kind: 'auto', task: 'make it build' });
+    expect(parsePanelInput('!auto')).toEqual({ kind: 'auto', task: '' });
+    expect(parsePanelInput('!autoexec.bat')).toEqual({ kind: 'run', command: 'autoexec.bat' });
+    expect(parsePanelInput('! auto')).toEqual({ kind: 'run', command: 'auto' });
+    expect(parsePanelInput('\\!auto is what I typed')).toEqual({ kind: 'message', text: '!auto is what I typed' });
+  });
+
   it('a lone `!` goes to the terminal; blank input does nothing', () => {
     expect(parsePanelInput('!')).toEqual({ kind: 'focus-terminal' });
     expect(parsePanelInput('  !  ')).toEqual({ kind: 'focus-terminal' });

@@ -11,6 +11,8 @@ export interface AgentEngineOptions {
   env?: NodeJS.ProcessEnv;
   /** The pane's shell; bash by default. */
   shell?: string;
+  /** The system policy.toml (in the test home). */
+  systemPolicyToml?: string;
 }
 
 /**
@@ -35,6 +37,7 @@ export function useAgentEngine() {
         ? { ...options.env }
         : { ANTHROPIC_BASE_URL: options.baseUrl ?? model.url, ANTHROPIC_API_KEY: 'sk-ant-test', TANDEM_MODEL: 'claude-sonnet-5-5', ...options.env },
       configToml: options.openAiCompatible ? `[ai]\nbackend = "openai-compatible"\nbaseUrl = "${model.url}/v1"\nmodel = "llama3"\n` : options.configToml,
+      systemPolicyToml: options.systemPolicyToml,
     });
     const pane = await client.request('pane.create', { cols: 120, rows: 30 });
     await client.waitForPrompt(pane.paneId);

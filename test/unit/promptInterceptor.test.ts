@@ -234,4 +234,41 @@ describe('PromptInterceptor', () => {
       }),
     );
   });
+
+  describe('`!auto <task>`', () => {
+    it('takes the task away from the shell (never into its history) and clears the line', () => {
+      const { prompt } = interceptor();
+      let toShell = '';
+      for (const key of '!auto fix the failing test') toShell += prompt.input(key).toShell;
+      const enter = prompt.input('\r');
+      expect(enter.requests).toEqual([{ kind: 'auto', text: 'fix the failing test' }]);
+      expect(enter.toShell).toBe(clearLineKeys('bash'));
+      expect(toShell + enter.toShell).not.toContain('\r');
+    });
+
+    it('a bare `!auto` is taken too (the engine asks for the task); `!autofoo` and `\\!auto` are the shell\'s', () => {
+      const { prompt } = interceptor();
+      expect(prompt.input('!auto\r').requests).toEqual([{ kind: 'auto', text: '' }]);
+      prompt.promptShown();
+      expect(prompt.input('!autofoo\r')).toEqual({ toShell: '!autofoo\r', requests: [] });
+      prompt.promptShown();
+      expect(prompt.input('\\!auto do it\r')).toEqual({ toShell: '\\!auto do it\r', requests: [] });
+    });
+
+    it('only at a prompt: while a command runs, `!auto x` goes to the program', () => {
+      const { prompt, state } = interceptor();
+      state.atPrompt = false;
+      expect(prompt.input('!auto x\r')).toEqual({ toShell: '!auto x\r', requests: [] });
+    });
+
+    it('a task edited with the cursor keys is held back from the shell, and the notice says it is a task', () => {
+      const { prompt } = interceptor();
+      prompt.input('!auto deploy');
+      prompt.input('\x1b[D');
+      const enter = prompt.input('\r');
+      expect(enter.toShell).toBe('');
+      expect(enter.requests).toEqual([]);
+      expect(enter.refusal).toContain('`!auto ` task');
+    });
+  });
 });

@@ -344,12 +344,14 @@ export class AgentSession {
           const toolUses = result.content.filter((part) => part.type === 'tool_use');
           answered = toolUses.length === 0;
           if (answered) break;
+          // An auto run told to stop (its token budget) runs none of them; every call still gets its result.
+          if (this.auto?.end) this.tools.plan?.cancel(false);
           const { results, stop, note } = await this.tools.execute(toolUses);
           this.auto?.checkSteps(this.conversation.items);
           if (note) this.conversation.queue([{ type: 'text', text: note }]);
           if (this.conversation.id !== conversation) break;
           this.conversation.appendToHistory('user', results);
-          if (stop) break;
+          if (stop || this.auto?.end) break;
           // Messages typed meanwhile go out with the tool results.
           if (this.conversation.hasQueued) this.conversation.appendToHistory('user', this.conversation.takeQueued());
         }

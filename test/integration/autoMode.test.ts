@@ -1,0 +1,148 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ConversationItem, ConversationView, PlanStepView } from '../../src/shared/agent';
+import type { EngineClient } from '../support/engineClient';
+import { latest, requestText, toolResults } from '../support/agentConversation';
+import { useAgentEngine } from '../support/agentEngine';
+
+// `!auto <task>` end to end in the engine: a real bash pane, the real SDK against the scripted
+// model server, the real gate. GREEN runs, YELLOW asks, RED is refused and the model told;
+// Ctrl+C in the pane ends the run; limits stop it; Tandem writes the summary.
+
+const open = useAgentEngine();
+
+const run = (id: string, command: string) => ({ toolUse: { id, name: 'run_command', input: { command, purpose: `run ${command}` } } });
+
+type Summary = Extract<ConversationItem, { role: 'summary' }>;
+
+function allSteps(view: ConversationView | undefined): PlanStepView[] {
+  return (view?.items ?? []).flatMap((item) => (item.role === 'plan' ? item.plan.steps : []));
+}
+
+function stepOf(client: EngineClient, command: string, predicate: (step: PlanStepView) => boolean, what: string): Promise<PlanStepView> {
+  return client.waitFor(() => allSteps(latest(client)).find((step) => step.command === command && predicate(step)), 15_000, what);
+}
+
+function planIdWith(client: EngineClient, stepId: string): string {
+  const item = latest(client)?.items.find((candidate) => candidate.role === 'plan' && candidate.plan.steps.some((step) => step.id === stepId));
+  if (item?.role !== 'plan') throw new Error(`no plan holds ${stepId}`);
+  return item.plan.id;
+}
+
+function summaryOf(client: EngineClient): Promise<Summary> {
+  return client.waitFor(() => latest(client)?.items.find((item): item is Summary => item.role === 'summary'), 20_000, 'the auto summary');
+}
+
+describe('auto mode', () => {
+  it('`!auto` at the prompt: GREEN runs unasked, RED is refused and the model told, YELLOW asks; the summary says what ran', async () => {
+    const { client, model, paneId, home } = await open();
+    model.script(
+      { parts: [run('g1', 'ls -a')] },
+      { parts: [run('r1', 'rm -rf ~')] },
+      { parts: [run('y1', 'touch made-by-auto.txt')] },
+      { parts: [{ text: 'Done: the file exists.' }] },
+    );
+    client.type(paneId, '!auto make a file\r');
+
+    const auto = await client.waitFor(() => latest(client)?.auto, 10_000, 'the auto run in the view');
+    expect(auto).toMatchObject({ task: 'make a file', paneId, maxSteps: 50 });
+
+    const green = await stepOf(client, 'ls -a', (step) => step.status === 'done', 'the GREEN step ran');
+    expect(green.decider).toMatchObject({ verdict: 'allowed', by: 'auto' });
+    expect(green.exitCode).toBe(0);
+
+    const red = await stepOf(client, 'rm -rf ~', (step) => step.status === 'denied', 'the RED step refused');
+    expect(red.detail).toMatch(/refused \(RED\) by auto mode/);
+    expect(existsSync(home)).toBe(true);
+    const toldRed = toolResults(await model.waitForRequest(3));
+    expect(toldRed).toEqual([expect.objectContaining({ tool_use_id: 'r1', is_error: true, content: expect.stringContaining('refuses RED steps') })]);
+
+    const yellow = await stepOf(client, 'touch made-by-auto.txt', (step) => step.approval !== undefined, 'the YELLOW step judged');
+    expect(yellow.status).toBe('proposed');
+    await client.waitFor(() => latest(client)?.status === 'awaiting-approval', 10_000, 'the run waiting for the user');
+    expect(existsSync(join(home, 'made-by-auto.txt'))).toBe(false);
+    await client.request('agent.step', { planId: planIdWith(client, yellow.id), stepId: yellow.id, action: 'approve' });
+
+    const summary = await summaryOf(client);
+    expect(existsSync(join(home, 'made-by-auto.txt'))).toBe(true);
+    expect(summary.summary).toMatchObject({ task: 'make a file', end: { kind: 'done' } });
+    expect(summary.summary.steps.map(({ command, status, exitCode }) => ({ command, status, exitCode }))).toEqual([
+      { command: 'ls -a', status: 'done', exitCode: 0 },
+      { command: 'rm -rf ~', status: 'denied', exitCode: undefined },
+      { command: 'touch made-by-auto.txt', status: 'done', exitCode: 0 },
+    ]);
+    expect(latest(client)?.auto).toBeUndefined();
+    expect(requestText(model.requests[0]!)).toContain('Auto mode: work on this task');
+
+    // The task never reached bash or its history.
+    client.type(paneId, 'history -a\r');
+    await client.waitForBlock(paneId, 'history -a');
+    expect(readFileSync(join(home, '.bash_history'), 'utf8')).not.toContain('make a file');
+  });
+
+  it('Ctrl+C in the pane interrupts the running step and ends the run; the model is not asked again, and hears of it next time', async () => {
+    const { client, model, paneId } = await open();
+    model.script({ parts: [run('s1', 'sleep 30')] }, { parts: [{ text: 'Noted.' }] });
+    await client.request('agent.auto', { paneId, task: 'wait a while' });
+    // sleep only waits: GREEN, it runs unasked. Its block started: bash runs sleep (a Ctrl+C before that would only clear the typed line).
+    await stepOf(client, 'sleep 30', (step) => step.status === 'running' && step.blockId !== undefined, 'the sleep running');
+    client.type(paneId, '\x03');
+
+    const summary = await summaryOf(client);
+    expect(summary.summary.end).toEqual({ kind: 'stopped', by: 'ctrl-c' });
+    expect(summary.summary.steps[0]).toMatchObject({ command: 'sleep 30', status: 'failed' });
+    expect(latest(client)?.auto).toBeUndefined();
+    // The loop has ended (the summary is written when it does): one request, none after the stop.
+    expect(model.requests).toHaveLength(1);
+
+    await client.request('agent.send', { text: 'what happened?', attachments: [], paneId });
+    const next = await model.waitForRequest(2);
+    expect(requestText(next)).toContain('The user stopped the auto run of the task \\"wait a while\\"');
+  });
+
+  it('stops at its step limit: steps beyond it are refused and the model is told why', async () => {
+    const { client, model, paneId } = await open({ configToml: '[companion]\nauto_max_steps = 2\n' });
+    model.script({ parts: [run('a', 'echo one'), run('b', 'echo two'), run('c', 'echo three')] });
+    await client.request('agent.auto', { paneId, task: 'count' });
+    const summary = await summaryOf(client);
+    // echo is read-only: both run unasked.
+    expect(summary.summary.end).toMatchObject({ kind: 'limit', limit: 'steps' });
+    expect(summary.summary.steps.map(({ command, status }) => ({ command, status }))).toEqual([
+      { command: 'echo one', status: 'done' },
+      { command: 'echo two', status: 'done' },
+    ]);
+    expect(model.requests).toHaveLength(1);
+    await client.request('agent.send', { text: 'and now?', attachments: [], paneId });
+    const next = await model.waitForRequest(2);
+    const told = toolResults(next);
+    expect(told.find((result) => result.tool_use_id === 'c')?.content).toContain('limit of 2 steps');
+    expect(requestText(next)).toContain('the limit of 2 steps was reached');
+  });
+
+  it('a policy that asks beats auto mode\'s GREEN: `ls` waits for the user', async () => {
+    const { client, model, paneId } = await open({ systemPolicyToml: '[approval.shell]\nmode = "ask"\n' });
+    model.script({ parts: [run('l', 'ls')] });
+    await client.request('agent.auto', { paneId, task: 'look around' });
+    const step = await stepOf(client, 'ls', (candidate) => candidate.approval !== undefined, 'ls judged');
+    expect(step.status).toBe('proposed');
+    expect(step.approval?.rule).toContain('mode = "ask"');
+    await client.waitFor(() => latest(client)?.status === 'awaiting-approval', 10_000, 'waiting for the user');
+    await client.request('agent.auto-stop', {});
+    const summary = await summaryOf(client);
+    expect(summary.summary.end).toEqual({ kind: 'stopped', by: 'panel' });
+    expect(summary.summary.steps[0]).toMatchObject({ command: 'ls', status: 'skipped' });
+  });
+
+  it('a second run is refused while one works; an empty `!auto` asks for the task', async () => {
+    const { client, model, paneId } = await open();
+    model.script({ parts: [run('y', 'touch x')] });
+    await client.request('agent.auto', { paneId, task: 'first' });
+    await stepOf(client, 'touch x', (step) => step.approval !== undefined, 'the first run waiting');
+    await expect(client.request('agent.auto', { paneId, task: 'second' })).rejects.toThrow(/already working on "first"/);
+    client.type(paneId, '!auto\r');
+    await client.waitFor(() => client.eventsOf('pane.notice').find((notice) => notice.message.includes('Type the task after !auto')), 10_000, 'the notice');
+    await client.request('agent.cancel', { everything: false });
+    expect((await summaryOf(client)).summary.end).toEqual({ kind: 'stopped', by: 'panel' });
+  });
+});

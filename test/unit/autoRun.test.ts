@@ -1,0 +1,73 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ConversationItem, PlanView } from '../../src/shared/agent';
+import { AutoRun, type AutoLimits } from '../../src/main/agent/auto/autoRun';
+import { autoEndNote } from '../../src/main/agent/auto/autoInstructions';
+
+// One auto run's limits and account, on its own: the time limit, the token budget, the step
+// count read from the plan cards after the task's message.
+
+const LIMITS: AutoLimits = { maxSteps: 3, stepTimeoutMs: 300_000, totalMs: 30 * 60_000, tokenBudget: 10_000 };
+
+function plan(id: string, commands: string[], auto = true): ConversationItem {
+  const view: PlanView = {
+    id,
+    mode: 'ask',
+    state: 'finished',
+    steps: commands.map((command, index) => ({ id: `${id}s${index + 1}`, index: index + 1, command, purpose: '', status: 'done', exitCode: 0 })),
+    ...(auto ? { auto: true } : {}),
+  };
+  return { id: `plan-${id}`, role: 'plan', plan: view, at: 0 };
+}
+
+const task: ConversationItem = { id: 'task', role: 'user', text: 'fix it', source: 'auto', attachments: [], at: 0 };
+
+describe('AutoRun', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  function start(limits: Partial<AutoLimits> = {}) {
+    const host = { stopEverything: vi.fn(), changed: vi.fn() };
+    return { run: new AutoRun('fix it', 1, 'task', { ...LIMITS, ...limits }, host), host };
+  }
+
+  it('stops everything when its time is up, and says which limit', () => {
+    const { run, host } = start();
+    vi.advanceTimersByTime(30 * 60_000 - 1);
+    expect(host.stopEverything).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(host.stopEverything).toHaveBeenCalledTimes(1);
+    expect(run.end).toEqual({ kind: 'limit', limit: 'time', detail: 'the time limit of 30 min was reached' });
+  });
+
+  it('stops once its requests used the token budget; the first reason to stop wins', () => {
+    const { run, host } = start();
+    run.countTokens(6_000);
+    expect(run.end).toBeUndefined();
+    run.countTokens(4_000);
+    expect(run.end).toMatchObject({ kind: 'limit', limit: 'tokens' });
+    run.stop({ kind: 'stopped', by: 'ctrl-c' });
+    expect(run.end).toMatchObject({ kind: 'limit', limit: 'tokens' });
+    expect(host.stopEverything).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(60 * 60_000);
+    expect(host.stopEverything).toHaveBeenCalledTimes(1);
+  });
+
+  it('counts the steps of auto plans after its task only, and gives the next plan what is left', () => {
+    const { run } = start();
+    const items = [plan('old', ['ls', 'pwd']), task, plan('p1', ['ls']), plan('manual', ['date'], false)];
+    expect(run.view(items).steps).toBe(1);
+    expect(run.planRules(items)).toEqual({ auto: true, maxSteps: 2 });
+    run.checkSteps(items);
+    expect(run.end).toBeUndefined();
+    run.checkSteps([...items, plan('p2', ['cat a', 'cat b'])]);
+    expect(run.end).toMatchObject({ kind: 'limit', limit: 'steps' });
+  });
+
+  it('its summary lists every step in order; the model hears of an early end, not of a finished one', () => {
+    const { run } = start();
+    const summary = run.finish([task, plan('p1', ['ls', 'make'])], { kind: 'done' });
+    expect(summary).toMatchObject({ task: 'fix it', end: { kind: 'done' }, steps: [{ command: 'ls', status: 'done', exitCode: 0 }, { command: 'make' }] });
+    expect(autoEndNote('fix it', summary.end)).toBeUndefined();
+    expect(autoEndNote('fix it', { kind: 'stopped', by: 'ctrl-c' })).toContain('The user stopped the auto run of the task "fix it"');
+  });
+});
