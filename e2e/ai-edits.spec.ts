@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { sendFromPanel, toolResults, typeInPane, useAgentTandem } from './support/aiPanel';
+import { openPanel, sendFromPanel, toolResults, typeInPane, useAgentTandem } from './support/aiPanel';
 import { makeHome } from './support/tandemServer';
 import { blockOf } from './support/uiPage';
 
@@ -47,4 +47,32 @@ test('an edit shows its diff, is written once approved, and Undo restores the fi
   await expect(edit.getByTestId('undo-result')).toHaveAttribute('data-restored', 'true');
   await expect(edit.locator('[data-action="undo"]')).toHaveCount(0);
   expect(readFileSync(file, 'utf8')).toContain('a - b');
+});
+
+test('Undo of a finished edit still works after the window reloads (the engine keeps the conversation)', async ({ page }) => {
+  const home = makeHome();
+  const project = join(home, 'proj');
+  mkdirSync(project);
+  const file = join(project, 'notes.txt');
+  writeFileSync(file, 'one\ntwo\n');
+  const { pane, panel } = await ai.start(page, home);
+  await typeInPane(page, pane, 'cd ~/proj && pwd');
+  await expect(blockOf(pane, 'cd ~/proj && pwd')).toHaveAttribute('data-exit-code', '0');
+  ai.model.script(
+    { parts: [{ toolUse: { id: 'w1', name: 'write_file', input: { path: file, content: 'one\n2\n', purpose: 'a digit' } } }] },
+    { parts: [{ text: 'Wrote it.' }] },
+  );
+  await sendFromPanel(page, 'write a digit');
+  const edit = panel.locator('[data-testid="plan-step"][data-kind="edit"]');
+  await edit.locator('[data-action="approve"]').click();
+  await expect(edit).toHaveAttribute('data-status', 'done');
+  expect(readFileSync(file, 'utf8')).toBe('one\n2\n');
+
+  await page.reload();
+  const reloaded = await openPanel(page);
+  const again = reloaded.locator('[data-testid="plan-step"][data-kind="edit"]');
+  await expect(again).toHaveAttribute('data-status', 'done');
+  await again.locator('[data-action="undo"]').click();
+  await expect(again.getByTestId('undo-result')).toHaveAttribute('data-restored', 'true');
+  expect(readFileSync(file, 'utf8')).toBe('one\ntwo\n');
 });

@@ -70,6 +70,43 @@ test('a retry loop shows its hint and a badge on the failed block; Esc and a cli
   expect(ai.model.modelListRequests).toBe(0);
 });
 
+test('in a split the status bar shows the focused pane\'s hint only; each block keeps its badge', async ({ page }) => {
+  const { pane: first, paneId: firstId } = await ai.start(page, homeWith('long_pause_seconds = 0'));
+  const hint = page.getByTestId('companion-hint');
+  await page.keyboard.press('Control+Shift+D');
+  const second = page.locator(`[data-testid="pane"]:not([data-pane-id="${firstId}"])`);
+  await expect(second).toHaveAttribute('data-focused', 'true');
+  const secondId = (await second.getAttribute('data-pane-id'))!;
+
+  // A retry loop in the second pane: its hint, while it has the keyboard.
+  await runCommand(page, second, 'cat /etc/no-such-file');
+  const failed = await runCommand(page, second, 'cat /etc/no-such-file');
+  await expect(hint).toHaveAttribute('data-pane-id', secondId);
+  await expect(failed.getByTestId('companion-badge')).toHaveAttribute('data-pattern', 'retry-loop');
+
+  // The first pane takes the keyboard: no hint in the status bar, the badge stays on its block.
+  await first.click();
+  await expect(first).toHaveAttribute('data-focused', 'true');
+  await expect(hint).toHaveCount(0);
+  await expect(failed.getByTestId('companion-badge')).toHaveCount(1);
+  await second.click();
+  await expect(hint).toHaveAttribute('data-pane-id', secondId);
+
+  // Each pane its own: a cascade in the first pane shows there, and only there.
+  await runCommand(page, first, 'false');
+  await runCommand(page, first, 'ls /no-such-dir');
+  await runCommand(page, first, 'cat /no-such-file');
+  await expect(hint).toHaveAttribute('data-pane-id', firstId);
+  await expect(hint).toHaveAttribute('data-pattern', 'error-cascade');
+  await expect(hint).toHaveCount(1);
+  await expect(first.getByTestId('companion-badge')).toHaveCount(1);
+  await expect(second.getByTestId('companion-badge')).toHaveCount(1);
+  await second.click();
+  await expect(hint).toHaveAttribute('data-pattern', 'retry-loop');
+  await expect(hint).toHaveAttribute('data-pane-id', secondId);
+  expect(ai.model.requests).toHaveLength(0);
+});
+
 test('Esc reaches the shell when no hint shows, and a running program even while one shows', async ({ page }) => {
   const { pane, paneId } = await ai.start(page, homeWith('long_pause_seconds = 0'));
   await waitForPrompt(pane);

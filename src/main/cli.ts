@@ -2,7 +2,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArguments, USAGE } from './cli/arguments';
 import { runAuditVerify } from './cli/auditCommand';
-import { runPolicyCheck } from './cli/policyCheckCommand';
+import { runPolicyCheck, runPolicyEditCheck } from './cli/policyCheckCommand';
 import { runWebCommand } from './cli/webCommand';
 import { version } from './version';
 
@@ -30,6 +30,14 @@ export async function main(argv: string[], rendererDir = join(dirname(fileURLToP
     case 'policy-check':
       process.stdout.write(`${JSON.stringify(await runPolicyCheck(command.command, process.env, resolve(command.cwd ?? '.')))}\n`);
       return;
+    case 'policy-check-edit': {
+      const checked = await runPolicyEditCheck(command.path, process.env, resolve(command.cwd ?? '.'));
+      if ('error' in checked) {
+        process.stderr.write(`tandem: ${checked.error}\n`);
+        process.exitCode = 2;
+      } else process.stdout.write(`${JSON.stringify(checked)}\n`);
+      return;
+    }
     case 'audit-verify': {
       const outcome = await runAuditVerify(command.file, process.env);
       (outcome.stream === 'stdout' ? process.stdout : process.stderr).write(`${outcome.text}\n`);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EngineClient } from '../support/engineClient';
@@ -31,6 +31,30 @@ function auditLines(home: string): Record<string, unknown>[] {
 }
 
 describe('file edits by the agent', () => {
+  it('post-exec hooks hear of a written edit (its tool and command line), not of one that was not written', async () => {
+    const { client, model, paneId, home } = await open();
+    const project = await inProject(client, paneId, home);
+    const hooks = join(home, '.config/tandem/hooks');
+    mkdirSync(hooks, { recursive: true });
+    writeFileSync(join(hooks, 'post-exec'), `#!/bin/sh\ncat >> "${join(home, 'post-exec.jsonl')}"\necho >> "${join(home, 'post-exec.jsonl')}"\n`);
+    chmodSync(join(hooks, 'post-exec'), 0o755);
+    const heard = () => (existsSync(join(home, 'post-exec.jsonl')) ? readFileSync(join(home, 'post-exec.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) : []);
+    writeFileSync(join(project, 'a.txt'), 'one\n');
+    model.script(
+      { parts: [editFile('e1', 'a.txt', [{ old_text: 'one', new_text: 'uno' }]), editFile('e2', 'a.txt', [{ old_text: 'absent', new_text: 'x' }])] },
+      { parts: [{ text: 'Done.' }] },
+    );
+    await client.request('agent.send', { text: 'edit a.txt', attachments: [], paneId });
+    const first = await waitForStep(client, (candidate) => candidate.index === 1 && candidate.approval !== undefined, 'the first edit judged');
+    await client.request('agent.step', { planId: planIdOf(client), stepId: first.id, action: 'approve' });
+    await waitForIdleWithAnswer(client, 'Done.');
+    expect(readFileSync(join(project, 'a.txt'), 'utf8')).toBe('uno\n');
+    const [written] = await client.waitFor(() => (heard().length > 0 ? heard() : undefined), 10_000, 'the post-exec hook to run');
+    expect(written).toMatchObject({ event: 'post-exec', tool: 'edit_file', command: 'edit_file a.txt', cwd: project, step: 1, hook_event_name: 'PostToolUse', tool_name: 'edit_file' });
+    // The second edit was never written (its text is absent): no hook heard of it.
+    expect(heard()).toHaveLength(1);
+  });
+
   it('shows the diff, writes the file once approved, tells the model, audits the sha256s, and undoes', async () => {
     const { client, model, paneId, home } = await open();
     const project = await inProject(client, paneId, home);

@@ -72,6 +72,9 @@ describe.each(SHELLS)('Watch mode hints with a real $name', (shell) => {
     await client.waitForPrompt(paneId, prompts + 1);
 
     expect((await run(client, paneId, 'grep -q no-such-text /etc/passwd')).exitCode).toBe(1);
+    // Read as the shell reads it: a list whose only possible failure is grep's "no".
+    expect((await run(client, paneId, `grep -q 'no such; text' /etc/passwd && echo found`)).exitCode).toBe(1);
+    expect((await run(client, paneId, 'if [ -d /no-such-dir ]; then echo there; else test -f /no-such-file; fi')).exitCode).toBe(1);
     // Two counted failures so far: no hint (one for any block above was sent before its block).
     expect(hintEvents(client, paneId)).toEqual([]);
 

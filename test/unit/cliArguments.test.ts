@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseArguments } from '../../src/main/cli/arguments';
+import { runPolicyEditCheck } from '../../src/main/cli/policyCheckCommand';
 
 describe('parseArguments', () => {
   it('parses tandem web with its options in both spellings', () => {
@@ -37,11 +41,14 @@ describe('tandem policy check', () => {
     expect(parseArguments(['policy', 'check', '--cwd'])).toMatchObject({ kind: 'error' });
     expect(parseArguments(['policy', 'check'])).toMatchObject({ kind: 'error' });
     expect(parseArguments(['policy', 'frobnicate'])).toMatchObject({ kind: 'error' });
+    expect(parseArguments(['policy', 'check', '--edit', 'src/app.ts'])).toEqual({ kind: 'policy-check-edit', path: 'src/app.ts' });
+    expect(parseArguments(['policy', 'check', '--cwd', '/srv/app', '--edit=src/app.ts'])).toEqual({ kind: 'policy-check-edit', path: 'src/app.ts', cwd: '/srv/app' });
+    expect(parseArguments(['policy', 'check', '--edit', 'a', '--', 'ls'])).toMatchObject({ kind: 'error', message: expect.stringContaining('not both') });
+    expect(parseArguments(['policy', 'check', '--edit'])).toMatchObject({ kind: 'error', message: expect.stringContaining('--edit') });
   });
 
   it('prints one JSON line with decision, level, rule and reasons, and exits 0', async () => {
     const { execFileSync } = await import('node:child_process');
-    const { join } = await import('node:path');
     const run = (command: string) =>
       JSON.parse(execFileSync(process.execPath, [join(__dirname, '../../bin/tandem.js'), 'policy', 'check', '--', command], { encoding: 'utf8' }));
     expect(run('rm -rf ~')).toMatchObject({ decision: 'deny', level: 'red' });
@@ -50,6 +57,49 @@ describe('tandem policy check', () => {
     expect(run('npm install')).toMatchObject({ decision: 'ask', level: 'yellow' });
     // Four node processes in a row: on a loaded machine that alone can take most of a minute.
   }, 120_000);
+});
+
+describe('tandem policy check --edit', () => {
+  let home: string;
+  let project: string;
+  // A system policy folder of its own: Tandem's own files include the folder of the system policy.
+  let system: string;
+  const env = () => ({ HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local/share'), XDG_STATE_HOME: join(home, '.local/state') });
+  const check = (path: string) => runPolicyEditCheck(path, env(), project, { systemPolicyFile: join(system, 'policy.toml') });
+
+  beforeEach(() => {
+    home = mkdtempSync(join(tmpdir(), 'tandem-policy-edit-'));
+    system = mkdtempSync(join(tmpdir(), 'tandem-system-policy-'));
+    project = join(home, 'proj');
+    mkdirSync(join(project, 'src'), { recursive: true });
+    mkdirSync(join(project, 'secrets'));
+    mkdirSync(join(home, '.config/tandem'), { recursive: true });
+    writeFileSync(join(home, '.config/tandem/policy.toml'), '[approval.filesystem]\nwrite = ["$CWD/src/**"]\ndeny = ["$CWD/secrets/**"]\n');
+  });
+  afterEach(() => {
+    rmSync(home, { recursive: true, force: true });
+    rmSync(system, { recursive: true, force: true });
+  });
+
+  it('judges a file path as the gate judges an edit step: write and deny globs, outside the directory, key files, own files', async () => {
+    expect(await check('src/app.ts')).toMatchObject({ decision: 'allow', level: 'yellow', rule: expect.stringContaining('write') });
+    expect(await check('secrets/token')).toMatchObject({ decision: 'deny', rule: expect.stringContaining('deny') });
+    expect(await check('README.md')).toMatchObject({ decision: 'ask', rule: 'default: file edits ask (YELLOW)' });
+    expect(await check('/etc/hosts')).toMatchObject({ decision: 'ask', rule: expect.stringContaining("outside the pane's working directory") });
+    expect(await check('~/.bashrc')).toMatchObject({ decision: 'deny', level: 'red' });
+    expect(await check('~/.config/tandem/config.toml')).toMatchObject({ decision: 'deny', rule: expect.stringContaining("Tandem's own files") });
+  });
+
+  it('follows a symlink to what it names', async () => {
+    symlinkSync(join(project, 'secrets'), join(project, 'src', 'linked'));
+    expect(await check('src/linked/token')).toMatchObject({ decision: 'deny' });
+  });
+
+  it('prints one JSON line from the command line', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const out = execFileSync(process.execPath, [join(__dirname, '../../bin/tandem.js'), 'policy', 'check', '--cwd', project, '--edit', 'secrets/key'], { encoding: 'utf8', env: { ...process.env, ...env() } });
+    expect(JSON.parse(out)).toMatchObject({ decision: 'deny' });
+  }, 60_000);
 });
 
 describe('tandem audit verify', () => {

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sha256, MAX_EDIT_BYTES } from '../../src/main/agent/fileEdits/editableFile';
 import { applyEdit, prepareEdit, undoEdit, type PreparedEdit } from '../../src/main/agent/fileEdits/fileEdit';
-import { lineDiff, splitLines } from '../../src/main/agent/fileEdits/lineDiff';
+import { lineDiff } from '../../src/main/agent/fileEdits/lineDiff';
 import { applyReplacements, lineEndings } from '../../src/main/agent/fileEdits/textReplacements';
 
 let dir: string;
@@ -82,10 +82,10 @@ describe('text replacements', () => {
 });
 
 describe('line diff', () => {
-  it('numbers the lines on both sides and keeps three lines of context', () => {
+  it('numbers the lines on both sides and keeps three lines of context', async () => {
     const before = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10'].join('\n') + '\n';
     const after = before.replace('5\n', 'five\n');
-    const diff = lineDiff(before, after);
+    const diff = await lineDiff(before, after);
     expect(diff.added).toBe(1);
     expect(diff.removed).toBe(1);
     expect(diff.hunks).toHaveLength(1);
@@ -103,44 +103,56 @@ describe('line diff', () => {
     ]);
   });
 
-  it('the old side and the new side of the diff give back both texts (property)', () => {
+  it('the old side and the new side of the diff give back both texts (property)', async () => {
     const lines = fc.array(fc.constantFrom('a', 'b', 'c', 'd', ''), { maxLength: 30 });
-    fc.assert(
-      fc.property(lines, lines, (a, b) => {
+    await fc.assert(
+      fc.asyncProperty(lines, lines, async (a, b) => {
         const before = a.map((line) => `${line}\n`).join('');
         const after = b.map((line) => `${line}\n`).join('');
-        const diff = lineDiff(before, after);
+        const diff = await lineDiff(before, after);
         const changed = diff.hunks.flatMap((hunk) => hunk.lines);
         const removed = changed.filter((line) => line.kind === 'remove').length;
         const added = changed.filter((line) => line.kind === 'add').length;
-        // The edit script is minimal: never more changes than rewriting everything, and an equal text has none.
+        // Never more changes than rewriting everything, and an equal text has none.
         return removed === diff.removed && added === diff.added && removed <= a.length && added <= b.length && (before !== after || diff.hunks.length === 0)
-          && changed.every((line) => (line.kind === 'add' ? b[line.newLine! - 1] === line.text : a[line.oldLine! - 1] === line.text));
+          && changed.every((line) => (line.kind === 'add' ? b[line.newLine! - 1] === line.text : a[line.oldLine! - 1] === line.text))
+          && diff.hunks.every((hunk) => hunk.lines.every((line) => line.kind !== 'same' || a[line.oldLine! - 1] === line.text && b[line.newLine! - 1] === line.text));
       }),
     );
   });
 
-  it('stays exact for texts too different for the shortest-path search, and shows at most 2,000 lines', () => {
+  it('finds the few changed lines of a large file', async () => {
+    const a = Array.from({ length: 20_000 }, (_, i) => `line ${i % 50}`);
+    const b = [...a];
+    b.splice(9_000, 2, 'new one', 'new two', 'new three');
+    const diff = await lineDiff(a.join('\n'), b.join('\n'));
+    expect(diff).toMatchObject({ added: 3, removed: 2 });
+    expect(diff.hunks.map((hunk) => [hunk.oldStart, hunk.newStart])).toEqual([[8998, 8998]]);
+  });
+
+  it('shows texts too different to search as a rewrite of what lies between their common head and tail, at most 2,000 lines', async () => {
     const a = Array.from({ length: 6000 }, (_, i) => `line ${i}`);
-    const b = a.map((line, i) => (i % 4 === 0 ? `changed ${i}` : line));
-    const diff = lineDiff(a.join('\n'), b.join('\n'));
-    expect(diff).toMatchObject({ added: 1500, removed: 1500 });
+    const b = a.map((line, i) => (i % 4 === 1 ? `changed ${i}` : line));
+    const diff = await lineDiff(a.join('\n'), b.join('\n'));
+    // Lines 2..5998 (1-based) lie between the first and the last changed line.
+    expect(diff).toMatchObject({ added: 5997, removed: 5997 });
+    expect(diff.hunks[0]).toMatchObject({ oldStart: 2, newStart: 2 });
     const shown = diff.hunks.flatMap((hunk) => hunk.lines);
     expect(shown.length).toBe(2000);
-    expect(diff.hiddenLines).toBeGreaterThan(0);
+    expect(diff.hiddenLines).toBe(2 * 5997 - 2000);
     expect(shown.every((line) => (line.kind === 'add' ? b[line.newLine! - 1] === line.text : a[line.oldLine! - 1] === line.text))).toBe(true);
   });
 
-  it('notices a line break added or removed at the very end', () => {
-    expect(lineDiff('a', 'a\n')).toEqual({ added: 0, removed: 0, hunks: [], finalNewline: 'added' });
-    expect(lineDiff('a\r\n', 'a')).toMatchObject({ finalNewline: 'removed' });
-    expect(lineDiff('', 'a\n')).not.toHaveProperty('finalNewline');
+  it('diffs a CRLF file by its lines, not its line endings', async () => {
+    const diff = await lineDiff('one\r\ntwo\r\nthree\r\n', 'one\r\n2\r\nthree\r\n');
+    expect(diff.hunks[0]!.lines.map((line) => `${line.kind}:${line.text}`)).toEqual(['same:one', 'remove:two', 'add:2', 'same:three']);
   });
 
-  it('splits lines without an empty last one', () => {
-    expect(splitLines('a\r\nb\n')).toEqual(['a', 'b']);
-    expect(splitLines('a')).toEqual(['a']);
-    expect(splitLines('')).toEqual([]);
+  it('notices a line break added or removed at the very end', async () => {
+    expect(await lineDiff('a', 'a\n')).toEqual({ added: 0, removed: 0, hunks: [], finalNewline: 'added' });
+    expect(await lineDiff('a\r\n', 'a')).toMatchObject({ added: 0, removed: 0, finalNewline: 'removed' });
+    expect(await lineDiff('a\nb', 'a\nc\n')).toMatchObject({ added: 1, removed: 1, finalNewline: 'added' });
+    expect(await lineDiff('', 'a\n')).not.toHaveProperty('finalNewline');
   });
 });
 

@@ -1,15 +1,18 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { isExpectedToFail } from '../../src/main/companion/expectedFailure';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ExpectedFailures } from '../../src/main/companion/expectedFailure';
 import { HintDetector, normalizeCommand, type FinishedCommand } from '../../src/main/companion/hintDetector';
 import { recentFailures } from '../../src/main/companion/whatJustHappened';
 import type { Block } from '../../src/shared/blocks';
 
 const THRESHOLDS = { errorCascade: 3, retryLoop: 2 };
 
+const judge = new ExpectedFailures();
+beforeAll(() => judge.ready);
+
 /** The hints the detector gives for a run of commands, as `index:pattern`. */
 function hintsFor(commands: FinishedCommand[], thresholds = THRESHOLDS): string[] {
-  const detector = new HintDetector();
+  const detector = new HintDetector(judge);
   return commands.flatMap((command, index) => {
     const step = detector.finished(command, thresholds);
     return step.hint ? [`${index}:${step.hint}`] : [];
@@ -45,7 +48,7 @@ describe('Watch mode hint detector', () => {
   });
 
   it('a long pause hints once, only after a counted failure and before any other hint', () => {
-    const detector = new HintDetector();
+    const detector = new HintDetector(judge);
     expect(detector.paused()).toBeUndefined();
     expect(detector.finished(fail('make'), THRESHOLDS).pauseCanHint).toBe(true);
     expect(detector.paused()).toBe('long-pause');
@@ -53,7 +56,7 @@ describe('Watch mode hint detector', () => {
     expect(detector.finished(fail('cc'), THRESHOLDS).hint).toBeUndefined();
     expect(detector.finished(fail('ls'), THRESHOLDS).hint).toBeUndefined();
 
-    const interrupted = new HintDetector();
+    const interrupted = new HintDetector(judge);
     interrupted.finished(fail('make'), THRESHOLDS);
     expect(interrupted.finished(fail('sleep 9', 130), THRESHOLDS).pauseCanHint).toBe(false);
     expect(interrupted.paused()).toBeUndefined();
@@ -65,7 +68,7 @@ describe('Watch mode hint detector', () => {
   it('property: at most one hint between two successes, and a success never hints', () => {
     fc.assert(
       fc.property(fc.array(finished, { maxLength: 40 }), fc.integer({ min: 2, max: 5 }), fc.integer({ min: 2, max: 5 }), (commands, errorCascade, retryLoop) => {
-        const detector = new HintDetector();
+        const detector = new HintDetector(judge);
         let hintsInEpisode = 0;
         for (const entry of commands) {
           const step = detector.finished(entry, { errorCascade, retryLoop });
@@ -86,12 +89,12 @@ describe('Watch mode hint detector', () => {
   it('property: a success ends the episode — what follows is judged afresh', () => {
     fc.assert(
       fc.property(fc.array(finished, { maxLength: 20 }), fc.array(finished, { maxLength: 20 }), (before, after) => {
-        const detector = new HintDetector();
+        const detector = new HintDetector(judge);
         for (const entry of before) detector.finished(entry, THRESHOLDS);
         const ended = detector.finished(ok('true'), THRESHOLDS);
         expect(ended.hint).toBeUndefined();
         const afterwards = after.map((entry) => detector.finished(entry, THRESHOLDS).hint);
-        const fresh = new HintDetector();
+        const fresh = new HintDetector(judge);
         expect(afterwards).toEqual(after.map((entry) => fresh.finished(entry, THRESHOLDS).hint));
       }),
     );
@@ -126,8 +129,46 @@ describe('expected failures', () => {
     ['echo "unclosed', false],
     ['make', false],
     ['', false],
+    // Read as bash reads them: lists, quotes, subshells, compound commands.
+    ['grep -q x f && echo y', true],
+    ['grep -q x f && echo y || echo n', true],
+    ['test -f a && test -f b', true],
+    ['[ -d x ] || mkdir x', false],
+    ['[ -d x ] || [ -d y ]', true],
+    ['if test -f x; then diff x y; fi', true],
+    ['if test -f x; then cat x; fi', false],
+    ['if make; then echo built; else test -f old; fi', true],
+    ['if grep -q x f; then make; elif test -d y; then cmp a b; fi', false],
+    ['( grep -q x f )', true],
+    // cd fails with status 1 too: a missing folder is a real failure.
+    ['( cd sub && grep -q x f )', false],
+    ['{ diff a b; }', true],
+    ['grep -q "a && make" f', true],
+    ["echo 'grep -q x f'", false],
+    ['make | grep -q error', true],
+    ['grep -q x f | make', false],
+    ['for f in *.c; do grep -q main "$f"; done', true],
+    ['while read l; do test -n "$l"; done < list', true],
+    ['case $x in a) test -f a;; *) make;; esac', false],
+    ['$GREP -q x f', false],
+    ['grep -q x f; # just checking', true],
   ])('%j → %s', (line, expected) => {
-    expect(isExpectedToFail(line)).toBe(expected);
+    expect(judge.isExpected(line, 1)).toBe(expected);
+  });
+
+  it('only a "no" (status 1) is an answer: 2 is grep\'s, diff\'s and test\'s trouble', () => {
+    expect(judge.isExpected('diff a b', 2)).toBe(false);
+    expect(judge.isExpected('grep -q x missing-file', 2)).toBe(false);
+    expect(judge.isExpected('test -f x', 127)).toBe(false);
+  });
+
+  it('counts every failure until the grammar is loaded', async () => {
+    let load!: (parser: Awaited<ReturnType<typeof import('../../src/main/safety/shellParser').getShellParser>>) => void;
+    const later = new ExpectedFailures(new Promise((resolve) => (load = resolve)));
+    expect(later.isExpected('grep -q x f', 1)).toBe(false);
+    load(await (await import('../../src/main/safety/shellParser')).getShellParser());
+    await later.ready;
+    expect(later.isExpected('grep -q x f', 1)).toBe(true);
   });
 });
 

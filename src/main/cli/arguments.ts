@@ -5,6 +5,7 @@ export type CliCommand =
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'policy-check'; command: string; cwd?: string }
+  | { kind: 'policy-check-edit'; path: string; cwd?: string }
   | { kind: 'audit-verify'; file?: string }
   | { kind: 'error'; message: string };
 
@@ -16,6 +17,8 @@ export const USAGE = `Usage:
   tandem policy check [--cwd DIR] -- 'COMMAND'
                                  how the agent's approval gate would judge COMMAND run in DIR
                                  (default: here), as one JSON line
+  tandem policy check [--cwd DIR] --edit PATH
+                                 the same for an edit_file / write_file of PATH from a pane in DIR
   tandem audit verify [--file PATH]
                                  check the agent's audit trail; exit 0 when intact, 1 naming the first broken line
   tandem --help | --version`;
@@ -61,16 +64,26 @@ function parsePolicyArguments(rest: string[]): CliCommand {
   const [sub, ...words] = rest;
   if (sub !== 'check') return { kind: 'error', message: `Unknown policy command "${sub ?? ''}"; try \`tandem policy check -- 'COMMAND'\`.` };
   let cwd: string | undefined;
+  let edit: string | undefined;
   let at = 0;
   // Options come before the command (or before `--`); everything after is the command.
-  while (words[at]?.startsWith('--cwd')) {
-    const inline = words[at]!.startsWith('--cwd=') ? words[at]!.slice('--cwd='.length) : undefined;
-    cwd = inline ?? words[at + 1];
+  for (;;) {
+    const word = words[at];
+    const flag = word === '--cwd' || word?.startsWith('--cwd=') ? 'cwd' : word === '--edit' || word?.startsWith('--edit=') ? 'edit' : undefined;
+    if (!flag || !word) break;
+    const inline = word.includes('=') ? word.slice(word.indexOf('=') + 1) : undefined;
+    const value = inline ?? words[at + 1];
     at += inline === undefined ? 2 : 1;
-    if (!cwd) return { kind: 'error', message: '--cwd needs a directory.' };
+    if (!value) return { kind: 'error', message: flag === 'cwd' ? '--cwd needs a directory.' : '--edit needs the path of a file.' };
+    if (flag === 'cwd') cwd = value;
+    else edit = value;
   }
   const remaining = words.slice(at);
   const command = (remaining[0] === '--' ? remaining.slice(1) : remaining).join(' ').trim();
+  if (edit !== undefined) {
+    if (command) return { kind: 'error', message: 'tandem policy check takes a command or --edit PATH, not both.' };
+    return cwd === undefined ? { kind: 'policy-check-edit', path: edit } : { kind: 'policy-check-edit', path: edit, cwd };
+  }
   if (!command) return { kind: 'error', message: "tandem policy check needs a command: tandem policy check -- 'rm -rf build'" };
   return cwd === undefined ? { kind: 'policy-check', command } : { kind: 'policy-check', command, cwd };
 }

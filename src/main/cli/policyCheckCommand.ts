@@ -1,3 +1,8 @@
+import { realpath } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { realPathOf } from '../agent/fileEdits/editableFile';
+import { resolveToolPath } from '../agent/tools/filePaths';
+import type { GateDecision } from '../safety/approval/approvalGate';
 import { createApprovalGate, type GateSetupOptions } from '../safety/approval/gateSetup';
 import { tandemPaths } from '../settings/paths';
 
@@ -17,10 +22,31 @@ export interface PolicyCheckResult {
 export async function runPolicyCheck(command: string, env: NodeJS.ProcessEnv, cwd: string, options: GateSetupOptions = {}): Promise<PolicyCheckResult> {
   const gate = createApprovalGate(tandemPaths(env), env, options);
   const decided = await gate.decide({ command, cwd });
-  return {
-    decision: decided.blocked ? 'deny' : decided.decision,
-    level: decided.level,
-    rule: decided.modifiedBy ? `${decided.rule} (the command as changed by hook ${decided.modifiedBy}: ${decided.command})` : decided.rule,
-    reasons: decided.reasons,
-  };
+  return checkResult(decided, decided.modifiedBy ? `${decided.rule} (the command as changed by hook ${decided.modifiedBy}: ${decided.command})` : decided.rule);
+}
+
+/**
+ * `tandem policy check --edit PATH`: what the gate decides for an edit_file (or write_file: the
+ * same cascade) of PATH by the agent in a pane whose working directory is `cwd` — Tandem's own
+ * files, `[approval.filesystem]` deny and write globs, key and startup files, pre-exec hooks,
+ * outside the pane's directory — without session grants. The path is resolved as the file
+ * tools resolve it: from `cwd`, `~/…`, through symlinks.
+ */
+export async function runPolicyEditCheck(path: string, env: NodeJS.ProcessEnv, cwd: string, options: GateSetupOptions = {}): Promise<PolicyCheckResult | { error: string }> {
+  const resolved = resolveToolPath(path, { cwd, homeDir: env.HOME || homedir() });
+  if (!resolved.ok) return { error: resolved.message };
+  const real = await realPathOf(resolved.path);
+  const gate = createApprovalGate(tandemPaths(env), env, options);
+  const decided = await gate.decideEdit({
+    tool: 'edit_file',
+    path: real.ok ? real.path : resolved.path,
+    linkPath: resolved.path,
+    command: `edit_file ${path}`,
+    cwd: await realpath(cwd).catch(() => cwd),
+  });
+  return checkResult(decided, decided.rule);
+}
+
+function checkResult(decided: GateDecision, rule: string): PolicyCheckResult {
+  return { decision: decided.blocked ? 'deny' : decided.decision, level: decided.level, rule, reasons: decided.reasons };
 }

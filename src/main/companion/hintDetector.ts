@@ -1,5 +1,5 @@
 import type { HintPattern } from '../../shared/companion';
-import { isExpectedToFail, isInterruption } from './expectedFailure';
+import { isInterruption } from './expectedFailure';
 
 export interface HintThresholds {
   /** Counted failures in a row for an error cascade. */
@@ -12,6 +12,11 @@ export interface FinishedCommand {
   command: string;
   /** Undefined when the shell did not say (no integration): it counts for nothing. */
   exitCode?: number;
+}
+
+/** Tells a failure that answers a question (`grep -q` saying no) from one that counts. */
+export interface FailureJudge {
+  isExpected(commandLine: string, exitCode: number): boolean;
 }
 
 export interface DetectorStep {
@@ -36,6 +41,8 @@ export class HintDetector {
   private hinted = false;
   private lastCounted = false;
 
+  constructor(private readonly judge: FailureJudge) {}
+
   finished(command: FinishedCommand, thresholds: HintThresholds): DetectorStep {
     const { exitCode } = command;
     if (exitCode === 0) {
@@ -47,7 +54,7 @@ export class HintDetector {
       this.lastCounted = false;
       return { episodeEnded, pauseCanHint: false };
     }
-    if (exitCode === undefined || isInterruption(exitCode) || isExpectedToFail(command.command)) {
+    if (exitCode === undefined || isInterruption(exitCode) || this.judge.isExpected(command.command, exitCode)) {
       this.lastCounted = false;
       return { episodeEnded: false, pauseCanHint: false };
     }

@@ -3,7 +3,8 @@ import { HINT_TEXTS, type CompanionHint, type HintPattern } from '../../shared/c
 import type { Disposable } from '../../shared/events';
 import type { Settings } from '../../shared/settings';
 import type { PaneWatcher } from '../panes/paneWatcher';
-import { HintDetector, normalizeCommand } from './hintDetector';
+import { ExpectedFailures } from './expectedFailure';
+import { HintDetector, normalizeCommand, type FailureJudge } from './hintDetector';
 
 export interface WatchHintsHost {
   settings(): Settings['companion'];
@@ -35,11 +36,15 @@ export class WatchHints implements Disposable {
   /** The pane an `!auto` run works in: no hints there meanwhile (its failures are the agent's to handle). */
   private quietPaneId: number | undefined;
 
-  constructor(private readonly host: WatchHintsHost) {}
+  /** `judge`: by default the bash grammar, loaded in the background (until then every failure counts). */
+  constructor(
+    private readonly host: WatchHintsHost,
+    private readonly judge: FailureJudge = new ExpectedFailures(),
+  ) {}
 
   watch(paneId: number, observe: (watcher: PaneWatcher) => Disposable): void {
     const pane: WatchedPane = {
-      detector: new HintDetector(),
+      detector: new HintDetector(this.judge),
       subscription: { dispose: () => undefined },
       hint: undefined,
       pausedOn: undefined,

@@ -52,7 +52,7 @@ export async function prepareEdit(path: string, request: EditRequest): Promise<P
   const after = encodeLike(before, text);
   if (after.length > MAX_EDIT_BYTES) return { ok: false, message: `Not changed: the new content would be ${after.length} bytes, more than the ${MAX_EDIT_BYTES} bytes (1 MiB) the file tools write.` };
   if (before.exists && after.equals(before.bytes)) return { ok: false, message: `Not changed: the ${request.tool === 'edit_file' ? 'edits leave' : 'content is'} ${path} exactly as it is.` };
-  return { ok: true, edit: { tool: request.tool, path: before.path, before, after, diff: lineDiff(before.text, text) } };
+  return { ok: true, edit: { tool: request.tool, path: before.path, before, after, diff: await lineDiff(before.text, text) } };
 }
 
 /**

@@ -358,6 +358,8 @@ export class Plan {
         step.result = { content: end.report, isError: !end.ok };
         this.setStatus(step, end.ok ? 'done' : 'failed', end.ok ? undefined : end.report);
         effects.push(this.audit(step, end.ok ? 'executed' : 'failed', { ...end.audit, reason: end.ok ? undefined : end.report }));
+        // Written: the post-exec hooks hear of it, as of a command that ran.
+        if (end.ok) effects.push({ kind: 'executed', stepId: step.id, cwd: '' });
         if (!end.ok) this.halt(`Step ${step.index}: ${end.report}`);
         return;
       case 'cancelled':

@@ -227,6 +227,7 @@ export class ToolDispatcher {
   private async afterExecution(plan: Plan, step: Readonly<PlanStep>, cwd: string): Promise<void> {
     const conversation = this.host.conversation.id;
     const results = await this.host.gate.afterExecution({
+      tool: step.tool,
       command: step.command,
       purpose: step.purpose,
       cwd,

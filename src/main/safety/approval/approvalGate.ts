@@ -138,10 +138,13 @@ export class ApprovalGate {
     return decided('ask', policy.rule, byOf(policy));
   }
 
-  /** A command of the agent ran to its end: the post-exec hooks hear of it (their answers are only reported). */
-  afterExecution(ran: ProposedCommand & { level: RiskLevel; reasons: string[]; exitCode?: number; durationMs?: number }): Promise<PostExecHookResult[]> {
-    const { level, reasons, ...action } = ran;
-    return runPostExecHooks(this.options.hooksDir, { tool: 'run_command', ...action, risk: { level, reasons } }, { timeoutMs: this.options.hookTimeoutMs, env: this.options.env });
+  /**
+   * A step of the agent ran to its end — a command (`run_command`), or an edit that was written
+   * (`edit_file`, `write_file`): the post-exec hooks hear of it (their answers are only reported).
+   */
+  afterExecution(ran: ProposedCommand & { tool?: string; level: RiskLevel; reasons: string[]; exitCode?: number; durationMs?: number }): Promise<PostExecHookResult[]> {
+    const { level, reasons, tool, ...action } = ran;
+    return runPostExecHooks(this.options.hooksDir, { tool: tool ?? 'run_command', ...action, risk: { level, reasons } }, { timeoutMs: this.options.hookTimeoutMs, env: this.options.env });
   }
 
   /** policy.toml files that exist but cannot be used (everything asks meanwhile). */
