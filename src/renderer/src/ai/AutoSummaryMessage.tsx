@@ -1,4 +1,4 @@
-import type { ReactElement } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import type { ConversationItem } from '../../../shared/agent';
 import { describeAutoEnd, type AutoSummary, type AutoSummaryStep } from '../../../shared/companion';
 import { formatElapsed } from '../companion/autoRunState';
@@ -55,10 +55,32 @@ function SummarySection({ title, empty, children }: { title: string; empty: stri
   );
 }
 
-function leftText(summary: AutoSummary, notRun: AutoSummaryStep[]): string {
-  const skipped = notRun.length > 0 ? ` Not run: ${notRun.map((step) => `\`${step.command}\` (${step.detail ?? step.status})`).join(', ')}.` : '';
-  if (summary.end.kind === 'done') return `the agent said the task is done; its last answer above says what is left, if anything.${skipped}`;
-  return `the run ended before the agent said the task was done: ${describeAutoEnd(summary.end)}.${skipped} Write to the AI to go on.`;
+function leftText(summary: AutoSummary, notRun: AutoSummaryStep[]): ReactNode {
+  const skipped = notRun.length > 0 && (
+    <>
+      {' '}
+      Not run:{' '}
+      {notRun.map((step, index) => (
+        <span key={step.stepId}>
+          {index > 0 && ', '}
+          <code>{step.command}</code> ({step.detail ?? step.status})
+        </span>
+      ))}
+      .
+    </>
+  );
+  if (summary.end.kind === 'done') {
+    return (
+      <>
+        the agent said the task is done; its last answer above says what is left, if anything.{skipped}
+      </>
+    );
+  }
+  return (
+    <>
+      the run ended before the agent said the task was done: {describeAutoEnd(summary.end)}.{skipped} Write to the AI to go on.
+    </>
+  );
 }
 
 /** The step's card, scrolled into view (an edit's card holds its diff). */

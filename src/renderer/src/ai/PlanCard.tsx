@@ -56,13 +56,16 @@ export const PlanCard = memo(function PlanCard({ item }: { item: PlanItem }) {
       data-item-id={item.id}
       data-state={plan.state}
       data-mode={plan.mode}
+      data-auto={plan.auto ? 'true' : undefined}
       aria-label={`Plan, ${STATE_TEXT[plan.state]}`}
       tabIndex={-1}
     >
       <header className="plan__header">
         <span className="plan__title">Plan</span>
         <span className={`plan__state plan__state--${plan.state}`}>{STATE_TEXT[plan.state]}</span>
-        {(active || halted) && <span className="plan__mode">{MODE_TEXT[plan.mode]}</span>}
+        {(active || halted) && (
+          <span className="plan__mode">{plan.auto && plan.mode === 'ask' ? 'auto: GREEN runs, the rest asks, RED is refused' : MODE_TEXT[plan.mode]}</span>
+        )}
       </header>
       <ol className="plan__steps">
         {plan.steps.map((step) => (
