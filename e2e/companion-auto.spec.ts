@@ -134,10 +134,20 @@ test('Ctrl+C in the pane ends an auto run mid-step: the step is interrupted, the
   expect(ai.model.requests).toHaveLength(1);
 });
 
-test('the banner\'s Stop ends the run while a step waits for approval', async ({ page }) => {
+test('"Auto…" in the palette starts a run from the panel; the banner\'s Stop ends it while a step waits for approval', async ({ page }) => {
   const { pane, panel } = await ai.start(page);
   ai.model.script({ parts: [runCommandTool('y1', 'touch made.txt')] });
-  await typeInPane(page, pane, '!auto make a file');
+  await pane.click();
+  await page.keyboard.press('Control+Shift+P');
+  await page.keyboard.type('auto');
+  await expect(page.getByTestId('palette-item').first()).toHaveAttribute('data-action-id', 'ai.auto');
+  await page.keyboard.press('Enter');
+  const input = panel.getByTestId('ai-input');
+  await expect(input).toBeFocused();
+  await expect(input).toHaveValue('!auto ');
+  await page.keyboard.type('make a file');
+  await page.keyboard.press('Enter');
+  await expect(pane.getByTestId('auto-banner')).toContainText('make a file');
   await expect(step(panel, 'touch made.txt').locator('[data-action="approve"]')).toBeEnabled();
   await pane.getByTestId('auto-banner').locator('[data-action="stop"]').click();
   await expect(step(panel, 'touch made.txt')).toHaveAttribute('data-status', 'skipped');

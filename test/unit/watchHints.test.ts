@@ -109,3 +109,24 @@ describe('WatchHints: the long-pause timer', () => {
     expect(watchers.size).toBe(0);
   });
 });
+
+describe('WatchHints during an auto run', () => {
+  it('the run\'s pane loses its hint and gets none while it runs; other panes still do; after it, hints come back', () => {
+    const { hints, shown, finish } = setup();
+    finish(1, 'make', 2);
+    finish(1, 'make', 2);
+    expect(shown.at(-1)).toMatchObject({ paneId: 1, hint: { pattern: 'retry-loop' } });
+    hints.quietIn(1);
+    expect(shown.at(-1)).toEqual({ paneId: 1, hint: null });
+    for (const command of ['a', 'b', 'c', 'd']) finish(1, command, 1);
+    expect(hints.current()).toEqual([]);
+    finish(2, 'cargo build', 101);
+    finish(2, 'cargo build', 101);
+    expect(hints.current()).toEqual([expect.objectContaining({ paneId: 2, pattern: 'retry-loop' })]);
+    hints.quietIn(undefined);
+    finish(1, 'ok', 0);
+    finish(1, 'npm test', 1);
+    finish(1, 'npm test', 1);
+    expect(hints.current()).toContainEqual(expect.objectContaining({ paneId: 1, pattern: 'retry-loop' }));
+  });
+});

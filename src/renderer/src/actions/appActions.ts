@@ -1,9 +1,8 @@
-import { useAiPanelStore } from '../ai/aiPanelStore';
 import { useBannerStore } from '../app/bannerStore';
 import { engine } from '../app/engine';
 import { useUiStore } from '../app/uiStore';
 import { newConversation } from '../ai/agentRequests';
-import { focusAiInput, toggleAiPanel } from '../ai/panelControl';
+import { draftAutoTask, focusAiInput, toggleAiPanel } from '../ai/panelControl';
 import { canRerun, copyBlockCommand, copyBlockOutput, rerunBlock } from '../blocks/blockActions';
 import { jumpToBlock, targetBlockId } from '../blocks/blockNavigation';
 import { useBlocksStore } from '../blocks/blocksStore';
@@ -244,11 +243,7 @@ export const appActions: AppAction[] = [
   {
     id: 'ai.auto',
     title: 'Auto… (let the AI work on a task in this pane)',
-    run: () => {
-      const panel = useAiPanelStore.getState();
-      if (!panel.draft.startsWith('!auto')) panel.setDraft('!auto ');
-      focusAiInput();
-    },
+    run: () => draftAutoTask(),
   },
   {
     id: 'ai.newConversation',

@@ -5,7 +5,7 @@ import { newConversation } from './agentRequests';
 import { useConversationStore } from './conversationStore';
 import { ContextGauge } from './ContextGauge';
 import { ModelPicker } from './ModelPicker';
-import { closeAiPanel } from './panelControl';
+import { closeAiPanel, draftAutoTask } from './panelControl';
 import { formatCost, formatTokens } from './usageFormat';
 
 /** Model, usage, cost, context gauge, what the agent is doing; New conversation and Close. */
@@ -27,6 +27,15 @@ export function AiHeader() {
           {connected ? agentStatusText(status) : 'Not connected'}
         </span>
         <span className="ai-header__spacer" />
+        <button
+          type="button"
+          className="ai-header__button"
+          data-testid="ai-auto"
+          title="Auto mode: give the AI a task to work on in the active pane (!auto <task>)"
+          onClick={draftAutoTask}
+        >
+          Auto…
+        </button>
         <button
           type="button"
           className="ai-header__button"

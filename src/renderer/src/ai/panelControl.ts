@@ -42,6 +42,13 @@ export function focusAiInput(): void {
   openAiPanel({ focusInput: true });
 }
 
+/** "Auto…" (the palette, the panel header): the input gets `!auto `, ready for the task. */
+export function draftAutoTask(): void {
+  const panel = useAiPanelStore.getState();
+  if (!panel.draft.trimStart().startsWith('!auto')) panel.setDraft('!auto ');
+  focusAiInput();
+}
+
 export function attachBlocks(blockIds: readonly string[], options: { focusInput: boolean }): void {
   useAiPanelStore.getState().attach(blockIds);
   openAiPanel(options);
