@@ -1,29 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentEvents, AgentResults, AgentStatus, ConversationView, ModelList, PlanAction, StepAction } from '../../shared/agent';
+import type { AgentResults, AgentStatus, ConversationView, ModelList, PlanAction, StepAction } from '../../shared/agent';
 import type { AutoEnd } from '../../shared/companion';
 import type { Settings } from '../../shared/settings';
-import { failuresForModel, recentFailures } from '../companion/whatJustHappened';
-import { estimateTokens } from '../context/tokenEstimate';
-import type { EngineLog } from '../log/engineLog';
+import { quickQuestion } from '../companion/quickQuestion';
 import type { PromptRequest } from '../prompt/promptInterceptor';
-import type { ApprovalGate } from '../safety/approval/approvalGate';
-import type { AuditLog } from '../safety/audit/auditLog';
-import { describeRedactions, scrubEnvironment, scrubSecrets } from '../safety/secretScrubber';
-import type { AgentPane } from './agentPane';
-import type { AgentContent, ModelResult } from './backends/modelBackend';
-import { autoEndNote, autoInstructions } from './auto/autoInstructions';
-import { AutoRun } from './auto/autoRun';
+import { describeRedactions, scrubSecrets } from '../safety/secretScrubber';
+import type { AgentHost } from './agentHost';
+import type { AgentContent } from './backends/modelBackend';
+import { AutoMode } from './auto/autoMode';
 import { attachBlocks } from './conversation/attachments';
 import { Conversation, type ConversationSurroundings } from './conversation/conversation';
-import { BROKE_OFF_MARK, estimateMessagesTokens } from './conversation/conversationHistory';
-import { modelFacts } from './modelCatalog';
-import { ModelChoice, type ApiKeyStore, type BackendKind } from './modelConnection';
+import { ModelChoice, type BackendKind } from './modelConnection';
 import { ModelLists } from './modelList';
-import { ModelTurn } from './modelTurn';
+import { ModelRequests } from './modelRequests';
 import type { PlanRunner } from './plan/planRunner';
 import { NO_PAGER_ENV } from './plan/stepEnvironment';
 import { StandingContextCache } from './standingContextCache';
-import { SYSTEM_PROMPT } from './systemPrompt';
 import { TokenBudget } from './tokenBudget';
 import { ToolDispatcher } from './tools/toolDispatcher';
 import { AGENT_TOOLS } from './tools/toolRegistry';
@@ -31,30 +23,6 @@ import { UserCommand } from './userCommand';
 
 /** Two cancels within this window stop everything the agent is doing. */
 const DOUBLE_CANCEL_MS = 1_000;
-
-/** How a cancelled partial answer ends in the history the model is sent. */
-const CANCELLED_MARK = '[The user cancelled this answer here.]';
-
-/** What the agent needs from the engine. */
-export interface AgentHost {
-  settings(): Settings;
-  env: NodeJS.ProcessEnv;
-  keys: ApiKeyStore;
-  pane(paneId: number): AgentPane | undefined;
-  /** The pane the user worked in last, when a request names none. */
-  defaultPaneId(): number | undefined;
-  emit<E extends keyof AgentEvents>(event: E, payload: AgentEvents[E]): void;
-  /** First retry delay when the server names none (doubling each time); tests shorten it. */
-  retryBaseMs?: number;
-  /** The approval gate every command of the agent passes: risk, policy, hooks, session grants. */
-  gate: ApprovalGate;
-  /** The audit trail of every proposed, decided and executed action. */
-  audit: Pick<AuditLog, 'append'>;
-  /** Where model errors and hook failures are recorded. */
-  log?: Pick<EngineLog, 'error' | 'warning'>;
-  /** An `!auto` run started (a pane id) or ended (undefined): Watch mode's hints keep quiet meanwhile. */
-  autoChanged?(paneId: number | undefined): void;
-}
 
 /**
  * The agent of one window: takes the panel's requests and runs the loop — a model turn, then
@@ -70,20 +38,29 @@ export class AgentSession {
   private readonly tools: ToolDispatcher;
   private readonly userCommand = new UserCommand();
   private readonly standing: StandingContextCache;
-  private turn: ModelTurn | undefined;
+  private readonly requests: ModelRequests;
   private looping = false;
   private lastCancelAt = 0;
   private activePaneId: number | undefined;
-  private auto: AutoRun | undefined;
-  /** How the last auto run ended, for the next request, when the model did not end it itself. */
-  private autoNote: string | undefined;
+  private readonly auto: AutoMode;
 
   constructor(private readonly host: AgentHost) {
     this.conversation = new Conversation({ surroundings: () => this.surroundings(), emit: (view) => host.emit('agent.conversation', view), log: host.log });
     this.models = new ModelChoice(() => host.settings().ai, host.env, host.keys);
     this.budget = new TokenBudget(() => this.settings().sessionTokenBudget);
     this.standing = new StandingContextCache((paneId) => host.pane(paneId));
-    this.tools = new ToolDispatcher(AGENT_TOOLS, {
+    this.auto = new AutoMode({
+      settings: () => host.settings().companion,
+      items: () => this.conversation.items,
+      busy: () => this.looping || this.requests.current !== undefined || this.userCommand.running,
+      hasPane: (paneId) => host.pane(paneId) !== undefined,
+      sendTask: (paneId, task, instructions, itemId) => this.send({ text: task, attachments: [], paneId }, 'auto', instructions, itemId),
+      stopEverything: () => this.stopEverything(),
+      addSummary: (summary) => this.conversation.add({ id: randomUUID(), role: 'summary', summary, at: Date.now() }),
+      changed: () => this.conversation.changed(),
+      runChanged: (paneId) => host.autoChanged?.(paneId),
+    });
+    const tools = new ToolDispatcher(AGENT_TOOLS, {
       pane: (paneId) => host.pane(paneId),
       paneId: () => this.paneId(),
       cwd: () => this.cwd(),
@@ -92,10 +69,24 @@ export class AgentSession {
       gate: host.gate,
       audit: host.audit,
       log: host.log,
-      stepTimeoutMs: () => this.auto?.stepTimeoutMs ?? this.settings().stepTimeoutSeconds * 1000,
+      stepTimeoutMs: () => this.auto.stepTimeoutMs() ?? this.settings().stepTimeoutSeconds * 1000,
       stepEnv: () => (this.settings().stepsUsePager ? undefined : NO_PAGER_ENV),
-      planRules: () => this.auto?.planRules(this.conversation.items),
-      stepLimitRefusal: () => this.auto?.stepLimitRefusal,
+      planRules: () => this.auto.planRules(),
+      stepLimitRefusal: () => this.auto.stepLimitRefusal(),
+    });
+    this.tools = tools;
+    this.requests = new ModelRequests({
+      conversation: this.conversation,
+      models: this.models,
+      budget: this.budget,
+      tools,
+      standing: this.standing,
+      settings: () => host.settings(),
+      env: host.env,
+      emit: (event, payload) => host.emit(event, payload),
+      paneId: () => this.paneId(),
+      used: (tokens) => this.auto.countTokens(tokens),
+      retryBaseMs: host.retryBaseMs,
     });
   }
 
@@ -113,7 +104,7 @@ export class AgentSession {
    * mid-stream is in the history as it arrived; the model is asked for it again.
    */
   retry(): void {
-    if (this.looping || this.turn) throw new Error('The agent is still working; wait for it or cancel it (Esc) first.');
+    if (this.looping || this.requests.current) throw new Error('The agent is still working; wait for it or cancel it (Esc) first.');
     if (!this.conversation.unanswered) {
       if (!this.conversation.lastAnswerBroke) throw new Error('There is no failed request to send again.');
       this.conversation.appendToHistory('user', [{ type: 'text', text: '[Your answer above broke off. Answer again.]' }]);
@@ -166,8 +157,8 @@ export class AgentSession {
       at: Date.now(),
     });
     const content: AgentContent[] = attachments.map((attachment) => ({ type: 'text', text: attachment.content }));
-    if (this.autoNote) content.unshift({ type: 'text', text: this.autoNote });
-    this.autoNote = undefined;
+    const autoEnd = this.auto.takeEndNote();
+    if (autoEnd) content.unshift({ type: 'text', text: autoEnd });
     if (text) content.push({ type: 'text', text: modelHint ? `${scrubbed.text}\n${modelHint}` : scrubbed.text });
     this.conversation.queue(content, true);
     void this.runLoop();
@@ -179,33 +170,18 @@ export class AgentSession {
    * the same plan cards; GREEN steps run without asking, RED ones are refused. Ctrl+C in the
    * pane, Esc or Stop in the panel, or a limit ends the run; Tandem then writes its summary.
    */
-  async startAuto(paneId: number, task: string): Promise<void> {
-    const pane = this.host.pane(paneId);
-    if (!pane) throw new Error(`There is no pane ${paneId}.`);
-    if (this.auto) throw new Error(`An auto run is already working on "${this.auto.task}"; stop it first (Esc, or Stop on its banner).`);
-    if (this.looping || this.turn || this.userCommand.running) throw new Error('The agent is still working; wait for it or cancel it (Esc) first.');
-    const settings = this.host.settings().companion;
-    const limits = {
-      maxSteps: settings.auto_max_steps,
-      stepTimeoutMs: settings.auto_step_timeout_seconds * 1000,
-      totalMs: settings.auto_time_limit_minutes * 60_000,
-      tokenBudget: settings.auto_token_budget,
-    };
-    const itemId = randomUUID();
-    this.auto = new AutoRun(task.trim(), paneId, itemId, limits, { stopEverything: () => this.stopEverything(), changed: () => this.conversation.changed() });
-    this.host.autoChanged?.(paneId);
-    const sent = await this.send({ text: task, attachments: [], paneId }, 'auto', autoInstructions(paneId, limits.maxSteps), itemId);
-    if (!sent) this.finishAuto({ kind: 'failed', detail: 'the task could not be sent' });
+  startAuto(paneId: number, task: string): Promise<void> {
+    return this.auto.start(paneId, task);
   }
 
   /** The auto banner's Stop, Esc in the panel, or Ctrl+C in the run's pane. */
   stopAuto(by: 'ctrl-c' | 'panel'): void {
-    this.auto?.stop({ kind: 'stopped', by });
+    this.auto.stop(by);
   }
 
   /** The pane the auto run works in, if one runs. */
   get autoPaneId(): number | undefined {
-    return this.auto?.paneId;
+    return this.auto.paneId;
   }
 
   /** A `# ` or `?? ` line taken from a pane's prompt. */
@@ -215,19 +191,7 @@ export class AgentSession {
       void this.send({ text: request.text, attachments: [], paneId }, 'prompt');
       return;
     }
-    const quick = '(A quick question typed at the prompt: answer briefly.)';
-    const pane = this.host.pane(paneId);
-    const blocks = pane?.blocks() ?? [];
-    const failed = request.text ? [] : recentFailures(blocks);
-    if (pane && failed.length > 0) {
-      // A bare `??` after failures: "help with what just happened", their errors already fetched.
-      const text = failed.length === 1 ? 'What happened with this command? Say how to fix it.' : 'What happened with these commands? Say how to fix it.';
-      void failuresForModel(pane, failed).then((errors) => this.send({ text, attachments: [], paneId }, 'prompt', `${quick}\n\n${errors}`));
-      return;
-    }
-    const last = blocks.filter((block) => block.endedAt !== undefined).at(-1);
-    const text = request.text || 'What happened with this command? Explain briefly, and say how to fix it if it failed.';
-    void this.send({ text, attachments: last ? [last.id] : [], paneId }, 'prompt', quick);
+    void quickQuestion(this.host.pane(paneId), request.text).then(({ text, attachments, hint }) => this.send({ text, attachments, paneId }, 'prompt', hint));
   }
 
   note(text: string): void {
@@ -257,15 +221,15 @@ export class AgentSession {
     this.lastCancelAt = now;
     const plan = this.tools.plan;
     let cancelled: AgentResults['agent.cancel']['cancelled'] = 'nothing';
-    if (this.auto) {
+    if (this.auto.running) {
       // In an auto run, Esc is the banner's Stop: the running step is interrupted and the run ends.
       this.stopAuto('panel');
       cancelled = 'everything';
     } else if (everything || double) {
       this.stopEverything();
       cancelled = 'everything';
-    } else if (this.turn) {
-      this.cancelTurn();
+    } else if (this.requests.current) {
+      this.requests.cancel();
       cancelled = 'stream';
     } else if (this.userCommand.running || plan?.runningStep) {
       this.userCommand.interrupt();
@@ -290,7 +254,7 @@ export class AgentSession {
 
   newConversation(): ConversationView {
     this.cancel(true);
-    this.autoNote = undefined;
+    this.auto.takeEndNote();
     this.tools.reset();
     this.conversation.reset();
     return this.view();
@@ -339,26 +303,26 @@ export class AgentSession {
         this.conversation.appendToHistory('user', this.conversation.takeQueued());
         resend = false;
         for (;;) {
-          const result = await this.requestModel();
+          const result = await this.requests.send();
           if (!result || this.conversation.id !== conversation) break;
           const toolUses = result.content.filter((part) => part.type === 'tool_use');
           answered = toolUses.length === 0;
           if (answered) break;
           // An auto run told to stop (its token budget) runs none of them; every call still gets its result.
-          if (this.auto?.end) this.tools.plan?.cancel(false);
+          if (this.auto.stopping) this.tools.plan?.cancel(false);
           const { results, stop, note } = await this.tools.execute(toolUses);
-          this.auto?.checkSteps(this.conversation.items);
+          this.auto.stepsRan();
           if (note) this.conversation.queue([{ type: 'text', text: note }]);
           if (this.conversation.id !== conversation) break;
           this.conversation.appendToHistory('user', results);
-          if (stop || this.auto?.end) break;
+          if (stop || this.auto.stopping) break;
           // Messages typed meanwhile go out with the tool results.
           if (this.conversation.hasQueued) this.conversation.appendToHistory('user', this.conversation.takeQueued());
         }
       }
     } finally {
       this.looping = false;
-      if (this.auto) this.finishAuto(answered ? { kind: 'done' } : this.unansweredEnd());
+      if (this.auto.running) this.auto.loopEnded(answered ? { kind: 'done' } : this.unansweredEnd());
       this.conversation.changed();
     }
   }
@@ -370,93 +334,13 @@ export class AgentSession {
     return { kind: 'failed', detail: 'the model request failed (the error is shown above)' };
   }
 
-  /** The run is over: Tandem's summary goes into the panel, and the model hears of an early end with the next request. */
-  private finishAuto(loopEnd: AutoEnd): void {
-    const run = this.auto;
-    if (!run) return;
-    this.auto = undefined;
-    const summary = run.finish(this.conversation.items, loopEnd);
-    this.conversation.add({ id: randomUUID(), role: 'summary', summary, at: Date.now() });
-    this.autoNote = autoEndNote(run.task, summary.end);
-    this.host.autoChanged?.(undefined);
-  }
-
   /** Everything stops: the stream, the plan with its running step, a `! cmd`, queued messages. */
   private stopEverything(): void {
-    this.cancelTurn();
+    this.requests.cancel();
     this.tools.plan?.cancel(true);
     this.userCommand.interrupt();
     this.conversation.takeQueued();
     this.conversation.changed();
-  }
-
-  private async requestModel(): Promise<ModelResult | undefined> {
-    const connection = this.models.connection();
-    if (!connection.backend) {
-      this.conversation.addError(connection.setupHint ?? 'No model is connected.');
-      return undefined;
-    }
-    const spent = this.budget.exhausted();
-    if (spent) {
-      this.conversation.addError(spent);
-      return undefined;
-    }
-    const conversation = this.conversation.id;
-    const turn = new ModelTurn(
-      {
-        text: (delta) => this.host.emit('agent.delta', { conversationId: this.conversation.id, itemId: turn.item.id, text: delta }),
-        sent: (body) => this.conversation.keepSent(turn.item, body),
-        toolUse: (call) => this.tools.toolUse(call),
-        changed: () => this.conversation.changed(),
-        retryShown: (card) => this.conversation.add(card),
-        retryDone: (card) => this.conversation.remove(card.id),
-      },
-      this.host.retryBaseMs,
-    );
-    this.turn = turn;
-    this.conversation.settleRetries();
-    this.conversation.add(turn.item);
-    const settings = this.settings();
-    const environment = scrubEnvironment(this.host.env, this.host.settings().context.include_env);
-    const system = `${SYSTEM_PROMPT}\n\n${await this.standing.build(this.paneId(), settings.contextBlocks, environment)}`;
-    const messages = this.conversation.historyWithin(Math.min(settings.historyTokenBudget, Math.floor(modelFacts(connection.model).contextWindow * 0.6)));
-    this.conversation.contextTokens = estimateTokens(system) + estimateMessagesTokens(messages);
-    this.conversation.changed();
-    try {
-      const end = await turn.run(connection.backend, {
-        model: connection.model,
-        system,
-        messages,
-        tools: this.tools.definitions(),
-        maxTokens: settings.maxOutputTokens,
-      });
-      if (this.conversation.id !== conversation) return undefined;
-      if (end.kind === 'answered') {
-        const { usage, content } = end.result;
-        this.conversation.countUsage(usage, connection.model);
-        this.auto?.countTokens(usage.inputTokens + usage.outputTokens);
-        const warning = this.budget.count(usage.inputTokens + usage.outputTokens);
-        if (warning) this.conversation.addError(warning);
-        this.conversation.appendToHistory('assistant', content);
-        this.tools.responseComplete();
-        return end.result;
-      }
-      // What arrived stays in the conversation, for the user and the model.
-      const cut = end.kind === 'cancelled' ? CANCELLED_MARK : BROKE_OFF_MARK;
-      if (turn.item.text) this.conversation.appendToHistory('assistant', [{ type: 'text', text: `${turn.item.text}\n${cut}` }]);
-      this.tools.responseDropped();
-      if (end.kind === 'failed') this.conversation.addError(end.error.message, { request: { attempts: end.attempts, sentId: turn.item.id } });
-      return undefined;
-    } finally {
-      this.turn = undefined;
-      if (!turn.item.text) this.conversation.remove(turn.item.id);
-      this.conversation.changed();
-    }
-  }
-
-  private cancelTurn(): void {
-    this.turn?.cancel();
-    this.turn = undefined;
   }
 
   private addNote(text: string, attachmentContent: string[]): void {
@@ -481,19 +365,20 @@ export class AgentSession {
     const connection = this.models.connection();
     return {
       status: this.status(),
-      statusDetail: this.turn?.phase === 'retrying' ? this.turn.detail : this.tools.plan?.detail,
+      statusDetail: this.requests.current?.phase === 'retrying' ? this.requests.current.detail : this.tools.plan?.detail,
       backend: connection.backendKind,
       model: connection.model,
       setupHint: connection.setupHint,
       budget: { used: this.budget.used, limit: this.settings().sessionTokenBudget },
       grants: this.host.gate.grants.list().map(({ shape, example }) => ({ shape, example })),
       policyProblems: this.host.gate.policyProblems(),
-      auto: this.auto?.view(this.conversation.items),
+      auto: this.auto.view(),
     };
   }
 
   private status(): AgentStatus {
-    if (this.turn) return this.turn.phase;
+    const turn = this.requests.current;
+    if (turn) return turn.phase;
     const plan = this.tools.plan;
     if (this.userCommand.running || plan?.runningStep) return 'running-step';
     if (plan?.waitingForUser) return 'awaiting-approval';

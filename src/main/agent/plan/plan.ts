@@ -1,9 +1,9 @@
 import type { PlanAction, PlanState, PlanView, StepDecider, StepStatus } from '../../../shared/agent';
 import { isBlocked, isOpen, isPending } from '../../../shared/planSteps';
 import type { AuditRecord } from '../../safety/audit/auditEntry';
-import { redactionNote } from '../redactionNote';
 import type { PlanEffect, PlanEvent, PlanWait, StepEnd } from './planEvents';
-import { auditDecidedBy, blockedDetail, gateDecider, isJudged, MAX_PLAN_STEPS, type PlanStep } from './planStep';
+import { auditDecidedBy, blockedDetail, gateDecider, isJudged, MAX_PLAN_STEPS, stepAudit, type PlanStep } from './planStep';
+import { applyStepEnd } from './stepEnds';
 
 type StepActionEvent = Extract<PlanEvent, { kind: 'step-action' }>;
 
@@ -331,55 +331,8 @@ export class Plan {
   }
 
   private ended(step: PlanStep, end: StepEnd, effects: PlanEffect[]): void {
-    switch (end.kind) {
-      case 'finished': {
-        const { block, timedOut, interrupted } = end.run;
-        const changedOwn = end.ownFilesChanged.join(', ');
-        step.exitCode = block.exitCode;
-        step.durationMs = (block.endedAt ?? Date.now()) - block.startedAt;
-        // A step ended by a cancel or its timeout did not do its job, even when it exits 0 (`q` quits less with 0).
-        const ok = (block.exitCode === 0 || block.exitCode === undefined) && !timedOut && !interrupted;
-        step.result = { content: end.report, isError: !ok || changedOwn !== '' };
-        step.redacted = redactionNote(end.report);
-        const detail = timedOut ? 'timed out' : interrupted ? (this.currentState === 'cancelled' ? 'cancelled' : 'interrupted') : undefined;
-        this.setStatus(step, ok ? 'done' : 'failed', detail);
-        effects.push(this.audit(step, 'executed', { exitCode: block.exitCode, durationMs: step.durationMs, reason: detail }));
-        effects.push({ kind: 'executed', stepId: step.id, cwd: block.cwd });
-        if (changedOwn) {
-          effects.push(this.audit(step, 'failed', { exitCode: block.exitCode, reason: `changed Tandem's own files: ${changedOwn}` }));
-          this.setStatus(step, 'failed', `changed Tandem's own files: ${changedOwn}`);
-          this.halt(`Step ${step.index} changed Tandem's own files (${changedOwn}). Check them before going on.`);
-        } else if (!ok) {
-          this.halt(`Step ${step.index} exited with code ${block.exitCode ?? 'unknown'}${detail ? ` (${detail})` : ''}.`);
-        }
-        return;
-      }
-      case 'edited':
-        step.result = { content: end.report, isError: !end.ok };
-        this.setStatus(step, end.ok ? 'done' : 'failed', end.ok ? undefined : end.report);
-        effects.push(this.audit(step, end.ok ? 'executed' : 'failed', { ...end.audit, reason: end.ok ? undefined : end.report }));
-        // Written: the post-exec hooks hear of it, as of a command that ran.
-        if (end.ok) effects.push({ kind: 'executed', stepId: step.id, cwd: '' });
-        if (!end.ok) this.halt(`Step ${step.index}: ${end.report}`);
-        return;
-      case 'cancelled':
-        step.result = { content: 'Not run: cancelled before it was typed.', isError: false };
-        this.setStatus(step, 'skipped', 'cancelled');
-        return;
-      case 'no-pane':
-        step.result = { content: `Not run: pane ${step.paneId ?? '?'} no longer exists.`, isError: true };
-        this.setStatus(step, 'failed', 'the pane is gone');
-        effects.push(this.audit(step, 'failed', { reason: 'the pane is gone' }));
-        this.halt(`Step ${step.index} could not run: its pane is gone.`);
-        return;
-      case 'not-run':
-      case 'pane-gone':
-        step.result = { content: `Not run: ${end.message}`, isError: true };
-        this.setStatus(step, 'failed', end.message);
-        effects.push(this.audit(step, 'failed', { reason: end.message }));
-        this.halt(`Step ${step.index}: ${end.message}`);
-        return;
-    }
+    const halt = applyStepEnd(step, end, { cancelled: this.currentState === 'cancelled', effects });
+    if (halt) this.halt(halt);
   }
 
   /** Undo is offered once, on an edit step that was applied; the plan may be long settled. */
@@ -471,10 +424,7 @@ export class Plan {
   }
 
   private audit(step: PlanStep, event: AuditRecord['event'], extra: Partial<AuditRecord> = {}): PlanEffect {
-    return {
-      kind: 'audit',
-      record: { event, step: step.index, command: step.command, cwd: step.cwd, pane: step.paneId, level: step.risk?.level, ...extra },
-    };
+    return stepAudit(step, event, extra);
   }
 
   private touch(): void {

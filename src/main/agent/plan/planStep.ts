@@ -1,6 +1,7 @@
 import type { PlanStepView, StepApproval, StepDecider } from '../../../shared/agent';
 import type { AuditRecord } from '../../safety/audit/auditEntry';
 import type { EditRequest } from '../fileEdits/fileEdit';
+import type { PlanEffect } from './planEvents';
 
 /** More steps than this in one response are refused (the model is told). */
 export const MAX_PLAN_STEPS = 50;
@@ -37,4 +38,12 @@ export function gateDecider(verdict: StepDecider['verdict'], approval: StepAppro
 /** The audit trail names a person for the user's own decisions, Allow all included. */
 export function auditDecidedBy(decider: StepDecider): NonNullable<AuditRecord['decidedBy']> {
   return { kind: decider.by === 'you' || decider.by === 'allow-all' ? 'person' : decider.by, rule: decider.rule };
+}
+
+/** An audit line about a step (what the plan returns as an effect). */
+export function stepAudit(step: PlanStep, event: AuditRecord['event'], extra: Partial<AuditRecord> = {}): PlanEffect {
+  return {
+    kind: 'audit',
+    record: { event, step: step.index, command: step.command, cwd: step.cwd, pane: step.paneId, level: step.risk?.level, ...extra },
+  };
 }

@@ -1,0 +1,28 @@
+import type { AgentEvents } from '../../shared/agent';
+import type { Settings } from '../../shared/settings';
+import type { EngineLog } from '../log/engineLog';
+import type { ApprovalGate } from '../safety/approval/approvalGate';
+import type { AuditLog } from '../safety/audit/auditLog';
+import type { AgentPane } from './agentPane';
+import type { ApiKeyStore } from './modelConnection';
+
+/** What the agent needs from the engine. */
+export interface AgentHost {
+  settings(): Settings;
+  env: NodeJS.ProcessEnv;
+  keys: ApiKeyStore;
+  pane(paneId: number): AgentPane | undefined;
+  /** The pane the user worked in last, when a request names none. */
+  defaultPaneId(): number | undefined;
+  emit<E extends keyof AgentEvents>(event: E, payload: AgentEvents[E]): void;
+  /** First retry delay when the server names none (doubling each time); tests shorten it. */
+  retryBaseMs?: number;
+  /** The approval gate every command of the agent passes: risk, policy, hooks, session grants. */
+  gate: ApprovalGate;
+  /** The audit trail of every proposed, decided and executed action. */
+  audit: Pick<AuditLog, 'append'>;
+  /** Where model errors and hook failures are recorded. */
+  log?: Pick<EngineLog, 'error' | 'warning'>;
+  /** An `!auto` run started (a pane id) or ended (undefined): Watch mode's hints keep quiet meanwhile. */
+  autoChanged?(paneId: number | undefined): void;
+}

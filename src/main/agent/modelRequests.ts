@@ -1,0 +1,115 @@
+import type { AgentEvents } from '../../shared/agent';
+import type { Settings } from '../../shared/settings';
+import { estimateTokens } from '../context/tokenEstimate';
+import { scrubEnvironment } from '../safety/secretScrubber';
+import type { ModelResult } from './backends/modelBackend';
+import type { Conversation } from './conversation/conversation';
+import { BROKE_OFF_MARK, estimateMessagesTokens } from './conversation/conversationHistory';
+import { modelFacts } from './modelCatalog';
+import type { ModelChoice } from './modelConnection';
+import { ModelTurn } from './modelTurn';
+import type { StandingContextCache } from './standingContextCache';
+import { SYSTEM_PROMPT } from './systemPrompt';
+import type { TokenBudget } from './tokenBudget';
+import type { ToolDispatcher } from './tools/toolDispatcher';
+
+/** How a cancelled partial answer ends in the history the model is sent. */
+const CANCELLED_MARK = '[The user cancelled this answer here.]';
+
+export interface ModelRequestsHost {
+  conversation: Conversation;
+  models: ModelChoice;
+  budget: TokenBudget;
+  tools: Pick<ToolDispatcher, 'toolUse' | 'definitions' | 'responseComplete' | 'responseDropped'>;
+  standing: StandingContextCache;
+  settings(): Settings;
+  env: NodeJS.ProcessEnv;
+  emit(event: 'agent.delta', payload: AgentEvents['agent.delta']): void;
+  /** The pane whose context goes with the request. */
+  paneId(): number | undefined;
+  /** An answer used these tokens (an auto run counts them). */
+  used?(tokens: number): void;
+  retryBaseMs?: number;
+}
+
+/**
+ * One request to the model at a time: the system prompt with the standing context, the
+ * history that fits, the answer streamed into the conversation (its tool calls to the
+ * dispatcher as they arrive), usage counted against the budget. What arrived of an answer
+ * that was cancelled or broke off stays, marked, for the user and the model.
+ */
+export class ModelRequests {
+  private turn: ModelTurn | undefined;
+
+  constructor(private readonly host: ModelRequestsHost) {}
+
+  /** The request in flight, if one is. */
+  get current(): ModelTurn | undefined {
+    return this.turn;
+  }
+
+  cancel(): void {
+    this.turn?.cancel();
+    this.turn = undefined;
+  }
+
+  /** The model's answer, or undefined when there is none (no model, budget spent, failed, cancelled). */
+  async send(): Promise<ModelResult | undefined> {
+    const { conversation, models, budget, tools } = this.host;
+    const connection = models.connection();
+    if (!connection.backend) {
+      conversation.addError(connection.setupHint ?? 'No model is connected.');
+      return undefined;
+    }
+    const spent = budget.exhausted();
+    if (spent) {
+      conversation.addError(spent);
+      return undefined;
+    }
+    const conversationId = conversation.id;
+    const turn = new ModelTurn(
+      {
+        text: (delta) => this.host.emit('agent.delta', { conversationId: conversation.id, itemId: turn.item.id, text: delta }),
+        sent: (body) => conversation.keepSent(turn.item, body),
+        toolUse: (call) => tools.toolUse(call),
+        changed: () => conversation.changed(),
+        retryShown: (card) => conversation.add(card),
+        retryDone: (card) => conversation.remove(card.id),
+      },
+      this.host.retryBaseMs,
+    );
+    this.turn = turn;
+    conversation.settleRetries();
+    conversation.add(turn.item);
+    const settings = this.host.settings();
+    const environment = scrubEnvironment(this.host.env, settings.context.include_env);
+    const system = `${SYSTEM_PROMPT}\n\n${await this.host.standing.build(this.host.paneId(), settings.ai.contextBlocks, environment)}`;
+    const messages = conversation.historyWithin(Math.min(settings.ai.historyTokenBudget, Math.floor(modelFacts(connection.model).contextWindow * 0.6)));
+    conversation.contextTokens = estimateTokens(system) + estimateMessagesTokens(messages);
+    conversation.changed();
+    try {
+      const end = await turn.run(connection.backend, { model: connection.model, system, messages, tools: tools.definitions(), maxTokens: settings.ai.maxOutputTokens });
+      if (conversation.id !== conversationId) return undefined;
+      if (end.kind === 'answered') {
+        const { usage, content } = end.result;
+        conversation.countUsage(usage, connection.model);
+        this.host.used?.(usage.inputTokens + usage.outputTokens);
+        const warning = budget.count(usage.inputTokens + usage.outputTokens);
+        if (warning) conversation.addError(warning);
+        conversation.appendToHistory('assistant', content);
+        tools.responseComplete();
+        return end.result;
+      }
+      // What arrived stays in the conversation, for the user and the model.
+      const cut = end.kind === 'cancelled' ? CANCELLED_MARK : BROKE_OFF_MARK;
+      if (turn.item.text) conversation.appendToHistory('assistant', [{ type: 'text', text: `${turn.item.text}\n${cut}` }]);
+      tools.responseDropped();
+      if (end.kind === 'failed') conversation.addError(end.error.message, { request: { attempts: end.attempts, sentId: turn.item.id } });
+      return undefined;
+    } finally {
+      this.turn = undefined;
+      if (!turn.item.text) conversation.remove(turn.item.id);
+      conversation.changed();
+    }
+  }
+}
