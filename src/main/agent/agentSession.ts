@@ -20,6 +20,9 @@ import { ModelTurn } from './modelTurn';
 import type { PlanRunner } from './plan/planRunner';
 import { NO_PAGER_ENV } from './plan/stepEnvironment';
 import { StandingContextCache } from './standingContextCache';
+import { summarizeBlockIntoPanel } from './summarizer/blockSummaryItem';
+import { smallModelFor } from './summarizer/smallModel';
+import { Summarizer } from './summarizer/summarizer';
 import { SYSTEM_PROMPT } from './systemPrompt';
 import { TokenBudget } from './tokenBudget';
 import { ToolDispatcher } from './tools/toolDispatcher';
@@ -65,6 +68,7 @@ export class AgentSession {
   private readonly tools: ToolDispatcher;
   private readonly userCommand = new UserCommand();
   private readonly standing: StandingContextCache;
+  private readonly summarizer: Summarizer;
   private turn: ModelTurn | undefined;
   private looping = false;
   private lastCancelAt = 0;
@@ -75,6 +79,13 @@ export class AgentSession {
     this.models = new ModelChoice(() => host.settings().ai, host.env, host.keys);
     this.budget = new TokenBudget(() => this.settings().sessionTokenBudget);
     this.standing = new StandingContextCache((paneId) => host.pane(paneId));
+    this.summarizer = new Summarizer({
+      smallModel: () => {
+        const spent = this.budget.exhausted();
+        return spent ? { ok: false, reason: 'the session token budget is used up' } : smallModelFor(this.models.connection(), this.settings().small_model);
+      },
+      countUsage: (usage, model) => this.countSummaryUsage(usage, model),
+    });
     this.tools = new ToolDispatcher(AGENT_TOOLS, {
       pane: (paneId) => host.pane(paneId),
       paneId: () => this.paneId(),
@@ -86,6 +97,7 @@ export class AgentSession {
       log: host.log,
       stepTimeoutMs: () => this.settings().stepTimeoutSeconds * 1000,
       stepEnv: () => (this.settings().stepsUsePager ? undefined : NO_PAGER_ENV),
+      summarizer: this.summarizer,
     });
   }
 
@@ -239,6 +251,13 @@ export class AgentSession {
     await this.userCommand.run(pane, command, this.settings().stepTimeoutSeconds * 1000, this.conversation);
   }
 
+  /** The block menu's "Summarize output": the summary goes to the panel. */
+  async summarizeBlock(paneId: number, blockId: string): Promise<void> {
+    const pane = this.host.pane(paneId);
+    if (!pane) throw new Error(`There is no pane ${paneId}.`);
+    await summarizeBlockIntoPanel(pane, blockId, this.summarizer, this.conversation);
+  }
+
   newConversation(): ConversationView {
     this.cancel(true);
     this.tools.reset();
@@ -367,6 +386,14 @@ export class AgentSession {
       if (!turn.item.text) this.conversation.remove(turn.item.id);
       this.conversation.changed();
     }
+  }
+
+  /** A summary's tokens in the panel's figures (priced at the small model) and against the session budget. */
+  private countSummaryUsage(usage: { inputTokens: number; outputTokens: number }, model: string): void {
+    this.conversation.countUsage(usage, model);
+    const warning = this.budget.count(usage.inputTokens + usage.outputTokens);
+    if (warning) this.conversation.addError(warning);
+    this.conversation.changed();
   }
 
   private cancelTurn(): void {

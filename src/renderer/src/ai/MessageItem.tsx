@@ -2,6 +2,7 @@ import { memo, type ReactNode } from 'react';
 import type { AttachmentView, ConversationItem } from '../../../shared/agent';
 import { cancelAgent, retryRequest } from './agentRequests';
 import { AssistantText } from './AssistantText';
+import { BlockSummaryMessage } from './BlockSummaryMessage';
 import { useConversationStore } from './conversationStore';
 import { PlanCard } from './PlanCard';
 import { SentPayloadButton } from './SentPayloadButton';
@@ -23,6 +24,8 @@ export const MessageItem = memo(function MessageItem({ item }: { item: Conversat
       return <RetryCard item={item} />;
     case 'plan':
       return <PlanCard item={item} />;
+    case 'block-summary':
+      return <BlockSummaryMessage item={item} />;
   }
 });
 

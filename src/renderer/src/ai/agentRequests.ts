@@ -32,6 +32,11 @@ export async function sendMessage(params: Params<'agent.send'>): Promise<boolean
   return (await attempt('Could not send the message', () => engine().request('agent.send', params))) !== undefined;
 }
 
+/** "Summarize output" on a block: the summary arrives in the panel as a conversation item. */
+export async function summarizeBlock(paneId: number, blockId: string): Promise<boolean> {
+  return (await attempt('Could not summarise the output', () => engine().request('agent.summarize', { paneId, blockId }))) !== undefined;
+}
+
 export async function runUserCommand(paneId: number, command: string): Promise<boolean> {
   return (await attempt('Could not run the command', () => engine().request('agent.run', { paneId, command }))) !== undefined;
 }
