@@ -101,7 +101,7 @@ export class Summarizer {
       return { text: scrubSecrets(answer).text + cut, outputType, lineCount, source: { kind: 'model', model: choice.model } };
     } catch (error) {
       const reason = abort.signal.aborted
-        ? `the small model ${choice.model} did not answer within ${Math.round(timeoutMs / 1000)} s`
+        ? `the small model ${choice.model} did not answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`
         : `the small model ${choice.model} failed: ${error instanceof Error ? error.message : String(error)}`;
       return localSummary(request.text, outputType, lineCount, reason);
     } finally {
