@@ -53,6 +53,9 @@ export class Summarizer {
   constructor(private readonly options: SummarizerOptions) {}
 
   async summarize(request: SummaryRequest): Promise<BlockSummary> {
+    const fingerprint = SummaryCache.fingerprint(`${request.command}\n${request.finished ? request.exitCode : 'running'}\n${request.text}`);
+    const cached = this.cache.get(request.blockId, fingerprint);
+    if (cached) return cached;
     const command = scrubSecrets(request.command).text;
     const text = scrubSecrets(request.text).text;
     const lines = splitLines(text);
@@ -61,9 +64,6 @@ export class Summarizer {
     if (lineCount < SUMMARY_MIN_LINES) return { text, outputType, lineCount, source: { kind: 'as-is', reason: `shorter than ${SUMMARY_MIN_LINES} lines` } };
     if (isSimpleCommand(command)) return { text, outputType, lineCount, source: { kind: 'as-is', reason: 'a simple command (cd, pwd, echo, which)' } };
 
-    const fingerprint = SummaryCache.fingerprint(`${command}\n${request.finished ? request.exitCode : 'running'}\n${text}`);
-    const cached = this.cache.get(request.blockId, fingerprint);
-    if (cached) return cached;
     const choice = this.options.smallModel();
     if (!choice.ok) return localSummary(text, outputType, lineCount, choice.reason);
     const pending = this.ask(choice, { ...request, command, text }, outputType, lineCount);
