@@ -237,6 +237,33 @@ describe('findErrorLines', () => {
     expect(warnings).toEqual([5, 14]);
   });
 
+  it('flags a line of each pattern, also when the one-test pre-check is all that could let it through', () => {
+    const errorsOnly = [
+      'connect ECONNREFUSED 127.0.0.1:5432',
+      'listen EADDRINUSE: address already in use :::3000',
+      'Segmentation fault',
+      'Aborted (core dumped)',
+      'Unhandled promise rejection',
+      '  ✗ renders the header',
+      'code: ERR_REQUIRE_ESM',
+      'java.lang.NullPointerException at Foo.bar',
+      'fatal: not a git repository',
+      'Traceback (most recent call last):',
+      'Permission denied (publickey).',
+      'sh: 1: vite: not found',
+      'Assertion `x > 0` failed.',
+      'goroutine 1 [running]: panic: boom',
+    ];
+    const found = findErrorLines(errorsOnly.join('\n'));
+    expect(found.map((m) => m.line)).toEqual(errorsOnly.map((_, i) => i));
+    expect(found.every((m) => m.severity === 'error')).toBe(true);
+    const warnings = findErrorLines(['(node:1) DeprecationWarning: Buffer() is deprecated', 'WARN  skipping optional dependency'].join('\n'));
+    expect(warnings).toEqual([
+      { line: 0, severity: 'warning' },
+      { line: 1, severity: 'warning' },
+    ]);
+  });
+
   it('adds the last frame and the exception line of a Python traceback', () => {
     const text = [
       'starting',
