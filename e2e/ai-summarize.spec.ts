@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test, type Page, type Locator } from '@playwright/test';
 import { useAgentTandem } from './support/aiPanel';
 import { runCommand } from './support/terminalPage';
@@ -14,6 +16,8 @@ async function summarizeFromMenu(block: Locator): Promise<void> {
   await block.locator('.block__gutter').hover();
   await block.getByTestId('block-menu').locator('[data-action="summarize"]').click();
 }
+
+const configPathOf = (home: string) => join(home, '.config/tandem/config.toml');
 
 const summaryItem = (page: Page) => page.getByTestId('ai-panel').locator('[data-testid="ai-message"][data-role="block-summary"]');
 
@@ -54,4 +58,22 @@ test('Summarize output with no model connected shows local filtering and says wh
   await expect(asIs).toHaveAttribute('data-source', 'as-is');
   await expect(asIs.getByTestId('summary-source')).toContainText('shown as is · 2 lines · shorter than 50 lines');
   await expect(asIs.locator('pre')).toHaveText('one\ntwo');
+});
+
+test('the small model named in Settings → AI is saved as [ai] small_model and makes the next summary', async ({ page }) => {
+  const { pane, panel, server } = await ai.start(page);
+  await page.getByTestId('open-settings').click();
+  const dialog = page.getByTestId('settings-dialog');
+  await expect(dialog.locator('input[name="aiSmallModel"]')).toHaveAttribute('placeholder', 'claude-haiku-4-5');
+  await dialog.locator('input[name="aiSmallModel"]').fill('claude-3-5-haiku');
+  await page.getByTestId('settings-save').click();
+  await expect(dialog).toBeHidden();
+  await expect.poll(() => readFileSync(configPathOf(server.home), 'utf8')).toMatch(/^small_model\s*=\s*"claude-3-5-haiku"$/m);
+
+  const block = await runCommand(page, pane, LONG_COMMAND);
+  ai.model.script('All but one passed.');
+  await summarizeFromMenu(block);
+  await expect(summaryItem(page).getByTestId('summary-source')).toContainText('summary by claude-3-5-haiku');
+  expect((await ai.model.waitForRequest(1)).body?.model).toBe('claude-3-5-haiku');
+  await expect(panel).toBeVisible();
 });
