@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Block } from '../../src/shared/blocks';
 import { AnthropicBackend } from '../../src/main/agent/backends/anthropicBackend';
+import { OpenAiCompatibleBackend } from '../../src/main/agent/backends/openaiCompatibleBackend';
 import type { ModelUsage } from '../../src/main/agent/backends/modelBackend';
 import { modelInput } from '../../src/main/agent/summarizer/modelInput';
 import { smallModelFor, type SmallModelChoice } from '../../src/main/agent/summarizer/smallModel';
@@ -142,6 +143,23 @@ describe('Summarizer', () => {
     server.script({ parts: [] });
     const summary = await summarizer.summarize(request());
     expect(summary.source).toEqual({ kind: 'local', reason: 'the small model claude-haiku-4-5 answered with no text' });
+  });
+});
+
+describe('Summarizer on an OpenAI-compatible endpoint', () => {
+  it('sends a chat completion without a tool list (OpenAI refuses an empty one) and counts its usage', async () => {
+    server = await startScriptedModelServer();
+    const backend = new OpenAiCompatibleBackend({ apiKey: '', baseURL: `${server.url}/v1`, keySource: 'OPENAI_API_KEY' });
+    const usage: { usage: ModelUsage; model: string }[] = [];
+    const summarizer = new Summarizer({ smallModel: () => ({ ok: true, backend, model: 'gpt-4o-mini' }), countUsage: (u, model) => usage.push({ usage: u, model }) });
+    server.script({ parts: [{ text: '1 of 111 tests failed.' }], usage: { inputTokens: 700, outputTokens: 9 } });
+    const summary = await summarizer.summarize(request());
+    expect(summary).toMatchObject({ text: '1 of 111 tests failed.', source: { kind: 'model', model: 'gpt-4o-mini' } });
+    const [sent] = server.requests;
+    expect(sent?.path).toBe('/v1/chat/completions');
+    expect(sent?.body && 'tools' in sent.body).toBe(false);
+    expect(sent?.rawBody).not.toContain(SECRET);
+    expect(usage).toEqual([{ usage: { inputTokens: 700, outputTokens: 9 }, model: 'gpt-4o-mini' }]);
   });
 });
 
