@@ -42,7 +42,7 @@ test('Summarize output: the panel opens with the small model’s summary of that
   await expect(page.locator('.xterm-helper-textarea').first()).toBeFocused();
 });
 
-test('Summarize output with no model connected shows local filtering and says why; short output is shown as is', async ({ page }) => {
+test('Summarize output with no model connected shows local filtering and says why; short output is shown as is; the palette has it too', async ({ page }) => {
   const { pane } = await ai.tandem.start(page);
   const block = await runCommand(page, pane, LONG_COMMAND);
   await summarizeFromMenu(block);
@@ -58,6 +58,14 @@ test('Summarize output with no model connected shows local filtering and says wh
   await expect(asIs).toHaveAttribute('data-source', 'as-is');
   await expect(asIs.getByTestId('summary-source')).toContainText('shown as is · 2 lines · shorter than 50 lines');
   await expect(asIs.locator('pre')).toHaveText('one\ntwo');
+
+  // From the command palette: the last command's output.
+  await runCommand(page, pane, 'seq 1 60');
+  await page.keyboard.press('Control+Shift+P');
+  await page.getByTestId('command-palette').locator('[data-action-id="block.summarize"]').click();
+  const fromPalette = summaryItem(page).last();
+  await expect(fromPalette).toContainText('$ seq 1 60');
+  await expect(fromPalette.getByTestId('summary-source')).toContainText('local fallback (no model summary) · 60 lines');
 });
 
 test('the small model named in Settings → AI is saved as [ai] small_model and makes the next summary', async ({ page }) => {

@@ -2,7 +2,7 @@ import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { Block } from '../../../shared/blocks';
 import { startBlockDrag } from '../ai/blockDrag';
 import { summarizeBlock } from '../ai/agentRequests';
-import { askAiAboutBlock, openAiPanel } from '../ai/panelControl';
+import { askAiAboutBlock } from '../ai/panelControl';
 import { useUiStore } from '../app/uiStore';
 import { usePanesStore } from '../terminal/panesStore';
 import { copyBlockCommand, copyBlockOutput, rerunBlock } from './blockActions';
@@ -113,8 +113,7 @@ export function BlockMenu({ block, focusRequest, onDone, onLeave }: BlockMenuPro
         data-action="summarize"
         data-testid="block-summarize"
         onClick={() => {
-          openAiPanel({ focusInput: false });
-          void summarizeBlock(block.paneId, block.id);
+          void summarizeBlock(block);
           onDone();
         }}
       >
