@@ -117,6 +117,10 @@ describe('Summarizer', () => {
     const held = await server.waitForRequest(1);
     await held.closed;
     expect(held.closedByClient).toBe(true);
+    // A hung endpoint is left alone for a while: the next summary does not wait again.
+    const next = await summarizer.summarize(request(`${TEST_LOG}\nmore`, { blockId: 'p1b4' }));
+    expect(next.source).toEqual({ kind: 'local', reason: 'the small model claude-haiku-4-5 did not answer within 300 ms a moment ago, so it is left alone for a minute' });
+    expect(server.requests).toHaveLength(1);
   });
 
   it('falls back when there is no small model (AI off, no key, none named), without a request', async () => {

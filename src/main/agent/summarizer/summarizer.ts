@@ -11,6 +11,8 @@ import { isSimpleCommand, SUMMARY_MIN_LINES } from './summaryThreshold';
 
 /** The small model gets this long to answer; then the summary is made locally. */
 export const SUMMARY_TIMEOUT_MS = 10_000;
+/** After a timeout the small model is left alone this long: a hung endpoint must not cost every call 10 s. */
+export const TIMEOUT_BACKOFF_MS = 60_000;
 /** A summary is short: this caps what it can cost. */
 export const SUMMARY_MAX_TOKENS = 400;
 
@@ -49,6 +51,8 @@ export interface SummarizerOptions {
  */
 export class Summarizer {
   private readonly cache = new SummaryCache<BlockSummary>();
+  /** Set by a timeout: until `until`, summaries are local and say why. */
+  private backoff: { until: number; reason: string } | undefined;
 
   constructor(private readonly options: SummarizerOptions) {}
 
@@ -66,6 +70,9 @@ export class Summarizer {
 
     const choice = this.options.smallModel();
     if (!choice.ok) return localSummary(text, outputType, lineCount, choice.reason);
+    if (this.backoff && Date.now() < this.backoff.until) {
+      return localSummary(text, outputType, lineCount, `${this.backoff.reason} a moment ago, so it is left alone for a minute`);
+    }
     const pending = this.ask(choice, { ...request, command, text }, outputType, lineCount);
     this.cache.set(request.blockId, fingerprint, pending);
     const summary = await pending;
@@ -95,14 +102,15 @@ export class Summarizer {
       streamed.catch(() => undefined);
       const result = await Promise.race([streamed, timedOut]);
       this.options.countUsage?.(result.usage, choice.model);
+      this.backoff = undefined;
       const answer = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('').trim();
       if (!answer) return localSummary(request.text, outputType, lineCount, `the small model ${choice.model} answered with no text`);
       const cut = result.stopReason === 'max_tokens' ? '\n[the summary reached its length limit here]' : '';
       return { text: scrubSecrets(answer).text + cut, outputType, lineCount, source: { kind: 'model', model: choice.model } };
     } catch (error) {
-      const reason = abort.signal.aborted
-        ? `the small model ${choice.model} did not answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`
-        : `the small model ${choice.model} failed: ${error instanceof Error ? error.message : String(error)}`;
+      if (!abort.signal.aborted) return localSummary(request.text, outputType, lineCount, `the small model ${choice.model} failed: ${error instanceof Error ? error.message : String(error)}`);
+      const reason = `the small model ${choice.model} did not answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`;
+      this.backoff = { until: Date.now() + TIMEOUT_BACKOFF_MS, reason };
       return localSummary(request.text, outputType, lineCount, reason);
     } finally {
       clearTimeout(timer);
