@@ -29,8 +29,21 @@ export async function summarizeBlockIntoPanel(pane: AgentPane, blockId: string, 
   };
   const owner = conversation.id;
   conversation.add(item);
-  const output = await pane.outputOf(blockId);
-  const summary = await summarizer.summarize({ blockId, command, exitCode: block.exitCode, finished: block.endedAt !== undefined, text: output?.text ?? '' });
+  let summary;
+  try {
+    const output = await pane.outputOf(blockId);
+    if (!output) {
+      Object.assign(item, { state: 'done', source: { kind: 'as-is', reason: 'its output is no longer kept (it scrolled out of the scrollback)' } });
+      conversation.changed();
+      return;
+    }
+    summary = await summarizer.summarize({ blockId, command, exitCode: block.exitCode, finished: block.endedAt !== undefined, text: output.text });
+  } catch (error) {
+    // The error card says what went wrong; no item is left "summarising…".
+    conversation.remove(item.id);
+    conversation.changed();
+    throw error;
+  }
   Object.assign(item, { state: 'done', text: summary.text, source: summary.source, outputType: OUTPUT_TYPE_LABELS[summary.outputType], lineCount: summary.lineCount });
   conversation.changed();
   if (conversation.id !== owner) return;
