@@ -25,6 +25,8 @@ type CommandRule = (program: string, args: string[]) => boolean;
 
 const TEST_RUNNERS = new Set(['jest', 'vitest', 'mocha', 'ava', 'tap', 'pytest', 'py.test', 'tox', 'nox', 'rspec', 'phpunit', 'ctest', 'karma', 'jasmine', 'nextest', 'prove']);
 const BUILD_TOOLS = new Set(['make', 'gmake', 'ninja', 'tsc', 'webpack', 'esbuild', 'rollup', 'gcc', 'g++', 'cc', 'c++', 'clang', 'clang++', 'javac', 'rustc', 'msbuild', 'bazel', 'scons', 'meson', 'electron-vite', 'electron-builder', 'parcel']);
+/** Linters and type checkers: their output reads like a build's (file:line: message). */
+const LINTERS = new Set(['eslint', 'tslint', 'biome', 'ruff', 'flake8', 'pylint', 'mypy', 'pyright', 'golangci-lint', 'shellcheck', 'hadolint', 'rubocop', 'stylelint', 'clippy-driver']);
 const JS_PACKAGE_MANAGERS = new Set(['npm', 'yarn', 'pnpm', 'bun']);
 const SYSTEM_PACKAGE_MANAGERS = new Set(['apt', 'apt-get', 'dnf', 'yum', 'zypper', 'apk', 'brew', 'port', 'snap', 'conda', 'mamba', 'gem', 'composer', 'poetry', 'pipenv', 'pipx']);
 const LOG_VIEWERS = new Set(['journalctl', 'dmesg', 'logcat', 'stern']);
@@ -32,12 +34,22 @@ const LOG_VIEWERS = new Set(['journalctl', 'dmesg', 'logcat', 'stern']);
 const first = (args: string[]): string => args.find((arg) => !arg.startsWith('-')) ?? '';
 const named = (args: string[], pattern: RegExp): boolean => pattern.test(first(args));
 
+/** `yarn jest`, `pnpm exec vitest`, `bun x tsc`: the program a package manager runs. */
+const runThrough = (program: string, args: string[]): string | undefined => {
+  if (!JS_PACKAGE_MANAGERS.has(program)) return undefined;
+  const [first, second] = args;
+  return first === 'exec' || first === 'dlx' || first === 'x' ? second : first;
+};
+
 /** Each type's commands, most specific first: `make test` is a test run before it is a build. */
 const COMMAND_RULES: [OutputType, CommandRule][] = [
   [
     'test-results',
     (program, args) =>
       TEST_RUNNERS.has(program) ||
+      TEST_RUNNERS.has(runThrough(program, args) ?? '') ||
+      (/^python[\d.]*$/.test(program) && /(^|\/)manage\.py$/.test(args[0] ?? '') && args[1] === 'test') ||
+      (program === 'rails' && named(args, /^test/)) ||
       (JS_PACKAGE_MANAGERS.has(program) && (named(args, /^(t|test|tests)$/) || (first(args) === 'run' && /^test/.test(args[args.indexOf('run') + 1] ?? '')))) ||
       (['go', 'cargo', 'deno', 'mix', 'dotnet', 'swift', 'zig', 'flutter', 'dart'].includes(program) && named(args, /^test$/)) ||
       (['mvn', 'gradle', 'gradlew', 'sbt', 'rake', 'make', 'gmake', 'ninja'].includes(program) && args.some((arg) => /^(test|tests|check|verify)$/.test(arg))) ||
@@ -64,6 +76,9 @@ const COMMAND_RULES: [OutputType, CommandRule][] = [
     'build-output',
     (program, args) =>
       BUILD_TOOLS.has(program) ||
+      LINTERS.has(program) ||
+      BUILD_TOOLS.has(runThrough(program, args) ?? '') ||
+      LINTERS.has(runThrough(program, args) ?? '') ||
       (JS_PACKAGE_MANAGERS.has(program) && (named(args, /^build$/) || (first(args) === 'run' && /^(build|compile|lint|typecheck|tsc)/.test(args[args.indexOf('run') + 1] ?? '')))) ||
       (['cargo', 'go', 'dotnet', 'swift', 'zig', 'deno'].includes(program) && named(args, /^(build|check|clippy|vet|compile|publish)$/)) ||
       (['mvn', 'gradle', 'gradlew', 'sbt'].includes(program) && args.some((arg) => /^(compile|package|install|build|assemble)$/.test(arg))) ||
