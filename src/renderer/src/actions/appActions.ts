@@ -1,8 +1,8 @@
 import { useBannerStore } from '../app/bannerStore';
 import { engine } from '../app/engine';
 import { useUiStore } from '../app/uiStore';
-import { newConversation, summarizeBlock } from '../ai/agentRequests';
-import { focusAiInput, toggleAiPanel } from '../ai/panelControl';
+import { newConversation } from '../ai/agentRequests';
+import { focusAiInput, summarizeInPanel, toggleAiPanel } from '../ai/panelControl';
 import { canRerun, copyBlockCommand, copyBlockOutput, rerunBlock } from '../blocks/blockActions';
 import { jumpToBlock, targetBlockId } from '../blocks/blockNavigation';
 import { useBlocksStore } from '../blocks/blocksStore';
@@ -245,7 +245,7 @@ export const appActions: AppAction[] = [
     run: () => {
       const block = targetBlock();
       if (!block) return false;
-      void summarizeBlock(block);
+      summarizeInPanel(block);
     },
   },
   { id: 'ai.toggle', title: 'Toggle AI Panel', run: () => toggleAiPanel() },

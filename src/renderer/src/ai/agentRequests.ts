@@ -2,7 +2,6 @@ import type { Params } from '../../../shared/protocol';
 import type { ModelList } from '../../../shared/agent';
 import type { Block } from '../../../shared/blocks';
 import { engine } from '../app/engine';
-import { openAiPanel } from './panelControl';
 import { useAiPanelStore } from './aiPanelStore';
 import { receiveConversation } from './conversationFeed';
 
@@ -34,9 +33,8 @@ export async function sendMessage(params: Params<'agent.send'>): Promise<boolean
   return (await attempt('Could not send the message', () => engine().request('agent.send', params))) !== undefined;
 }
 
-/** "Summarize output" on a block: the panel opens (the keys stay where they are) and the summary arrives in it. */
+/** "Summarize output" on a block: the summary arrives in the panel as a conversation item. */
 export async function summarizeBlock(block: Pick<Block, 'paneId' | 'id'>): Promise<boolean> {
-  openAiPanel({ focusInput: false });
   return (await attempt('Could not summarise the output', () => engine().request('agent.summarize', { paneId: block.paneId, blockId: block.id }))) !== undefined;
 }
 

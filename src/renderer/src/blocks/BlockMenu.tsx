@@ -1,8 +1,7 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { Block } from '../../../shared/blocks';
 import { startBlockDrag } from '../ai/blockDrag';
-import { summarizeBlock } from '../ai/agentRequests';
-import { askAiAboutBlock } from '../ai/panelControl';
+import { askAiAboutBlock, summarizeInPanel } from '../ai/panelControl';
 import { useUiStore } from '../app/uiStore';
 import { usePanesStore } from '../terminal/panesStore';
 import { copyBlockCommand, copyBlockOutput, rerunBlock } from './blockActions';
@@ -113,7 +112,7 @@ export function BlockMenu({ block, focusRequest, onDone, onLeave }: BlockMenuPro
         data-action="summarize"
         data-testid="block-summarize"
         onClick={() => {
-          void summarizeBlock(block);
+          summarizeInPanel(block);
           onDone();
         }}
       >
