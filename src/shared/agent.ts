@@ -225,7 +225,31 @@ export type ConversationItem =
     }
   | { id: string; role: 'plan'; plan: PlanView; at: number }
   /** The end of an `!auto` run, written by Tandem from what happened. */
-  | { id: string; role: 'summary'; summary: AutoSummary; at: number };
+  | { id: string; role: 'summary'; summary: AutoSummary; at: number }
+  | BlockSummaryItem;
+
+/** Who wrote a summary: the small model; local filtering, and why; or nobody — the output as it is, and why. */
+export type SummarySource = { kind: 'model'; model: string } | { kind: 'local'; reason: string } | { kind: 'as-is'; reason: string };
+
+/** "Summarize output" from a block's menu: the summary, shown in the panel (the model gets it with the next message). */
+export interface BlockSummaryItem {
+  id: string;
+  role: 'block-summary';
+  blockId: string;
+  paneId: number;
+  /** The block's command line, scrubbed. */
+  command: string;
+  exitCode?: number;
+  /** working: the small model is being asked. */
+  state: 'working' | 'done';
+  /** The summary (or the output, or local filtering of it), scrubbed. */
+  text: string;
+  source?: SummarySource;
+  /** "test results", "build output", "git", "package install", "logs", "generic". */
+  outputType?: string;
+  lineCount?: number;
+  at: number;
+}
 
 export interface ConversationUsage {
   inputTokens: number;
@@ -339,6 +363,8 @@ export const AgentRequestSchemas = {
   'agent.retry': z.object({}).strict(),
   /** Withdraw an "Allow for this session" grant. */
   'agent.revoke': z.object({ shape: z.string().max(20_000) }).strict(),
+  /** "Summarize output" on a block: its summary (small model or local filtering) is added to the panel. */
+  'agent.summarize': z.object({ paneId, blockId: z.string().max(64) }).strict(),
   /** Store an API key in the OS keychain (Electron) or for this run (browser mode). Never sent back. */
   'agent.key': z.object({ backend: z.enum(['anthropic', 'openai-compatible']), key: z.string().max(500) }).strict(),
 } as const;
@@ -360,6 +386,7 @@ export interface AgentResults {
   'agent.retry': Record<string, never>;
   'agent.models': ModelList;
   'agent.revoke': ConversationView;
+  'agent.summarize': Record<string, never>;
 }
 
 export interface AgentEvents {

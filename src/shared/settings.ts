@@ -49,6 +49,12 @@ const aiFields = {
   historyTokenBudget: z.number().int().min(2_000).max(1_000_000),
   /** Tokens (sent + received) the agent may use until the window closes: a warning at 80%, a stop at 100%; 0 = no limit. */
   sessionTokenBudget: z.number().int().min(0).max(1_000_000_000),
+  /**
+   * The small model that summarizes long output (snake_case: the issue named the key so).
+   * Empty: the backend's cheapest current model (Anthropic: claude-haiku-4-5); an
+   * OpenAI-compatible endpoint has none unless named here, and summaries are made locally.
+   */
+  small_model: z.string().max(200),
 };
 
 /**
@@ -151,6 +157,7 @@ export const DEFAULT_SETTINGS: Settings = {
     contextBlocks: 20,
     historyTokenBudget: 60_000,
     sessionTokenBudget: 2_000_000,
+    small_model: '',
   },
   context: { include_env: ['LANG', 'TERM', 'VIRTUAL_ENV', 'CONDA_DEFAULT_ENV', 'NODE_ENV'] },
   companion: {

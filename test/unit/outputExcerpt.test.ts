@@ -237,6 +237,33 @@ describe('findErrorLines', () => {
     expect(warnings).toEqual([5, 14]);
   });
 
+  it('flags a line of each pattern, also when the one-test pre-check is all that could let it through', () => {
+    const errorsOnly = [
+      'connect ECONNREFUSED 127.0.0.1:5432',
+      'listen EADDRINUSE: address already in use :::3000',
+      'Segmentation fault',
+      'Aborted (core dumped)',
+      'Unhandled promise rejection',
+      '  ✗ renders the header',
+      'code: ERR_REQUIRE_ESM',
+      'java.lang.NullPointerException at Foo.bar',
+      'fatal: not a git repository',
+      'Traceback (most recent call last):',
+      'Permission denied (publickey).',
+      'sh: 1: vite: not found',
+      'Assertion `x > 0` failed.',
+      'goroutine 1 [running]: panic: boom',
+    ];
+    const found = findErrorLines(errorsOnly.join('\n'));
+    expect(found.map((m) => m.line)).toEqual(errorsOnly.map((_, i) => i));
+    expect(found.every((m) => m.severity === 'error')).toBe(true);
+    const warnings = findErrorLines(['(node:1) DeprecationWarning: Buffer() is deprecated', 'WARN  skipping optional dependency'].join('\n'));
+    expect(warnings).toEqual([
+      { line: 0, severity: 'warning' },
+      { line: 1, severity: 'warning' },
+    ]);
+  });
+
   it('adds the last frame and the exception line of a Python traceback', () => {
     const text = [
       'starting',
@@ -355,38 +382,51 @@ describe('errorLines', () => {
   });
 });
 
-describe('summarizeOutput', () => {
+describe('summarizeOutput (local filtering)', () => {
   it('shows short output whole', () => {
     expect(summarizeOutput('a\nb\nc')).toBe('3 lines:\na\nb\nc');
     expect(summarizeOutput('')).toBe('(no output)');
   });
 
-  it('gives the line count, first 3 lines, a few error lines with numbers and the last 5', () => {
-    const lines = Array.from({ length: 100 }, (_, i) => (i === 42 ? 'Error: disk full' : `step ${i}`));
+  it('keeps the first 5 lines, errors and warnings with a line of context, and the last 10, every gap stated', () => {
+    const lines = Array.from({ length: 100 }, (_, i) => (i === 42 ? 'Error: disk full' : i === 60 ? 'warning: low memory' : `step ${i}`));
     const summary = summarizeOutput(lines.join('\n'));
     expect(summary.split('\n')).toEqual([
-      '100 lines.',
-      'First lines:',
-      '  step 0',
-      '  step 1',
-      '  step 2',
-      'Lines that look like errors (1 of 1):',
-      '  line 43: Error: disk full',
-      '… [92 lines in between] …',
-      'Last lines:',
-      '  step 95',
-      '  step 96',
-      '  step 97',
-      '  step 98',
-      '  step 99',
+      '100 lines; kept the first 5, 1 of 1 line that looks like errors and 1 of 1 warning line (with context), and the last 10:',
+      'step 0',
+      'step 1',
+      'step 2',
+      'step 3',
+      'step 4',
+      '… [36 lines omitted] …',
+      'step 41',
+      'Error: disk full',
+      'step 43',
+      '… [15 lines omitted] …',
+      'step 59',
+      'warning: low memory',
+      'step 61',
+      '… [28 lines omitted] …',
+      ...Array.from({ length: 10 }, (_, i) => `step ${90 + i}`),
     ]);
   });
 
-  it('lists at most 5 error lines and says how many there were', () => {
-    const lines = Array.from({ length: 200 }, (_, i) => (i % 10 === 5 ? `error: e${i}` : `ok ${i}`));
+  it('keeps errors before warnings, the first and last errors first, within its line budget', () => {
+    const lines = Array.from({ length: 2_000 }, (_, i) => (i % 10 === 5 ? `error: e${i}` : i % 10 === 7 ? `warning: w${i}` : `ok ${i}`));
     const summary = summarizeOutput(lines.join('\n'));
-    expect(summary).toContain('Lines that look like errors (5 of 19):');
-    expect(summary).toContain('line 6: error: e5');
-    expect(summary).toContain('line 186: error: e185');
+    expect(summary.split('\n')[0]).toBe('2,000 lines; kept the first 5, 16 of 200 lines that look like errors and 1 of 200 warning lines (with context), and the last 10:');
+    expect(summary).toContain('error: e15');
+    expect(summary).toContain('error: e1985');
+    // The warning kept is the one among the last lines: the budget went to errors.
+    expect(summary).not.toContain('warning: w1007');
+    expect(summary).toContain('warning: w1997');
+    expect(summary.split('\n').length).toBeLessThan(5 + 45 + 10 + 30);
+  });
+
+  it('says so when nothing looks like an error', () => {
+    const summary = summarizeOutput(Array.from({ length: 60 }, (_, i) => `row ${i}`).join('\n'));
+    expect(summary.split('\n')[0]).toBe('60 lines; kept the first 5, no lines look like errors or warnings, and the last 10:');
+    expect(summary).toContain('… [45 lines omitted] …');
   });
 });
+

@@ -16,6 +16,9 @@ import { ModelRequests } from './modelRequests';
 import type { PlanRunner } from './plan/planRunner';
 import { NO_PAGER_ENV } from './plan/stepEnvironment';
 import { StandingContextCache } from './standingContextCache';
+import { summarizeBlockIntoPanel } from './summarizer/blockSummaryItem';
+import { smallModelFor } from './summarizer/smallModel';
+import { Summarizer } from './summarizer/summarizer';
 import { TokenBudget } from './tokenBudget';
 import { ToolDispatcher } from './tools/toolDispatcher';
 import { AGENT_TOOLS } from './tools/toolRegistry';
@@ -39,6 +42,7 @@ export class AgentSession {
   private readonly userCommand = new UserCommand();
   private readonly standing: StandingContextCache;
   private readonly requests: ModelRequests;
+  private readonly summarizer: Summarizer;
   private looping = false;
   private lastCancelAt = 0;
   private activePaneId: number | undefined;
@@ -60,6 +64,13 @@ export class AgentSession {
       changed: () => this.conversation.changed(),
       runChanged: (paneId) => host.autoChanged?.(paneId),
     });
+    this.summarizer = new Summarizer({
+      smallModel: () => {
+        const spent = this.budget.exhausted();
+        return spent ? { ok: false, reason: 'the session token budget is used up' } : smallModelFor(this.models.connection(), this.settings().small_model);
+      },
+      countUsage: (usage, model) => this.countSummaryUsage(usage, model),
+    });
     const tools = new ToolDispatcher(AGENT_TOOLS, {
       pane: (paneId) => host.pane(paneId),
       paneId: () => this.paneId(),
@@ -73,6 +84,7 @@ export class AgentSession {
       stepEnv: () => (this.settings().stepsUsePager ? undefined : NO_PAGER_ENV),
       planRules: () => this.auto.planRules(),
       stepLimitRefusal: () => this.auto.stepLimitRefusal(),
+      summarizer: this.summarizer,
     });
     this.tools = tools;
     this.requests = new ModelRequests({
@@ -252,6 +264,13 @@ export class AgentSession {
     await this.userCommand.run(pane, command, this.settings().stepTimeoutSeconds * 1000, this.conversation);
   }
 
+  /** The block menu's "Summarize output": the summary goes to the panel. */
+  async summarizeBlock(paneId: number, blockId: string): Promise<void> {
+    const pane = this.host.pane(paneId);
+    if (!pane) throw new Error(`There is no pane ${paneId}.`);
+    await summarizeBlockIntoPanel(pane, blockId, this.summarizer, this.conversation);
+  }
+
   newConversation(): ConversationView {
     this.cancel(true);
     this.auto.takeEndNote();
@@ -340,6 +359,14 @@ export class AgentSession {
     this.tools.plan?.cancel(true);
     this.userCommand.interrupt();
     this.conversation.takeQueued();
+    this.conversation.changed();
+  }
+
+  /** A summary's tokens in the panel's figures (priced at the small model) and against the session budget. */
+  private countSummaryUsage(usage: { inputTokens: number; outputTokens: number }, model: string): void {
+    this.conversation.countUsage(usage, model);
+    const warning = this.budget.count(usage.inputTokens + usage.outputTokens);
+    if (warning) this.conversation.addError(warning);
     this.conversation.changed();
   }
 

@@ -1,41 +1,58 @@
-/** A short model-free summary of output: its length, first and last lines, and a few lines that look like errors. */
+/**
+ * A model-free summary of output — the summarizer's local filtering, used when no small model
+ * can be asked: the first lines, the lines that look like errors or warnings with a line of
+ * context, and the last lines, in order, with every gap stated.
+ */
 import { formatCount, plural } from './countLabels';
 import { alternateEnds, findErrorLinesIn } from './errorLineDetection';
 import { cutLineMiddle, splitLines } from './outputLines';
 
-const SUMMARY_FIRST = 3;
-const SUMMARY_LAST = 5;
-const SUMMARY_ERRORS = 5;
+const SUMMARY_FIRST = 5;
+const SUMMARY_LAST = 10;
+/** Error and warning lines kept, context included. */
+const SUMMARY_MATCH_LINES = 45;
 const SUMMARY_LINE_CHARS = 300;
 
 /**
- * A short model-free summary: line count, the first 3 lines, a few error lines (with their line
- * numbers) and the last 5 lines. Short output is shown whole.
+ * Line count, the first 5 lines, error lines (then warning lines) each with one line of
+ * context — the first and last ones before those in between — and the last 10 lines, joined
+ * with `… [N lines omitted] …`. Output that short is shown whole.
  */
 export function summarizeOutput(text: string): string {
   const lines = splitLines(text);
   const total = lines.length;
   if (total === 0) return '(no output)';
   const show = (i: number): string => cutLineMiddle(lines[i] as string, SUMMARY_LINE_CHARS).text;
-  if (total <= SUMMARY_FIRST + SUMMARY_LAST) {
-    return [`${plural(total, 'line')}:`, ...lines.map((_, i) => show(i))].join('\n');
+  if (total <= SUMMARY_FIRST + SUMMARY_LAST) return [`${plural(total, 'line')}:`, ...lines.map((_, i) => show(i))].join('\n');
+
+  const keep = new Set<number>();
+  for (let i = 0; i < SUMMARY_FIRST; i++) keep.add(i);
+  for (let i = total - SUMMARY_LAST; i < total; i++) keep.add(i);
+  const matches = findErrorLinesIn(lines);
+  const errors = matches.filter((m) => m.severity === 'error');
+  const warnings = matches.filter((m) => m.severity === 'warning');
+  let matchLines = 0;
+  for (const match of [...alternateEnds(errors), ...alternateEnds(warnings)]) {
+    const wanted = [match.line - 1, match.line, match.line + 1].filter((i) => i >= 0 && i < total && !keep.has(i));
+    if (matchLines + wanted.length > SUMMARY_MATCH_LINES) break;
+    for (const i of wanted) keep.add(i);
+    matchLines += wanted.length;
   }
-  const out: string[] = [`${plural(total, 'line')}.`, 'First lines:'];
-  for (let i = 0; i < SUMMARY_FIRST; i++) out.push(`  ${show(i)}`);
-  const middle = findErrorLinesIn(lines).filter((m) => m.line >= SUMMARY_FIRST && m.line < total - SUMMARY_LAST);
-  const errors = middle.filter((m) => m.severity === 'error');
-  const warnings = middle.filter((m) => m.severity === 'warning');
-  const chosen = alternateEnds(errors.length > 0 ? errors : warnings)
-    .slice(0, SUMMARY_ERRORS)
-    .sort((a, b) => a.line - b.line);
-  if (chosen.length > 0) {
-    const label = errors.length > 0 ? 'error' : 'warning';
-    const count = errors.length > 0 ? errors.length : warnings.length;
-    out.push(`Lines that look like ${label}s (${formatCount(chosen.length)} of ${formatCount(count)}):`);
-    for (const m of chosen) out.push(`  line ${formatCount(m.line + 1)}: ${show(m.line)}`);
+
+  const shownErrors = errors.filter((m) => keep.has(m.line)).length;
+  const shownWarnings = warnings.filter((m) => keep.has(m.line)).length;
+  const found: string[] = [];
+  if (errors.length > 0) found.push(`${formatCount(shownErrors)} of ${plural(errors.length, 'line')} that ${errors.length === 1 ? 'looks' : 'look'} like errors`);
+  if (warnings.length > 0) found.push(`${formatCount(shownWarnings)} of ${plural(warnings.length, 'warning line')}`);
+  const header = `${plural(total, 'line')}; kept the first ${SUMMARY_FIRST}, ${found.length > 0 ? `${found.join(' and ')} (with context), ` : 'no lines look like errors or warnings, '}and the last ${SUMMARY_LAST}:`;
+
+  const out = [header];
+  let previous = -1;
+  for (const i of [...keep].sort((a, b) => a - b)) {
+    const gap = i - previous - 1;
+    if (gap > 0) out.push(`… [${plural(gap, 'line')} omitted] …`);
+    out.push(show(i));
+    previous = i;
   }
-  const skipped = total - SUMMARY_FIRST - SUMMARY_LAST;
-  out.push(`… [${plural(skipped, 'line')} in between] …`, 'Last lines:');
-  for (let i = total - SUMMARY_LAST; i < total; i++) out.push(`  ${show(i)}`);
   return out.join('\n');
 }

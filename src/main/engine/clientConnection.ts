@@ -119,6 +119,12 @@ export class ClientConnection implements PaneListener {
         return {};
       },
       'agent.revoke': ({ shape }) => this.engine.agent.revokeGrant(shape),
+      'agent.summarize': ({ paneId, blockId }) => {
+        this.engine.pane(paneId);
+        // Answer at once; the summary arrives as conversation events.
+        this.engine.agent.summarizeBlock(paneId, blockId).catch((error: unknown) => this.engine.agent.reportError(error));
+        return {};
+      },
     };
     engine.attachClient(this);
   }

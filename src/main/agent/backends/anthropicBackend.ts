@@ -65,7 +65,7 @@ export class AnthropicBackend implements ModelBackend {
         max_tokens: request.maxTokens,
         system: request.system,
         messages: request.messages as Anthropic.MessageParam[],
-        tools: request.tools as Anthropic.Tool[],
+        ...(request.tools.length > 0 && { tools: request.tools as Anthropic.Tool[] }),
       };
       handlers.sent?.({ ...body, stream: true });
       const stream = this.client.messages.stream(body, { signal: abort.signal });

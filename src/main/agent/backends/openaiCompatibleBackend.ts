@@ -58,10 +58,13 @@ export class OpenAiCompatibleBackend implements ModelBackend {
         model: request.model,
         max_tokens: request.maxTokens,
         messages: toChatMessages(request.system, request.messages),
-        tools: request.tools.map((tool) => ({
-          type: 'function' as const,
-          function: { name: tool.name, description: tool.description, parameters: tool.input_schema },
-        })),
+        // OpenAI refuses an empty tool list; a request without tools (a summary) sends none.
+        ...(request.tools.length > 0 && {
+          tools: request.tools.map((tool) => ({
+            type: 'function' as const,
+            function: { name: tool.name, description: tool.description, parameters: tool.input_schema },
+          })),
+        }),
         stream: true as const,
         stream_options: { include_usage: true },
       };

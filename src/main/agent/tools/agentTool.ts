@@ -3,6 +3,7 @@ import type { EditRequest } from '../fileEdits/fileEdit';
 import type { ToolDefinition } from '../backends/modelBackend';
 import type { PlanStep } from '../plan/planStep';
 import type { FinishedRun } from '../plan/planRunner';
+import type { Summarizer } from '../summarizer/summarizer';
 import type { FileToolContext } from './filePaths';
 
 /**
@@ -60,6 +61,8 @@ export interface ProposedStep {
 export interface ToolContext extends FileToolContext {
   pane(paneId: number): AgentPane | undefined;
   defaultPaneId: number | undefined;
+  /** The small-model summarizer for `terminal_history`'s detail "summary"; absent: local filtering. */
+  summarizer?: Summarizer;
 }
 
 /** A call's result: `content` for the model (scrubbed by the dispatcher), `summary` for the panel's line. */

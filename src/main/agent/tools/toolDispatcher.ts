@@ -12,6 +12,7 @@ import { Plan, type PlanRules } from '../plan/plan';
 import { MAX_PLAN_STEPS, type PlanStep } from '../plan/planStep';
 import { PlanRunner } from '../plan/planRunner';
 import { EditSteps } from '../fileEdits/editSteps';
+import type { Summarizer } from '../summarizer/summarizer';
 import type { AgentTool, CommandTool, GatedTool, ImmediateTool, ToolResult } from './agentTool';
 
 type ToolCall = { id: string; name: string; input: unknown };
@@ -35,6 +36,8 @@ export interface ToolDispatcherHost {
   planRules?(): PlanRules | undefined;
   /** What the model is told about a step beyond an auto run's step limit. */
   stepLimitRefusal?(): string | undefined;
+  /** Summaries for `terminal_history` (the small model, or local filtering). */
+  summarizer?: Summarizer;
 }
 
 /**
@@ -166,6 +169,7 @@ export class ToolDispatcher {
       refuse: (path) => this.refuseRead(call.name, path, cwd),
       pane: (paneId) => this.host.pane(paneId),
       defaultPaneId: this.host.paneId(),
+      summarizer: this.host.summarizer,
     });
     return { ...result, content: scrubSecrets(result.content).text };
   }

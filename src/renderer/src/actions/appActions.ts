@@ -2,7 +2,7 @@ import { useBannerStore } from '../app/bannerStore';
 import { engine } from '../app/engine';
 import { useUiStore } from '../app/uiStore';
 import { newConversation } from '../ai/agentRequests';
-import { draftAutoTask, focusAiInput, toggleAiPanel } from '../ai/panelControl';
+import { draftAutoTask, focusAiInput, summarizeInPanel, toggleAiPanel } from '../ai/panelControl';
 import { canRerun, copyBlockCommand, copyBlockOutput, rerunBlock } from '../blocks/blockActions';
 import { jumpToBlock, targetBlockId } from '../blocks/blockNavigation';
 import { useBlocksStore } from '../blocks/blocksStore';
@@ -236,6 +236,16 @@ export const appActions: AppAction[] = [
     run: () => {
       const block = targetBlock();
       return block !== undefined && rerunBlock(block);
+    },
+  },
+  {
+    id: 'block.summarize',
+    title: 'Summarize Last Command Output',
+    enabled: () => targetBlock() !== undefined,
+    run: () => {
+      const block = targetBlock();
+      if (!block) return false;
+      summarizeInPanel(block);
     },
   },
   { id: 'ai.toggle', title: 'Toggle AI Panel', run: () => toggleAiPanel() },

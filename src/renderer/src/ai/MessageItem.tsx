@@ -3,6 +3,7 @@ import type { AttachmentView, ConversationItem } from '../../../shared/agent';
 import { cancelAgent, retryRequest } from './agentRequests';
 import { AssistantText } from './AssistantText';
 import { AutoSummaryMessage } from './AutoSummaryMessage';
+import { BlockSummaryMessage } from './BlockSummaryMessage';
 import { useConversationStore } from './conversationStore';
 import { PlanCard } from './PlanCard';
 import { SentPayloadButton } from './SentPayloadButton';
@@ -26,6 +27,8 @@ export const MessageItem = memo(function MessageItem({ item }: { item: Conversat
       return <PlanCard item={item} />;
     case 'summary':
       return <AutoSummaryMessage item={item} />;
+    case 'block-summary':
+      return <BlockSummaryMessage item={item} />;
   }
 });
 

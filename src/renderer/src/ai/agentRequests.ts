@@ -1,5 +1,6 @@
 import type { Params } from '../../../shared/protocol';
 import type { ModelList } from '../../../shared/agent';
+import type { Block } from '../../../shared/blocks';
 import { engine } from '../app/engine';
 import { useAiPanelStore } from './aiPanelStore';
 import { receiveConversation } from './conversationFeed';
@@ -30,6 +31,11 @@ export async function loadAgentState(): Promise<void> {
 
 export async function sendMessage(params: Params<'agent.send'>): Promise<boolean> {
   return (await attempt('Could not send the message', () => engine().request('agent.send', params))) !== undefined;
+}
+
+/** "Summarize output" on a block: the summary arrives in the panel as a conversation item. */
+export async function summarizeBlock(block: Pick<Block, 'paneId' | 'id'>): Promise<boolean> {
+  return (await attempt('Could not summarise the output', () => engine().request('agent.summarize', { paneId: block.paneId, blockId: block.id }))) !== undefined;
 }
 
 export async function runUserCommand(paneId: number, command: string): Promise<boolean> {

@@ -1,6 +1,7 @@
 import type { Block } from '../../../shared/blocks';
 import { blockStatus } from '../blocks/blockStatus';
 import { focusActivePane } from '../terminal/paneLifecycle';
+import { summarizeBlock } from './agentRequests';
 import { useAiPanelStore } from './aiPanelStore';
 
 export const AI_PANEL_SELECTOR = '[data-testid="ai-panel"]';
@@ -52,6 +53,12 @@ export function draftAutoTask(): void {
 export function attachBlocks(blockIds: readonly string[], options: { focusInput: boolean }): void {
   useAiPanelStore.getState().attach(blockIds);
   openAiPanel(options);
+}
+
+/** "Summarize output": the panel opens (the keys stay where they are) and the summary arrives in it. */
+export function summarizeInPanel(block: Block): void {
+  openAiPanel({ focusInput: false });
+  void summarizeBlock(block);
 }
 
 /** The block menu's "Ask AI": attach it, and for a failed command suggest the obvious question. */

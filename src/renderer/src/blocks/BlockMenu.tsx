@@ -1,7 +1,7 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { Block } from '../../../shared/blocks';
 import { startBlockDrag } from '../ai/blockDrag';
-import { askAiAboutBlock } from '../ai/panelControl';
+import { askAiAboutBlock, summarizeInPanel } from '../ai/panelControl';
 import { useUiStore } from '../app/uiStore';
 import { usePanesStore } from '../terminal/panesStore';
 import { copyBlockCommand, copyBlockOutput, rerunBlock } from './blockActions';
@@ -18,7 +18,7 @@ interface BlockMenuProps {
 }
 
 /**
- * Copy command, Copy output, Rerun, Ask AI. Arrow keys move, Esc leaves. The summary is a
+ * Copy command, Copy output, Rerun, Ask AI, Summarize output. Arrow keys move, Esc leaves. The summary is a
  * handle: drag it (or the gutter mark) onto the AI panel to attach the block. An action
  * closes the menu and gives the terminal its focus back (the next keys are for the shell);
  * a copy is confirmed in the status bar.
@@ -104,6 +104,19 @@ export function BlockMenu({ block, focusRequest, onDone, onLeave }: BlockMenuPro
         }}
       >
         Ask AI
+      </button>
+      <button
+        type="button"
+        role="menuitem"
+        title="Summarise what this command printed (a small model, or local filtering), in the AI panel"
+        data-action="summarize"
+        data-testid="block-summarize"
+        onClick={() => {
+          summarizeInPanel(block);
+          onDone();
+        }}
+      >
+        Summarize output
       </button>
     </div>
   );

@@ -28,6 +28,7 @@ interface Draft {
   aiContextBlocks: string;
   aiHistoryBudget: string;
   aiSessionBudget: string;
+  aiSmallModel: string;
   /** `[context] include_env`, as names separated by spaces or commas. */
   includeEnv: string;
   companionHints: boolean;
@@ -57,6 +58,7 @@ function draftFrom(settings: Settings): Draft {
     aiContextBlocks: String(settings.ai.contextBlocks),
     aiHistoryBudget: String(settings.ai.historyTokenBudget),
     aiSessionBudget: String(settings.ai.sessionTokenBudget),
+    aiSmallModel: settings.ai.small_model,
     includeEnv: settings.context.include_env.join(' '),
     companionHints: settings.companion.hints,
     companionErrorCascade: String(settings.companion.error_cascade),
@@ -106,6 +108,7 @@ function patchFrom(draft: Draft, settings: Settings): SettingsPatch {
   const sessionTokenBudget = parseWhole(draft.aiSessionBudget, 'Session token budget', SETTING_LIMITS.sessionTokenBudget);
   if (draft.aiBackend !== settings.ai.backend) ai.backend = draft.aiBackend;
   if (draft.aiModel.trim() !== settings.ai.model) ai.model = draft.aiModel.trim();
+  if (draft.aiSmallModel.trim() !== settings.ai.small_model) ai.small_model = draft.aiSmallModel.trim();
   if (draft.aiBaseUrl.trim() !== settings.ai.baseUrl) ai.baseUrl = draft.aiBaseUrl.trim();
   if (maxOutputTokens !== settings.ai.maxOutputTokens) ai.maxOutputTokens = maxOutputTokens;
   if (stepTimeoutSeconds !== settings.ai.stepTimeoutSeconds) ai.stepTimeoutSeconds = stepTimeoutSeconds;
@@ -292,6 +295,17 @@ export function SettingsDialog() {
             <label>
               Model
               <input name="aiModel" value={draft.aiModel} spellCheck={false} maxLength={SETTING_LIMITS.modelLength} onChange={(event) => change('aiModel', event.target.value)} />
+            </label>
+            <label title="Summarises long command output for the agent and for a block's Summarize output. Empty: claude-haiku-4-5 on Anthropic; an OpenAI-compatible endpoint needs a name here, else summaries are made by local filtering.">
+              Small model (summaries)
+              <input
+                name="aiSmallModel"
+                value={draft.aiSmallModel}
+                spellCheck={false}
+                maxLength={SETTING_LIMITS.modelLength}
+                placeholder={draft.aiBackend === 'anthropic' ? 'claude-haiku-4-5' : 'none: local filtering'}
+                onChange={(event) => change('aiSmallModel', event.target.value)}
+              />
             </label>
           </div>
           <label>
