@@ -145,4 +145,23 @@ describe('auto mode', () => {
     await client.request('agent.cancel', { everything: false });
     expect((await summaryOf(client)).summary.end).toEqual({ kind: 'stopped', by: 'panel' });
   });
+
+  it('closing the run\'s pane ends it; a new conversation drops a run without a summary', async () => {
+    const { client, model, paneId } = await open();
+    model.script({ parts: [run('s', 'sleep 30')] }, { parts: [run('t', 'touch y')] });
+    await client.request('agent.auto', { paneId, task: 'sleep' });
+    await stepOf(client, 'sleep 30', (step) => step.status === 'running', 'the sleep running');
+    await client.request('pane.close', { paneId });
+    const summary = await summaryOf(client);
+    expect(summary.summary.end).toEqual({ kind: 'failed', detail: 'its pane was closed' });
+
+    const other = await client.request('pane.create', { cols: 100, rows: 30 });
+    await client.waitForPrompt(other.paneId);
+    await client.request('agent.auto', { paneId: other.paneId, task: 'touch' });
+    await stepOf(client, 'touch y', (step) => step.approval !== undefined, 'the second run waiting');
+    const fresh = await client.request('agent.new', {});
+    expect(fresh.auto).toBeUndefined();
+    await client.waitFor(() => latest(client)?.status === 'idle' && latest(client)?.id === fresh.id, 10_000, 'the new conversation idle');
+    expect(latest(client)?.items).toEqual([]);
+  });
 });

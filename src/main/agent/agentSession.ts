@@ -191,6 +191,11 @@ export class AgentSession {
     this.auto.stop(by);
   }
 
+  /** A pane closed: an auto run working in it ends. */
+  paneClosed(paneId: number): void {
+    this.auto.paneClosed(paneId);
+  }
+
   /** The pane the auto run works in, if one runs. */
   get autoPaneId(): number | undefined {
     return this.auto.paneId;
@@ -272,6 +277,7 @@ export class AgentSession {
   }
 
   newConversation(): ConversationView {
+    this.auto.abandon();
     this.cancel(true);
     this.auto.takeEndNote();
     this.tools.reset();

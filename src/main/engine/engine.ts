@@ -212,6 +212,7 @@ export class Engine {
     if (!pane) return Promise.resolve();
     this.panes.delete(paneId);
     this.watchHints.unwatch(paneId);
+    this.agent.paneClosed(paneId);
     return pane.close();
   }
 

@@ -278,6 +278,8 @@ export class Pane {
     this.closed = true;
     this.stream.stop();
     this.delivery.discardPending();
+    // Whoever watches the shell (a plan step running in it) hears that it is gone.
+    this.exitedEvent.fire();
     return this.process.close().finally(() => {
       this.stream.dispose();
       this.exitedEvent.dispose();

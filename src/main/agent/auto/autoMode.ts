@@ -72,6 +72,21 @@ export class AutoMode {
     this.run?.stop({ kind: 'stopped', by });
   }
 
+  /** The run's pane was closed: nothing is left for it to work in. */
+  paneClosed(paneId: number): void {
+    if (this.run?.paneId === paneId) this.run.stop({ kind: 'failed', detail: 'its pane was closed' });
+  }
+
+  /** A new conversation replaces the old one: the run ends with it, without a summary (there is no conversation to put it in). */
+  abandon(): void {
+    const run = this.run;
+    if (!run) return;
+    run.stop({ kind: 'stopped', by: 'panel' });
+    this.run = undefined;
+    this.endNote = undefined;
+    this.host.runChanged?.(undefined);
+  }
+
   view(): AutoView | undefined {
     return this.run?.view(this.host.items());
   }
