@@ -1,7 +1,7 @@
 import type { CaptureTarget, Desktop, DesktopAvailability, DesktopNotification, Screenshot, ScreenText, UiAction, WindowInfo } from '../desktop';
 import { DesktopError } from '../desktopError';
 import { describeRect, intersectRects, type Point, type Rect } from '../geometry';
-import { recognizeText } from '../ocr/tesseractOcr';
+import { readWindowsText } from '../ocr/windowsText';
 import { wordsAsLines } from '../ocr/tesseractTsv';
 import type { WindowExclusion } from '../privacy/windowExclusion';
 import { cropImage, type RgbaImage } from '../raster/rgbaImage';
@@ -18,6 +18,7 @@ const NOTIFICATION_TIMEOUT_MS = 5_000;
 interface Capture {
   image: RgbaImage;
   area: Rect;
+  windows: WindowInfo[];
   space: ScreenshotSpace;
   description: string;
   blackedOut: string[];
@@ -75,7 +76,7 @@ export class X11Desktop implements Desktop {
 
   async readText(target: CaptureTarget): Promise<ScreenText> {
     const capture = await this.capture(target);
-    const words = await recognizeText(capture.image, capture.area, capture.space);
+    const words = await readWindowsText(capture.image, capture.area, capture.space, target.kind === 'window' ? [] : capture.windows);
     return { words, text: wordsAsLines(words), space: capture.space, description: capture.description };
   }
 
@@ -170,7 +171,7 @@ export class X11Desktop implements Desktop {
     if (!area) throw new DesktopError('outside', `the ${description} is not on the screen (${describeRect(rect)})`);
     const image = cropImage(root, area);
     const blackedOut = blackOutWindows(image, area, [...before.windows, ...after.windows]);
-    return { image, area, space: ScreenshotSpace.forCapture(area), description, blackedOut };
+    return { image, area, windows: after.windows, space: ScreenshotSpace.forCapture(area), description, blackedOut };
   }
 }
 

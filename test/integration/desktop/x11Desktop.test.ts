@@ -1,0 +1,134 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WindowInfo } from '../../../src/main/desktop/desktop';
+import { DesktopError } from '../../../src/main/desktop/desktopError';
+import { WindowExclusion } from '../../../src/main/desktop/privacy/windowExclusion';
+import { X11Desktop } from '../../../src/main/desktop/x11/x11Desktop';
+import { eventually, missingDesktopPrograms, startXvfb, type XvfbDisplay } from '../../support/desktop/xvfbDisplay';
+
+const missing = missingDesktopPrograms();
+
+describe.skipIf(missing.length > 0)(
+  `X11 desktop under Xvfb${missing.length > 0 ? ` (skipped: ${missing.join(', ')} not installed; .ci/run installs them)` : ''}`,
+  () => {
+    let xvfb: XvfbDisplay;
+    let desktop: X11Desktop;
+    let scratch: string;
+    const programs: ChildProcess[] = [];
+
+    function run(command: string, args: string[]): ChildProcess & { exited: Promise<number | null> } {
+      const child = spawn(command, args, { env: { ...process.env, DISPLAY: xvfb.display }, stdio: 'ignore' });
+      programs.push(child);
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      return Object.assign(child, { exited });
+    }
+
+    function windowTitled(title: string): Promise<WindowInfo> {
+      return eventually(async () => (await desktop.listWindows()).find((window) => window.title === title), `a window titled '${title}'`);
+    }
+
+    beforeAll(async () => {
+      xvfb = await startXvfb(1920, 1080);
+      desktop = new X11Desktop(xvfb.display, new WindowExclusion());
+      scratch = mkdtempSync(join(tmpdir(), 'tandem-desktop-'));
+    });
+
+    afterAll(async () => {
+      for (const child of programs) if (child.exitCode === null) child.kill();
+      await xvfb?.stop();
+      if (scratch) rmSync(scratch, { recursive: true, force: true });
+    });
+
+    it('is available on an X display', async () => {
+      expect(await desktop.availability()).toEqual({ available: true, implementation: `X11 (${xvfb.display})` });
+    });
+
+    it('lists the build-failed dialog, screenshots it at its size and reads its text; a click on the OCR box of Cancel (1920×1080 screen, 1280×720 image) makes xmessage exit 4', async () => {
+      const dialog = run('xmessage', ['-geometry', '+700+500', '-title', 'Build failed', '-buttons', 'Retry:3,Cancel:4', 'Build failed']);
+      const window = await windowTitled('Build failed');
+      // xmessage (Athena) sets no _NET_WM_PID; xterm does, checked below.
+      expect(window).toMatchObject({ application: 'Xmessage', instance: 'xmessage', visible: true, excluded: false, screen: 0 });
+      expect(window.geometry).toMatchObject({ x: 700, y: 500 });
+
+      const shot = await desktop.screenshot({ kind: 'window', windowId: window.id });
+      const png = PNG.sync.read(shot.png);
+      expect([png.width, png.height]).toEqual([window.frame.width, window.frame.height]);
+      expect(shot.space.scaled).toBe(false);
+      expect((await desktop.readText({ kind: 'window', windowId: window.id })).text).toContain('Build failed');
+
+      const screenText = await desktop.readText({ kind: 'screen' });
+      expect([screenText.space.imageWidth, screenText.space.imageHeight]).toEqual([1280, 720]);
+      const cancel = screenText.words.find((word) => word.text === 'Cancel');
+      expect(cancel, `OCR words: ${screenText.text}`).toBeDefined();
+      const inImage = { x: cancel!.box.x + cancel!.box.width / 2, y: cancel!.box.y + cancel!.box.height / 2 };
+      const onScreen = screenText.space.toScreen(inImage);
+      expect(onScreen.x).toBeGreaterThan(700);
+      await desktop.act({ kind: 'click', at: onScreen, button: 'left', count: 1 });
+      expect(await dialog.exited).toBe(4);
+    });
+
+    it('a screenshot of the whole screen is a 1280×720 PNG', async () => {
+      const shot = await desktop.screenshot({ kind: 'screen' });
+      const png = PNG.sync.read(shot.png);
+      expect([png.width, png.height]).toEqual([1280, 720]);
+      expect(shot.space.source).toEqual({ x: 0, y: 0, width: 1920, height: 1080 });
+    });
+
+    it('types into an xterm running cat > file, and presses keys', async () => {
+      const file = join(scratch, 'typed.txt');
+      const terminal = run('xterm', ['-geometry', '60x8+100+100', '-T', 'typing target', '-e', 'sh', '-c', `cat > '${file}'`]);
+      const window = await windowTitled('typing target');
+      expect(window).toMatchObject({ application: 'XTerm', pid: terminal.pid });
+      await desktop.act({ kind: 'focus_window', windowId: window.id });
+      await desktop.act({ kind: 'type', text: 'hello from Tandem: $HOME "quoted" ~!\n' });
+      await desktop.act({ kind: 'key', keys: 'ctrl+d' });
+      expect(await terminal.exited).toBe(0);
+      expect(readFileSync(file, 'utf8')).toBe('hello from Tandem: $HOME "quoted" ~!\n');
+    });
+
+    it('blacks out an excluded window in a screen capture and refuses it as a target', async () => {
+      run('xmessage', ['-geometry', '+200+600', '-title', 'passwords.kdbx - KeePassXC', '-name', 'keepassxc', 'hunter2 hunter2 hunter2']);
+      run('xmessage', ['-geometry', '+1200+600', '-title', 'harmless', 'nothing secret here at all']);
+      const secret = await windowTitled('passwords.kdbx - KeePassXC');
+      const harmless = await windowTitled('harmless');
+      expect(secret.excluded).toBe(true);
+      expect(harmless.excluded).toBe(false);
+
+      const shot = await desktop.screenshot({ kind: 'screen' });
+      expect(shot.blackedOut).toEqual(['passwords.kdbx - KeePassXC']);
+      const png = PNG.sync.read(shot.png);
+      const brightPixels = (rect: WindowInfo['frame']): number => {
+        const area = shot.space.rectToImage(rect);
+        let bright = 0;
+        for (let y = area.y + 1; y < area.y + area.height - 1; y++) {
+          for (let x = area.x + 1; x < area.x + area.width - 1; x++) if (png.data[(y * png.width + x) * 4]! > 32) bright++;
+        }
+        return bright;
+      };
+      expect(brightPixels(secret.frame)).toBe(0);
+      expect(brightPixels(harmless.frame)).toBeGreaterThan(100);
+      expect((await desktop.readText({ kind: 'screen' })).text).not.toContain('hunter2');
+
+      await expect(desktop.screenshot({ kind: 'window', windowId: secret.id })).rejects.toMatchObject({ code: 'excluded' });
+      const centre = { x: secret.frame.x + secret.frame.width / 2, y: secret.frame.y + secret.frame.height / 2 };
+      await expect(desktop.act({ kind: 'click', at: centre, button: 'left', count: 1 })).rejects.toBeInstanceOf(DesktopError);
+      await expect(desktop.act({ kind: 'close_window', windowId: secret.id })).rejects.toMatchObject({ code: 'excluded' });
+    });
+
+    it('round-trips text through the clipboard', async () => {
+      await desktop.writeClipboard('Tandem ✓ clipboard\nsecond line');
+      expect(await desktop.readClipboard()).toBe('Tandem ✓ clipboard\nsecond line');
+    });
+
+    it('reports a display it cannot open as unavailable, with the reason', async () => {
+      const nowhere = new X11Desktop(':4095', new WindowExclusion());
+      const availability = await nowhere.availability();
+      expect(availability.available).toBe(false);
+      expect(availability.available === false && availability.reason).toMatch(/cannot open the X display :4095/);
+    });
+  },
+);
