@@ -1,5 +1,5 @@
 import type { Point, Rect } from './geometry';
-import type { ScreenshotSpace } from './screenshotSpace';
+import type { ScreenshotSpace, Surface } from './screenshotSpace';
 
 /**
  * The desktop capability: see the screen, list windows, read text on screen, and act on the
@@ -13,7 +13,8 @@ export interface Desktop {
   listWindows(): Promise<WindowInfo[]>;
   /** OCR of the target: words with boxes in the same image space a screenshot of the target has. */
   readText(target: CaptureTarget): Promise<ScreenText>;
-  act(action: UiAction): Promise<void>;
+  /** `surface`: where the action's points live, the `space.surface` of the screenshot they come from. */
+  act(action: UiAction, surface?: Surface): Promise<void>;
   readClipboard(): Promise<string>;
   writeClipboard(text: string): Promise<void>;
   notify(notification: DesktopNotification): Promise<void>;

@@ -8,6 +8,13 @@ export const MAX_IMAGE_LONG_SIDE = 1280;
 const EDGE_TOLERANCE = 1;
 
 /**
+ * Where a space's screen coordinates live: `desktop` — the X root window (the whole
+ * desktop); `tandem` — the content of Tandem's own window, in DIPs (what Electron's
+ * sendInputEvent takes). A UI action goes to the surface of the screenshot it refers to.
+ */
+export type Surface = 'desktop' | 'tandem';
+
+/**
  * The one coordinate space the model works in: the pixels of the screenshot it saw. A
  * capture of `source` (a rectangle in real screen pixels: a whole screen, a window, a
  * region) is scaled to `imageWidth × imageHeight`, never up. `toScreen` turns a point the
@@ -25,13 +32,14 @@ export class ScreenshotSpace {
     readonly source: Rect,
     readonly imageWidth: number,
     readonly imageHeight: number,
+    readonly surface: Surface,
   ) {
     this.scaleX = imageWidth / source.width;
     this.scaleY = imageHeight / source.height;
   }
 
   /** The space of a capture of `source`, scaled so its long side is at most `maxLongSide`. */
-  static forCapture(source: Rect, maxLongSide = MAX_IMAGE_LONG_SIDE): ScreenshotSpace {
+  static forCapture(source: Rect, surface: Surface = 'desktop', maxLongSide = MAX_IMAGE_LONG_SIDE): ScreenshotSpace {
     const width = Math.round(source.width);
     const height = Math.round(source.height);
     if (width < 1 || height < 1) throw new DesktopError('invalid', `cannot capture an empty area (${width}×${height})`);
@@ -39,7 +47,7 @@ export class ScreenshotSpace {
     const factor = longSide > maxLongSide ? maxLongSide / longSide : 1;
     const imageWidth = Math.max(1, Math.round(width * factor));
     const imageHeight = Math.max(1, Math.round(height * factor));
-    return new ScreenshotSpace({ x: Math.round(source.x), y: Math.round(source.y), width, height }, imageWidth, imageHeight);
+    return new ScreenshotSpace({ x: Math.round(source.x), y: Math.round(source.y), width, height }, imageWidth, imageHeight, surface);
   }
 
   /** Image pixels per screen pixel along the long side (1 when the capture was not scaled). */

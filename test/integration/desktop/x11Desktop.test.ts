@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PNG } from 'pngjs';
+import { decodePng } from '../../support/desktop/pngDecoding';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WindowInfo } from '../../../src/main/desktop/desktop';
 import { DesktopError } from '../../../src/main/desktop/desktopError';
@@ -55,7 +55,7 @@ describe.skipIf(missing.length > 0)(
       expect(window.geometry).toMatchObject({ x: 700, y: 500 });
 
       const shot = await desktop.screenshot({ kind: 'window', windowId: window.id });
-      const png = PNG.sync.read(shot.png);
+      const png = decodePng(shot.png);
       expect([png.width, png.height]).toEqual([window.frame.width, window.frame.height]);
       expect(shot.space.scaled).toBe(false);
       expect((await desktop.readText({ kind: 'window', windowId: window.id })).text).toContain('Build failed');
@@ -73,9 +73,12 @@ describe.skipIf(missing.length > 0)(
 
     it('a screenshot of the whole screen is a 1280×720 PNG', async () => {
       const shot = await desktop.screenshot({ kind: 'screen' });
-      const png = PNG.sync.read(shot.png);
+      const png = decodePng(shot.png);
       expect([png.width, png.height]).toEqual([1280, 720]);
       expect(shot.space.source).toEqual({ x: 0, y: 0, width: 1920, height: 1080 });
+      // An independent decoder agrees: ImageMagick reads a valid 1280×720 PNG.
+      const identify = spawnSync('identify', ['-format', '%m %wx%h', 'png:-'], { input: shot.png });
+      expect(identify.stdout.toString()).toBe('PNG 1280x720');
     });
 
     it('types into an xterm running cat > file, and presses keys', async () => {
@@ -100,7 +103,7 @@ describe.skipIf(missing.length > 0)(
 
       const shot = await desktop.screenshot({ kind: 'screen' });
       expect(shot.blackedOut).toEqual(['passwords.kdbx - KeePassXC']);
-      const png = PNG.sync.read(shot.png);
+      const png = decodePng(shot.png);
       const brightPixels = (rect: WindowInfo['frame']): number => {
         const area = shot.space.rectToImage(rect);
         let bright = 0;

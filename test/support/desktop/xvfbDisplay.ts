@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 
 /** Programs the desktop integration tests run; .ci/run installs them from apt. */
-const REQUIRED = ['Xvfb', 'xdotool', 'xwd', 'xwininfo', 'xprop', 'xmessage', 'xterm', 'xclip', 'tesseract'];
+const REQUIRED = ['Xvfb', 'xdotool', 'xwd', 'xwininfo', 'xprop', 'xmessage', 'xterm', 'xclip', 'tesseract', 'identify'];
 
 /** The required programs that are not installed (empty when the tests can run). */
 export function missingDesktopPrograms(): string[] {

@@ -6,7 +6,7 @@ import { wordsAsLines } from '../ocr/tesseractTsv';
 import type { WindowExclusion } from '../privacy/windowExclusion';
 import { cropImage, type RgbaImage } from '../raster/rgbaImage';
 import { decodeXwd } from '../raster/xwdDecoding';
-import { ScreenshotSpace } from '../screenshotSpace';
+import { ScreenshotSpace, type Surface } from '../screenshotSpace';
 import { blackOutWindows, encodeScreenshot } from '../screenshotImage';
 import { pointerArguments } from './xdotoolCommands';
 import { findWindow, readWindows, windowAt, type WindowSnapshot } from './x11Windows';
@@ -80,7 +80,8 @@ export class X11Desktop implements Desktop {
     return { words, text: wordsAsLines(words), space: capture.space, description: capture.description };
   }
 
-  async act(action: UiAction): Promise<void> {
+  async act(action: UiAction, surface: Surface = 'desktop'): Promise<void> {
+    if (surface !== 'desktop') throw new DesktopError('unavailable', "input into Tandem's own window goes through Electron");
     const snapshot = await readWindows(this.tools, this.exclusion, 'quick');
     switch (action.kind) {
       case 'move':
