@@ -82,7 +82,7 @@ export class X11Desktop implements Desktop {
 
   async act(action: UiAction, surface: Surface = 'desktop'): Promise<void> {
     if (surface !== 'desktop') throw new DesktopError('unavailable', "input into Tandem's own window goes through Electron");
-    const snapshot = await readWindows(this.tools, this.exclusion, 'quick');
+    const snapshot = await readWindows(this.tools, this.exclusion, { focus: action.kind === 'type' || action.kind === 'key' });
     switch (action.kind) {
       case 'move':
       case 'click':
@@ -162,11 +162,12 @@ export class X11Desktop implements Desktop {
       throw new DesktopError('unavailable', "Tandem's own window is captured through Electron; in browser mode capture the window by id or the screen");
     }
     const [before, dump] = await Promise.all([
-      readWindows(this.tools, this.exclusion, 'quick'),
+      readWindows(this.tools, this.exclusion, {}),
       this.tools.buffer('xwd', ['-root', '-silent'], { timeoutMs: CAPTURE_TIMEOUT_MS }),
     ]);
-    const after = await readWindows(this.tools, this.exclusion, 'quick');
-    const root = decodeXwd(dump);
+    const reading = readWindows(this.tools, this.exclusion, { screens: target.kind === 'screen' });
+    const root = decodeXwd(dump); // while the tools read the windows again
+    const after = await reading;
     const { rect, description } = resolveArea(target, after);
     const area = intersectRects(rect, { x: 0, y: 0, width: root.width, height: root.height });
     if (!area) throw new DesktopError('outside', `the ${description} is not on the screen (${describeRect(rect)})`);

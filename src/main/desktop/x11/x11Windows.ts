@@ -7,7 +7,18 @@ import { parseWindowProperties, windowIdsOf } from './windowProperties';
 import { hexWindowId, parseWindowTree, topLevelOf } from './windowTree';
 import type { X11Tools } from './x11Tools';
 
-export type WindowDetail = 'full' | 'quick';
+/**
+ * What to read besides the tree: `properties` (exact UTF-8 titles and pids, one xprop per
+ * window; otherwise the tree's names and classes), `focus`, `screens`. A capture's privacy
+ * pass needs none of them; each costs a process.
+ */
+export interface WindowDetail {
+  properties?: boolean;
+  focus?: boolean;
+  screens?: boolean;
+}
+
+export const FULL_DETAIL: WindowDetail = { properties: true, focus: true, screens: true };
 
 export interface WindowSnapshot {
   /** Bottom of the stack first. */
@@ -20,17 +31,15 @@ export interface WindowSnapshot {
 /**
  * The windows on an X display, read with xwininfo, xprop and xdotool. With an EWMH window
  * manager the windows are its client list and a window's `frame` is the frame around it;
- * without one (a bare Xvfb, some kiosks) they are the root's viewable children. `quick`
- * takes titles and classes from the tree and skips the per-window xprop (no pid): enough to
- * find the windows to black out in a capture.
+ * without one (a bare Xvfb, some kiosks) they are the root's viewable children.
  */
-export async function readWindows(tools: X11Tools, exclusion: WindowExclusion, detail: WindowDetail = 'full'): Promise<WindowSnapshot> {
+export async function readWindows(tools: X11Tools, exclusion: WindowExclusion, detail: WindowDetail = FULL_DETAIL): Promise<WindowSnapshot> {
   const [treeOutput, rootProperties, viewable, screens, focus] = await Promise.all([
     tools.text('xwininfo', ['-root', '-tree']),
     tools.text('xprop', ['-root', '-notype', '_NET_CLIENT_LIST_STACKING', '_NET_CLIENT_LIST', '_NET_ACTIVE_WINDOW']),
     tools.text('xdotool', ['search', '--onlyvisible', '--maxdepth', '2', '--name', '']).catch(() => ''),
-    readScreens(tools),
-    readFocus(tools),
+    detail.screens ? readScreens(tools) : [],
+    detail.focus ? readFocus(tools) : undefined,
   ]);
   const tree = parseWindowTree(treeOutput);
   const clients = windowIdsOf(rootProperties, '_NET_CLIENT_LIST_STACKING') ?? windowIdsOf(rootProperties, '_NET_CLIENT_LIST');
@@ -46,7 +55,7 @@ export async function readWindows(tools: X11Tools, exclusion: WindowExclusion, d
   const windows = await Promise.all(
     candidates.map(async (window) => {
       const properties =
-        detail === 'full'
+        detail.properties
           ? parseWindowProperties(
               await tools.text('xprop', ['-notype', '-id', window.id, 'WM_CLASS', '_NET_WM_NAME', 'WM_NAME', '_NET_WM_PID']).catch(() => ''),
             )
