@@ -96,7 +96,7 @@ async function clickRows(report, desktop, run) {
     return performance.now() - started;
   };
   const until = Date.now() + 10_000;
-  while (!(await desktop.listWindows()).some((window) => window.instance === 'xev') && Date.now() < until) await sleep(50);
+  while (!(await desktop.listWindows()).some((window) => window.title === 'Event Tester') && Date.now() < until) await sleep(50);
   const ours = [];
   const raw = [];
   for (let i = 0; i < CLICK_SAMPLES + 2; i++) {

@@ -122,6 +122,55 @@ describe.skipIf(missing.length > 0)(
       await expect(desktop.act({ kind: 'close_window', windowId: secret.id })).rejects.toMatchObject({ code: 'excluded' });
     });
 
+    it('right-clicks, double-clicks, scrolls and drags where it is told (as xev sees it), and moves, resizes and closes a window', async () => {
+      const watcher = spawn('xev', ['-geometry', '400x300+1000+100', '-name', 'input-watcher', '-event', 'button'], {
+        env: { ...process.env, DISPLAY: xvfb.display },
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      programs.push(watcher);
+      let seen = '';
+      watcher.stdout.on('data', (chunk: Buffer) => (seen += chunk.toString()));
+      const events = () =>
+        [...seen.matchAll(/(ButtonPress|ButtonRelease) event.*?\n.*?root:\((\d+),(\d+)\).*?\n.*?button (\d+)/gs)].map(
+          ([, type, x, y, button]) => `${type === 'ButtonPress' ? 'press' : 'release'} ${button} at ${x},${y}`,
+        );
+      const window = await windowTitled('input-watcher');
+      expect(window.geometry).toMatchObject({ x: 1000, y: 100, width: 400, height: 300 });
+
+      await desktop.act({ kind: 'click', at: { x: 1100, y: 150 }, button: 'right', count: 1 });
+      await desktop.act({ kind: 'click', at: { x: 1110, y: 160 }, button: 'left', count: 2 });
+      await desktop.act({ kind: 'scroll', at: { x: 1120, y: 170 }, down: 2, right: 0 });
+      await desktop.act({ kind: 'drag', from: { x: 1050, y: 200 }, to: { x: 1300, y: 350 }, button: 'left' });
+      const expected = [
+        'press 3 at 1100,150',
+        'release 3 at 1100,150',
+        'press 1 at 1110,160',
+        'release 1 at 1110,160',
+        'press 1 at 1110,160',
+        'release 1 at 1110,160',
+        'press 5 at 1120,170',
+        'release 5 at 1120,170',
+        'press 5 at 1120,170',
+        'release 5 at 1120,170',
+        'press 1 at 1050,200',
+        'release 1 at 1300,350',
+      ];
+      await eventually(async () => (events().length >= expected.length ? true : undefined), 'xev to print every button event');
+      expect(events()).toEqual(expected);
+
+      await desktop.act({ kind: 'move_window', windowId: window.id, to: { x: 200, y: 250 } });
+      await desktop.act({ kind: 'resize_window', windowId: window.id, width: 320, height: 240 });
+      const moved = await eventually(async () => {
+        const current = (await desktop.listWindows()).find((candidate) => candidate.id === window.id);
+        return current?.geometry.x === 200 && current.geometry.width === 320 ? current : undefined;
+      }, 'the window to move and resize');
+      expect(moved.geometry).toEqual({ x: 200, y: 250, width: 320, height: 240 });
+
+      await desktop.act({ kind: 'close_window', windowId: window.id });
+      await eventually(async () => (watcher.exitCode !== null || watcher.signalCode !== null ? true : undefined), 'xev to go with its window');
+      expect((await desktop.listWindows()).some((candidate) => candidate.id === window.id)).toBe(false);
+    });
+
     it('round-trips text through the clipboard', async () => {
       await desktop.writeClipboard('Tandem ✓ clipboard\nsecond line');
       expect(await desktop.readClipboard()).toBe('Tandem ✓ clipboard\nsecond line');

@@ -139,9 +139,9 @@ export class X11Desktop implements Desktop {
         return this.xdotool(['windowsize', '--sync', id, String(Math.round(action.width)), String(Math.round(action.height))]);
       case 'close_window':
         // EWMH asks the application to close (it may ask to save); without a window manager
-        // the window is destroyed, as xkill would.
+        // the application's connection is closed, as xkill does.
         if (snapshot.ewmh) await this.tools.buffer('wmctrl', ['-i', '-c', id]);
-        else await this.xdotool(['windowclose', id]);
+        else await this.xdotool(['windowkill', id]);
         return;
       default:
         throw new DesktopError('invalid', `unknown window action ${(action as UiAction).kind}`);
