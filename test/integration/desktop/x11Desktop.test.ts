@@ -48,7 +48,10 @@ describe.skipIf(missing.length > 0)(
     });
 
     it('lists the build-failed dialog, screenshots it at its size and reads its text; a click on the OCR box of Cancel (1920×1080 screen, 1280×720 image) makes xmessage exit 4', async () => {
-      const dialog = run('xmessage', ['-geometry', '+700+500', '-title', 'Build failed', '-buttons', 'Retry:3,Cancel:4', 'Build failed']);
+      // The font is pinned to X's own `fixed`: with Type 1 fonts installed (fonts-urw-base35
+      // comes with Ghostscript) xmessage's font set picks a URW font, whose rounded buttons
+      // Tesseract does not read at all (docs/desktop.md, OCR).
+      const dialog = run('xmessage', ['-fn', 'fixed', '-xrm', '*international: false', '-geometry', '+700+500', '-title', 'Build failed', '-buttons', 'Retry:3,Cancel:4', 'Build failed']);
       const window = await windowTitled('Build failed');
       // xmessage (Athena) sets no _NET_WM_PID; xterm does, checked below.
       expect(window).toMatchObject({ application: 'Xmessage', instance: 'xmessage', visible: true, excluded: false, screen: 0 });
@@ -58,7 +61,8 @@ describe.skipIf(missing.length > 0)(
       const png = decodePng(shot.png);
       expect([png.width, png.height]).toEqual([window.frame.width, window.frame.height]);
       expect(shot.space.scaled).toBe(false);
-      expect((await desktop.readText({ kind: 'window', windowId: window.id })).text).toContain('Build failed');
+      // The window is listed as soon as it is mapped, maybe before xmessage has drawn it.
+      await eventually(async () => ((await desktop.readText({ kind: 'window', windowId: window.id })).text.includes('Build failed') ? true : undefined), "OCR of the dialog to read 'Build failed'");
 
       const screenText = await desktop.readText({ kind: 'screen' });
       expect([screenText.space.imageWidth, screenText.space.imageHeight]).toEqual([1280, 720]);

@@ -57,6 +57,11 @@ describe('xprop', () => {
     expect(windowIdsOf(root, '_NET_CLIENT_LIST_STACKING')).toEqual(['0x1a00003', '0x1c00007']);
     expect(windowIdsOf(root, '_NET_ACTIVE_WINDOW')).toEqual(['0x1c00007']);
     expect(windowIdsOf('_NET_CLIENT_LIST:  no such atom on any window.', '_NET_CLIENT_LIST')).toBeUndefined();
+    // What xprop -notype prints for WINDOW lists (openbox).
+    const notype = '_NET_CLIENT_LIST_STACKING: window id # 0x400031, 0x60000c\n_NET_CLIENT_LIST:  not found.\n_NET_ACTIVE_WINDOW: window id # 0x60000c';
+    expect(windowIdsOf(notype, '_NET_CLIENT_LIST_STACKING')).toEqual(['0x400031', '0x60000c']);
+    expect(windowIdsOf(notype, '_NET_CLIENT_LIST')).toBeUndefined();
+    expect(windowIdsOf(notype, '_NET_ACTIVE_WINDOW')).toEqual(['0x60000c']);
   });
 });
 

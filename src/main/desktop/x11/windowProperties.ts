@@ -21,11 +21,14 @@ export function parseWindowProperties(output: string): WindowProperties {
   return { title, application, instance, ...(Number.isInteger(pid) && pid > 0 ? { pid } : {}) };
 }
 
-/** The window ids in a root property such as `_NET_CLIENT_LIST_STACKING = 0x1a00003, 0x1c00007`. */
+/**
+ * The window ids in a root property: `_NET_CLIENT_LIST_STACKING: window id # 0x1a00003, 0x1c00007`
+ * (xprop -notype), or the `=` and `(WINDOW)` forms; undefined when the property is not set.
+ */
 export function windowIdsOf(output: string, property: string): string[] | undefined {
-  const line = output.split('\n').find((candidate) => candidate.startsWith(`${property} = `) || candidate.startsWith(`${property}(`));
-  if (!line) return undefined;
-  return [...line.matchAll(/0x[0-9a-f]+/g)].map((match) => match[0]);
+  const line = output.split('\n').find((candidate) => new RegExp(`^${property}(?:\\(|:| =)`).test(candidate));
+  if (!line || /not found|no such atom/.test(line)) return undefined;
+  return [...line.slice(property.length).matchAll(/0x[0-9a-f]+/g)].map((match) => match[0]);
 }
 
 /** xprop's quoted strings: `"a", "b"`, with \" \\ \n and octal escapes for raw bytes. */

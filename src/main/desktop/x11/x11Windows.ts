@@ -42,13 +42,15 @@ export async function readWindows(tools: X11Tools, exclusion: WindowExclusion, d
     detail.focus ? readFocus(tools) : undefined,
   ]);
   const tree = parseWindowTree(treeOutput);
-  const clients = windowIdsOf(rootProperties, '_NET_CLIENT_LIST_STACKING') ?? windowIdsOf(rootProperties, '_NET_CLIENT_LIST');
+  const stacking = windowIdsOf(rootProperties, '_NET_CLIENT_LIST_STACKING');
+  const clients = stacking ?? windowIdsOf(rootProperties, '_NET_CLIENT_LIST');
   const ewmh = clients !== undefined;
   const viewableIds = new Set(viewable.split('\n').filter(Boolean).map(hexWindowId));
   const candidates = ewmh
     ? clients.map((id) => tree.windows.get(id)).filter((window) => window !== undefined)
     : [...tree.windows.values()].filter((window) => window.depth === 1 && viewableIds.has(window.id));
-  candidates.sort((a, b) => (topLevelOf(tree.windows, a.id)?.stackIndex ?? 0) - (topLevelOf(tree.windows, b.id)?.stackIndex ?? 0));
+  // _NET_CLIENT_LIST_STACKING is bottom to top already; otherwise the root's children are.
+  if (!stacking) candidates.sort((a, b) => (topLevelOf(tree.windows, a.id)?.stackIndex ?? 0) - (topLevelOf(tree.windows, b.id)?.stackIndex ?? 0));
 
   const activeId = ewmh ? windowIdsOf(rootProperties, '_NET_ACTIVE_WINDOW')?.[0] : undefined;
   const focusedTop = topLevelOf(tree.windows, activeId ?? focus ?? '');
