@@ -149,6 +149,7 @@ describe('Electron desktop (against a stand-in for Electron)', () => {
     await expect(desktop.act({ kind: 'click', at: { x: 1, y: 1 }, button: 'left', count: 1 }, 'desktop')).rejects.toMatchObject({ code: 'unavailable' });
     await expect(desktop.act({ kind: 'close_window', windowId: 'tandem' })).rejects.toMatchObject({ code: 'invalid' });
     await expect(desktop.act({ kind: 'focus_window', windowId: '0x2a00007' })).rejects.toMatchObject({ code: 'unavailable' });
+    await expect(desktop.act({ kind: 'key', keys: 'hyper+x' }, 'tandem')).rejects.toMatchObject({ code: 'invalid' });
     await desktop.act({ kind: 'focus_window', windowId: 'tandem' });
     expect(electron.focused).toBe(1);
     expect(electron.events).toEqual([]);

@@ -82,7 +82,7 @@ export class ElectronDesktop implements Desktop {
   }
 
   async writeClipboard(text: string): Promise<void> {
-    this.electron.clipboard.writeText(text);
+    await this.electron.clipboard.writeText(text);
   }
 
   async notify(notification: DesktopNotification): Promise<void> {

@@ -2,10 +2,10 @@ import type { UiAction } from '../desktop';
 import { DesktopError } from '../desktopError';
 import type { Point } from '../geometry';
 import { keySequence } from '../x11/xdotoolCommands';
-import type { ElectronInputEvent } from './electronSurface';
+import type { ElectronInputEvent, KeyModifier } from './electronSurface';
 
 const WHEEL_NOTCH_PIXELS = 100;
-const MODIFIERS: Record<string, string> = { ctrl: 'control', shift: 'shift', alt: 'alt', super: 'meta' };
+const MODIFIERS: Record<string, KeyModifier> = { ctrl: 'control', shift: 'shift', alt: 'alt', super: 'meta' };
 /** X keysyms (what keySequence yields) that Electron names differently. */
 const KEY_CODES: Record<string, string> = {
   Return: 'Enter',
@@ -58,14 +58,19 @@ export function inputEvents(action: UiAction): ElectronInputEvent[] {
       return keySequence(action.keys).flatMap((chord) => {
         const parts = chord.split('+');
         const key = parts.pop()!;
-        return keyPress(KEY_CODES[key] ?? (key.length === 1 ? key.toUpperCase() : key), parts.map((part) => MODIFIERS[part] ?? part));
+        const modifiers = parts.map((part) => {
+          const modifier = MODIFIERS[part];
+          if (!modifier) throw new DesktopError('invalid', `"${part}" in "${chord}" is not a modifier (ctrl, shift, alt, super)`);
+          return modifier;
+        });
+        return keyPress(KEY_CODES[key] ?? (key.length === 1 ? key.toUpperCase() : key), modifiers);
       });
     default:
       throw new DesktopError('invalid', `${action.kind} is not an input action for Tandem's window`);
   }
 }
 
-function keyPress(keyCode: string, modifiers: string[]): ElectronInputEvent[] {
+function keyPress(keyCode: string, modifiers: KeyModifier[]): ElectronInputEvent[] {
   return [
     { type: 'keyDown', keyCode, modifiers },
     { type: 'keyUp', keyCode, modifiers },

@@ -22,7 +22,9 @@ export interface NativeImageLike {
 export type ElectronInputEvent =
   | { type: 'mouseMove' | 'mouseDown' | 'mouseUp'; x: number; y: number; button?: 'left' | 'middle' | 'right'; clickCount?: number }
   | { type: 'mouseWheel'; x: number; y: number; deltaX: number; deltaY: number; wheelTicksX: number; wheelTicksY: number }
-  | { type: 'keyDown' | 'keyUp' | 'char'; keyCode: string; modifiers?: string[] };
+  | { type: 'keyDown' | 'keyUp' | 'char'; keyCode: string; modifiers?: KeyModifier[] };
+
+export type KeyModifier = 'shift' | 'control' | 'alt' | 'meta';
 
 export interface CapturerSource {
   id: string;
@@ -51,7 +53,8 @@ export interface ElectronSurface {
     getAllDisplays(): { id: number; bounds: ElectronRectangle; scaleFactor: number }[];
     getPrimaryDisplay(): { id: number };
   };
-  clipboard: { readText(): string; writeText(text: string): void };
+  /** readText is a promise in current Electron, a plain value in older ones. */
+  clipboard: { readText(): string | Promise<string>; writeText(text: string): void | Promise<void> };
   /** `new Notification({ title, body }).show()` in the adapter. */
   showNotification(title: string, body: string): void;
   /** The process id of Tandem's window (process.pid of the main process). */
