@@ -8,8 +8,8 @@ import { runTool } from '../toolProcess';
 import { parseTesseractTsv } from './tesseractTsv';
 
 const OCR_TIMEOUT_MS = 60_000;
-/** Up to this many pixels (a 700×700 dialog) a capture is read three times, differently. */
-const SECOND_READING_UP_TO_PIXELS = 500_000;
+/** Up to this many pixels (a 500×400 dialog) a capture is read three times, differently. */
+const SECOND_READING_UP_TO_PIXELS = 200_000;
 
 interface Reading {
   factor: number;
