@@ -180,6 +180,15 @@ describe.skipIf(missing.length > 0)(
       expect(await desktop.readClipboard()).toBe('Tandem ✓ clipboard\nsecond line');
     });
 
+    it.skipIf(Boolean(process.env.DBUS_SESSION_BUS_ADDRESS))('says why a notification could not be shown when no notification daemon runs (skipped inside a desktop session, which may have one)', async () => {
+      const error = await desktop.notify({ title: 'Build', body: 'failed' }).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(DesktopError);
+      expect(error).toMatchObject({ code: expect.stringMatching(/^(failed|unavailable)$/), message: expect.stringMatching(/notify-send/) });
+    });
+
     it('reports a display it cannot open as unavailable, with the reason', async () => {
       const nowhere = new X11Desktop(':4095', new WindowExclusion());
       const availability = await nowhere.availability();

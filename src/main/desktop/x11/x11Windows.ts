@@ -56,12 +56,9 @@ export async function readWindows(tools: X11Tools, exclusion: WindowExclusion, d
   const focusedTop = topLevelOf(tree.windows, activeId ?? focus ?? '');
   const windows = await Promise.all(
     candidates.map(async (window) => {
-      const properties =
-        detail.properties
-          ? parseWindowProperties(
-              await tools.text('xprop', ['-notype', '-id', window.id, 'WM_CLASS', '_NET_WM_NAME', 'WM_NAME', '_NET_WM_PID']).catch(() => ''),
-            )
-          : { title: window.name, application: window.application, instance: window.instance };
+      const properties = detail.properties
+        ? parseWindowProperties(await tools.text('xprop', ['-notype', '-id', window.id, 'WM_CLASS', '_NET_WM_NAME', 'WM_NAME', '_NET_WM_PID']).catch(() => ''))
+        : { title: window.name, application: window.application, instance: window.instance };
       const frame = topLevelOf(tree.windows, window.id)?.rect ?? window.rect;
       const centre = { x: window.rect.x + window.rect.width / 2, y: window.rect.y + window.rect.height / 2 };
       const info: WindowInfo = {
