@@ -1,0 +1,88 @@
+import type { RgbaImage } from './rgbaImage';
+
+/**
+ * Shrinks an image to `width × height` by area averaging (every source pixel counts with the
+ * share of it each destination pixel covers), which keeps thin text legible where
+ * nearest-neighbour or bilinear sampling drops strokes. Separable: rows first, then columns.
+ * Never enlarges; alpha becomes opaque.
+ */
+export function areaDownscale(image: RgbaImage, width: number, height: number): RgbaImage {
+  if (width === image.width && height === image.height) return image;
+  if (width > image.width || height > image.height || width < 1 || height < 1) {
+    throw new Error(`areaDownscale only shrinks (${image.width}×${image.height} → ${width}×${height})`);
+  }
+  const columns = contributions(image.width, width);
+  const rows = contributions(image.height, height);
+  const source = image.data;
+
+  // Horizontal pass: every source row shrunk to `width`, 3 channels as floats.
+  const narrow = new Float32Array(width * image.height * 3);
+  for (let y = 0; y < image.height; y++) {
+    const rowStart = y * image.width * 4;
+    let out = y * width * 3;
+    for (let x = 0; x < width; x++) {
+      const { first, weights } = columns[x]!;
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      let at = rowStart + first * 4;
+      for (let k = 0; k < weights.length; k++, at += 4) {
+        const w = weights[k]!;
+        r += source[at]! * w;
+        g += source[at + 1]! * w;
+        b += source[at + 2]! * w;
+      }
+      narrow[out++] = r;
+      narrow[out++] = g;
+      narrow[out++] = b;
+    }
+  }
+
+  const data = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    const { first, weights } = rows[y]!;
+    const outRow = y * width * 4;
+    for (let x = 0; x < width; x++) {
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      let at = (first * width + x) * 3;
+      const stride = width * 3;
+      for (let k = 0; k < weights.length; k++, at += stride) {
+        const w = weights[k]!;
+        r += narrow[at]! * w;
+        g += narrow[at + 1]! * w;
+        b += narrow[at + 2]! * w;
+      }
+      const out = outRow + x * 4;
+      data[out] = r + 0.5;
+      data[out + 1] = g + 0.5;
+      data[out + 2] = b + 0.5;
+      data[out + 3] = 255;
+    }
+  }
+  return { width, height, data };
+}
+
+interface Contribution {
+  first: number;
+  weights: Float32Array;
+}
+
+/** For each destination pixel along one axis: the source pixels it covers and their shares (summing to 1). */
+function contributions(sourceSize: number, targetSize: number): Contribution[] {
+  const span = sourceSize / targetSize;
+  const result: Contribution[] = [];
+  for (let i = 0; i < targetSize; i++) {
+    const start = i * span;
+    const end = Math.min(sourceSize, start + span);
+    const first = Math.floor(start);
+    const last = Math.min(sourceSize - 1, Math.ceil(end) - 1);
+    const weights = new Float32Array(last - first + 1);
+    for (let s = first; s <= last; s++) {
+      weights[s - first] = (Math.min(end, s + 1) - Math.max(start, s)) / span;
+    }
+    result.push({ first, weights });
+  }
+  return result;
+}

@@ -1,0 +1,32 @@
+import type { Desktop, DesktopAvailability } from './desktop';
+import { DesktopError } from './desktopError';
+
+/** A system without a desktop implementation: every request says why, nothing crashes. */
+export class UnavailableDesktop implements Desktop {
+  constructor(readonly reason: string) {}
+
+  async availability(): Promise<DesktopAvailability> {
+    return { available: false, reason: this.reason };
+  }
+
+  screenshot = () => this.refuse();
+  listWindows = () => this.refuse();
+  readText = () => this.refuse();
+  act = () => this.refuse();
+  readClipboard = () => this.refuse();
+  writeClipboard = () => this.refuse();
+  notify = () => this.refuse();
+
+  private refuse(): Promise<never> {
+    return Promise.reject(new DesktopError('unavailable', this.reason));
+  }
+}
+
+/** Why this system has no X11 desktop, in words for the user and the model. */
+export function whyNoX11(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): string {
+  const notYet = 'screenshots, OCR and UI actions on other windows are not available on this system yet';
+  if (platform === 'darwin') return `macOS: ${notYet} (they need the ScreenCaptureKit and Accessibility APIs; see docs/desktop.md)`;
+  if (platform === 'win32') return `Windows: ${notYet} (they need the Windows.Graphics.Capture and SendInput APIs; see docs/desktop.md)`;
+  if (env.WAYLAND_DISPLAY) return `Wayland without X (no DISPLAY, no XWayland): ${notYet} (start Tandem under XWayland, or see docs/desktop.md)`;
+  return `no graphical display (DISPLAY is not set): ${notYet}`;
+}

@@ -1,0 +1,211 @@
+import type { CaptureTarget, Desktop, DesktopAvailability, DesktopNotification, Screenshot, ScreenText, UiAction, WindowInfo } from '../desktop';
+import { DesktopError } from '../desktopError';
+import { describeRect, intersectRects, type Point, type Rect } from '../geometry';
+import { readWindowsText } from '../ocr/windowsText';
+import { wordsAsLines } from '../ocr/tesseractTsv';
+import type { WindowExclusion } from '../privacy/windowExclusion';
+import { cropImage, type RgbaImage } from '../raster/rgbaImage';
+import { decodeXwd } from '../raster/xwdDecoding';
+import { ScreenshotSpace, type Surface } from '../screenshotSpace';
+import { blackOutWindows, encodeScreenshot } from '../screenshotImage';
+import { pointerArguments } from './xdotoolCommands';
+import { findWindow, readWindows, windowAt, type WindowSnapshot } from './x11Windows';
+import { X11Tools } from './x11Tools';
+
+const CAPTURE_TIMEOUT_MS = 15_000;
+const NOTIFICATION_TIMEOUT_MS = 5_000;
+
+interface Capture {
+  image: RgbaImage;
+  area: Rect;
+  windows: WindowInfo[];
+  space: ScreenshotSpace;
+  description: string;
+  blackedOut: string[];
+}
+
+/**
+ * The desktop of an X display (Linux with DISPLAY, including XWayland sessions), through the
+ * distribution's tools: xwd for pixels, xwininfo/xprop/xrandr for windows and screens,
+ * xdotool (XTEST) for input and window actions, xclip for the clipboard, notify-send for
+ * notifications, tesseract for OCR. Every capture blacks out excluded windows; every action
+ * on an excluded window is refused.
+ */
+export class X11Desktop implements Desktop {
+  private readonly tools: X11Tools;
+
+  constructor(
+    display: string,
+    private readonly exclusion: WindowExclusion,
+  ) {
+    this.tools = new X11Tools(display);
+  }
+
+  async availability(): Promise<DesktopAvailability> {
+    try {
+      await this.tools.text('xwininfo', ['-root']);
+    } catch (error) {
+      const missing = error instanceof DesktopError && error.code === 'unavailable';
+      return {
+        available: false,
+        reason: missing
+          ? 'the X11 tools are not installed (x11-utils, x11-apps, xdotool, xclip)'
+          : `cannot open the X display ${this.tools.display}: ${(error as Error).message}`,
+      };
+    }
+    for (const tool of ['xdotool', 'xwd', 'xprop']) {
+      const found = await this.tools.text('sh', ['-c', `command -v ${tool}`]).catch(() => '');
+      if (!found.trim()) return { available: false, reason: `${tool} is not installed (packages: xdotool, x11-apps, x11-utils)` };
+    }
+    return { available: true, implementation: `X11 (${this.tools.display})` };
+  }
+
+  async listWindows(): Promise<WindowInfo[]> {
+    return (await readWindows(this.tools, this.exclusion)).windows;
+  }
+
+  async screenshot(target: CaptureTarget): Promise<Screenshot> {
+    const capture = await this.capture(target);
+    return {
+      png: encodeScreenshot(capture.image, capture.space),
+      space: capture.space,
+      description: capture.description,
+      blackedOut: capture.blackedOut,
+    };
+  }
+
+  async readText(target: CaptureTarget): Promise<ScreenText> {
+    const capture = await this.capture(target);
+    const words = await readWindowsText(capture.image, capture.area, capture.space, target.kind === 'window' ? [] : capture.windows);
+    return { words, text: wordsAsLines(words), space: capture.space, description: capture.description };
+  }
+
+  async act(action: UiAction, surface: Surface = 'desktop'): Promise<void> {
+    if (surface !== 'desktop') throw new DesktopError('unavailable', "input into Tandem's own window goes through Electron");
+    const snapshot = await readWindows(this.tools, this.exclusion, { focus: action.kind === 'type' || action.kind === 'key' });
+    switch (action.kind) {
+      case 'move':
+      case 'click':
+      case 'scroll':
+        refuseExcludedAt(snapshot, action.at);
+        return this.xdotool(pointerArguments(action));
+      case 'drag':
+        refuseExcludedAt(snapshot, action.from);
+        refuseExcludedAt(snapshot, action.to);
+        return this.xdotool(pointerArguments(action));
+      case 'type':
+      case 'key': {
+        const focused = snapshot.windows.find((window) => window.focused);
+        if (focused?.excluded) throw excludedError(focused);
+        return this.xdotool(pointerArguments(action), action.kind === 'type' ? action.text : undefined);
+      }
+      default:
+        return this.actOnWindow(snapshot, action);
+    }
+  }
+
+  async readClipboard(): Promise<string> {
+    try {
+      return await this.tools.text('xclip', ['-selection', 'clipboard', '-o']);
+    } catch (error) {
+      // xclip fails when nothing owns the clipboard or it holds no text: an empty clipboard.
+      if (error instanceof DesktopError && error.code === 'failed' && /not available|no owner|target/i.test(error.message)) return '';
+      throw error;
+    }
+  }
+
+  async writeClipboard(text: string): Promise<void> {
+    await this.tools.buffer('xclip', ['-selection', 'clipboard', '-i'], { input: text, detachesChild: true });
+  }
+
+  async notify(notification: DesktopNotification): Promise<void> {
+    await this.tools.buffer('notify-send', ['--app-name=Tandem', '--', notification.title, notification.body], {
+      timeoutMs: NOTIFICATION_TIMEOUT_MS,
+    });
+  }
+
+  private async actOnWindow(snapshot: WindowSnapshot, action: UiAction & { windowId: string }): Promise<void> {
+    const window = findWindow(snapshot, action.windowId);
+    if (window.excluded) throw excludedError(window);
+    const id = window.id;
+    switch (action.kind) {
+      case 'focus_window':
+        return this.xdotool(snapshot.ewmh ? ['windowactivate', '--sync', id] : ['windowraise', id, 'windowfocus', '--sync', id]);
+      case 'raise_window':
+        return this.xdotool(['windowraise', id]);
+      case 'move_window':
+        return this.xdotool(['windowmove', '--sync', id, String(Math.round(action.to.x)), String(Math.round(action.to.y))]);
+      case 'resize_window':
+        return this.xdotool(['windowsize', '--sync', id, String(Math.round(action.width)), String(Math.round(action.height))]);
+      case 'close_window':
+        // EWMH asks the application to close (it may ask to save); without a window manager
+        // the application's connection is closed, as xkill does.
+        if (snapshot.ewmh) await this.tools.buffer('wmctrl', ['-i', '-c', id]);
+        else await this.xdotool(['windowkill', id]);
+        return;
+      default:
+        throw new DesktopError('invalid', `unknown window action ${(action as UiAction).kind}`);
+    }
+  }
+
+  private async xdotool(args: string[], input?: string): Promise<void> {
+    await this.tools.buffer('xdotool', args, input === undefined ? {} : { input, timeoutMs: 10_000 + input.length * 20 });
+  }
+
+  /**
+   * The pixels of a target, full size, with excluded windows blacked out. The window list is
+   * read while the screen is captured and once more after it, and every excluded window of
+   * either list is blacked out, so a password manager that opens or moves meanwhile is not shown.
+   */
+  private async capture(target: CaptureTarget): Promise<Capture> {
+    if (target.kind === 'tandem') {
+      throw new DesktopError('unavailable', "Tandem's own window is captured through Electron; in browser mode capture the window by id or the screen");
+    }
+    const [before, dump] = await Promise.all([
+      readWindows(this.tools, this.exclusion, {}),
+      this.tools.buffer('xwd', ['-root', '-silent'], { timeoutMs: CAPTURE_TIMEOUT_MS }),
+    ]);
+    const reading = readWindows(this.tools, this.exclusion, { screens: target.kind === 'screen' });
+    const root = decodeXwd(dump); // while the tools read the windows again
+    const after = await reading;
+    const { rect, description } = resolveArea(target, after);
+    const area = intersectRects(rect, { x: 0, y: 0, width: root.width, height: root.height });
+    if (!area) throw new DesktopError('outside', `the ${description} is not on the screen (${describeRect(rect)})`);
+    const image = cropImage(root, area);
+    const blackedOut = blackOutWindows(image, area, [...before.windows, ...after.windows]);
+    return { image, area, windows: after.windows, space: ScreenshotSpace.forCapture(area), description, blackedOut };
+  }
+}
+
+function resolveArea(target: Exclude<CaptureTarget, { kind: 'tandem' }>, snapshot: WindowSnapshot): { rect: Rect; description: string } {
+  switch (target.kind) {
+    case 'screen': {
+      const screen =
+        target.screen === undefined
+          ? (snapshot.screens.find((candidate) => candidate.primary) ?? snapshot.screens[0])
+          : snapshot.screens.find((candidate) => candidate.index === target.screen);
+      if (!screen) throw new DesktopError('not_found', `no screen ${target.screen} (screens: ${snapshot.screens.map((s) => s.index).join(', ')})`);
+      return { rect: screen.rect, description: `screen ${screen.index} (${screen.name})` };
+    }
+    case 'window': {
+      const window = findWindow(snapshot, target.windowId);
+      if (window.excluded) throw excludedError(window);
+      if (!window.visible) throw new DesktopError('invalid', `window '${window.title}' (${window.id}) is minimized or hidden: focus it first`);
+      return { rect: window.frame, description: `window '${window.title}' (${window.application || 'unknown application'}, ${window.id})` };
+    }
+    case 'region': {
+      const { rect } = target;
+      if (!(rect.width >= 1 && rect.height >= 1)) throw new DesktopError('invalid', `a region needs a positive width and height (${describeRect(rect)})`);
+      return { rect, description: `region ${describeRect(rect)}` };
+    }
+  }
+}
+
+function refuseExcludedAt(snapshot: WindowSnapshot, point: Point): void {
+  const window = windowAt(snapshot, point);
+  if (window?.excluded) throw excludedError(window);
+}
+
+function excludedError(window: WindowInfo): DesktopError {
+  return new DesktopError('excluded', `window '${window.title || window.application}' is excluded by the privacy list ([approval.vision] exclude): it is never captured or acted on`);
+}
