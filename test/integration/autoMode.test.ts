@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ConversationItem, ConversationView, PlanStepView } from '../../src/shared/agent';
@@ -163,5 +164,32 @@ describe('auto mode', () => {
     expect(fresh.auto).toBeUndefined();
     await client.waitFor(() => latest(client)?.status === 'idle' && latest(client)?.id === fresh.id, 10_000, 'the new conversation idle');
     expect(latest(client)?.items).toEqual([]);
+  });
+
+  it("git's configured pager counts for nothing where steps run with GIT_PAGER=cat: `git log` runs unasked, and the pager does not run", async () => {
+    const { client, model, paneId, home } = await open();
+    const repo = join(home, 'repo');
+    mkdirSync(repo);
+    const marker = join(home, 'pager-ran');
+    const pager = join(home, 'pager.sh');
+    writeFileSync(pager, `#!/bin/sh\ntouch '${marker}'\ncat\n`);
+    chmodSync(pager, 0o755);
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], { cwd: repo, env: { ...process.env, HOME: home } });
+    git('init', '-q');
+    writeFileSync(join(repo, 'a.txt'), 'a\n');
+    git('add', '.');
+    git('commit', '-qm', 'one');
+    git('config', 'core.pager', pager);
+    client.type(paneId, 'cd ~/repo\r');
+    await client.waitForBlock(paneId, 'cd ~/repo');
+    await client.waitFor(() => client.eventsOf('pane.state').filter((state) => state.paneId === paneId).at(-1)?.cwd === repo, 10_000, 'the pane in ~/repo');
+
+    model.script({ parts: [run('l', 'git log --oneline')] }, { parts: [{ text: 'One commit.' }] });
+    await client.request('agent.auto', { paneId, task: 'show the history' });
+    const step = await stepOf(client, 'git log --oneline', (candidate) => candidate.status === 'done', 'git log ran');
+    expect(step.risk?.level).toBe('green');
+    expect(step.decider).toMatchObject({ by: 'auto' });
+    expect((await summaryOf(client)).summary.end).toEqual({ kind: 'done' });
+    expect(existsSync(marker)).toBe(false);
   });
 });

@@ -15,6 +15,7 @@ export class FakePane implements AgentPane {
   exited = false;
   isAlternateScreen = false;
   readonly shellName = 'bash';
+  stepEnvApplies = true;
   /** Commands typed, in order. */
   readonly typed: string[] = [];
   interrupts = 0;

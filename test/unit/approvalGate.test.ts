@@ -146,6 +146,21 @@ describe('policy allow, ask and deny', () => {
     expect(later.reasons.join(' ')).toMatch(/core\.fsmonitor/);
   });
 
+  it("an agent step's GIT_PAGER=cat counts, also when the kept result is judged again; a line that may drop it is judged without", async () => {
+    userPolicy('[approval.shell]\nallow_read_only = true\n');
+    mkdirSync(join(cwd, '.git', 'objects'), { recursive: true });
+    writeFileSync(join(cwd, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    writeFileSync(join(cwd, '.git', 'config'), `[core]\n\tbare = false\n\tpager = ${join(root, 'evil.sh')}\n`);
+    const environment = { GIT_PAGER: 'cat', PAGER: 'cat' };
+    expectAsked(await decide('git log'));
+    const early = await gate.classify('git log', cwd, environment);
+    expect(early).toMatchObject({ level: 'green', readsFiles: true });
+    expect((await gate.decide({ command: 'git log', cwd, purpose: 'test', environment }, early)).decision).toBe('allow');
+    for (const command of ['unset GIT_PAGER; git log', 'env -i git log', 'GIT_PAGER=less git log', 'export GIT_PAGER=x; git log']) {
+      expect((await gate.decide({ command, cwd, purpose: 'test', environment })).decision, command).not.toBe('allow');
+    }
+  });
+
   it('allow_patterns allow what they cover, and nothing chained after it', async () => {
     userPolicy('[approval.shell]\nallow_patterns = ["npm run *", "make"]\n');
     const allowed = await decide('npm run build');

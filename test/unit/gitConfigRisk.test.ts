@@ -104,6 +104,21 @@ describe('git read commands and the repository config', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('an agent step runs with GIT_PAGER=cat: no configured pager runs, so none is judged — unless the line may drop the variable', async () => {
+    git(repo, 'config', 'core.pager', evil);
+    git(repo, 'config', 'pager.show', 'rm -rf ~');
+    const step = (command: string) => classifyCommand(command, { cwd: repo, home, protectedPaths: [], environment: { GIT_PAGER: 'cat', PAGER: 'cat' } });
+    expect((await classify('git log')).level).toBe('yellow');
+    expect((await step('git log')).level).toBe('green');
+    expect((await step('git show')).level).toBe('green');
+    expect((await classifyCommand('git log', { cwd: repo, home, protectedPaths: [], environment: { GIT_PAGER: '' } })).level).toBe('green');
+    expect((await classifyCommand('git log', { cwd: repo, home, protectedPaths: [], environment: { GIT_PAGER: 'less' } })).level).toBe('yellow');
+    // Other keys still count.
+    git(repo, 'config', 'diff.external', evil);
+    expect((await step('git diff')).level).toBe('yellow');
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it('judges a pager as a command: less stays GREEN, rm does not', async () => {
     git(repo, 'config', 'core.pager', 'less -FRX');
     expect((await classify('git log')).level).toBe('green');

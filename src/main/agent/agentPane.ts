@@ -18,6 +18,8 @@ export interface AgentPane {
   readonly isAlternateScreen: boolean;
   /** bash, zsh, fish... */
   readonly shellName: string;
+  /** The environment given to `typeCommand` reaches the command (the shell integration exports it). */
+  readonly stepEnvApplies: boolean;
   blocks(): Block[];
   /** Clean text a block printed; undefined for a block the pane does not know. */
   outputOf(blockId: string): Promise<BlockOutput | undefined>;

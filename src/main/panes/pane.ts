@@ -177,6 +177,10 @@ export class Pane {
   }
 
   /** A full-screen program (vim, less) has the screen. */
+  get stepEnvApplies(): boolean {
+    return this.process.stepEnvFile !== undefined && this.stream.integration;
+  }
+
   get isAlternateScreen(): boolean {
     return this.stream.mirror.isAlternateScreen;
   }

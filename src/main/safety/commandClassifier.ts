@@ -43,7 +43,8 @@ function pathContext(context: RiskContext, staticOutput: (body: string) => strin
   const home = posix.resolve('/', context.home || '/');
   const cwd = posix.resolve(home, expandHome(context.cwd || home, home));
   const protectedPaths = context.protectedPaths.filter((p) => p.trim() !== '').map((p) => posix.resolve(cwd, expandHome(p, home)));
-  return { cwd, home, protectedPaths, cwds: [cwd], cwdUnknown: false, staticOutput };
+  const gitPager = context.environment?.GIT_PAGER;
+  return { cwd, home, protectedPaths, cwds: [cwd], cwdUnknown: false, staticOutput, gitPagerOff: gitPager === 'cat' || gitPager === '' };
 }
 
 /** One classification: make one, call `source` with the command line, then `result`. */

@@ -61,6 +61,8 @@ export interface RiskContext {
   cwd: string;
   home: string;
   protectedPaths: string[];
+  /** Variables the command runs with besides the shell's own (an agent step's, which turn pagers off). */
+  environment?: Readonly<Record<string, string>>;
 }
 
 export interface RiskResult {

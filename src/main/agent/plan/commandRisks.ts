@@ -11,13 +11,14 @@ const MAX_KEPT = 500;
 export class CommandRisks {
   private readonly known = new Map<string, Promise<RiskResult>>();
 
-  constructor(private readonly classify: (command: string, cwd: string) => Promise<RiskResult>) {}
+  constructor(private readonly classify: (command: string, cwd: string, environment?: Readonly<Record<string, string>>) => Promise<RiskResult>) {}
 
-  of(command: string, cwd: string): Promise<RiskResult> {
-    const key = `${cwd}\0${command}`;
+  /** `environment`: the variables the command runs with besides the shell's own (its verdict may differ with them). */
+  of(command: string, cwd: string, environment?: Readonly<Record<string, string>>): Promise<RiskResult> {
+    const key = `${cwd}\0${command}\0${environment ? JSON.stringify(environment) : ''}`;
     const known = this.known.get(key);
     if (known) return known;
-    const risk = this.classify(command, cwd);
+    const risk = this.classify(command, cwd, environment);
     this.known.set(key, risk);
     risk.catch(() => {
       if (this.known.get(key) === risk) this.known.delete(key);

@@ -18,8 +18,8 @@ export interface PlanRunnerDeps {
   timeoutMs(): number;
   /** The environment steps run with (no pager), or undefined to run them as the user's commands. */
   stepEnv?(): Readonly<Record<string, string>> | undefined;
-  /** A command's risk where it runs (classified once per command text: CommandRisks). */
-  risk(command: string, cwd: string): Promise<RiskResult>;
+  /** A command's risk where it runs, with the variables it gets (classified once per command text: CommandRisks). */
+  risk(command: string, cwd: string, environment?: Readonly<Record<string, string>>): Promise<RiskResult>;
   /** The approval gate: policy, hooks and session grants; `risk` is the command's classification when known. */
   decide(proposed: ProposedCommand, risk: RiskResult | undefined): Promise<GateDecision>;
   /** "Allow for this session": the shape stops asking until the window closes. */
@@ -164,7 +164,7 @@ export class PlanRunner {
   private classify(step: Readonly<PlanStep>): void {
     const { id: stepId, command } = step;
     const classified = (risk: StepRisk) => this.apply({ kind: 'classified', stepId, command, risk });
-    this.deps.risk(command, this.cwdOf(step.paneId)).then(
+    this.deps.risk(command, this.cwdOf(step.paneId), this.envOf(step.paneId)).then(
       ({ level, reasons }) => classified({ level, reasons }),
       (error: unknown) => classified({ level: 'yellow', reasons: [`It could not be classified (${error instanceof Error ? error.message : String(error)}).`] }),
     );
@@ -180,8 +180,9 @@ export class PlanRunner {
       return;
     }
     // A classification that failed leaves the gate to classify (and report) it itself.
-    const risk = await this.deps.risk(command, cwd).catch(() => undefined);
-    const decision = await this.deps.decide({ command, purpose: step.purpose, cwd, paneId: step.paneId, planId: this.plan.id, step: step.index }, risk);
+    const environment = this.envOf(step.paneId);
+    const risk = await this.deps.risk(command, cwd, environment).catch(() => undefined);
+    const decision = await this.deps.decide({ command, purpose: step.purpose, cwd, paneId: step.paneId, planId: this.plan.id, step: step.index, environment }, risk);
     this.apply({ kind: 'judged', stepId, command, decision });
   }
 
@@ -232,6 +233,12 @@ export class PlanRunner {
   private waitForChange(): Promise<void> {
     this.deps.changed();
     return this.plan.changed();
+  }
+
+  /** The variables a step in that pane will run with: only where its shell integration exports them. */
+  private envOf(paneId: number | undefined): Readonly<Record<string, string>> | undefined {
+    const pane = paneId !== undefined ? this.deps.pane(paneId) : undefined;
+    return pane?.stepEnvApplies ? this.deps.stepEnv?.() : undefined;
   }
 
   private cwdOf(paneId: number | undefined): string {

@@ -60,7 +60,7 @@ export class ToolDispatcher {
     private readonly tools: readonly AgentTool[],
     private readonly host: ToolDispatcherHost,
   ) {
-    this.risks = new CommandRisks((command, cwd) => host.gate.classify(command, cwd));
+    this.risks = new CommandRisks((command, cwd, environment) => host.gate.classify(command, cwd, environment));
     this.edits = new EditSteps({ homeDir: host.homeDir, decide: (proposed) => host.gate.decideEdit({ ...proposed, conversationId: host.conversation.id }) });
   }
 
@@ -200,7 +200,7 @@ export class ToolDispatcher {
       pane: (paneId) => this.host.pane(paneId),
       timeoutMs: () => this.host.stepTimeoutMs(),
       stepEnv: () => this.host.stepEnv?.(),
-      risk: (command, cwd) => this.risks.of(command, cwd),
+      risk: (command, cwd, environment) => this.risks.of(command, cwd, environment),
       decide: (proposed, risk) => gate.decide({ ...proposed, conversationId: conversation.id }, risk),
       grant: (shape, command) => gate.grants.grant(shape, command),
       audit: (record) => void audit.append({ ...record, conversation: conversation.id, plan: plan.id }),

@@ -18,6 +18,8 @@ export interface ProposedCommand {
   conversationId?: string;
   planId?: string;
   step?: number;
+  /** Variables the step runs with besides the shell's own (NO_PAGER_ENV): judged with them. */
+  environment?: Readonly<Record<string, string>>;
 }
 
 /** A file change of the agent's file tools, with where it was asked for. */
@@ -39,6 +41,9 @@ export interface ProposedEdit {
 }
 
 export type DecidedBy = 'builtin' | 'policy' | 'hook' | 'grant' | 'default';
+
+/** Words that may run a command without the variables it was given (`unset`, `env -i`, `sudo`), or set them itself. */
+const MAY_DROP_VARIABLES = /\b(unset|env|sudo|doas|su|pkexec|runuser|systemd-run|export|declare|typeset|readonly|local)\b|GIT_PAGER|PAGER=/;
 
 export interface GateDecision {
   /** allow: runs without asking; ask: the human decides; deny: never runs as proposed. */
@@ -89,8 +94,10 @@ export class ApprovalGate {
     return this.options.ownFiles;
   }
 
-  classify(command: string, cwd: string): Promise<RiskResult> {
-    return classifyCommand(command, { cwd: cwd || this.options.home, home: this.options.home, protectedPaths: [...this.options.protectedPaths] });
+  /** `environment`: variables the command runs with (an agent step's); a line that may drop them is judged without. */
+  classify(command: string, cwd: string, environment?: Readonly<Record<string, string>>): Promise<RiskResult> {
+    const kept = environment && !MAY_DROP_VARIABLES.test(command) ? environment : undefined;
+    return classifyCommand(command, { cwd: cwd || this.options.home, home: this.options.home, protectedPaths: [...this.options.protectedPaths], environment: kept });
   }
 
   /** `classified`: the command's risk in `proposed.cwd` when the caller has it already (each command text is classified once). */
@@ -98,14 +105,14 @@ export class ApprovalGate {
     const cwd = proposed.cwd || this.options.home;
     let command = proposed.command;
     // A result that read files (git's config) is not reused: an earlier step may have changed them.
-    let risk = classified && !classified.readsFiles ? classified : await this.classify(command, cwd);
+    let risk = classified && !classified.readsFiles ? classified : await this.classify(command, cwd, proposed.environment);
     const layers = this.options.policy.layers();
     const early = this.beforeHooks(command, cwd, risk, layers);
     if (early) return early;
 
     const hook = await runPreExecHooks(
       this.options.hooksDir,
-      { tool: 'run_command', ...proposed, cwd, risk: { level: risk.level, reasons: risk.reasons } },
+      { tool: 'run_command', ...withoutEnvironment(proposed), cwd, risk: { level: risk.level, reasons: risk.reasons } },
       { timeoutMs: this.options.hookTimeoutMs, env: this.options.env },
     );
     if (hook.decision === 'deny') {
@@ -117,7 +124,7 @@ export class ApprovalGate {
       // The changed command is judged afresh, deny lists included.
       command = hook.command;
       modifiedBy = hook.hook ?? 'pre-exec';
-      risk = await this.classify(command, cwd);
+      risk = await this.classify(command, cwd, proposed.environment);
       const again = this.beforeHooks(command, cwd, risk, layers);
       if (again) return { ...again, modifiedBy };
     }
@@ -232,4 +239,10 @@ function byOf(verdict: PolicyVerdict): DecidedBy {
 
 function shortPath(path: string, home: string): string {
   return home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
+}
+
+/** What hooks are told of a command: everything but the step's environment (not part of their input). */
+function withoutEnvironment(proposed: ProposedCommand): Omit<ProposedCommand, 'environment'> {
+  const { environment: _environment, ...rest } = proposed;
+  return rest;
 }

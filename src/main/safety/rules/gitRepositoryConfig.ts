@@ -93,7 +93,8 @@ export function checkGitConfigPrograms(git: GitInvocation, out: Verdict, env: Ru
   }
   const home = env.paths.home;
   const xdgConfigHome = home === homedir() ? process.env.XDG_CONFIG_HOME || undefined : undefined;
-  const noPager = global.has('no-pager');
+  // `git -P`, or GIT_PAGER=cat where it runs (which beats core.pager and pager.<cmd>).
+  const noPager = global.has('no-pager') || env.paths.gitPagerOff === true;
   const helpAsked = sub === 'help' || args.some((a) => a.value === '--help');
   const argText = args.map((a) => a.value ?? a.text);
   for (const dir of new Set(dirs)) {

@@ -31,6 +31,8 @@ export interface PathContext {
   cwdUnknown: boolean;
   /** The output of a `$( )` body when it is known before run time (`$(echo /)`, `$(pwd)`), without trailing newlines. */
   staticOutput?: (body: string) => string | undefined;
+  /** GIT_PAGER is `cat` or empty where the command runs (an agent step's environment): no configured pager runs. */
+  gitPagerOff?: boolean;
 }
 
 /** What rules may ask of the classifier: nested commands (sh -c, sudo, xargs, find -exec …). */
