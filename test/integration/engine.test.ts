@@ -239,9 +239,10 @@ describe('engine over the WebSocket transport, with a real bash', () => {
       if (round < 2) next.close();
     }
     current.type(paneId, '\x03');
-    expect((await current.waitForBlock(paneId, 'seq 1 100000000', 60_000)).exitCode).toBe(130);
-    // Three re-attaches under a flood, each replayed through a terminal: slow on a loaded machine.
-  }, 120_000);
+    expect((await current.waitForBlock(paneId, 'seq 1 100000000', 120_000)).exitCode).toBe(130);
+    // Three re-attaches under a flood, each replayed through a terminal: slow on a loaded machine
+    // (a CI run with both cores busy took more than 120 s). Its speed is the benchmark's business.
+  }, 300_000);
 
   it('answers a hostile deeply nested request with an error and keeps running', async () => {
     const { client } = await open({ shell: '/bin/bash' });
