@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { openPanel, sendFromPanel, toolResults, typeInPane, useAgentTandem } from './support/aiPanel';
+import { enterProject, openPanel, sendFromPanel, toolResults, typeInPane, useAgentTandem } from './support/aiPanel';
 import { makeHome } from './support/tandemServer';
 import { blockOf } from './support/uiPage';
 
@@ -17,11 +17,7 @@ test('an edit shows its diff, is written once approved, and Undo restores the fi
   const file = join(project, 'sum.js');
   writeFileSync(file, 'function sum(a, b) {\n  return a - b;\n}\nmodule.exports = sum;\n');
   const { pane, panel } = await ai.start(page, home);
-  await typeInPane(page, pane, 'cd ~/proj');
-  await expect(blockOf(pane, 'cd ~/proj')).toHaveAttribute('data-exit-code', '0');
-  // A block that starts in ~/proj: the pane's cwd, where relative paths start, is known.
-  await typeInPane(page, pane, 'pwd');
-  await expect(blockOf(pane, 'pwd')).toHaveAttribute('data-cwd', project);
+  await enterProject(page, pane, project, '~/proj');
 
   ai.model.script(
     { parts: [{ toolUse: { id: 'e1', name: 'edit_file', input: { path: 'sum.js', edits: [{ old_text: 'return a - b;', new_text: 'return a + b;' }], purpose: 'sum adds' } } }] },

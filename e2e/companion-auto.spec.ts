@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { messages, runCommandTool, step, toolResults, typeInPane, useAgentTandem } from './support/aiPanel';
+import { enterProject, messages, runCommandTool, step, toolResults, typeInPane, useAgentTandem } from './support/aiPanel';
 import { makeHome } from './support/tandemServer';
 import { blockOf, waitForPrompt } from './support/uiPage';
 
@@ -37,11 +37,7 @@ test('`!auto fix the failing test`: GREEN runs, YELLOW asks, RED is refused, the
   const home = makeHome();
   const project = failingProject(home);
   const { pane, panel } = await ai.start(page, home);
-  await typeInPane(page, pane, 'cd ~/proj');
-  await expect(blockOf(pane, 'cd ~/proj')).toHaveAttribute('data-exit-code', '0');
-  // A block that starts in ~/proj: the pane's cwd, where relative paths start, is known.
-  await typeInPane(page, pane, 'pwd');
-  await expect(blockOf(pane, 'pwd')).toHaveAttribute('data-cwd', project);
+  await enterProject(page, pane, project, '~/proj');
 
   ai.model.script(
     { parts: [runCommandTool('c1', 'cat sum.test.js'), runCommandTool('c2', 'ls')] },

@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer } from '../../test/support/modelServer';
-import { useTandem } from './uiPage';
+import { blockOf, useTandem } from './uiPage';
 
 // Driving the AI panel from specs: typing, sending, finding plan steps, reading what the
 // scripted model received.
@@ -9,6 +9,17 @@ export async function typeInPane(page: Page, pane: Locator, text: string): Promi
   await pane.click();
   await page.keyboard.type(text);
   await page.keyboard.press('Enter');
+}
+
+/**
+ * `cd` into `project` in the pane, then wait until a block starts there: the pane's cwd, where
+ * the agent's relative paths start, is known.
+ */
+export async function enterProject(page: Page, pane: Locator, project: string, relative: string): Promise<void> {
+  await typeInPane(page, pane, `cd ${relative}`);
+  await expect(blockOf(pane, `cd ${relative}`)).toHaveAttribute('data-exit-code', '0');
+  await typeInPane(page, pane, 'pwd');
+  await expect(blockOf(pane, 'pwd')).toHaveAttribute('data-cwd', project);
 }
 
 export async function openPanel(page: Page): Promise<Locator> {
