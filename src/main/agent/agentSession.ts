@@ -69,7 +69,7 @@ export class AgentSession {
         const spent = this.budget.exhausted();
         return spent ? { ok: false, reason: 'the session token budget is used up' } : smallModelFor(this.models.connection(), this.settings().small_model);
       },
-      countUsage: (usage, model) => this.countSummaryUsage(usage, model),
+      countUsage: (usage, model) => this.requests.countUsage(usage, model),
     });
     const tools = new ToolDispatcher(AGENT_TOOLS, {
       pane: (paneId) => host.pane(paneId),
@@ -365,14 +365,6 @@ export class AgentSession {
     this.tools.plan?.cancel(true);
     this.userCommand.interrupt();
     this.conversation.takeQueued();
-    this.conversation.changed();
-  }
-
-  /** A summary's tokens in the panel's figures (priced at the small model) and against the session budget. */
-  private countSummaryUsage(usage: { inputTokens: number; outputTokens: number }, model: string): void {
-    this.conversation.countUsage(usage, model);
-    const warning = this.budget.count(usage.inputTokens + usage.outputTokens);
-    if (warning) this.conversation.addError(warning);
     this.conversation.changed();
   }
 

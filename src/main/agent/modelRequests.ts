@@ -53,6 +53,16 @@ export class ModelRequests {
     this.turn = undefined;
   }
 
+  /** Tokens a model used for the window (an answer, a summary): the panel's figures at that model's price, the budgets. */
+  countUsage(usage: { inputTokens: number; outputTokens: number }, model: string): void {
+    const { conversation, budget } = this.host;
+    conversation.countUsage(usage, model);
+    this.host.used?.(usage.inputTokens + usage.outputTokens);
+    const warning = budget.count(usage.inputTokens + usage.outputTokens);
+    if (warning) conversation.addError(warning);
+    conversation.changed();
+  }
+
   /** The model's answer, or undefined when there is none (no model, budget spent, failed, cancelled). */
   async send(): Promise<ModelResult | undefined> {
     const { conversation, models, budget, tools } = this.host;
@@ -92,10 +102,7 @@ export class ModelRequests {
       if (conversation.id !== conversationId) return undefined;
       if (end.kind === 'answered') {
         const { usage, content } = end.result;
-        conversation.countUsage(usage, connection.model);
-        this.host.used?.(usage.inputTokens + usage.outputTokens);
-        const warning = budget.count(usage.inputTokens + usage.outputTokens);
-        if (warning) conversation.addError(warning);
+        this.countUsage(usage, connection.model);
         conversation.appendToHistory('assistant', content);
         tools.responseComplete();
         return end.result;
