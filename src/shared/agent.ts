@@ -95,10 +95,21 @@ export interface EditStepView {
   undo?: { restored: boolean; message: string };
 }
 
+export interface ScreenshotView {
+  /** data:image/png;base64,… */
+  src: string;
+  width: number;
+  height: number;
+  /** What was captured and at what scale, as the model was told. */
+  description: string;
+}
+
 export interface PlanStepView {
   id: string;
-  /** A shell command typed into the pane (absent: a command too), or a file edit. */
-  kind?: 'command' | 'edit';
+  /** A shell command typed into the pane (absent: a command too), a file edit, or a look at the screen (a screenshot, the window list). */
+  kind?: 'command' | 'edit' | 'screenshot' | 'windows';
+  /** A screenshot step's image, exactly as the model was sent it. */
+  screenshot?: ScreenshotView;
   /** The file change of an edit step; `command` is then a one-line description of it. */
   edit?: EditStepView;
   /** 1-based position in the plan. */

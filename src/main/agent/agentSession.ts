@@ -85,6 +85,7 @@ export class AgentSession {
       planRules: () => this.auto.planRules(),
       stepLimitRefusal: () => this.auto.stepLimitRefusal(),
       summarizer: this.summarizer,
+      desktop: host.desktop,
     });
     this.tools = tools;
     this.requests = new ModelRequests({

@@ -211,6 +211,34 @@ export class ApprovalGate {
     return decided('ask', 'default: file edits ask (YELLOW)', 'default');
   }
 
+  /**
+   * A look at the screen (a screenshot, the window list): `[approval.vision] screenshot` — a
+   * deny in any layer denies, an allow needs no layer to ask or fail — then the session's
+   * grant for `shape`, else ask. `approvedBefore`: this conversation already saw this kind of
+   * target, so it does not ask again.
+   */
+  decideVision(look: { command: string; shape: string; approvedBefore: boolean }): GateDecision {
+    const layers = this.options.policy.layers();
+    const modes = layers.map((layer) => ({ file: layer.file, mode: layer.error ? 'ask' : layer.policy?.approval?.vision?.screenshot }));
+    const decided = (decision: GateDecision['decision'], rule: string, decidedBy: DecidedBy): GateDecision => ({
+      decision,
+      blocked: false,
+      level: 'yellow',
+      reasons: ['It sends an image of the screen (or what is on it) to the model.'],
+      rule,
+      decidedBy,
+      command: look.command,
+      shape: look.shape,
+    });
+    const denied = modes.find((layer) => layer.mode === 'deny');
+    if (denied) return decided('deny', `policy ${denied.file}: [approval.vision] screenshot = "deny"`, 'policy');
+    const allowed = modes.find((layer) => layer.mode === 'allow');
+    if (allowed && !modes.some((layer) => layer.mode === 'ask')) return decided('allow', `policy ${allowed.file}: [approval.vision] screenshot = "allow"`, 'policy');
+    if (this.grants.has(look.shape)) return decided('allow', `allowed for this session: ${look.shape}`, 'grant');
+    if (look.approvedBefore) return decided('allow', 'you approved this kind of look earlier in this conversation', 'grant');
+    return decided('ask', 'default: the first look at each kind of target in a conversation asks', 'default');
+  }
+
   /** Reads by the agent's file tools: refused when the policy's filesystem globs say so. */
   fileRead(path: string, cwd: string): PolicyVerdict | undefined {
     return policyFileRead(this.options.policy.layers(), path, { cwd: cwd || this.options.home, home: this.options.home });

@@ -1,0 +1,34 @@
+import type { Rect } from '../../desktop/geometry';
+
+/** What the model asked to look at: a screenshot of a target, or the list of windows. */
+export type VisionRequest = { look: 'screenshot'; target: ScreenshotTarget } | { look: 'windows' };
+
+/** A screenshot's target as the model names it; `region` is in real screen pixels. */
+export type ScreenshotTarget =
+  | { kind: 'pane'; paneId?: number }
+  | { kind: 'window'; windowId: string }
+  | { kind: 'screen'; screen?: number }
+  | { kind: 'region'; rect: Rect };
+
+/** The kind of look approval is asked for once per conversation (and granted for the session). */
+export function lookKind(request: VisionRequest): string {
+  return request.look === 'windows' ? 'the window list' : `screenshots of a ${request.target.kind}`;
+}
+
+/** The step's line on its card and in the audit trail. */
+export function lookCommand(request: VisionRequest): string {
+  if (request.look === 'windows') return 'list_windows';
+  const { target } = request;
+  switch (target.kind) {
+    case 'pane':
+      return `screenshot pane${target.paneId !== undefined ? ` ${target.paneId}` : ''}`;
+    case 'window':
+      return `screenshot window ${target.windowId}`;
+    case 'screen':
+      return `screenshot screen${target.screen !== undefined ? ` ${target.screen}` : ''}`;
+    case 'region': {
+      const { x, y, width, height } = target.rect;
+      return `screenshot region ${width}×${height} at ${x},${y}`;
+    }
+  }
+}
