@@ -5,6 +5,7 @@ import { formatDuration } from '../blocks/blockStatus';
 import { useAiPanelStore } from './aiPanelStore';
 import { focusPlanAfter, keepFocusOnClick } from './planFocus';
 import { DiffCard } from './DiffCard';
+import { ScreenshotThumbnail } from './ScreenshotThumbnail';
 import { decideStep } from './planRequests';
 import { StepDenyReason } from './StepDenyReason';
 import { StepEditor } from './StepEditor';
@@ -137,6 +138,7 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
       )}
       {step.purpose && <div className="plan-step__purpose">{step.purpose}</div>}
       {step.edit && <DiffCard edit={step.edit} />}
+      {step.screenshot && <ScreenshotThumbnail {...step.screenshot} />}
       <div className="plan-step__where" data-testid="step-where">
         {step.paneId !== undefined ? `pane ${step.paneId}` : 'no pane'}
         {step.cwd ? ` · ${step.cwd}` : ''}
@@ -170,7 +172,7 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
             !step.approval?.grantable,
           )}
           {button('deny', 'Deny', 'Do not run it (N)')}
-          {step.kind !== 'edit' && button('edit', 'Edit', 'Change the command, then run it (E)')}
+          {(step.kind ?? 'command') === 'command' && button('edit', 'Edit', 'Change the command, then run it (E)')}
           {button('skip', 'Skip', 'Leave this step out and go on (S)')}
           <button
             type="button"
