@@ -12,6 +12,7 @@ import { ToolDispatcher } from '../../src/main/agent/tools/toolDispatcher';
 import { pngSize } from '../../src/main/agent/vision/imageTokens';
 import type { CaptureTarget, Desktop, Screenshot, WindowInfo } from '../../src/main/desktop/desktop';
 import { DesktopError } from '../../src/main/desktop/desktopError';
+import { DEFAULT_EXCLUDED_WINDOWS, WindowExclusion } from '../../src/main/desktop/privacy/windowExclusion';
 import { encodePng } from '../../src/main/desktop/raster/pngEncoding';
 import { ScreenshotSpace } from '../../src/main/desktop/screenshotSpace';
 import type { ApprovalGate } from '../../src/main/safety/approval/approvalGate';
@@ -250,5 +251,21 @@ describe('images on the wire and in the budget', () => {
     const withImage = estimateMessagesTokens([history[1]!]);
     expect(withImage - withoutImage).toBeGreaterThanOrEqual(1229);
     expect(withImage - withoutImage).toBeLessThan(1229 + 40);
+  });
+});
+
+describe('[approval.vision] exclude', () => {
+  const window = (title: string) => ({ title, application: 'App', instance: 'app' });
+
+  it('replaces the built-in list, is read again when the file changes, and a broken file keeps the built-in list in', () => {
+    const exclusion = new WindowExclusion(() => gate.visionExclusions(DEFAULT_EXCLUDED_WINDOWS));
+    expect(exclusion.excludes(window('KeePassXC'))).toBe(true);
+    expect(exclusion.excludes(window('My Bank - Firefox'))).toBe(false);
+    writeFileSync(join(paths.configDir, 'policy.toml'), '[approval.vision]\nexclude = ["*Bank*", "Signal"]\n');
+    expect(exclusion.excludes(window('My Bank - Firefox'))).toBe(true);
+    expect(exclusion.excludes(window('KeePassXC'))).toBe(false);
+    expect(gate.visionExclusions(DEFAULT_EXCLUDED_WINDOWS)).toBe(gate.visionExclusions(DEFAULT_EXCLUDED_WINDOWS));
+    writeFileSync(join(paths.configDir, 'policy.toml'), '[approval.vision]\nexclude = "not a list"\n');
+    expect(exclusion.excludes(window('KeePassXC'))).toBe(true);
   });
 });

@@ -8,7 +8,7 @@ import { MemoryKeyStore, type ApiKeyStore } from '../agent/modelConnection';
 import { WatchHints } from '../companion/watchHints';
 import type { Desktop } from '../desktop/desktop';
 import { chooseDesktop } from '../desktop/desktopChoice';
-import { WindowExclusion } from '../desktop/privacy/windowExclusion';
+import { DEFAULT_EXCLUDED_WINDOWS, WindowExclusion } from '../desktop/privacy/windowExclusion';
 import { Pane, type PaneListener } from '../panes/pane';
 import type { ApprovalGate } from '../safety/approval/approvalGate';
 import { createApprovalGate } from '../safety/approval/gateSetup';
@@ -88,7 +88,7 @@ export class Engine {
       audit: this.audit,
       log: this.log,
       autoChanged: (paneId) => this.watchHints.quietIn(paneId),
-      desktop: options.desktop ?? chooseDesktop({ platform: process.platform, env: this.env, exclusion: new WindowExclusion() }),
+      desktop: options.desktop ?? chooseDesktop({ platform: process.platform, env: this.env, exclusion: new WindowExclusion(() => this.gate.visionExclusions(DEFAULT_EXCLUDED_WINDOWS)) }),
     });
     this.watchHints = new WatchHints({
       settings: () => this.liveSettings.current.companion,

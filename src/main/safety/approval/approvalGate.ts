@@ -87,6 +87,8 @@ export interface ApprovalGateOptions {
  */
 export class ApprovalGate {
   readonly grants = new SessionGrants();
+  private exclusionKey: string | undefined;
+  private exclusions: readonly string[] | undefined;
 
   constructor(private readonly options: ApprovalGateOptions) {}
 
@@ -237,6 +239,24 @@ export class ApprovalGate {
     if (this.grants.has(look.shape)) return decided('allow', `allowed for this session: ${look.shape}`, 'grant');
     if (look.approvedBefore) return decided('allow', 'you approved this kind of look earlier in this conversation', 'grant');
     return decided('ask', 'default: the first look at each kind of target in a conversation asks', 'default');
+  }
+
+  /**
+   * The windows never captured (desktop/privacy): the `[approval.vision] exclude` lists of
+   * every layer together, or `defaults` when no layer has one. The same array comes back
+   * while the files are unchanged. A broken file keeps the defaults in.
+   */
+  visionExclusions(defaults: readonly string[]): readonly string[] {
+    const layers = this.options.policy.layers();
+    const lists = layers.map((layer) => (layer.error ? defaults : layer.policy?.approval?.vision?.exclude));
+    const named = lists.filter((list): list is string[] => list !== undefined);
+    const patterns = named.length === 0 ? defaults : [...new Set(named.flat())];
+    const key = patterns.join('\n');
+    if (key !== this.exclusionKey) {
+      this.exclusionKey = key;
+      this.exclusions = patterns;
+    }
+    return this.exclusions ?? defaults;
   }
 
   /** Reads by the agent's file tools: refused when the policy's filesystem globs say so. */
