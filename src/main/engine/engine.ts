@@ -33,7 +33,7 @@ export interface EngineOptions {
   systemPolicyFile?: string;
   /** Also print every engine-log line here (`tandem web --verbose`). */
   echoLog?: (line: string) => void;
-  /** The desktop capability (the Electron entry passes one with its window); default: chosen for this system (X11 when DISPLAY is set). */
+  /** The desktop capability; default: chosen for this system without Electron's window (X11 when DISPLAY is set). */
   desktop?: Desktop;
   /** Warnings about how the host runs (the Electron entry: the OS sandbox is off), sent with hello. */
   hostWarnings?: HostWarning[];
