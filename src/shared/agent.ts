@@ -96,8 +96,8 @@ export interface EditStepView {
 }
 
 export interface ScreenshotView {
-  /** data:image/png;base64,… */
-  src: string;
+  /** The image, exactly as sent, is fetched with `agent.image` (views go out often; images stay in the engine). */
+  id: string;
   width: number;
   height: number;
   /** What was captured and at what scale, as the model was told. */
@@ -370,6 +370,8 @@ export const AgentRequestSchemas = {
   'agent.models': z.object({ backend: z.enum(['anthropic', 'openai-compatible']).optional() }).strict(),
   /** "What was sent": the exact request body behind an assistant answer. */
   'agent.sent': z.object({ itemId: id }).strict(),
+  /** A screenshot step's image as a data: URL (ScreenshotView.id). */
+  'agent.image': z.object({ id }).strict(),
   /** Send the last request again after it failed (an error card's Retry). */
   'agent.retry': z.object({}).strict(),
   /** Withdraw an "Allow for this session" grant. */
@@ -394,6 +396,7 @@ export interface AgentResults {
   'agent.model': ConversationView;
   'agent.key': { stored: 'keychain' | 'memory' };
   'agent.sent': { payload: string };
+  'agent.image': { src: string };
   'agent.retry': Record<string, never>;
   'agent.models': ModelList;
   'agent.revoke': ConversationView;

@@ -38,11 +38,11 @@ describe('a screenshot step', () => {
     expect(html).not.toContain('data-action="edit"');
   });
 
-  it('shows the image sent as a thumbnail, with its size', () => {
-    const screenshot = { src: `data:image/png;base64,${png}`, width: 1280, height: 720, description: 'Screenshot of screen 0: 1280×720 image' };
+  it('shows a thumbnail of the image sent, with its size, while the image itself is fetched by id', () => {
+    const screenshot = { id: 'img-1', width: 1280, height: 720, description: 'Screenshot of screen 0: 1280×720 image' };
     const html = render({ id: 's1', index: 1, command: 'screenshot screen', purpose: '', status: 'done', kind: 'screenshot', screenshot });
     expect(html).toMatch(/data-testid="screenshot"[^>]*data-width="1280"[^>]*data-height="720"/);
-    expect(html).toContain(`src="data:image/png;base64,${png}"`);
+    expect(html).toContain('loading the screenshot');
   });
 });
 

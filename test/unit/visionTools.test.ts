@@ -180,8 +180,8 @@ describe('looks at the screen as plan steps', () => {
     expect(allowed.desktop.captures).toHaveLength(1);
   });
 
-  it('sends the image as a PNG image part of the tool result, with the scale in text, and shows it on the card', async () => {
-    const { respond } = setup();
+  it('sends the image as a PNG image part of the tool result, with the scale in text, and keeps it for the card', async () => {
+    const { dispatcher, respond } = setup();
     const { results, steps } = await respond([{ name: 'screenshot', input: { target: 'screen' } }], 'approve');
     const content = (results[0] as { content: ToolResultPart[] }).content;
     expect(content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('1280×720 image of 1920×1080 screen pixels at 0,0 (scale 0.6667)') });
@@ -190,7 +190,12 @@ describe('looks at the screen as plan steps', () => {
     if (image?.type !== 'image') return;
     expect(image.source.media_type).toBe('image/png');
     expect(pngSize(image.source.data)).toEqual({ width: 1280, height: 720 });
-    expect(steps[0]?.screenshot).toMatchObject({ width: 1280, height: 720, src: `data:image/png;base64,${image.source.data}` });
+    expect(steps[0]?.screenshot).toMatchObject({ width: 1280, height: 720 });
+    // The view carries an id; the image itself is fetched once (agent.image), exactly as sent.
+    expect(JSON.stringify(steps)).not.toContain(image.source.data.slice(0, 100));
+    expect(dispatcher.image(steps[0]!.screenshot!.id)).toBe(`data:image/png;base64,${image.source.data}`);
+    dispatcher.reset();
+    expect(() => dispatcher.image(steps[0]!.screenshot!.id)).toThrow('no longer kept');
   });
 
   it('an excluded window is refused as a target; the window list shows it by id only', async () => {

@@ -112,6 +112,11 @@ export class AgentSession {
     return { payload: this.conversation.sentPayload(itemId) };
   }
 
+  /** A screenshot step's image, exactly as the model got it. */
+  image(id: string): AgentResults['agent.image'] {
+    return { src: this.tools.image(id) };
+  }
+
   /**
    * An error card's Retry: the request that failed goes out again. An answer that broke off
    * mid-stream is in the history as it arrived; the model is asked for it again.

@@ -77,7 +77,8 @@ describe.skipIf(missing.length > 0)(`the agent looks at the screen under Xvfb${m
     // The panel's step holds exactly the image the model got.
     const plan = view.items.find((item) => item.role === 'plan');
     const shot = plan?.role === 'plan' ? plan.plan.steps[1]?.screenshot : undefined;
-    expect(shot).toMatchObject({ width: 1280, height: 720, src: `data:image/png;base64,${image!.source!.data}` });
+    expect(shot).toMatchObject({ width: 1280, height: 720 });
+    expect(await client.request('agent.image', { id: shot!.id })).toEqual({ src: `data:image/png;base64,${image!.source!.data}` });
   });
 
   it('OpenAI-compatible: the image follows the tool message as an image_url part of a user message', async () => {

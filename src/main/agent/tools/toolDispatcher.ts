@@ -128,6 +128,11 @@ export class ToolDispatcher {
     if (outcome.restored) this.host.conversation.queue([{ type: 'text', text: `(The user undid your step "${step.command}": ${outcome.message})` }]);
   }
 
+  /** A screenshot step's image as a data: URL (its ScreenshotView id). */
+  image(id: string): string {
+    return this.looks.image(id);
+  }
+
   /** The results of a response's calls; `stop` when the user cancelled its plan, `note` when they steered it. */
   async execute(calls: ToolCall[]): Promise<{ results: AgentContent[]; stop: boolean; note?: string }> {
     const results = new Map<string, { content: ToolResultContent; isError: boolean }>();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ScreenshotView } from '../../../shared/agent';
 import type { CaptureTarget, Desktop, Screenshot, WindowInfo } from '../../desktop/desktop';
 import type { ApprovalGate, GateDecision } from '../../safety/approval/approvalGate';
@@ -23,12 +24,22 @@ export interface LookStepsDeps {
  */
 export class LookSteps {
   private readonly approved = new Set<string>();
+  /** The images of this conversation's screenshot steps, as data: URLs, by ScreenshotView id. */
+  private readonly images = new Map<string, string>();
 
   constructor(private readonly deps: LookStepsDeps) {}
 
   /** A new conversation asks again. */
   reset(): void {
     this.approved.clear();
+    this.images.clear();
+  }
+
+  /** A screenshot step's image, exactly as it was sent. */
+  image(id: string): string {
+    const src = this.images.get(id);
+    if (!src) throw new Error('That screenshot is no longer kept (a new conversation was started).');
+    return src;
   }
 
   judge(step: Readonly<PlanStep>): GateDecision {
@@ -42,7 +53,9 @@ export class LookSteps {
     try {
       if (look.look === 'windows') return listed(await this.desktop().listWindows());
       if (look.target.kind === 'pane') return await this.paneText(look.target.paneId ?? step.paneId);
-      return captured(await this.desktop().screenshot(captureTarget(look.target)));
+      const shot = captured(await this.desktop().screenshot(captureTarget(look.target)));
+      if (shot.screenshot) this.images.set(shot.screenshot.id, shot.src);
+      return shot;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return { kind: 'looked', ok: false, content: `Not done: ${message}`, report: message };
@@ -77,7 +90,7 @@ function captureTarget(target: Exclude<ScreenshotTarget, { kind: 'pane' }>): Cap
   return target;
 }
 
-function captured(shot: Screenshot): Looked {
+function captured(shot: Screenshot): Looked & { src: string } {
   const { space } = shot;
   const blackedOut = shot.blackedOut.length > 0 ? ` Blacked out by the privacy list: ${shot.blackedOut.join(', ')}.` : '';
   const text =
@@ -88,8 +101,8 @@ function captured(shot: Screenshot): Looked {
     { type: 'text', text },
     { type: 'image', source: { type: 'base64', media_type: 'image/png', data } },
   ];
-  const screenshot: ScreenshotView = { src: `data:image/png;base64,${data}`, width: space.imageWidth, height: space.imageHeight, description: text };
-  return { kind: 'looked', ok: true, content: parts, report: shot.description, screenshot };
+  const screenshot: ScreenshotView = { id: randomUUID(), width: space.imageWidth, height: space.imageHeight, description: text };
+  return { kind: 'looked', ok: true, content: parts, report: shot.description, screenshot, src: `data:image/png;base64,${data}` };
 }
 
 function listed(windows: WindowInfo[]): Looked {
