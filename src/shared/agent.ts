@@ -106,8 +106,8 @@ export interface ScreenshotView {
 
 export interface PlanStepView {
   id: string;
-  /** A shell command typed into the pane (absent: a command too), a file edit, or a look at the screen (a screenshot, the window list). */
-  kind?: 'command' | 'edit' | 'screenshot' | 'windows';
+  /** A shell command typed into the pane (absent: a command too), a file edit, or a look at the screen (a screenshot, its text by OCR, the window list). */
+  kind?: 'command' | 'edit' | 'screenshot' | 'screen-text' | 'windows';
   /** A screenshot step's image, exactly as the model was sent it. */
   screenshot?: ScreenshotView;
   /** The file change of an edit step; `command` is then a one-line description of it. */

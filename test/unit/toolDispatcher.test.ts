@@ -66,6 +66,7 @@ describe('ToolDispatcher', () => {
       ['edit_file', 'gate'],
       ['write_file', 'gate'],
       ['screenshot', 'gate'],
+      ['read_screen_text', 'gate'],
       ['list_windows', 'gate'],
     ]);
   });

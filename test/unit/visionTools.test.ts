@@ -6,11 +6,12 @@ import { toChatMessages } from '../../src/main/agent/backends/openaiCompatibleBa
 import type { AgentMessage, ToolResultPart } from '../../src/main/agent/backends/modelBackend';
 import { Conversation } from '../../src/main/agent/conversation/conversation';
 import { estimateMessagesTokens } from '../../src/main/agent/conversation/conversationHistory';
+import { readScreenTextTool } from '../../src/main/agent/tools/readScreenTextTool';
 import { listWindowsTool } from '../../src/main/agent/tools/listWindowsTool';
 import { screenshotTool } from '../../src/main/agent/tools/screenshotTool';
 import { ToolDispatcher } from '../../src/main/agent/tools/toolDispatcher';
 import { pngSize } from '../../src/main/agent/vision/imageTokens';
-import type { CaptureTarget, Desktop, Screenshot, WindowInfo } from '../../src/main/desktop/desktop';
+import type { CaptureTarget, Desktop, Screenshot, ScreenText, WindowInfo } from '../../src/main/desktop/desktop';
 import { DesktopError } from '../../src/main/desktop/desktopError';
 import { DEFAULT_EXCLUDED_WINDOWS, WindowExclusion } from '../../src/main/desktop/privacy/windowExclusion';
 import { encodePng } from '../../src/main/desktop/raster/pngEncoding';
@@ -41,6 +42,17 @@ class StandInDesktop implements Partial<Desktop> {
   async listWindows(): Promise<WindowInfo[]> {
     return this.windows;
   }
+
+  async readText(target: CaptureTarget): Promise<ScreenText> {
+    this.captures.push(target);
+    const space = ScreenshotSpace.forCapture({ x: 700, y: 500, width: 300, height: 100 });
+    const words = [
+      { text: 'Build', box: { x: 10, y: 10, width: 40, height: 12 }, confidence: 90, line: 0 },
+      { text: 'failed', box: { x: 55, y: 10, width: 44, height: 12 }, confidence: 90, line: 0 },
+      { text: 'Cancel', box: { x: 120, y: 70, width: 48, height: 14 }, confidence: 80, line: 1 },
+    ];
+    return { words, text: 'Build failed\nCancel', space, description: "window 'Build failed' (0x2)" };
+  }
 }
 
 let root: string;
@@ -67,7 +79,7 @@ function setup() {
     surroundings: () => ({ status: 'idle', backend: 'anthropic', model: 'm', budget: { used: 0, limit: 0 }, grants: [], policyProblems: [] }),
     emit: () => undefined,
   });
-  const dispatcher = new ToolDispatcher([screenshotTool, listWindowsTool], {
+  const dispatcher = new ToolDispatcher([screenshotTool, readScreenTextTool, listWindowsTool], {
     pane: (paneId) => (paneId === pane.id ? pane : undefined),
     paneId: () => pane.id,
     cwd: () => pane.cwd,
@@ -212,6 +224,19 @@ describe('looks at the screen as plan steps', () => {
     expect(text).toContain('0x2  "Build failed"  Xmessage pid 42  400×300 at 0,0  screen 0  (focused)');
     expect(text).toContain('0xbad  (excluded by the privacy list');
     expect(text).not.toContain('bank');
+  });
+
+  it('read_screen_text gives the text and each word with its box in the screenshot space; a screenshot of that kind of target approved it already', async () => {
+    const { respond } = setup();
+    await respond([{ name: 'screenshot', input: { target: 'window', window_id: '0x2' } }], 'approve');
+    const { results, asked, steps } = await respond([{ name: 'read_screen_text', input: { target: 'window', window_id: '0x2' } }]);
+    expect(asked).toEqual([]);
+    expect(steps[0]).toMatchObject({ kind: 'screen-text', command: 'read_screen_text window 0x2', status: 'done' });
+    const text = String((results[0] as { content: unknown }).content);
+    expect(text).toContain("Text read (OCR, Tesseract) from window 'Build failed' (0x2): 300×100 image of 300×100 screen pixels at 700,500 (not scaled)");
+    expect(text).toContain('Text:\nBuild failed\nCancel');
+    expect(text).toContain('Build [10,10,40,12]  failed [55,10,44,12]\nCancel [120,70,48,14]');
+    expect(readScreenTextTool.propose({ target: 'window' })).toMatchObject({ ok: false, refusal: expect.stringContaining('window_id') });
   });
 
   it('a pane is sent as its exact screen text', async () => {

@@ -81,6 +81,25 @@ describe.skipIf(missing.length > 0)(`the agent looks at the screen under Xvfb${m
     expect(await client.request('agent.image', { id: shot!.id })).toEqual({ src: `data:image/png;base64,${image!.source!.data}` });
   });
 
+  it('read_screen_text of the dialog window: its text and the box of Cancel, in the space of the window\'s screenshot', async () => {
+    const desktop = new X11Desktop(xvfb.display, new WindowExclusion());
+    const window = (await desktop.listWindows()).find((candidate) => candidate.title === 'Build failed')!;
+    const { client, model, paneId } = await open({ env: { DISPLAY: xvfb.display } });
+    model.script({ parts: [{ toolUse: { id: 'r1', name: 'read_screen_text', input: { target: 'window', window_id: window.id } } }] }, { parts: [{ text: 'Read it.' }] });
+    await client.request('agent.send', { text: 'what does the dialog say?', attachments: [], paneId });
+    await approveNext(client, 1, 'screen-text');
+    await waitForIdleWithAnswer(client, 'Read it.');
+    const sent = await model.waitForRequest(2);
+    const result = String((sent.body?.messages?.at(-1)?.content as { content: unknown }[])[0]!.content);
+    expect(result).toContain(`${window.geometry.width}×${window.geometry.height} image`);
+    expect(result).toMatch(/Text:\n(.|\n)*Build failed/);
+    const [, x, y, width, height] = /Cancel \[(\d+),(\d+),(\d+),(\d+)\]/.exec(result) ?? [];
+    expect(Number(width)).toBeGreaterThan(0);
+    // The box lies inside the window's image.
+    expect(Number(x) + Number(width)).toBeLessThanOrEqual(window.geometry.width);
+    expect(Number(y) + Number(height)).toBeLessThanOrEqual(window.geometry.height);
+  });
+
   it('OpenAI-compatible: the image follows the tool message as an image_url part of a user message', async () => {
     const { client, model, paneId } = await open({ openAiCompatible: true, env: { DISPLAY: xvfb.display } });
     model.script({ parts: [{ toolUse: { id: 's1', name: 'screenshot', input: { target: 'screen' } } }] }, { parts: [{ text: 'Seen.' }] });

@@ -24,6 +24,23 @@ export const ScreenshotInputSchema = z
     }
   });
 
+/** The input schema the model sees, shared with read_screen_text. */
+export const TARGET_INPUT_SCHEMA = {
+  type: 'object' as const,
+  properties: {
+    target: { type: 'string', enum: ['pane', 'window', 'screen', 'region'] },
+    window_id: { type: 'string', description: 'For target "window": its id from list_windows.' },
+    screen: { type: 'integer', description: 'For target "screen": the monitor index (0 = first).' },
+    paneId: { type: 'integer', description: 'For target "pane": the pane; omit for the active pane.' },
+    x: { type: 'integer', description: 'For target "region": left edge in screen pixels.' },
+    y: { type: 'integer', description: 'For target "region": top edge in screen pixels.' },
+    width: { type: 'integer', description: 'For target "region": width in screen pixels.' },
+    height: { type: 'integer', description: 'For target "region": height in screen pixels.' },
+    purpose: { type: 'string', description: 'One short sentence: what you want to see and why.' },
+  },
+  required: ['target'],
+};
+
 /** The target the model named, once its input is valid. */
 export function screenshotTarget(input: z.infer<typeof ScreenshotInputSchema>): ScreenshotTarget {
   switch (input.target) {
@@ -52,21 +69,7 @@ export const screenshotTool: LookTool = {
       '"window": a window by its id from list_windows. "screen": a whole screen (monitor index "screen", default the first). "region": a rectangle in screen pixels. ' +
       'Images are PNG, scaled so the long side is at most 1280 px; the result states the scale, and points in that image are what later UI actions use. ' +
       'Windows on the user\'s privacy list (password managers) are never captured: refused as targets, blacked out in screen captures.',
-    input_schema: {
-      type: 'object',
-      properties: {
-        target: { type: 'string', enum: ['pane', 'window', 'screen', 'region'] },
-        window_id: { type: 'string', description: 'For target "window": its id from list_windows.' },
-        screen: { type: 'integer', description: 'For target "screen": the monitor index (0 = first).' },
-        paneId: { type: 'integer', description: 'For target "pane": the pane; omit for the active pane.' },
-        x: { type: 'integer', description: 'For target "region": left edge in screen pixels.' },
-        y: { type: 'integer', description: 'For target "region": top edge in screen pixels.' },
-        width: { type: 'integer', description: 'For target "region": width in screen pixels.' },
-        height: { type: 'integer', description: 'For target "region": height in screen pixels.' },
-        purpose: { type: 'string', description: 'One short sentence: what you want to see and why.' },
-      },
-      required: ['target'],
-    },
+    input_schema: TARGET_INPUT_SCHEMA,
   },
   approval: 'gate',
   steps: 'look',

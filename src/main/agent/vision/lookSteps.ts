@@ -6,6 +6,7 @@ import type { AgentPane } from '../agentPane';
 import type { ToolResultPart } from '../backends/modelBackend';
 import type { StepEnd } from '../plan/planEvents';
 import type { PlanStep } from '../plan/planStep';
+import { screenTextForModel } from './screenTextForModel';
 import { lookKind, type ScreenshotTarget, type VisionRequest } from './visionRequest';
 
 type Looked = Extract<StepEnd, { kind: 'looked' }>;
@@ -18,8 +19,8 @@ export interface LookStepsDeps {
 }
 
 /**
- * Plan steps that look at the screen: a screenshot of a pane, window, screen or region, or the
- * window list. The gate asks for the first look at each kind of target in a conversation; a
+ * Plan steps that look at the screen: a screenshot of a pane, window, screen or region, the
+ * text on one (OCR), or the window list. The gate asks for the first look at each kind of target in a conversation; a
  * look that ran was approved (by the user or the gate), so later ones of its kind do not ask.
  */
 export class LookSteps {
@@ -53,6 +54,10 @@ export class LookSteps {
     try {
       if (look.look === 'windows') return listed(await this.desktop().listWindows());
       if (look.target.kind === 'pane') return await this.paneText(look.target.paneId ?? step.paneId);
+      if (look.look === 'screen-text') {
+        const read = await this.desktop().readText(captureTarget(look.target));
+        return { kind: 'looked', ok: true, content: screenTextForModel(read), report: `${read.words.length} words read from ${read.description}` };
+      }
       const shot = captured(await this.desktop().screenshot(captureTarget(look.target)));
       if (shot.screenshot) this.images.set(shot.screenshot.id, shot.src);
       return shot;
