@@ -11,7 +11,7 @@ import { listWindowsTool } from '../../src/main/agent/tools/listWindowsTool';
 import { screenshotTool } from '../../src/main/agent/tools/screenshotTool';
 import { ToolDispatcher } from '../../src/main/agent/tools/toolDispatcher';
 import { pngSize } from '../../src/main/agent/vision/imageTokens';
-import type { CaptureTarget, Desktop, Screenshot, ScreenText, WindowInfo } from '../../src/main/desktop/desktop';
+import type { CaptureTarget, Desktop, DesktopAvailability, Screenshot, ScreenText, WindowInfo } from '../../src/main/desktop/desktop';
 import { DesktopError } from '../../src/main/desktop/desktopError';
 import { DEFAULT_EXCLUDED_WINDOWS, WindowExclusion } from '../../src/main/desktop/privacy/windowExclusion';
 import { encodePng } from '../../src/main/desktop/raster/pngEncoding';
@@ -30,6 +30,11 @@ import { untilTrue } from '../support/untilTrue';
 class StandInDesktop implements Partial<Desktop> {
   readonly captures: CaptureTarget[] = [];
   windows: WindowInfo[] = [];
+  availabilityNow: DesktopAvailability = { available: true, implementation: 'stand-in' };
+
+  async availability(): Promise<DesktopAvailability> {
+    return this.availabilityNow;
+  }
 
   async screenshot(target: CaptureTarget): Promise<Screenshot> {
     this.captures.push(target);
@@ -237,6 +242,18 @@ describe('looks at the screen as plan steps', () => {
     expect(text).toContain('Text:\nBuild failed\nCancel');
     expect(text).toContain('Build [10,10,40,12]  failed [55,10,44,12]\nCancel [120,70,48,14]');
     expect(readScreenTextTool.propose({ target: 'window' })).toMatchObject({ ok: false, refusal: expect.stringContaining('window_id') });
+  });
+
+  it('where the desktop is not available, a look is refused before anyone is asked and the model hears why; a pane still works', async () => {
+    const { desktop, pane, respond } = setup();
+    desktop.availabilityNow = { available: false, reason: 'Wayland without X (no DISPLAY, no XWayland)' };
+    const refused = await respond([{ name: 'screenshot', input: { target: 'screen' } }]);
+    expect(refused.asked).toEqual([]);
+    expect(refused.results[0]).toMatchObject({ is_error: true, content: expect.stringContaining('not available on this system (Wayland without X') });
+    expect(desktop.captures).toEqual([]);
+    Object.assign(pane, { screenText: async () => 'prompt $' });
+    const text = await respond([{ name: 'screenshot', input: { target: 'pane' } }], 'approve');
+    expect(String((text.results[0] as { content: unknown }).content)).toContain('prompt $');
   });
 
   it('a pane is sent as its exact screen text', async () => {

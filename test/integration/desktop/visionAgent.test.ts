@@ -118,3 +118,15 @@ describe.skipIf(missing.length > 0)(`the agent looks at the screen under Xvfb${m
     expect(messages.findIndex((message) => message.role === 'tool')).toBeLessThan(messages.length - 1);
   });
 });
+
+describe('without a display', () => {
+  it('a screenshot is refused before anyone is asked, and the model is told why', async () => {
+    const { client, model, paneId } = await open({ env: { DISPLAY: '', WAYLAND_DISPLAY: '' } });
+    model.script({ parts: [{ toolUse: { id: 's1', name: 'screenshot', input: { target: 'screen' } } }] }, { parts: [{ text: 'No screen here.' }] });
+    await client.request('agent.send', { text: 'look', attachments: [], paneId });
+    await waitForIdleWithAnswer(client, 'No screen here.');
+    const sent = await model.waitForRequest(2);
+    const [result] = sent.body?.messages?.at(-1)?.content as { content: string; is_error?: boolean }[];
+    expect(result).toMatchObject({ is_error: true, content: expect.stringContaining('no graphical display (DISPLAY is not set)') });
+  });
+});

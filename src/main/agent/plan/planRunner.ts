@@ -36,7 +36,7 @@ export interface PlanRunnerDeps {
   /** Edit steps: their change worked out and judged, then written (fileEdits/EditSteps). */
   edits?: Pick<EditSteps, 'judge' | 'apply'>;
   /** Look steps (screenshots, the window list): judged by `[approval.vision]`, run by the desktop capability (vision/LookSteps). */
-  looks?: { judge(step: Readonly<PlanStep>): GateDecision; run(step: Readonly<PlanStep>): Promise<StepEnd> };
+  looks?: { judge(step: Readonly<PlanStep>): Promise<GateDecision>; run(step: Readonly<PlanStep>): Promise<StepEnd> };
   /** The plan or a step changed: show it. */
   changed(): void;
 }
@@ -183,7 +183,7 @@ export class PlanRunner {
       return;
     }
     if (step.visionRequest) {
-      const decision = this.deps.looks?.judge(step);
+      const decision = await this.deps.looks?.judge(step);
       if (decision) this.apply({ kind: 'judged', stepId, command, decision });
       else this.apply({ kind: 'ended', stepId, end: { kind: 'looked', ok: false, content: 'Not run: looking at the screen is not available here.', report: 'not available here' } });
       return;

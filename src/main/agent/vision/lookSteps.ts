@@ -43,9 +43,16 @@ export class LookSteps {
     return src;
   }
 
-  judge(step: Readonly<PlanStep>): GateDecision {
-    const kind = lookKind(request(step));
-    return this.deps.gate.decideVision({ command: step.command, shape: kind, approvedBefore: this.approved.has(kind) });
+  /** A look this system cannot take is refused before anyone is asked (the model hears why). */
+  async judge(step: Readonly<PlanStep>): Promise<GateDecision> {
+    const look = request(step);
+    const kind = lookKind(look);
+    const decision = this.deps.gate.decideVision({ command: step.command, shape: kind, approvedBefore: this.approved.has(kind) });
+    const needsDesktop = look.look === 'windows' || look.target.kind !== 'pane';
+    if (!needsDesktop || decision.decision === 'deny') return decision;
+    const availability = this.deps.desktop ? await this.deps.desktop.availability() : { available: false as const, reason: 'this Tandem has no desktop capability' };
+    if (availability.available) return decision;
+    return { ...decision, decision: 'deny', decidedBy: 'builtin', rule: `builtin: not available on this system (${availability.reason})` };
   }
 
   async run(step: Readonly<PlanStep>): Promise<Looked> {
