@@ -36,6 +36,9 @@ describe('a screenshot step', () => {
     expect(html).toContain('data-action="approve"');
     expect(html).toContain('data-action="deny"');
     expect(html).not.toContain('data-action="edit"');
+    // Not typed into a pane: no pane line, and the approve button says what it does.
+    expect(html).not.toContain('data-testid="step-where"');
+    expect(html).toContain('Let the agent look');
   });
 
   it('shows a thumbnail of the image sent, with its size, while the image itself is fetched by id', () => {
