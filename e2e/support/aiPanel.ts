@@ -68,10 +68,11 @@ export function useAgentTandem() {
       if (!server) throw new Error('the scripted model server runs only inside a test');
       return server;
     },
-    async start(page: Page, home?: string) {
+    /** `env`: more variables for Tandem (DISPLAY of a test's X server, say). */
+    async start(page: Page, home?: string, env: NodeJS.ProcessEnv = {}) {
       const opened = await tandem.start(page, {
         home,
-        env: { ANTHROPIC_BASE_URL: this.model.url, ANTHROPIC_API_KEY: 'sk-ant-e2e', TANDEM_MODEL: 'claude-sonnet-5-5' },
+        env: { ANTHROPIC_BASE_URL: this.model.url, ANTHROPIC_API_KEY: 'sk-ant-e2e', TANDEM_MODEL: 'claude-sonnet-5-5', ...env },
       });
       return { ...opened, panel: page.getByTestId('ai-panel') };
     },

@@ -95,10 +95,21 @@ export interface EditStepView {
   undo?: { restored: boolean; message: string };
 }
 
+export interface ScreenshotView {
+  /** The image, exactly as sent, is fetched with `agent.image` (views go out often; images stay in the engine). */
+  id: string;
+  width: number;
+  height: number;
+  /** What was captured and at what scale, as the model was told. */
+  description: string;
+}
+
 export interface PlanStepView {
   id: string;
-  /** A shell command typed into the pane (absent: a command too), or a file edit. */
-  kind?: 'command' | 'edit';
+  /** A shell command typed into the pane (absent: a command too), a file edit, or a look at the screen (a screenshot, its text by OCR, the window list). */
+  kind?: 'command' | 'edit' | 'screenshot' | 'screen-text' | 'windows';
+  /** A screenshot step's image, exactly as the model was sent it. */
+  screenshot?: ScreenshotView;
   /** The file change of an edit step; `command` is then a one-line description of it. */
   edit?: EditStepView;
   /** 1-based position in the plan. */
@@ -359,6 +370,8 @@ export const AgentRequestSchemas = {
   'agent.models': z.object({ backend: z.enum(['anthropic', 'openai-compatible']).optional() }).strict(),
   /** "What was sent": the exact request body behind an assistant answer. */
   'agent.sent': z.object({ itemId: id }).strict(),
+  /** A screenshot step's image as a data: URL (ScreenshotView.id). */
+  'agent.image': z.object({ id }).strict(),
   /** Send the last request again after it failed (an error card's Retry). */
   'agent.retry': z.object({}).strict(),
   /** Withdraw an "Allow for this session" grant. */
@@ -383,6 +396,7 @@ export interface AgentResults {
   'agent.model': ConversationView;
   'agent.key': { stored: 'keychain' | 'memory' };
   'agent.sent': { payload: string };
+  'agent.image': { src: string };
   'agent.retry': Record<string, never>;
   'agent.models': ModelList;
   'agent.revoke': ConversationView;

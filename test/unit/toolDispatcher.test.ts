@@ -57,7 +57,7 @@ function setup(verdict: Partial<GateDecision> = { decision: 'deny', rule: 'polic
 const call = (id: string, name: string, input: unknown) => ({ id, name, input });
 
 describe('ToolDispatcher', () => {
-  it('offers the registry in order: run_command first, then the read-only tools, then the file edits (gated)', () => {
+  it('offers the registry in order: run_command first, then the read-only tools, then the file edits and the looks at the screen (gated)', () => {
     expect(AGENT_TOOLS.map((tool) => [tool.definition.name, tool.approval])).toEqual([
       ['run_command', 'gate'],
       ['terminal_history', 'none'],
@@ -65,6 +65,9 @@ describe('ToolDispatcher', () => {
       ['list_directory', 'none'],
       ['edit_file', 'gate'],
       ['write_file', 'gate'],
+      ['screenshot', 'gate'],
+      ['read_screen_text', 'gate'],
+      ['list_windows', 'gate'],
     ]);
   });
 

@@ -1,5 +1,6 @@
 import type { AgentEvents } from '../../shared/agent';
 import type { Settings } from '../../shared/settings';
+import type { Desktop } from '../desktop/desktop';
 import type { EngineLog } from '../log/engineLog';
 import type { ApprovalGate } from '../safety/approval/approvalGate';
 import type { AuditLog } from '../safety/audit/auditLog';
@@ -23,6 +24,8 @@ export interface AgentHost {
   audit: Pick<AuditLog, 'append'>;
   /** Where model errors and hook failures are recorded. */
   log?: Pick<EngineLog, 'error' | 'warning'>;
+  /** Screenshots and the window list (desktop/); absent: the agent's looks say they are not available. */
+  desktop?: Desktop;
   /** An `!auto` run started (a pane id) or ended (undefined): Watch mode's hints keep quiet meanwhile. */
   autoChanged?(paneId: number | undefined): void;
 }

@@ -37,4 +37,6 @@ export interface AgentPane {
   /** Presses `q` for a pager in the foreground; returns its name, or undefined when there is none. */
   quitPager(): string | undefined;
   observe(watcher: PaneWatcher): Disposable;
+  /** The visible screen as text, exactly as the engine's mirror holds it. */
+  screenText?(): Promise<string>;
 }

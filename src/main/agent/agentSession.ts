@@ -85,6 +85,7 @@ export class AgentSession {
       planRules: () => this.auto.planRules(),
       stepLimitRefusal: () => this.auto.stepLimitRefusal(),
       summarizer: this.summarizer,
+      desktop: host.desktop,
     });
     this.tools = tools;
     this.requests = new ModelRequests({
@@ -109,6 +110,11 @@ export class AgentSession {
   /** Exactly what went to the model for an answer (pretty-printed JSON), while it is kept. */
   sentPayload(itemId: string): AgentResults['agent.sent'] {
     return { payload: this.conversation.sentPayload(itemId) };
+  }
+
+  /** A screenshot step's image, exactly as the model got it. */
+  image(id: string): AgentResults['agent.image'] {
+    return { src: this.tools.image(id) };
   }
 
   /**

@@ -113,6 +113,7 @@ export class ClientConnection implements PaneListener {
       'agent.model': (change) => this.engine.agent.setModel(change),
       'agent.key': ({ backend, key }) => this.engine.agent.setKey(backend, key),
       'agent.sent': ({ itemId }) => this.engine.agent.sentPayload(itemId),
+      'agent.image': ({ id }) => this.engine.agent.image(id),
       'agent.models': ({ backend }) => this.engine.agent.listModels(backend),
       'agent.retry': () => {
         this.engine.agent.retry();

@@ -6,6 +6,9 @@ import type { Settings, SettingsPatch } from '../../shared/settings';
 import { AgentSession } from '../agent/agentSession';
 import { MemoryKeyStore, type ApiKeyStore } from '../agent/modelConnection';
 import { WatchHints } from '../companion/watchHints';
+import type { Desktop } from '../desktop/desktop';
+import { chooseDesktop } from '../desktop/desktopChoice';
+import { DEFAULT_EXCLUDED_WINDOWS, WindowExclusion } from '../desktop/privacy/windowExclusion';
 import { Pane, type PaneListener } from '../panes/pane';
 import type { ApprovalGate } from '../safety/approval/approvalGate';
 import { createApprovalGate } from '../safety/approval/gateSetup';
@@ -30,6 +33,8 @@ export interface EngineOptions {
   systemPolicyFile?: string;
   /** Also print every engine-log line here (`tandem web --verbose`). */
   echoLog?: (line: string) => void;
+  /** The desktop capability; default: chosen for this system without Electron's window (X11 when DISPLAY is set). */
+  desktop?: Desktop;
   /** Warnings about how the host runs (the Electron entry: the OS sandbox is off), sent with hello. */
   hostWarnings?: HostWarning[];
 }
@@ -83,6 +88,7 @@ export class Engine {
       audit: this.audit,
       log: this.log,
       autoChanged: (paneId) => this.watchHints.quietIn(paneId),
+      desktop: options.desktop ?? chooseDesktop({ platform: process.platform, env: this.env, exclusion: new WindowExclusion(() => this.gate.visionExclusions(DEFAULT_EXCLUDED_WINDOWS)) }),
     });
     this.watchHints = new WatchHints({
       settings: () => this.liveSettings.current.companion,

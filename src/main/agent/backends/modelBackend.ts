@@ -7,7 +7,22 @@
 export type AgentContent =
   | { type: 'text'; text: string }
   | { type: 'tool_use'; id: string; name: string; input: unknown }
-  | { type: 'tool_result'; tool_use_id: string; content: string; is_error?: boolean };
+  | { type: 'tool_result'; tool_use_id: string; content: ToolResultContent; is_error?: boolean };
+
+/** A tool's result: text, or (a screenshot) text and PNG images, in Anthropic's shape. */
+export type ToolResultContent = string | ToolResultPart[];
+
+export type ToolResultPart = { type: 'text'; text: string } | ImagePart;
+
+export interface ImagePart {
+  type: 'image';
+  source: { type: 'base64'; media_type: 'image/png'; data: string };
+}
+
+/** The text of a result, its images left out. */
+export function resultText(content: ToolResultContent): string {
+  return typeof content === 'string' ? content : content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+}
 
 export interface AgentMessage {
   role: 'user' | 'assistant';

@@ -8,6 +8,7 @@ import {
   type ModelRequest,
   type ModelResult,
   type StreamHandlers,
+  resultText,
 } from './modelBackend';
 import { ModelError, errorForStatus, networkError, retryAfterMs } from './modelError';
 
@@ -135,7 +136,8 @@ function parseArguments(args: string): unknown {
   }
 }
 
-function toChatMessages(system: string, messages: AgentMessage[]): ChatMessage[] {
+/** The neutral history as Chat Completions messages. */
+export function toChatMessages(system: string, messages: AgentMessage[]): ChatMessage[] {
   const out: ChatMessage[] = [{ role: 'system', content: system }];
   for (const message of messages) {
     if (message.role === 'assistant') {
@@ -148,12 +150,22 @@ function toChatMessages(system: string, messages: AgentMessage[]): ChatMessage[]
       out.push({ role: 'assistant', content: textParts.join('') || null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) });
       continue;
     }
-    // Tool results become `tool` messages right after the assistant turn; text follows as a user message.
+    // Tool results become `tool` messages right after the assistant turn (text only: the
+    // protocol has no images there); their images and the user's text follow as a user message.
+    const images: OpenAI.Chat.Completions.ChatCompletionContentPart[] = [];
     for (const part of message.content) {
-      if (part.type === 'tool_result') out.push({ role: 'tool', tool_call_id: part.tool_use_id, content: part.content });
+      if (part.type !== 'tool_result') continue;
+      out.push({ role: 'tool', tool_call_id: part.tool_use_id, content: resultText(part.content) });
+      if (typeof part.content === 'string') continue;
+      for (const inner of part.content) {
+        if (inner.type !== 'image') continue;
+        images.push({ type: 'text', text: `[The image of tool call ${part.tool_use_id}:]` });
+        images.push({ type: 'image_url', image_url: { url: `data:${inner.source.media_type};base64,${inner.source.data}` } });
+      }
     }
     const userText = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n\n');
-    if (userText) out.push({ role: 'user', content: userText });
+    if (images.length > 0) out.push({ role: 'user', content: userText ? [...images, { type: 'text', text: userText }] : images });
+    else if (userText) out.push({ role: 'user', content: userText });
   }
   return out;
 }

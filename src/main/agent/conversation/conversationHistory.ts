@@ -1,6 +1,7 @@
 import { estimateTokens } from '../../context/tokenEstimate';
 import { scrubSecrets } from '../../safety/secretScrubber';
-import type { AgentContent, AgentMessage } from '../backends/modelBackend';
+import type { AgentContent, AgentMessage, ToolResultContent } from '../backends/modelBackend';
+import { imageTokens, messageImages } from '../vision/imageTokens';
 
 /** How a partial answer that broke off ends in the history the model is sent. */
 export const BROKE_OFF_MARK = '[The answer broke off here.]';
@@ -25,10 +26,16 @@ function scrubContent(part: AgentContent): AgentContent {
     case 'text':
       return { ...part, text: scrubSecrets(part.text).text };
     case 'tool_result':
-      return { ...part, content: scrubSecrets(part.content).text };
+      return { ...part, content: scrubResult(part.content) };
     case 'tool_use':
       return { ...part, input: scrubStrings(part.input) };
   }
+}
+
+/** Text is scrubbed; images go as they were shown to the user (black bars over excluded windows included). */
+function scrubResult(content: ToolResultContent): ToolResultContent {
+  if (typeof content === 'string') return scrubSecrets(content).text;
+  return content.map((part) => (part.type === 'text' ? { ...part, text: scrubSecrets(part.text).text } : part));
 }
 
 function scrubStrings(value: unknown): unknown {
@@ -38,8 +45,15 @@ function scrubStrings(value: unknown): unknown {
   return value;
 }
 
+/** Text by its characters; an image by its size (vision/imageTokens.ts), never by its base64. */
 export function estimateMessagesTokens(messages: AgentMessage[]): number {
-  return messages.reduce((sum, message) => sum + estimateTokens(JSON.stringify(message.content)), 0);
+  const text = messages.reduce((sum, message) => sum + estimateTokens(JSON.stringify(message.content, withoutImageData)), 0);
+  return text + messageImages(messages).reduce((sum, image) => sum + imageTokens(image), 0);
+}
+
+function withoutImageData(this: unknown, key: string, value: unknown): unknown {
+  const inImage = key === 'data' && (this as { type?: unknown }).type === 'base64';
+  return inImage ? '' : value;
 }
 
 /**

@@ -125,7 +125,7 @@ export class Plan {
       mode: this.currentMode,
       state: this.currentState,
       haltReason: this.reason,
-      steps: this.list.map(({ toolUseId: _toolUseId, tool: _tool, result: _result, judgedCommand: _judged, editRequest: _edit, ...view }) => ({ ...view })),
+      steps: this.list.map(({ toolUseId: _toolUseId, tool: _tool, result: _result, judgedCommand: _judged, editRequest: _edit, visionRequest: _vision, ...view }) => ({ ...view })),
       decisionStepId: this.decisionStep()?.id,
       ...(this.auto ? { auto: true } : {}),
     };
@@ -204,6 +204,7 @@ export class Plan {
       paneId: event.paneId,
       cwd: event.cwd || undefined,
       ...(event.edit ? { kind: 'edit' as const, editRequest: event.edit } : {}),
+      ...(event.vision ? { kind: event.vision.look, visionRequest: event.vision } : {}),
     };
     this.list.push(step);
     effects.push({ kind: 'classify', stepId: step.id });
@@ -272,6 +273,7 @@ export class Plan {
       }
       case 'edit': {
         if (step.kind === 'edit') throw new Error(`Step ${step.index} changes a file; deny it with a reason to have the agent change the edit.`);
+        if (step.visionRequest) throw new Error(`Step ${step.index} looks at the screen; approve it or deny it with a reason.`);
         const edited = event.command?.trim();
         if (!edited) throw new Error('The edited command is empty.');
         if (edited !== step.command) {

@@ -1,14 +1,16 @@
-import type { EditStepView, PlanAction, StepAction, StepRisk } from '../../../shared/agent';
+import type { ToolResultContent } from '../backends/modelBackend';
+import type { EditStepView, PlanAction, ScreenshotView, StepAction, StepRisk } from '../../../shared/agent';
 import type { GateDecision } from '../../safety/approval/approvalGate';
 import type { AuditRecord } from '../../safety/audit/auditEntry';
 import type { EditRequest } from '../fileEdits/fileEdit';
+import type { VisionRequest } from '../vision/visionRequest';
 import type { PlanStep } from './planStep';
 import type { StepOutcome } from './stepRunner';
 
 /** Everything that moves a plan, from whoever it comes: the model's tool calls, the gate, the user, the step being run. */
 export type PlanEvent =
   /** A tool call of the streaming response proposes a step (ignored past MAX_PLAN_STEPS). */
-  | { kind: 'proposed'; toolUseId: string; tool: string; command: string; purpose: string; paneId?: number; cwd: string; edit?: { path: string; request: EditRequest } }
+  | { kind: 'proposed'; toolUseId: string; tool: string; command: string; purpose: string; paneId?: number; cwd: string; edit?: { path: string; request: EditRequest }; vision?: VisionRequest }
   /** An edit step's change, worked out against the file as it is when the step comes up (before the gate judges it). */
   | { kind: 'edit-prepared'; stepId: string; edit: EditStepView }
   /** Undo of a finished edit step: the file has its previous content again, or why not. */
@@ -44,6 +46,8 @@ export type StepEnd =
   | Exclude<StepOutcome, { kind: 'finished' }>
   /** An edit step was applied (`ok`), or could not be: `report` is what the model is told. */
   | { kind: 'edited'; ok: boolean; report: string; audit: EditAudit }
+  /** A look step ran (`ok`) or could not: `content` is what the model is told, `screenshot` what the card shows. */
+  | { kind: 'looked'; ok: boolean; content: ToolResultContent; report: string; screenshot?: ScreenshotView }
   /** Its pane was closed before it could be typed. */
   | { kind: 'no-pane' };
 

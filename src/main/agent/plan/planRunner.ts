@@ -4,6 +4,7 @@ import type { OwnFilesWatch } from '../../safety/approval/ownFilesWatch';
 import type { AuditRecord } from '../../safety/audit/auditEntry';
 import type { RiskResult } from '../../safety/commandRisk';
 import type { AgentPane } from '../agentPane';
+import type { ToolResultContent } from '../backends/modelBackend';
 import type { EditSteps, UndoEnd } from '../fileEdits/editSteps';
 import type { ProposedStep } from '../tools/agentTool';
 import type { Plan } from './plan';
@@ -34,6 +35,8 @@ export interface PlanRunnerDeps {
   ownFiles?: Pick<OwnFilesWatch, 'snapshot' | 'changedSince'>;
   /** Edit steps: their change worked out and judged, then written (fileEdits/EditSteps). */
   edits?: Pick<EditSteps, 'judge' | 'apply'>;
+  /** Look steps (screenshots, the window list): judged by `[approval.vision]`, run by the desktop capability (vision/LookSteps). */
+  looks?: { judge(step: Readonly<PlanStep>): Promise<GateDecision>; run(step: Readonly<PlanStep>): Promise<StepEnd> };
   /** The plan or a step changed: show it. */
   changed(): void;
 }
@@ -88,7 +91,7 @@ export class PlanRunner {
   }
 
   /** Resolves once the plan is settled and no step runs, with the tool result of each step. */
-  async run(): Promise<{ toolUseId: string; content: string; isError: boolean }[]> {
+  async run(): Promise<{ toolUseId: string; content: ToolResultContent; isError: boolean }[]> {
     for (;;) {
       const wait = this.plan.waitingFor();
       if (wait.for === 'nothing') break;
@@ -149,8 +152,8 @@ export class PlanRunner {
         return;
       case 'classify': {
         const step = this.plan.step(effect.stepId);
-        // An edit step's risk comes with the gate's verdict on its path.
-        if (step && step.kind !== 'edit') this.classify(step);
+        // An edit step's risk comes with the gate's verdict on its path, a look's with the gate's verdict.
+        if (step && step.kind !== 'edit' && !step.visionRequest) this.classify(step);
         return;
       }
       case 'executed': {
@@ -179,6 +182,12 @@ export class PlanRunner {
       await this.judgeEdit(step, cwd);
       return;
     }
+    if (step.visionRequest) {
+      const decision = await this.deps.looks?.judge(step);
+      if (decision) this.apply({ kind: 'judged', stepId, command, decision });
+      else this.apply({ kind: 'ended', stepId, end: { kind: 'looked', ok: false, content: 'Not run: looking at the screen is not available here.', report: 'not available here' } });
+      return;
+    }
     // A classification that failed leaves the gate to classify (and report) it itself.
     const environment = this.envOf(step.paneId);
     const risk = await this.deps.risk(command, cwd, environment).catch(() => undefined);
@@ -203,6 +212,11 @@ export class PlanRunner {
       this.apply({ kind: 'started', stepId });
       const end = this.deps.edits ? await this.deps.edits.apply(step) : ({ kind: 'edited', ok: false, report: 'Not changed: file edits are not available here.', audit: {} } as const);
       this.apply({ kind: 'ended', stepId, end });
+      return;
+    }
+    if (step.visionRequest && this.deps.looks) {
+      this.apply({ kind: 'started', stepId });
+      this.apply({ kind: 'ended', stepId, end: await this.deps.looks.run(step) });
       return;
     }
     const pane = step.paneId !== undefined ? this.deps.pane(step.paneId) : undefined;

@@ -1,6 +1,8 @@
 import type { PlanStepView, StepApproval, StepDecider } from '../../../shared/agent';
 import type { AuditRecord } from '../../safety/audit/auditEntry';
+import type { ToolResultContent } from '../backends/modelBackend';
 import type { EditRequest } from '../fileEdits/fileEdit';
+import type { VisionRequest } from '../vision/visionRequest';
 import type { PlanEffect } from './planEvents';
 
 /** More steps than this in one response are refused (the model is told). */
@@ -12,11 +14,13 @@ export interface PlanStep extends PlanStepView {
   toolUseId: string;
   tool: string;
   /** What the model is told about this step once the plan settles. */
-  result?: { content: string; isError: boolean };
+  result?: { content: ToolResultContent; isError: boolean };
   /** The command the approval gate last judged; `approval` belongs to it. */
   judgedCommand?: string;
   /** An edit step's file as the model named it, and the change it asked for. */
   editRequest?: { path: string; request: EditRequest };
+  /** A look step's request. */
+  visionRequest?: VisionRequest;
 }
 
 /** The gate's verdict belongs to the step's current command. */

@@ -4,6 +4,7 @@ import type { ToolDefinition } from '../backends/modelBackend';
 import type { PlanStep } from '../plan/planStep';
 import type { FinishedRun } from '../plan/planRunner';
 import type { Summarizer } from '../summarizer/summarizer';
+import type { VisionRequest } from '../vision/visionRequest';
 import type { FileToolContext } from './filePaths';
 
 /**
@@ -26,7 +27,7 @@ export interface ImmediateTool {
  * user decides on the step's card in the plan. `steps` says what the step does: a command
  * typed into the pane, or a file edit (its card shows the diff).
  */
-export type GatedTool = CommandTool | FileEditTool;
+export type GatedTool = CommandTool | FileEditTool | LookTool;
 
 interface GatedToolBase {
   readonly definition: ToolDefinition;
@@ -47,6 +48,11 @@ export interface FileEditTool extends GatedToolBase {
   readonly steps: 'edit';
 }
 
+/** Its steps look at the screen (vision/): the gate's `[approval.vision]`, then the desktop capability. */
+export interface LookTool extends GatedToolBase {
+  readonly steps: 'look';
+}
+
 export interface ProposedStep {
   /** The command line; for an edit, a one-line description of it (`edit_file src/app.ts`). */
   command: string;
@@ -55,6 +61,8 @@ export interface ProposedStep {
   paneId?: number;
   /** An edit step's file (as the model gave it: relative to the pane's cwd) and change. */
   edit?: { path: string; request: EditRequest };
+  /** A look step's request. */
+  vision?: VisionRequest;
 }
 
 /** What an immediate tool is given: where it runs, and the panes it may read. */

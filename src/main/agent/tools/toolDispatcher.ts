@@ -5,7 +5,7 @@ import type { AuditLog } from '../../safety/audit/auditLog';
 import { scrubSecrets } from '../../safety/secretScrubber';
 import { redactionNote } from '../redactionNote';
 import type { AgentPane } from '../agentPane';
-import type { AgentContent, ToolDefinition } from '../backends/modelBackend';
+import type { AgentContent, ToolDefinition, ToolResultContent } from '../backends/modelBackend';
 import type { Conversation } from '../conversation/conversation';
 import { CommandRisks } from '../plan/commandRisks';
 import { Plan, type PlanRules } from '../plan/plan';
@@ -13,6 +13,8 @@ import { MAX_PLAN_STEPS, type PlanStep } from '../plan/planStep';
 import { PlanRunner } from '../plan/planRunner';
 import { EditSteps } from '../fileEdits/editSteps';
 import type { Summarizer } from '../summarizer/summarizer';
+import { LookSteps } from '../vision/lookSteps';
+import type { Desktop } from '../../desktop/desktop';
 import type { AgentTool, CommandTool, GatedTool, ImmediateTool, ToolResult } from './agentTool';
 
 type ToolCall = { id: string; name: string; input: unknown };
@@ -38,6 +40,8 @@ export interface ToolDispatcherHost {
   stepLimitRefusal?(): string | undefined;
   /** Summaries for `terminal_history` (the small model, or local filtering). */
   summarizer?: Summarizer;
+  /** Screenshots and the window list; absent: look steps say it is not available. */
+  desktop?: Desktop;
 }
 
 /**
@@ -55,12 +59,14 @@ export class ToolDispatcher {
   /** Plans with edit steps, for Undo on their cards (until the conversation is reset). */
   private readonly editPlans = new Map<string, PlanRunner>();
   private readonly edits: EditSteps;
+  private readonly looks: LookSteps;
 
   constructor(
     private readonly tools: readonly AgentTool[],
     private readonly host: ToolDispatcherHost,
   ) {
     this.risks = new CommandRisks((command, cwd, environment) => host.gate.classify(command, cwd, environment));
+    this.looks = new LookSteps({ desktop: host.desktop, gate: host.gate, pane: (paneId) => host.pane(paneId) });
     this.edits = new EditSteps({ homeDir: host.homeDir, decide: (proposed) => host.gate.decideEdit({ ...proposed, conversationId: host.conversation.id }) });
   }
 
@@ -104,6 +110,7 @@ export class ToolDispatcher {
     this.proposal = undefined;
     this.runner = undefined;
     this.editPlans.clear();
+    this.looks.reset();
   }
 
   /**
@@ -121,9 +128,14 @@ export class ToolDispatcher {
     if (outcome.restored) this.host.conversation.queue([{ type: 'text', text: `(The user undid your step "${step.command}": ${outcome.message})` }]);
   }
 
+  /** A screenshot step's image as a data: URL (its ScreenshotView id). */
+  image(id: string): string {
+    return this.looks.image(id);
+  }
+
   /** The results of a response's calls; `stop` when the user cancelled its plan, `note` when they steered it. */
   async execute(calls: ToolCall[]): Promise<{ results: AgentContent[]; stop: boolean; note?: string }> {
-    const results = new Map<string, { content: string; isError: boolean }>();
+    const results = new Map<string, { content: ToolResultContent; isError: boolean }>();
     for (const call of calls) {
       const tool = this.find(call.name);
       if (tool?.approval === 'gate') continue;
@@ -206,6 +218,7 @@ export class ToolDispatcher {
       audit: (record) => void audit.append({ ...record, conversation: conversation.id, plan: plan.id }),
       report: (step, run, ownFilesChanged) => this.commandTool(step.tool).report(step, run, ownFilesChanged),
       edits: this.edits,
+      looks: this.looks,
       executed: (step, cwd) => void this.afterExecution(plan, step, cwd),
       ownFiles: gate.ownFiles,
       changed: () => conversation.updatePlan(plan.view()),

@@ -41,23 +41,32 @@ export interface WindowIdentity {
 }
 
 export class WindowExclusion {
-  private readonly matchers: { pattern: string; regex: RegExp }[];
+  private matchers: { pattern: string; regex: RegExp }[] = [];
+  private compiledFrom: readonly string[] | undefined;
 
-  constructor(patterns: readonly string[] = DEFAULT_EXCLUDED_WINDOWS) {
-    this.matchers = patterns
-      .map((pattern) => pattern.trim())
-      .filter((pattern) => pattern.length > 0)
-      .map((pattern) => ({ pattern, regex: wholeWordPattern(pattern) }));
-  }
+  /** `patterns`: the list, or where to read it each time (policy.toml, which may change while Tandem runs). */
+  constructor(private readonly patterns: readonly string[] | (() => readonly string[]) = DEFAULT_EXCLUDED_WINDOWS) {}
 
   /** The pattern that excludes this window, or undefined when it may be seen. */
   matchFor(window: WindowIdentity): string | undefined {
     const names = [window.title, window.application, window.instance];
-    return this.matchers.find(({ regex }) => names.some((name) => regex.test(name)))?.pattern;
+    return this.current().find(({ regex }) => names.some((name) => regex.test(name)))?.pattern;
   }
 
   excludes(window: WindowIdentity): boolean {
     return this.matchFor(window) !== undefined;
+  }
+
+  private current(): { pattern: string; regex: RegExp }[] {
+    const patterns = typeof this.patterns === 'function' ? this.patterns() : this.patterns;
+    if (patterns !== this.compiledFrom) {
+      this.compiledFrom = patterns;
+      this.matchers = patterns
+        .map((pattern) => pattern.trim())
+        .filter((pattern) => pattern.length > 0)
+        .map((pattern) => ({ pattern, regex: wholeWordPattern(pattern) }));
+    }
+    return this.matchers;
   }
 }
 

@@ -87,6 +87,8 @@ export interface ApprovalGateOptions {
  */
 export class ApprovalGate {
   readonly grants = new SessionGrants();
+  private exclusionKey: string | undefined;
+  private exclusions: readonly string[] | undefined;
 
   constructor(private readonly options: ApprovalGateOptions) {}
 
@@ -209,6 +211,52 @@ export class ApprovalGate {
     if (policy?.decision === 'allow') return decided('allow', policy.rule, 'policy');
     if (this.grants.has(shape)) return decided('allow', `allowed for this session: ${shape}`, 'grant');
     return decided('ask', 'default: file edits ask (YELLOW)', 'default');
+  }
+
+  /**
+   * A look at the screen (a screenshot, the window list): `[approval.vision] screenshot` — a
+   * deny in any layer denies, an allow needs no layer to ask or fail — then the session's
+   * grant for `shape`, else ask. `approvedBefore`: this conversation already saw this kind of
+   * target, so it does not ask again.
+   */
+  decideVision(look: { command: string; shape: string; approvedBefore: boolean }): GateDecision {
+    const layers = this.options.policy.layers();
+    const modes = layers.map((layer) => ({ file: layer.file, mode: layer.error ? 'ask' : layer.policy?.approval?.vision?.screenshot }));
+    const decided = (decision: GateDecision['decision'], rule: string, decidedBy: DecidedBy): GateDecision => ({
+      decision,
+      blocked: false,
+      level: 'yellow',
+      reasons: ['It sends an image of the screen (or what is on it) to the model.'],
+      rule,
+      decidedBy,
+      command: look.command,
+      shape: look.shape,
+    });
+    const denied = modes.find((layer) => layer.mode === 'deny');
+    if (denied) return decided('deny', `policy ${denied.file}: [approval.vision] screenshot = "deny"`, 'policy');
+    const allowed = modes.find((layer) => layer.mode === 'allow');
+    if (allowed && !modes.some((layer) => layer.mode === 'ask')) return decided('allow', `policy ${allowed.file}: [approval.vision] screenshot = "allow"`, 'policy');
+    if (this.grants.has(look.shape)) return decided('allow', `allowed for this session: ${look.shape}`, 'grant');
+    if (look.approvedBefore) return decided('allow', 'you approved this kind of look earlier in this conversation', 'grant');
+    return decided('ask', 'default: the first look at each kind of target in a conversation asks', 'default');
+  }
+
+  /**
+   * The windows never captured (desktop/privacy): the `[approval.vision] exclude` lists of
+   * every layer together, or `defaults` when no layer has one. The same array comes back
+   * while the files are unchanged. A broken file keeps the defaults in.
+   */
+  visionExclusions(defaults: readonly string[]): readonly string[] {
+    const layers = this.options.policy.layers();
+    const lists = layers.map((layer) => (layer.error ? defaults : layer.policy?.approval?.vision?.exclude));
+    const named = lists.filter((list): list is string[] => list !== undefined);
+    const patterns = named.length === 0 ? defaults : [...new Set(named.flat())];
+    const key = patterns.join('\n');
+    if (key !== this.exclusionKey) {
+      this.exclusionKey = key;
+      this.exclusions = patterns;
+    }
+    return this.exclusions ?? defaults;
   }
 
   /** Reads by the agent's file tools: refused when the policy's filesystem globs say so. */

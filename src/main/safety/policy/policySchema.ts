@@ -39,8 +39,16 @@ export const PolicySchema = z.strictObject({
           allow_hosts: Patterns.optional(),
         })
         .optional(),
-      // The capabilities to come: validated now so a policy written today keeps working.
-      vision: z.strictObject({ screenshot: Mode.optional(), ui_tree: Mode.optional() }).optional(),
+      // ui and audio: capabilities to come, validated now so a policy written today keeps working.
+      vision: z
+        .strictObject({
+          /** Screenshots and the window list (read steps of the agent). */
+          screenshot: Mode.optional(),
+          ui_tree: Mode.optional(),
+          /** Windows never captured or acted on (title, class or instance; `*` `?`); replaces the built-in list of password managers. */
+          exclude: Patterns.optional(),
+        })
+        .optional(),
       ui: z.strictObject({ mode: Mode.optional(), allow_apps: Patterns.optional() }).optional(),
       audio: z.strictObject({ microphone: Mode.optional(), system_audio: Mode.optional(), speech_to_text: Mode.optional() }).optional(),
     })

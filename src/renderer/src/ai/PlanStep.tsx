@@ -5,6 +5,7 @@ import { formatDuration } from '../blocks/blockStatus';
 import { useAiPanelStore } from './aiPanelStore';
 import { focusPlanAfter, keepFocusOnClick } from './planFocus';
 import { DiffCard } from './DiffCard';
+import { ScreenshotThumbnail } from './ScreenshotThumbnail';
 import { decideStep } from './planRequests';
 import { StepDenyReason } from './StepDenyReason';
 import { StepEditor } from './StepEditor';
@@ -68,6 +69,8 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
   const [askingReason, setAskingReason] = useState(false);
 
   const blocked = isBlocked(step);
+  // A look at the screen (screenshot, OCR, window list) is not typed into a pane.
+  const look = step.kind === 'screenshot' || step.kind === 'screen-text' || step.kind === 'windows';
   // Only the step that is up next is judged (policy, hooks); later ones when their turn comes.
   const checking = actionable && !step.approval;
   const rule = stepRuleText(step);
@@ -137,10 +140,13 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
       )}
       {step.purpose && <div className="plan-step__purpose">{step.purpose}</div>}
       {step.edit && <DiffCard edit={step.edit} />}
-      <div className="plan-step__where" data-testid="step-where">
-        {step.paneId !== undefined ? `pane ${step.paneId}` : 'no pane'}
-        {step.cwd ? ` · ${step.cwd}` : ''}
-      </div>
+      {step.screenshot && <ScreenshotThumbnail {...step.screenshot} />}
+      {!look && (
+        <div className="plan-step__where" data-testid="step-where">
+          {step.paneId !== undefined ? `pane ${step.paneId}` : 'no pane'}
+          {step.cwd ? ` · ${step.cwd}` : ''}
+        </div>
+      )}
       {(rule || checking) && (
         <div className="plan-step__rule" data-testid="step-rule" title={step.approval?.shape ? `Command shape: ${step.approval.shape}` : undefined}>
           {rule ?? 'checking policy and hooks…'}
@@ -158,7 +164,11 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
           {button(
             'approve',
             'Allow once',
-            blocked ? 'Blocked: this command is destructive or raises privileges. Edit it, deny it or skip it.' : 'Run this command in the terminal (Y)',
+            blocked
+              ? 'Blocked: this command is destructive or raises privileges. Edit it, deny it or skip it.'
+              : look
+                ? 'Let the agent look, and send what it sees to the model (Y)'
+                : 'Run this command in the terminal (Y)',
             blocked,
           )}
           {button(
@@ -170,7 +180,7 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
             !step.approval?.grantable,
           )}
           {button('deny', 'Deny', 'Do not run it (N)')}
-          {step.kind !== 'edit' && button('edit', 'Edit', 'Change the command, then run it (E)')}
+          {(step.kind ?? 'command') === 'command' && button('edit', 'Edit', 'Change the command, then run it (E)')}
           {button('skip', 'Skip', 'Leave this step out and go on (S)')}
           <button
             type="button"

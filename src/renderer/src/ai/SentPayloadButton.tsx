@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { fetchSentPayload } from './agentRequests';
+import { ScreenshotThumbnail } from './ScreenshotThumbnail';
 import { readSentPayload, type SentRequestView } from './sentPayloadView';
 
 /**
@@ -74,7 +75,8 @@ export function ReadableRequest({ request }: { request: SentRequestView }) {
           {message.parts.map((part, partIndex) => (
             <div key={partIndex} className={`sent-payload__part sent-payload__part--${part.kind}`}>
               {part.label && <div className="sent-payload__label">{part.kind === 'tool-call' ? `calls ${part.label}` : part.label}</div>}
-              <pre className="sent-payload__text">{part.text}</pre>
+              {part.text && <pre className="sent-payload__text">{part.text}</pre>}
+              {part.images?.map((src, imageIndex) => <ScreenshotThumbnail key={imageIndex} src={src} description="Image sent to the model" />)}
             </div>
           ))}
         </section>

@@ -90,6 +90,11 @@ export async function fetchSentPayload(itemId: string): Promise<string | undefin
   return (await attempt('Could not show what was sent', () => engine().request('agent.sent', { itemId })))?.payload;
 }
 
+/** A screenshot step's image (a data: URL), or undefined (the reason is shown). */
+export async function fetchScreenshot(id: string): Promise<string | undefined> {
+  return (await attempt('Could not show the screenshot', () => engine().request('agent.image', { id })))?.src;
+}
+
 /** The models the picker offers for a backend (the endpoint's list or the catalog); undefined when the engine could not say. */
 export async function fetchModelList(backend: ModelList['backend']): Promise<ModelList> {
   try {

@@ -9,6 +9,8 @@ export interface SentPart {
   /** "run_command (toolu_1)", "result of toolu_1 (error)". */
   label?: string;
   text: string;
+  /** Images of this part (a screenshot's), as data: URLs exactly as sent. */
+  images?: string[];
 }
 
 export interface SentMessage {
@@ -69,7 +71,15 @@ function partsOf(message: Json): SentPart[] {
       if (part.type === 'text') parts.push({ kind: 'text', text: text(part.text) });
       else if (part.type === 'tool_use') parts.push({ kind: 'tool-call', label: `${text(part.name)} (${text(part.id)})`, text: text(part.input) });
       else if (part.type === 'tool_result') {
-        parts.push({ kind: 'tool-result', label: `result of ${text(part.tool_use_id)}${part.is_error ? ' (error)' : ''}`, text: resultText(part.content) });
+        const images = imagesOf(part.content);
+        parts.push({
+          kind: 'tool-result',
+          label: `result of ${text(part.tool_use_id)}${part.is_error ? ' (error)' : ''}`,
+          text: resultText(part.content),
+          ...(images.length > 0 ? { images } : {}),
+        });
+      } else if (part.type === 'image_url' && isObject(part.image_url) && typeof part.image_url.url === 'string') {
+        parts.push({ kind: 'text', label: 'image', text: '', images: [part.image_url.url] });
       } else parts.push({ kind: 'text', label: text(part.type), text: text(part) });
     }
   }
@@ -87,8 +97,21 @@ function partsOf(message: Json): SentPart[] {
 }
 
 function resultText(content: unknown): string {
-  if (Array.isArray(content)) return content.map((block) => (isObject(block) && block.type === 'text' ? text(block.text) : text(block))).join('\n');
-  return text(content);
+  if (!Array.isArray(content)) return text(content);
+  return content
+    .filter((block) => !isImage(block))
+    .map((block) => (isObject(block) && block.type === 'text' ? text(block.text) : text(block)))
+    .join('\n');
+}
+
+/** Anthropic image blocks in a tool result, as data: URLs. */
+function imagesOf(content: unknown): string[] {
+  if (!Array.isArray(content)) return [];
+  return content.filter(isImage).map((block) => `data:${block.source.media_type};base64,${block.source.data}`);
+}
+
+function isImage(block: unknown): block is { source: { media_type: string; data: string } } {
+  return isObject(block) && block.type === 'image' && isObject(block.source) && typeof block.source.data === 'string' && typeof block.source.media_type === 'string';
 }
 
 function argumentsText(args: unknown): string {

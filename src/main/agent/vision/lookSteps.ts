@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import type { ScreenshotView } from '../../../shared/agent';
+import type { CaptureTarget, Desktop, Screenshot, WindowInfo } from '../../desktop/desktop';
+import type { ApprovalGate, GateDecision } from '../../safety/approval/approvalGate';
+import type { AgentPane } from '../agentPane';
+import type { ToolResultPart } from '../backends/modelBackend';
+import type { StepEnd } from '../plan/planEvents';
+import type { PlanStep } from '../plan/planStep';
+import { screenTextForModel } from './screenTextForModel';
+import { lookKind, type ScreenshotTarget, type VisionRequest } from './visionRequest';
+
+type Looked = Extract<StepEnd, { kind: 'looked' }>;
+
+export interface LookStepsDeps {
+  /** Absent: this process has no desktop capability (the model is told). */
+  desktop: Desktop | undefined;
+  gate: Pick<ApprovalGate, 'decideVision'>;
+  pane(paneId: number): AgentPane | undefined;
+}
+
+/**
+ * Plan steps that look at the screen: a screenshot of a pane, window, screen or region, the
+ * text on one (OCR), or the window list. The gate asks for the first look at each kind of target in a conversation; a
+ * look that ran was approved (by the user or the gate), so later ones of its kind do not ask.
+ */
+export class LookSteps {
+  private readonly approved = new Set<string>();
+  /** The images of this conversation's screenshot steps, as data: URLs, by ScreenshotView id. */
+  private readonly images = new Map<string, string>();
+
+  constructor(private readonly deps: LookStepsDeps) {}
+
+  /** A new conversation asks again. */
+  reset(): void {
+    this.approved.clear();
+    this.images.clear();
+  }
+
+  /** A screenshot step's image, exactly as it was sent. */
+  image(id: string): string {
+    const src = this.images.get(id);
+    if (!src) throw new Error('That screenshot is no longer kept (a new conversation was started).');
+    return src;
+  }
+
+  /** A look this system cannot take is refused before anyone is asked (the model hears why). */
+  async judge(step: Readonly<PlanStep>): Promise<GateDecision> {
+    const look = request(step);
+    const kind = lookKind(look);
+    const decision = this.deps.gate.decideVision({ command: step.command, shape: kind, approvedBefore: this.approved.has(kind) });
+    const needsDesktop = look.look === 'windows' || look.target.kind !== 'pane';
+    if (!needsDesktop || decision.decision === 'deny') return decision;
+    const availability = this.deps.desktop ? await this.deps.desktop.availability() : { available: false as const, reason: 'this Tandem has no desktop capability' };
+    if (availability.available) return decision;
+    return { ...decision, decision: 'deny', decidedBy: 'builtin', rule: `builtin: not available on this system (${availability.reason})` };
+  }
+
+  async run(step: Readonly<PlanStep>): Promise<Looked> {
+    const look = request(step);
+    this.approved.add(lookKind(look));
+    try {
+      if (look.look === 'windows') return listed(await this.desktop().listWindows());
+      if (look.target.kind === 'pane') return await this.paneText(look.target.paneId ?? step.paneId);
+      if (look.look === 'screen-text') {
+        const read = await this.desktop().readText(captureTarget(look.target));
+        return { kind: 'looked', ok: true, content: screenTextForModel(read), report: `${read.words.length} words read from ${read.description}` };
+      }
+      const shot = captured(await this.desktop().screenshot(captureTarget(look.target)));
+      if (shot.screenshot) this.images.set(shot.screenshot.id, shot.src);
+      return shot;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return { kind: 'looked', ok: false, content: `Not done: ${message}`, report: message };
+    }
+  }
+
+  private desktop(): Desktop {
+    if (!this.deps.desktop) throw new Error('this Tandem has no desktop capability');
+    return this.deps.desktop;
+  }
+
+  /**
+   * A pane is sent as the exact text of its screen from the engine's mirror: cheaper than an
+   * image and exact for TUIs. (An image of a pane needs its place in Tandem's window, which
+   * only the renderer knows; not offered yet.)
+   */
+  private async paneText(paneId: number | undefined): Promise<Looked> {
+    const pane = paneId !== undefined ? this.deps.pane(paneId) : undefined;
+    if (!pane?.screenText) throw new Error(`there is no pane ${paneId ?? '(none is active)'}`);
+    const text = await pane.screenText();
+    const content = `The screen of pane ${pane.id} as text (exact, from the terminal's own state; no image):\n${text}`;
+    return { kind: 'looked', ok: true, content, report: `pane ${pane.id} as text` };
+  }
+}
+
+function request(step: Readonly<PlanStep>): VisionRequest {
+  if (!step.visionRequest) throw new Error(`Step ${step.index} is not a look at the screen.`);
+  return step.visionRequest;
+}
+
+function captureTarget(target: Exclude<ScreenshotTarget, { kind: 'pane' }>): CaptureTarget {
+  return target;
+}
+
+function captured(shot: Screenshot): Looked & { src: string } {
+  const { space } = shot;
+  const blackedOut = shot.blackedOut.length > 0 ? ` Blacked out by the privacy list: ${shot.blackedOut.join(', ')}.` : '';
+  const text =
+    `Screenshot of ${shot.description}: ${space.describe()}. ` +
+    `Points you name for this target (ui actions, OCR boxes) are pixels of this image; Tandem converts them to the screen.${blackedOut}`;
+  const data = shot.png.toString('base64');
+  const parts: ToolResultPart[] = [
+    { type: 'text', text },
+    { type: 'image', source: { type: 'base64', media_type: 'image/png', data } },
+  ];
+  const screenshot: ScreenshotView = { id: randomUUID(), width: space.imageWidth, height: space.imageHeight, description: text };
+  return { kind: 'looked', ok: true, content: parts, report: shot.description, screenshot, src: `data:image/png;base64,${data}` };
+}
+
+function listed(windows: WindowInfo[]): Looked {
+  const lines = windows.map((window) => {
+    const { x, y, width, height } = window.geometry;
+    if (window.excluded) return `${window.id}  (excluded by the privacy list: never captured or acted on)`;
+    const flags = [window.focused ? 'focused' : '', window.visible ? '' : 'minimized'].filter(Boolean).join(', ');
+    return `${window.id}  "${window.title}"  ${window.application}${window.pid !== undefined ? ` pid ${window.pid}` : ''}  ${width}×${height} at ${x},${y}  screen ${window.screen}${flags ? `  (${flags})` : ''}`;
+  });
+  const content = windows.length === 0 ? 'No windows are open.' : `Windows (id, title, application, pid, geometry in screen pixels, screen):\n${lines.join('\n')}`;
+  return { kind: 'looked', ok: true, content, report: `${windows.length} windows` };
+}
