@@ -78,9 +78,17 @@ describe.each(SHELLS)('a `# ` instruction right after quitting a pager in $name'
     expect(notice.level).toBe('warning');
     expect(notice.message).toContain('Enter was not sent to the shell');
     expect(notice.message).not.toContain('abc123');
+    // As a user would: Ctrl+C, and again if the prompt does not come back. Under load fish now
+    // and then takes no notice of a Ctrl+C right after cursor keys (about 1 run in 8 with both cores busy).
     const beforeCtrlC = client.textOf(paneId).length;
-    client.type(paneId, '\x03');
-    await client.waitFor(() => client.textOf(paneId).slice(beforeCtrlC).includes('\x1b]133;B;'), 10_000, 'the prompt after Ctrl+C');
+    const promptBack = () => client.textOf(paneId).slice(beforeCtrlC).includes('\x1b]133;B;');
+    for (let press = 1; press <= 3 && !promptBack(); press++) {
+      client.type(paneId, '\x03');
+      await client.waitFor(promptBack, 5_000, 'the prompt after Ctrl+C').catch((error: unknown) => {
+        if (press === 3) throw error;
+      });
+    }
+    expect(promptBack()).toBe(true);
     await typeSlowly(client, paneId, '# token again\r');
     expect(requestText(await model.waitForRequest(1))).toContain('token again');
     expect(model.requests).toHaveLength(1);
