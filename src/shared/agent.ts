@@ -104,10 +104,51 @@ export interface ScreenshotView {
   description: string;
 }
 
+/** The generic names of UI actions (the computer-use tool's actions are shown in these too). */
+export type UiActionName =
+  | 'click'
+  | 'double_click'
+  | 'triple_click'
+  | 'right_click'
+  | 'middle_click'
+  | 'move'
+  | 'drag'
+  | 'scroll'
+  | 'type'
+  | 'key'
+  | 'focus_window'
+  | 'raise_window'
+  | 'move_window'
+  | 'resize_window'
+  | 'close_window'
+  | 'read_clipboard'
+  | 'write_clipboard'
+  | 'notify'
+  | 'wait'
+  | 'cursor_position';
+
+export interface UiStepView {
+  action: UiActionName;
+  /** What will happen, in words: "click at 412,300 on 'Retry' in window 'Installer' (XMessage)". */
+  description: string;
+  /** The window the action goes to (under the point, focused, or named), when there is one. */
+  window?: { id: string; title: string; application: string };
+  /**
+   * Where it lands on the last screenshot of its target (the image the model saw, by its
+   * ScreenshotView id): the card shows a crop of it around `at` (and `to`, for a drag), marked.
+   */
+  target?: { screenshotId: string; width: number; height: number; at: { x: number; y: number }; to?: { x: number; y: number } };
+}
+
 export interface PlanStepView {
   id: string;
-  /** A shell command typed into the pane (absent: a command too), a file edit, or a look at the screen (a screenshot, its text by OCR, the window list). */
-  kind?: 'command' | 'edit' | 'screenshot' | 'screen-text' | 'windows';
+  /**
+   * A shell command typed into the pane (absent: a command too), a file edit, a look at the
+   * screen (a screenshot, its text by OCR, the window list), or a UI action (a click, typing …).
+   */
+  kind?: 'command' | 'edit' | 'screenshot' | 'screen-text' | 'windows' | 'ui';
+  /** A UI action step: the action in words and where on the last screenshot it lands. */
+  ui?: UiStepView;
   /** A screenshot step's image, exactly as the model was sent it. */
   screenshot?: ScreenshotView;
   /** The file change of an edit step; `command` is then a one-line description of it. */

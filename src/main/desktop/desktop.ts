@@ -11,6 +11,8 @@ export interface Desktop {
   availability(): Promise<DesktopAvailability>;
   screenshot(target: CaptureTarget): Promise<Screenshot>;
   listWindows(): Promise<WindowInfo[]>;
+  /** The screens (monitors), in real screen pixels. */
+  screens(): Promise<ScreenInfo[]>;
   /** OCR of the target: words with boxes in the same image space a screenshot of the target has. */
   readText(target: CaptureTarget): Promise<ScreenText>;
   /** `surface`: where the action's points live, the `space.surface` of the screenshot they come from. */
@@ -95,7 +97,7 @@ export type MouseButton = 'left' | 'middle' | 'right';
 /** A UI action; points are real screen pixels (ScreenshotSpace.toScreen of the model's point). */
 export type UiAction =
   | { kind: 'move'; at: Point }
-  | { kind: 'click'; at: Point; button: MouseButton; count: 1 | 2 }
+  | { kind: 'click'; at: Point; button: MouseButton; count: 1 | 2 | 3 }
   | { kind: 'drag'; from: Point; to: Point; button: MouseButton }
   | { kind: 'scroll'; at: Point; down: number; right: number }
   | { kind: 'type'; text: string }

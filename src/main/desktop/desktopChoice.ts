@@ -1,4 +1,4 @@
-import type { CaptureTarget, Desktop, DesktopAvailability, DesktopNotification, Screenshot, ScreenText, UiAction, WindowInfo } from './desktop';
+import type { CaptureTarget, Desktop, DesktopAvailability, DesktopNotification, ScreenInfo, Screenshot, ScreenText, UiAction, WindowInfo } from './desktop';
 import { DesktopError } from './desktopError';
 import { ElectronDesktop, TANDEM_WINDOW_ID } from './electron/electronDesktop';
 import type { ElectronSurface } from './electron/electronSurface';
@@ -52,6 +52,10 @@ class RoutedDesktop implements Desktop {
     const ownPid = own[0]?.pid;
     // Tandem's window appears once, under the id its Electron implementation answers to.
     return [...others.filter((window) => ownPid === undefined || window.pid !== ownPid), ...own];
+  }
+
+  async screens(): Promise<ScreenInfo[]> {
+    return (this.x11 ?? this.need(this.electron, this.noX11)).screens();
   }
 
   async screenshot(target: CaptureTarget): Promise<Screenshot> {

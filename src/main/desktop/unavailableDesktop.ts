@@ -11,6 +11,7 @@ export class UnavailableDesktop implements Desktop {
 
   screenshot = () => this.refuse();
   listWindows = () => this.refuse();
+  screens = () => this.refuse();
   readText = () => this.refuse();
   act = () => this.refuse();
   readClipboard = () => this.refuse();

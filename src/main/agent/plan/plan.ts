@@ -125,7 +125,7 @@ export class Plan {
       mode: this.currentMode,
       state: this.currentState,
       haltReason: this.reason,
-      steps: this.list.map(({ toolUseId: _toolUseId, tool: _tool, result: _result, judgedCommand: _judged, editRequest: _edit, visionRequest: _vision, ...view }) => ({ ...view })),
+      steps: this.list.map(({ toolUseId: _toolUseId, tool: _tool, result: _result, judgedCommand: _judged, editRequest: _edit, visionRequest: _vision, uiRequest: _ui, ...view }) => ({ ...view })),
       decisionStepId: this.decisionStep()?.id,
       ...(this.auto ? { auto: true } : {}),
     };
@@ -170,6 +170,9 @@ export class Plan {
       case 'edit-prepared':
         if (step.kind === 'edit' && isOpen(step)) step.edit = event.edit;
         return;
+      case 'ui-prepared':
+        if (step.kind === 'ui' && isOpen(step)) step.ui = event.ui;
+        return;
       case 'judged':
         this.judged(step, event, effects);
         return;
@@ -205,6 +208,8 @@ export class Plan {
       cwd: event.cwd || undefined,
       ...(event.edit ? { kind: 'edit' as const, editRequest: event.edit } : {}),
       ...(event.vision ? { kind: event.vision.look, visionRequest: event.vision } : {}),
+      // Until it is judged, the action in words is its command.
+      ...(event.ui ? { kind: 'ui' as const, uiRequest: event.ui, ui: { action: event.ui.action, description: event.command } } : {}),
     };
     this.list.push(step);
     effects.push({ kind: 'classify', stepId: step.id });
@@ -274,6 +279,7 @@ export class Plan {
       case 'edit': {
         if (step.kind === 'edit') throw new Error(`Step ${step.index} changes a file; deny it with a reason to have the agent change the edit.`);
         if (step.visionRequest) throw new Error(`Step ${step.index} looks at the screen; approve it or deny it with a reason.`);
+        if (step.uiRequest) throw new Error(`Step ${step.index} acts on the screen; approve it, or deny it with a reason to have the agent change it.`);
         const edited = event.command?.trim();
         if (!edited) throw new Error('The edited command is empty.');
         if (edited !== step.command) {

@@ -1,8 +1,9 @@
 import type { ToolResultContent } from '../backends/modelBackend';
-import type { EditStepView, PlanAction, ScreenshotView, StepAction, StepRisk } from '../../../shared/agent';
+import type { EditStepView, PlanAction, ScreenshotView, StepAction, StepRisk, UiStepView } from '../../../shared/agent';
 import type { GateDecision } from '../../safety/approval/approvalGate';
 import type { AuditRecord } from '../../safety/audit/auditEntry';
 import type { EditRequest } from '../fileEdits/fileEdit';
+import type { UiRequest } from '../vision/uiRequest';
 import type { VisionRequest } from '../vision/visionRequest';
 import type { PlanStep } from './planStep';
 import type { StepOutcome } from './stepRunner';
@@ -10,9 +11,11 @@ import type { StepOutcome } from './stepRunner';
 /** Everything that moves a plan, from whoever it comes: the model's tool calls, the gate, the user, the step being run. */
 export type PlanEvent =
   /** A tool call of the streaming response proposes a step (ignored past MAX_PLAN_STEPS). */
-  | { kind: 'proposed'; toolUseId: string; tool: string; command: string; purpose: string; paneId?: number; cwd: string; edit?: { path: string; request: EditRequest }; vision?: VisionRequest }
+  | { kind: 'proposed'; toolUseId: string; tool: string; command: string; purpose: string; paneId?: number; cwd: string; edit?: { path: string; request: EditRequest }; vision?: VisionRequest; ui?: UiRequest }
   /** An edit step's change, worked out against the file as it is when the step comes up (before the gate judges it). */
   | { kind: 'edit-prepared'; stepId: string; edit: EditStepView }
+  /** A UI action step was resolved: its action in words, the window it reaches, where it lands on the last screenshot. */
+  | { kind: 'ui-prepared'; stepId: string; ui: UiStepView }
   /** Undo of a finished edit step: the file has its previous content again, or why not. */
   | { kind: 'undone'; stepId: string; restored: boolean; message: string; audit: EditAudit }
   /** The risk of `command` is known (ignored when the step's command has changed since). */
@@ -48,6 +51,8 @@ export type StepEnd =
   | { kind: 'edited'; ok: boolean; report: string; audit: EditAudit }
   /** A look step ran (`ok`) or could not: `content` is what the model is told, `screenshot` what the card shows. */
   | { kind: 'looked'; ok: boolean; content: ToolResultContent; report: string; screenshot?: ScreenshotView }
+  /** A UI action step ran (`ok`) or could not: `content` is what the model is told. */
+  | { kind: 'acted'; ok: boolean; content: string; report: string }
   /** Its pane was closed before it could be typed. */
   | { kind: 'no-pane' };
 

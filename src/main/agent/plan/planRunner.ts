@@ -11,6 +11,7 @@ import type { Plan } from './plan';
 import type { PlanStep } from './planStep';
 import type { PlanEffect, PlanEvent, StepEnd } from './planEvents';
 import { StepRunner, type StepOutcome } from './stepRunner';
+import type { UiSteps } from '../vision/uiSteps';
 
 export type FinishedRun = Extract<StepOutcome, { kind: 'finished' }>;
 
@@ -37,6 +38,10 @@ export interface PlanRunnerDeps {
   edits?: Pick<EditSteps, 'judge' | 'apply'>;
   /** Look steps (screenshots, the window list): judged by `[approval.vision]`, run by the desktop capability (vision/LookSteps). */
   looks?: { judge(step: Readonly<PlanStep>): Promise<GateDecision>; run(step: Readonly<PlanStep>): Promise<StepEnd> };
+  /** UI action steps (clicks, typing …): resolved to the window they reach and judged by `[approval.ui]`, then done (vision/UiSteps). */
+  ui?: Pick<UiSteps, 'judge' | 'run'>;
+  /** The conversation, for the hooks that judge UI actions. */
+  conversationId?: string;
   /** The plan or a step changed: show it. */
   changed(): void;
 }
@@ -153,7 +158,7 @@ export class PlanRunner {
       case 'classify': {
         const step = this.plan.step(effect.stepId);
         // An edit step's risk comes with the gate's verdict on its path, a look's with the gate's verdict.
-        if (step && step.kind !== 'edit' && !step.visionRequest) this.classify(step);
+        if (step && step.kind !== 'edit' && !step.visionRequest && !step.uiRequest) this.classify(step);
         return;
       }
       case 'executed': {
@@ -188,6 +193,10 @@ export class PlanRunner {
       else this.apply({ kind: 'ended', stepId, end: { kind: 'looked', ok: false, content: 'Not run: looking at the screen is not available here.', report: 'not available here' } });
       return;
     }
+    if (step.uiRequest) {
+      await this.judgeUi(step, cwd);
+      return;
+    }
     // A classification that failed leaves the gate to classify (and report) it itself.
     const environment = this.envOf(step.paneId);
     const risk = await this.deps.risk(command, cwd, environment).catch(() => undefined);
@@ -206,8 +215,26 @@ export class PlanRunner {
     this.apply({ kind: 'judged', stepId, command, decision: judged.decision });
   }
 
+  private async judgeUi(step: Readonly<PlanStep>, cwd: string): Promise<void> {
+    const { id: stepId, command } = step;
+    const judged = this.deps.ui
+      ? await this.deps.ui.judge(step, { auto: this.plan.auto, cwd, planId: this.plan.id, conversationId: this.deps.conversationId })
+      : { ok: false as const, message: 'Not done: UI actions are not available here.' };
+    if (!judged.ok) {
+      this.apply({ kind: 'ended', stepId, end: { kind: 'acted', ok: false, content: judged.message, report: judged.message.replace(/^Not done: /, '') } });
+      return;
+    }
+    this.apply({ kind: 'ui-prepared', stepId, ui: judged.view }, false);
+    this.apply({ kind: 'judged', stepId, command, decision: judged.decision });
+  }
+
   private async runStep(step: Readonly<PlanStep>): Promise<void> {
     const stepId = step.id;
+    if (step.uiRequest && this.deps.ui) {
+      this.apply({ kind: 'started', stepId });
+      this.apply({ kind: 'ended', stepId, end: await this.deps.ui.run(step) });
+      return;
+    }
     if (step.kind === 'edit') {
       this.apply({ kind: 'started', stepId });
       const end = this.deps.edits ? await this.deps.edits.apply(step) : ({ kind: 'edited', ok: false, report: 'Not changed: file edits are not available here.', audit: {} } as const);

@@ -2,6 +2,7 @@ import type { PlanStepView, StepApproval, StepDecider } from '../../../shared/ag
 import type { AuditRecord } from '../../safety/audit/auditEntry';
 import type { ToolResultContent } from '../backends/modelBackend';
 import type { EditRequest } from '../fileEdits/fileEdit';
+import type { UiRequest } from '../vision/uiRequest';
 import type { VisionRequest } from '../vision/visionRequest';
 import type { PlanEffect } from './planEvents';
 
@@ -21,6 +22,8 @@ export interface PlanStep extends PlanStepView {
   editRequest?: { path: string; request: EditRequest };
   /** A look step's request. */
   visionRequest?: VisionRequest;
+  /** A UI action step's request. */
+  uiRequest?: UiRequest;
 }
 
 /** The gate's verdict belongs to the step's current command. */
@@ -48,6 +51,6 @@ export function auditDecidedBy(decider: StepDecider): NonNullable<AuditRecord['d
 export function stepAudit(step: PlanStep, event: AuditRecord['event'], extra: Partial<AuditRecord> = {}): PlanEffect {
   return {
     kind: 'audit',
-    record: { event, step: step.index, command: step.command, cwd: step.cwd, pane: step.paneId, level: step.risk?.level, ...extra },
+    record: { event, step: step.index, command: step.ui?.description ?? step.command, cwd: step.cwd, pane: step.paneId, level: step.risk?.level, ...extra },
   };
 }

@@ -42,8 +42,9 @@ export function applyStepEnd(step: PlanStep, end: StepEnd, plan: { cancelled: bo
       if (end.ok) effects.push({ kind: 'executed', stepId: step.id, cwd: '' });
       return end.ok ? undefined : `Step ${step.index}: ${end.report}`;
     case 'looked':
+    case 'acted':
       step.result = { content: end.content, isError: !end.ok };
-      if (end.screenshot) step.screenshot = end.screenshot;
+      if (end.kind === 'looked' && end.screenshot) step.screenshot = end.screenshot;
       settle(end.ok ? 'done' : 'failed', end.ok ? undefined : end.report);
       effects.push(stepAudit(step, end.ok ? 'executed' : 'failed', { reason: end.ok ? undefined : end.report }));
       return end.ok ? undefined : `Step ${step.index}: ${end.report}`;

@@ -4,6 +4,7 @@ import type { ToolDefinition } from '../backends/modelBackend';
 import type { PlanStep } from '../plan/planStep';
 import type { FinishedRun } from '../plan/planRunner';
 import type { Summarizer } from '../summarizer/summarizer';
+import type { UiRequest } from '../vision/uiRequest';
 import type { VisionRequest } from '../vision/visionRequest';
 import type { FileToolContext } from './filePaths';
 
@@ -27,7 +28,7 @@ export interface ImmediateTool {
  * user decides on the step's card in the plan. `steps` says what the step does: a command
  * typed into the pane, or a file edit (its card shows the diff).
  */
-export type GatedTool = CommandTool | FileEditTool | LookTool;
+export type GatedTool = CommandTool | FileEditTool | LookTool | UiTool;
 
 interface GatedToolBase {
   readonly definition: ToolDefinition;
@@ -53,6 +54,11 @@ export interface LookTool extends GatedToolBase {
   readonly steps: 'look';
 }
 
+/** Its steps act on the screen (vision/UiSteps): resolved to the window they reach, then `[approval.ui]`. */
+export interface UiTool extends GatedToolBase {
+  readonly steps: 'ui';
+}
+
 export interface ProposedStep {
   /** The command line; for an edit, a one-line description of it (`edit_file src/app.ts`). */
   command: string;
@@ -63,6 +69,8 @@ export interface ProposedStep {
   edit?: { path: string; request: EditRequest };
   /** A look step's request. */
   vision?: VisionRequest;
+  /** A UI action step's request. */
+  ui?: UiRequest;
 }
 
 /** What an immediate tool is given: where it runs, and the panes it may read. */

@@ -14,6 +14,8 @@ import { PlanRunner } from '../plan/planRunner';
 import { EditSteps } from '../fileEdits/editSteps';
 import type { Summarizer } from '../summarizer/summarizer';
 import { LookSteps } from '../vision/lookSteps';
+import { ScreenshotMemory } from '../vision/screenshotMemory';
+import { UiSteps } from '../vision/uiSteps';
 import type { Desktop } from '../../desktop/desktop';
 import type { AgentTool, CommandTool, GatedTool, ImmediateTool, ToolResult } from './agentTool';
 
@@ -60,13 +62,16 @@ export class ToolDispatcher {
   private readonly editPlans = new Map<string, PlanRunner>();
   private readonly edits: EditSteps;
   private readonly looks: LookSteps;
+  private readonly ui: UiSteps;
 
   constructor(
     private readonly tools: readonly AgentTool[],
     private readonly host: ToolDispatcherHost,
   ) {
     this.risks = new CommandRisks((command, cwd, environment) => host.gate.classify(command, cwd, environment));
-    this.looks = new LookSteps({ desktop: host.desktop, gate: host.gate, pane: (paneId) => host.pane(paneId) });
+    const memory = new ScreenshotMemory();
+    this.looks = new LookSteps({ desktop: host.desktop, gate: host.gate, pane: (paneId) => host.pane(paneId), memory });
+    this.ui = new UiSteps({ desktop: host.desktop, gate: host.gate, memory });
     this.edits = new EditSteps({ homeDir: host.homeDir, decide: (proposed) => host.gate.decideEdit({ ...proposed, conversationId: host.conversation.id }) });
   }
 
@@ -111,6 +116,7 @@ export class ToolDispatcher {
     this.runner = undefined;
     this.editPlans.clear();
     this.looks.reset();
+    this.ui.reset();
   }
 
   /**
@@ -219,6 +225,8 @@ export class ToolDispatcher {
       report: (step, run, ownFilesChanged) => this.commandTool(step.tool).report(step, run, ownFilesChanged),
       edits: this.edits,
       looks: this.looks,
+      ui: this.ui,
+      conversationId: conversation.id,
       executed: (step, cwd) => void this.afterExecution(plan, step, cwd),
       ownFiles: gate.ownFiles,
       changed: () => conversation.updatePlan(plan.view()),

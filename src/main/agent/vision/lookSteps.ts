@@ -6,6 +6,7 @@ import type { AgentPane } from '../agentPane';
 import type { ToolResultPart } from '../backends/modelBackend';
 import type { StepEnd } from '../plan/planEvents';
 import type { PlanStep } from '../plan/planStep';
+import type { ScreenshotMemory } from './screenshotMemory';
 import { screenTextForModel } from './screenTextForModel';
 import { lookKind, type ScreenshotTarget, type VisionRequest } from './visionRequest';
 
@@ -16,6 +17,8 @@ export interface LookStepsDeps {
   desktop: Desktop | undefined;
   gate: Pick<ApprovalGate, 'decideVision'>;
   pane(paneId: number): AgentPane | undefined;
+  /** Where each target's last look is kept, for the UI actions that point into it. */
+  memory: ScreenshotMemory;
 }
 
 /**
@@ -34,6 +37,7 @@ export class LookSteps {
   reset(): void {
     this.approved.clear();
     this.images.clear();
+    this.deps.memory.clear();
   }
 
   /** A screenshot step's image, exactly as it was sent. */
@@ -63,10 +67,13 @@ export class LookSteps {
       if (look.target.kind === 'pane') return await this.paneText(look.target.paneId ?? step.paneId);
       if (look.look === 'screen-text') {
         const read = await this.desktop().readText(captureTarget(look.target));
+        this.deps.memory.remember(look.target, read.space, read.description, { words: read.words });
         return { kind: 'looked', ok: true, content: screenTextForModel(read), report: `${read.words.length} words read from ${read.description}` };
       }
-      const shot = captured(await this.desktop().screenshot(captureTarget(look.target)));
-      if (shot.screenshot) this.images.set(shot.screenshot.id, shot.src);
+      const taken = await this.desktop().screenshot(captureTarget(look.target));
+      const shot = captured(taken);
+      this.images.set(shot.screenshot.id, shot.src);
+      this.deps.memory.remember(look.target, taken.space, taken.description, { screenshot: shot.screenshot });
       return shot;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -102,7 +109,7 @@ function captureTarget(target: Exclude<ScreenshotTarget, { kind: 'pane' }>): Cap
   return target;
 }
 
-function captured(shot: Screenshot): Looked & { src: string } {
+function captured(shot: Screenshot): Looked & { src: string; screenshot: ScreenshotView } {
   const { space } = shot;
   const blackedOut = shot.blackedOut.length > 0 ? ` Blacked out by the privacy list: ${shot.blackedOut.join(', ')}.` : '';
   const text =

@@ -36,3 +36,19 @@ export function lookCommand(request: VisionRequest): string {
     }
   }
 }
+
+/** A target in words: "window 0x2a00007", "the screen", "region 400×300 at 10,20". */
+export function describeTarget(target: ScreenshotTarget): string {
+  switch (target.kind) {
+    case 'pane':
+      return target.paneId !== undefined ? `pane ${target.paneId}` : 'the active pane';
+    case 'window':
+      return `window ${target.windowId}`;
+    case 'screen':
+      return target.screen !== undefined ? `screen ${target.screen}` : 'the screen';
+    case 'region': {
+      const { x, y, width, height } = target.rect;
+      return `region ${width}×${height} at ${x},${y}`;
+    }
+  }
+}

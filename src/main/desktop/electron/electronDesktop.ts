@@ -1,4 +1,4 @@
-import type { CaptureTarget, Desktop, DesktopAvailability, DesktopNotification, Screenshot, ScreenText, UiAction, WindowInfo } from '../desktop';
+import type { CaptureTarget, Desktop, DesktopAvailability, DesktopNotification, ScreenInfo, Screenshot, ScreenText, UiAction, WindowInfo } from '../desktop';
 import { DesktopError } from '../desktopError';
 import { describeRect, intersectRects, rectContains, type Rect } from '../geometry';
 import { recognizeText } from '../ocr/tesseractOcr';
@@ -49,6 +49,11 @@ export class ElectronDesktop implements Desktop {
         excluded: false,
       },
     ];
+  }
+
+  async screens(): Promise<ScreenInfo[]> {
+    const primaryId = this.electron.screen.getPrimaryDisplay().id;
+    return this.electron.screen.getAllDisplays().map((display, index) => ({ index, name: `display ${display.id}`, rect: display.bounds, primary: display.id === primaryId }));
   }
 
   async screenshot(target: CaptureTarget): Promise<Screenshot> {

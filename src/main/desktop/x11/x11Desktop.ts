@@ -1,4 +1,4 @@
-import type { CaptureTarget, Desktop, DesktopAvailability, DesktopNotification, Screenshot, ScreenText, UiAction, WindowInfo } from '../desktop';
+import type { CaptureTarget, Desktop, DesktopAvailability, DesktopNotification, ScreenInfo, Screenshot, ScreenText, UiAction, WindowInfo } from '../desktop';
 import { DesktopError } from '../desktopError';
 import { describeRect, intersectRects, type Point, type Rect } from '../geometry';
 import { readWindowsText } from '../ocr/windowsText';
@@ -9,7 +9,7 @@ import { decodeXwd } from '../raster/xwdDecoding';
 import { ScreenshotSpace, type Surface } from '../screenshotSpace';
 import { blackOutWindows, encodeScreenshot } from '../screenshotImage';
 import { pointerArguments } from './xdotoolCommands';
-import { findWindow, readWindows, windowAt, type WindowSnapshot } from './x11Windows';
+import { findWindow, readScreens, readWindows, windowAt, type WindowSnapshot } from './x11Windows';
 import { X11Tools } from './x11Tools';
 
 const CAPTURE_TIMEOUT_MS = 15_000;
@@ -62,6 +62,10 @@ export class X11Desktop implements Desktop {
 
   async listWindows(): Promise<WindowInfo[]> {
     return (await readWindows(this.tools, this.exclusion)).windows;
+  }
+
+  async screens(): Promise<ScreenInfo[]> {
+    return readScreens(this.tools);
   }
 
   async screenshot(target: CaptureTarget): Promise<Screenshot> {

@@ -96,7 +96,7 @@ function normaliseId(id: string): string {
   return hexWindowId(trimmed);
 }
 
-async function readScreens(tools: X11Tools): Promise<ScreenInfo[]> {
+export async function readScreens(tools: X11Tools): Promise<ScreenInfo[]> {
   const monitors = parseMonitors(await tools.text('xrandr', ['--listmonitors']).catch(() => ''));
   if (monitors.length > 0) return monitors;
   const [width, height] = (await tools.text('xdotool', ['getdisplaygeometry'])).trim().split(/\s+/).map(Number);

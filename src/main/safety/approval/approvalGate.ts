@@ -7,6 +7,7 @@ import { commandShape } from './commandShape';
 import type { OwnFilesWatch } from './ownFilesWatch';
 import { SessionGrants } from './sessionGrants';
 import { tandemFileWrite } from './tandemFiles';
+import { decideUiAction, uiActionShape, type ProposedUiAction } from './uiActionDecision';
 
 /** One command the agent wants to run, with where it would run and what it belongs to. */
 export interface ProposedCommand {
@@ -239,6 +240,12 @@ export class ApprovalGate {
     if (this.grants.has(look.shape)) return decided('allow', `allowed for this session: ${look.shape}`, 'grant');
     if (look.approvedBefore) return decided('allow', 'you approved this kind of look earlier in this conversation', 'grant');
     return decided('ask', 'default: the first look at each kind of target in a conversation asks', 'default');
+  }
+
+  /** A UI action (uiActionDecision.ts); `kind` names what Allow for session covers when there is no window. */
+  decideUi(action: ProposedUiAction, kind: string): Promise<GateDecision> {
+    const { policy, hooksDir, hookTimeoutMs, env } = this.options;
+    return decideUiAction(action, uiActionShape(action, kind), { policy, grants: this.grants, hooksDir, hookTimeoutMs, env });
   }
 
   /**

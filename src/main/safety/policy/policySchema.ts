@@ -39,7 +39,7 @@ export const PolicySchema = z.strictObject({
           allow_hosts: Patterns.optional(),
         })
         .optional(),
-      // ui and audio: capabilities to come, validated now so a policy written today keeps working.
+      // audio: a capability to come, validated now so a policy written today keeps working.
       vision: z
         .strictObject({
           /** Screenshots and the window list (read steps of the agent). */
@@ -49,7 +49,16 @@ export const PolicySchema = z.strictObject({
           exclude: Patterns.optional(),
         })
         .optional(),
-      ui: z.strictObject({ mode: Mode.optional(), allow_apps: Patterns.optional() }).optional(),
+      ui: z
+        .strictObject({
+          /** UI actions of the agent (clicks, typing, window changes): ask by default. */
+          mode: Mode.optional(),
+          /** Applications (window class, instance or title; `*` `?`) the agent may act on without asking. */
+          allow_apps: Patterns.optional(),
+          /** Windows (by title) the agent never acts on unless you edit the step away: RED. */
+          deny_titles: Patterns.optional(),
+        })
+        .optional(),
       audio: z.strictObject({ microphone: Mode.optional(), system_audio: Mode.optional(), speech_to_text: Mode.optional() }).optional(),
     })
     .optional(),

@@ -9,6 +9,7 @@ import { ScreenshotThumbnail } from './ScreenshotThumbnail';
 import { decideStep } from './planRequests';
 import { StepDenyReason } from './StepDenyReason';
 import { StepEditor } from './StepEditor';
+import { UiTargetCrop } from './UiTargetCrop';
 
 const STATUS_TEXT: Record<StepStatus, string> = {
   proposed: 'waiting',
@@ -69,8 +70,9 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
   const [askingReason, setAskingReason] = useState(false);
 
   const blocked = isBlocked(step);
-  // A look at the screen (screenshot, OCR, window list) is not typed into a pane.
+  // A look at the screen (screenshot, OCR, window list) is not typed into a pane, nor is a UI action.
   const look = step.kind === 'screenshot' || step.kind === 'screen-text' || step.kind === 'windows';
+  const onScreen = look || step.kind === 'ui';
   // Only the step that is up next is judged (policy, hooks); later ones when their turn comes.
   const checking = actionable && !step.approval;
   const rule = stepRuleText(step);
@@ -110,6 +112,7 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
       data-decision={step.approval?.decision}
       data-decided-by={step.approval?.decidedBy}
       data-decider={step.decider?.by}
+      data-ui-action={step.ui?.action}
     >
       <div className="plan-step__head">
         <span className="plan-step__index" aria-label={`Step ${step.index}`}>
@@ -141,7 +144,13 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
       {step.purpose && <div className="plan-step__purpose">{step.purpose}</div>}
       {step.edit && <DiffCard edit={step.edit} />}
       {step.screenshot && <ScreenshotThumbnail {...step.screenshot} />}
-      {!look && (
+      {step.ui && step.ui.description !== step.command && (
+        <div className="plan-step__ui" data-testid="ui-description">
+          {step.ui.description}
+        </div>
+      )}
+      {step.ui?.target && <UiTargetCrop target={step.ui.target} />}
+      {!onScreen && (
         <div className="plan-step__where" data-testid="step-where">
           {step.paneId !== undefined ? `pane ${step.paneId}` : 'no pane'}
           {step.cwd ? ` · ${step.cwd}` : ''}
@@ -168,6 +177,8 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
               ? 'Blocked: this command is destructive or raises privileges. Edit it, deny it or skip it.'
               : look
                 ? 'Let the agent look, and send what it sees to the model (Y)'
+                : step.kind === 'ui'
+                  ? 'Let the agent do this on your screen (Y)'
                 : 'Run this command in the terminal (Y)',
             blocked,
           )}
