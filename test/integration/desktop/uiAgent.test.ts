@@ -1,0 +1,161 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { PlanStepView } from '../../../src/shared/agent';
+import { WindowExclusion } from '../../../src/main/desktop/privacy/windowExclusion';
+import { X11Desktop } from '../../../src/main/desktop/x11/x11Desktop';
+import { latest, planIdOf, toolResults, waitForIdleWithAnswer, waitForStep } from '../../support/agentConversation';
+import { useAgentEngine } from '../../support/agentEngine';
+import type { EngineClient } from '../../support/engineClient';
+import { eventually, missingDesktopPrograms, startXvfb, type XvfbDisplay } from '../../support/desktop/xvfbDisplay';
+import type { RecordedRequest, ScriptedReply } from '../../support/modelServer';
+
+// UI actions of the agent on a real X server (Xvfb 1920×1080): the model reads the dialog's
+// text, clicks the OCR box of "Cancel" (a point in the 1280×720 screenshot space of the screen),
+// and the click is a plan step whose card names the button and the window. Typing into a
+// terminal is RED; `[approval.ui] allow_apps` lets an application be clicked without asking.
+
+const missing = missingDesktopPrograms();
+const open = useAgentEngine();
+
+const DIALOG_ARGS = ['-fn', 'fixed', '-geometry', '+700+500', '-title', 'Build failed', '-buttons', 'Retry:3,Cancel:4', 'Build failed'];
+
+/** The centre of a word's box in the OCR result the model received. */
+function boxCentre(result: string, word: string): { x: number; y: number } {
+  const match = new RegExp(`${word} \\[(\\d+),(\\d+),(\\d+),(\\d+)\\]`).exec(result);
+  if (!match) throw new Error(`no box for ${word} in:\n${result}`);
+  const [x, y, width, height] = match.slice(1).map(Number) as [number, number, number, number];
+  return { x: Math.round(x + width / 2), y: Math.round(y + height / 2) };
+}
+
+/** After the OCR of the screen comes back, the model clicks the centre of "Cancel" in it. */
+function clickCancelAfterReading(extra: Record<string, unknown> = {}) {
+  return (request: RecordedRequest): ScriptedReply => {
+    const result = toolResults(request).map((part) => String(part.content)).join('\n');
+    if (!result.includes('Words with boxes')) return { parts: [{ text: 'All done.' }] };
+    const { x, y } = boxCentre(result, 'Cancel');
+    return { parts: [{ toolUse: { id: 'c1', name: 'ui_action', input: { action: 'click', x, y, target: 'screen', purpose: 'close the dialog', ...extra } } }] };
+  };
+}
+
+async function decide(client: EngineClient, step: PlanStepView, action: 'approve' | 'deny'): Promise<void> {
+  await client.request('agent.step', { planId: planIdOf(client), stepId: step.id, action });
+}
+
+function waitForExit(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
+}
+
+describe.skipIf(missing.length > 0)(`the agent acts on the screen under Xvfb${missing.length > 0 ? ` (skipped: ${missing.join(', ')} not installed)` : ''}`, () => {
+  let xvfb: XvfbDisplay;
+  let desktop: X11Desktop;
+  const children: ChildProcess[] = [];
+
+  async function showDialog(): Promise<ChildProcess> {
+    const dialog = spawn('xmessage', DIALOG_ARGS, { env: { ...process.env, DISPLAY: xvfb.display }, stdio: 'ignore' });
+    children.push(dialog);
+    await eventually(async () => (await desktop.listWindows()).find((window) => window.title === 'Build failed' && window.visible), 'the build-failed dialog');
+    return dialog;
+  }
+
+  beforeAll(async () => {
+    xvfb = await startXvfb(1920, 1080);
+    desktop = new X11Desktop(xvfb.display, new WindowExclusion());
+  });
+
+  afterEach(async () => {
+    for (const child of children.splice(0)) if (child.exitCode === null) child.kill();
+  });
+
+  afterAll(async () => {
+    await xvfb?.stop();
+  });
+
+  it('a click on the OCR box of Cancel asks, names the button and the window, marks the screenshot; approved, xmessage exits 4', async () => {
+    const dialog = await showDialog();
+    const { client, model, paneId, home } = await open({ env: { DISPLAY: xvfb.display } });
+    model.script({ parts: [{ toolUse: { id: 's1', name: 'screenshot', input: { target: 'screen' } } }, { toolUse: { id: 'r1', name: 'read_screen_text', input: { target: 'screen' } } }] });
+    model.respond(clickCancelAfterReading());
+    await client.request('agent.send', { text: '# close the build-failed dialog', attachments: [], paneId });
+    const shot = await waitForStep(client, (step) => step.index === 1 && step.approval?.decision === 'ask', 'the screenshot asking');
+    await decide(client, shot, 'approve');
+
+    const click = await waitForStep(client, (step) => step.kind === 'ui' && step.approval !== undefined, 'the click judged');
+    expect(click.ui?.action).toBe('click');
+    expect(click.ui?.description).toMatch(/^click at \d+,\d+ on 'Cancel' in window 'Build failed' \(Xmessage\)$/);
+    expect(click.approval).toMatchObject({ decision: 'ask', decidedBy: 'default', blocked: false });
+    expect(click.risk?.level).toBe('yellow');
+    // The crop marks the point on the screenshot the model saw (the first plan's image).
+    const plans = latest(client)!.items.flatMap((item) => (item.role === 'plan' ? [item.plan] : []));
+    const first = plans[0]!.steps[0]!.screenshot!;
+    expect(click.ui?.target).toMatchObject({ screenshotId: first.id, width: 1280, height: 720 });
+    expect(dialog.exitCode).toBeNull();
+
+    await decide(client, click, 'approve');
+    expect(await waitForExit(dialog)).toBe(4);
+    await waitForIdleWithAnswer(client, 'All done.');
+    const [result] = toolResults(await model.waitForRequest(3));
+    expect(result!.content).toMatch(/^Done: click at \d+,\d+ on 'Cancel' in window 'Build failed' \(Xmessage\) \(screen pixel \d+,\d+\)/);
+
+    const audit = readFileSync(join(home, '.local/share/tandem/audit.jsonl'), 'utf8');
+    expect(audit).toMatch(/"event":"executed"[^\n]*"command":"click at \d+,\d+ on 'Cancel' in window 'Build failed' \(Xmessage\)"/);
+  });
+
+  it('denied, nothing is clicked and the model is told', async () => {
+    const dialog = await showDialog();
+    const { client, model, paneId } = await open({ env: { DISPLAY: xvfb.display } });
+    model.script({ parts: [{ toolUse: { id: 'r1', name: 'read_screen_text', input: { target: 'screen' } } }] });
+    model.respond(clickCancelAfterReading());
+    await client.request('agent.send', { text: 'close the dialog', attachments: [], paneId });
+    await decide(client, await waitForStep(client, (step) => step.index === 1 && step.approval?.decision === 'ask', 'the OCR asking'), 'approve');
+    const click = await waitForStep(client, (step) => step.kind === 'ui' && step.approval?.decision === 'ask', 'the click asking');
+    await decide(client, click, 'deny');
+    await waitForIdleWithAnswer(client, 'All done.');
+    const [result] = toolResults(await model.waitForRequest(3));
+    expect(result).toMatchObject({ is_error: true, content: expect.stringContaining('denied') });
+    expect(dialog.exitCode).toBeNull();
+    expect((await desktop.listWindows()).some((window) => window.title === 'Build failed')).toBe(true);
+  });
+
+  it('[approval.ui] allow_apps lets the click run without asking', async () => {
+    const dialog = await showDialog();
+    const { client, model, paneId } = await open({ env: { DISPLAY: xvfb.display }, systemPolicyToml: '[approval.vision]\nscreenshot = "allow"\n[approval.ui]\nallow_apps = ["Xmessage"]\n' });
+    model.script({ parts: [{ toolUse: { id: 'r1', name: 'read_screen_text', input: { target: 'screen' } } }] });
+    model.respond(clickCancelAfterReading());
+    await client.request('agent.send', { text: 'close the dialog', attachments: [], paneId });
+    expect(await waitForExit(dialog)).toBe(4);
+    const click = await waitForStep(client, (step) => step.kind === 'ui' && step.status === 'done', 'the click done');
+    expect(click.decider).toMatchObject({ verdict: 'allowed', by: 'policy' });
+    expect(click.decider?.rule).toContain('allow_apps');
+  });
+
+  it('typing into a terminal window is RED: blocked, and nothing is typed', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'tandem-ui-')), 'typed.txt');
+    const xterm = spawn('xterm', ['-geometry', '80x10+100+100', '-title', 'cat-target', '-e', 'sh', '-c', `cat > ${file}`], { env: { ...process.env, DISPLAY: xvfb.display }, stdio: 'ignore' });
+    children.push(xterm);
+    const window = await eventually(async () => (await desktop.listWindows()).find((candidate) => candidate.title === 'cat-target' && candidate.visible), 'the xterm');
+    await desktop.act({ kind: 'focus_window', windowId: window.id });
+    const { client, model, paneId } = await open({ env: { DISPLAY: xvfb.display } });
+    model.script({ parts: [{ toolUse: { id: 't1', name: 'ui_action', input: { action: 'type', text: 'rm -rf ~\n' } } }] }, { parts: [{ text: 'Understood.' }] });
+    await client.request('agent.send', { text: 'type it', attachments: [], paneId });
+    const typing = await waitForStep(client, (step) => step.kind === 'ui' && step.approval !== undefined, 'the typing judged');
+    expect(typing.approval).toMatchObject({ blocked: true });
+    expect(typing.risk?.level).toBe('red');
+    expect(typing.ui?.description).toBe(`type "rm -rf ~\\n" into window 'cat-target' (XTerm)`);
+    await expect(decide(client, typing, 'approve')).rejects.toThrow(/blocked/);
+    await decide(client, typing, 'deny');
+    await waitForIdleWithAnswer(client, 'Understood.');
+    expect(existsSync(file) ? readFileSync(file, 'utf8') : '').toBe('');
+  });
+
+  it('a point before any screenshot is refused with what to do, and nothing asks', async () => {
+    const { client, model, paneId } = await open({ env: { DISPLAY: xvfb.display } });
+    model.script({ parts: [{ toolUse: { id: 'c1', name: 'ui_action', input: { action: 'click', x: 10, y: 10 } } }] }, { parts: [{ text: 'I will look first.' }] });
+    await client.request('agent.send', { text: 'click', attachments: [], paneId });
+    await waitForIdleWithAnswer(client, 'I will look first.');
+    const [result] = toolResults(await model.waitForRequest(2));
+    expect(result).toMatchObject({ is_error: true, content: expect.stringContaining('there is no screenshot of anything in this conversation yet') });
+  });
+});
