@@ -55,6 +55,11 @@ const aiFields = {
    * OpenAI-compatible endpoint has none unless named here, and summaries are made locally.
    */
   small_model: z.string().max(200),
+  /**
+   * Anthropic's computer-use tool instead of the generic screenshot and ui_action tools, when
+   * the model can use it ("auto") or never ("off").
+   */
+  computer_use: z.enum(['auto', 'off']),
 };
 
 /**
@@ -158,6 +163,7 @@ export const DEFAULT_SETTINGS: Settings = {
     historyTokenBudget: 60_000,
     sessionTokenBudget: 2_000_000,
     small_model: '',
+    computer_use: 'auto',
   },
   context: { include_env: ['LANG', 'TERM', 'VIRTUAL_ENV', 'CONDA_DEFAULT_ENV', 'NODE_ENV'] },
   companion: {

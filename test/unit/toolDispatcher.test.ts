@@ -57,7 +57,7 @@ function setup(verdict: Partial<GateDecision> = { decision: 'deny', rule: 'polic
 const call = (id: string, name: string, input: unknown) => ({ id, name, input });
 
 describe('ToolDispatcher', () => {
-  it('offers the registry in order: run_command first, then the read-only tools, then the file edits and the looks at the screen (gated)', () => {
+  it('offers the registry in order: run_command first, then the read-only tools, then the file edits, the looks at the screen and the UI actions (gated)', () => {
     expect(AGENT_TOOLS.map((tool) => [tool.definition.name, tool.approval])).toEqual([
       ['run_command', 'gate'],
       ['terminal_history', 'none'],
@@ -68,6 +68,8 @@ describe('ToolDispatcher', () => {
       ['screenshot', 'gate'],
       ['read_screen_text', 'gate'],
       ['list_windows', 'gate'],
+      ['ui_action', 'gate'],
+      ['computer', 'gate'],
     ]);
   });
 

@@ -40,3 +40,10 @@ export function estimateCostUsd(model: string, inputTokens: number, outputTokens
   if (facts.inputPrice === undefined || facts.outputPrice === undefined) return undefined;
   return (inputTokens * facts.inputPrice + outputTokens * facts.outputPrice) / 1_000_000;
 }
+
+/** Claude models that use Anthropic's `computer_20250124` tool (Claude 3.7 Sonnet and the Claude 4 and later families). */
+const COMPUTER_USE_MODELS = /^claude-(3-7-sonnet|sonnet-4|opus-4|haiku-4-5|(sonnet|opus|haiku)-[5-9])/;
+
+export function supportsComputerUse(model: string): boolean {
+  return COMPUTER_USE_MODELS.test(model);
+}

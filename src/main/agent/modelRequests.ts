@@ -98,7 +98,8 @@ export class ModelRequests {
     conversation.contextTokens = estimateTokens(system) + estimateMessagesTokens(messages);
     conversation.changed();
     try {
-      const end = await turn.run(connection.backend, { model: connection.model, system, messages, tools: tools.definitions(), maxTokens: settings.ai.maxOutputTokens });
+      const offered = await tools.definitions({ backend: connection.backend.kind, model: connection.model, computerUse: settings.ai.computer_use });
+      const end = await turn.run(connection.backend, { model: connection.model, system, messages, ...offered, maxTokens: settings.ai.maxOutputTokens });
       if (conversation.id !== conversationId) return undefined;
       if (end.kind === 'answered') {
         const { usage, content } = end.result;

@@ -1,5 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { MAX_LISTED_MODELS, MODEL_LIST_TIMEOUT_MS, type AgentContent, type ModelBackend, type ModelRequest, type ModelResult, type StreamHandlers } from './modelBackend';
+import type { BetaMessageStreamParams, BetaToolUnion } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import type { MessageStream } from '@anthropic-ai/sdk/lib/MessageStream';
+import { COMPUTER_USE_BETA, MAX_LISTED_MODELS, MODEL_LIST_TIMEOUT_MS, type AgentContent, type ComputerToolDefinition, type ModelBackend, type ModelRequest, type ModelResult, type StreamHandlers } from './modelBackend';
 import { ModelError, errorForStatus, networkError, retryAfterMs } from './modelError';
 
 /** A stream with no event for this long is treated as dead. */
@@ -67,8 +69,8 @@ export class AnthropicBackend implements ModelBackend {
         messages: request.messages as Anthropic.MessageParam[],
         ...(request.tools.length > 0 && { tools: request.tools as Anthropic.Tool[] }),
       };
-      handlers.sent?.({ ...body, stream: true });
-      const stream = this.client.messages.stream(body, { signal: abort.signal });
+      const stream = request.computerTool ? this.computerUseStream(body, request.computerTool, handlers, abort.signal) : this.client.messages.stream(body, { signal: abort.signal });
+      if (!request.computerTool) handlers.sent?.({ ...body, stream: true });
       stream.on('streamEvent', () => armIdle());
       stream.on('text', (delta) => {
         received = true;
@@ -103,6 +105,21 @@ export class AnthropicBackend implements ModelBackend {
       clearTimeout(idleTimer);
       signal.removeEventListener('abort', onOuterAbort);
     }
+  }
+
+  /**
+   * The computer-use tool is a beta: the request goes to the beta Messages endpoint with its
+   * beta named. Its stream has the same events and final message (a superset of block
+   * types, of which only text and tool_use are read), so it is handled as the plain one.
+   */
+  private computerUseStream(body: Anthropic.MessageStreamParams, computerTool: ComputerToolDefinition, handlers: StreamHandlers, signal: AbortSignal): MessageStream {
+    const betaBody: BetaMessageStreamParams = {
+      ...(body as BetaMessageStreamParams),
+      tools: [...((body.tools ?? []) as BetaToolUnion[]), computerTool],
+      betas: [COMPUTER_USE_BETA],
+    };
+    handlers.sent?.({ ...betaBody, stream: true });
+    return this.client.beta.messages.stream(betaBody, { signal }) as unknown as MessageStream;
   }
 
   private translate(error: unknown, model: string, partial: boolean): ModelError {

@@ -35,11 +35,24 @@ export interface ToolDefinition {
   input_schema: { type: 'object'; [key: string]: unknown };
 }
 
+/** Anthropic's computer-use tool (beta): the model sees a display of this size and names points in it. */
+export interface ComputerToolDefinition {
+  type: 'computer_20250124';
+  name: 'computer';
+  display_width_px: number;
+  display_height_px: number;
+}
+
+/** The beta the `computer_20250124` tool needs. */
+export const COMPUTER_USE_BETA = 'computer-use-2025-01-24';
+
 export interface ModelRequest {
   model: string;
   system: string;
   messages: AgentMessage[];
   tools: ToolDefinition[];
+  /** Offered besides `tools` (Anthropic only), when the model can use it. */
+  computerTool?: ComputerToolDefinition;
   maxTokens: number;
 }
 

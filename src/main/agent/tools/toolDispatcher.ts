@@ -5,7 +5,11 @@ import type { AuditLog } from '../../safety/audit/auditLog';
 import { scrubSecrets } from '../../safety/secretScrubber';
 import { redactionNote } from '../redactionNote';
 import type { AgentPane } from '../agentPane';
-import type { AgentContent, ToolDefinition, ToolResultContent } from '../backends/modelBackend';
+import type { AgentContent, ComputerToolDefinition, ToolDefinition, ToolResultContent } from '../backends/modelBackend';
+import type { BackendKind } from '../modelConnection';
+import { supportsComputerUse } from '../modelCatalog';
+import { ScreenshotSpace } from '../../desktop/screenshotSpace';
+import { computerTool, REPLACED_BY_COMPUTER_TOOL } from './computerTool';
 import type { Conversation } from '../conversation/conversation';
 import { CommandRisks } from '../plan/commandRisks';
 import { Plan, type PlanRules } from '../plan/plan';
@@ -75,8 +79,26 @@ export class ToolDispatcher {
     this.edits = new EditSteps({ homeDir: host.homeDir, decide: (proposed) => host.gate.decideEdit({ ...proposed, conversationId: host.conversation.id }) });
   }
 
-  definitions(): ToolDefinition[] {
-    return this.tools.map((tool) => tool.definition);
+  /**
+   * The tools offered for a request: with Anthropic's computer-use tool in place of
+   * `screenshot` and `ui_action` when the model can use it, the setting allows it, and there
+   * is a screen to show it.
+   */
+  async definitions(connection: { backend: BackendKind; model: string; computerUse: 'auto' | 'off' }): Promise<{ tools: ToolDefinition[]; computerTool?: ComputerToolDefinition }> {
+    const display = await this.computerDisplay(connection);
+    const offered = this.tools.filter((tool) => tool !== computerTool && !(display && REPLACED_BY_COMPUTER_TOOL.has(tool.definition.name)));
+    return { tools: offered.map((tool) => tool.definition), ...(display ? { computerTool: computerTool.definitionFor(display) } : {}) };
+  }
+
+  private async computerDisplay(connection: { backend: BackendKind; model: string; computerUse: 'auto' | 'off' }): Promise<{ width: number; height: number } | undefined> {
+    const { desktop } = this.host;
+    if (connection.computerUse === 'off' || connection.backend !== 'anthropic' || !supportsComputerUse(connection.model) || !desktop) return undefined;
+    if (!this.tools.includes(computerTool) || !(await desktop.availability()).available) return undefined;
+    const screens = await desktop.screens().catch(() => []);
+    const primary = screens.find((screen) => screen.primary) ?? screens[0];
+    if (!primary) return undefined;
+    const space = ScreenshotSpace.forCapture(primary.rect);
+    return { width: space.imageWidth, height: space.imageHeight };
   }
 
   /** The plan waiting for decisions or running. */

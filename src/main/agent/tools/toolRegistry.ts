@@ -1,4 +1,5 @@
 import type { AgentTool } from './agentTool';
+import { computerTool } from './computerTool';
 import { editFileTool } from './editFileTool';
 import { listDirectoryTool } from './listDirectoryTool';
 import { listWindowsTool } from './listWindowsTool';
@@ -10,5 +11,9 @@ import { terminalHistoryTool } from './terminalHistoryTool';
 import { uiActionTool } from './uiActionTool';
 import { writeFileTool } from './writeFileTool';
 
-/** Every tool the agent offers the model, in the order the model sees them. A new tool is one module and one line here. */
-export const AGENT_TOOLS: readonly AgentTool[] = [runCommandTool, terminalHistoryTool, readFileTool, listDirectoryTool, editFileTool, writeFileTool, screenshotTool, readScreenTextTool, listWindowsTool, uiActionTool];
+/**
+ * Every tool the agent offers the model, in the order the model sees them. A new tool is one
+ * module and one line here. The computer-use tool stands in for screenshot and ui_action
+ * when the model can use it (ToolDispatcher.definitions).
+ */
+export const AGENT_TOOLS: readonly AgentTool[] = [runCommandTool, terminalHistoryTool, readFileTool, listDirectoryTool, editFileTool, writeFileTool, screenshotTool, readScreenTextTool, listWindowsTool, uiActionTool, computerTool];
