@@ -150,6 +150,53 @@ describe.skipIf(missing.length > 0)(`the agent acts on the screen under Xvfb${mi
     expect(existsSync(file) ? readFileSync(file, 'utf8') : '').toBe('');
   });
 
+  it("Anthropic's computer-use tool: offered with the screen's scaled size instead of screenshot and ui_action; its screenshot and left_click are the same steps, the click lands on Cancel", async () => {
+    const dialog = await showDialog();
+    const { client, model, paneId } = await open({ env: { DISPLAY: xvfb.display } });
+    model.script({ parts: [{ toolUse: { id: 's1', name: 'computer', input: { action: 'screenshot' } } }, { toolUse: { id: 'r1', name: 'read_screen_text', input: { target: 'screen' } } }] });
+    model.respond((request) => {
+      const result = toolResults(request).map((part) => (typeof part.content === 'string' ? part.content : JSON.stringify(part.content))).join('\n');
+      if (!result.includes('Words with boxes')) return { parts: [{ text: 'Closed.' }] };
+      const { x, y } = boxCentre(result, 'Cancel');
+      return { parts: [{ toolUse: { id: 'c1', name: 'computer', input: { action: 'left_click', coordinate: [x, y] } } }] };
+    });
+    await client.request('agent.send', { text: '# close the build-failed dialog', attachments: [], paneId });
+
+    const first = await model.waitForRequest(1);
+    expect(first.headers['anthropic-beta']).toContain('computer-use-2025-01-24');
+    const tools = first.body?.tools ?? [];
+    expect(tools.find((tool) => tool.name === 'computer')).toEqual({ type: 'computer_20250124', name: 'computer', display_width_px: 1280, display_height_px: 720 });
+    const names = tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['list_windows', 'read_screen_text', 'run_command']));
+    expect(names).not.toContain('screenshot');
+    expect(names).not.toContain('ui_action');
+
+    const shot = await waitForStep(client, (step) => step.index === 1 && step.approval?.decision === 'ask', 'the screenshot asking');
+    expect(shot.kind).toBe('screenshot');
+    await decide(client, shot, 'approve');
+    const click = await waitForStep(client, (step) => step.kind === 'ui' && step.approval?.decision === 'ask', 'the click asking');
+    expect(click.ui?.action).toBe('click');
+    expect(click.ui?.description).toMatch(/^click at \d+,\d+ on 'Cancel' in window 'Build failed'/);
+    expect(click.ui?.target).toMatchObject({ width: 1280, height: 720 });
+    await decide(client, click, 'approve');
+    expect(await waitForExit(dialog)).toBe(4);
+    await waitForIdleWithAnswer(client, 'Closed.');
+  });
+
+  it('the generic tools stay when [ai] computer_use = "off", and on an OpenAI-compatible endpoint', async () => {
+    for (const options of [{ configToml: '[ai]\ncomputer_use = "off"\n' }, { openAiCompatible: true }]) {
+      const { client, model, paneId } = await open({ env: { DISPLAY: xvfb.display }, ...options });
+      model.script({ parts: [{ text: 'Hello.' }] });
+      await client.request('agent.send', { text: 'hi', attachments: [], paneId });
+      await waitForIdleWithAnswer(client, 'Hello.');
+      const request = await model.waitForRequest(1);
+      const names = (request.body?.tools ?? []).map((tool) => tool.name ?? (tool.function as { name: string }).name);
+      expect(names).toEqual(expect.arrayContaining(['screenshot', 'ui_action', 'list_windows', 'read_screen_text']));
+      expect(names).not.toContain('computer');
+      expect(request.headers['anthropic-beta'] ?? '').not.toContain('computer-use');
+    }
+  });
+
   it('a point before any screenshot is refused with what to do, and nothing asks', async () => {
     const { client, model, paneId } = await open({ env: { DISPLAY: xvfb.display } });
     model.script({ parts: [{ toolUse: { id: 'c1', name: 'ui_action', input: { action: 'click', x: 10, y: 10 } } }] }, { parts: [{ text: 'I will look first.' }] });
