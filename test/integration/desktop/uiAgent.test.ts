@@ -85,6 +85,8 @@ describe.skipIf(missing.length > 0)(`the agent acts on the screen under Xvfb${mi
     const click = await waitForStep(client, (step) => step.kind === 'ui' && step.approval !== undefined, 'the click judged');
     expect(click.ui?.action).toBe('click');
     expect(click.ui?.description).toMatch(/^click at \d+,\d+ on 'Cancel' in window 'Build failed' \(Xmessage\)$/);
+    expect(click.command).toMatch(/^ui_action click \d+,\d+$/);
+    expect(click.originalCommand).toBeUndefined();
     expect(click.approval).toMatchObject({ decision: 'ask', decidedBy: 'default', blocked: false });
     expect(click.risk?.level).toBe('yellow');
     // The crop marks the point on the screenshot the model saw (the first plan's image).

@@ -88,7 +88,8 @@ export class UiSteps {
       request.action,
     );
     this.judged.set(step.id, window?.id);
-    return { ok: true, decision, view };
+    // The gate (and hooks) judged the action in words; the step keeps its own line.
+    return { ok: true, decision: { ...decision, command: step.command }, view };
   }
 
   async run(step: Readonly<PlanStep>): Promise<Acted> {
