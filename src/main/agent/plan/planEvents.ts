@@ -46,8 +46,8 @@ export type StepEnd =
   | Exclude<StepOutcome, { kind: 'finished' }>
   /** An edit step was applied (`ok`), or could not be: `report` is what the model is told. */
   | { kind: 'edited'; ok: boolean; report: string; audit: EditAudit }
-  /** A look step ran (`ok`) or could not: `content` is what the model is told, `screenshot` what the card shows. */
-  | { kind: 'looked'; ok: boolean; content: ToolResultContent; report: string; screenshot?: ScreenshotView }
+  /** A look step ran (`ok`) or could not (`interrupted`: stopped by the user): `content` is what the model is told, `screenshot` what the card shows. */
+  | { kind: 'looked'; ok: boolean; content: ToolResultContent; report: string; screenshot?: ScreenshotView; interrupted?: boolean }
   /** Its pane was closed before it could be typed. */
   | { kind: 'no-pane' };
 

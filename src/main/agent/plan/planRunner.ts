@@ -36,7 +36,7 @@ export interface PlanRunnerDeps {
   /** Edit steps: their change worked out and judged, then written (fileEdits/EditSteps). */
   edits?: Pick<EditSteps, 'judge' | 'apply'>;
   /** Look steps (screenshots, the window list): judged by `[approval.vision]`, run by the desktop capability (vision/LookSteps). */
-  looks?: { judge(step: Readonly<PlanStep>): Promise<GateDecision>; run(step: Readonly<PlanStep>): Promise<StepEnd> };
+  looks?: { judge(step: Readonly<PlanStep>): Promise<GateDecision>; run(step: Readonly<PlanStep>, signal: AbortSignal): Promise<StepEnd> };
   /** The plan or a step changed: show it. */
   changed(): void;
 }
@@ -49,6 +49,8 @@ export interface PlanRunnerDeps {
  */
 export class PlanRunner {
   private stepRunner: StepRunner | undefined;
+  /** Aborts the running look step (its screenshot or OCR tools are killed). */
+  private lookAbort: AbortController | undefined;
 
   constructor(
     readonly plan: Plan,
@@ -124,12 +126,13 @@ export class PlanRunner {
   cancel(everything: boolean): void {
     if (this.plan.settled) return;
     this.apply({ kind: 'cancel' }, false);
-    if (everything) this.stepRunner?.interrupt();
+    if (everything) this.interruptRunningStep();
     this.deps.changed();
   }
 
   interruptRunningStep(): void {
     this.stepRunner?.interrupt();
+    this.lookAbort?.abort();
   }
 
   /** Undo of a finished edit step was tried: the card says how it went. */
@@ -216,7 +219,9 @@ export class PlanRunner {
     }
     if (step.visionRequest && this.deps.looks) {
       this.apply({ kind: 'started', stepId });
-      this.apply({ kind: 'ended', stepId, end: await this.deps.looks.run(step) });
+      const abort = (this.lookAbort = new AbortController());
+      const end = await this.deps.looks.run(step, abort.signal).finally(() => (this.lookAbort = undefined));
+      this.apply({ kind: 'ended', stepId, end });
       return;
     }
     const pane = step.paneId !== undefined ? this.deps.pane(step.paneId) : undefined;
