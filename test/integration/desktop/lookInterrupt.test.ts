@@ -92,7 +92,7 @@ describe.skipIf(missing.length > 0)(`interrupting a look under Xvfb${missing.len
     expect(result).toMatchObject({ tool_use_id: 'r1', is_error: true, content: expect.stringContaining('the user stopped it before it finished') });
   }, 120_000);
 
-  it('cancelling the plan (Esc twice, Stop in auto mode): the step ends "cancelled", tesseract is killed', async () => {
+  it('cancelling the plan (Esc twice): the step ends "cancelled", tesseract is killed', async () => {
     const { client, model, paneId } = await open({ env: { DISPLAY: xvfb.display } });
     const step = await startOcrOfScreen(client, model, paneId);
     const pressed = performance.now();
@@ -102,5 +102,25 @@ describe.skipIf(missing.length > 0)(`interrupting a look under Xvfb${missing.len
     await eventually(async () => (ourTesseracts().length === 0 ? true : undefined), 'no tesseract left');
     expect(endedMs).toBeLessThan(ocrMs / 4);
     expect(stepNow(client, step.id)).toMatchObject({ status: 'failed', detail: 'cancelled' });
+  }, 120_000);
+
+  it("an auto run's Stop ends a look it runs unasked (policy allows looks): cancelled, tesseract killed, the model hears of it next time", async () => {
+    const { client, model, paneId } = await open({ env: { DISPLAY: xvfb.display }, systemPolicyToml: '[approval.vision]\nscreenshot = "allow"\n' });
+    model.script({ parts: [{ toolUse: { id: 'r1', name: 'read_screen_text', input: { target: 'screen', purpose: 'read everything' } } }] }, { parts: [{ text: 'Noted.' }] });
+    await client.request('agent.auto', { paneId, task: 'read the screen' });
+    const step = await waitForStep(client, (candidate) => candidate.status === 'running', 'the OCR running unasked');
+    await eventually(async () => (ourTesseracts().length > 0 ? true : undefined), 'tesseract running', 30_000);
+    const pressed = performance.now();
+    await client.request('agent.auto-stop', {});
+    await eventually(async () => (stepNow(client, step.id)?.status !== 'running' ? true : undefined), 'the step ended', 120_000);
+    const endedMs = performance.now() - pressed;
+    await eventually(async () => (ourTesseracts().length === 0 ? true : undefined), 'no tesseract left');
+    expect(endedMs).toBeLessThan(ocrMs / 4);
+    expect(stepNow(client, step.id)).toMatchObject({ status: 'failed', detail: 'cancelled' });
+
+    await eventually(async () => (latest(client)?.auto === undefined && latest(client)?.status === 'idle' ? true : undefined), 'the run ended');
+    await client.request('agent.send', { text: 'what happened?', attachments: [], paneId });
+    const next = await model.waitForRequest(2);
+    expect(JSON.stringify(next.body?.messages)).toContain('the user stopped it before it finished');
   }, 120_000);
 });
