@@ -9,12 +9,16 @@ import type { ScreenshotSpace, Surface } from './screenshotSpace';
 export interface Desktop {
   /** Whether this system can do any of it; when not, `reason` says why, for the user and the model. */
   availability(): Promise<DesktopAvailability>;
-  screenshot(target: CaptureTarget): Promise<Screenshot>;
-  listWindows(): Promise<WindowInfo[]>;
+  /**
+   * The reads take a `signal`: aborting it ends the request at once, its tools killed (OCR of
+   * a full screen takes 15–36 s), and it rejects with a DesktopError `interrupted`.
+   */
+  screenshot(target: CaptureTarget, signal?: AbortSignal): Promise<Screenshot>;
+  listWindows(signal?: AbortSignal): Promise<WindowInfo[]>;
   /** The screens (monitors), in real screen pixels. */
   screens(): Promise<ScreenInfo[]>;
   /** OCR of the target: words with boxes in the same image space a screenshot of the target has. */
-  readText(target: CaptureTarget): Promise<ScreenText>;
+  readText(target: CaptureTarget, signal?: AbortSignal): Promise<ScreenText>;
   /** `surface`: where the action's points live, the `space.surface` of the screenshot they come from. */
   act(action: UiAction, surface?: Surface): Promise<void>;
   readClipboard(): Promise<string>;

@@ -45,10 +45,10 @@ class RoutedDesktop implements Desktop {
     return { available: true, implementation: `Electron (Tandem's window only; ${this.noX11})` };
   }
 
-  async listWindows(): Promise<WindowInfo[]> {
+  async listWindows(signal?: AbortSignal): Promise<WindowInfo[]> {
     const own = (await this.electron?.listWindows()) ?? [];
     if (!this.x11) return own;
-    const others = await this.x11.listWindows();
+    const others = await this.x11.listWindows(signal);
     const ownPid = own[0]?.pid;
     // Tandem's window appears once, under the id its Electron implementation answers to.
     return [...others.filter((window) => ownPid === undefined || window.pid !== ownPid), ...own];
@@ -58,12 +58,12 @@ class RoutedDesktop implements Desktop {
     return (this.x11 ?? this.need(this.electron, this.noX11)).screens();
   }
 
-  async screenshot(target: CaptureTarget): Promise<Screenshot> {
-    return this.forTarget(target).screenshot(target);
+  async screenshot(target: CaptureTarget, signal?: AbortSignal): Promise<Screenshot> {
+    return this.forTarget(target).screenshot(target, signal);
   }
 
-  async readText(target: CaptureTarget): Promise<ScreenText> {
-    return this.forTarget(target).readText(target);
+  async readText(target: CaptureTarget, signal?: AbortSignal): Promise<ScreenText> {
+    return this.forTarget(target).readText(target, signal);
   }
 
   async act(action: UiAction, surface: Surface = 'desktop'): Promise<void> {

@@ -218,3 +218,29 @@ describe('choosing the desktop at run time', () => {
     await expect(desktop.screenshot({ kind: 'tandem' })).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/through Electron/) });
   });
 });
+
+describe('Electron desktop: an interrupted request', () => {
+  it('stops once a capture Electron cannot cut short returns: a screenshot or OCR of the window, a screen', async () => {
+    const electron = standIn();
+    const desktop = new ElectronDesktop(electron, new WindowExclusion());
+    let abort = new AbortController();
+    const capturePage = electron.window.webContents.capturePage;
+    // The user interrupts while Electron captures.
+    electron.window.webContents.capturePage = async (rect) => {
+      abort.abort();
+      return capturePage(rect);
+    };
+    electron.desktopCapturer.getSources = async () => {
+      abort.abort();
+      return [];
+    };
+    for (const request of [
+      (signal: AbortSignal) => desktop.screenshot({ kind: 'tandem' }, signal),
+      (signal: AbortSignal) => desktop.readText({ kind: 'tandem' }, signal),
+      (signal: AbortSignal) => desktop.screenshot({ kind: 'screen' }, signal),
+    ]) {
+      abort = new AbortController();
+      await expect(request(abort.signal)).rejects.toMatchObject({ code: 'interrupted' });
+    }
+  });
+});

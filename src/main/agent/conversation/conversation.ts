@@ -3,6 +3,7 @@ import type { ConversationItem, ConversationView, PlanView } from '../../../shar
 import type { EngineLog } from '../../log/engineLog';
 import type { AgentContent, AgentMessage } from '../backends/modelBackend';
 import { estimateCostUsd, modelFacts } from '../modelCatalog';
+import { withRecentImages } from '../vision/recentImages';
 import { appendMessage, BROKE_OFF_MARK, fitHistory } from './conversationHistory';
 import { SentRequests } from './sentRequests';
 
@@ -127,9 +128,12 @@ export class Conversation {
     appendMessage(this.messages, role, content);
   }
 
-  /** The history to send within `budgetTokens`; the view marks where what the model sees begins. */
+  /**
+   * The history to send within `budgetTokens`, only its newest images kept (withRecentImages:
+   * the budget counts what is sent); the view marks where what the model sees begins.
+   */
   historyWithin(budgetTokens: number): AgentMessage[] {
-    const { messages, dropped } = fitHistory(this.messages, budgetTokens);
+    const { messages, dropped } = fitHistory(withRecentImages(this.messages), budgetTokens);
     this.droppedMessages = dropped;
     return messages;
   }

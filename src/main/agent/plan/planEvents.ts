@@ -49,10 +49,10 @@ export type StepEnd =
   | Exclude<StepOutcome, { kind: 'finished' }>
   /** An edit step was applied (`ok`), or could not be: `report` is what the model is told. */
   | { kind: 'edited'; ok: boolean; report: string; audit: EditAudit }
-  /** A look step ran (`ok`) or could not: `content` is what the model is told, `screenshot` what the card shows. */
-  | { kind: 'looked'; ok: boolean; content: ToolResultContent; report: string; screenshot?: ScreenshotView }
-  /** A UI action step ran (`ok`) or could not: `content` is what the model is told. */
-  | { kind: 'acted'; ok: boolean; content: string; report: string }
+  /** A look step ran (`ok`) or could not (`interrupted`: stopped by the user): `content` is what the model is told, `screenshot` what the card shows. */
+  | { kind: 'looked'; ok: boolean; content: ToolResultContent; report: string; screenshot?: ScreenshotView; interrupted?: boolean }
+  /** A UI action step ran (`ok`) or could not (`interrupted`: stopped by the user): `content` is what the model is told. */
+  | { kind: 'acted'; ok: boolean; content: string; report: string; interrupted?: boolean }
   /** Its pane was closed before it could be typed. */
   | { kind: 'no-pane' };
 

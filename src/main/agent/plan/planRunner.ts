@@ -37,7 +37,7 @@ export interface PlanRunnerDeps {
   /** Edit steps: their change worked out and judged, then written (fileEdits/EditSteps). */
   edits?: Pick<EditSteps, 'judge' | 'apply'>;
   /** Look steps (screenshots, the window list): judged by `[approval.vision]`, run by the desktop capability (vision/LookSteps). */
-  looks?: { judge(step: Readonly<PlanStep>): Promise<GateDecision>; run(step: Readonly<PlanStep>): Promise<StepEnd> };
+  looks?: { judge(step: Readonly<PlanStep>): Promise<GateDecision>; run(step: Readonly<PlanStep>, signal: AbortSignal): Promise<StepEnd> };
   /** UI action steps (clicks, typing …): resolved to the window they reach and judged by `[approval.ui]`, then done (vision/UiSteps). */
   ui?: Pick<UiSteps, 'judge' | 'run'>;
   /** The conversation, for the hooks that judge UI actions. */
@@ -54,6 +54,8 @@ export interface PlanRunnerDeps {
  */
 export class PlanRunner {
   private stepRunner: StepRunner | undefined;
+  /** Aborts the running look or UI step (a screenshot's or OCR's tools are killed, a wait ends). */
+  private screenAbort: AbortController | undefined;
 
   constructor(
     readonly plan: Plan,
@@ -129,12 +131,13 @@ export class PlanRunner {
   cancel(everything: boolean): void {
     if (this.plan.settled) return;
     this.apply({ kind: 'cancel' }, false);
-    if (everything) this.stepRunner?.interrupt();
+    if (everything) this.interruptRunningStep();
     this.deps.changed();
   }
 
   interruptRunningStep(): void {
     this.stepRunner?.interrupt();
+    this.screenAbort?.abort();
   }
 
   /** Undo of a finished edit step was tried: the card says how it went. */
@@ -232,7 +235,9 @@ export class PlanRunner {
     const stepId = step.id;
     if (step.uiRequest && this.deps.ui) {
       this.apply({ kind: 'started', stepId });
-      this.apply({ kind: 'ended', stepId, end: await this.deps.ui.run(step) });
+      const abort = (this.screenAbort = new AbortController());
+      const end = await this.deps.ui.run(step, abort.signal).finally(() => (this.screenAbort = undefined));
+      this.apply({ kind: 'ended', stepId, end });
       return;
     }
     if (step.kind === 'edit') {
@@ -243,7 +248,9 @@ export class PlanRunner {
     }
     if (step.visionRequest && this.deps.looks) {
       this.apply({ kind: 'started', stepId });
-      this.apply({ kind: 'ended', stepId, end: await this.deps.looks.run(step) });
+      const abort = (this.screenAbort = new AbortController());
+      const end = await this.deps.looks.run(step, abort.signal).finally(() => (this.screenAbort = undefined));
+      this.apply({ kind: 'ended', stepId, end });
       return;
     }
     const pane = step.paneId !== undefined ? this.deps.pane(step.paneId) : undefined;

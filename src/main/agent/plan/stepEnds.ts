@@ -42,12 +42,17 @@ export function applyStepEnd(step: PlanStep, end: StepEnd, plan: { cancelled: bo
       if (end.ok) effects.push({ kind: 'executed', stepId: step.id, cwd: '' });
       return end.ok ? undefined : `Step ${step.index}: ${end.report}`;
     case 'looked':
-    case 'acted':
+    case 'acted': {
       step.result = { content: end.content, isError: !end.ok };
       if (end.kind === 'looked' && end.screenshot) step.screenshot = end.screenshot;
-      settle(end.ok ? 'done' : 'failed', end.ok ? undefined : end.report);
-      effects.push(stepAudit(step, end.ok ? 'executed' : 'failed', { reason: end.ok ? undefined : end.report }));
+      // Stopped like a command step: "cancelled" when the plan was, "interrupted" otherwise.
+      const stopped = end.interrupted ? (plan.cancelled ? 'cancelled' : 'interrupted') : undefined;
+      const reason = end.ok ? undefined : (stopped ?? end.report);
+      settle(end.ok ? 'done' : 'failed', reason);
+      effects.push(stepAudit(step, end.ok ? 'executed' : 'failed', { reason }));
+      if (stopped) return `Step ${step.index} was ${stopped}.`;
       return end.ok ? undefined : `Step ${step.index}: ${end.report}`;
+    }
     case 'cancelled':
       step.result = { content: 'Not run: cancelled before it was typed.', isError: false };
       settle('skipped', 'cancelled');

@@ -59,23 +59,25 @@ export class LookSteps {
     return { ...decision, decision: 'deny', decidedBy: 'builtin', rule: `builtin: not available on this system (${availability.reason})` };
   }
 
-  async run(step: Readonly<PlanStep>): Promise<Looked> {
+  /** `signal`: Esc, a cancelled plan or an auto run's Stop; the desktop's tools are killed and the step ends interrupted. */
+  async run(step: Readonly<PlanStep>, signal?: AbortSignal): Promise<Looked> {
     const look = request(step);
     this.approved.add(lookKind(look));
     try {
-      if (look.look === 'windows') return listed(await this.desktop().listWindows());
+      if (look.look === 'windows') return listed(await this.desktop().listWindows(signal));
       if (look.target.kind === 'pane') return await this.paneText(look.target.paneId ?? step.paneId);
       if (look.look === 'screen-text') {
-        const read = await this.desktop().readText(captureTarget(look.target));
+        const read = await this.desktop().readText(captureTarget(look.target), signal);
         this.deps.memory.remember(look.target, read.space, read.description, { words: read.words });
         return { kind: 'looked', ok: true, content: screenTextForModel(read), report: `${read.words.length} words read from ${read.description}` };
       }
-      const taken = await this.desktop().screenshot(captureTarget(look.target));
+      const taken = await this.desktop().screenshot(captureTarget(look.target), signal);
       const shot = captured(taken);
       this.images.set(shot.screenshot.id, shot.src);
       this.deps.memory.remember(look.target, taken.space, taken.description, { screenshot: shot.screenshot });
       return shot;
     } catch (error) {
+      if (signal?.aborted) return { kind: 'looked', ok: false, interrupted: true, content: 'Not done: the user stopped it before it finished; nothing was captured or read.', report: 'interrupted' };
       const message = error instanceof Error ? error.message : String(error);
       return { kind: 'looked', ok: false, content: `Not done: ${message}`, report: message };
     }

@@ -1,5 +1,7 @@
 import type { UiStepView } from '../../../shared/agent';
 import type { Desktop, UiAction, WindowInfo } from '../../desktop/desktop';
+import { setTimeout as delay } from 'node:timers/promises';
+import { stopIfAborted } from '../../desktop/desktopError';
 import { rectContains, type Point } from '../../desktop/geometry';
 import { ScreenshotSpace, type Surface } from '../../desktop/screenshotSpace';
 import type { ApprovalGate, GateDecision } from '../../safety/approval/approvalGate';
@@ -92,7 +94,7 @@ export class UiSteps {
     return { ok: true, decision: { ...decision, command: step.command }, view };
   }
 
-  async run(step: Readonly<PlanStep>): Promise<Acted> {
+  async run(step: Readonly<PlanStep>, signal?: AbortSignal): Promise<Acted> {
     const request = uiRequest(step);
     try {
       const resolved = await this.resolve(request);
@@ -101,15 +103,17 @@ export class UiSteps {
         const now = resolved.window ? `'${resolved.window.title}'` : 'no window';
         throw new Error(`the screen changed after the step was approved: ${POINTER_ACTIONS.has(request.action) ? 'at that point' : 'with the keyboard focus'} is now ${now}. Take a new screenshot.`);
       }
-      const done = await this.act(request, resolved);
+      stopIfAborted(signal);
+      const done = await this.act(request, resolved, signal);
       return { kind: 'acted', ok: true, content: done, report: resolved.view.description };
     } catch (error) {
+      if (signal?.aborted) return { kind: 'acted', ok: false, interrupted: true, content: 'Not done: the user stopped it before it was done.', report: 'interrupted' };
       const message = messageOf(error);
       return { kind: 'acted', ok: false, content: `Not done: ${message}`, report: message };
     }
   }
 
-  private async act(request: UiRequest, resolved: Resolved): Promise<string> {
+  private async act(request: UiRequest, resolved: Resolved, signal: AbortSignal | undefined): Promise<string> {
     const desktop = this.desktop();
     const { description } = resolved.view;
     switch (request.action) {
@@ -125,7 +129,7 @@ export class UiSteps {
         await desktop.notify({ title: request.title ?? 'Tandem', body: request.text ?? '' });
         return `Done: ${description}.`;
       case 'wait':
-        await new Promise((resolve) => setTimeout(resolve, Math.min(MAX_WAIT_SECONDS, request.seconds ?? 1) * 1000));
+        await delay(Math.min(MAX_WAIT_SECONDS, request.seconds ?? 1) * 1000, undefined, { signal });
         return `Waited ${Math.min(MAX_WAIT_SECONDS, request.seconds ?? 1)} s. Take a screenshot to see the screen now.`;
       case 'cursor_position':
         return 'Tandem does not report where the pointer is; take a screenshot and name points in it.';

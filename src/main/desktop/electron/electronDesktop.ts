@@ -1,5 +1,5 @@
 import type { CaptureTarget, Desktop, DesktopAvailability, DesktopNotification, ScreenInfo, Screenshot, ScreenText, UiAction, WindowInfo } from '../desktop';
-import { DesktopError } from '../desktopError';
+import { DesktopError, stopIfAborted } from '../desktopError';
 import { describeRect, intersectRects, rectContains, type Rect } from '../geometry';
 import { recognizeText } from '../ocr/tesseractOcr';
 import { wordsAsLines } from '../ocr/tesseractTsv';
@@ -56,19 +56,21 @@ export class ElectronDesktop implements Desktop {
     return this.electron.screen.getAllDisplays().map((display, index) => ({ index, name: `display ${display.id}`, rect: display.bounds, primary: display.id === primaryId }));
   }
 
-  async screenshot(target: CaptureTarget): Promise<Screenshot> {
+  async screenshot(target: CaptureTarget, signal?: AbortSignal): Promise<Screenshot> {
     if (isTandem(target)) {
       const { image, area, space } = await this.captureTandem(target);
+      stopIfAborted(signal);
       return { png: fitted(image, space).toPNG(), space, description: tandemDescription(area), blackedOut: [] };
     }
-    if (target.kind === 'screen') return this.captureScreen(target.screen);
+    if (target.kind === 'screen') return this.captureScreen(target.screen, signal);
     throw new DesktopError('unavailable', `capturing a ${target.kind} other than Tandem's window needs X11 (DISPLAY) on this system`);
   }
 
-  async readText(target: CaptureTarget): Promise<ScreenText> {
+  async readText(target: CaptureTarget, signal?: AbortSignal): Promise<ScreenText> {
     if (!isTandem(target)) throw new DesktopError('unavailable', "reading text outside Tandem's window needs X11 (DISPLAY) on this system");
     const { image, area, space } = await this.captureTandem(target);
-    const words = await recognizeText(bgraToRgba(image.resize({ width: area.width, height: area.height, quality: 'best' })), area, space);
+    stopIfAborted(signal);
+    const words = await recognizeText(bgraToRgba(image.resize({ width: area.width, height: area.height, quality: 'best' })), area, space, signal);
     return { words, text: wordsAsLines(words), space, description: tandemDescription(area) };
   }
 
@@ -105,7 +107,7 @@ export class ElectronDesktop implements Desktop {
     return { image, area, space: ScreenshotSpace.forCapture(area, 'tandem') };
   }
 
-  private async captureScreen(index: number | undefined): Promise<Screenshot> {
+  private async captureScreen(index: number | undefined, signal: AbortSignal | undefined): Promise<Screenshot> {
     const displays = this.electron.screen.getAllDisplays();
     const primaryId = this.electron.screen.getPrimaryDisplay().id;
     const display = index === undefined ? displays.find((candidate) => candidate.id === primaryId) : displays[index];
@@ -116,6 +118,7 @@ export class ElectronDesktop implements Desktop {
       thumbnailSize: { width: space.imageWidth, height: space.imageHeight },
       fetchWindowIcons: false,
     });
+    stopIfAborted(signal);
     const excluded = sources.find(
       (source) => source.id.startsWith('window:') && this.exclusion.excludes({ title: source.name, application: '', instance: '' }),
     );

@@ -60,16 +60,16 @@ export class X11Desktop implements Desktop {
     return { available: true, implementation: `X11 (${this.tools.display})` };
   }
 
-  async listWindows(): Promise<WindowInfo[]> {
-    return (await readWindows(this.tools, this.exclusion)).windows;
+  async listWindows(signal?: AbortSignal): Promise<WindowInfo[]> {
+    return (await readWindows(this.tools.until(signal), this.exclusion)).windows;
   }
 
   async screens(): Promise<ScreenInfo[]> {
     return readScreens(this.tools);
   }
 
-  async screenshot(target: CaptureTarget): Promise<Screenshot> {
-    const capture = await this.capture(target);
+  async screenshot(target: CaptureTarget, signal?: AbortSignal): Promise<Screenshot> {
+    const capture = await this.capture(target, signal);
     return {
       png: encodeScreenshot(capture.image, capture.space),
       space: capture.space,
@@ -78,9 +78,9 @@ export class X11Desktop implements Desktop {
     };
   }
 
-  async readText(target: CaptureTarget): Promise<ScreenText> {
-    const capture = await this.capture(target);
-    const words = await readWindowsText(capture.image, capture.area, capture.space, target.kind === 'window' ? [] : capture.windows);
+  async readText(target: CaptureTarget, signal?: AbortSignal): Promise<ScreenText> {
+    const capture = await this.capture(target, signal);
+    const words = await readWindowsText(capture.image, capture.area, capture.space, target.kind === 'window' ? [] : capture.windows, signal);
     return { words, text: wordsAsLines(words), space: capture.space, description: capture.description };
   }
 
@@ -161,15 +161,16 @@ export class X11Desktop implements Desktop {
    * read while the screen is captured and once more after it, and every excluded window of
    * either list is blacked out, so a password manager that opens or moves meanwhile is not shown.
    */
-  private async capture(target: CaptureTarget): Promise<Capture> {
+  private async capture(target: CaptureTarget, signal: AbortSignal | undefined): Promise<Capture> {
     if (target.kind === 'tandem') {
       throw new DesktopError('unavailable', "Tandem's own window is captured through Electron; in browser mode capture the window by id or the screen");
     }
+    const tools = this.tools.until(signal);
     const [before, dump] = await Promise.all([
-      readWindows(this.tools, this.exclusion, {}),
-      this.tools.buffer('xwd', ['-root', '-silent'], { timeoutMs: CAPTURE_TIMEOUT_MS }),
+      readWindows(tools, this.exclusion, {}),
+      tools.buffer('xwd', ['-root', '-silent'], { timeoutMs: CAPTURE_TIMEOUT_MS }),
     ]);
-    const reading = readWindows(this.tools, this.exclusion, { screens: target.kind === 'screen' });
+    const reading = readWindows(tools, this.exclusion, { screens: target.kind === 'screen' });
     const root = decodeXwd(dump); // while the tools read the windows again
     const after = await reading;
     const { rect, description } = resolveArea(target, after);

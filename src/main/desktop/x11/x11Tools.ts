@@ -1,11 +1,19 @@
 import { runTool, type ToolOptions } from '../toolProcess';
 
-/** Runs the X tools against one display. */
+/** Runs the X tools against one display; with a `signal`, aborting it kills whichever of them runs. */
 export class X11Tools {
-  constructor(readonly display: string) {}
+  constructor(
+    readonly display: string,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  /** The same tools, for one request that `signal` can interrupt. */
+  until(signal: AbortSignal | undefined): X11Tools {
+    return signal ? new X11Tools(this.display, signal) : this;
+  }
 
   buffer(command: string, args: readonly string[], options: ToolOptions = {}): Promise<Buffer> {
-    return runTool(command, args, { ...options, env: { ...options.env, DISPLAY: this.display } });
+    return runTool(command, args, { signal: this.signal, ...options, env: { ...options.env, DISPLAY: this.display } });
   }
 
   async text(command: string, args: readonly string[], options: ToolOptions = {}): Promise<string> {

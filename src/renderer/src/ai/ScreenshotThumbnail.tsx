@@ -1,8 +1,5 @@
 import { useEffect, useState } from 'react';
-import { fetchScreenshot } from './agentRequests';
-
-/** Images fetched from the engine by id: a step's card is redrawn often, its image does not change. */
-const fetched = new Map<string, string>();
+import { keptScreenshot, loadScreenshot } from './screenshotImages';
 
 interface ScreenshotProps {
   /** The image itself (What was sent has it in the payload) … */
@@ -20,14 +17,12 @@ interface ScreenshotProps {
  */
 export function ScreenshotThumbnail({ src: given, id, width, height, description }: ScreenshotProps) {
   const [enlarged, setEnlarged] = useState(false);
-  const [loaded, setLoaded] = useState(() => (id ? fetched.get(id) : undefined));
+  const [loaded, setLoaded] = useState(() => (id ? keptScreenshot(id) : undefined));
   useEffect(() => {
-    if (given || !id || fetched.has(id)) return;
+    if (given || !id || keptScreenshot(id)) return;
     let current = true;
-    void fetchScreenshot(id).then((src) => {
-      if (!src) return;
-      fetched.set(id, src);
-      if (current) setLoaded(src);
+    void loadScreenshot(id).then((src) => {
+      if (src && current) setLoaded(src);
     });
     return () => {
       current = false;
