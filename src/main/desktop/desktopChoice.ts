@@ -1,9 +1,10 @@
 import type { CaptureTarget, Desktop, DesktopAvailability, DesktopNotification, Screenshot, ScreenText, UiAction, WindowInfo } from './desktop';
 import { DesktopError } from './desktopError';
-import { ElectronDesktop, TANDEM_WINDOW_ID } from './electron/electronDesktop';
+import { ElectronDesktop } from './electron/electronDesktop';
 import type { ElectronSurface } from './electron/electronSurface';
 import type { WindowExclusion } from './privacy/windowExclusion';
 import type { Surface } from './screenshotSpace';
+import { isOwnWindow, OWN_WINDOW_NEEDS_ELECTRON, TANDEM_WINDOW_ID } from './ownWindow';
 import { UnavailableDesktop, whyNoX11 } from './unavailableDesktop';
 import { X11Desktop } from './x11/x11Desktop';
 
@@ -81,8 +82,7 @@ class RoutedDesktop implements Desktop {
   }
 
   private forTarget(target: CaptureTarget): Desktop {
-    const own = target.kind === 'tandem' || (target.kind === 'window' && target.windowId === TANDEM_WINDOW_ID);
-    if (own) return this.need(this.electron, "Tandem's own window is captured through Electron; in browser mode capture the screen or the browser's window by id");
+    if (isOwnWindow(target)) return this.need(this.electron, `${OWN_WINDOW_NEEDS_ELECTRON} (capture the browser's window by id or the screen instead)`);
     if (this.x11) return this.x11;
     if (target.kind === 'screen' && this.electron) return this.electron;
     throw new DesktopError('unavailable', this.noX11);

@@ -1,5 +1,6 @@
 import type { CaptureTarget, Desktop, DesktopAvailability, DesktopNotification, Screenshot, ScreenText, UiAction, WindowInfo } from '../desktop';
 import { DesktopError } from '../desktopError';
+import { OWN_WINDOW_NEEDS_ELECTRON } from '../ownWindow';
 import { describeRect, intersectRects, type Point, type Rect } from '../geometry';
 import { readWindowsText } from '../ocr/windowsText';
 import { wordsAsLines } from '../ocr/tesseractTsv';
@@ -158,8 +159,8 @@ export class X11Desktop implements Desktop {
    * either list is blacked out, so a password manager that opens or moves meanwhile is not shown.
    */
   private async capture(target: CaptureTarget): Promise<Capture> {
-    if (target.kind === 'tandem') {
-      throw new DesktopError('unavailable', "Tandem's own window is captured through Electron; in browser mode capture the window by id or the screen");
+    if (target.kind === 'tandem' || target.kind === 'pane') {
+      throw new DesktopError('unavailable', `${OWN_WINDOW_NEEDS_ELECTRON} (capture the browser's window by id or the screen instead)`);
     }
     const [before, dump] = await Promise.all([
       readWindows(this.tools, this.exclusion, {}),
@@ -177,7 +178,7 @@ export class X11Desktop implements Desktop {
   }
 }
 
-function resolveArea(target: Exclude<CaptureTarget, { kind: 'tandem' }>, snapshot: WindowSnapshot): { rect: Rect; description: string } {
+function resolveArea(target: Exclude<CaptureTarget, { kind: 'tandem' | 'pane' }>, snapshot: WindowSnapshot): { rect: Rect; description: string } {
   switch (target.kind) {
     case 'screen': {
       const screen =
