@@ -2,9 +2,9 @@ import type { CaptureTarget, Desktop, DesktopAvailability, DesktopNotification, 
 import { DesktopError } from './desktopError';
 import { ElectronDesktop } from './electron/electronDesktop';
 import type { ElectronSurface } from './electron/electronSurface';
+import { isOwnWindow, OWN_WINDOW_NEEDS_ELECTRON, TANDEM_WINDOW_ID } from './ownWindow';
 import type { WindowExclusion } from './privacy/windowExclusion';
 import type { Surface } from './screenshotSpace';
-import { isOwnWindow, OWN_WINDOW_NEEDS_ELECTRON, TANDEM_WINDOW_ID } from './ownWindow';
 import { UnavailableDesktop, whyNoX11 } from './unavailableDesktop';
 import { X11Desktop } from './x11/x11Desktop';
 

@@ -1,9 +1,9 @@
 import type { CaptureTarget, Desktop, DesktopAvailability, DesktopNotification, Screenshot, ScreenText, UiAction, WindowInfo } from '../desktop';
 import { DesktopError } from '../desktopError';
-import { OWN_WINDOW_NEEDS_ELECTRON } from '../ownWindow';
 import { describeRect, intersectRects, type Point, type Rect } from '../geometry';
 import { readWindowsText } from '../ocr/windowsText';
 import { wordsAsLines } from '../ocr/tesseractTsv';
+import { OWN_WINDOW_NEEDS_ELECTRON } from '../ownWindow';
 import type { WindowExclusion } from '../privacy/windowExclusion';
 import { cropImage, type RgbaImage } from '../raster/rgbaImage';
 import { decodeXwd } from '../raster/xwdDecoding';
