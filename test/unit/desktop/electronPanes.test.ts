@@ -71,10 +71,19 @@ describe("a pane of Tandem's window", () => {
 
   it('is given up on when the page does not answer, or answers nonsense', async () => {
     window.page.silent = true;
-    await expect(desktop.screenshot({ kind: 'pane', paneId: 2 })).rejects.toMatchObject({ code: 'failed', message: expect.stringContaining('did not say where pane 2 is') });
+    await expect(desktop.screenshot({ kind: 'pane', paneId: 2 })).rejects.toMatchObject({
+      code: 'failed',
+      message: "The place of pane 2 in Tandem's window did not come within 50 ms (is Tandem's window reloading?)",
+    });
     window.webContents.executeJavaScriptInIsolatedWorld = async () => ({ x: 'left', y: 0, width: 10, height: 10 });
     await expect(desktop.screenshot({ kind: 'pane', paneId: 2 })).rejects.toMatchObject({ code: 'failed', message: expect.stringContaining('no usable place') });
     expect(window.captured).toEqual([]);
+  });
+
+  it('a capture that never comes is given up on, so the look step ends', async () => {
+    window.webContents.capturePage = () => new Promise(() => undefined);
+    await expect(desktop.screenshot({ kind: 'pane', paneId: 2 })).rejects.toMatchObject({ code: 'failed', message: expect.stringContaining("A capture of Tandem's window did not come within 50 ms") });
+    await expect(desktop.screenshot({ kind: 'window', windowId: 'tandem' })).rejects.toMatchObject({ code: 'failed' });
   });
 
   it('only ever puts a whole pane id into the page query', () => {

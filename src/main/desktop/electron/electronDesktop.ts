@@ -9,6 +9,7 @@ import type { RgbaImage } from '../raster/rgbaImage';
 import { ScreenshotSpace, type Surface } from '../screenshotSpace';
 import { inputEvents } from './electronInput';
 import type { ElectronSurface, ElectronWindow, NativeImageLike } from './electronSurface';
+import { PAGE_ANSWER_LIMIT_MS, pageAnswer } from './pageAnswer';
 import { paneRect } from './paneLocation';
 
 /**
@@ -23,8 +24,8 @@ export class ElectronDesktop implements Desktop {
   constructor(
     private readonly electron: ElectronSurface,
     private readonly exclusion: WindowExclusion,
-    /** How long a pane's place is waited for from the page. */
-    private readonly paneQueryTimeoutMs?: number,
+    /** How long a pane's place or a capture of the window is waited for. */
+    private readonly pageLimitMs = PAGE_ANSWER_LIMIT_MS,
   ) {}
 
   async availability(): Promise<DesktopAvailability> {
@@ -111,10 +112,10 @@ export class ElectronDesktop implements Desktop {
     const window = this.window();
     const { width, height } = window.getContentBounds();
     const content = { x: 0, y: 0, width, height };
-    const wanted = target.kind === 'pane' ? await paneRect(window, target.paneId, this.paneQueryTimeoutMs) : target.kind === 'tandem' && target.rect ? target.rect : content;
+    const wanted = target.kind === 'pane' ? await paneRect(window, target.paneId, this.pageLimitMs) : target.kind === 'tandem' && target.rect ? target.rect : content;
     const area = intersectRects(wanted, content);
     if (!area) throw new DesktopError('outside', `${describeRect(wanted)} is outside Tandem's window (${width}×${height})`);
-    const image = await window.webContents.capturePage(area);
+    const image = await pageAnswer(window.webContents.capturePage(area), this.pageLimitMs, "A capture of Tandem's window");
     if (image.isEmpty()) throw new DesktopError('failed', "Tandem's window gave an empty capture (is it minimized?)");
     return { image, area, space: ScreenshotSpace.forCapture(area, 'tandem') };
   }

@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { DesktopError } from '../desktopError';
 import type { Rect } from '../geometry';
 import type { ElectronWindow } from './electronSurface';
+import { pageAnswer } from './pageAnswer';
 
 /**
  * The JavaScript world the query runs in: neither the page's (0) nor the preload's (999,
  * Electron's contextIsolation world), so the page's scripts cannot change the builtins it
  * uses, and it sees nothing of the preload's API.
  */
-export const PANE_QUERY_WORLD_ID = 1716;
-const PANE_QUERY_TIMEOUT_MS = 2_000;
+const PANE_QUERY_WORLD_ID = 1716;
 
 const PageRect = z.object({ x: z.number().finite(), y: z.number().finite(), width: z.number().finite().nonnegative(), height: z.number().finite().nonnegative() });
 
@@ -21,9 +21,9 @@ const PageRect = z.object({ x: z.number().finite(), y: z.number().finite(), widt
  * renderer gets no new power and needs no code for it. What the page answers is validated
  * like any input from the renderer; a page that does not answer (reloading) is given up on.
  */
-export async function paneRect(window: ElectronWindow, paneId: number, timeoutMs = PANE_QUERY_TIMEOUT_MS): Promise<Rect> {
+export async function paneRect(window: ElectronWindow, paneId: number, limitMs: number): Promise<Rect> {
   const asked = window.webContents.executeJavaScriptInIsolatedWorld(PANE_QUERY_WORLD_ID, [{ code: paneQuery(paneId) }]);
-  const answer = await withTimeout(asked, timeoutMs, `Tandem's window did not say where pane ${paneId} is within ${timeoutMs} ms (is its page loading?)`);
+  const answer = await pageAnswer(asked, limitMs, `The place of pane ${paneId} in Tandem's window`);
   if (answer === null) throw new DesktopError('not_found', `pane ${paneId} is not in Tandem's window`);
   const box = PageRect.safeParse(answer);
   if (!box.success) throw new DesktopError('failed', `Tandem's window gave no usable place for pane ${paneId}`);
@@ -45,16 +45,4 @@ export function paneQuery(paneId: number): string {
   const box = pane.getBoundingClientRect();
   return { x: box.left, y: box.top, width: box.width, height: box.height };
 })()`;
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new DesktopError('failed', message)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
