@@ -50,8 +50,8 @@ class RoutedDesktop implements Desktop {
     const own = (await this.electron?.listWindows()) ?? [];
     if (!this.x11) return own;
     const others = await this.x11.listWindows();
-    const ownPid = own[0]?.pid;
-    // Tandem's window appears once, under the id its Electron implementation answers to.
+    const ownPid = this.electron?.pid;
+    // Tandem's window appears once, under the id its Electron implementation answers to (none while it is closed).
     return [...others.filter((window) => ownPid === undefined || window.pid !== ownPid), ...own];
   }
 

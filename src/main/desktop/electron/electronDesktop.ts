@@ -28,6 +28,11 @@ export class ElectronDesktop implements Desktop {
     private readonly pageLimitMs = PAGE_ANSWER_LIMIT_MS,
   ) {}
 
+  /** The process that owns Tandem's windows (the window system lists them under it). */
+  get pid(): number {
+    return this.electron.pid;
+  }
+
   async availability(): Promise<DesktopAvailability> {
     return { available: true, implementation: 'Electron' };
   }
