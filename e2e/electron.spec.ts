@@ -1,8 +1,11 @@
-import { _electron as electron, expect, test } from '@playwright/test';
+import { _electron as electron, expect, test, type ElectronApplication } from '@playwright/test';
 import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { decodePng } from '../test/support/desktop/pngDecoding';
+import { startScriptedModelServer } from '../test/support/modelServer';
+import { sendFromPanel, toolResults } from './support/aiPanel';
 import { makeHome, removeHome } from './support/tandemServer';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,15 +47,25 @@ async function packagedSkipReason(): Promise<string | undefined> {
   return undefined;
 }
 
-/** Opens the app, checks the window's hardening, and runs a command in its first pane. */
-async function opensHardenedWindowWithBlocks(executablePath: string, args: string[]): Promise<void> {
+/** The app in a fresh home, `env` added to its environment; `use` gets it, and it is closed after. */
+async function withTandem(executablePath: string, args: string[], env: NodeJS.ProcessEnv, use: (app: ElectronApplication) => Promise<void>): Promise<void> {
   const home = makeHome();
   const app = await electron.launch({
     executablePath,
     args,
-    env: { ...process.env, HOME: home, SHELL: '/bin/bash', XDG_CONFIG_HOME: join(home, '.config'), XDG_STATE_HOME: join(home, '.local/state') },
+    env: { ...process.env, HOME: home, SHELL: '/bin/bash', XDG_CONFIG_HOME: join(home, '.config'), XDG_STATE_HOME: join(home, '.local/state'), ...env },
   });
   try {
+    await use(app);
+  } finally {
+    await app.close();
+    removeHome(home);
+  }
+}
+
+/** Opens the app, checks the window's hardening, and runs a command in its first pane. */
+async function opensHardenedWindowWithBlocks(executablePath: string, args: string[]): Promise<void> {
+  await withTandem(executablePath, args, {}, async (app) => {
     const window = await app.firstWindow();
     const prefs = await app.evaluate(({ BrowserWindow }) => {
       const contents = BrowserWindow.getAllWindows()[0]!.webContents;
@@ -67,9 +80,72 @@ async function opensHardenedWindowWithBlocks(executablePath: string, args: strin
     await window.keyboard.type('echo from-electron');
     await window.keyboard.press('Enter');
     await expect(pane.locator('[data-testid="block"][data-command="echo from-electron"]')).toHaveAttribute('data-exit-code', '0');
+  });
+}
+
+type ResultPart = { type: string; text?: string; source?: { data: string } };
+
+/** A screenshot's tool result as the model server got it: its PNG's size and its text parts. */
+function sentScreenshot(result: { content: unknown } | undefined): { size: number[]; text: string } {
+  const parts = (result?.content ?? []) as ResultPart[];
+  const image = parts.find((part) => part.type === 'image');
+  if (!image?.source) throw new Error(`no image in the tool result: ${JSON.stringify(result).slice(0, 300)}`);
+  const png = decodePng(Buffer.from(image.source.data, 'base64'));
+  return { size: [png.width, png.height], text: parts.map((part) => part.text ?? '').join('\n') };
+}
+
+/** The agent looks at a pane and at Tandem's window; both images reach the scripted model at their DIP sizes. */
+async function screenshotsReachTheModel(executablePath: string, args: string[]): Promise<void> {
+  const model = await startScriptedModelServer();
+  const env = { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-e2e', TANDEM_MODEL: 'claude-sonnet-5-5' };
+  try {
+    await withTandem(executablePath, args, env, async (app) => {
+      const window = await app.firstWindow();
+      const pane = window.getByTestId('pane').first();
+      await expect(pane).toHaveAttribute('data-integration', 'on');
+      await pane.click();
+      await window.keyboard.type('echo seen-by-the-model');
+      await window.keyboard.press('Enter');
+      await expect(pane.locator('[data-testid="block"][data-command="echo seen-by-the-model"]')).toHaveAttribute('data-exit-code', '0');
+
+      model.script(
+        {
+          parts: [
+            { toolUse: { id: 's1', name: 'screenshot', input: { target: 'pane', purpose: 'see the pane' } } },
+            { toolUse: { id: 's2', name: 'screenshot', input: { target: 'window', window_id: 'tandem', purpose: "see Tandem's window" } } },
+          ],
+        },
+        { parts: [{ text: 'I see both.' }] },
+      );
+      await sendFromPanel(window, 'look at my terminal');
+      const panel = window.getByTestId('ai-panel');
+      const steps = panel.locator('[data-testid="plan-step"][data-kind="screenshot"]');
+      for (const index of [0, 1]) {
+        await expect(steps.nth(index)).toHaveAttribute('data-decision', 'ask');
+        await steps.nth(index).locator('[data-action="approve"]').click();
+        await expect(steps.nth(index)).toHaveAttribute('data-status', 'done');
+      }
+      await expect(panel.locator('[data-testid="ai-message"][data-role="assistant"]').last()).toContainText('I see both.');
+
+      // Where the pane is drawn now (the panel stays open, so the layout is the one captured), in DIPs.
+      const box = (await pane.boundingBox())!;
+      const { zoom, content } = await app.evaluate(({ BrowserWindow }) => {
+        const main = BrowserWindow.getAllWindows()[0]!;
+        return { zoom: main.webContents.getZoomFactor(), content: main.getContentBounds() };
+      });
+      const paneSize = [Math.ceil((box.x + box.width) * zoom) - Math.floor(box.x * zoom), Math.ceil((box.y + box.height) * zoom) - Math.floor(box.y * zoom)];
+      // Below 1280 on the long side nothing is scaled, so the images are exactly these sizes.
+      expect(Math.max(...paneSize, content.width, content.height)).toBeLessThanOrEqual(1280);
+
+      const [paneResult, windowResult] = toolResults(await model.waitForRequest(2));
+      const paneShot = sentScreenshot(paneResult);
+      expect(paneShot.size).toEqual(paneSize);
+      expect(paneShot.text).toContain('seen-by-the-model');
+      expect(sentScreenshot(windowResult).size).toEqual([content.width, content.height]);
+      await expect(steps.nth(0).getByTestId('screenshot')).toHaveAttribute('data-width', String(paneSize[0]));
+    });
   } finally {
-    await app.close();
-    removeHome(home);
+    await model.close();
   }
 }
 
@@ -78,6 +154,10 @@ test.describe('Electron app', () => {
 
   test('opens a hardened window whose first pane reaches a prompt and makes blocks', async () => {
     await opensHardenedWindowWithBlocks(electronExecutable()!, [root]);
+  });
+
+  test("the agent's screenshots of a pane and of Tandem's window reach the model as PNGs of their size", async () => {
+    await screenshotsReachTheModel(electronExecutable()!, [root]);
   });
 
   test('the packaged app (dist/linux-unpacked) opens a hardened window whose first pane makes blocks', async () => {

@@ -1,4 +1,5 @@
 import { afterEach } from 'vitest';
+import type { ElectronSurface } from '../../src/main/desktop/electron/electronSurface';
 import { useEngineClient } from './engineClient';
 import { startScriptedModelServer, type ScriptedModelServer } from './modelServer';
 
@@ -13,6 +14,8 @@ export interface AgentEngineOptions {
   shell?: string;
   /** The system policy.toml (in the test home). */
   systemPolicyToml?: string;
+  /** A stand-in for the Electron app's window and APIs. */
+  electron?: ElectronSurface;
 }
 
 /**
@@ -38,6 +41,7 @@ export function useAgentEngine() {
         : { ANTHROPIC_BASE_URL: options.baseUrl ?? model.url, ANTHROPIC_API_KEY: 'sk-ant-test', TANDEM_MODEL: 'claude-sonnet-5-5', ...options.env },
       configToml: options.openAiCompatible ? `[ai]\nbackend = "openai-compatible"\nbaseUrl = "${model.url}/v1"\nmodel = "llama3"\n` : options.configToml,
       systemPolicyToml: options.systemPolicyToml,
+      electron: options.electron,
     });
     const pane = await client.request('pane.create', { cols: 120, rows: 30 });
     await client.waitForPrompt(pane.paneId);

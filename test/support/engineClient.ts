@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { WebSocket } from 'ws';
+import type { ElectronSurface } from '../../src/main/desktop/electron/electronSurface';
 import { Engine } from '../../src/main/engine/engine';
 import { tandemPaths } from '../../src/main/settings/paths';
 import { WebServer } from '../../src/main/server/webServer';
@@ -148,7 +149,15 @@ export class EngineClient {
 
 /** An engine + browser-mode server on loopback, in a temp home. */
 export async function startEngine(
-  options: { shell?: string; configToml?: string; env?: NodeJS.ProcessEnv; agentRetryBaseMs?: number; systemPolicyToml?: string } = {},
+  options: {
+    shell?: string;
+    configToml?: string;
+    env?: NodeJS.ProcessEnv;
+    agentRetryBaseMs?: number;
+    systemPolicyToml?: string;
+    /** A stand-in for the Electron app's window and APIs (the engine then runs as in the desktop app). */
+    electron?: ElectronSurface;
+  } = {},
 ) {
   const testHome = makeTestHome();
   if (options.configToml !== undefined) {
@@ -168,6 +177,7 @@ export async function startEngine(
     paths: tandemPaths(testHome.env),
     shellOverride: options.shell,
     agentRetryBaseMs: options.agentRetryBaseMs,
+    electron: options.electron,
   });
   const server = new WebServer({ engine, rendererDir: join(__dirname, '../../out/renderer') });
   await server.listen();

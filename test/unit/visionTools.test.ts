@@ -13,6 +13,7 @@ import { ToolDispatcher } from '../../src/main/agent/tools/toolDispatcher';
 import { pngSize } from '../../src/main/agent/vision/imageTokens';
 import type { CaptureTarget, Desktop, DesktopAvailability, Screenshot, ScreenText, WindowInfo } from '../../src/main/desktop/desktop';
 import { DesktopError } from '../../src/main/desktop/desktopError';
+import { OWN_WINDOW_NEEDS_ELECTRON } from '../../src/main/desktop/ownWindow';
 import { DEFAULT_EXCLUDED_WINDOWS, WindowExclusion } from '../../src/main/desktop/privacy/windowExclusion';
 import { encodePng } from '../../src/main/desktop/raster/pngEncoding';
 import { ScreenshotSpace } from '../../src/main/desktop/screenshotSpace';
@@ -38,6 +39,8 @@ class StandInDesktop implements Partial<Desktop> {
 
   async screenshot(target: CaptureTarget): Promise<Screenshot> {
     this.captures.push(target);
+    // As in browser mode: Tandem's own window (and so a pane's image) is not capturable.
+    if (target.kind === 'pane') throw new DesktopError('unavailable', OWN_WINDOW_NEEDS_ELECTRON);
     if (target.kind === 'window' && target.windowId === '0xbad') throw new DesktopError('excluded', "window 'KeePassXC' is excluded by the privacy list");
     const space = ScreenshotSpace.forCapture({ x: 0, y: 0, width: 1920, height: 1080 });
     const png = encodePng({ width: space.imageWidth, height: space.imageHeight, data: Buffer.alloc(space.imageWidth * space.imageHeight * 4, 0x80) });
@@ -256,11 +259,13 @@ describe('looks at the screen as plan steps', () => {
     expect(String((text.results[0] as { content: unknown }).content)).toContain('prompt $');
   });
 
-  it('a pane is sent as its exact screen text', async () => {
+  it('a pane is sent as its exact screen text; without an image of it (browser mode) the model is told why', async () => {
     const { pane, respond } = setup();
     Object.assign(pane, { screenText: async () => 'top - 10:00:00 up 1 day\nPID USER' });
     const { results, steps } = await respond([{ name: 'screenshot', input: { target: 'pane' } }], 'approve');
-    expect(String((results[0] as { content: unknown }).content)).toContain('top - 10:00:00 up 1 day\nPID USER');
+    const content = String((results[0] as { content: unknown }).content);
+    expect(content).toContain('top - 10:00:00 up 1 day\nPID USER');
+    expect(content).toContain('no image: Tandem\'s own window and its panes are captured through Electron, in the desktop app; a page in a browser (browser mode) cannot capture itself');
     expect(steps[0]?.screenshot).toBeUndefined();
   });
 });

@@ -30,14 +30,15 @@ export type DesktopAvailability = { available: true; implementation: string } | 
 
 /**
  * What to capture. `region` is in real screen pixels; `tandem` is Tandem's own window, or an
- * area of it (a pane) in the window's own coordinates, which only the Electron implementation
- * can capture.
+ * area of it in the window's own coordinates; `pane` is the area of Tandem's window where that
+ * pane is drawn. Only the Electron implementation captures Tandem's window and its panes.
  */
 export type CaptureTarget =
   | { kind: 'screen'; screen?: number }
   | { kind: 'window'; windowId: string }
   | { kind: 'region'; rect: Rect }
-  | { kind: 'tandem'; rect?: Rect };
+  | { kind: 'tandem'; rect?: Rect }
+  | { kind: 'pane'; paneId: number };
 
 export interface Screenshot {
   /** PNG, long side at most MAX_IMAGE_LONG_SIDE. */

@@ -1,7 +1,8 @@
 import type { CaptureTarget, Desktop, DesktopAvailability, DesktopNotification, ScreenInfo, Screenshot, ScreenText, UiAction, WindowInfo } from './desktop';
 import { DesktopError } from './desktopError';
-import { ElectronDesktop, TANDEM_WINDOW_ID } from './electron/electronDesktop';
+import { ElectronDesktop } from './electron/electronDesktop';
 import type { ElectronSurface } from './electron/electronSurface';
+import { isOwnWindow, OWN_WINDOW_NEEDS_ELECTRON, TANDEM_WINDOW_ID } from './ownWindow';
 import type { WindowExclusion } from './privacy/windowExclusion';
 import type { Surface } from './screenshotSpace';
 import { UnavailableDesktop, whyNoX11 } from './unavailableDesktop';
@@ -49,8 +50,8 @@ class RoutedDesktop implements Desktop {
     const own = (await this.electron?.listWindows()) ?? [];
     if (!this.x11) return own;
     const others = await this.x11.listWindows(signal);
-    const ownPid = own[0]?.pid;
-    // Tandem's window appears once, under the id its Electron implementation answers to.
+    const ownPid = this.electron?.pid;
+    // Tandem's window appears once, under the id its Electron implementation answers to (none while it is closed).
     return [...others.filter((window) => ownPid === undefined || window.pid !== ownPid), ...own];
   }
 
@@ -85,8 +86,7 @@ class RoutedDesktop implements Desktop {
   }
 
   private forTarget(target: CaptureTarget): Desktop {
-    const own = target.kind === 'tandem' || (target.kind === 'window' && target.windowId === TANDEM_WINDOW_ID);
-    if (own) return this.need(this.electron, "Tandem's own window is captured through Electron; in browser mode capture the screen or the browser's window by id");
+    if (isOwnWindow(target)) return this.need(this.electron, `${OWN_WINDOW_NEEDS_ELECTRON} (capture the browser's window by id or the screen instead)`);
     if (this.x11) return this.x11;
     if (target.kind === 'screen' && this.electron) return this.electron;
     throw new DesktopError('unavailable', this.noX11);

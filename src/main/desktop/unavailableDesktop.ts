@@ -1,5 +1,6 @@
-import type { Desktop, DesktopAvailability } from './desktop';
+import type { CaptureTarget, Desktop, DesktopAvailability } from './desktop';
 import { DesktopError } from './desktopError';
+import { isOwnWindow, OWN_WINDOW_NEEDS_ELECTRON } from './ownWindow';
 
 /** A system without a desktop implementation: every request says why, nothing crashes. */
 export class UnavailableDesktop implements Desktop {
@@ -9,17 +10,17 @@ export class UnavailableDesktop implements Desktop {
     return { available: false, reason: this.reason };
   }
 
-  screenshot = () => this.refuse();
+  screenshot = (target: CaptureTarget) => this.refuse(target);
   listWindows = () => this.refuse();
   screens = () => this.refuse();
-  readText = () => this.refuse();
+  readText = (target: CaptureTarget) => this.refuse(target);
   act = () => this.refuse();
   readClipboard = () => this.refuse();
   writeClipboard = () => this.refuse();
   notify = () => this.refuse();
 
-  private refuse(): Promise<never> {
-    return Promise.reject(new DesktopError('unavailable', this.reason));
+  private refuse(target?: CaptureTarget): Promise<never> {
+    return Promise.reject(new DesktopError('unavailable', target && isOwnWindow(target) ? OWN_WINDOW_NEEDS_ELECTRON : this.reason));
   }
 }
 

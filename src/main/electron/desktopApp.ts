@@ -8,6 +8,7 @@ import { registerAppScheme, serveAppFiles } from './appProtocol';
 import { hardenElectron } from './hardening';
 import { installIpcBridge } from './ipcBridge';
 import { KeychainKeyStore } from './keychainKeyStore';
+import { desktopSurface } from './desktopSurface';
 import { createMainWindow, rendererUrl, type MainWindowPaths } from './mainWindow';
 import { sandboxWarnings } from './sandboxWarning';
 import { ownPageMatcher } from './senderCheck';
@@ -49,6 +50,7 @@ export function startDesktopApp(paths: MainWindowPaths): void {
         version,
         keys: new KeychainKeyStore(join(tandemPaths(process.env).dataDir, 'api-keys.json')),
         hostWarnings: sandboxWarnings((name) => app.commandLine.hasSwitch(name), process.env),
+        electron: desktopSurface(() => mainWindow),
       });
       installIpcBridge(engine, () => mainWindow, isOwnPage);
       openWindow();

@@ -8,6 +8,7 @@ import { MemoryKeyStore, type ApiKeyStore } from '../agent/modelConnection';
 import { WatchHints } from '../companion/watchHints';
 import type { Desktop } from '../desktop/desktop';
 import { chooseDesktop } from '../desktop/desktopChoice';
+import type { ElectronSurface } from '../desktop/electron/electronSurface';
 import { DEFAULT_EXCLUDED_WINDOWS, WindowExclusion } from '../desktop/privacy/windowExclusion';
 import { Pane, type PaneListener } from '../panes/pane';
 import type { ApprovalGate } from '../safety/approval/approvalGate';
@@ -33,8 +34,10 @@ export interface EngineOptions {
   systemPolicyFile?: string;
   /** Also print every engine-log line here (`tandem web --verbose`). */
   echoLog?: (line: string) => void;
-  /** The desktop capability; default: chosen for this system without Electron's window (X11 when DISPLAY is set). */
+  /** The desktop capability; default: chosen for this system (X11 when DISPLAY is set, and Electron with `electron`). */
   desktop?: Desktop;
+  /** In the Electron app: Tandem's window and Electron's desktop APIs, so the agent can see (and act in) Tandem's own window and panes. */
+  electron?: ElectronSurface;
   /** Warnings about how the host runs (the Electron entry: the OS sandbox is off), sent with hello. */
   hostWarnings?: HostWarning[];
 }
@@ -88,7 +91,14 @@ export class Engine {
       audit: this.audit,
       log: this.log,
       autoChanged: (paneId) => this.watchHints.quietIn(paneId),
-      desktop: options.desktop ?? chooseDesktop({ platform: process.platform, env: this.env, exclusion: new WindowExclusion(() => this.gate.visionExclusions(DEFAULT_EXCLUDED_WINDOWS)) }),
+      desktop:
+        options.desktop ??
+        chooseDesktop({
+          platform: process.platform,
+          env: this.env,
+          exclusion: new WindowExclusion(() => this.gate.visionExclusions(DEFAULT_EXCLUDED_WINDOWS)),
+          electron: options.electron,
+        }),
     });
     this.watchHints = new WatchHints({
       settings: () => this.liveSettings.current.companion,

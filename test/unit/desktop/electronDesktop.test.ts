@@ -3,83 +3,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { chooseDesktop } from '../../../src/main/desktop/desktopChoice';
 import { DesktopError } from '../../../src/main/desktop/desktopError';
 import { ElectronDesktop } from '../../../src/main/desktop/electron/electronDesktop';
-import type { CapturerSource, ElectronInputEvent, ElectronRectangle, ElectronSurface, NativeImageLike } from '../../../src/main/desktop/electron/electronSurface';
 import { WindowExclusion } from '../../../src/main/desktop/privacy/windowExclusion';
-import { encodePng } from '../../../src/main/desktop/raster/pngEncoding';
-
-/** A stand-in for Electron's NativeImage: BGRA pixels, nearest-neighbour resize, PNG through the engine's encoder. */
-class StandInImage implements NativeImageLike {
-  constructor(
-    readonly width: number,
-    readonly height: number,
-    readonly bgra: Buffer = Buffer.alloc(width * height * 4, 0x80),
-  ) {}
-  isEmpty() {
-    return this.width === 0 || this.height === 0;
-  }
-  getSize() {
-    return { width: this.width, height: this.height };
-  }
-  resize({ width, height }: { width: number; height: number }): NativeImageLike {
-    const out = Buffer.alloc(width * height * 4);
-    for (let y = 0; y < height; y++) {
-      for (let x = 0; x < width; x++) {
-        const from = (Math.floor((y * this.height) / height) * this.width + Math.floor((x * this.width) / width)) * 4;
-        this.bgra.copy(out, (y * width + x) * 4, from, from + 4);
-      }
-    }
-    return new StandInImage(width, height, out);
-  }
-  toBitmap() {
-    return Buffer.from(this.bgra);
-  }
-  toPNG() {
-    const rgba = new Uint8Array(this.bgra.length);
-    for (let i = 0; i < rgba.length; i += 4) rgba.set([this.bgra[i + 2]!, this.bgra[i + 1]!, this.bgra[i]!, 255], i);
-    return encodePng({ width: this.width, height: this.height, data: rgba });
-  }
-}
-
-interface StandIn extends ElectronSurface {
-  captured: (ElectronRectangle | undefined)[];
-  events: ElectronInputEvent[];
-  notifications: string[];
-  sources: CapturerSource[];
-  focused: number;
-}
-
-/** Tandem's window of `width × height` DIPs at `scaleFactor`, on one 1920×1080 display. */
-function standIn(width = 1200, height = 800, scaleFactor = 2): StandIn {
-  let clipboard = '';
-  const surface: StandIn = {
-    captured: [],
-    events: [],
-    notifications: [],
-    sources: [],
-    focused: 0,
-    pid: 4321,
-    window: {
-      getTitle: () => 'Tandem',
-      getContentBounds: () => ({ x: 100, y: 50, width, height }),
-      isFocused: () => true,
-      isMinimized: () => false,
-      focus: () => void surface.focused++,
-      webContents: {
-        capturePage: async (rect) => {
-          surface.captured.push(rect);
-          const area = rect ?? { x: 0, y: 0, width, height };
-          return new StandInImage(area.width * scaleFactor, area.height * scaleFactor);
-        },
-        sendInputEvent: (event) => void surface.events.push(event),
-      },
-    },
-    desktopCapturer: { getSources: async () => surface.sources },
-    screen: { getAllDisplays: () => [{ id: 7, bounds: { x: 0, y: 0, width: 1920, height: 1080 }, scaleFactor }], getPrimaryDisplay: () => ({ id: 7 }) },
-    clipboard: { readText: () => clipboard, writeText: (text) => void (clipboard = text) },
-    showNotification: (title, body) => void surface.notifications.push(`${title}: ${body}`),
-  };
-  return surface;
-}
+import { standInElectron, StandInImage, type StandInElectron, type StandInWindow } from '../../support/desktop/electronStandIn';
 
 const size = (png: Buffer) => {
   const decoded = decodePng(png);
@@ -87,16 +12,18 @@ const size = (png: Buffer) => {
 };
 
 describe('Electron desktop (against a stand-in for Electron)', () => {
-  let electron: StandIn;
+  let electron: StandInElectron;
+  let window: StandInWindow;
   let desktop: ElectronDesktop;
   beforeEach(() => {
-    electron = standIn();
+    electron = standInElectron();
+    window = electron.current!;
     desktop = new ElectronDesktop(electron, new WindowExclusion());
   });
 
   it("captures Tandem's window at its DIP size (capturePage gives device pixels) in the 'tandem' surface", async () => {
     const shot = await desktop.screenshot({ kind: 'tandem' });
-    expect(electron.captured).toEqual([{ x: 0, y: 0, width: 1200, height: 800 }]);
+    expect(window.captured).toEqual([{ x: 0, y: 0, width: 1200, height: 800 }]);
     expect(size(shot.png)).toEqual([1200, 800]);
     expect(shot.space.surface).toBe('tandem');
     expect(shot.space.scaled).toBe(false);
@@ -104,14 +31,14 @@ describe('Electron desktop (against a stand-in for Electron)', () => {
 
   it('captures a pane (an area of the window) and maps its image back to window coordinates', async () => {
     const shot = await desktop.screenshot({ kind: 'tandem', rect: { x: 600, y: 0, width: 600, height: 800 } });
-    expect(electron.captured).toEqual([{ x: 600, y: 0, width: 600, height: 800 }]);
+    expect(window.captured).toEqual([{ x: 600, y: 0, width: 600, height: 800 }]);
     expect(size(shot.png)).toEqual([600, 800]);
     expect(shot.space.toScreen({ x: 10, y: 10 })).toEqual({ x: 610, y: 10 });
     await expect(desktop.screenshot({ kind: 'tandem', rect: { x: 5000, y: 0, width: 10, height: 10 } })).rejects.toMatchObject({ code: 'outside' });
   });
 
   it('scales a large window so the long side is 1280', async () => {
-    desktop = new ElectronDesktop(standIn(2560, 1440, 1), new WindowExclusion());
+    desktop = new ElectronDesktop(standInElectron(2560, 1440, 1), new WindowExclusion());
     const shot = await desktop.screenshot({ kind: 'window', windowId: 'tandem' });
     expect(size(shot.png)).toEqual([1280, 720]);
     // Image pixel 640 covers window pixels 1280–1281: the click goes to the centre of that span.
@@ -120,18 +47,18 @@ describe('Electron desktop (against a stand-in for Electron)', () => {
 
   it('sends clicks, double clicks, scrolls, text and chords to the window through sendInputEvent', async () => {
     await desktop.act({ kind: 'click', at: { x: 10.4, y: 20.6 }, button: 'left', count: 2 }, 'tandem');
-    expect(electron.events).toEqual([
+    expect(window.events).toEqual([
       { type: 'mouseMove', x: 10, y: 21 },
       { type: 'mouseDown', x: 10, y: 21, button: 'left', clickCount: 1 },
       { type: 'mouseUp', x: 10, y: 21, button: 'left', clickCount: 1 },
       { type: 'mouseDown', x: 10, y: 21, button: 'left', clickCount: 2 },
       { type: 'mouseUp', x: 10, y: 21, button: 'left', clickCount: 2 },
     ]);
-    electron.events.length = 0;
+    window.events.length = 0;
     await desktop.act({ kind: 'type', text: 'ls\n' }, 'tandem');
     await desktop.act({ kind: 'key', keys: 'ctrl+shift+t Escape' }, 'tandem');
     await desktop.act({ kind: 'scroll', at: { x: 5, y: 5 }, down: 3, right: 0 }, 'tandem');
-    expect(electron.events).toEqual([
+    expect(window.events).toEqual([
       { type: 'char', keyCode: 'l' },
       { type: 'char', keyCode: 's' },
       { type: 'keyDown', keyCode: 'Enter', modifiers: [] },
@@ -151,8 +78,8 @@ describe('Electron desktop (against a stand-in for Electron)', () => {
     await expect(desktop.act({ kind: 'focus_window', windowId: '0x2a00007' })).rejects.toMatchObject({ code: 'unavailable' });
     await expect(desktop.act({ kind: 'key', keys: 'hyper+x' }, 'tandem')).rejects.toMatchObject({ code: 'invalid' });
     await desktop.act({ kind: 'focus_window', windowId: 'tandem' });
-    expect(electron.focused).toBe(1);
-    expect(electron.events).toEqual([]);
+    expect(window.focused).toBe(1);
+    expect(window.events).toEqual([]);
   });
 
   it('captures a screen through desktopCapturer, and refuses while an excluded window is open', async () => {
@@ -202,14 +129,14 @@ describe('choosing the desktop at run time', () => {
   });
 
   it("uses Electron for Tandem's window and says what else is missing when there is no X11", async () => {
-    const electron = standIn();
+    const electron = standInElectron();
     const desktop = chooseDesktop({ platform: 'darwin', env: {}, exclusion, electron });
     expect(await desktop.availability()).toEqual({ available: true, implementation: expect.stringMatching(/^Electron \(Tandem's window only; macOS/) });
     expect(size((await desktop.screenshot({ kind: 'tandem' })).png)).toEqual([1200, 800]);
     await expect(desktop.screenshot({ kind: 'window', windowId: '0x2a00007' })).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/macOS/) });
     await expect(desktop.act({ kind: 'click', at: { x: 1, y: 1 }, button: 'left', count: 1 })).rejects.toMatchObject({ code: 'unavailable' });
     await desktop.act({ kind: 'click', at: { x: 1, y: 1 }, button: 'left', count: 1 }, 'tandem');
-    expect(electron.events.length).toBe(3);
+    expect(electron.current!.events.length).toBe(3);
     expect((await desktop.listWindows()).map((window) => window.id)).toEqual(['tandem']);
   });
 
@@ -221,12 +148,13 @@ describe('choosing the desktop at run time', () => {
 
 describe('Electron desktop: an interrupted request', () => {
   it('stops once a capture Electron cannot cut short returns: a screenshot or OCR of the window, a screen', async () => {
-    const electron = standIn();
+    const electron = standInElectron();
+    const window = electron.current!;
     const desktop = new ElectronDesktop(electron, new WindowExclusion());
     let abort = new AbortController();
-    const capturePage = electron.window.webContents.capturePage;
+    const capturePage = window.webContents.capturePage;
     // The user interrupts while Electron captures.
-    electron.window.webContents.capturePage = async (rect) => {
+    window.webContents.capturePage = async (rect) => {
       abort.abort();
       return capturePage(rect);
     };

@@ -57,15 +57,16 @@ export function screenshotTarget(input: z.infer<typeof ScreenshotInputSchema>): 
 
 /**
  * `screenshot`: an image of a window, a screen or a region (PNG, long side at most 1280 px, the
- * scale stated), or a pane's exact screen text. A read step: `[approval.vision]`, and without
- * a policy the first look at each kind of target in a conversation asks.
+ * scale stated), or a pane's exact screen text (with its image in the desktop app). A read
+ * step: `[approval.vision]`, and without a policy the first look at each kind of target in a
+ * conversation asks.
  */
 export const screenshotTool: LookTool = {
   definition: {
     name: 'screenshot',
     description:
       'Look at the screen, after the user approves it (the first time per kind of target in a conversation, unless their policy allows it). ' +
-      'target "pane": the exact text on a terminal pane\'s screen (cheap and exact; prefer it for terminals). ' +
+      'target "pane": the exact text on a terminal pane\'s screen, with an image of the pane as drawn in the desktop app (a browser page cannot capture itself: text only there). ' +
       '"window": a window by its id from list_windows. "screen": a whole screen (monitor index "screen", default the first). "region": a rectangle in screen pixels. ' +
       'Images are PNG, scaled so the long side is at most 1280 px; the result states the scale, and points in that image are what later UI actions use. ' +
       'Windows on the user\'s privacy list (password managers) are never captured: refused as targets, blacked out in screen captures.',

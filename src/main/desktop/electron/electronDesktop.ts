@@ -3,33 +3,43 @@ import { DesktopError, stopIfAborted } from '../desktopError';
 import { describeRect, intersectRects, rectContains, type Rect } from '../geometry';
 import { recognizeText } from '../ocr/tesseractOcr';
 import { wordsAsLines } from '../ocr/tesseractTsv';
+import { isOwnWindow, TANDEM_WINDOW_ID } from '../ownWindow';
 import type { WindowExclusion } from '../privacy/windowExclusion';
 import type { RgbaImage } from '../raster/rgbaImage';
 import { ScreenshotSpace, type Surface } from '../screenshotSpace';
 import { inputEvents } from './electronInput';
-import type { ElectronSurface, NativeImageLike } from './electronSurface';
-
-/** The id Tandem's own window has in window lists and targets. */
-export const TANDEM_WINDOW_ID = 'tandem';
+import type { ElectronSurface, ElectronWindow, NativeImageLike } from './electronSurface';
+import { PAGE_ANSWER_LIMIT_MS, pageAnswer } from './pageAnswer';
+import { paneRect } from './paneLocation';
 
 /**
- * The desktop as Electron sees it: Tandem's own window (capturePage, sendInputEvent) on every
- * platform, screens through desktopCapturer (read-only: Electron cannot send input to other
- * applications), the clipboard and notifications. desktopCapturer gives no window geometry,
- * so excluded windows cannot be blacked out: a screen capture is refused while one is open.
+ * The desktop as Electron sees it: Tandem's own window and its panes (capturePage,
+ * sendInputEvent) on every platform, screens through desktopCapturer (read-only: Electron
+ * cannot send input to other applications), the clipboard and notifications. desktopCapturer
+ * gives no window geometry, so excluded windows cannot be blacked out: a screen capture is
+ * refused while one is open. The window is looked up on every request, so a closed and
+ * reopened window is followed, and a closed one is refused in words.
  */
 export class ElectronDesktop implements Desktop {
   constructor(
     private readonly electron: ElectronSurface,
     private readonly exclusion: WindowExclusion,
+    /** How long a pane's place or a capture of the window is waited for. */
+    private readonly pageLimitMs = PAGE_ANSWER_LIMIT_MS,
   ) {}
+
+  /** The process that owns Tandem's windows (the window system lists them under it). */
+  get pid(): number {
+    return this.electron.pid;
+  }
 
   async availability(): Promise<DesktopAvailability> {
     return { available: true, implementation: 'Electron' };
   }
 
   async listWindows(): Promise<WindowInfo[]> {
-    const { window } = this.electron;
+    const window = this.openWindow();
+    if (!window) return [];
     const bounds = window.getContentBounds();
     const centre = { x: bounds.x + bounds.width / 2, y: bounds.y + bounds.height / 2 };
     const displays = this.electron.screen.getAllDisplays();
@@ -57,31 +67,33 @@ export class ElectronDesktop implements Desktop {
   }
 
   async screenshot(target: CaptureTarget, signal?: AbortSignal): Promise<Screenshot> {
-    if (isTandem(target)) {
+    if (isOwnWindow(target)) {
       const { image, area, space } = await this.captureTandem(target);
       stopIfAborted(signal);
-      return { png: fitted(image, space).toPNG(), space, description: tandemDescription(area), blackedOut: [] };
+      return { png: fitted(image, space).toPNG(), space, description: tandemDescription(target, area), blackedOut: [] };
     }
     if (target.kind === 'screen') return this.captureScreen(target.screen, signal);
     throw new DesktopError('unavailable', `capturing a ${target.kind} other than Tandem's window needs X11 (DISPLAY) on this system`);
   }
 
   async readText(target: CaptureTarget, signal?: AbortSignal): Promise<ScreenText> {
-    if (!isTandem(target)) throw new DesktopError('unavailable', "reading text outside Tandem's window needs X11 (DISPLAY) on this system");
+    if (!isOwnWindow(target)) throw new DesktopError('unavailable', "reading text outside Tandem's window needs X11 (DISPLAY) on this system");
     const { image, area, space } = await this.captureTandem(target);
     stopIfAborted(signal);
     const words = await recognizeText(bgraToRgba(image.resize({ width: area.width, height: area.height, quality: 'best' })), area, space, signal);
-    return { words, text: wordsAsLines(words), space, description: tandemDescription(area) };
+    return { words, text: wordsAsLines(words), space, description: tandemDescription(target, area) };
   }
 
   async act(action: UiAction, surface: Surface = 'tandem'): Promise<void> {
     if ('windowId' in action) {
       if (action.windowId !== TANDEM_WINDOW_ID) throw new DesktopError('unavailable', 'acting on other windows needs X11 (DISPLAY) on this system');
-      if (action.kind === 'focus_window' || action.kind === 'raise_window') return this.electron.window.focus();
+      if (action.kind === 'focus_window' || action.kind === 'raise_window') return this.window().focus();
       throw new DesktopError('invalid', `${action.kind} is not done to Tandem's own window; ask the user`);
     }
     if (surface !== 'tandem') throw new DesktopError('unavailable', "Electron sends input only to Tandem's own window; other applications need X11 (DISPLAY)");
-    for (const event of inputEvents(action)) this.electron.window.webContents.sendInputEvent(event);
+    const events = inputEvents(action);
+    const { webContents } = this.window();
+    for (const event of events) webContents.sendInputEvent(event);
   }
 
   async readClipboard(): Promise<string> {
@@ -96,13 +108,26 @@ export class ElectronDesktop implements Desktop {
     this.electron.showNotification(notification.title, notification.body);
   }
 
+  /** Tandem's window now, or undefined while it is closed. */
+  private openWindow(): ElectronWindow | undefined {
+    const window = this.electron.window();
+    return window && !window.isDestroyed() ? window : undefined;
+  }
+
+  private window(): ElectronWindow {
+    const window = this.openWindow();
+    if (!window) throw new DesktopError('not_found', "Tandem's window is not open (it was closed), so it cannot be captured or sent input");
+    return window;
+  }
+
   private async captureTandem(target: CaptureTarget): Promise<{ image: NativeImageLike; area: Rect; space: ScreenshotSpace }> {
-    const { width, height } = this.electron.window.getContentBounds();
+    const window = this.window();
+    const { width, height } = window.getContentBounds();
     const content = { x: 0, y: 0, width, height };
-    const wanted = target.kind === 'tandem' && target.rect ? target.rect : content;
+    const wanted = target.kind === 'pane' ? await paneRect(window, target.paneId, this.pageLimitMs) : target.kind === 'tandem' && target.rect ? target.rect : content;
     const area = intersectRects(wanted, content);
     if (!area) throw new DesktopError('outside', `${describeRect(wanted)} is outside Tandem's window (${width}×${height})`);
-    const image = await this.electron.window.webContents.capturePage(area);
+    const image = await pageAnswer(window.webContents.capturePage(area), this.pageLimitMs, "A capture of Tandem's window");
     if (image.isEmpty()) throw new DesktopError('failed', "Tandem's window gave an empty capture (is it minimized?)");
     return { image, area, space: ScreenshotSpace.forCapture(area, 'tandem') };
   }
@@ -132,12 +157,9 @@ export class ElectronDesktop implements Desktop {
   }
 }
 
-function isTandem(target: CaptureTarget): boolean {
-  return target.kind === 'tandem' || (target.kind === 'window' && target.windowId === TANDEM_WINDOW_ID);
-}
-
-function tandemDescription(area: Rect): string {
-  return `Tandem's window (${describeRect(area)} of its content)`;
+function tandemDescription(target: CaptureTarget, area: Rect): string {
+  const what = target.kind === 'pane' ? `pane ${target.paneId} in Tandem's window` : "Tandem's window";
+  return `${what} (${describeRect(area)} of its content)`;
 }
 
 /** The image at exactly the space's size (capturePage returns device pixels, thumbnails keep their own rounding). */

@@ -33,19 +33,31 @@ export interface CapturerSource {
   thumbnail: NativeImageLike;
 }
 
-export interface ElectronSurface {
-  /** Tandem's main window. */
-  window: {
-    getTitle(): string;
-    getContentBounds(): ElectronRectangle;
-    isFocused(): boolean;
-    isMinimized(): boolean;
-    focus(): void;
-    webContents: {
-      capturePage(rect?: ElectronRectangle): Promise<NativeImageLike>;
-      sendInputEvent(event: ElectronInputEvent): void;
-    };
+/** Tandem's main window: what of Electron's BrowserWindow the desktop uses. */
+export interface ElectronWindow {
+  /** True once the window was closed (its object outlives it). */
+  isDestroyed(): boolean;
+  getTitle(): string;
+  getContentBounds(): ElectronRectangle;
+  isFocused(): boolean;
+  isMinimized(): boolean;
+  focus(): void;
+  webContents: {
+    /** `rect` in the page's DIPs (CSS pixels times the zoom factor). */
+    capturePage(rect?: ElectronRectangle): Promise<NativeImageLike>;
+    sendInputEvent(event: ElectronInputEvent): void;
+    getZoomFactor(): number;
+    /** Runs `scripts` in a JavaScript world of their own beside the page's (same DOM, none of the page's globals). */
+    executeJavaScriptInIsolatedWorld(worldId: number, scripts: { code: string }[]): Promise<unknown>;
   };
+}
+
+export interface ElectronSurface {
+  /**
+   * Tandem's main window as it is now, asked on every use: the user may close it and open a
+   * new one (a second `tandem`), and the desktop follows. Undefined while none is open.
+   */
+  window(): ElectronWindow | undefined;
   desktopCapturer: {
     getSources(options: { types: ('screen' | 'window')[]; thumbnailSize: { width: number; height: number }; fetchWindowIcons?: boolean }): Promise<CapturerSource[]>;
   };

@@ -3,6 +3,7 @@ import { DesktopError } from '../desktopError';
 import { describeRect, intersectRects, type Point, type Rect } from '../geometry';
 import { readWindowsText } from '../ocr/windowsText';
 import { wordsAsLines } from '../ocr/tesseractTsv';
+import { OWN_WINDOW_NEEDS_ELECTRON } from '../ownWindow';
 import type { WindowExclusion } from '../privacy/windowExclusion';
 import { cropImage, type RgbaImage } from '../raster/rgbaImage';
 import { decodeXwd } from '../raster/xwdDecoding';
@@ -162,8 +163,8 @@ export class X11Desktop implements Desktop {
    * either list is blacked out, so a password manager that opens or moves meanwhile is not shown.
    */
   private async capture(target: CaptureTarget, signal: AbortSignal | undefined): Promise<Capture> {
-    if (target.kind === 'tandem') {
-      throw new DesktopError('unavailable', "Tandem's own window is captured through Electron; in browser mode capture the window by id or the screen");
+    if (target.kind === 'tandem' || target.kind === 'pane') {
+      throw new DesktopError('unavailable', `${OWN_WINDOW_NEEDS_ELECTRON} (capture the browser's window by id or the screen instead)`);
     }
     const tools = this.tools.until(signal);
     const [before, dump] = await Promise.all([
@@ -182,7 +183,7 @@ export class X11Desktop implements Desktop {
   }
 }
 
-function resolveArea(target: Exclude<CaptureTarget, { kind: 'tandem' }>, snapshot: WindowSnapshot): { rect: Rect; description: string } {
+function resolveArea(target: Exclude<CaptureTarget, { kind: 'tandem' | 'pane' }>, snapshot: WindowSnapshot): { rect: Rect; description: string } {
   switch (target.kind) {
     case 'screen': {
       const screen =

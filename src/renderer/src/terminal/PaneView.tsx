@@ -47,6 +47,8 @@ export const PaneView = memo(function PaneView({ paneId, visible, focused, showF
 
   if (!meta) return <div className="pane pane--missing" />;
 
+  // data-testid and data-pane-id are also how the Electron app finds a pane to capture
+  // (src/main/desktop/electron/paneLocation.ts): keep them on this element.
   return (
     <div
       className={`pane${focused && showFocus ? ' pane--focused' : ''}`}
