@@ -65,7 +65,7 @@ export class LookSteps {
     this.approved.add(lookKind(look));
     try {
       if (look.look === 'windows') return listed(await this.desktop().listWindows(signal));
-      if (look.target.kind === 'pane') return await this.paneLook(look.look, look.target.paneId ?? step.paneId);
+      if (look.target.kind === 'pane') return await this.paneLook(look.look, look.target, look.target.paneId ?? step.paneId);
       if (look.look === 'screen-text') {
         const read = await this.desktop().readText(captureTarget(look.target), signal);
         this.deps.memory.remember(look.target, read.space, read.description, { words: read.words });
@@ -94,21 +94,29 @@ export class LookSteps {
    * own window (the Electron app). Where it cannot (browser mode: a page cannot capture itself;
    * the pane's tab is in the background) the text goes alone and the model is told why.
    */
-  private async paneLook(look: 'screenshot' | 'screen-text', paneId: number | undefined): Promise<Looked> {
+  private async paneLook(look: 'screenshot' | 'screen-text', target: ScreenshotTarget, paneId: number | undefined): Promise<Looked> {
     const pane = paneId !== undefined ? this.deps.pane(paneId) : undefined;
     if (!pane?.screenText) throw new Error(`there is no pane ${paneId ?? '(none is active)'}`);
     const { desktop } = this.deps;
     const [text, image] = await Promise.all([
       pane.screenText(),
       look === 'screenshot' && desktop
-        ? desktop.screenshot({ kind: 'pane', paneId: pane.id }).then(captured, (error: unknown) => (error instanceof Error ? error.message : String(error)))
+        ? desktop.screenshot({ kind: 'pane', paneId: pane.id }).then(
+            (shot) => {
+              const looked = captured(shot);
+              // A UI action's points on this pane are pixels of this image (Tandem's window's surface).
+              this.deps.memory.remember(target, shot.space, shot.description, { screenshot: looked.screenshot });
+              return looked;
+            },
+            (error: unknown) => (error instanceof Error ? error.message : String(error)),
+          )
         : undefined,
     ]);
     if (image === undefined || typeof image === 'string') {
       const content = `The screen of pane ${pane.id} as text (exact, from the terminal's own state; no image${image ? `: ${image}` : ''}):\n${text}`;
       return { kind: 'looked', ok: true, content, report: `pane ${pane.id} as text` };
     }
-    if (image.screenshot) this.images.set(image.screenshot.id, image.src);
+    this.images.set(image.screenshot.id, image.src);
     const exact: ToolResultPart = { type: 'text', text: `The same pane as text (exact, from the terminal's own state):\n${text}` };
     return { ...image, content: [...(image.content as ToolResultPart[]), exact], report: `${image.report}, with its text` };
   }
