@@ -133,6 +133,41 @@ describe.skipIf(missing.length > 0)(`the agent acts on the screen under Xvfb${mi
     expect(click.decider?.rule).toContain('allow_apps');
   });
 
+  it('Allow for session covers later clicks in that application, but not in an !auto run: there only the policy lets a UI action run unasked', async () => {
+    const { client, model, paneId } = await open({ env: { DISPLAY: xvfb.display }, systemPolicyToml: '[approval.vision]\nscreenshot = "allow"\n' });
+    const readThenClick = () => {
+      model.reset();
+      model.script({ parts: [{ toolUse: { id: 'r1', name: 'read_screen_text', input: { target: 'screen' } } }] });
+      model.respond(clickCancelAfterReading());
+    };
+    const lastClick = () => waitForStep(client, (step) => step.kind === 'ui' && step.approval !== undefined, 'the click judged');
+
+    let dialog = await showDialog();
+    readThenClick();
+    await client.request('agent.send', { text: 'close the dialog', attachments: [], paneId });
+    const first = await lastClick();
+    expect(first.approval).toMatchObject({ decision: 'ask', grantable: true, shape: 'ui actions in Xmessage' });
+    await client.request('agent.step', { planId: planIdOf(client), stepId: first.id, action: 'allow-session' });
+    expect(await waitForExit(dialog)).toBe(4);
+    await waitForIdleWithAnswer(client, 'All done.');
+
+    dialog = await showDialog();
+    readThenClick();
+    await client.request('agent.send', { text: 'again', attachments: [], paneId });
+    expect(await waitForExit(dialog)).toBe(4);
+    expect((await waitForStep(client, (step) => step.kind === 'ui' && step.status === 'done', 'the granted click')).decider).toMatchObject({ by: 'grant' });
+    await waitForIdleWithAnswer(client, 'All done.');
+
+    dialog = await showDialog();
+    readThenClick();
+    await client.request('agent.auto', { paneId, task: 'close the build-failed dialog' });
+    const auto = await waitForStep(client, (step) => step.kind === 'ui' && step.approval?.decision === 'ask', 'the auto run asking for its click');
+    expect(auto.approval?.rule).toContain('auto mode');
+    expect(dialog.exitCode).toBeNull();
+    await decide(client, auto, 'approve');
+    expect(await waitForExit(dialog)).toBe(4);
+  });
+
   it('typing into a terminal window is RED: blocked, and nothing is typed', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'tandem-ui-')), 'typed.txt');
     const xterm = spawn('xterm', ['-geometry', '80x10+100+100', '-title', 'cat-target', '-e', 'sh', '-c', `cat > ${file}`], { env: { ...process.env, DISPLAY: xvfb.display }, stdio: 'ignore' });
