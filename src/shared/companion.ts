@@ -46,7 +46,8 @@ export type AutoEnd =
 export interface AutoSummaryStep {
   planId: string;
   stepId: string;
-  kind: 'command' | 'edit';
+  /** A look at the screen counts as a command; a UI action's `command` is the action in words. */
+  kind: 'command' | 'edit' | 'ui';
   command: string;
   /** done, failed, denied (refused or denied), skipped, ... */
   status: string;

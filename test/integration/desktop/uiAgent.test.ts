@@ -166,6 +166,15 @@ describe.skipIf(missing.length > 0)(`the agent acts on the screen under Xvfb${mi
     expect(dialog.exitCode).toBeNull();
     await decide(client, auto, 'approve');
     expect(await waitForExit(dialog)).toBe(4);
+    // Tandem's summary of the run names what it did on screen, in words.
+    const summary = await client.waitFor(
+      () => latest(client)?.items.find((item) => item.role === 'summary'),
+      15_000,
+      'the auto run summary',
+    );
+    expect(summary.role === 'summary' && summary.summary.steps.filter((step) => step.kind === 'ui')).toEqual([
+      expect.objectContaining({ status: 'done', command: expect.stringMatching(/^click at \d+,\d+ on 'Cancel' in window 'Build failed'/) }),
+    ]);
   });
 
   it('typing into a terminal window is RED: blocked, and nothing is typed', async () => {

@@ -122,8 +122,8 @@ function summaryStep(plan: PlanView, step: PlanView['steps'][number]): AutoSumma
   return {
     planId: plan.id,
     stepId: step.id,
-    kind: edit ? 'edit' : 'command',
-    command: step.command,
+    kind: edit ? 'edit' : step.kind === 'ui' ? 'ui' : 'command',
+    command: step.ui?.description ?? step.command,
     status: step.status,
     ...(step.exitCode !== undefined ? { exitCode: step.exitCode } : {}),
     ...(edit ? { path: edit.path } : {}),

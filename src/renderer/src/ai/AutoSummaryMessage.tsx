@@ -12,6 +12,7 @@ export function AutoSummaryMessage({ item }: { item: SummaryItem }) {
   const { summary } = item;
   const ran = summary.steps.filter((step) => step.kind === 'command' && (step.status === 'done' || step.status === 'failed'));
   const changed = summary.steps.filter((step) => step.kind === 'edit' && step.status === 'done');
+  const acted = summary.steps.filter((step) => step.kind === 'ui' && (step.status === 'done' || step.status === 'failed'));
   const notRun = summary.steps.filter((step) => NOT_RUN.has(step.status));
   return (
     <div className="ai-message ai-message--summary" data-testid="ai-message" data-role="summary" data-item-id={item.id} data-end={summary.end.kind}>
@@ -39,6 +40,16 @@ export function AutoSummaryMessage({ item }: { item: SummaryItem }) {
           </li>
         ))}
       </SummarySection>
+      {acted.length > 0 && (
+        <SummarySection title="On screen" empty="">
+          {acted.map((step) => (
+            <li key={step.stepId} data-testid="summary-ui" data-status={step.status}>
+              {step.command}
+              {step.status === 'failed' && <span className="auto-summary__detail"> (not done{step.detail ? `: ${step.detail}` : ''})</span>}
+            </li>
+          ))}
+        </SummarySection>
+      )}
       <p className="auto-summary__left" data-testid="summary-left">
         <strong>Left:</strong> {leftText(summary, notRun)}
       </p>
