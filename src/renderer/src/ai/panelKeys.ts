@@ -74,8 +74,8 @@ export function onPanelKeyDown(event: KeyboardEvent<HTMLElement>): void {
     return;
   }
   const step = decisionStep(plan);
-  // An edit step's diff is not edited in place: E does nothing there.
-  if (!step || (action === 'edit' && step.kind === 'edit')) return;
+  // Only a command is edited in place: E does nothing on a file edit, a look or a UI action.
+  if (!step || (action === 'edit' && (step.kind ?? 'command') !== 'command')) return;
   event.preventDefault();
   decideStep(plan.id, step.id, action);
 }
