@@ -1,7 +1,7 @@
 /**
  * Terminal emulators by their window class or instance (lower case). Keys typed into one run
  * commands that never pass the approval gate, so the agent does not type into them; Tandem's
- * own window is one.
+ * own window is one, and so is a browser window showing Tandem's page.
  */
 const TERMINALS = new Set([
   'tandem',
@@ -48,6 +48,12 @@ const TERMINALS = new Set([
   'terminal',
 ]);
 
-export function isTerminalWindow(window: { application: string; instance: string }): boolean {
-  return [window.application, window.instance].some((name) => TERMINALS.has(name.trim().toLowerCase()));
+/**
+ * Tandem's page in a browser (browser mode): the page titles itself "<tab> — Tandem", and the
+ * browser adds its own name ("… — Tandem - Chromium").
+ */
+const TANDEM_PAGE_TITLE = /(^|\s—\s)Tandem(\s|$)/;
+
+export function isTerminalWindow(window: { application: string; instance: string; title: string }): boolean {
+  return [window.application, window.instance].some((name) => TERMINALS.has(name.trim().toLowerCase())) || TANDEM_PAGE_TITLE.test(window.title);
 }
