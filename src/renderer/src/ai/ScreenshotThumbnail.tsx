@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { keptScreenshot, loadScreenshot } from './screenshotImages';
+import { useState } from 'react';
+import { useScreenshotImage } from './screenshotImages';
 
 interface ScreenshotProps {
   /** The image itself (What was sent has it in the payload) … */
@@ -17,17 +17,7 @@ interface ScreenshotProps {
  */
 export function ScreenshotThumbnail({ src: given, id, width, height, description }: ScreenshotProps) {
   const [enlarged, setEnlarged] = useState(false);
-  const [loaded, setLoaded] = useState(() => (id ? keptScreenshot(id) : undefined));
-  useEffect(() => {
-    if (given || !id || keptScreenshot(id)) return;
-    let current = true;
-    void loadScreenshot(id).then((src) => {
-      if (src && current) setLoaded(src);
-    });
-    return () => {
-      current = false;
-    };
-  }, [given, id]);
+  const loaded = useScreenshotImage(given ? undefined : id);
   const src = given ?? loaded;
   return (
     <button

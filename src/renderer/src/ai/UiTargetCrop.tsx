@@ -1,6 +1,5 @@
-import { useEffect, useState } from 'react';
 import type { UiStepView } from '../../../shared/agent';
-import { fetchScreenshot } from './agentRequests';
+import { useScreenshotImage } from './screenshotImages';
 
 /** The crop's size on the card, in CSS pixels. */
 const CROP_WIDTH = 280;
@@ -15,7 +14,7 @@ type Target = NonNullable<UiStepView['target']>;
  * (both ends of a drag), with the point marked: what will be clicked, before it is.
  */
 export function UiTargetCrop({ target }: { target: Target }) {
-  const src = useScreenshotSource(target.screenshotId);
+  const src = useScreenshotImage(target.screenshotId);
   const points = target.to ? [target.at, target.to] : [target.at];
   const left = Math.min(...points.map((point) => point.x));
   const right = Math.max(...points.map((point) => point.x));
@@ -60,18 +59,4 @@ export function UiTargetCrop({ target }: { target: Target }) {
 function clampOffset(offset: number, imageSize: number, cropSize: number): number {
   if (imageSize <= cropSize) return (cropSize - imageSize) / 2;
   return Math.min(0, Math.max(cropSize - imageSize, offset));
-}
-
-function useScreenshotSource(id: string): string | undefined {
-  const [src, setSrc] = useState<string | undefined>();
-  useEffect(() => {
-    let current = true;
-    void fetchScreenshot(id).then((found) => {
-      if (current) setSrc(found);
-    });
-    return () => {
-      current = false;
-    };
-  }, [id]);
-  return src;
 }

@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { fetchScreenshot } from './agentRequests';
 import { useConversationStore } from './conversationStore';
 
@@ -29,4 +30,21 @@ export async function loadScreenshot(id: string): Promise<string | undefined> {
   // An image that arrives after its conversation was replaced is not kept.
   if (src && fetchedFor === conversationId) fetched.set(id, src);
   return src;
+}
+
+/** A screenshot step's image for a component: kept ones at once, others once fetched. */
+export function useScreenshotImage(id: string | undefined): string | undefined {
+  const [loaded, setLoaded] = useState<{ id: string; src: string } | undefined>();
+  const kept = id ? keptScreenshot(id) : undefined;
+  useEffect(() => {
+    if (!id || keptScreenshot(id)) return;
+    let current = true;
+    void loadScreenshot(id).then((src) => {
+      if (src && current) setLoaded({ id, src });
+    });
+    return () => {
+      current = false;
+    };
+  }, [id]);
+  return kept ?? (loaded && loaded.id === id ? loaded.src : undefined);
 }
