@@ -98,14 +98,17 @@ export async function decideUiAction(action: ProposedUiAction, shape: string, co
   );
   const hookRule = `hook ${hook.hook ?? 'pre-exec'}${hook.reason ? `: ${hook.reason}` : ''}`;
   if (hook.decision === 'deny') return decided('deny', `hook ${hook.hook ?? 'pre-exec'}: ${hook.reason || 'denied'}`, 'hook');
-  // A hook cannot rewrite a UI action: a changed "command" makes it ask.
-  if (hook.decision === 'ask' || (hook.command !== undefined && hook.command !== action.command)) return decided('ask', hookRule, 'hook');
+  // A policy deny stands whatever a hook answers (a hook's "ask" would let the user approve it).
   const denied = ui.find((layer) => layer.mode === 'deny');
   if (denied) return decided('deny', `policy ${denied.file}: [approval.ui] mode = "deny"`, 'policy');
-  const asks = ui.some((layer) => layer.error || layer.mode === 'ask');
+  // A hook cannot rewrite a UI action: a changed "command" makes it ask.
+  if (hook.decision === 'ask' || (hook.command !== undefined && hook.command !== action.command)) return decided('ask', hookRule, 'hook');
+  // Each file is judged on its own, the strictest wins: a file's allow_apps is the exception to its own mode = "ask", never to another file's.
+  const allowsApp = (layer: (typeof ui)[number]) => window !== undefined && layer.allow_apps !== undefined && new WindowExclusion(layer.allow_apps).matchFor(window) !== undefined;
+  const asks = ui.some((layer) => layer.error || (layer.mode === 'ask' && !allowsApp(layer)));
   if (hook.decision === 'allow' && !layers.some((layer) => layer.error)) return decided('allow', hookRule, 'hook');
-  const allowedApp = window ? ui.find((layer) => layer.allow_apps && new WindowExclusion(layer.allow_apps).matchFor(window)) : undefined;
-  if (allowedApp && window && !ui.some((layer) => layer.error)) {
+  const allowedApp = ui.find(allowsApp);
+  if (allowedApp && window && !asks) {
     return decided('allow', `policy ${allowedApp.file}: [approval.ui] allow_apps names '${window.application || window.title}'`, 'policy');
   }
   const allowedAll = ui.find((layer) => layer.mode === 'allow');
