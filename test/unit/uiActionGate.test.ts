@@ -226,6 +226,29 @@ describe('[approval.ui] in policy.toml', () => {
   });
 });
 
+describe('a drag reaches two windows: both are judged', () => {
+  const bank: UiActionWindow = { id: '0x6600001', title: 'My Bank - Firefox', application: 'firefox', instance: 'Navigator', excluded: false };
+  const drag = (dropWindow: UiActionWindow) => decideUi({ command: "drag from 1,2 to 3,4 in window 'Installer' (XMessage) onto another window", dropWindow }, 'drag');
+
+  it('a drop onto a window whose title matches deny_titles is RED', async () => {
+    userPolicy('[approval.ui]\nmode = "allow"\ndeny_titles = ["*Bank*"]\n');
+    const decision = await drag(bank);
+    expectBlocked(decision);
+    expect(decision.reasons.join(' ')).toContain('My Bank - Firefox');
+  });
+
+  it('a drop onto a window on the privacy list is denied', async () => {
+    expect((await drag(keepass)).decision).toBe('deny');
+  });
+
+  it('allow_apps must name the application dropped onto as well', async () => {
+    userPolicy('[approval.ui]\nallow_apps = ["XMessage"]\n');
+    expectAsked(await drag(bank));
+    userPolicy('[approval.ui]\nallow_apps = ["XMessage", "firefox"]\n');
+    expect((await drag(bank)).decision).toBe('allow');
+  });
+});
+
 describe('a broken policy file never makes anything more permissive', () => {
   it('allow_apps and mode = "allow" of a good file ask while the other file is broken', async () => {
     systemPolicy('[approval.ui]\nmode = "allow"\nallow_apps = ["XMessage"]\n');

@@ -299,6 +299,21 @@ describe('the window the action reaches, as the gate judges it', () => {
     expect(dropped.ok && dropped.decision.decision).toBe('deny');
   });
 
+  it('a drag is judged by the window it drops onto as well: deny_titles, allow_apps', async () => {
+    const bank = windowOf('0x6600001', 'My Bank - Firefox', 'firefox', { x: 1300, y: 0, width: 600, height: 500 });
+    desktop.windows = [desktopWindow, installer, bank];
+    lookedAtScreen([]);
+    // From the installer (900,450 on screen) onto the bank's page (1500,150).
+    const request = { action: 'drag' as const, at: { x: 600, y: 300 }, to: { x: 1000, y: 100 } };
+    writeFileSync(join(paths.configDir, 'policy.toml'), '[approval.ui]\nallow_apps = ["XMessage"]\n');
+    const asked = await steps.judge(stepOf(request), where);
+    expect(judged[0]?.action).toMatchObject({ window: { id: installer.id }, dropWindow: { id: bank.id } });
+    expect(asked.ok && asked.decision).toMatchObject({ decision: 'ask', blocked: false });
+    writeFileSync(join(paths.configDir, 'policy.toml'), '[approval.ui]\nallow_apps = ["XMessage"]\ndeny_titles = ["*Bank*"]\n');
+    const blocked = await steps.judge(stepOf(request), where);
+    expect(blocked.ok && blocked.decision).toMatchObject({ decision: 'ask', blocked: true, level: 'red' });
+  });
+
   it('[approval.ui] allow_apps lets a click on that application run without asking', async () => {
     writeFileSync(join(paths.configDir, 'policy.toml'), '[approval.ui]\nallow_apps = ["XMessage"]\n');
     lookedAtScreen([]);

@@ -78,6 +78,7 @@ export class UiSteps {
         command: view.description,
         purpose: step.purpose,
         window: gateWindow,
+        ...(resolved.dropWindow && resolved.dropWindow.id !== gateWindow?.id ? { dropWindow: resolved.dropWindow } : {}),
         intoTerminal: resolved.intoTerminal,
         harmless: request.action === 'wait' || request.action === 'cursor_position',
         auto: where.auto,

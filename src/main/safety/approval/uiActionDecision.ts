@@ -20,6 +20,8 @@ export interface ProposedUiAction {
   purpose?: string;
   /** The window under the point, the focused one (keys), or the one named; absent for the clipboard and notifications. */
   window?: UiActionWindow;
+  /** A drag's drop window, when it is another one: judged as well (privacy list, deny_titles; allow_apps must name both). */
+  dropWindow?: UiActionWindow;
   /** Keys or text reach a terminal (typed, pressed, pasted with the middle button, dropped): RED. */
   intoTerminal: boolean;
   /** Waiting or reading where the pointer is: nothing on screen changes, nothing is read. */
@@ -66,15 +68,20 @@ export async function decideUiAction(action: ProposedUiAction, shape: string, co
   });
   if (action.harmless) return decided('allow', 'builtin: waiting, or reading where the pointer is, changes nothing', 'builtin');
   const { window } = action;
-  if (window?.excluded) {
-    reasons.push(`'${window.title || window.id}' is on the privacy list.`);
+  // Every window the action reaches: the one under the point (focused, named) and a drag's drop window.
+  const reached = [window, action.dropWindow].filter((candidate): candidate is UiActionWindow => candidate !== undefined);
+  const excluded = reached.find((candidate) => candidate.excluded);
+  if (excluded) {
+    reasons.push(`'${excluded.title || excluded.id}' is on the privacy list.`);
     return decided('deny', 'builtin: windows on the privacy list ([approval.vision] exclude) are never acted on', 'builtin');
   }
   const layers = context.policy.layers();
   const ui = layers.map((layer) => ({ file: layer.file, error: layer.error, ...(layer.error ? {} : layer.policy?.approval?.ui) }));
-  const deniedTitle = window ? ui.find((layer) => layer.deny_titles && new WindowExclusion(layer.deny_titles).matchFor({ title: window.title, application: '', instance: '' })) : undefined;
-  if (deniedTitle && window) {
-    reasons.push(`The window's title '${window.title}' matches [approval.ui] deny_titles in ${deniedTitle.file}.`);
+  const titleDenied = (candidate: UiActionWindow) => ui.find((layer) => layer.deny_titles && new WindowExclusion(layer.deny_titles).matchFor({ title: candidate.title, application: '', instance: '' }));
+  const deniedWindow = reached.find((candidate) => titleDenied(candidate) !== undefined);
+  const deniedTitle = deniedWindow ? titleDenied(deniedWindow) : undefined;
+  if (deniedTitle && deniedWindow) {
+    reasons.push(`The window's title '${deniedWindow.title}' matches [approval.ui] deny_titles in ${deniedTitle.file}.`);
     return decided('ask', `policy ${deniedTitle.file}: [approval.ui] deny_titles`, 'policy', true);
   }
   if (action.intoTerminal) {
@@ -104,7 +111,8 @@ export async function decideUiAction(action: ProposedUiAction, shape: string, co
   // A hook cannot rewrite a UI action: a changed "command" makes it ask.
   if (hook.decision === 'ask' || (hook.command !== undefined && hook.command !== action.command)) return decided('ask', hookRule, 'hook');
   // Each file is judged on its own, the strictest wins: a file's allow_apps is the exception to its own mode = "ask", never to another file's.
-  const allowsApp = (layer: (typeof ui)[number]) => window !== undefined && layer.allow_apps !== undefined && new WindowExclusion(layer.allow_apps).matchFor(window) !== undefined;
+  const allowsApp = (layer: (typeof ui)[number]) =>
+    window !== undefined && layer.allow_apps !== undefined && reached.every((candidate) => new WindowExclusion(layer.allow_apps!).matchFor(candidate) !== undefined);
   const asks = ui.some((layer) => layer.error || (layer.mode === 'ask' && !allowsApp(layer)));
   if (hook.decision === 'allow' && !layers.some((layer) => layer.error)) return decided('allow', hookRule, 'hook');
   const allowedApp = ui.find(allowsApp);
