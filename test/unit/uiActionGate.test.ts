@@ -256,6 +256,20 @@ describe('a broken policy file never makes anything more permissive', () => {
     expectAsked(await decideUi());
   });
 
+  it("a session grant does not lift the deny_titles of a file that broke: it asks until the file is fixed", async () => {
+    const bank: UiActionWindow = { id: '0x6600001', title: 'My Bank - Firefox', application: 'firefox', instance: 'Navigator', excluded: false };
+    gate.grants.grant(uiActionShape({ window: bank }, 'click'), 'click');
+    userPolicy('[approval.ui]\ndeny_titles = ["*Bank*"]\n');
+    expectBlocked(await decideUi({ window: bank }));
+    userPolicy('[approval.ui]\ndeny_titles = ["*Bank*"]\nmode = "alow"\n');
+    const decision = await decideUi({ window: bank });
+    expectAsked(decision);
+    expect(decision.rule).not.toMatch(/allowed for this session/);
+    // Fixed again, the grant covers other windows of the application.
+    userPolicy('[approval.ui]\ndeny_titles = ["*Bank*"]\n');
+    expect((await decideUi({ window: { ...bank, id: '0x6600002', title: 'News - Firefox' } })).decision).toBe('allow');
+  });
+
   it('a hook cannot vouch for an action while a file is broken', async () => {
     userPolicy('this is not toml = = =\n');
     hook('pre-exec', answering('hook', { decision: 'allow', reason: 'fine by me' }));

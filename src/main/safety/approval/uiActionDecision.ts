@@ -121,6 +121,7 @@ export async function decideUiAction(action: ProposedUiAction, shape: string, co
   }
   const allowedAll = ui.find((layer) => layer.mode === 'allow');
   if (allowedAll && !asks) return decided('allow', `policy ${allowedAll.file}: [approval.ui] mode = "allow"`, 'policy');
-  if (!action.auto && context.grants.has(shape)) return decided('allow', `allowed for this session: ${shape}`, 'grant');
+  // A broken file's deny_titles are unknown: while one is broken every step asks (a grant included).
+  if (!action.auto && !layers.some((layer) => layer.error) && context.grants.has(shape)) return decided('allow', `allowed for this session: ${shape}`, 'grant');
   return decided('ask', action.auto ? 'auto mode: UI actions ask unless the policy allows the application' : 'default: UI actions ask (YELLOW)', 'default');
 }
