@@ -267,6 +267,43 @@ describe('the computer-use tool (computer_20250124)', () => {
   });
 });
 
+describe('any input at all', () => {
+  const anyAction = fc.oneof(fc.constantFrom(...ACTIONS, 'screenshot', 'left_click', 'left_click_drag', 'scroll', 'type', 'key', 'wait', 'cursor_position', 'hold_key'), fc.string());
+  const anyInput = fc.oneof(
+    fc.anything(),
+    fc.record(
+      {
+        action: anyAction,
+        x: fc.anything(),
+        y: fc.oneof(fc.integer(), fc.double()),
+        coordinate: fc.oneof(fc.tuple(fc.integer(), fc.integer()), fc.array(fc.double())),
+        start_coordinate: fc.anything(),
+        text: fc.oneof(fc.string(), fc.integer()),
+        keys: fc.string(),
+        window_id: fc.string(),
+        target: fc.string(),
+        scroll_direction: fc.string(),
+        scroll_amount: fc.oneof(fc.integer(), fc.double()),
+        duration: fc.double(),
+      },
+      { requiredKeys: [] },
+    ),
+  );
+
+  it('is a step or a refusal the model can read, never an exception', () => {
+    fc.assert(
+      fc.property(anyInput, (input) => {
+        for (const tool of [uiActionTool, computerTool]) {
+          const result = proposed(tool, input);
+          if (result.ok) expect(result.step.ui ?? result.step.vision).toBeDefined();
+          else expect(result.refusal).toMatch(/^Not done: /);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
 describe('which models use the computer tool', () => {
   it.each([
     ['claude-3-7-sonnet-20250219', true],
