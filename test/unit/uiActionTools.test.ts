@@ -269,38 +269,52 @@ describe('the computer-use tool (computer_20250124)', () => {
 
 describe('any input at all', () => {
   const anyAction = fc.oneof(fc.constantFrom(...ACTIONS, 'screenshot', 'left_click', 'left_click_drag', 'scroll', 'type', 'key', 'wait', 'cursor_position', 'hold_key'), fc.string());
+  /** Mostly well-formed values (so that inputs get past the schema), sometimes anything. */
+  const mostly = <T,>(valid: fc.Arbitrary<T>) => fc.oneof({ arbitrary: valid, weight: 6 }, { arbitrary: fc.anything(), weight: 1 });
   const anyInput = fc.oneof(
-    fc.anything(),
-    fc.record(
-      {
-        action: anyAction,
-        x: fc.anything(),
-        y: fc.oneof(fc.integer(), fc.double()),
-        coordinate: fc.oneof(fc.tuple(fc.integer(), fc.integer()), fc.array(fc.double())),
-        start_coordinate: fc.anything(),
-        text: fc.oneof(fc.string(), fc.integer()),
-        keys: fc.string(),
-        window_id: fc.string(),
-        target: fc.string(),
-        scroll_direction: fc.string(),
-        scroll_amount: fc.oneof(fc.integer(), fc.double()),
-        duration: fc.double(),
-      },
-      { requiredKeys: [] },
-    ),
+    { arbitrary: fc.anything(), weight: 1 },
+    {
+      arbitrary: fc.record(
+        {
+          action: anyAction,
+          x: mostly(pixel),
+          y: mostly(pixel),
+          to_x: mostly(pixel),
+          to_y: mostly(pixel),
+          coordinate: mostly(fc.tuple(pixel, pixel)),
+          start_coordinate: mostly(fc.tuple(pixel, pixel)),
+          text: mostly(fc.string({ maxLength: 20 })),
+          keys: mostly(fc.stringMatching(/^[a-z+]{1,10}$/)),
+          window_id: mostly(fc.stringMatching(/^0x[0-9a-f]{1,8}$/)),
+          title: mostly(fc.string({ maxLength: 10 })),
+          width: mostly(fc.integer({ min: 1, max: 5000 })),
+          height: mostly(fc.integer({ min: 1, max: 5000 })),
+          target: mostly(fc.constantFrom('pane', 'window', 'screen', 'region')),
+          scroll_direction: mostly(fc.constantFrom('up', 'down', 'left', 'right')),
+          scroll_amount: mostly(fc.integer({ min: 0, max: 50 })),
+          duration: mostly(fc.double({ min: 0, max: 600, noNaN: true })),
+        },
+        { requiredKeys: ['action'] },
+      ),
+      weight: 5,
+    },
   );
 
   it('is a step or a refusal the model can read, never an exception', () => {
+    let steps = 0;
     fc.assert(
       fc.property(anyInput, (input) => {
         for (const tool of [uiActionTool, computerTool]) {
           const result = proposed(tool, input);
           if (result.ok) expect(result.step.ui ?? result.step.vision).toBeDefined();
           else expect(result.refusal).toMatch(/^Not done: /);
+          if (result.ok) steps++;
         }
       }),
       { numRuns: 500 },
     );
+    // Many of the inputs got past the schemas, to the mapping itself.
+    expect(steps).toBeGreaterThan(10);
   });
 });
 
