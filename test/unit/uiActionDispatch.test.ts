@@ -17,7 +17,6 @@ import { createApprovalGate } from '../../src/main/safety/approval/gateSetup';
 import type { AuditRecord } from '../../src/main/safety/audit/auditEntry';
 import { tandemPaths, type TandemPaths } from '../../src/main/settings/paths';
 import { FakePane } from '../support/fakePane';
-import { untilTrue } from '../support/untilTrue';
 
 // ui_action and the computer tool over the real dispatcher, plan, state machine and approval
 // gate: the step the user sees, what they decide, what the desktop is asked to do and what the
@@ -89,6 +88,19 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 type Decision = 'approve' | 'deny' | 'allow-session';
 
+/**
+ * Lets pending work run until `condition` holds, never sleeping. A UI step's judging reads the
+ * hooks folder and policy files on the thread pool, which takes many more turns than
+ * support/untilTrue's 200 when the machine is busy; the test's timeout ends a real hang.
+ */
+async function settled(condition: () => boolean, what: string): Promise<void> {
+  for (let turn = 0; turn < 1_000_000; turn++) {
+    if (condition()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`never happened: ${what}`);
+}
+
 function setup() {
   const pane = new FakePane();
   const desktop = new StandInDesktop();
@@ -120,7 +132,7 @@ function setup() {
     const executing = dispatcher.execute(withIds).finally(() => (finished = true));
     if (plan) {
       for (;;) {
-        await untilTrue(() => finished || plan.waitingForUser, 'the plan finished or asked');
+        await settled(() => finished || plan.waitingForUser, 'the plan finished or asked');
         if (finished) break;
         const wait = plan.plan.waitingFor();
         const step = wait.for === 'user' ? wait.step : undefined;
