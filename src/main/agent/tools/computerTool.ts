@@ -95,6 +95,8 @@ function uiRequestFor(input: ComputerInput): UiRequest | string {
       return { ...base, action: 'drag', at: { x: input.start_coordinate[0], y: input.start_coordinate[1] }, to: point };
     case 'scroll': {
       if (!point || !input.scroll_direction) return 'scroll needs "coordinate" and "scroll_direction"';
+      // "text" holds modifier keys during the scroll (ctrl+wheel zooms): not a plain scroll.
+      if (input.text) return 'scroll with keys held is not supported; scroll without them, or use key';
       const amount = input.scroll_amount ?? 3;
       const scroll = { down: 0, right: 0 };
       if (input.scroll_direction === 'down' || input.scroll_direction === 'up') scroll.down = input.scroll_direction === 'down' ? amount : -amount;

@@ -53,8 +53,8 @@ interface Resolved {
  * see. Running resolves it again and refuses when a different window is there now.
  */
 export class UiSteps {
-  /** The window each judged step reaches, by step id, to notice a screen that changed before it runs. */
-  private readonly judged = new Map<string, string | undefined>();
+  /** The window each judged step reaches (and a drag's drop window), by step id, to notice a screen that changed before it runs. */
+  private readonly judged = new Map<string, { window?: string; drop?: string }>();
 
   constructor(private readonly deps: UiStepsDeps) {}
 
@@ -78,6 +78,7 @@ export class UiSteps {
         command: view.description,
         purpose: step.purpose,
         window: gateWindow,
+        ...(resolved.dropWindow && resolved.dropWindow.id !== gateWindow?.id ? { dropWindow: resolved.dropWindow } : {}),
         intoTerminal: resolved.intoTerminal,
         harmless: request.action === 'wait' || request.action === 'cursor_position',
         auto: where.auto,
@@ -89,7 +90,7 @@ export class UiSteps {
       },
       request.action,
     );
-    this.judged.set(step.id, window?.id);
+    this.judged.set(step.id, { window: window?.id, drop: resolved.dropWindow?.id });
     // The gate (and hooks) judged the action in words; the step keeps its own line.
     return { ok: true, decision: { ...decision, command: step.command }, view };
   }
@@ -97,9 +98,13 @@ export class UiSteps {
   async run(step: Readonly<PlanStep>, signal?: AbortSignal): Promise<Acted> {
     const request = uiRequest(step);
     try {
-      const resolved = await this.resolve(request);
+      const resolved = await this.resolve(request, signal);
       const before = this.judged.get(step.id);
-      if (resolved.window?.id !== before && (POINTER_ACTIONS.has(request.action) || request.action === 'type' || request.action === 'key')) {
+      if (request.action === 'drag' && resolved.dropWindow?.id !== before?.drop) {
+        const now = resolved.dropWindow ? `'${resolved.dropWindow.title}'` : 'no window';
+        throw new Error(`the screen changed after the step was approved: where it drops is now ${now}. Take a new screenshot.`);
+      }
+      if (resolved.window?.id !== before?.window && (POINTER_ACTIONS.has(request.action) || request.action === 'type' || request.action === 'key')) {
         const now = resolved.window ? `'${resolved.window.title}'` : 'no window';
         throw new Error(`the screen changed after the step was approved: ${POINTER_ACTIONS.has(request.action) ? 'at that point' : 'with the keyboard focus'} is now ${now}. Take a new screenshot.`);
       }
@@ -142,11 +147,11 @@ export class UiSteps {
     }
   }
 
-  private async resolve(request: UiRequest): Promise<Resolved> {
+  private async resolve(request: UiRequest, signal?: AbortSignal): Promise<Resolved> {
     const pointer = POINTER_ACTIONS.has(request.action);
     const look = pointer ? await this.pointerSpace(request) : undefined;
     const needsWindows = pointer || WINDOW_ACTIONS.has(request.action) || request.action === 'type' || request.action === 'key';
-    const windows = needsWindows ? await this.desktop().listWindows() : [];
+    const windows = needsWindows ? await this.desktop().listWindows(signal) : [];
     const toScreen = (point: Point | undefined, name: string): Point => {
       if (!point || !look) throw new Error(`${request.action} needs "${name}": x and y in the screenshot`);
       return look.space.toScreen(point);

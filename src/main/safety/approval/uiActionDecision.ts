@@ -20,6 +20,8 @@ export interface ProposedUiAction {
   purpose?: string;
   /** The window under the point, the focused one (keys), or the one named; absent for the clipboard and notifications. */
   window?: UiActionWindow;
+  /** A drag's drop window, when it is another one: judged as well (privacy list, deny_titles; allow_apps must name both). */
+  dropWindow?: UiActionWindow;
   /** Keys or text reach a terminal (typed, pressed, pasted with the middle button, dropped): RED. */
   intoTerminal: boolean;
   /** Waiting or reading where the pointer is: nothing on screen changes, nothing is read. */
@@ -66,15 +68,20 @@ export async function decideUiAction(action: ProposedUiAction, shape: string, co
   });
   if (action.harmless) return decided('allow', 'builtin: waiting, or reading where the pointer is, changes nothing', 'builtin');
   const { window } = action;
-  if (window?.excluded) {
-    reasons.push(`'${window.title || window.id}' is on the privacy list.`);
+  // Every window the action reaches: the one under the point (focused, named) and a drag's drop window.
+  const reached = [window, action.dropWindow].filter((candidate): candidate is UiActionWindow => candidate !== undefined);
+  const excluded = reached.find((candidate) => candidate.excluded);
+  if (excluded) {
+    reasons.push(`'${excluded.title || excluded.id}' is on the privacy list.`);
     return decided('deny', 'builtin: windows on the privacy list ([approval.vision] exclude) are never acted on', 'builtin');
   }
   const layers = context.policy.layers();
   const ui = layers.map((layer) => ({ file: layer.file, error: layer.error, ...(layer.error ? {} : layer.policy?.approval?.ui) }));
-  const deniedTitle = window ? ui.find((layer) => layer.deny_titles && new WindowExclusion(layer.deny_titles).matchFor({ title: window.title, application: '', instance: '' })) : undefined;
-  if (deniedTitle && window) {
-    reasons.push(`The window's title '${window.title}' matches [approval.ui] deny_titles in ${deniedTitle.file}.`);
+  const titleDenied = (candidate: UiActionWindow) => ui.find((layer) => layer.deny_titles && new WindowExclusion(layer.deny_titles).matchFor({ title: candidate.title, application: '', instance: '' }));
+  const deniedWindow = reached.find((candidate) => titleDenied(candidate) !== undefined);
+  const deniedTitle = deniedWindow ? titleDenied(deniedWindow) : undefined;
+  if (deniedTitle && deniedWindow) {
+    reasons.push(`The window's title '${deniedWindow.title}' matches [approval.ui] deny_titles in ${deniedTitle.file}.`);
     return decided('ask', `policy ${deniedTitle.file}: [approval.ui] deny_titles`, 'policy', true);
   }
   if (action.intoTerminal) {
@@ -98,18 +105,23 @@ export async function decideUiAction(action: ProposedUiAction, shape: string, co
   );
   const hookRule = `hook ${hook.hook ?? 'pre-exec'}${hook.reason ? `: ${hook.reason}` : ''}`;
   if (hook.decision === 'deny') return decided('deny', `hook ${hook.hook ?? 'pre-exec'}: ${hook.reason || 'denied'}`, 'hook');
-  // A hook cannot rewrite a UI action: a changed "command" makes it ask.
-  if (hook.decision === 'ask' || (hook.command !== undefined && hook.command !== action.command)) return decided('ask', hookRule, 'hook');
+  // A policy deny stands whatever a hook answers (a hook's "ask" would let the user approve it).
   const denied = ui.find((layer) => layer.mode === 'deny');
   if (denied) return decided('deny', `policy ${denied.file}: [approval.ui] mode = "deny"`, 'policy');
-  const asks = ui.some((layer) => layer.error || layer.mode === 'ask');
+  // A hook cannot rewrite a UI action: a changed "command" makes it ask.
+  if (hook.decision === 'ask' || (hook.command !== undefined && hook.command !== action.command)) return decided('ask', hookRule, 'hook');
+  // Each file is judged on its own, the strictest wins: a file's allow_apps is the exception to its own mode = "ask", never to another file's.
+  const allowsApp = (layer: (typeof ui)[number]) =>
+    window !== undefined && layer.allow_apps !== undefined && reached.every((candidate) => new WindowExclusion(layer.allow_apps!).matchFor(candidate) !== undefined);
+  const asks = ui.some((layer) => layer.error || (layer.mode === 'ask' && !allowsApp(layer)));
   if (hook.decision === 'allow' && !layers.some((layer) => layer.error)) return decided('allow', hookRule, 'hook');
-  const allowedApp = window ? ui.find((layer) => layer.allow_apps && new WindowExclusion(layer.allow_apps).matchFor(window)) : undefined;
-  if (allowedApp && window && !ui.some((layer) => layer.error)) {
+  const allowedApp = ui.find(allowsApp);
+  if (allowedApp && window && !asks) {
     return decided('allow', `policy ${allowedApp.file}: [approval.ui] allow_apps names '${window.application || window.title}'`, 'policy');
   }
   const allowedAll = ui.find((layer) => layer.mode === 'allow');
   if (allowedAll && !asks) return decided('allow', `policy ${allowedAll.file}: [approval.ui] mode = "allow"`, 'policy');
-  if (!action.auto && context.grants.has(shape)) return decided('allow', `allowed for this session: ${shape}`, 'grant');
+  // A broken file's deny_titles are unknown: while one is broken every step asks (a grant included).
+  if (!action.auto && !layers.some((layer) => layer.error) && context.grants.has(shape)) return decided('allow', `allowed for this session: ${shape}`, 'grant');
   return decided('ask', action.auto ? 'auto mode: UI actions ask unless the policy allows the application' : 'default: UI actions ask (YELLOW)', 'default');
 }
