@@ -185,11 +185,16 @@ describe('[approval.ui] in policy.toml', () => {
     expectBlocked(await decideUi());
   });
 
-  it('allow_apps names applications by class, instance or title: they run unasked, also in an auto run', async () => {
+  it('allow_apps names applications by class or instance: they run unasked, also in an auto run; a title never counts', async () => {
     userPolicy('[approval.ui]\nallow_apps = ["xmessage"]\n');
     const decision = await decideUi({ auto: true });
     expect(decision).toMatchObject({ decision: 'allow', decidedBy: 'policy', level: 'yellow' });
     expect(decision.rule).toContain('allow_apps');
+    // The application chooses its title: a terminal titled after an allowed application is still a terminal.
+    userPolicy('[approval.ui]\nallow_apps = ["firefox"]\n');
+    expectAsked(await decideUi({ window: { id: '0x6', title: 'user@host: ~/src/firefox', application: 'Gnome-terminal', instance: 'gnome-terminal-server', excluded: false } }));
+    expect((await decideUi({ window: { id: '0x7', title: 'Mozilla', application: 'firefox', instance: 'Navigator', excluded: false } })).decision).toBe('allow');
+    userPolicy('[approval.ui]\nallow_apps = ["xmessage"]\n');
     expectAsked(await decideUi({ window: { id: '0x5', title: 'Calculator', application: 'Galculator', instance: 'galculator', excluded: false } }));
     expectAsked(await decideUi({ window: undefined }, 'write_clipboard'));
   });

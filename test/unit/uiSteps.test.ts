@@ -270,6 +270,9 @@ describe('the window the action reaches, as the gate judges it', () => {
     // A left click on a terminal is an ordinary click.
     await steps.judge(stepOf({ action: 'click', at: { x: 100, y: 100 } }), where);
     expect(judged[3]?.action.intoTerminal).toBe(false);
+    // A right click may paste too (many terminals paste on it, or offer Paste there).
+    await steps.judge(stepOf({ action: 'right_click', at: { x: 100, y: 100 } }), where);
+    expect(judged[4]?.action).toMatchObject({ intoTerminal: true, window: { id: xterm.id } });
   });
 
   it('typing into an ordinary focused window asks (YELLOW)', async () => {

@@ -113,7 +113,7 @@ describe('isTerminalWindow', () => {
     ['com.mitchellh.ghostty', 'com.mitchellh.ghostty'],
     ['Something', ' xterm '],
   ])('%s / %s is a terminal', (application, instance) => {
-    expect(isTerminalWindow({ application, instance })).toBe(true);
+    expect(isTerminalWindow({ application, instance, title: 'a title' })).toBe(true);
   });
 
   it.each([
@@ -122,10 +122,9 @@ describe('isTerminalWindow', () => {
     ['Code', 'code'],
     ['Gedit', 'gedit'],
     ['', ''],
-    // Only the class and instance count, never the title an application chooses.
     ['XTermLike', 'xterm-ish'],
   ])('%s / %s is not', (application, instance) => {
-    expect(isTerminalWindow({ application, instance })).toBe(false);
+    expect(isTerminalWindow({ application, instance, title: 'xterm' })).toBe(false);
   });
 });
 

@@ -168,7 +168,8 @@ export class UiSteps {
           : undefined;
     const dropWindow = to ? windowUnder(windows, to, surface) : undefined;
     const label = look && request.at ? wordAt(look, request.at) : undefined;
-    const keysIn = request.action === 'type' || request.action === 'key' || request.action === 'middle_click';
+    // Typed, pressed, or pasted: the middle button pastes the selection, and many terminals paste on the right one (or offer Paste there).
+    const keysIn = request.action === 'type' || request.action === 'key' || request.action === 'middle_click' || request.action === 'right_click';
     const intoTerminal = (keysIn && window !== undefined && isTerminalWindow(window)) || (dropWindow !== undefined && isTerminalWindow(dropWindow) && dropWindow.id !== window?.id);
     const view: UiStepView = {
       action: request.action,

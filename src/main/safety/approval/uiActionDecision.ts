@@ -22,7 +22,7 @@ export interface ProposedUiAction {
   window?: UiActionWindow;
   /** A drag's drop window, when it is another one: judged as well (privacy list, deny_titles; allow_apps must name both). */
   dropWindow?: UiActionWindow;
-  /** Keys or text reach a terminal (typed, pressed, pasted with the middle button, dropped): RED. */
+  /** Keys or text may reach a terminal (typed, pressed, pasted with the middle or right button, dropped): RED. */
   intoTerminal: boolean;
   /** Waiting or reading where the pointer is: nothing on screen changes, nothing is read. */
   harmless: boolean;
@@ -45,7 +45,9 @@ interface UiDecisionContext {
 
 /** What Allow for session grants: UI actions in one application (or of one kind without a window). */
 export function uiActionShape(action: Pick<ProposedUiAction, 'window'>, kind: string): string {
-  return action.window ? `ui actions in ${action.window.application || action.window.instance || action.window.title}` : `ui: ${kind}`;
+  const { window } = action;
+  if (!window) return `ui: ${kind}`;
+  return `ui actions in ${window.application || window.instance || `window ${window.id}`}`;
 }
 
 /**
@@ -112,12 +114,15 @@ export async function decideUiAction(action: ProposedUiAction, shape: string, co
   if (hook.decision === 'ask' || (hook.command !== undefined && hook.command !== action.command)) return decided('ask', hookRule, 'hook');
   // Each file is judged on its own, the strictest wins: a file's allow_apps is the exception to its own mode = "ask", never to another file's.
   const allowsApp = (layer: (typeof ui)[number]) =>
-    window !== undefined && layer.allow_apps !== undefined && reached.every((candidate) => new WindowExclusion(layer.allow_apps!).matchFor(candidate) !== undefined);
+    window !== undefined &&
+    layer.allow_apps !== undefined &&
+    // The application by its class or instance: a title is the application's to choose (a terminal titled "~/src/firefox").
+    reached.every((candidate) => new WindowExclusion(layer.allow_apps!).matchFor({ title: '', application: candidate.application, instance: candidate.instance }) !== undefined);
   const asks = ui.some((layer) => layer.error || (layer.mode === 'ask' && !allowsApp(layer)));
   if (hook.decision === 'allow' && !layers.some((layer) => layer.error)) return decided('allow', hookRule, 'hook');
   const allowedApp = ui.find(allowsApp);
   if (allowedApp && window && !asks) {
-    return decided('allow', `policy ${allowedApp.file}: [approval.ui] allow_apps names '${window.application || window.title}'`, 'policy');
+    return decided('allow', `policy ${allowedApp.file}: [approval.ui] allow_apps names '${window.application || window.instance}'`, 'policy');
   }
   const allowedAll = ui.find((layer) => layer.mode === 'allow');
   if (allowedAll && !asks) return decided('allow', `policy ${allowedAll.file}: [approval.ui] mode = "allow"`, 'policy');

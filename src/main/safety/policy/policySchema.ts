@@ -53,7 +53,7 @@ export const PolicySchema = z.strictObject({
         .strictObject({
           /** UI actions of the agent (clicks, typing, window changes): ask by default. */
           mode: Mode.optional(),
-          /** Applications (window class, instance or title; `*` `?`) the agent may act on without asking. */
+          /** Applications (window class or instance, e.g. "Firefox"; `*` `?`) the agent may act on without asking. */
           allow_apps: Patterns.optional(),
           /** Windows (by title) the agent never acts on unless you edit the step away: RED. */
           deny_titles: Patterns.optional(),
