@@ -52,8 +52,10 @@ class StandInDesktop implements Desktop {
   async screens(): Promise<ScreenInfo[]> {
     return this.screenList;
   }
-  async act(action: UiAction, surface?: Surface): Promise<void> {
+  readonly actSignals: (AbortSignal | undefined)[] = [];
+  async act(action: UiAction, surface?: Surface, signal?: AbortSignal): Promise<void> {
     this.acts.push({ action, surface });
+    this.actSignals.push(signal);
   }
   async readClipboard(): Promise<string> {
     return this.clipboard;
@@ -445,7 +447,7 @@ describe('interrupting a UI step', () => {
     // Past the checks before acting (no time passes: pending work runs), into the wait itself.
     for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
     controller.abort();
-    expect(await running).toEqual({ kind: 'acted', ok: false, interrupted: true, content: 'Not done: the user stopped it before it was done.', report: 'interrupted' });
+    expect(await running).toMatchObject({ kind: 'acted', ok: false, interrupted: true, content: expect.stringContaining('the user stopped it'), report: 'interrupted' });
   });
 
   it('an interrupted step does nothing', async () => {
@@ -471,6 +473,15 @@ describe('interrupting a UI step', () => {
     expect(await running).toMatchObject({ ok: false, interrupted: true });
     expect(desktop.windowListSignals.at(-1)).toBe(controller.signal);
     expect(desktop.acts).toEqual([]);
+  });
+
+  it('the action itself gets the signal, so typing can stop mid-text', async () => {
+    const controller = new AbortController();
+    desktop.windows = [{ ...desktop.windows[0]!, focused: true }, ...desktop.windows.slice(1)];
+    const step = stepOf({ action: 'type', text: 'hello' });
+    await steps.judge(step, where);
+    expect(await steps.run(step, controller.signal)).toMatchObject({ ok: true });
+    expect(desktop.actSignals.at(-1)).toBe(controller.signal);
   });
 });
 

@@ -19,8 +19,11 @@ export interface Desktop {
   screens(): Promise<ScreenInfo[]>;
   /** OCR of the target: words with boxes in the same image space a screenshot of the target has. */
   readText(target: CaptureTarget, signal?: AbortSignal): Promise<ScreenText>;
-  /** `surface`: where the action's points live, the `space.surface` of the screenshot they come from. */
-  act(action: UiAction, surface?: Surface): Promise<void>;
+  /**
+   * `surface`: where the action's points live, the `space.surface` of the screenshot they come
+   * from. Aborting `signal` stops it (typing stops mid-text); part of it may have happened.
+   */
+  act(action: UiAction, surface?: Surface, signal?: AbortSignal): Promise<void>;
   readClipboard(): Promise<string>;
   writeClipboard(text: string): Promise<void>;
   notify(notification: DesktopNotification): Promise<void>;

@@ -67,10 +67,10 @@ class RoutedDesktop implements Desktop {
     return this.forTarget(target).readText(target, signal);
   }
 
-  async act(action: UiAction, surface: Surface = 'desktop'): Promise<void> {
+  async act(action: UiAction, surface: Surface = 'desktop', signal?: AbortSignal): Promise<void> {
     const own = surface === 'tandem' || ('windowId' in action && action.windowId === TANDEM_WINDOW_ID);
-    if (own) return this.need(this.electron, "Tandem's window is driven through Electron, absent in browser mode").act(action, 'tandem');
-    return this.need(this.x11, this.noX11).act(action, 'desktop');
+    if (own) return this.need(this.electron, "Tandem's window is driven through Electron, absent in browser mode").act(action, 'tandem', signal);
+    return this.need(this.x11, this.noX11).act(action, 'desktop', signal);
   }
 
   async readClipboard(): Promise<string> {

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodePng } from '../../support/desktop/pngDecoding';
@@ -95,6 +95,25 @@ describe.skipIf(missing.length > 0)(
       await desktop.act({ kind: 'key', keys: 'ctrl+d' });
       expect(await terminal.exited).toBe(0);
       expect(readFileSync(file, 'utf8')).toBe('hello from Tandem: $HOME "quoted" ~!\n');
+    });
+
+    it('typing stops at once when its signal is aborted: xdotool is killed mid-text, and the call says it was interrupted', async () => {
+      const file = join(scratch, 'interrupted.txt');
+      const terminal = run('xterm', ['-geometry', '60x8+100+400', '-T', 'slow typing', '-e', 'sh', '-c', `cat > '${file}'`]);
+      const window = await windowTitled('slow typing');
+      await desktop.act({ kind: 'focus_window', windowId: window.id });
+      const abort = new AbortController();
+      const long = 'typed line\n'.repeat(500); // 5,500 characters: 44 s at xdotool's 8 ms a character
+      const typing = desktop.act({ kind: 'type', text: long }, 'desktop', abort.signal);
+      // cat writes each line as it ends: once the file grows, typing has begun.
+      await eventually(async () => (existsSync(file) && readFileSync(file, 'utf8').length > 0 ? true : undefined), 'the first typed line');
+      const started = Date.now();
+      abort.abort();
+      await expect(typing).rejects.toMatchObject({ code: 'interrupted' });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      await desktop.act({ kind: 'key', keys: 'Return ctrl+d' });
+      expect(await terminal.exited).toBe(0);
+      expect(readFileSync(file, 'utf8').length).toBeLessThan(long.length);
     });
 
     it('blacks out an excluded window in a screen capture and refuses it as a target', async () => {

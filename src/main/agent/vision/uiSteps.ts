@@ -112,7 +112,10 @@ export class UiSteps {
       const done = await this.act(request, resolved, signal);
       return { kind: 'acted', ok: true, content: done, report: resolved.view.description };
     } catch (error) {
-      if (signal?.aborted) return { kind: 'acted', ok: false, interrupted: true, content: 'Not done: the user stopped it before it was done.', report: 'interrupted' };
+      if (signal?.aborted) {
+        const content = 'Not done: the user stopped it. Part of it may have happened (some of the text typed, say); take a screenshot to see.';
+        return { kind: 'acted', ok: false, interrupted: true, content, report: 'interrupted' };
+      }
       const message = messageOf(error);
       return { kind: 'acted', ok: false, content: `Not done: ${message}`, report: message };
     }
@@ -140,7 +143,7 @@ export class UiSteps {
         return 'Tandem does not report where the pointer is; take a screenshot and name points in it.';
       default: {
         if (!resolved.action) throw new Error(`${request.action} is not an action Tandem knows`);
-        await desktop.act(resolved.action, resolved.surface);
+        await desktop.act(resolved.action, resolved.surface, signal);
         const where = resolved.action && 'at' in resolved.action ? ` (screen pixel ${resolved.action.at.x},${resolved.action.at.y})` : '';
         return `Done: ${description}${where}. Take a screenshot to see what changed.`;
       }

@@ -84,7 +84,7 @@ export class ElectronDesktop implements Desktop {
     return { words, text: wordsAsLines(words), space, description: tandemDescription(target, area) };
   }
 
-  async act(action: UiAction, surface: Surface = 'tandem'): Promise<void> {
+  async act(action: UiAction, surface: Surface = 'tandem', signal?: AbortSignal): Promise<void> {
     if ('windowId' in action) {
       if (action.windowId !== TANDEM_WINDOW_ID) throw new DesktopError('unavailable', 'acting on other windows needs X11 (DISPLAY) on this system');
       if (action.kind === 'focus_window' || action.kind === 'raise_window') return this.window().focus();
@@ -93,7 +93,10 @@ export class ElectronDesktop implements Desktop {
     if (surface !== 'tandem') throw new DesktopError('unavailable', "Electron sends input only to Tandem's own window; other applications need X11 (DISPLAY)");
     const events = inputEvents(action);
     const { webContents } = this.window();
-    for (const event of events) webContents.sendInputEvent(event);
+    for (const event of events) {
+      stopIfAborted(signal);
+      webContents.sendInputEvent(event);
+    }
   }
 
   async readClipboard(): Promise<string> {

@@ -85,27 +85,28 @@ export class X11Desktop implements Desktop {
     return { words, text: wordsAsLines(words), space: capture.space, description: capture.description };
   }
 
-  async act(action: UiAction, surface: Surface = 'desktop'): Promise<void> {
+  async act(action: UiAction, surface: Surface = 'desktop', signal?: AbortSignal): Promise<void> {
     if (surface !== 'desktop') throw new DesktopError('unavailable', "input into Tandem's own window goes through Electron");
-    const snapshot = await readWindows(this.tools, this.exclusion, { focus: action.kind === 'type' || action.kind === 'key' });
+    const tools = this.tools.until(signal);
+    const snapshot = await readWindows(tools, this.exclusion, { focus: action.kind === 'type' || action.kind === 'key' });
     switch (action.kind) {
       case 'move':
       case 'click':
       case 'scroll':
         refuseExcludedAt(snapshot, action.at);
-        return this.xdotool(pointerArguments(action));
+        return xdotool(tools, pointerArguments(action));
       case 'drag':
         refuseExcludedAt(snapshot, action.from);
         refuseExcludedAt(snapshot, action.to);
-        return this.xdotool(pointerArguments(action));
+        return xdotool(tools, pointerArguments(action));
       case 'type':
       case 'key': {
         const focused = snapshot.windows.find((window) => window.focused);
         if (focused?.excluded) throw excludedError(focused);
-        return this.xdotool(pointerArguments(action), action.kind === 'type' ? action.text : undefined);
+        return xdotool(tools, pointerArguments(action), action.kind === 'type' ? action.text : undefined);
       }
       default:
-        return this.actOnWindow(snapshot, action);
+        return this.actOnWindow(tools, snapshot, action);
     }
   }
 
@@ -129,32 +130,28 @@ export class X11Desktop implements Desktop {
     });
   }
 
-  private async actOnWindow(snapshot: WindowSnapshot, action: UiAction & { windowId: string }): Promise<void> {
+  private async actOnWindow(tools: X11Tools, snapshot: WindowSnapshot, action: UiAction & { windowId: string }): Promise<void> {
     const window = findWindow(snapshot, action.windowId);
     if (window.excluded) throw excludedError(window);
     const id = window.id;
     switch (action.kind) {
       case 'focus_window':
-        return this.xdotool(snapshot.ewmh ? ['windowactivate', '--sync', id] : ['windowraise', id, 'windowfocus', '--sync', id]);
+        return xdotool(tools, snapshot.ewmh ? ['windowactivate', '--sync', id] : ['windowraise', id, 'windowfocus', '--sync', id]);
       case 'raise_window':
-        return this.xdotool(['windowraise', id]);
+        return xdotool(tools, ['windowraise', id]);
       case 'move_window':
-        return this.xdotool(['windowmove', '--sync', id, String(Math.round(action.to.x)), String(Math.round(action.to.y))]);
+        return xdotool(tools, ['windowmove', '--sync', id, String(Math.round(action.to.x)), String(Math.round(action.to.y))]);
       case 'resize_window':
-        return this.xdotool(['windowsize', '--sync', id, String(Math.round(action.width)), String(Math.round(action.height))]);
+        return xdotool(tools, ['windowsize', '--sync', id, String(Math.round(action.width)), String(Math.round(action.height))]);
       case 'close_window':
         // EWMH asks the application to close (it may ask to save); without a window manager
         // the application's connection is closed, as xkill does.
-        if (snapshot.ewmh) await this.tools.buffer('wmctrl', ['-i', '-c', id]);
-        else await this.xdotool(['windowkill', id]);
+        if (snapshot.ewmh) await tools.buffer('wmctrl', ['-i', '-c', id]);
+        else await xdotool(tools, ['windowkill', id]);
         return;
       default:
         throw new DesktopError('invalid', `unknown window action ${(action as UiAction).kind}`);
     }
-  }
-
-  private async xdotool(args: string[], input?: string): Promise<void> {
-    await this.tools.buffer('xdotool', args, input === undefined ? {} : { input, timeoutMs: 10_000 + input.length * 20 });
   }
 
   /**
@@ -214,4 +211,8 @@ function refuseExcludedAt(snapshot: WindowSnapshot, point: Point): void {
 
 function excludedError(window: WindowInfo): DesktopError {
   return new DesktopError('excluded', `window '${window.title || window.application}' is excluded by the privacy list ([approval.vision] exclude): it is never captured or acted on`);
+}
+
+async function xdotool(tools: X11Tools, args: string[], input?: string): Promise<void> {
+  await tools.buffer('xdotool', args, input === undefined ? {} : { input, timeoutMs: 10_000 + input.length * 20 });
 }
