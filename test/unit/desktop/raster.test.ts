@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { decodePng } from '../../support/desktop/pngDecoding';
 import { describe, expect, it } from 'vitest';
-import { areaDownscale } from '../../../src/main/desktop/raster/areaDownscale';
+import { areaDownscale, destinationSpan } from '../../../src/main/desktop/raster/areaDownscale';
 import { grayscalePgm, ocrEnlargement } from '../../../src/main/desktop/raster/ocrBitmap';
 import { encodePng } from '../../../src/main/desktop/raster/pngEncoding';
 import { blackOut, cropImage, type RgbaImage } from '../../../src/main/desktop/raster/rgbaImage';
@@ -90,6 +90,25 @@ describe('area downscale', () => {
       { numRuns: 50 },
     );
     expect(() => areaDownscale(image(2, 2, () => [0, 0, 0]), 3, 2)).toThrow(/only shrinks/);
+  });
+
+  it('names every destination pixel that takes anything from a source span (a black-out after scaling hides it all)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 80 }), fc.integer({ min: 1, max: 80 }), fc.nat(), fc.nat(), (size, target, a, b) => {
+        const [sourceSize, targetSize] = [Math.max(size, target), Math.min(size, target)];
+        const from = a % sourceSize;
+        const to = from + 1 + (b % (sourceSize - from));
+        const marked = areaDownscale(image(sourceSize, 1, (x) => (x >= from && x < to ? [255, 255, 255] : [0, 0, 0])), targetSize, 1);
+        const span = destinationSpan(sourceSize, targetSize, from, to)!;
+        for (let x = 0; x < targetSize; x++) if (x < span.from || x >= span.to) expect(pixelAt(marked, x, 0)).toEqual([0, 0, 0]);
+        expect(pixelAt(marked, span.from, 0)[0]).toBeGreaterThan(0);
+        expect(pixelAt(marked, span.to - 1, 0)[0]).toBeGreaterThan(0);
+      }),
+      { numRuns: 200 },
+    );
+    expect(destinationSpan(1920, 1280, 300, 301)).toEqual({ from: 200, to: 201 });
+    expect(destinationSpan(1920, 1280, 301, 302)).toEqual({ from: 200, to: 202 });
+    expect(destinationSpan(10, 10, 3, 7)).toEqual({ from: 3, to: 7 });
   });
 });
 

@@ -69,15 +69,29 @@ interface Contribution {
   weights: Float32Array;
 }
 
+/**
+ * Along one axis, the destination pixels that average at least one source pixel of
+ * [from, to): `{ from, to }` (end exclusive), undefined when none does. Painting them covers
+ * everything a downscale took from that span (at the same size: exactly the span).
+ */
+export function destinationSpan(sourceSize: number, targetSize: number, from: number, to: number): { from: number; to: number } | undefined {
+  let first = -1;
+  let last = -1;
+  for (let i = 0; i < targetSize; i++) {
+    const covered = sourceRange(sourceSize, targetSize, i);
+    if (covered.first < to && covered.last >= from) {
+      if (first < 0) first = i;
+      last = i;
+    }
+  }
+  return first < 0 ? undefined : { from: first, to: last + 1 };
+}
+
 /** For each destination pixel along one axis: the source pixels it covers and their shares (summing to 1). */
 function contributions(sourceSize: number, targetSize: number): Contribution[] {
-  const span = sourceSize / targetSize;
   const result: Contribution[] = [];
   for (let i = 0; i < targetSize; i++) {
-    const start = i * span;
-    const end = Math.min(sourceSize, start + span);
-    const first = Math.floor(start);
-    const last = Math.min(sourceSize - 1, Math.ceil(end) - 1);
+    const { start, end, span, first, last } = sourceRange(sourceSize, targetSize, i);
     const weights = new Float32Array(last - first + 1);
     for (let s = first; s <= last; s++) {
       weights[s - first] = (Math.min(end, s + 1) - Math.max(start, s)) / span;
@@ -85,4 +99,15 @@ function contributions(sourceSize: number, targetSize: number): Contribution[] {
     result.push({ first, weights });
   }
   return result;
+}
+
+/**
+ * The span [start, end) destination pixel `i` covers in the source, and the source pixels it
+ * overlaps (first to last). Computed from integer products, so a pixel the span only touches
+ * at its edge is never counted (i * span can land a hair past a whole number).
+ */
+function sourceRange(sourceSize: number, targetSize: number, i: number): { start: number; end: number; span: number; first: number; last: number } {
+  const start = (i * sourceSize) / targetSize;
+  const end = ((i + 1) * sourceSize) / targetSize;
+  return { start, end, span: sourceSize / targetSize, first: Math.floor(start), last: Math.ceil(end) - 1 };
 }

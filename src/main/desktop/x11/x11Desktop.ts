@@ -5,10 +5,12 @@ import { readWindowsText } from '../ocr/windowsText';
 import { wordsAsLines } from '../ocr/tesseractTsv';
 import { OWN_WINDOW_NEEDS_ELECTRON } from '../ownWindow';
 import type { WindowExclusion } from '../privacy/windowExclusion';
+import { areaDownscale } from '../raster/areaDownscale';
+import { encodePng } from '../raster/pngEncoding';
 import { cropImage, type RgbaImage } from '../raster/rgbaImage';
 import { decodeXwd } from '../raster/xwdDecoding';
 import { ScreenshotSpace, type Surface } from '../screenshotSpace';
-import { blackOutWindows, encodeScreenshot } from '../screenshotImage';
+import { blackOutWindows } from '../screenshotImage';
 import { pointerArguments } from './xdotoolCommands';
 import { findWindow, readScreens, readWindows, windowAt, type WindowSnapshot } from './x11Windows';
 import { X11Tools } from './x11Tools';
@@ -16,12 +18,16 @@ import { X11Tools } from './x11Tools';
 const CAPTURE_TIMEOUT_MS = 15_000;
 const NOTIFICATION_TIMEOUT_MS = 5_000;
 
-interface Capture {
+interface Framed {
+  /** The capture of `area`, full size or scaled to `space`. */
   image: RgbaImage;
   area: Rect;
-  windows: WindowInfo[];
   space: ScreenshotSpace;
   description: string;
+}
+
+interface Capture extends Framed {
+  windows: WindowInfo[];
   blackedOut: string[];
 }
 
@@ -70,9 +76,9 @@ export class X11Desktop implements Desktop {
   }
 
   async screenshot(target: CaptureTarget, signal?: AbortSignal): Promise<Screenshot> {
-    const capture = await this.capture(target, signal);
+    const capture = await this.capture(target, signal, { scaled: true });
     return {
-      png: encodeScreenshot(capture.image, capture.space),
+      png: encodePng(capture.image),
       space: capture.space,
       description: capture.description,
       blackedOut: capture.blackedOut,
@@ -80,7 +86,7 @@ export class X11Desktop implements Desktop {
   }
 
   async readText(target: CaptureTarget, signal?: AbortSignal): Promise<ScreenText> {
-    const capture = await this.capture(target, signal);
+    const capture = await this.capture(target, signal, { scaled: false });
     const words = await readWindowsText(capture.image, capture.area, capture.space, target.kind === 'window' ? [] : capture.windows, signal);
     return { words, text: wordsAsLines(words), space: capture.space, description: capture.description };
   }
@@ -158,29 +164,41 @@ export class X11Desktop implements Desktop {
   }
 
   /**
-   * The pixels of a target, full size, with excluded windows blacked out. The window list is
-   * read while the screen is captured and once more after it, and every excluded window of
-   * either list is blacked out, so a password manager that opens or moves meanwhile is not shown.
+   * The pixels of a target, full size or (`scaled`) at its screenshot space's size, with
+   * excluded windows blacked out. The window list is read while the screen is captured and
+   * once more after it, and every excluded window of either list is blacked out, so a
+   * password manager that opens or moves meanwhile is not shown. The area of a screen or a
+   * region does not depend on the windows: it is cropped and scaled while the second list is
+   * read (a window's frame comes from that list).
    */
-  private async capture(target: CaptureTarget, signal: AbortSignal | undefined): Promise<Capture> {
+  private async capture(target: CaptureTarget, signal: AbortSignal | undefined, { scaled }: { scaled: boolean }): Promise<Capture> {
     if (target.kind === 'tandem' || target.kind === 'pane') {
       throw new DesktopError('unavailable', `${OWN_WINDOW_NEEDS_ELECTRON} (capture the browser's window by id or the screen instead)`);
     }
     const tools = this.tools.until(signal);
-    const [before, dump] = await Promise.all([
-      readWindows(tools, this.exclusion, {}),
-      tools.buffer('xwd', ['-root', '-silent'], { timeoutMs: CAPTURE_TIMEOUT_MS }),
-    ]);
-    const reading = readWindows(tools, this.exclusion, { screens: target.kind === 'screen' });
-    const root = decodeXwd(dump); // while the tools read the windows again
+    const during = readWindows(tools, this.exclusion, { screens: target.kind === 'screen' });
+    during.catch(() => undefined); // awaited below, unless xwd fails first
+    const dump = await tools.buffer('xwd', ['-root', '-silent'], { timeoutMs: CAPTURE_TIMEOUT_MS });
+    const reading = readWindows(tools, this.exclusion, {});
+    reading.catch(() => undefined); // awaited below, unless the pixels fail first
+    const root = decodeXwd(dump);
+    const before = await during;
+    const early = target.kind === 'window' ? undefined : framed(root, target, before, scaled);
     const after = await reading;
-    const { rect, description } = resolveArea(target, after);
-    const area = intersectRects(rect, { x: 0, y: 0, width: root.width, height: root.height });
-    if (!area) throw new DesktopError('outside', `the ${description} is not on the screen (${describeRect(rect)})`);
-    const image = cropImage(root, area);
-    const blackedOut = blackOutWindows(image, area, [...before.windows, ...after.windows]);
-    return { image, area, windows: after.windows, space: ScreenshotSpace.forCapture(area), description, blackedOut };
+    const capture = early ?? framed(root, target, after, scaled);
+    const blackedOut = blackOutWindows(capture.image, capture.area, [...before.windows, ...after.windows]);
+    return { ...capture, windows: after.windows, blackedOut };
   }
+}
+
+/** The part of the root a target shows, cropped (and `scaled` to its space). */
+function framed(root: RgbaImage, target: Exclude<CaptureTarget, { kind: 'tandem' | 'pane' }>, snapshot: WindowSnapshot, scaled: boolean): Framed {
+  const { rect, description } = resolveArea(target, snapshot);
+  const area = intersectRects(rect, { x: 0, y: 0, width: root.width, height: root.height });
+  if (!area) throw new DesktopError('outside', `the ${description} is not on the screen (${describeRect(rect)})`);
+  const space = ScreenshotSpace.forCapture(area);
+  const crop = cropImage(root, area);
+  return { image: scaled ? areaDownscale(crop, space.imageWidth, space.imageHeight) : crop, area, space, description };
 }
 
 function resolveArea(target: Exclude<CaptureTarget, { kind: 'tandem' | 'pane' }>, snapshot: WindowSnapshot): { rect: Rect; description: string } {
