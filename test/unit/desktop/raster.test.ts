@@ -5,7 +5,8 @@ import { areaDownscale, destinationSpan } from '../../../src/main/desktop/raster
 import { grayscalePgm, ocrEnlargement } from '../../../src/main/desktop/raster/ocrBitmap';
 import { encodePng } from '../../../src/main/desktop/raster/pngEncoding';
 import { blackOut, cropImage, type RgbaImage } from '../../../src/main/desktop/raster/rgbaImage';
-import { decodeXwd } from '../../../src/main/desktop/raster/xwdDecoding';
+import { cropRows } from '../../../src/main/desktop/raster/pixelRows';
+import { decodeXwd, xwdPixelRows } from '../../../src/main/desktop/raster/xwdDecoding';
 
 function image(width: number, height: number, pixel: (x: number, y: number) => [number, number, number]): RgbaImage {
   const data = new Uint8Array(width * height * 4);
@@ -58,6 +59,19 @@ describe('XWD decoding', () => {
     ]);
     const twentyFour = decodeXwd(xwd(2, 1, 24, true, [0xff0000, 0xff00, 0xff], [0x102030, 0xa0b0c0]));
     expect(pixelAt(twentyFour, 1, 0)).toEqual([0xa0, 0xb0, 0xc0]);
+  });
+
+  it('reads 32-bit rows in place (either byte order) and scales them exactly as the decoded image', () => {
+    const pixels = Array.from({ length: 6 * 4 }, (_, i) => (i * 0x2f1d3b) & 0xffffff);
+    for (const littleEndian of [true, false]) {
+      const dump = xwd(6, 4, 32, littleEndian, [0xff0000, 0xff00, 0xff], pixels);
+      const rows = xwdPixelRows(dump);
+      expect(rows.data).toBe(dump);
+      const area = { x: 1, y: 1, width: 5, height: 3 };
+      expect(areaDownscale(cropRows(rows, area), 3, 2)).toEqual(areaDownscale(cropImage(decodeXwd(dump), area), 3, 2));
+    }
+    const sixteen = xwd(2, 1, 16, false, [0xf800, 0x07e0, 0x001f], [0xf800, 0x07ff]);
+    expect(areaDownscale(xwdPixelRows(sixteen), 2, 1)).toEqual(decodeXwd(sixteen));
   });
 
   it('refuses truncated dumps and palette visuals with a reason', () => {

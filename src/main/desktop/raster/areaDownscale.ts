@@ -1,24 +1,25 @@
+import { rowsOf, type PixelRows } from './pixelRows';
 import type { RgbaImage } from './rgbaImage';
 
 /**
- * Shrinks an image to `width × height` by area averaging (every source pixel counts with the
- * share of it each destination pixel covers), which keeps thin text legible where
- * nearest-neighbour or bilinear sampling drops strokes. Separable: rows first, then columns.
- * Never enlarges; alpha becomes opaque.
+ * Shrinks an image (or rows read in place, such as an XWD dump's) to `width × height` by area
+ * averaging (every source pixel counts with the share of it each destination pixel covers),
+ * which keeps thin text legible where nearest-neighbour or bilinear sampling drops strokes.
+ * Separable: rows first, then columns. Never enlarges; always a new image, opaque.
  */
-export function areaDownscale(image: RgbaImage, width: number, height: number): RgbaImage {
-  if (width === image.width && height === image.height) return image;
-  if (width > image.width || height > image.height || width < 1 || height < 1) {
-    throw new Error(`areaDownscale only shrinks (${image.width}×${image.height} → ${width}×${height})`);
+export function areaDownscale(image: RgbaImage | PixelRows, width: number, height: number): RgbaImage {
+  const rows = 'stride' in image ? image : rowsOf(image);
+  if (width > rows.width || height > rows.height || width < 1 || height < 1) {
+    throw new Error(`areaDownscale only shrinks (${rows.width}×${rows.height} → ${width}×${height})`);
   }
-  const columns = contributions(image.width, width);
-  const rows = contributions(image.height, height);
-  const source = image.data;
+  const columns = contributions(rows.width, width);
+  const lines = contributions(rows.height, height);
+  const { data: source, red, green, blue } = rows;
 
   // Horizontal pass: every source row shrunk to `width`, 3 channels as floats.
-  const narrow = new Float32Array(width * image.height * 3);
-  for (let y = 0; y < image.height; y++) {
-    const rowStart = y * image.width * 4;
+  const narrow = new Float32Array(width * rows.height * 3);
+  for (let y = 0; y < rows.height; y++) {
+    const rowStart = rows.start + y * rows.stride;
     let out = y * width * 3;
     for (let x = 0; x < width; x++) {
       const { first, weights } = columns[x]!;
@@ -28,9 +29,9 @@ export function areaDownscale(image: RgbaImage, width: number, height: number): 
       let at = rowStart + first * 4;
       for (let k = 0; k < weights.length; k++, at += 4) {
         const w = weights[k]!;
-        r += source[at]! * w;
-        g += source[at + 1]! * w;
-        b += source[at + 2]! * w;
+        r += source[at + red]! * w;
+        g += source[at + green]! * w;
+        b += source[at + blue]! * w;
       }
       narrow[out++] = r;
       narrow[out++] = g;
@@ -40,7 +41,7 @@ export function areaDownscale(image: RgbaImage, width: number, height: number): 
 
   const data = new Uint8Array(width * height * 4);
   for (let y = 0; y < height; y++) {
-    const { first, weights } = rows[y]!;
+    const { first, weights } = lines[y]!;
     const outRow = y * width * 4;
     for (let x = 0; x < width; x++) {
       let r = 0;

@@ -7,8 +7,9 @@ import { OWN_WINDOW_NEEDS_ELECTRON } from '../ownWindow';
 import type { WindowExclusion } from '../privacy/windowExclusion';
 import { areaDownscale } from '../raster/areaDownscale';
 import { encodePng } from '../raster/pngEncoding';
+import { cropRows } from '../raster/pixelRows';
 import { cropImage, type RgbaImage } from '../raster/rgbaImage';
-import { decodeXwd } from '../raster/xwdDecoding';
+import { decodeXwd, xwdPixelRows } from '../raster/xwdDecoding';
 import { ScreenshotSpace, type Surface } from '../screenshotSpace';
 import { blackOutWindows } from '../screenshotImage';
 import { pointerArguments } from './xdotoolCommands';
@@ -176,29 +177,50 @@ export class X11Desktop implements Desktop {
       throw new DesktopError('unavailable', `${OWN_WINDOW_NEEDS_ELECTRON} (capture the browser's window by id or the screen instead)`);
     }
     const tools = this.tools.until(signal);
+    // xwd first: starting a process costs the engine milliseconds, and the capture is the longest step.
+    const capturing = tools.buffer('xwd', ['-root', '-silent'], { timeoutMs: CAPTURE_TIMEOUT_MS });
     const during = readWindows(tools, this.exclusion, { screens: target.kind === 'screen' });
     during.catch(() => undefined); // awaited below, unless xwd fails first
-    const dump = await tools.buffer('xwd', ['-root', '-silent'], { timeoutMs: CAPTURE_TIMEOUT_MS });
+    const dump = await capturing;
     const reading = readWindows(tools, this.exclusion, {});
     reading.catch(() => undefined); // awaited below, unless the pixels fail first
-    const root = decodeXwd(dump);
+    const root = rootPixels(dump, scaled);
     const before = await during;
-    const early = target.kind === 'window' ? undefined : framed(root, target, before, scaled);
+    const early = target.kind === 'window' ? undefined : framed(root, target, before);
     const after = await reading;
-    const capture = early ?? framed(root, target, after, scaled);
+    const capture = early ?? framed(root, target, after);
     const blackedOut = blackOutWindows(capture.image, capture.area, [...before.windows, ...after.windows]);
     return { ...capture, windows: after.windows, blackedOut };
   }
 }
 
-/** The part of the root a target shows, cropped (and `scaled` to its space). */
-function framed(root: RgbaImage, target: Exclude<CaptureTarget, { kind: 'tandem' | 'pane' }>, snapshot: WindowSnapshot, scaled: boolean): Framed {
+interface RootPixels {
+  width: number;
+  height: number;
+  /** The pixels of `area`, at the size of `space` or full size. */
+  cut(area: Rect, space: ScreenshotSpace): RgbaImage;
+}
+
+/**
+ * The root window's pixels in the dump: scaled straight from the dump's rows (a screenshot
+ * needs no full-size image), or decoded at full size (OCR).
+ */
+function rootPixels(dump: Uint8Array, scaled: boolean): RootPixels {
+  if (scaled) {
+    const rows = xwdPixelRows(dump);
+    return { width: rows.width, height: rows.height, cut: (area, space) => areaDownscale(cropRows(rows, area), space.imageWidth, space.imageHeight) };
+  }
+  const image = decodeXwd(dump);
+  return { width: image.width, height: image.height, cut: (area) => cropImage(image, area) };
+}
+
+/** The part of the root a target shows. */
+function framed(root: RootPixels, target: Exclude<CaptureTarget, { kind: 'tandem' | 'pane' }>, snapshot: WindowSnapshot): Framed {
   const { rect, description } = resolveArea(target, snapshot);
   const area = intersectRects(rect, { x: 0, y: 0, width: root.width, height: root.height });
   if (!area) throw new DesktopError('outside', `the ${description} is not on the screen (${describeRect(rect)})`);
   const space = ScreenshotSpace.forCapture(area);
-  const crop = cropImage(root, area);
-  return { image: scaled ? areaDownscale(crop, space.imageWidth, space.imageHeight) : crop, area, space, description };
+  return { image: root.cut(area, space), area, space, description };
 }
 
 function resolveArea(target: Exclude<CaptureTarget, { kind: 'tandem' | 'pane' }>, snapshot: WindowSnapshot): { rect: Rect; description: string } {
