@@ -34,13 +34,19 @@ export interface WindowSnapshot {
  * without one (a bare Xvfb, some kiosks) they are the root's viewable children.
  */
 export async function readWindows(tools: X11Tools, exclusion: WindowExclusion, detail: WindowDetail = FULL_DETAIL): Promise<WindowSnapshot> {
-  const [treeOutput, rootProperties, viewable, screens, focus] = await Promise.all([
-    tools.text('xwininfo', ['-root', '-tree']),
-    tools.text('xprop', ['-root', '-notype', '_NET_CLIENT_LIST_STACKING', '_NET_CLIENT_LIST', '_NET_ACTIVE_WINDOW']),
-    tools.text('xdotool', ['search', '--onlyvisible', '--maxdepth', '2', '--name', '']).catch(() => ''),
-    detail.screens ? readScreens(tools) : [],
+  // One process for the tools every read needs (and xrandr): each process start costs the engine.
+  const [read, focus] = await Promise.all([
+    tools.texts([
+      { command: 'xwininfo', args: ['-root', '-tree'] },
+      { command: 'xprop', args: ['-root', '-notype', '_NET_CLIENT_LIST_STACKING', '_NET_CLIENT_LIST', '_NET_ACTIVE_WINDOW'] },
+      { command: 'xdotool', args: ['search', '--onlyvisible', '--maxdepth', '2', '--name', ''] },
+      ...(detail.screens ? [{ command: 'xrandr', args: ['--listmonitors'] }] : []),
+    ]),
     detail.focus ? readFocus(tools) : undefined,
   ]);
+  const [treeOutput, rootProperties] = [required(read[0]), required(read[1])];
+  const viewable = optional(read[2]);
+  const screens = detail.screens ? await screensFrom(tools, optional(read[3])) : [];
   const tree = parseWindowTree(treeOutput);
   const stacking = windowIdsOf(rootProperties, '_NET_CLIENT_LIST_STACKING');
   const clients = stacking ?? windowIdsOf(rootProperties, '_NET_CLIENT_LIST');
@@ -97,10 +103,26 @@ function normaliseId(id: string): string {
 }
 
 export async function readScreens(tools: X11Tools): Promise<ScreenInfo[]> {
-  const monitors = parseMonitors(await tools.text('xrandr', ['--listmonitors']).catch(() => ''));
+  return screensFrom(tools, await tools.text('xrandr', ['--listmonitors']).catch(() => ''));
+}
+
+/** The monitors `xrandr --listmonitors` printed, else the whole display as one screen. */
+async function screensFrom(tools: X11Tools, xrandrOutput: string): Promise<ScreenInfo[]> {
+  const monitors = parseMonitors(xrandrOutput);
   if (monitors.length > 0) return monitors;
   const [width, height] = (await tools.text('xdotool', ['getdisplaygeometry'])).trim().split(/\s+/).map(Number);
   return [{ index: 0, name: 'screen', primary: true, rect: { x: 0, y: 0, width: width ?? 0, height: height ?? 0 } }];
+}
+
+/** A tool's output, or its error thrown. */
+function required(result: string | DesktopError | undefined): string {
+  if (result instanceof DesktopError) throw result;
+  return result ?? '';
+}
+
+/** A tool's output, or nothing when it failed (xdotool search finds no window; xrandr without RandR). */
+function optional(result: string | DesktopError | undefined): string {
+  return typeof result === 'string' ? result : '';
 }
 
 /**
