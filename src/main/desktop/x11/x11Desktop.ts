@@ -13,7 +13,7 @@ import { decodeXwd, xwdPixelRows } from '../raster/xwdDecoding';
 import { ScreenshotSpace, type Surface } from '../screenshotSpace';
 import { blackOutWindows } from '../screenshotImage';
 import { pointerArguments } from './xdotoolCommands';
-import { findWindow, readScreens, readWindows, windowAt, type WindowSnapshot } from './x11Windows';
+import { findWindow, readScreens, readWindows, windowAt, windowListTools, windowsFrom, type WindowSnapshot } from './x11Windows';
 import { X11Tools } from './x11Tools';
 
 const CAPTURE_TIMEOUT_MS = 15_000;
@@ -177,15 +177,14 @@ export class X11Desktop implements Desktop {
       throw new DesktopError('unavailable', `${OWN_WINDOW_NEEDS_ELECTRON} (capture the browser's window by id or the screen instead)`);
     }
     const tools = this.tools.until(signal);
-    // xwd first: starting a process costs the engine milliseconds, and the capture is the longest step.
-    const capturing = tools.buffer('xwd', ['-root', '-silent'], { timeoutMs: CAPTURE_TIMEOUT_MS });
-    const during = readWindows(tools, this.exclusion, { screens: target.kind === 'screen' });
-    during.catch(() => undefined); // awaited below, unless xwd fails first
-    const dump = await capturing;
+    // xwd and the first window list in one batch: each process the engine starts costs it milliseconds.
+    const detail = { screens: target.kind === 'screen' };
+    const [captured, ...listed] = await tools.batch([{ command: 'xwd', args: ['-root', '-silent'] }, ...windowListTools(detail)], { timeoutMs: CAPTURE_TIMEOUT_MS });
+    if (captured instanceof DesktopError) throw captured;
     const reading = readWindows(tools, this.exclusion, {});
-    reading.catch(() => undefined); // awaited below, unless the pixels fail first
-    const root = rootPixels(dump, scaled);
-    const before = await during;
+    reading.catch(() => undefined); // awaited below, unless the pixels or the first list fail first
+    const root = rootPixels(captured!, scaled);
+    const before = await windowsFrom(listed, tools, this.exclusion, detail);
     const early = target.kind === 'window' ? undefined : framed(root, target, before);
     const after = await reading;
     const capture = early ?? framed(root, target, after);

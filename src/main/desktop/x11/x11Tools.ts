@@ -1,5 +1,4 @@
-import { DesktopError } from '../desktopError';
-import { runToolBatch, type BatchedTool } from '../toolBatch';
+import { runToolBatch, type BatchedTool, type BatchResult } from '../toolBatch';
 import { runTool, type ToolOptions } from '../toolProcess';
 
 /** Runs the X tools against one display; with a `signal`, aborting it kills whichever of them runs. */
@@ -22,9 +21,8 @@ export class X11Tools {
     return (await this.buffer(command, args, options)).toString('utf8');
   }
 
-  /** Several tools at once, started as one process: each one's stdout as text, or why it failed. */
-  async texts(tools: readonly BatchedTool[]): Promise<Array<string | DesktopError>> {
-    const results = await runToolBatch(tools, { signal: this.signal, env: { DISPLAY: this.display } });
-    return results.map((result) => (result instanceof DesktopError ? result : result.toString('utf8')));
+  /** Several tools at once, started as one process: each one's stdout, or why it failed. */
+  batch(tools: readonly BatchedTool[], options: { timeoutMs?: number } = {}): Promise<BatchResult[]> {
+    return runToolBatch(tools, { signal: this.signal, timeoutMs: options.timeoutMs, env: { DISPLAY: this.display } });
   }
 }
