@@ -5,7 +5,9 @@ import type { RgbaImage } from './rgbaImage';
  * Shrinks an image (or rows read in place, such as an XWD dump's) to `width × height` by area
  * averaging (every source pixel counts with the share of it each destination pixel covers),
  * which keeps thin text legible where nearest-neighbour or bilinear sampling drops strokes.
- * Separable: rows first, then columns. Never enlarges; always a new image, opaque.
+ * Separable, one destination row at a time: the source rows it covers are summed into one
+ * row of floats, which is then shrunk along x (no full-size intermediate image). Never
+ * enlarges; always a new image, opaque.
  */
 export function areaDownscale(image: RgbaImage | PixelRows, width: number, height: number): RgbaImage {
   const rows = 'stride' in image ? image : rowsOf(image);
@@ -15,51 +17,38 @@ export function areaDownscale(image: RgbaImage | PixelRows, width: number, heigh
   const columns = contributions(rows.width, width);
   const lines = contributions(rows.height, height);
   const { data: source, red, green, blue } = rows;
-
-  // Horizontal pass: every source row shrunk to `width`, 3 channels as floats.
-  const narrow = new Float32Array(width * rows.height * 3);
-  for (let y = 0; y < rows.height; y++) {
-    const rowStart = rows.start + y * rows.stride;
-    let out = y * width * 3;
-    for (let x = 0; x < width; x++) {
-      const { first, weights } = columns[x]!;
-      let r = 0;
-      let g = 0;
-      let b = 0;
-      let at = rowStart + first * 4;
-      for (let k = 0; k < weights.length; k++, at += 4) {
-        const w = weights[k]!;
-        r += source[at + red]! * w;
-        g += source[at + green]! * w;
-        b += source[at + blue]! * w;
-      }
-      narrow[out++] = r;
-      narrow[out++] = g;
-      narrow[out++] = b;
-    }
-  }
-
+  const row = new Float32Array(rows.width * 3);
   const data = new Uint8Array(width * height * 4);
+  let out = 0;
   for (let y = 0; y < height; y++) {
+    // The source rows this destination row covers, weighted, summed into `row` (3 channels).
     const { first, weights } = lines[y]!;
-    const outRow = y * width * 4;
-    for (let x = 0; x < width; x++) {
-      let r = 0;
-      let g = 0;
-      let b = 0;
-      let at = (first * width + x) * 3;
-      const stride = width * 3;
-      for (let k = 0; k < weights.length; k++, at += stride) {
-        const w = weights[k]!;
-        r += narrow[at]! * w;
-        g += narrow[at + 1]! * w;
-        b += narrow[at + 2]! * w;
+    row.fill(0);
+    for (let k = 0; k < weights.length; k++) {
+      const w = weights[k]!;
+      let at = rows.start + (first + k) * rows.stride;
+      for (let x = 0, i = 0; x < rows.width; x++, at += 4, i += 3) {
+        row[i] = row[i]! + source[at + red]! * w;
+        row[i + 1] = row[i + 1]! + source[at + green]! * w;
+        row[i + 2] = row[i + 2]! + source[at + blue]! * w;
       }
-      const out = outRow + x * 4;
-      data[out] = r + 0.5;
-      data[out + 1] = g + 0.5;
-      data[out + 2] = b + 0.5;
-      data[out + 3] = 255;
+    }
+    // That row shrunk along x.
+    for (let x = 0; x < width; x++) {
+      const { first: from, weights: shares } = columns[x]!;
+      let r = 0.5;
+      let g = 0.5;
+      let b = 0.5;
+      for (let k = 0, i = from * 3; k < shares.length; k++, i += 3) {
+        const w = shares[k]!;
+        r += row[i]! * w;
+        g += row[i + 1]! * w;
+        b += row[i + 2]! * w;
+      }
+      data[out++] = r;
+      data[out++] = g;
+      data[out++] = b;
+      data[out++] = 255;
     }
   }
   return { width, height, data };
