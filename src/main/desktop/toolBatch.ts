@@ -28,6 +28,10 @@ export function runToolBatch(tools: readonly BatchedTool[], options: Omit<ToolOp
   return new Promise((resolve, reject) => {
     const { signal } = options;
     if (tools.length > MAX_TOOLS) throw new Error(`runToolBatch runs at most ${MAX_TOOLS} tools`);
+    if (tools.length === 0) {
+      resolve([]);
+      return;
+    }
     if (signal?.aborted) {
       reject(interrupted(tools.map((tool) => tool.command).join(', ')));
       return;
