@@ -1,13 +1,13 @@
 import type { WindowInfo } from './desktop';
 import { intersectRects, relativeTo, type Rect } from './geometry';
-import { areaDownscale } from './raster/areaDownscale';
-import { encodePng } from './raster/pngEncoding';
+import { destinationSpan } from './raster/areaDownscale';
 import { blackOut, type RgbaImage } from './raster/rgbaImage';
-import type { ScreenshotSpace } from './screenshotSpace';
 
 /**
- * Blacks out, in a capture of `area`, every visible excluded window that overlaps it (its
- * whole frame, title bar included), and returns their titles.
+ * Blacks out, in an image of `area` (at its size, or scaled down from it), every visible
+ * excluded window that overlaps it (its whole frame, title bar included), and returns their
+ * titles. In a scaled image every pixel that took anything from the frame is painted, so
+ * nothing of the window shows and a black-out never needs the full-size pixels.
  */
 export function blackOutWindows(image: RgbaImage, area: Rect, windows: readonly WindowInfo[]): string[] {
   const titles = new Set<string>();
@@ -15,13 +15,11 @@ export function blackOutWindows(image: RgbaImage, area: Rect, windows: readonly 
     if (!window.excluded || !window.visible) continue;
     const overlap = intersectRects(window.frame, area);
     if (!overlap) continue;
-    blackOut(image, relativeTo(overlap, area));
+    const frame = relativeTo(overlap, area);
+    const columns = destinationSpan(area.width, image.width, frame.x, frame.x + frame.width);
+    const rows = destinationSpan(area.height, image.height, frame.y, frame.y + frame.height);
+    if (columns && rows) blackOut(image, { x: columns.from, y: rows.from, width: columns.to - columns.from, height: rows.to - rows.from });
     titles.add(window.title || window.application);
   }
   return [...titles];
-}
-
-/** The image the model gets: the capture scaled to the space's size, as PNG. */
-export function encodeScreenshot(image: RgbaImage, space: ScreenshotSpace): Buffer {
-  return encodePng(areaDownscale(image, space.imageWidth, space.imageHeight));
 }

@@ -75,6 +75,6 @@ export function runTool(command: string, args: readonly string[], options: ToolO
   });
 }
 
-function interrupted(command: string): DesktopError {
+export function interrupted(command: string): DesktopError {
   return new DesktopError('interrupted', `${command} was stopped: the request was interrupted`);
 }

@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import { decodePng } from '../../support/desktop/pngDecoding';
 import { describe, expect, it } from 'vitest';
-import { areaDownscale } from '../../../src/main/desktop/raster/areaDownscale';
+import { areaDownscale, destinationSpan } from '../../../src/main/desktop/raster/areaDownscale';
 import { grayscalePgm, ocrEnlargement } from '../../../src/main/desktop/raster/ocrBitmap';
 import { encodePng } from '../../../src/main/desktop/raster/pngEncoding';
 import { blackOut, cropImage, type RgbaImage } from '../../../src/main/desktop/raster/rgbaImage';
-import { decodeXwd } from '../../../src/main/desktop/raster/xwdDecoding';
+import { cropRows } from '../../../src/main/desktop/raster/pixelRows';
+import { decodeXwd, xwdPixelRows } from '../../../src/main/desktop/raster/xwdDecoding';
 
 function image(width: number, height: number, pixel: (x: number, y: number) => [number, number, number]): RgbaImage {
   const data = new Uint8Array(width * height * 4);
@@ -60,6 +61,19 @@ describe('XWD decoding', () => {
     expect(pixelAt(twentyFour, 1, 0)).toEqual([0xa0, 0xb0, 0xc0]);
   });
 
+  it('reads 32-bit rows in place (either byte order) and scales them exactly as the decoded image', () => {
+    const pixels = Array.from({ length: 6 * 4 }, (_, i) => (i * 0x2f1d3b) & 0xffffff);
+    for (const littleEndian of [true, false]) {
+      const dump = xwd(6, 4, 32, littleEndian, [0xff0000, 0xff00, 0xff], pixels);
+      const rows = xwdPixelRows(dump);
+      expect(rows.data).toBe(dump);
+      const area = { x: 1, y: 1, width: 5, height: 3 };
+      expect(areaDownscale(cropRows(rows, area), 3, 2)).toEqual(areaDownscale(cropImage(decodeXwd(dump), area), 3, 2));
+    }
+    const sixteen = xwd(2, 1, 16, false, [0xf800, 0x07e0, 0x001f], [0xf800, 0x07ff]);
+    expect(areaDownscale(xwdPixelRows(sixteen), 2, 1)).toEqual(decodeXwd(sixteen));
+  });
+
   it('refuses truncated dumps and palette visuals with a reason', () => {
     const whole = xwd(4, 4, 32, true, [0xff0000, 0xff00, 0xff], new Array(16).fill(0));
     expect(() => decodeXwd(whole.subarray(0, whole.length - 10))).toThrow(/truncated/);
@@ -90,6 +104,25 @@ describe('area downscale', () => {
       { numRuns: 50 },
     );
     expect(() => areaDownscale(image(2, 2, () => [0, 0, 0]), 3, 2)).toThrow(/only shrinks/);
+  });
+
+  it('names every destination pixel that takes anything from a source span (a black-out after scaling hides it all)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 80 }), fc.integer({ min: 1, max: 80 }), fc.nat(), fc.nat(), (size, target, a, b) => {
+        const [sourceSize, targetSize] = [Math.max(size, target), Math.min(size, target)];
+        const from = a % sourceSize;
+        const to = from + 1 + (b % (sourceSize - from));
+        const marked = areaDownscale(image(sourceSize, 1, (x) => (x >= from && x < to ? [255, 255, 255] : [0, 0, 0])), targetSize, 1);
+        const span = destinationSpan(sourceSize, targetSize, from, to)!;
+        for (let x = 0; x < targetSize; x++) if (x < span.from || x >= span.to) expect(pixelAt(marked, x, 0)).toEqual([0, 0, 0]);
+        expect(pixelAt(marked, span.from, 0)[0]).toBeGreaterThan(0);
+        expect(pixelAt(marked, span.to - 1, 0)[0]).toBeGreaterThan(0);
+      }),
+      { numRuns: 200 },
+    );
+    expect(destinationSpan(1920, 1280, 300, 301)).toEqual({ from: 200, to: 201 });
+    expect(destinationSpan(1920, 1280, 301, 302)).toEqual({ from: 200, to: 202 });
+    expect(destinationSpan(10, 10, 3, 7)).toEqual({ from: 3, to: 7 });
   });
 });
 

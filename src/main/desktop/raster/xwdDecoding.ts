@@ -1,9 +1,21 @@
+import { rowsOf, type PixelRows } from './pixelRows';
 import type { RgbaImage } from './rgbaImage';
 
 const Z_PIXMAP = 2;
 const TRUE_COLOR = 4;
 const DIRECT_COLOR = 5;
 const COLOR_ENTRY_BYTES = 12;
+
+interface XwdLayout {
+  width: number;
+  height: number;
+  /** Where the pixel rows start in the dump. */
+  pixelsAt: number;
+  bytesPerLine: number;
+  bitsPerPixel: number;
+  littleEndian: boolean;
+  masks: ChannelMasks;
+}
 
 /**
  * Decodes the XWD dump `xwd -silent` writes: a big-endian header, a colour map, then the
@@ -12,6 +24,34 @@ const COLOR_ENTRY_BYTES = 12;
  * the common 32-bit little-endian 8-8-8 layout.
  */
 export function decodeXwd(dump: Uint8Array): RgbaImage {
+  const layout = readLayout(dump);
+  const { width, height, pixelsAt, bytesPerLine, bitsPerPixel, littleEndian, masks } = layout;
+  const data = new Uint8Array(width * height * 4);
+  if (bitsPerPixel === 32 && littleEndian && masks.red === 0xff0000 && masks.green === 0xff00 && masks.blue === 0xff) {
+    decodeBgrx(dump, pixelsAt, bytesPerLine, width, height, data);
+  } else {
+    decodeWithMasks(new DataView(dump.buffer, dump.byteOffset, dump.byteLength), pixelsAt, bytesPerLine, width, height, bitsPerPixel, littleEndian, masks, data);
+  }
+  return { width, height, data };
+}
+
+/**
+ * The dump's pixels as rows to read in place: its own rows when every channel is a whole
+ * byte of a 32-bit pixel (what X servers use at depth 24), else the decoded image's. Saves
+ * decoding a whole screen when only a scaled copy is wanted.
+ */
+export function xwdPixelRows(dump: Uint8Array): PixelRows {
+  const { width, height, pixelsAt, bytesPerLine, bitsPerPixel, littleEndian, masks } = readLayout(dump);
+  const byteOf = (mask: number): number | undefined => {
+    const index = [0xff, 0xff00, 0xff0000, 0xff000000].indexOf(mask);
+    return index < 0 ? undefined : littleEndian ? index : 3 - index;
+  };
+  const [red, green, blue] = [byteOf(masks.red), byteOf(masks.green), byteOf(masks.blue)];
+  if (bitsPerPixel !== 32 || red === undefined || green === undefined || blue === undefined) return rowsOf(decodeXwd(dump));
+  return { width, height, data: dump, start: pixelsAt, stride: bytesPerLine, red, green, blue };
+}
+
+function readLayout(dump: Uint8Array): XwdLayout {
   const view = new DataView(dump.buffer, dump.byteOffset, dump.byteLength);
   if (dump.byteLength < 100) throw new Error(`XWD dump too short (${dump.byteLength} bytes)`);
   const field = (index: number): number => view.getUint32(index * 4, false);
@@ -35,13 +75,7 @@ export function decodeXwd(dump: Uint8Array): RgbaImage {
   if (pixelsAt + bytesPerLine * height > dump.byteLength) {
     throw new Error(`XWD dump truncated: ${dump.byteLength} bytes for ${width}×${height}`);
   }
-  const data = new Uint8Array(width * height * 4);
-  if (bitsPerPixel === 32 && littleEndian && masks.red === 0xff0000 && masks.green === 0xff00 && masks.blue === 0xff) {
-    decodeBgrx(dump, pixelsAt, bytesPerLine, width, height, data);
-  } else {
-    decodeWithMasks(view, pixelsAt, bytesPerLine, width, height, bitsPerPixel, littleEndian, masks, data);
-  }
-  return { width, height, data };
+  return { width, height, pixelsAt, bytesPerLine, bitsPerPixel, littleEndian, masks };
 }
 
 function decodeBgrx(dump: Uint8Array, start: number, stride: number, width: number, height: number, out: Uint8Array): void {

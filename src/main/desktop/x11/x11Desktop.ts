@@ -5,23 +5,30 @@ import { readWindowsText } from '../ocr/windowsText';
 import { wordsAsLines } from '../ocr/tesseractTsv';
 import { OWN_WINDOW_NEEDS_ELECTRON } from '../ownWindow';
 import type { WindowExclusion } from '../privacy/windowExclusion';
+import { areaDownscale } from '../raster/areaDownscale';
+import { encodePng } from '../raster/pngEncoding';
+import { cropRows } from '../raster/pixelRows';
 import { cropImage, type RgbaImage } from '../raster/rgbaImage';
-import { decodeXwd } from '../raster/xwdDecoding';
+import { decodeXwd, xwdPixelRows } from '../raster/xwdDecoding';
 import { ScreenshotSpace, type Surface } from '../screenshotSpace';
-import { blackOutWindows, encodeScreenshot } from '../screenshotImage';
+import { blackOutWindows } from '../screenshotImage';
 import { pointerArguments } from './xdotoolCommands';
-import { findWindow, readScreens, readWindows, windowAt, type WindowSnapshot } from './x11Windows';
+import { findWindow, readScreens, readWindows, windowAt, windowListTools, windowsFrom, type WindowSnapshot } from './x11Windows';
 import { X11Tools } from './x11Tools';
 
 const CAPTURE_TIMEOUT_MS = 15_000;
 const NOTIFICATION_TIMEOUT_MS = 5_000;
 
-interface Capture {
+interface Framed {
+  /** The capture of `area`, full size or scaled to `space`. */
   image: RgbaImage;
   area: Rect;
-  windows: WindowInfo[];
   space: ScreenshotSpace;
   description: string;
+}
+
+interface Capture extends Framed {
+  windows: WindowInfo[];
   blackedOut: string[];
 }
 
@@ -70,9 +77,9 @@ export class X11Desktop implements Desktop {
   }
 
   async screenshot(target: CaptureTarget, signal?: AbortSignal): Promise<Screenshot> {
-    const capture = await this.capture(target, signal);
+    const capture = await this.capture(target, signal, { scaled: true });
     return {
-      png: encodeScreenshot(capture.image, capture.space),
+      png: encodePng(capture.image),
       space: capture.space,
       description: capture.description,
       blackedOut: capture.blackedOut,
@@ -80,7 +87,7 @@ export class X11Desktop implements Desktop {
   }
 
   async readText(target: CaptureTarget, signal?: AbortSignal): Promise<ScreenText> {
-    const capture = await this.capture(target, signal);
+    const capture = await this.capture(target, signal, { scaled: false });
     const words = await readWindowsText(capture.image, capture.area, capture.space, target.kind === 'window' ? [] : capture.windows, signal);
     return { words, text: wordsAsLines(words), space: capture.space, description: capture.description };
   }
@@ -155,29 +162,61 @@ export class X11Desktop implements Desktop {
   }
 
   /**
-   * The pixels of a target, full size, with excluded windows blacked out. The window list is
-   * read while the screen is captured and once more after it, and every excluded window of
-   * either list is blacked out, so a password manager that opens or moves meanwhile is not shown.
+   * The pixels of a target, full size or (`scaled`) at its screenshot space's size, with
+   * excluded windows blacked out. The window list is read while the screen is captured and
+   * once more after it, and every excluded window of either list is blacked out, so a
+   * password manager that opens or moves meanwhile is not shown. The area of a screen or a
+   * region does not depend on the windows: it is cropped and scaled while the second list is
+   * read (a window's frame comes from that list).
    */
-  private async capture(target: CaptureTarget, signal: AbortSignal | undefined): Promise<Capture> {
+  private async capture(target: CaptureTarget, signal: AbortSignal | undefined, { scaled }: { scaled: boolean }): Promise<Capture> {
     if (target.kind === 'tandem' || target.kind === 'pane') {
       throw new DesktopError('unavailable', `${OWN_WINDOW_NEEDS_ELECTRON} (capture the browser's window by id or the screen instead)`);
     }
     const tools = this.tools.until(signal);
-    const [before, dump] = await Promise.all([
-      readWindows(tools, this.exclusion, {}),
-      tools.buffer('xwd', ['-root', '-silent'], { timeoutMs: CAPTURE_TIMEOUT_MS }),
-    ]);
-    const reading = readWindows(tools, this.exclusion, { screens: target.kind === 'screen' });
-    const root = decodeXwd(dump); // while the tools read the windows again
+    // xwd and the first window list in one batch: each process the engine starts costs it milliseconds.
+    const detail = { screens: target.kind === 'screen' };
+    const [captured, ...listed] = await tools.batch([{ command: 'xwd', args: ['-root', '-silent'] }, ...windowListTools(detail)], { timeoutMs: CAPTURE_TIMEOUT_MS });
+    if (captured instanceof DesktopError) throw captured;
+    const reading = readWindows(tools, this.exclusion, {});
+    reading.catch(() => undefined); // awaited below, unless the pixels or the first list fail first
+    const root = rootPixels(captured!, scaled);
+    const before = await windowsFrom(listed, tools, this.exclusion, detail);
+    const early = target.kind === 'window' ? undefined : framed(root, target, before);
     const after = await reading;
-    const { rect, description } = resolveArea(target, after);
-    const area = intersectRects(rect, { x: 0, y: 0, width: root.width, height: root.height });
-    if (!area) throw new DesktopError('outside', `the ${description} is not on the screen (${describeRect(rect)})`);
-    const image = cropImage(root, area);
-    const blackedOut = blackOutWindows(image, area, [...before.windows, ...after.windows]);
-    return { image, area, windows: after.windows, space: ScreenshotSpace.forCapture(area), description, blackedOut };
+    const capture = early ?? framed(root, target, after);
+    const blackedOut = blackOutWindows(capture.image, capture.area, [...before.windows, ...after.windows]);
+    return { ...capture, windows: after.windows, blackedOut };
   }
+}
+
+interface RootPixels {
+  width: number;
+  height: number;
+  /** The pixels of `area`, at the size of `space` or full size. */
+  cut(area: Rect, space: ScreenshotSpace): RgbaImage;
+}
+
+/**
+ * The root window's pixels in the dump: scaled straight from the dump's rows (a screenshot
+ * needs no full-size image), or decoded at full size (OCR).
+ */
+function rootPixels(dump: Uint8Array, scaled: boolean): RootPixels {
+  if (scaled) {
+    const rows = xwdPixelRows(dump);
+    return { width: rows.width, height: rows.height, cut: (area, space) => areaDownscale(cropRows(rows, area), space.imageWidth, space.imageHeight) };
+  }
+  const image = decodeXwd(dump);
+  return { width: image.width, height: image.height, cut: (area) => cropImage(image, area) };
+}
+
+/** The part of the root a target shows. */
+function framed(root: RootPixels, target: Exclude<CaptureTarget, { kind: 'tandem' | 'pane' }>, snapshot: WindowSnapshot): Framed {
+  const { rect, description } = resolveArea(target, snapshot);
+  const area = intersectRects(rect, { x: 0, y: 0, width: root.width, height: root.height });
+  if (!area) throw new DesktopError('outside', `the ${description} is not on the screen (${describeRect(rect)})`);
+  const space = ScreenshotSpace.forCapture(area);
+  return { image: root.cut(area, space), area, space, description };
 }
 
 function resolveArea(target: Exclude<CaptureTarget, { kind: 'tandem' | 'pane' }>, snapshot: WindowSnapshot): { rect: Rect; description: string } {

@@ -1,3 +1,4 @@
+import { runToolBatch, type BatchedTool, type BatchResult } from '../toolBatch';
 import { runTool, type ToolOptions } from '../toolProcess';
 
 /** Runs the X tools against one display; with a `signal`, aborting it kills whichever of them runs. */
@@ -18,5 +19,10 @@ export class X11Tools {
 
   async text(command: string, args: readonly string[], options: ToolOptions = {}): Promise<string> {
     return (await this.buffer(command, args, options)).toString('utf8');
+  }
+
+  /** Several tools at once, started as one process: each one's stdout, or why it failed. */
+  batch(tools: readonly BatchedTool[], options: { timeoutMs?: number } = {}): Promise<BatchResult[]> {
+    return runToolBatch(tools, { signal: this.signal, timeoutMs: options.timeoutMs, env: { DISPLAY: this.display } });
   }
 }

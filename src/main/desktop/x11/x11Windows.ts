@@ -2,6 +2,7 @@ import type { ScreenInfo, WindowInfo } from '../desktop';
 import { DesktopError } from '../desktopError';
 import { rectContains, type Point } from '../geometry';
 import type { WindowExclusion } from '../privacy/windowExclusion';
+import type { BatchedTool, BatchResult } from '../toolBatch';
 import { parseMonitors, screenAt } from './screenLayout';
 import { parseWindowProperties, windowIdsOf } from './windowProperties';
 import { hexWindowId, parseWindowTree, topLevelOf } from './windowTree';
@@ -34,13 +35,34 @@ export interface WindowSnapshot {
  * without one (a bare Xvfb, some kiosks) they are the root's viewable children.
  */
 export async function readWindows(tools: X11Tools, exclusion: WindowExclusion, detail: WindowDetail = FULL_DETAIL): Promise<WindowSnapshot> {
-  const [treeOutput, rootProperties, viewable, screens, focus] = await Promise.all([
-    tools.text('xwininfo', ['-root', '-tree']),
-    tools.text('xprop', ['-root', '-notype', '_NET_CLIENT_LIST_STACKING', '_NET_CLIENT_LIST', '_NET_ACTIVE_WINDOW']),
-    tools.text('xdotool', ['search', '--onlyvisible', '--maxdepth', '2', '--name', '']).catch(() => ''),
-    detail.screens ? readScreens(tools) : [],
-    detail.focus ? readFocus(tools) : undefined,
-  ]);
+  const [outputs, focus] = await Promise.all([tools.batch(windowListTools(detail)), detail.focus ? readFocus(tools) : undefined]);
+  return windowsFrom(outputs, tools, exclusion, detail, focus);
+}
+
+/**
+ * The tools a window list reads (xrandr too for `screens`), run as one batch: each process
+ * the engine starts costs it milliseconds. A capture adds xwd to the same batch.
+ */
+export function windowListTools(detail: WindowDetail): BatchedTool[] {
+  return [
+    { command: 'xwininfo', args: ['-root', '-tree'] },
+    { command: 'xprop', args: ['-root', '-notype', '_NET_CLIENT_LIST_STACKING', '_NET_CLIENT_LIST', '_NET_ACTIVE_WINDOW'] },
+    { command: 'xdotool', args: ['search', '--onlyvisible', '--maxdepth', '2', '--name', ''] },
+    ...(detail.screens ? [{ command: 'xrandr', args: ['--listmonitors'] }] : []),
+  ];
+}
+
+/** The windows from the outputs of `windowListTools(detail)` (and the focus, when read). */
+export async function windowsFrom(
+  outputs: readonly BatchResult[],
+  tools: X11Tools,
+  exclusion: WindowExclusion,
+  detail: WindowDetail,
+  focus?: string,
+): Promise<WindowSnapshot> {
+  const [treeOutput, rootProperties] = [required(outputs[0]), required(outputs[1])];
+  const viewable = optional(outputs[2]);
+  const screens = detail.screens ? await screensFrom(tools, optional(outputs[3])) : [];
   const tree = parseWindowTree(treeOutput);
   const stacking = windowIdsOf(rootProperties, '_NET_CLIENT_LIST_STACKING');
   const clients = stacking ?? windowIdsOf(rootProperties, '_NET_CLIENT_LIST');
@@ -97,10 +119,26 @@ function normaliseId(id: string): string {
 }
 
 export async function readScreens(tools: X11Tools): Promise<ScreenInfo[]> {
-  const monitors = parseMonitors(await tools.text('xrandr', ['--listmonitors']).catch(() => ''));
+  return screensFrom(tools, await tools.text('xrandr', ['--listmonitors']).catch(() => ''));
+}
+
+/** The monitors `xrandr --listmonitors` printed, else the whole display as one screen. */
+async function screensFrom(tools: X11Tools, xrandrOutput: string): Promise<ScreenInfo[]> {
+  const monitors = parseMonitors(xrandrOutput);
   if (monitors.length > 0) return monitors;
   const [width, height] = (await tools.text('xdotool', ['getdisplaygeometry'])).trim().split(/\s+/).map(Number);
   return [{ index: 0, name: 'screen', primary: true, rect: { x: 0, y: 0, width: width ?? 0, height: height ?? 0 } }];
+}
+
+/** A tool's output as text, or its error thrown. */
+function required(result: BatchResult | undefined): string {
+  if (result instanceof DesktopError) throw result;
+  return result?.toString('utf8') ?? '';
+}
+
+/** A tool's output as text, or nothing when it failed (xdotool search finds no window; xrandr without RandR). */
+function optional(result: BatchResult | undefined): string {
+  return result instanceof DesktopError ? '' : (result?.toString('utf8') ?? '');
 }
 
 /**
