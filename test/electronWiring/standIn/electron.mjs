@@ -254,4 +254,25 @@ export const shell = {
   },
 };
 
-export default { app, BrowserWindow, MessageChannelMain, ipcMain, Menu, dialog, nativeTheme, protocol, safeStorage, session, shell };
+// What the desktop capability takes from Electron (src/main/electron/desktopSurface.ts); these
+// tests only need the app to start with them, the capability itself is tested in test/unit/desktop.
+let clipboardText = '';
+export const clipboard = {
+  readText: () => clipboardText,
+  writeText(text) {
+    clipboardText = text;
+  },
+};
+
+export const desktopCapturer = { getSources: async () => [] };
+
+export const screen = {
+  getAllDisplays: () => [{ id: 1, bounds: { x: 0, y: 0, width: 1920, height: 1080 }, scaleFactor: 1 }],
+  getPrimaryDisplay: () => ({ id: 1 }),
+};
+
+export class Notification {
+  show() {}
+}
+
+export default { app, BrowserWindow, MessageChannelMain, ipcMain, Menu, dialog, nativeTheme, protocol, safeStorage, session, shell, clipboard, desktopCapturer, screen, Notification };
