@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AutoSummary, AutoView } from './companion';
+import type { ScreenshotView, UiStepView } from './screenSteps';
 
 /**
  * The AI panel's view of the agent, owned by the engine and sent to the renderer whole
@@ -93,51 +94,6 @@ export interface EditStepView {
   diff: DiffView;
   /** After Undo was asked for: whether the previous content is back, or why not. */
   undo?: { restored: boolean; message: string };
-}
-
-export interface ScreenshotView {
-  /** The image, exactly as sent, is fetched with `agent.image` (views go out often; images stay in the engine). */
-  id: string;
-  width: number;
-  height: number;
-  /** What was captured and at what scale, as the model was told. */
-  description: string;
-}
-
-/** The generic names of UI actions (the computer-use tool's actions are shown in these too). */
-export type UiActionName =
-  | 'click'
-  | 'double_click'
-  | 'triple_click'
-  | 'right_click'
-  | 'middle_click'
-  | 'move'
-  | 'drag'
-  | 'scroll'
-  | 'type'
-  | 'key'
-  | 'focus_window'
-  | 'raise_window'
-  | 'move_window'
-  | 'resize_window'
-  | 'close_window'
-  | 'read_clipboard'
-  | 'write_clipboard'
-  | 'notify'
-  | 'wait'
-  | 'cursor_position';
-
-export interface UiStepView {
-  action: UiActionName;
-  /** What will happen, in words: "click at 412,300 on 'Retry' in window 'Installer' (XMessage)". */
-  description: string;
-  /** The window the action goes to (under the point, focused, or named), when there is one. */
-  window?: { id: string; title: string; application: string };
-  /**
-   * Where it lands on the last screenshot of its target (the image the model saw, by its
-   * ScreenshotView id): the card shows a crop of it around `at` (and `to`, for a drag), marked.
-   */
-  target?: { screenshotId: string; width: number; height: number; at: { x: number; y: number }; to?: { x: number; y: number } };
 }
 
 export interface PlanStepView {

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { UiActionName } from '../../src/shared/agent';
+import type { UiActionName } from '../../src/shared/screenSteps';
 import { Conversation } from '../../src/main/agent/conversation/conversation';
 import { supportsComputerUse } from '../../src/main/agent/modelCatalog';
 import type { AgentTool, ProposedStep } from '../../src/main/agent/tools/agentTool';

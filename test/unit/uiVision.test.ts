@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ScreenshotView } from '../../src/shared/agent';
+import type { ScreenshotView } from '../../src/shared/screenSteps';
 import { ScreenshotMemory, sameSpace, targetKey, type LastLook } from '../../src/main/agent/vision/screenshotMemory';
 import { isTerminalWindow } from '../../src/main/agent/vision/terminalWindows';
 import { uiDescription } from '../../src/main/agent/vision/uiDescription';

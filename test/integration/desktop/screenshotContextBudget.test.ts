@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScreenshotView } from '../../../src/shared/agent';
+import type { ScreenshotView } from '../../../src/shared/screenSteps';
 import { LEFT_OUT_IMAGE } from '../../../src/main/agent/vision/recentImages';
 import { planIdOf, waitForIdleWithAnswer, waitForStep } from '../../support/agentConversation';
 import { useAgentEngine } from '../../support/agentEngine';

@@ -1,5 +1,6 @@
 import type { ToolResultContent } from '../backends/modelBackend';
-import type { EditStepView, PlanAction, ScreenshotView, StepAction, StepRisk, UiStepView } from '../../../shared/agent';
+import type { EditStepView, PlanAction, StepAction, StepRisk } from '../../../shared/agent';
+import type { ScreenshotView, UiStepView } from '../../../shared/screenSteps';
 import type { GateDecision } from '../../safety/approval/approvalGate';
 import type { AuditRecord } from '../../safety/audit/auditEntry';
 import type { EditRequest } from '../fileEdits/fileEdit';

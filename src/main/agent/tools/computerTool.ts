@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { UiActionName } from '../../../shared/agent';
+import type { UiActionName } from '../../../shared/screenSteps';
 import type { ComputerToolDefinition } from '../backends/modelBackend';
 import { uiCommand, type UiRequest } from '../vision/uiRequest';
 import { lookCommand } from '../vision/visionRequest';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { UiActionName } from '../../../shared/agent';
+import type { UiActionName } from '../../../shared/screenSteps';
 import { POINTER_ACTIONS, WINDOW_ACTIONS, uiCommand, type UiRequest, type UiTarget } from '../vision/uiRequest';
 import type { UiTool } from './agentTool';
 import { issueText } from './editFileTool';

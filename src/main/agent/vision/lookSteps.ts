@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ScreenshotView } from '../../../shared/agent';
+import type { ScreenshotView } from '../../../shared/screenSteps';
 import type { CaptureTarget, Desktop, Screenshot, WindowInfo } from '../../desktop/desktop';
 import type { ApprovalGate, GateDecision } from '../../safety/approval/approvalGate';
 import type { AgentPane } from '../agentPane';

@@ -1,4 +1,4 @@
-import type { ScreenshotView } from '../../../shared/agent';
+import type { ScreenshotView } from '../../../shared/screenSteps';
 import type { OcrWord } from '../../desktop/desktop';
 import type { ScreenshotSpace } from '../../desktop/screenshotSpace';
 import type { UiTarget } from './uiRequest';

@@ -1,4 +1,4 @@
-import type { UiActionName } from '../../../shared/agent';
+import type { UiActionName } from '../../../shared/screenSteps';
 import type { Point, Rect } from '../../desktop/geometry';
 import type { ScreenshotTarget } from './visionRequest';
 

@@ -1,4 +1,4 @@
-import type { UiStepView } from '../../../shared/agent';
+import type { UiStepView } from '../../../shared/screenSteps';
 import type { Desktop, UiAction, WindowInfo } from '../../desktop/desktop';
 import { setTimeout as delay } from 'node:timers/promises';
 import { stopIfAborted } from '../../desktop/desktopError';

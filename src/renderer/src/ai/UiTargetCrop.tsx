@@ -1,4 +1,4 @@
-import type { UiStepView } from '../../../shared/agent';
+import type { UiStepView } from '../../../shared/screenSteps';
 import { useScreenshotImage } from './screenshotImages';
 
 /** The crop's size on the card, in CSS pixels. */
