@@ -122,7 +122,7 @@ export const uiActionTool: UiTool = {
       'type ("text", into the focused window), key ("keys": xdotool names, e.g. "ctrl+s", "Return", "alt+F4"), ' +
       'focus_window / raise_window / close_window ("window_id"), move_window ("window_id", "x","y" in screen pixels), resize_window ("window_id", "width","height"), ' +
       'read_clipboard, write_clipboard ("text"), notify ("title", "text"). ' +
-      'Typing or pressing keys into a terminal window is refused: use run_command. Windows on the privacy list cannot be acted on.',
+      'Typing, pressing keys, or a middle or right click (which can paste) into a terminal window is refused: use run_command. Windows on the privacy list cannot be acted on.',
     input_schema: {
       type: 'object',
       properties: {
