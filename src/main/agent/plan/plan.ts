@@ -1,8 +1,9 @@
 import type { PlanAction, PlanState, PlanView, StepDecider, StepStatus } from '../../../shared/agent';
-import { isBlocked, isOpen, isPending } from '../../../shared/planSteps';
+import { isOpen, isPending } from '../../../shared/planSteps';
 import type { AuditRecord } from '../../safety/audit/auditEntry';
 import type { PlanEffect, PlanEvent, PlanWait, StepEnd } from './planEvents';
 import { auditDecidedBy, blockedDetail, gateDecider, isJudged, MAX_PLAN_STEPS, stepAudit, type PlanStep } from './planStep';
+import { applyStepDecision } from './stepDecisions';
 import { applyStepEnd } from './stepEnds';
 
 type StepActionEvent = Extract<PlanEvent, { kind: 'step-action' }>;
@@ -261,57 +262,7 @@ export class Plan {
   private stepAction(step: PlanStep, event: StepActionEvent, effects: PlanEffect[]): void {
     if (step.status !== 'proposed') throw new Error(`Step ${step.index} is already ${step.status}.`);
     if (this.decisionStep()?.id !== step.id) throw new Error(`Step ${step.index} is not the step waiting for a decision.`);
-    switch (event.action) {
-      case 'approve':
-      case 'allow-session': {
-        if (isBlocked(step)) throw new Error(`Step ${step.index} is blocked: ${blockedDetail(step)}`);
-        if (event.action === 'approve') {
-          this.approve(step, { verdict: 'allowed', by: 'you', rule: 'Allow once' }, undefined, effects);
-          return;
-        }
-        const approval = isJudged(step) ? step.approval : undefined;
-        if (!approval) throw new Error(`Step ${step.index} is still being checked; try again in a moment.`);
-        if (!approval.grantable) throw new Error(`Step ${step.index} cannot be allowed for the session.`);
-        effects.push({ kind: 'grant', shape: approval.shape, command: step.command });
-        this.approve(step, { verdict: 'allowed', by: 'you', rule: `Allow for this session (${approval.shape})` }, undefined, effects);
-        return;
-      }
-      case 'edit': {
-        if (step.kind === 'edit') throw new Error(`Step ${step.index} changes a file; deny it with a reason to have the agent change the edit.`);
-        if (step.visionRequest) throw new Error(`Step ${step.index} looks at the screen; approve it or deny it with a reason.`);
-        if (step.uiRequest) throw new Error(`Step ${step.index} acts on the screen; approve it, or deny it with a reason to have the agent change it.`);
-        const edited = event.command?.trim();
-        if (!edited) throw new Error('The edited command is empty.');
-        if (edited !== step.command) {
-          effects.push(this.audit(step, 'edited', { command: edited, originalCommand: step.command }));
-          step.originalCommand ??= step.command;
-          step.command = edited;
-          step.changedByHook = undefined;
-          step.approval = undefined;
-          step.risk = undefined;
-          // The edited command is judged afresh (risk, policy, hooks) before it may run.
-          effects.push({ kind: 'classify', stepId: step.id });
-        }
-        this.approve(step, { verdict: 'allowed', by: 'you', rule: 'Edit' }, step.originalCommand ? 'edited by you' : undefined, effects);
-        return;
-      }
-      case 'deny': {
-        const why = event.reason?.trim();
-        step.result = { content: `Not run: the user denied this step${why ? `. Their reason: ${why}` : '.'}`, isError: true };
-        this.setStatus(step, 'denied', why || undefined);
-        step.decider = { verdict: 'denied', by: 'you', rule: 'Deny' };
-        effects.push(this.audit(step, 'denied', { decision: 'deny', decidedBy: { kind: 'person', rule: 'Deny' }, reason: why || undefined }));
-        return;
-      }
-      case 'undo':
-        throw new Error(`Step ${step.index} has not run; there is nothing to undo.`);
-      case 'skip':
-        step.result = { content: 'Not run: the user skipped this step.', isError: false };
-        this.setStatus(step, 'skipped');
-        step.decider = { verdict: 'skipped', by: 'you', rule: 'Skip' };
-        effects.push(this.audit(step, 'denied', { decision: 'deny', decidedBy: { kind: 'person', rule: 'Skip' }, reason: 'skipped' }));
-        return;
-    }
+    applyStepDecision(step, event, { approve: (decider, detail) => this.approve(step, decider, detail, effects), effects });
   }
 
   private planAction(action: PlanAction): void {
