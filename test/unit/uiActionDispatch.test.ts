@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Conversation } from '../../src/main/agent/conversation/conversation';
@@ -13,9 +12,9 @@ import type { CaptureTarget, Desktop, DesktopAvailability, DesktopNotification, 
 import { encodePng } from '../../src/main/desktop/raster/pngEncoding';
 import { ScreenshotSpace } from '../../src/main/desktop/screenshotSpace';
 import type { ApprovalGate } from '../../src/main/safety/approval/approvalGate';
-import { createApprovalGate } from '../../src/main/safety/approval/gateSetup';
 import type { AuditRecord } from '../../src/main/safety/audit/auditEntry';
-import { tandemPaths, type TandemPaths } from '../../src/main/settings/paths';
+import type { TandemPaths } from '../../src/main/settings/paths';
+import { makeGateHome } from '../support/gateHome';
 import { FakePane } from '../support/fakePane';
 
 // ui_action and the computer tool over the real dispatcher, plan, state machine and approval
@@ -75,13 +74,7 @@ let paths: TandemPaths;
 let gate: ApprovalGate;
 
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'tandem-ui-dispatch-'));
-  const home = join(root, 'home');
-  mkdirSync(home, { recursive: true });
-  const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'), XDG_STATE_HOME: join(home, '.local', 'state') };
-  paths = tandemPaths(env);
-  mkdirSync(paths.configDir, { recursive: true });
-  gate = createApprovalGate(paths, env, { systemPolicyFile: join(root, 'none', 'policy.toml') });
+  ({ root, paths, gate } = makeGateHome('tandem-ui-dispatch-'));
 });
 
 afterEach(() => rmSync(root, { recursive: true, force: true }));

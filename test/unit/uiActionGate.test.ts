@@ -3,38 +3,30 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalGate, GateDecision } from '../../src/main/safety/approval/approvalGate';
-import { createApprovalGate } from '../../src/main/safety/approval/gateSetup';
 import { uiActionShape, type ProposedUiAction, type UiActionWindow } from '../../src/main/safety/approval/uiActionDecision';
-import { tandemPaths, type TandemPaths } from '../../src/main/settings/paths';
+import type { TandemPaths } from '../../src/main/settings/paths';
+import { makeGateHome } from '../support/gateHome';
 
 // The gate's cascade for UI actions (ApprovalGate.decideUi), over real policy files in a temp
 // home (a system file and the user's) and real `#!/bin/sh` pre-exec hooks.
 
 let root: string;
+/** Where the hooks keep their input ($OUT). */
+let out: string;
 let home: string;
 let paths: TandemPaths;
 let systemPolicyFile: string;
 let gate: ApprovalGate;
 
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'tandem-ui-gate-'));
-  home = join(root, 'home');
-  mkdirSync(home, { recursive: true });
-  const env = {
-    ...process.env,
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_DATA_HOME: join(home, '.local', 'share'),
-    XDG_STATE_HOME: join(home, '.local', 'state'),
-    OUT: root,
-  };
-  paths = tandemPaths(env);
-  mkdirSync(paths.configDir, { recursive: true });
-  systemPolicyFile = join(root, 'etc', 'tandem', 'policy.toml');
-  gate = createApprovalGate(paths, env, { systemPolicyFile, hookTimeoutMs: 10_000 });
+  out = mkdtempSync(join(tmpdir(), 'tandem-ui-gate-hooks-'));
+  ({ root, home, paths, systemPolicyFile, gate } = makeGateHome('tandem-ui-gate-', { hookTimeoutMs: 10_000, env: { OUT: out } }));
 });
 
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+  rmSync(out, { recursive: true, force: true });
+});
 
 const userPolicy = (text: string): void => writeFileSync(join(paths.configDir, 'policy.toml'), text);
 
@@ -125,7 +117,7 @@ describe('without policy or hooks', () => {
     expect(decision.decidedBy).toBe('builtin');
     expect(decision.reasons.join(' ')).toMatch(/run_command/);
     // Blocked before the hooks: the hook never saw it.
-    expect(existsSync(join(root, 'hook.json'))).toBe(false);
+    expect(existsSync(join(out, 'hook.json'))).toBe(false);
   });
 
   it('a click in a terminal (no keys) is an ordinary YELLOW action', async () => {
@@ -295,7 +287,7 @@ describe('pre-exec hooks (tool "ui_action")', () => {
     hook('pre-exec', answering('hook', { decision: 'ask' }));
     const decision = await decideUi();
     expect(decision).toMatchObject({ decision: 'ask', decidedBy: 'hook' });
-    const input = JSON.parse(readFileSync(join(root, 'hook.json'), 'utf8')) as Record<string, unknown>;
+    const input = JSON.parse(readFileSync(join(out, 'hook.json'), 'utf8')) as Record<string, unknown>;
     expect(input).toMatchObject({ tool: 'ui_action', command: action().command, purpose: 'retry the install' });
     expect(JSON.stringify(input)).toContain('"p1"');
   });

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PlanStep } from '../../src/main/agent/plan/planStep';
@@ -12,9 +11,9 @@ import { DesktopError } from '../../src/main/desktop/desktopError';
 import type { Rect } from '../../src/main/desktop/geometry';
 import { ScreenshotSpace, type Surface } from '../../src/main/desktop/screenshotSpace';
 import type { ApprovalGate } from '../../src/main/safety/approval/approvalGate';
-import { createApprovalGate } from '../../src/main/safety/approval/gateSetup';
 import type { ProposedUiAction } from '../../src/main/safety/approval/uiActionDecision';
-import { tandemPaths, type TandemPaths } from '../../src/main/settings/paths';
+import type { TandemPaths } from '../../src/main/settings/paths';
+import { makeGateHome } from '../support/gateHome';
 import { untilTrue } from '../support/untilTrue';
 
 // UiSteps over the real approval gate (policy files in a temp home) and a real
@@ -88,13 +87,7 @@ let steps: UiSteps;
 let judged: { action: ProposedUiAction; kind: string }[];
 
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), 'tandem-ui-steps-'));
-  const home = join(root, 'home');
-  mkdirSync(home, { recursive: true });
-  const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'), XDG_STATE_HOME: join(home, '.local', 'state') };
-  paths = tandemPaths(env);
-  mkdirSync(paths.configDir, { recursive: true });
-  gate = createApprovalGate(paths, env, { systemPolicyFile: join(root, 'none', 'policy.toml') });
+  ({ root, paths, gate } = makeGateHome('tandem-ui-steps-'));
   desktop = new StandInDesktop();
   desktop.windows = [desktopWindow, xterm, installer, keepass];
   memory = new ScreenshotMemory();
