@@ -24,7 +24,7 @@ import { untilTrue } from '../support/untilTrue';
 class EndlessDesktop implements Partial<Desktop> {
   readonly signals: AbortSignal[] = [];
   async availability(): Promise<DesktopAvailability> {
-    return { available: true, implementation: 'stand-in' };
+    return { available: true, implementation: 'stand-in', screenInput: true };
   }
   readText = (_target: unknown, signal?: AbortSignal) => this.until(signal);
   screenshot = (_target: unknown, signal?: AbortSignal) => this.until(signal);

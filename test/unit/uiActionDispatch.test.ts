@@ -38,7 +38,7 @@ class StandInDesktop implements Desktop {
   readonly notifications: DesktopNotification[] = [];
 
   async availability(): Promise<DesktopAvailability> {
-    return { available: true, implementation: 'stand-in' };
+    return { available: true, implementation: 'stand-in', screenInput: true };
   }
   async screenshot(): Promise<Screenshot> {
     const space = ScreenshotSpace.forCapture(SCREEN);

@@ -344,7 +344,7 @@ describe('which models use the computer tool', () => {
 describe('the tools offered (ToolDispatcher.definitions)', () => {
   /** A desktop that only answers what the offer depends on. */
   class OfferDesktop implements Partial<Desktop> {
-    availabilityNow: DesktopAvailability = { available: true, implementation: 'stand-in' };
+    availabilityNow: DesktopAvailability = { available: true, implementation: 'stand-in', screenInput: true };
     screenList: ScreenInfo[] | Error = [
       { index: 0, name: 'left', rect: { x: 0, y: 0, width: 1024, height: 768 }, primary: false },
       { index: 1, name: 'right', rect: { x: 1024, y: 0, width: 2560, height: 1440 }, primary: true },
@@ -412,6 +412,11 @@ describe('the tools offered (ToolDispatcher.definitions)', () => {
       'a desktop that is not available here',
       anthropic,
       () => Object.assign(new OfferDesktop(), { availabilityNow: { available: false, reason: 'Wayland without X' } as DesktopAvailability }),
+    ],
+    [
+      "a desktop whose input reaches only Tandem's window (Electron without X11)",
+      anthropic,
+      () => Object.assign(new OfferDesktop(), { availabilityNow: { available: true, implementation: 'Electron', screenInput: false } as DesktopAvailability }),
     ],
     ['no screen', anthropic, () => Object.assign(new OfferDesktop(), { screenList: [] })],
     ['screens that cannot be read', anthropic, () => Object.assign(new OfferDesktop(), { screenList: new Error('xrandr failed') })],

@@ -32,7 +32,7 @@ class StandInDesktop implements Desktop {
   hangingWindowList = false;
 
   async availability(): Promise<DesktopAvailability> {
-    return { available: true, implementation: 'stand-in' };
+    return { available: true, implementation: 'stand-in', screenInput: true };
   }
   async screenshot(): Promise<never> {
     throw new Error('UI steps never take screenshots');

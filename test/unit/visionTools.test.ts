@@ -30,7 +30,7 @@ import { untilTrue } from '../support/untilTrue';
 class StandInDesktop implements Partial<Desktop> {
   readonly captures: CaptureTarget[] = [];
   windows: WindowInfo[] = [];
-  availabilityNow: DesktopAvailability = { available: true, implementation: 'stand-in' };
+  availabilityNow: DesktopAvailability = { available: true, implementation: 'stand-in', screenInput: true };
 
   async availability(): Promise<DesktopAvailability> {
     return this.availabilityNow;

@@ -29,7 +29,11 @@ export interface Desktop {
   notify(notification: DesktopNotification): Promise<void>;
 }
 
-export type DesktopAvailability = { available: true; implementation: string } | { available: false; reason: string };
+/**
+ * `screenInput`: clicks and keys can reach any point of the screen (X11), not only Tandem's
+ * own window (Electron alone): the computer-use tool is offered only then.
+ */
+export type DesktopAvailability = { available: true; implementation: string; screenInput: boolean } | { available: false; reason: string };
 
 /**
  * What to capture. `region` is in real screen pixels; `tandem` is Tandem's own window, or an

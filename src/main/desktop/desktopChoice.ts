@@ -39,11 +39,11 @@ class RoutedDesktop implements Desktop {
   async availability(): Promise<DesktopAvailability> {
     if (this.x11) {
       const x11 = await this.x11.availability();
-      if (x11.available && this.electron) return { available: true, implementation: `${x11.implementation} + Electron for Tandem's window` };
+      if (x11.available && this.electron) return { available: true, implementation: `${x11.implementation} + Electron for Tandem's window`, screenInput: true };
       if (x11.available || !this.electron) return x11;
-      return { available: true, implementation: `Electron (Tandem's window only; ${x11.reason})` };
+      return { available: true, implementation: `Electron (Tandem's window only; ${x11.reason})`, screenInput: false };
     }
-    return { available: true, implementation: `Electron (Tandem's window only; ${this.noX11})` };
+    return { available: true, implementation: `Electron (Tandem's window only; ${this.noX11})`, screenInput: false };
   }
 
   async listWindows(signal?: AbortSignal): Promise<WindowInfo[]> {

@@ -44,7 +44,7 @@ describe.skipIf(missing.length > 0)(
     });
 
     it('is available on an X display', async () => {
-      expect(await desktop.availability()).toEqual({ available: true, implementation: `X11 (${xvfb.display})` });
+      expect(await desktop.availability()).toEqual({ available: true, implementation: `X11 (${xvfb.display})`, screenInput: true });
     });
 
     it('lists the build-failed dialog, screenshots it at its size and reads its text; a click on the OCR box of Cancel (1920×1080 screen, 1280×720 image) makes xmessage exit 4', async () => {

@@ -93,7 +93,10 @@ export class ToolDispatcher {
   private async computerDisplay(connection: { backend: BackendKind; model: string; computerUse: 'auto' | 'off' }): Promise<{ width: number; height: number } | undefined> {
     const { desktop } = this.host;
     if (connection.computerUse === 'off' || connection.backend !== 'anthropic' || !supportsComputerUse(connection.model) || !desktop) return undefined;
-    if (!this.tools.includes(computerTool) || !(await desktop.availability()).available) return undefined;
+    if (!this.tools.includes(computerTool)) return undefined;
+    // Its clicks go anywhere on the screen: not offered where input reaches only Tandem's own window.
+    const availability = await desktop.availability();
+    if (!availability.available || !availability.screenInput) return undefined;
     const screens = await desktop.screens().catch(() => []);
     const primary = screens.find((screen) => screen.primary) ?? screens[0];
     if (!primary) return undefined;

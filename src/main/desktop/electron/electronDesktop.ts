@@ -34,7 +34,7 @@ export class ElectronDesktop implements Desktop {
   }
 
   async availability(): Promise<DesktopAvailability> {
-    return { available: true, implementation: 'Electron' };
+    return { available: true, implementation: 'Electron', screenInput: false };
   }
 
   async listWindows(): Promise<WindowInfo[]> {

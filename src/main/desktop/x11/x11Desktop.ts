@@ -65,7 +65,7 @@ export class X11Desktop implements Desktop {
       const found = await this.tools.text('sh', ['-c', `command -v ${tool}`]).catch(() => '');
       if (!found.trim()) return { available: false, reason: `${tool} is not installed (packages: xdotool, x11-apps, x11-utils)` };
     }
-    return { available: true, implementation: `X11 (${this.tools.display})` };
+    return { available: true, implementation: `X11 (${this.tools.display})`, screenInput: true };
   }
 
   async listWindows(signal?: AbortSignal): Promise<WindowInfo[]> {
