@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentRequestSchemas, type AgentEvents, type AgentResults } from './agent';
 import type { Block, TerminalState } from './blocks';
+import type { PaneRunning } from './closeQuestion';
 import type { CompanionHint } from './companion';
 import { SettingsPatchSchema, type Settings } from './settings';
 
@@ -33,6 +34,8 @@ export const RequestSchemas = {
   'pane.attach': z.object({ paneId }).strict(),
   'pane.resize': z.object({ paneId, cols: dimension, rows: dimension }).strict(),
   'pane.close': z.object({ paneId }).strict(),
+  /** What closing these panes would end (the renderer asks before it closes them). */
+  'pane.running': z.object({ paneIds: z.array(paneId).max(256) }).strict(),
   'pane.blocks': z.object({ paneId }).strict(),
   'block.output': z.object({ blockId: z.string().max(64) }).strict(),
   /** Which pane has the keyboard while the window has focus (null: none); Watch mode's long-pause hint needs it. */
@@ -175,6 +178,7 @@ export interface Results extends AgentResults {
   'pane.attach': PaneInfo;
   'pane.resize': { cols: number; rows: number };
   'pane.close': Record<string, never>;
+  'pane.running': { panes: PaneRunning[] };
   'pane.blocks': Block[];
   'block.output': { text: string; truncated: boolean; lineCount: number };
   'pane.focus': Record<string, never>;

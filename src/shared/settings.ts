@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONFIRM_CLOSE_CHOICES } from './closeQuestion';
 
 /**
  * config.toml. Each section is declared once as plain fields (no defaults) plus its
@@ -24,6 +25,11 @@ const terminalFields = {
   webgl: z.boolean(),
   /** Copy the selection to the clipboard as soon as it is made. */
   copyOnSelect: z.boolean(),
+  /**
+   * Closing a pane, a tab or the window asks first: when programs run in it ("running"),
+   * always, or never. snake_case like `[companion]`: the issue named the key so.
+   */
+  confirm_close: z.enum(CONFIRM_CLOSE_CHOICES),
 };
 
 const sessionFields = {
@@ -117,6 +123,7 @@ export const SETTING_LIMITS = {
   retryLoop: numberLimits(companionFields.retry_loop),
   longPauseSeconds: numberLimits(companionFields.long_pause_seconds),
   themes: terminalFields.theme.options,
+  confirmClose: terminalFields.confirm_close.options,
   backends: aiFields.backend.options,
 } as const;
 
@@ -150,6 +157,7 @@ export const DEFAULT_SETTINGS: Settings = {
     cursorBlink: true,
     webgl: true,
     copyOnSelect: false,
+    confirm_close: 'running',
   },
   session: { restore: true },
   ai: {

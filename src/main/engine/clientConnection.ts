@@ -62,6 +62,7 @@ export class ClientConnection implements PaneListener {
         void this.engine.closePane(paneId);
         return {};
       },
+      'pane.running': ({ paneIds }) => ({ panes: this.engine.runningIn(paneIds) }),
       'pane.blocks': ({ paneId }) => this.engine.blocks(paneId),
       'block.output': ({ blockId }) => this.engine.blockOutput(blockId),
       'pane.focus': ({ paneId }) => {

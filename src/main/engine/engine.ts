@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { Block } from '../../shared/blocks';
+import { closeQuestion, type CloseQuestion, type PaneRunning } from '../../shared/closeQuestion';
 import type { HelloResult, HostWarning, PaneInfo, SessionLayout } from '../../shared/protocol';
 import type { Settings, SettingsPatch } from '../../shared/settings';
 import { AgentSession } from '../agent/agentSession';
@@ -11,6 +12,7 @@ import { chooseDesktop } from '../desktop/desktopChoice';
 import type { ElectronSurface } from '../desktop/electron/electronSurface';
 import { DEFAULT_EXCLUDED_WINDOWS, WindowExclusion } from '../desktop/privacy/windowExclusion';
 import { Pane, type PaneListener } from '../panes/pane';
+import { runningInPane } from '../panes/runningInPane';
 import type { ApprovalGate } from '../safety/approval/approvalGate';
 import { createApprovalGate } from '../safety/approval/gateSetup';
 import { EngineLog } from '../log/engineLog';
@@ -230,6 +232,19 @@ export class Engine {
     this.watchHints.unwatch(paneId);
     this.agent.paneClosed(paneId);
     return pane.close();
+  }
+
+  /** What closing these panes would end, for each that still exists (every pane when none are named). */
+  runningIn(paneIds?: readonly number[]): PaneRunning[] {
+    return (paneIds ?? [...this.panes.keys()]).flatMap((paneId) => {
+      const pane = this.panes.get(paneId);
+      return pane ? [runningInPane(pane, this.agent.autoPaneId === paneId)] : [];
+    });
+  }
+
+  /** What to ask before the desktop app's window closes (ending every pane), or undefined to close at once. */
+  quitQuestion(): CloseQuestion | undefined {
+    return closeQuestion(this.settings.terminal.confirm_close, 'window', this.runningIn());
   }
 
   blocks(paneId: number): Block[] {

@@ -245,6 +245,11 @@ export class Pane {
     return this.process.foregroundPager();
   }
 
+  /** The programs in the terminal's foreground by name; [] while the shell has it. */
+  foregroundPrograms(): string[] {
+    return this.process.foregroundPrograms();
+  }
+
   /** Presses `q` for a pager in the foreground (as the user would to quit it); its name, or undefined. */
   quitPager(): string | undefined {
     const pager = this.process.foregroundPager();

@@ -3,6 +3,7 @@ import type { IPty } from 'node-pty';
 import { Emitter } from '../../shared/events';
 import { foregroundJobNames, pagerIn } from '../pty/foregroundJob';
 import { foregroundGroupOf, hangUp } from '../pty/processTree';
+import { foregroundPrograms } from '../pty/runningPrograms';
 import { buildShellLaunch, type ShellLaunch } from '../shell/shellLaunch';
 import { resolveShell } from './shellChoice';
 import { shellName } from './shellName';
@@ -163,6 +164,20 @@ export class ShellProcess {
     const pager = pagerIn(foregroundJobNames(pid));
     this.foregroundJob = { group, at: now, pager };
     return pager;
+  }
+
+  /**
+   * The programs in the terminal's foreground, [] while the shell has it (see
+   * foregroundPrograms). Where /proc cannot tell (macOS), node-pty's name of the foreground
+   * process, when it is not the shell's own.
+   */
+  foregroundPrograms(): string[] {
+    const pty = this.pty;
+    if (!pty || this.exitInfo || this.closed) return [];
+    const fromProc = foregroundPrograms(pty.pid);
+    if (fromProc) return fromProc;
+    const name = shellName(pty.process);
+    return name && name !== shellName(this.path) ? [name] : [];
   }
 
   /** The foreground job gets SIGKILL (a plan step that ignored Ctrl+C past its timeout). */
