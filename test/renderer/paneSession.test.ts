@@ -72,6 +72,7 @@ async function openSession(paneInfo: PaneInfo, scrollback = appearance.scrollbac
   const hooks: PaneSessionHooks = {
     onFocus: () => undefined,
     onRestartRequested: () => undefined,
+    onCloseRequested: () => undefined,
     onUserInput: () => undefined,
     onBlock: (each) => record(`store ${each.id} ${each.endedAt === undefined ? 'running' : 'finished'}, ${placed(each.id)}`),
     onBlocksListed: (paneId, blocks) => record(`listed in ${paneId}: ${blocks.map((each) => `${each.id} ${placed(each.id)}`).join(', ')}`),

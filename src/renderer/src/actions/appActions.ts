@@ -11,7 +11,8 @@ import { neighborPane, type FocusDirection } from '../layout/paneGeometry';
 import { readClipboard, writeClipboard } from '../platform/clipboard';
 import { updateSettings } from '../settings/updateSettings';
 import { useSettingsStore } from '../settings/settingsStore';
-import { closePane, closeTab, openNewTab, restartPane, splitFocusedPane } from '../terminal/paneLifecycle';
+import { closePaneAsking, closeTabAsking } from '../closing/closeAsking';
+import { openNewTab, restartPane, splitFocusedPane } from '../terminal/paneLifecycle';
 import { paneSessions } from '../terminal/paneSessions';
 import { editingText, fieldSelection } from './textFields';
 
@@ -73,7 +74,7 @@ export const appActions: AppAction[] = [
     enabled: () => activeTab() !== undefined,
     run: () => {
       const tab = activeTab();
-      if (tab) closeTab(tab.id);
+      if (tab) void closeTabAsking(tab.id);
     },
   },
   { id: 'tab.next', title: 'Next Tab', run: () => useLayoutStore.getState().activateRelative(1) },
@@ -87,7 +88,7 @@ export const appActions: AppAction[] = [
     run: () => {
       const paneId = focusedPaneId();
       if (paneId === undefined) return false;
-      closePane(paneId);
+      void closePaneAsking(paneId);
     },
   },
   {

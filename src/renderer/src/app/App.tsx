@@ -1,4 +1,5 @@
 import { AiPanel } from '../ai/AiPanel';
+import { CloseQuestionDialog } from '../closing/CloseQuestionDialog';
 import { CommandPalette } from '../palette/CommandPalette';
 import { SettingsDialog } from '../settings/SettingsDialog';
 import { StatusBar } from '../statusbar/StatusBar';
@@ -23,6 +24,7 @@ export function App() {
       {paletteOpen && <CommandPalette />}
       {settingsOpen && <SettingsDialog />}
       <LinkPopups />
+      <CloseQuestionDialog />
     </div>
   );
 }

@@ -2,7 +2,8 @@ import type { MouseEvent } from 'react';
 import { chordLabel } from '../actions/chords';
 import { primaryChord } from '../actions/keybindings';
 import { useUiStore } from '../app/uiStore';
-import { closeTab, openNewTab } from '../terminal/paneLifecycle';
+import { closeTabAsking } from '../closing/closeAsking';
+import { openNewTab } from '../terminal/paneLifecycle';
 import { usePanesStore } from '../terminal/panesStore';
 import { useLayoutStore } from './layoutStore';
 import { panesOf } from './layoutTree';
@@ -23,7 +24,7 @@ export function TabBar() {
   const onAuxClick = (event: MouseEvent, tabId: string) => {
     if (event.button === 1) {
       event.preventDefault();
-      closeTab(tabId);
+      void closeTabAsking(tabId);
     }
   };
 
@@ -64,7 +65,7 @@ export function TabBar() {
                 title="Close tab"
                 onClick={(event) => {
                   event.stopPropagation();
-                  closeTab(tab.id);
+                  void closeTabAsking(tab.id);
                 }}
               >
                 ×

@@ -1,18 +1,16 @@
-import { chordLabel } from '../actions/chords';
-import { primaryChord } from '../actions/keybindings';
+import { DEAD_PANE_KEYS, deadPaneCloseKeys } from './deadPaneKeys';
 import { closePane, restartPane } from './paneLifecycle';
 
 /** Shown under an exited pane's terminal, whose scrollback stays readable above. */
 export function PaneExitBar({ paneId, message }: { paneId: number; message: string }) {
-  const closeChord = primaryChord('pane.close');
   return (
     <div className="pane-exit" data-testid="pane-exit" role="status">
       <span className="pane-exit__message">{message}</span>
-      <button type="button" onClick={() => void restartPane(paneId)}>
-        Restart (Enter)
+      <button type="button" data-testid="pane-exit-restart" onClick={() => void restartPane(paneId)}>
+        Restart ({DEAD_PANE_KEYS.restart})
       </button>
-      <button type="button" onClick={() => closePane(paneId)}>
-        Close{closeChord ? ` (${chordLabel(closeChord)})` : ''}
+      <button type="button" data-testid="pane-exit-close" onClick={() => closePane(paneId)}>
+        Close ({deadPaneCloseKeys()})
       </button>
     </div>
   );

@@ -9,6 +9,7 @@ import { isMac } from '../platform/platform';
 import type { ResolvedTheme } from '../settings/settingsStore';
 import type { PaneEvent } from './applyPaneEvent';
 import type { InputPriority } from './inputPriority';
+import { deadPaneLine } from './deadPaneKeys';
 import { PaneFind } from './paneFind';
 import { PaneInput } from './paneInput';
 import { PaneOutputQueue } from './paneOutputQueue';
@@ -28,6 +29,7 @@ export interface PaneTransport {
 export interface PaneSessionHooks {
   onFocus(paneId: number): void;
   onRestartRequested(paneId: number): void;
+  onCloseRequested(paneId: number): void;
   onUserInput(paneId: number): void;
   /** A block event, after its edge was placed. */
   onBlock(block: Block): void;
@@ -122,6 +124,7 @@ export class PaneSession implements PaneStreamSink {
         copyOnSelect: () => this.appearance.copyOnSelect,
         sendInput: (paneId, data) => transport.sendInput(paneId, data),
         onRestartRequested: (paneId) => hooks.onRestartRequested(paneId),
+        onCloseRequested: (paneId) => hooks.onCloseRequested(paneId),
         onUserInput: (paneId) => hooks.onUserInput(paneId),
       },
       priority,
@@ -182,8 +185,7 @@ export class PaneSession implements PaneStreamSink {
   private markExited(exitCode: number): void {
     if (this.exited) return;
     this.exited = true;
-    const close = isMac ? 'Cmd+W' : 'Ctrl+Shift+W';
-    this.queue.text(`\r\n\x1b[0;2m[process exited with code ${exitCode}] — press Enter to restart or ${close} to close\x1b[0m\r\n`);
+    this.queue.text(`\r\n\x1b[0;2m${deadPaneLine(exitCode)}\x1b[0m\r\n`);
   }
 
   /** A restarted shell continues in the same terminal, keeping the old scrollback above it. */

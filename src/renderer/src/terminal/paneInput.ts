@@ -12,12 +12,15 @@ export interface PaneInputOwner {
   sendInput(paneId: number, data: string | Uint8Array): void;
   /** The user pressed Enter in a pane whose shell has exited. */
   onRestartRequested(paneId: number): void;
+  /** The user pressed Ctrl+D in a pane whose shell has exited. */
+  onCloseRequested(paneId: number): void;
   onUserInput(paneId: number): void;
 }
 
 /**
  * Keys, pastes and the clipboard of one pane: typed input goes to the engine at once (and
- * tells InputPriority, so the echo comes first); an exited pane takes only Enter, to restart.
+ * tells InputPriority, so the echo comes first); an exited pane takes only Enter, to restart,
+ * and Ctrl+D, to close.
  */
 export class PaneInput {
   private copyTimer = 0;
@@ -73,6 +76,7 @@ export class PaneInput {
     const paneId = this.owner.paneId();
     if (this.owner.hasExited()) {
       if (data.includes('\r')) this.owner.onRestartRequested(paneId);
+      else if (data.includes('\x04')) this.owner.onCloseRequested(paneId);
       return;
     }
     this.priority.noteKeystroke(paneId);

@@ -27,6 +27,8 @@ const transport: PaneTransport = {
 const hooks: PaneSessionHooks = {
   onFocus: (paneId) => useLayoutStore.getState().focusPane(paneId),
   onRestartRequested: (paneId) => void restartPane(paneId),
+  // An exited pane runs nothing: it closes without asking.
+  onCloseRequested: (paneId) => closePane(paneId),
   onUserInput: (paneId) => useBlocksStore.getState().select(paneId, undefined),
   onBlock: (block) => useBlocksStore.getState().upsert(block),
   onBlocksListed: (paneId, blocks) => useBlocksStore.getState().merge(paneId, blocks),
