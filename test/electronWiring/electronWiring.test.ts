@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tandemPaths } from '../../src/main/settings/paths';
 import type { Block } from '../../src/shared/blocks';
+import type { PaneRunning } from '../../src/shared/closeQuestion';
 import type { HelloResult, PaneInfo } from '../../src/shared/protocol';
 import { testHomeEnv } from '../support/testHome';
 import { WiringProcess, type StandInOptions } from './wiringProcess';
@@ -35,6 +36,14 @@ async function request<T>(app: WiringProcess, method: string, params: unknown): 
   const answer = await app.call<RequestAnswer<T>>('request', { method, params });
   if (answer.error !== undefined) throw new Error(`${method}: ${answer.error}`);
   return answer.result as T;
+}
+
+/** Polls an answer from the app until it holds (each poll is a round trip, never a fixed wait). */
+async function waitUntilAsync(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`Timed out waiting for ${what}`);
+  }
 }
 
 async function openPane(app: WiringProcess): Promise<PaneInfo> {
@@ -132,6 +141,52 @@ describe('the desktop app under a stand-in Electron', { timeout: 90_000 }, () =>
     expect(saved.panes[0]!.scrollback).toContain('typed-after-save-25');
     const names = report.summary!.calls.map((call) => call.name);
     expect(names.filter((name) => name === 'app.quit')).toHaveLength(2);
+  });
+
+  it('asks before the window closes or the app quits while programs run: Cancel (the default) keeps them, Quit ends them', async () => {
+    const app = start();
+    const pane = await openPane(app);
+    await app.call('waitForEvent', { event: 'pane.state', where: { paneId: pane.paneId, state: 'PROMPT' } });
+    app.call('type', { paneId: pane.paneId, text: 'sleep 1000\r' });
+    const running = () => request<{ panes: PaneRunning[] }>(app, 'pane.running', { paneIds: [pane.paneId] });
+    await waitUntilAsync(async () => (await running()).panes[0]?.programs.join() === 'sleep', 'sleep to run in the pane');
+
+    expect(await app.call('closeWindow')).toEqual({ destroyed: false });
+    const box = await app.call<Record<string, unknown>>('messageBox');
+    expect(box).toMatchObject({
+      message: 'Quit Tandem?',
+      detail: 'sleep is running in Tandem. Quitting ends it.',
+      buttons: ['Cancel', 'Quit Tandem'],
+      defaultId: 0,
+      cancelId: 0,
+      modalToWindow: true,
+      open: 1,
+    });
+    // Closing again while the question is open asks nothing more.
+    expect(await app.call('closeWindow')).toEqual({ destroyed: false });
+    expect(await app.call('messageBox')).toMatchObject({ open: 1 });
+    await app.call('answerMessageBox', { response: 0 });
+    expect(await app.call('windowCount')).toEqual({ open: 1 });
+    expect((await running()).panes[0]?.programs).toEqual(['sleep']);
+
+    // Quitting (Cmd+Q) asks before the engine ends anything; Quit Tandem goes on.
+    await app.call('quit');
+    expect(await app.call('messageBox')).toMatchObject({ message: 'Quit Tandem?', open: 1 });
+    expect((await running()).panes[0]?.programs).toEqual(['sleep']);
+    await app.call('answerMessageBox', { response: 1 });
+    const report = await app.exited;
+    expect(report.code).toBe(0);
+    expect(report.summary!.windows.every((window) => window.destroyed)).toBe(true);
+  });
+
+  it('closes the window at once when only idle shells run', async () => {
+    const app = start();
+    const pane = await openPane(app);
+    await runCommand(app, pane.paneId, 'true');
+    expect(await app.call('closeWindow')).toEqual({ destroyed: true });
+    const report = await app.exited;
+    expect(report.code).toBe(0);
+    expect(report.summary!.calls.map((call) => call.name)).not.toContain('dialog.showMessageBox');
   });
 
   it('says why it could not start and exits instead of holding the lock without a window', async () => {

@@ -76,6 +76,24 @@ const operations = {
     app.emit('second-instance', {}, ['/opt/Tandem/tandem'], '/');
     return mainWindow().describe();
   },
+  closeWindow: () => {
+    const window = mainWindow();
+    window.close();
+    return { destroyed: window.isDestroyed() };
+  },
+  /** The oldest unanswered message box, once there is one. */
+  messageBox: async () => {
+    while (world.messageBoxes.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    const { options, modalToWindow } = world.messageBoxes[0];
+    return { ...options, modalToWindow, open: world.messageBoxes.length };
+  },
+  answerMessageBox: ({ response }) => {
+    const box = world.messageBoxes.shift();
+    if (!box) throw new Error('no message box is open');
+    box.answer(response);
+    return {};
+  },
+  windowCount: () => ({ open: world.windows.filter((window) => !window.isDestroyed()).length }),
   quit: () => {
     setImmediate(() => app.quit());
     return {};

@@ -10,6 +10,7 @@ import { installIpcBridge } from './ipcBridge';
 import { KeychainKeyStore } from './keychainKeyStore';
 import { desktopSurface } from './desktopSurface';
 import { createMainWindow, rendererUrl, type MainWindowPaths } from './mainWindow';
+import { QuitConfirmation } from './quitConfirmation';
 import { sandboxWarnings } from './sandboxWarning';
 import { ownPageMatcher } from './senderCheck';
 
@@ -31,15 +32,25 @@ export function startDesktopApp(paths: MainWindowPaths): void {
 
   let engine: Engine | undefined;
   let mainWindow: BrowserWindow | undefined;
+  const quitConfirmation = new QuitConfirmation(
+    () => engine?.quitQuestion(),
+    () => mainWindow,
+  );
 
   const openWindow = (): void => {
-    mainWindow = createMainWindow(paths, (reason, gaveUp) => {
+    const window = createMainWindow(paths, (reason, gaveUp) => {
       engine?.log.error('window', `the window's page was lost (${reason})${gaveUp ? '; not reloading it again' : '; reloading it'}`);
       if (!gaveUp) return;
       dialog.showErrorBox('Tandem', `Tandem's window stopped working (${reason}) several times in a minute. Tandem will close; your session is saved.`);
+      quitConfirmation.skip();
       app.quit();
     });
-    mainWindow.on('closed', () => (mainWindow = undefined));
+    mainWindow = window;
+    // Closing the window ends every pane (the app quits with it): ask first when programs run.
+    window.on('close', (event) => {
+      if (!quitConfirmation.mayClose(() => window.close())) event.preventDefault();
+    });
+    window.on('closed', () => (mainWindow = undefined));
   };
 
   app
@@ -70,7 +81,9 @@ export function startDesktopApp(paths: MainWindowPaths): void {
   let quitting = false;
   app.on('before-quit', (event) => {
     if (quitting || !engine) return;
+    // Quitting (Cmd+Q, the dock) ends the panes before any window closes: ask here first.
     event.preventDefault();
+    if (!quitConfirmation.mayClose(() => app.quit())) return;
     quitting = true;
     const limit = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_LIMIT_MS).unref());
     void Promise.race([engine.shutdown(), limit])

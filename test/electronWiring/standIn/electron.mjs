@@ -30,7 +30,15 @@ class StandInApp extends EventEmitter {
     let prevented = false;
     this.emit('before-quit', { preventDefault: () => (prevented = true) });
     if (prevented) return;
-    for (const window of [...world.windows]) if (!window.isDestroyed()) window.destroyForQuit();
+    // As in Electron, a window that refuses to close (its 'close' event prevented) cancels the quit.
+    for (const window of [...world.windows]) {
+      if (window.isDestroyed()) continue;
+      if (!window.mayClose()) {
+        world.record('app.quit cancelled');
+        return;
+      }
+      window.destroyForQuit();
+    }
     world.finish(0);
   }
   exit(code = 0) {
@@ -135,11 +143,18 @@ export class BrowserWindow extends EventEmitter {
     this.focused = !this.minimized;
   }
   close() {
+    world.record('window.close');
+    if (!this.mayClose()) return;
     this.destroyForQuit();
     if (BrowserWindow.getAllWindows().length === 0) app.emit('window-all-closed');
   }
+  /** The 'close' event: false when a listener prevented it. */
+  mayClose() {
+    let prevented = false;
+    this.emit('close', { preventDefault: () => (prevented = true) });
+    return !prevented;
+  }
   destroyForQuit() {
-    this.emit('close', { preventDefault() {} });
     this.webContents.page?.unload();
     this.destroyed = true;
     this.webContents.destroyed = true;
@@ -208,6 +223,12 @@ export const dialog = {
   showErrorBox(title, content) {
     world.record('dialog.showErrorBox', title);
     world.dialogs.push({ title, content });
+  },
+  /** Waits, as the real one does, until the test answers it (the `answerMessageBox` operation). */
+  showMessageBox(...args) {
+    const options = args.length > 1 ? args[1] : args[0];
+    world.record('dialog.showMessageBox', options.message);
+    return new Promise((resolve) => world.messageBoxes.push({ options, modalToWindow: args.length > 1, answer: (response) => resolve({ response, checkboxChecked: false }) }));
   },
 };
 

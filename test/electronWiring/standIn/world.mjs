@@ -15,6 +15,8 @@ export const world = {
   permissionRequestHandler: undefined,
   permissionCheckHandler: undefined,
   dialogs: [],
+  /** Message boxes shown and not answered yet, oldest first. */
+  messageBoxes: [],
   openedExternally: [],
   ipcMain: new EventEmitter(),
   /** Resolved when the control loop says the app is ready. */
