@@ -25,13 +25,14 @@ function runningNow(engine: StartedEngine, paneId: number): PaneRunning | undefi
 /** Waits until the engine names exactly `programs` as running in the pane. */
 async function untilRunning(engine: StartedEngine, paneId: number, programs: string[]): Promise<void> {
   let last: string[] | undefined;
-  await waitUntil(
-    () => {
+  try {
+    await waitUntil(() => {
       last = runningNow(engine, paneId)?.programs;
       return JSON.stringify(last) === JSON.stringify(programs);
-    },
-    `${JSON.stringify(programs)} to run in pane ${paneId} (last seen: ${JSON.stringify(last)})`,
-  );
+    }, `${JSON.stringify(programs)} to run in pane ${paneId}`);
+  } catch (error) {
+    throw new Error(`${(error as Error).message} (last seen: ${JSON.stringify(last)})`);
+  }
 }
 
 async function interruptUntilIdle(client: EngineClient, engine: StartedEngine, paneId: number, keys = '\x03'): Promise<void> {
