@@ -62,7 +62,7 @@ test('Ctrl+Shift+W on vim asks, naming it; Enter cancels and vim keeps running; 
 
 test('the palette\'s Close Pane asks for a running loop; Esc cancels; an idle pane closes at once', async ({ page }) => {
   const { paneId: first } = await tandem.start(page);
-  const { pane, paneId } = await splitRight(page, first);
+  const { pane } = await splitRight(page, first);
   await pane.click();
   const loop = 'while :; do sleep 1; done';
   await page.keyboard.type(loop);
