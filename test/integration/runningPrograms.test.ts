@@ -70,17 +70,24 @@ describe('what runs in a pane (foreground process group from /proc)', { timeout:
     await interruptUntilIdle(client, engine, paneId, 'exit\r');
   });
 
-  it('names a loop the shell runs itself by its command line, and bash started from zsh', async () => {
+  it('names a loop the shell runs itself by its command line, bash started from zsh, and sleep in fish', async () => {
     const { client, engine, paneId } = await openPane();
     client.type(paneId, 'while :; do :; done\r');
     // The shell keeps the terminal: the running block's command line is what closing ends.
     await untilRunning(engine, paneId, ['“while :; do :; done”']);
     await interruptUntilIdle(client, engine, paneId);
 
-    const zsh = await openPaneIn(client);
+    const zsh = await openPaneIn(client, '/usr/bin/zsh');
+    expect(runningNow(engine, zsh)?.programs).toEqual([]);
     client.type(zsh, 'bash --norc\r');
     await untilRunning(engine, zsh, ['bash']);
     await interruptUntilIdle(client, engine, zsh, 'exit\r');
+
+    const fish = await openPaneIn(client, '/usr/bin/fish');
+    expect(runningNow(engine, fish)?.programs).toEqual([]);
+    client.type(fish, 'sleep 100\r');
+    await untilRunning(engine, fish, ['sleep']);
+    await interruptUntilIdle(client, engine, fish);
   });
 
   it('an exited pane ends nothing; the window asks only as [terminal] confirm_close says', async () => {
@@ -108,8 +115,8 @@ describe('what runs in a pane (foreground process group from /proc)', { timeout:
   });
 });
 
-async function openPaneIn(client: EngineClient): Promise<number> {
-  const { paneId } = await client.request('pane.create', { cols: 100, rows: 30, shell: '/usr/bin/zsh' });
+async function openPaneIn(client: EngineClient, shell: string): Promise<number> {
+  const { paneId } = await client.request('pane.create', { cols: 100, rows: 30, shell });
   await client.waitForPrompt(paneId);
   return paneId;
 }
