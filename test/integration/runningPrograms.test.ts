@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PaneRunning } from '../../src/shared/closeQuestion';
+import { latest } from '../support/agentConversation';
+import { useAgentEngine } from '../support/agentEngine';
 import { useEngineClient, type EngineClient } from '../support/engineClient';
 import { waitUntil } from '../support/waitUntil';
 
@@ -8,6 +10,7 @@ import { waitUntil } from '../support/waitUntil';
  * foreground process group of the pane's terminal, read from /proc.
  */
 const { open } = useEngineClient();
+const openWithModel = useAgentEngine();
 
 type StartedEngine = Awaited<ReturnType<typeof open>>['engine'];
 
@@ -112,6 +115,19 @@ describe('what runs in a pane (foreground process group from /proc)', { timeout:
     never.client.type(never.paneId, 'sleep 100\r');
     await untilRunning(never.engine, never.paneId, ['sleep']);
     expect(never.engine.engine.quitQuestion()).toBeUndefined();
+  });
+});
+
+describe('what an agent run in a pane counts as', { timeout: 60_000 }, () => {
+  it('an !auto run working in the pane is named, also while its shell waits at the prompt', async () => {
+    const { client, model, paneId, engine } = await openWithModel();
+    model.script({ parts: [{ toolUse: { id: 'y1', name: 'run_command', input: { command: 'touch from-auto.txt', purpose: 'make the file' } } }] });
+    client.type(paneId, '!auto make a file\r');
+    await client.waitFor(() => latest(client)?.status === 'awaiting-approval', 15_000, 'the run to wait for the user');
+    expect(engine.runningIn([paneId])).toEqual([{ paneId, alive: true, programs: ['an !auto run'] }]);
+    expect(engine.quitQuestion()?.message).toBe('an !auto run is running in Tandem. Quitting ends it.');
+    await client.request('agent.auto-stop', {});
+    await waitUntil(() => engine.runningIn([paneId])[0]?.programs.length === 0, 'the run to end');
   });
 });
 
