@@ -1,4 +1,4 @@
-import { DEAD_PANE_KEYS, deadPaneCloseKeys } from './deadPaneKeys';
+import { DEAD_PANE_KEYS } from './deadPaneKeys';
 import { closePane, restartPane } from './paneLifecycle';
 
 /** Shown under an exited pane's terminal, whose scrollback stays readable above. */
@@ -10,7 +10,7 @@ export function PaneExitBar({ paneId, message }: { paneId: number; message: stri
         Restart ({DEAD_PANE_KEYS.restart})
       </button>
       <button type="button" data-testid="pane-exit-close" onClick={() => closePane(paneId)}>
-        Close ({deadPaneCloseKeys()})
+        Close ({DEAD_PANE_KEYS.close})
       </button>
     </div>
   );

@@ -7,6 +7,7 @@ import { isMac } from '../platform/platform';
  */
 export const DEAD_PANE_KEYS = { restart: 'Enter', close: 'Ctrl+D' } as const;
 
+/** Every key that closes a dead pane here. */
 export function deadPaneCloseKeys(): string {
   if (window.tandemElectron === undefined) return DEAD_PANE_KEYS.close;
   return `${DEAD_PANE_KEYS.close} or ${isMac ? 'Cmd+W' : 'Ctrl+Shift+W'}`;
@@ -14,5 +15,7 @@ export function deadPaneCloseKeys(): string {
 
 /** The line written under the exited shell's last output. */
 export function deadPaneLine(exitCode: number): string {
-  return `[process exited with code ${exitCode}] — press ${DEAD_PANE_KEYS.restart} to restart or ${deadPaneCloseKeys()} to close`;
+  const closeKeys = deadPaneCloseKeys();
+  const restart = `press ${DEAD_PANE_KEYS.restart} to restart`;
+  return `[process exited with code ${exitCode}] — ${restart}${closeKeys === DEAD_PANE_KEYS.close ? ' or' : ','} ${closeKeys} to close`;
 }
