@@ -1,4 +1,4 @@
-import { closeQuestion, type CloseScope } from '../../../shared/closeQuestion';
+import { closeQuestion, type CloseScope, type PaneRunning } from '../../../shared/closeQuestion';
 import { engine } from '../app/engine';
 import { panesOf } from '../layout/layoutTree';
 import { useLayoutStore } from '../layout/layoutStore';
@@ -17,7 +17,7 @@ async function mayClose(paneIds: number[], scope: CloseScope): Promise<boolean> 
   const live = paneIds.filter((paneId) => paneSessions.get(paneId)?.hasExited !== true);
   if (mode === 'never' || live.length === 0) return true;
   if (useCloseQuestionStore.getState().question) return false;
-  let panes;
+  let panes: PaneRunning[];
   try {
     ({ panes } = await engine().request('pane.running', { paneIds: live }));
   } catch {
