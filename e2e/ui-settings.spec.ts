@@ -10,7 +10,7 @@ const configPathOf = (home: string) => join(home, '.config/tandem/config.toml');
 
 test('a config.toml with a syntax error shows a banner naming the file, uses the defaults and is never rewritten', async ({ page }) => {
   // The valid-looking part would change the font size if it were applied.
-  const broken = '[terminal]\nfontSize = 22\ntheme = "light\n[shell\n';
+  const broken = '[terminal]\nfont_size = 22\ntheme = "light\n[shell\n';
   const { server, pane, paneId } = await tandem.start(page, { configToml: broken });
   const configPath = configPathOf(server.home);
 
@@ -57,9 +57,9 @@ test('the settings dialog saves to config.toml and applies live', async ({ page 
   expect((await probeTerminal(page, paneId)).scrollback).toBe(5000);
   const saved = readFileSync(configPathOf(server.home), 'utf8');
   expect(saved).toMatch(/^\[terminal\]$/m);
-  expect(saved).toMatch(/^fontSize\s*=\s*17$/m);
+  expect(saved).toMatch(/^font_size\s*=\s*17$/m);
   expect(saved).toMatch(/^scrollback\s*=\s*5000$/m);
-  expect(saved).toMatch(/^copyOnSelect\s*=\s*true$/m);
+  expect(saved).toMatch(/^copy_on_select\s*=\s*true$/m);
   expect(saved).toMatch(/^\[context\]$/m);
   expect(saved).toMatch(/^include_env\s*=\s*\[\s*"LANG",\s*"KUBECONFIG"\s*\]$/m);
 

@@ -303,11 +303,12 @@ describe('engine over the WebSocket transport, with a real bash', () => {
 
 describe('settings and session', () => {
   it('reports a broken config.toml, uses the defaults, and never rewrites the file', async () => {
-    const broken = '[terminal]\nfontSize = "huge\n';
+    const broken = '[terminal]\nfont_size = "huge\n';
     const { hello, engine, client } = await open({ configToml: broken });
-    expect(hello.settingsError).toContain('config.toml');
-    expect(hello.settings.terminal.fontSize).toBe(14);
-    await expect(client.request('settings.update', { terminal: { fontSize: 16 } })).rejects.toThrow(/Fix the file/);
+    expect(hello.settingsError).toBe('not valid TOML: unclosed quote on line 2');
+    expect(hello.configPath).toBe(join(engine.home, '.config/tandem/config.toml'));
+    expect(hello.settings.terminal.font_size).toBe(14);
+    await expect(client.request('settings.update', { terminal: { font_size: 16 } })).rejects.toThrow(/Fix the file/);
     expect(readFileSync(join(engine.home, '.config/tandem/config.toml'), 'utf8')).toBe(broken);
   });
 
@@ -318,10 +319,10 @@ describe('settings and session', () => {
 
   it('saves settings from the UI into config.toml', async () => {
     const { client, engine } = await open({ configToml: '[shell]\nlogin = true\n' });
-    const { settings } = await client.request('settings.update', { terminal: { fontSize: 18 } });
-    expect(settings.terminal.fontSize).toBe(18);
+    const { settings } = await client.request('settings.update', { terminal: { font_size: 18 } });
+    expect(settings.terminal.font_size).toBe(18);
     const text = readFileSync(join(engine.home, '.config/tandem/config.toml'), 'utf8');
-    expect(text).toMatch(/fontSize = 18/);
+    expect(text).toMatch(/font_size = 18/);
     expect(text).toMatch(/login = true/);
   });
 

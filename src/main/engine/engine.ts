@@ -105,8 +105,8 @@ export class Engine {
       show: (paneId, hint) => this.client?.event('companion.hint', { paneId, hint }),
     });
     this.session = new SessionKeeper(this.paths.sessionFile, this.settings.session.restore, this.log);
-    this.liveSettings.onChanged(({ settings, error }) => {
-      this.client?.event('settings.changed', { settings, error });
+    this.liveSettings.onChanged((change) => {
+      this.client?.event('settings.changed', change);
       this.agent.settingsChanged();
       this.watchHints.settingsChanged();
     });
@@ -142,12 +142,13 @@ export class Engine {
   }
 
   hello(): HelloResult {
-    const notices = [this.liveSettings.error, this.session.error].filter(Boolean);
     return {
       version: this.options.version,
       platform: process.platform,
       settings: this.settings,
-      settingsError: notices.length > 0 ? notices.join('\n') : undefined,
+      settingsError: this.liveSettings.error,
+      settingsNotice: this.liveSettings.notice,
+      sessionError: this.session.error,
       configPath: this.paths.configFile,
       home: this.env.HOME || homedir(),
       policyProblems: this.gate.policyProblems(),

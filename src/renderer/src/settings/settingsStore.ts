@@ -27,7 +27,7 @@ export const useSettingsStore = create<SettingsState>()((set) => ({
   setConfigPath: (configPath) => set({ configPath }),
   zoom: (step) =>
     set((state) => {
-      const base = state.settings.terminal.fontSize;
+      const base = state.settings.terminal.font_size;
       const size = Math.min(MAX_FONT_SIZE, Math.max(MIN_FONT_SIZE, base + state.zoomSteps + step));
       return { zoomSteps: size - base };
     }),
@@ -36,7 +36,7 @@ export const useSettingsStore = create<SettingsState>()((set) => ({
 }));
 
 export function effectiveFontSize(state: Pick<SettingsState, 'settings' | 'zoomSteps'>): number {
-  return Math.min(MAX_FONT_SIZE, Math.max(MIN_FONT_SIZE, state.settings.terminal.fontSize + state.zoomSteps));
+  return Math.min(MAX_FONT_SIZE, Math.max(MIN_FONT_SIZE, state.settings.terminal.font_size + state.zoomSteps));
 }
 
 export function resolvedTheme(state: Pick<SettingsState, 'settings' | 'systemPrefersDark'>): ResolvedTheme {
