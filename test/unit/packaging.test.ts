@@ -286,6 +286,20 @@ describe('electron-builder configuration (electron-builder.yml, as electron-buil
     expect(config.electronDist).toBeUndefined();
   });
 
+  it("packs node-pty's prebuilt modules only for the target platform: none on Linux", async () => {
+    const config = await loaded();
+    // electron-builder's loader gathers the list into file sets ({ filter: [...] }).
+    const patterns = (config.files as (string | { filter?: string[] })[]).flatMap((entry) => (typeof entry === 'string' ? [entry] : (entry.filter ?? [])));
+    const pattern = patterns.find((file) => file.includes('node-pty/prebuilds'))!;
+    const requireFromBuilder = createRequire(createRequire(import.meta.url).resolve('app-builder-lib/package.json'));
+    const { minimatch } = requireFromBuilder('minimatch') as { minimatch(path: string, pattern: string, options: object): boolean };
+    const excluded = (platform: string, file: string) => minimatch(`node_modules/node-pty/prebuilds/${file}`, pattern.slice(1).replace('${platform}', platform), { dot: true });
+    expect(pattern.startsWith('!')).toBe(true);
+    for (const file of ['darwin-x64/pty.node', 'darwin-arm64', 'win32-x64/conpty.dll']) expect(excluded('linux', file), file).toBe(true);
+    expect([excluded('darwin', 'darwin-x64/pty.node'), excluded('darwin', 'win32-x64/conpty.dll')]).toEqual([false, true]);
+    expect([excluded('win32', 'win32-arm64/pty.node'), excluded('win32', 'darwin-arm64/pty.node')]).toEqual([false, true]);
+  });
+
   it("has an afterPack hook in scripts/ that drops Electron's default app", async () => {
     const config = await loaded();
     expect(config.afterPack).toBe('./scripts/packaging/afterPack.mjs');
