@@ -153,6 +153,8 @@ export interface HelloResult {
   /** The saved session could not be read; the app starts fresh. */
   sessionError?: string;
   configPath: string;
+  /** The shell given on the command line (`tandem web --shell PATH`): it wins over `shell.path` while this engine runs. */
+  shellOverride?: string;
   /** The engine's home directory, so the page can show paths under it as `~/…`. */
   home?: string;
   /** policy.toml files that cannot be used: every agent step asks until they are fixed. */

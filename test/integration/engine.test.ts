@@ -326,6 +326,26 @@ describe('settings and session', () => {
     expect(text).toMatch(/login = true/);
   });
 
+  it('refuses to save a shell that cannot be started, saying why, and leaves config.toml as it was', async () => {
+    const { client, engine, hello } = await open({ configToml: '[shell]\nlogin = true\n' });
+    expect(hello.shellOverride).toBeUndefined();
+    const file = join(engine.home, '.config/tandem/config.toml');
+    await expect(client.request('settings.update', { shell: { path: '/usr/bin/no-such-shell' } })).rejects.toThrow(
+      'Not saved: the shell path cannot be used: /usr/bin/no-such-shell does not exist.',
+    );
+    await expect(client.request('settings.update', { shell: { path: 'no-such-shell' } })).rejects.toThrow(/there is no program "no-such-shell" on PATH/);
+    expect(readFileSync(file, 'utf8')).toBe('[shell]\nlogin = true\n');
+    // A name on PATH, and a full path, are saved; the next pane runs that shell.
+    expect((await client.request('settings.update', { shell: { path: 'bash' } })).settings.shell.path).toBe('bash');
+    const pane = await client.request('pane.create', { cols: 80, rows: 24 });
+    expect(pane.shellName).toBe('bash');
+  });
+
+  it('tells the page which shell the command line chose over the setting', async () => {
+    const { hello } = await open({ shell: '/bin/bash' });
+    expect(hello.shellOverride).toBe('/bin/bash');
+  });
+
   it('restores tabs, cwd and scrollback after a restart', async () => {
     const testHome = makeTestHome();
     const paths = tandemPaths(testHome.env);

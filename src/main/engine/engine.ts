@@ -11,6 +11,7 @@ import { chooseDesktop } from '../desktop/desktopChoice';
 import type { ElectronSurface } from '../desktop/electron/electronSurface';
 import { DEFAULT_EXCLUDED_WINDOWS, WindowExclusion } from '../desktop/privacy/windowExclusion';
 import { Pane, type PaneListener } from '../panes/pane';
+import { shellPathProblem } from '../panes/shellChoice';
 import type { ApprovalGate } from '../safety/approval/approvalGate';
 import { createApprovalGate } from '../safety/approval/gateSetup';
 import { EngineLog } from '../log/engineLog';
@@ -150,6 +151,7 @@ export class Engine {
       settingsNotice: this.liveSettings.notice,
       sessionError: this.session.error,
       configPath: this.paths.configFile,
+      shellOverride: this.options.shellOverride,
       home: this.env.HOME || homedir(),
       policyProblems: this.gate.policyProblems(),
       restoredSession: this.settings.session.restore ? this.session.restoredLayout() : undefined,
@@ -245,6 +247,8 @@ export class Engine {
   }
 
   updateSettings(patch: SettingsPatch): Settings {
+    const shellProblem = patch.shell?.path ? shellPathProblem(patch.shell.path, this.env) : undefined;
+    if (shellProblem) throw new UserError(`Not saved: the shell path cannot be used: ${shellProblem}.`);
     let settings: Settings;
     try {
       settings = this.liveSettings.update(patch);

@@ -17,6 +17,7 @@ export function applyHello(hello: HelloResult): void {
   const settings = useSettingsStore.getState();
   settings.setSettings(hello.settings);
   settings.setConfigPath(hello.configPath);
+  settings.setShellOverride(hello.shellOverride ?? '');
   useHostStore.getState().setHome(hello.home ?? '');
   showSettingsBanners(hello.configPath, { error: hello.settingsError, notice: hello.settingsNotice }, 'Using defaults; your file was not changed.');
   const banners = useBannerStore.getState();

@@ -1,144 +1,18 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { ENV_NAME_PATTERN, SETTING_LIMITS, type Settings, type SettingsPatch } from '../../../shared/settings';
+import { SETTING_LIMITS, type SettingsPatch } from '../../../shared/settings';
 import { useBannerStore } from '../app/bannerStore';
 import { useUiStore } from '../app/uiStore';
 import { storeApiKey, switchModel } from '../ai/agentRequests';
 import { focusActivePane } from '../terminal/paneLifecycle';
 import { ApiKeyField, KEY_STORED_TEXT } from './ApiKeyField';
+import { BACKEND_LABELS, draftFrom, patchFrom, THEME_LABELS, type Draft } from './settingsDraft';
 import { useSettingsStore } from './settingsStore';
 import { updateSettings } from './updateSettings';
-
-interface Draft {
-  shellPath: string;
-  integration: boolean;
-  fontFamily: string;
-  fontSize: string;
-  scrollback: string;
-  theme: Settings['terminal']['theme'];
-  cursorBlink: boolean;
-  webgl: boolean;
-  copyOnSelect: boolean;
-  sessionRestore: boolean;
-  aiBackend: Settings['ai']['backend'];
-  aiModel: string;
-  aiBaseUrl: string;
-  aiStepsUsePager: boolean;
-  aiMaxOutputTokens: string;
-  aiStepTimeout: string;
-  aiContextBlocks: string;
-  aiHistoryBudget: string;
-  aiSessionBudget: string;
-  aiSmallModel: string;
-  /** `[context] include_env`, as names separated by spaces or commas. */
-  includeEnv: string;
-  companionHints: boolean;
-  companionErrorCascade: string;
-  companionRetryLoop: string;
-  companionLongPause: string;
-}
-
-function draftFrom(settings: Settings): Draft {
-  return {
-    shellPath: settings.shell.path,
-    integration: settings.shell.integration,
-    fontFamily: settings.terminal.font_family,
-    fontSize: String(settings.terminal.font_size),
-    scrollback: String(settings.terminal.scrollback),
-    theme: settings.terminal.theme,
-    cursorBlink: settings.terminal.cursor_blink,
-    webgl: settings.terminal.webgl,
-    copyOnSelect: settings.terminal.copy_on_select,
-    sessionRestore: settings.session.restore,
-    aiBackend: settings.ai.backend,
-    aiModel: settings.ai.model,
-    aiBaseUrl: settings.ai.base_url,
-    aiMaxOutputTokens: String(settings.ai.max_output_tokens),
-    aiStepTimeout: String(settings.ai.step_timeout_seconds),
-    aiStepsUsePager: settings.ai.steps_use_pager,
-    aiContextBlocks: String(settings.ai.context_blocks),
-    aiHistoryBudget: String(settings.ai.history_token_budget),
-    aiSessionBudget: String(settings.ai.session_token_budget),
-    aiSmallModel: settings.ai.small_model,
-    includeEnv: settings.context.include_env.join(' '),
-    companionHints: settings.companion.hints,
-    companionErrorCascade: String(settings.companion.error_cascade),
-    companionRetryLoop: String(settings.companion.retry_loop),
-    companionLongPause: String(settings.companion.long_pause_seconds),
-  };
-}
-
-const THEME_LABELS: Record<Settings['terminal']['theme'], string> = { system: 'Follow system', dark: 'Dark', light: 'Light' };
-const BACKEND_LABELS: Record<Settings['ai']['backend'], string> = { anthropic: 'Anthropic', 'openai-compatible': 'OpenAI-compatible' };
-
-function parseWhole(text: string, label: string, { min, max }: { min: number; max: number }): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new Error(`${label} must be a whole number from ${min} to ${max}.`);
-  }
-  return value;
-}
-
-/** Only what changed goes to the engine, one section at a time. */
-function patchFrom(draft: Draft, settings: Settings): SettingsPatch {
-  const patch: SettingsPatch = {};
-  const shell: NonNullable<SettingsPatch['shell']> = {};
-  if (draft.shellPath.trim() !== settings.shell.path) shell.path = draft.shellPath.trim();
-  if (draft.integration !== settings.shell.integration) shell.integration = draft.integration;
-  if (Object.keys(shell).length > 0) patch.shell = shell;
-
-  const terminal: NonNullable<SettingsPatch['terminal']> = {};
-  const fontSize = parseWhole(draft.fontSize, 'Font size', SETTING_LIMITS.fontSize);
-  const scrollback = parseWhole(draft.scrollback, 'Scrollback', SETTING_LIMITS.scrollback);
-  if (draft.fontFamily.trim() && draft.fontFamily.trim() !== settings.terminal.font_family) terminal.font_family = draft.fontFamily.trim();
-  if (fontSize !== settings.terminal.font_size) terminal.font_size = fontSize;
-  if (scrollback !== settings.terminal.scrollback) terminal.scrollback = scrollback;
-  if (draft.theme !== settings.terminal.theme) terminal.theme = draft.theme;
-  if (draft.cursorBlink !== settings.terminal.cursor_blink) terminal.cursor_blink = draft.cursorBlink;
-  if (draft.webgl !== settings.terminal.webgl) terminal.webgl = draft.webgl;
-  if (draft.copyOnSelect !== settings.terminal.copy_on_select) terminal.copy_on_select = draft.copyOnSelect;
-  if (Object.keys(terminal).length > 0) patch.terminal = terminal;
-
-  if (draft.sessionRestore !== settings.session.restore) patch.session = { restore: draft.sessionRestore };
-
-  const ai: NonNullable<SettingsPatch['ai']> = {};
-  const maxOutputTokens = parseWhole(draft.aiMaxOutputTokens, 'Max output tokens', SETTING_LIMITS.maxOutputTokens);
-  const stepTimeoutSeconds = parseWhole(draft.aiStepTimeout, 'Step timeout', SETTING_LIMITS.stepTimeoutSeconds);
-  const contextBlocks = parseWhole(draft.aiContextBlocks, 'Recent commands in context', SETTING_LIMITS.contextBlocks);
-  const historyTokenBudget = parseWhole(draft.aiHistoryBudget, 'History budget', SETTING_LIMITS.historyTokenBudget);
-  const sessionTokenBudget = parseWhole(draft.aiSessionBudget, 'Session token budget', SETTING_LIMITS.sessionTokenBudget);
-  if (draft.aiBackend !== settings.ai.backend) ai.backend = draft.aiBackend;
-  if (draft.aiModel.trim() !== settings.ai.model) ai.model = draft.aiModel.trim();
-  if (draft.aiSmallModel.trim() !== settings.ai.small_model) ai.small_model = draft.aiSmallModel.trim();
-  if (draft.aiBaseUrl.trim() !== settings.ai.base_url) ai.base_url = draft.aiBaseUrl.trim();
-  if (maxOutputTokens !== settings.ai.max_output_tokens) ai.max_output_tokens = maxOutputTokens;
-  if (stepTimeoutSeconds !== settings.ai.step_timeout_seconds) ai.step_timeout_seconds = stepTimeoutSeconds;
-  if (draft.aiStepsUsePager !== settings.ai.steps_use_pager) ai.steps_use_pager = draft.aiStepsUsePager;
-  if (contextBlocks !== settings.ai.context_blocks) ai.context_blocks = contextBlocks;
-  if (historyTokenBudget !== settings.ai.history_token_budget) ai.history_token_budget = historyTokenBudget;
-  if (sessionTokenBudget !== settings.ai.session_token_budget) ai.session_token_budget = sessionTokenBudget;
-  if (Object.keys(ai).length > 0) patch.ai = ai;
-
-  const includeEnv = draft.includeEnv.split(/[\s,]+/).filter(Boolean);
-  const badName = includeEnv.find((name) => !ENV_NAME_PATTERN.test(name));
-  if (badName) throw new Error(`"${badName}" is not an environment variable name.`);
-  if (includeEnv.length > SETTING_LIMITS.includedEnv) throw new Error(`At most ${SETTING_LIMITS.includedEnv} environment variables can be shared.`);
-  if (includeEnv.join(' ') !== settings.context.include_env.join(' ')) patch.context = { include_env: includeEnv };
-
-  const companion: NonNullable<SettingsPatch['companion']> = {};
-  const errorCascade = parseWhole(draft.companionErrorCascade, 'Failures in a row', SETTING_LIMITS.errorCascade);
-  const retryLoop = parseWhole(draft.companionRetryLoop, 'Same command failing', SETTING_LIMITS.retryLoop);
-  const longPause = parseWhole(draft.companionLongPause, 'Pause after an error', SETTING_LIMITS.longPauseSeconds);
-  if (draft.companionHints !== settings.companion.hints) companion.hints = draft.companionHints;
-  if (errorCascade !== settings.companion.error_cascade) companion.error_cascade = errorCascade;
-  if (retryLoop !== settings.companion.retry_loop) companion.retry_loop = retryLoop;
-  if (longPause !== settings.companion.long_pause_seconds) companion.long_pause_seconds = longPause;
-  if (Object.keys(companion).length > 0) patch.companion = companion;
-  return patch;
-}
 
 export function SettingsDialog() {
   const settings = useSettingsStore((state) => state.settings);
   const configPath = useSettingsStore((state) => state.configPath);
+  const shellOverride = useSettingsStore((state) => state.shellOverride);
   const setOpen = useUiStore((state) => state.setSettingsOpen);
   const [draft, setDraft] = useState(() => draftFrom(settings));
   const [error, setError] = useState<string | undefined>();
@@ -228,7 +102,13 @@ export function SettingsDialog() {
             <input type="checkbox" name="integration" checked={draft.integration} onChange={(event) => change('integration', event.target.checked)} />
             Shell integration (command blocks from OSC 133 marks)
           </label>
-          <p className="settings__hint">Shell changes apply to new panes.</p>
+          {shellOverride ? (
+            <p className="settings__hint settings__hint--override" data-testid="settings-shell-override">
+              This session was started with --shell {shellOverride}: new panes use that shell, not this setting, until Tandem is started without it.
+            </p>
+          ) : (
+            <p className="settings__hint">Shell changes apply to new panes.</p>
+          )}
         </fieldset>
 
         <fieldset>
@@ -346,11 +226,11 @@ export function SettingsDialog() {
               Session token budget
               <input name="aiSessionBudget" type="number" {...SETTING_LIMITS.sessionTokenBudget} value={draft.aiSessionBudget} onChange={(event) => change('aiSessionBudget', event.target.value)} />
             </label>
-            <label title="Only these environment variables are shown to the model; names ending in _KEY, _SECRET, _TOKEN or _PASSWORD never are.">
-              Environment the AI sees
-              <input name="includeEnv" type="text" value={draft.includeEnv} onChange={(event) => change('includeEnv', event.target.value)} />
-            </label>
           </div>
+          <label title="Only these environment variables are shown to the model; names ending in _KEY, _SECRET, _TOKEN or _PASSWORD never are.">
+            Environment the AI sees
+            <input name="includeEnv" type="text" value={draft.includeEnv} spellCheck={false} onChange={(event) => change('includeEnv', event.target.value)} />
+          </label>
           <ApiKeyField backend={draft.aiBackend} value={apiKey} onChange={setApiKey} />
         </fieldset>
 

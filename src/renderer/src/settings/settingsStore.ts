@@ -6,11 +6,14 @@ export type ResolvedTheme = 'dark' | 'light';
 interface SettingsState {
   settings: Settings;
   configPath: string;
+  /** The shell given on the engine's command line (`--shell`), which wins over `shell.path`; '' when none. */
+  shellOverride: string;
   /** Font size steps from Ctrl+= / Ctrl+-; a per-window view preference, not saved. */
   zoomSteps: number;
   systemPrefersDark: boolean;
   setSettings(settings: Settings): void;
   setConfigPath(configPath: string): void;
+  setShellOverride(shellOverride: string): void;
   zoom(step: number): void;
   resetZoom(): void;
   setSystemPrefersDark(dark: boolean): void;
@@ -21,10 +24,12 @@ const { min: MIN_FONT_SIZE, max: MAX_FONT_SIZE } = SETTING_LIMITS.fontSize;
 export const useSettingsStore = create<SettingsState>()((set) => ({
   settings: DEFAULT_SETTINGS,
   configPath: '',
+  shellOverride: '',
   zoomSteps: 0,
   systemPrefersDark: true,
   setSettings: (settings) => set({ settings }),
   setConfigPath: (configPath) => set({ configPath }),
+  setShellOverride: (shellOverride) => set({ shellOverride }),
   zoom: (step) =>
     set((state) => {
       const base = state.settings.terminal.font_size;
