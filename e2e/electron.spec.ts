@@ -42,7 +42,7 @@ async function packagedSkipReason(): Promise<string | undefined> {
   const fuses = (await getCurrentFuseWire(packagedExecutable).catch(() => undefined)) as unknown as Record<number, number> | undefined;
   if (!fuses) return `Skipped: dist/linux-unpacked/tandem has no Electron fuse wire (${how}).`;
   if (fuses[FuseV1Options.EnableNodeCliInspectArguments] !== FUSE_ON) {
-    return `Skipped: dist/linux-unpacked was packed without TANDEM_PACKAGE_FOR_TESTS=1, so Playwright cannot attach to it (${how}).`;
+    return `Skipped: dist/linux-unpacked was packed without the test fuse (not by npm run dist:e2e), so Playwright cannot attach to it (${how}).`;
   }
   return undefined;
 }

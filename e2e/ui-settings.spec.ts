@@ -10,7 +10,7 @@ const configPathOf = (home: string) => join(home, '.config/tandem/config.toml');
 
 test('a config.toml with a syntax error shows a banner naming the file, uses the defaults and is never rewritten', async ({ page }) => {
   // The valid-looking part would change the font size if it were applied.
-  const broken = '[terminal]\nfontSize = 22\ntheme = "light\n[shell\n';
+  const broken = '[terminal]\nfont_size = 22\ntheme = "light\n[shell\n';
   const { server, pane, paneId } = await tandem.start(page, { configToml: broken });
   const configPath = configPathOf(server.home);
 
@@ -57,9 +57,9 @@ test('the settings dialog saves to config.toml and applies live', async ({ page 
   expect((await probeTerminal(page, paneId)).scrollback).toBe(5000);
   const saved = readFileSync(configPathOf(server.home), 'utf8');
   expect(saved).toMatch(/^\[terminal\]$/m);
-  expect(saved).toMatch(/^fontSize\s*=\s*17$/m);
+  expect(saved).toMatch(/^font_size\s*=\s*17$/m);
   expect(saved).toMatch(/^scrollback\s*=\s*5000$/m);
-  expect(saved).toMatch(/^copyOnSelect\s*=\s*true$/m);
+  expect(saved).toMatch(/^copy_on_select\s*=\s*true$/m);
   expect(saved).toMatch(/^\[context\]$/m);
   expect(saved).toMatch(/^include_env\s*=\s*\[\s*"LANG",\s*"KUBECONFIG"\s*\]$/m);
 
@@ -105,4 +105,47 @@ test('theme follows the system by default, and light / dark from settings change
   await chooseTheme('dark');
   await expect.poll(background).toBe(dark);
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+});
+
+test('every section of the settings dialog is as wide as the dialog, and nothing in it overflows', async ({ page }) => {
+  await tandem.start(page);
+  for (const width of [1280, 520]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.getByTestId('open-settings').click();
+    const dialog = page.getByTestId('settings-dialog');
+    await expect(dialog).toBeVisible();
+    const measured = await dialog.evaluate((form) => ({
+      form: { client: form.clientWidth, scroll: form.scrollWidth },
+      sections: [...form.querySelectorAll('fieldset')].map((fieldset) => ({
+        name: fieldset.querySelector('legend')?.textContent ?? '',
+        width: Math.round(fieldset.getBoundingClientRect().width),
+        // The rightmost edge of anything inside, against the section's own right edge.
+        overflow: Math.max(0, ...[...fieldset.querySelectorAll('input, select, button')].map((field) => field.getBoundingClientRect().right - fieldset.getBoundingClientRect().right)),
+      })),
+    }));
+    const widths = measured.sections.map((section) => section.width);
+    expect(measured.sections.map((section) => section.name)).toEqual(['Shell', 'Terminal', 'Session', 'AI', 'Companion']);
+    expect(Math.max(...widths) - Math.min(...widths), `${width}px: ${JSON.stringify(measured.sections)}`).toBeLessThanOrEqual(1);
+    expect(measured.form.scroll, `${width}px: the dialog scrolls sideways`).toBeLessThanOrEqual(measured.form.client);
+    for (const section of measured.sections) expect(section.overflow, `${width}px: ${section.name}`).toBeLessThanOrEqual(0);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+  }
+});
+
+test('a shell path that cannot be started is refused on save with the reason, and the field says --shell wins', async ({ page }) => {
+  const { server } = await tandem.start(page, { configToml: '[shell]\nlogin = true\n' });
+  await page.getByTestId('open-settings').click();
+  const dialog = page.getByTestId('settings-dialog');
+  // `tandem web --shell /usr/bin/bash` (how these tests start it) overrides the setting.
+  await expect(dialog.getByTestId('settings-shell-override')).toContainText('started with --shell /usr/bin/bash');
+  await dialog.locator('input[name="shellPath"]').fill('/usr/bin/zshh');
+  await page.getByTestId('settings-save').click();
+  await expect(page.getByTestId('settings-error')).toHaveText('Not saved: the shell path cannot be used: /usr/bin/zshh does not exist.');
+  await expect(dialog).toBeVisible();
+  expect(readFileSync(configPathOf(server.home), 'utf8')).toBe('[shell]\nlogin = true\n');
+  await dialog.locator('input[name="shellPath"]').fill('sh');
+  await page.getByTestId('settings-save').click();
+  await expect(dialog).toBeHidden();
+  expect(readFileSync(configPathOf(server.home), 'utf8')).toBe('[shell]\nlogin = true\npath = "sh"\n');
 });

@@ -1,10 +1,10 @@
 // `npm run dist:check`: packs the app for Linux with electron-builder (the repository's own
-// electron-builder.ts) against a stand-in Electron, offline, stops each package target right
+// electron-builder.yml) against a stand-in Electron, offline, stops each package target right
 // before its download-bound tool (fpm, appimagetool), and checks what came out. It fails,
 // exit 1, on any problem. See docs/packaging.md.
 //
 //   jiti scripts/distCheck.ts [--for-tests] [--keep] [--layout DIR]
-//     --for-tests   pack as TANDEM_PACKAGE_FOR_TESTS=1 does (the --inspect fuse must be on)
+//     --for-tests   pack a test build, as `npm run dist:e2e` does (the --inspect fuse must be on)
 //     --keep        keep the packed output (its path is printed)
 //     --layout DIR  judge an already packed app directory (e.g. dist/linux-unpacked)
 //                   instead of packing; the .deb/AppImage inputs are not checked then
@@ -21,7 +21,6 @@ import { checkPackagedRuntime } from './packaging/packagedRuntime';
 import { makeStandInElectron } from './packaging/standInElectron';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const TEST_ENV = 'TANDEM_PACKAGE_FOR_TESTS';
 const EXECUTABLE = 'tandem';
 const PRODUCT_DIR = 'Tandem';
 
@@ -87,16 +86,14 @@ async function pack(scratch: string, forTests: boolean): Promise<{ appDir: strin
   const electronDist = join(scratch, 'electron');
   await makeStandInElectron(electronDist);
   const out = join(scratch, 'out');
-  // electron-builder.ts reads the switch when electron-builder loads it, in this process.
-  if (forTests) process.env[TEST_ENV] = '1';
-  else delete process.env[TEST_ENV];
   const { build, Platform } = await import('electron-builder');
   const captured: { deb?: DebInputs; appImageDesktopEntry?: string } = {};
   await build({
     projectDir: root,
     targets: Platform.LINUX.createTarget(['deb', 'AppImage']),
     publish: 'never',
-    config: { electronDist, directories: { output: out } },
+    // Merged over electron-builder.yml, as `-c.…` on electron-builder's command line is.
+    config: { electronDist, directories: { output: out }, ...(forTests ? { electronFuses: { enableNodeCliInspectArguments: true } } : {}) },
     // Called by each target with what it would hand to its packaging tool; `true` stops the
     // target there, before it fetches fpm or appimagetool.
     effectiveOptionComputed: async (computed: unknown) => {
@@ -132,7 +129,7 @@ async function main(): Promise<void> {
       for (const built of ['out/main/index.js', 'out/main/cli.js', 'out/preload/index.cjs', 'out/renderer/index.html']) {
         if (!existsSync(join(root, built))) fail(`${built} is missing: run \`npm run build\` first (npm run dist:check builds)`);
       }
-      console.log(`dist:check — packing Tandem for Linux (.deb, AppImage) with a stand-in Electron, offline${options.forTests ? `, ${TEST_ENV}=1` : ''}`);
+      console.log(`dist:check — packing Tandem for Linux (.deb, AppImage) with a stand-in Electron, offline${options.forTests ? ', as a test build (--inspect fuse on)' : ''}`);
       const attempts = forbidDownloads();
       const packing = Date.now();
       try {

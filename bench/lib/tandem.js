@@ -29,7 +29,7 @@ export function makeHome({ scrollback = 10_000 } = {}) {
   // no session restore, so every run starts from an empty layout.
   writeFileSync(
     join(home, '.config/tandem/config.toml'),
-    `[terminal]\nwebgl = false\ncursorBlink = false\nscrollback = ${scrollback}\n\n[session]\nrestore = false\n`,
+    `[terminal]\nwebgl = false\ncursor_blink = false\nscrollback = ${scrollback}\n\n[session]\nrestore = false\n`,
   );
   const env = {
     ...testHome.testHomeEnv(home),

@@ -7,7 +7,7 @@ export interface LayoutExpectations {
   /** The executable's name (/opt/<productDir>/<executableName>, /usr/bin/<executableName>). */
   executableName: string;
   productDir: string;
-  /** Packed with TANDEM_PACKAGE_FOR_TESTS=1: the --inspect fuse must be on. */
+  /** A test build (`npm run dist:e2e`, `dist:check --for-tests`): the --inspect fuse must be on. */
   forTests: boolean;
   /** The repository's package.json. */
   repoPackage: {
@@ -227,7 +227,7 @@ export const RULES: Rule[] = [
         const state = layout.fuses[FUSE[fuse]];
         if (state !== (on ? ENABLE : DISABLE)) {
           const seen = state === ENABLE ? 'on' : state === DISABLE ? 'off' : `state ${state}`;
-          problems.push(`fuse ${fuse} is ${seen}, expected ${on ? 'on' : 'off'}${fuse === 'enableNodeCliInspectArguments' ? (expect.forTests ? ' (TANDEM_PACKAGE_FOR_TESTS=1)' : ' (only TANDEM_PACKAGE_FOR_TESTS=1 turns it on)') : ''}`);
+          problems.push(`fuse ${fuse} is ${seen}, expected ${on ? 'on' : 'off'}${fuse === 'enableNodeCliInspectArguments' ? (expect.forTests ? ' (a test build, npm run dist:e2e)' : ' (only a test build, npm run dist:e2e, turns it on)') : ''}`);
         }
       }
       return problems;

@@ -62,7 +62,7 @@ export async function makeStandInElectron(dir: string, fuses: string = ELECTRON_
   ];
   for (const file of placeholders) writeFileSync(join(dir, file), `${STAND_IN_MARK}\n`);
   // Electron's own default app, a real (tiny) archive: electron-builder hashes every .asar
-  // in resources/. It leaves this one in a supplied build; electron-builder.ts's afterPack
+  // in resources/. It leaves this one in a supplied build; electron-builder.yml's afterPack
   // removes it, and dist:check fails if it is still there.
   const defaultApp = join(dir, 'default_app');
   mkdirSync(defaultApp);

@@ -290,7 +290,7 @@ export interface ConversationView {
    * request to fit the context budget. Absent while nothing was dropped.
    */
   contextStartsAt?: string;
-  /** Tokens used since the window opened against `[ai] sessionTokenBudget` (limit 0: none). */
+  /** Tokens used since the window opened against `[ai] session_token_budget` (limit 0: none). */
   budget: { used: number; limit: number };
   /** Command shapes allowed for this session ("Allow for this session"). */
   grants: { shape: string; example: string }[];

@@ -149,9 +149,15 @@ export interface HelloResult {
   version: string;
   platform: string;
   settings: Settings;
-  /** Set when config.toml could not be used; the defaults are in effect. */
+  /** Set when config.toml could not be used; the defaults are in effect. Does not name the file (`configPath` does). */
   settingsError?: string;
+  /** config.toml works but uses old key spellings: one line saying which and what to write. */
+  settingsNotice?: string;
+  /** The saved session could not be read; the app starts fresh. */
+  sessionError?: string;
   configPath: string;
+  /** The shell given on the command line (`tandem web --shell PATH`): it wins over `shell.path` while this engine runs. */
+  shellOverride?: string;
   /** The engine's home directory, so the page can show paths under it as `~/…`. */
   home?: string;
   /** policy.toml files that cannot be used: every agent step asks until they are fixed. */
@@ -197,7 +203,7 @@ export interface Events extends AgentEvents {
   'pane.notice': { paneId: number; level: 'info' | 'warning' | 'error'; message: string };
   'block.started': Block;
   'block.finished': Block;
-  'settings.changed': { settings: Settings; error?: string };
+  'settings.changed': { settings: Settings; error?: string; notice?: string };
   /** Watch mode's hint for a pane, or null when it ends (a success, hints switched off, the pane closed). */
   'companion.hint': { paneId: number; hint: CompanionHint | null };
   /** Another window or tab took over this engine session. */

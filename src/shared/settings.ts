@@ -4,7 +4,9 @@ import { CONFIRM_CLOSE_CHOICES } from './closeQuestion';
 /**
  * config.toml. Each section is declared once as plain fields (no defaults) plus its
  * defaults: the file schema fills in what is missing, the patch schema (settings UI) keeps
- * only what was sent — so changing one key never resets its neighbours.
+ * only what was sent — so changing one key never resets its neighbours. Every key is
+ * snake_case, the TOML convention (Alacritty, starship); the camelCase spellings of older
+ * versions are still read (src/main/settings/keySpelling.ts).
  */
 const shellFields = {
   /** Path of the shell to start; empty means $SHELL, then /bin/bash. */
@@ -16,19 +18,16 @@ const shellFields = {
 };
 
 const terminalFields = {
-  fontFamily: z.string(),
-  fontSize: z.number().int().min(6).max(72),
+  font_family: z.string(),
+  font_size: z.number().int().min(6).max(72),
   scrollback: z.number().int().min(0).max(1_000_000),
   theme: z.enum(['system', 'dark', 'light']),
-  cursorBlink: z.boolean(),
+  cursor_blink: z.boolean(),
   /** GPU rendering where available; falls back to the DOM renderer on context loss. */
   webgl: z.boolean(),
   /** Copy the selection to the clipboard as soon as it is made. */
-  copyOnSelect: z.boolean(),
-  /**
-   * Closing a pane, a tab or the window asks first: when programs run in it ("running"),
-   * always, or never. snake_case like `[companion]`: the issue named the key so.
-   */
+  copy_on_select: z.boolean(),
+  /** Closing a pane, a tab or the window asks first: when programs run in it ("running"), always, or never. */
   confirm_close: z.enum(CONFIRM_CLOSE_CHOICES),
 };
 
@@ -43,20 +42,20 @@ const aiFields = {
   /** Model id; the TANDEM_MODEL environment variable wins over it. */
   model: z.string().max(200),
   /** Endpoint; empty means ANTHROPIC_BASE_URL / the vendor default. For Ollama: http://127.0.0.1:11434/v1 */
-  baseUrl: z.string().max(2_000),
-  maxOutputTokens: z.number().int().min(256).max(128_000),
+  base_url: z.string().max(2_000),
+  max_output_tokens: z.number().int().min(256).max(128_000),
   /** A plan step that runs longer is interrupted (SIGINT, then killed). */
-  stepTimeoutSeconds: z.number().int().min(5).max(86_400),
+  step_timeout_seconds: z.number().int().min(5).max(86_400),
   /** Plan steps may open a pager (git log → less); off, they run with PAGER=cat GIT_PAGER=cat …. */
-  stepsUsePager: z.boolean(),
+  steps_use_pager: z.boolean(),
   /** How many recent blocks the standing context lists. */
-  contextBlocks: z.number().int().min(0).max(200),
+  context_blocks: z.number().int().min(0).max(200),
   /** Conversation history kept for each request; older turns are dropped beyond it. */
-  historyTokenBudget: z.number().int().min(2_000).max(1_000_000),
+  history_token_budget: z.number().int().min(2_000).max(1_000_000),
   /** Tokens (sent + received) the agent may use until the window closes: a warning at 80%, a stop at 100%; 0 = no limit. */
-  sessionTokenBudget: z.number().int().min(0).max(1_000_000_000),
+  session_token_budget: z.number().int().min(0).max(1_000_000_000),
   /**
-   * The small model that summarizes long output (snake_case: the issue named the key so).
+   * The small model that summarizes long output.
    * Empty: the backend's cheapest current model (Anthropic: claude-haiku-4-5); an
    * OpenAI-compatible endpoint has none unless named here, and summaries are made locally.
    */
@@ -68,10 +67,7 @@ const aiFields = {
   computer_use: z.enum(['auto', 'off']),
 };
 
-/**
- * Watch mode's hints. snake_case like `[context] include_env`: the issue that asked for them
- * named the keys so.
- */
+/** Watch mode's hints and `!auto` runs. */
 const companionFields = {
   /** Hints in the status bar when the user looks stuck; made from blocks alone, never a model call. */
   hints: z.boolean(),
@@ -109,15 +105,15 @@ const contextFields = {
  * writes them a second time.
  */
 export const SETTING_LIMITS = {
-  fontSize: numberLimits(terminalFields.fontSize),
+  fontSize: numberLimits(terminalFields.font_size),
   scrollback: numberLimits(terminalFields.scrollback),
-  maxOutputTokens: numberLimits(aiFields.maxOutputTokens),
-  stepTimeoutSeconds: numberLimits(aiFields.stepTimeoutSeconds),
-  contextBlocks: numberLimits(aiFields.contextBlocks),
-  historyTokenBudget: numberLimits(aiFields.historyTokenBudget),
-  sessionTokenBudget: numberLimits(aiFields.sessionTokenBudget),
+  maxOutputTokens: numberLimits(aiFields.max_output_tokens),
+  stepTimeoutSeconds: numberLimits(aiFields.step_timeout_seconds),
+  contextBlocks: numberLimits(aiFields.context_blocks),
+  historyTokenBudget: numberLimits(aiFields.history_token_budget),
+  sessionTokenBudget: numberLimits(aiFields.session_token_budget),
   modelLength: aiFields.model.maxLength ?? Number.MAX_SAFE_INTEGER,
-  baseUrlLength: aiFields.baseUrl.maxLength ?? Number.MAX_SAFE_INTEGER,
+  baseUrlLength: aiFields.base_url.maxLength ?? Number.MAX_SAFE_INTEGER,
   includedEnv: MAX_INCLUDED_ENV,
   errorCascade: numberLimits(companionFields.error_cascade),
   retryLoop: numberLimits(companionFields.retry_loop),
@@ -150,26 +146,26 @@ export type Settings = {
 export const DEFAULT_SETTINGS: Settings = {
   shell: { path: '', args: [], integration: true, login: true },
   terminal: {
-    fontFamily: '"DejaVu Sans Mono", "Cascadia Code", Menlo, monospace',
-    fontSize: 14,
+    font_family: '"DejaVu Sans Mono", "Cascadia Code", Menlo, monospace',
+    font_size: 14,
     scrollback: 10_000,
     theme: 'system',
-    cursorBlink: true,
+    cursor_blink: true,
     webgl: true,
-    copyOnSelect: false,
+    copy_on_select: false,
     confirm_close: 'running',
   },
   session: { restore: true },
   ai: {
     backend: 'anthropic',
     model: 'claude-sonnet-5-5',
-    baseUrl: '',
-    maxOutputTokens: 8_192,
-    stepTimeoutSeconds: 300,
-    stepsUsePager: false,
-    contextBlocks: 20,
-    historyTokenBudget: 60_000,
-    sessionTokenBudget: 2_000_000,
+    base_url: '',
+    max_output_tokens: 8_192,
+    step_timeout_seconds: 300,
+    steps_use_pager: false,
+    context_blocks: 20,
+    history_token_budget: 60_000,
+    session_token_budget: 2_000_000,
     small_model: '',
     computer_use: 'auto',
   },
@@ -215,3 +211,8 @@ export function applySettingsPatch(base: Settings, patch: SettingsPatch): Settin
     companion: { ...base.companion, ...defined(patch.companion) },
   };
 }
+
+/** Every key of config.toml, by table, read off the schema (new keys join it by being declared above). */
+export const SETTINGS_KEYS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  Object.entries(SettingsPatchSchema.shape).map(([table, section]) => [table, Object.keys(section.unwrap().shape)]),
+);

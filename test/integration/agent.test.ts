@@ -324,7 +324,7 @@ describe('the agent, with a real bash and the real SDK against a scripted model'
   });
 
   it('interrupts a step that runs past its timeout and tells the model', async () => {
-    const { client, model, paneId } = await open({ configToml: '[ai]\nstepTimeoutSeconds = 5\n' });
+    const { client, model, paneId } = await open({ configToml: '[ai]\nstep_timeout_seconds = 5\n' });
     model.script({ parts: [{ toolUse: { id: 'slow', name: 'run_command', input: { command: 'sleep 60', purpose: 'too slow' } } }] }, { parts: [{ text: 'It timed out.' }] });
     await client.request('agent.send', { text: 'wait', attachments: [], paneId });
     const step = await waitForStep(client, (s) => s.status === 'proposed', 'step');

@@ -147,7 +147,7 @@ describe('the safety pipeline around the agent', () => {
   });
 
   it('warns at 80% of the session token budget and stops at 100%', async () => {
-    const { client, model } = await open({ configToml: '[ai]\nsessionTokenBudget = 1000\n' });
+    const { client, model } = await open({ configToml: '[ai]\nsession_token_budget = 1000\n' });
     model.script({ parts: [{ text: 'First.' }], usage: { inputTokens: 850, outputTokens: 10 } }, { parts: [{ text: 'Second.' }], usage: { inputTokens: 200, outputTokens: 10 } });
     await client.request('agent.send', { text: 'one', attachments: [] });
     const warned = await waitForIdleWithAnswer(client, 'First.');
@@ -208,7 +208,7 @@ describe('the safety pipeline around the agent', () => {
     const { client, model, home } = await open();
     const config = join(home, '.config/tandem/config.toml');
     mkdirSync(join(config, '..'), { recursive: true });
-    writeFileSync(config, '[terminal]\nfontSize = 14\n');
+    writeFileSync(config, '[terminal]\nfont_size = 14\n');
     // The path is assembled at run time: no parse or spelling check can see it.
     const sneaky = `python3 -c "import os; open(os.path.expanduser('~/.con' + 'fig/tan' + 'dem/config.toml'), 'a').write('#')"`;
     model.script({ parts: [runCommand('o1', sneaky), runCommand('o2', 'echo after')] }, { parts: [{ text: 'Stopped.' }] });

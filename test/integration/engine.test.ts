@@ -303,11 +303,12 @@ describe('engine over the WebSocket transport, with a real bash', () => {
 
 describe('settings and session', () => {
   it('reports a broken config.toml, uses the defaults, and never rewrites the file', async () => {
-    const broken = '[terminal]\nfontSize = "huge\n';
+    const broken = '[terminal]\nfont_size = "huge\n';
     const { hello, engine, client } = await open({ configToml: broken });
-    expect(hello.settingsError).toContain('config.toml');
-    expect(hello.settings.terminal.fontSize).toBe(14);
-    await expect(client.request('settings.update', { terminal: { fontSize: 16 } })).rejects.toThrow(/Fix the file/);
+    expect(hello.settingsError).toBe('not valid TOML: unclosed quote on line 2');
+    expect(hello.configPath).toBe(join(engine.home, '.config/tandem/config.toml'));
+    expect(hello.settings.terminal.font_size).toBe(14);
+    await expect(client.request('settings.update', { terminal: { font_size: 16 } })).rejects.toThrow(/Fix the file/);
     expect(readFileSync(join(engine.home, '.config/tandem/config.toml'), 'utf8')).toBe(broken);
   });
 
@@ -318,11 +319,31 @@ describe('settings and session', () => {
 
   it('saves settings from the UI into config.toml', async () => {
     const { client, engine } = await open({ configToml: '[shell]\nlogin = true\n' });
-    const { settings } = await client.request('settings.update', { terminal: { fontSize: 18 } });
-    expect(settings.terminal.fontSize).toBe(18);
+    const { settings } = await client.request('settings.update', { terminal: { font_size: 18 } });
+    expect(settings.terminal.font_size).toBe(18);
     const text = readFileSync(join(engine.home, '.config/tandem/config.toml'), 'utf8');
-    expect(text).toMatch(/fontSize = 18/);
+    expect(text).toMatch(/font_size = 18/);
     expect(text).toMatch(/login = true/);
+  });
+
+  it('refuses to save a shell that cannot be started, saying why, and leaves config.toml as it was', async () => {
+    const { client, engine, hello } = await open({ configToml: '[shell]\nlogin = true\n' });
+    expect(hello.shellOverride).toBeUndefined();
+    const file = join(engine.home, '.config/tandem/config.toml');
+    await expect(client.request('settings.update', { shell: { path: '/usr/bin/no-such-shell' } })).rejects.toThrow(
+      'Not saved: the shell path cannot be used: /usr/bin/no-such-shell does not exist.',
+    );
+    await expect(client.request('settings.update', { shell: { path: 'no-such-shell' } })).rejects.toThrow(/there is no program "no-such-shell" on PATH/);
+    expect(readFileSync(file, 'utf8')).toBe('[shell]\nlogin = true\n');
+    // A name on PATH, and a full path, are saved; the next pane runs that shell.
+    expect((await client.request('settings.update', { shell: { path: 'bash' } })).settings.shell.path).toBe('bash');
+    const pane = await client.request('pane.create', { cols: 80, rows: 24 });
+    expect(pane.shellName).toBe('bash');
+  });
+
+  it('tells the page which shell the command line chose over the setting', async () => {
+    const { hello } = await open({ shell: '/bin/bash' });
+    expect(hello.shellOverride).toBe('/bin/bash');
   });
 
   it('restores tabs, cwd and scrollback after a restart', async () => {

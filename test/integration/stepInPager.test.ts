@@ -49,8 +49,8 @@ describe.each([
 });
 
 describe('a plan step that opens a pager, with a real bash', () => {
-  it('with `stepsUsePager` on, `git log` (LESS=FRX, no alternate screen) waits in the pager; Esc quits it and the step ends', async () => {
-    const { client, model, paneId, home } = await open({ configToml: '[ai]\nstepsUsePager = true\n' });
+  it('with `steps_use_pager` on, `git log` (LESS=FRX, no alternate screen) waits in the pager; Esc quits it and the step ends', async () => {
+    const { client, model, paneId, home } = await open({ configToml: '[ai]\nsteps_use_pager = true\n' });
     repositoryWithCommits(join(home, 'repo'), 80);
     client.type(paneId, 'cd repo\r');
     await client.waitForBlock(paneId, 'cd repo');

@@ -64,3 +64,26 @@ describe("the host's warnings on hello", () => {
     expect(shown()).toEqual(['sandbox-off']);
   });
 });
+
+describe('the config.toml banners on hello', () => {
+  const message = (key: string) => useBannerStore.getState().banners.find((banner) => banner.key === key)?.message;
+
+  it('name the file once: the error comes without it, the banner adds it', () => {
+    applyHello(hello({ settingsError: 'not valid TOML: unclosed quote on line 2' }));
+    expect(message('settings-error')).toBe('Could not use /home/u/.config/tandem/config.toml: not valid TOML: unclosed quote on line 2');
+  });
+
+  it('show old key spellings as a notice of their own, beside an error if there is one, and take it down once gone', () => {
+    const notice = 'old key spelling terminal.fontSize → font_size still works but will not forever; keys are snake_case now (saving from Settings rewrites them)';
+    applyHello(hello({ settingsNotice: notice }));
+    expect(useBannerStore.getState().banners).toEqual([{ key: 'settings-notice', level: 'info', message: `/home/u/.config/tandem/config.toml: ${notice}`, dismissible: true }]);
+    applyHello(hello());
+    expect(shown()).toEqual([]);
+  });
+
+  it('a saved session that cannot be read has its own banner, not the config file’s', () => {
+    applyHello(hello({ sessionError: 'The saved session in /s/session.json has an unknown format; starting fresh.' }));
+    expect(shown()).toEqual(['session-error']);
+    expect(message('session-error')).toBe('The saved session in /s/session.json has an unknown format; starting fresh.');
+  });
+});

@@ -17,7 +17,7 @@ function withTerminal(terminal: Partial<Settings['terminal']>): Settings {
 
 describe('settings defaults', () => {
   it('scrollback 10,000 lines, theme follows the system, WebGL on, font size 14', () => {
-    expect(DEFAULT_SETTINGS.terminal).toMatchObject({ scrollback: 10_000, theme: 'system', webgl: true, fontSize: 14 });
+    expect(DEFAULT_SETTINGS.terminal).toMatchObject({ scrollback: 10_000, theme: 'system', webgl: true, font_size: 14 });
   });
 });
 
@@ -52,7 +52,7 @@ describe('font zoom', () => {
 
   it('keeps the zoom relative when the configured size changes', () => {
     useSettingsStore.getState().zoom(2);
-    useSettingsStore.getState().setSettings(withTerminal({ fontSize: 20 }));
+    useSettingsStore.getState().setSettings(withTerminal({ font_size: 20 }));
     expect(effectiveFontSize(useSettingsStore.getState())).toBe(22);
   });
 });

@@ -39,7 +39,7 @@ export function useAgentEngine() {
       env: options.openAiCompatible
         ? { ...options.env }
         : { ANTHROPIC_BASE_URL: options.baseUrl ?? model.url, ANTHROPIC_API_KEY: 'sk-ant-test', TANDEM_MODEL: 'claude-sonnet-5-5', ...options.env },
-      configToml: options.openAiCompatible ? `[ai]\nbackend = "openai-compatible"\nbaseUrl = "${model.url}/v1"\nmodel = "llama3"\n` : options.configToml,
+      configToml: options.openAiCompatible ? `[ai]\nbackend = "openai-compatible"\nbase_url = "${model.url}/v1"\nmodel = "llama3"\n` : options.configToml,
       systemPolicyToml: options.systemPolicyToml,
       electron: options.electron,
     });

@@ -174,7 +174,8 @@ export async function startEngine(
     version: 'test',
     systemPolicyFile,
     env: { ...testHome.env, ...options.env },
-    paths: tandemPaths(testHome.env),
+    // An XDG variable among `env` moves Tandem's files with it.
+    paths: tandemPaths({ ...testHome.env, ...options.env }),
     shellOverride: options.shell,
     agentRetryBaseMs: options.agentRetryBaseMs,
     electron: options.electron,

@@ -95,9 +95,9 @@ describe('model connection', () => {
     const keys = new MemoryKeyStore();
     await keys.set('anthropic', 'stored');
     expect(connectModel(ai, {}, {}, keys).backend?.kind).toBe('anthropic');
-    const local = connectModel({ ...ai, backend: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3' }, {}, {}, keys);
+    const local = connectModel({ ...ai, backend: 'openai-compatible', base_url: 'http://127.0.0.1:11434/v1', model: 'llama3' }, {}, {}, keys);
     expect(local.backend?.kind).toBe('openai-compatible');
-    expect(connectModel({ ...ai, backend: 'openai-compatible', baseUrl: 'https://api.openai.com/v1' }, {}, {}, keys).setupHint).toBeDefined();
+    expect(connectModel({ ...ai, backend: 'openai-compatible', base_url: 'https://api.openai.com/v1' }, {}, {}, keys).setupHint).toBeDefined();
   });
 
   it('knows context windows and prices, and admits when it does not', () => {

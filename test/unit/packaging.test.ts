@@ -1,12 +1,20 @@
 import { FuseV1Options, FuseVersion, flipFuses, getCurrentFuseWire } from '@electron/fuses';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Configuration } from 'electron-builder';
 import { afterEach, describe, expect, it } from 'vitest';
-import { builderConfig, MIRROR_WORKER_GLOB, PACKAGE_FOR_TESTS_ENV } from '../../electron-builder';
 import { checkLayout, devOnlyPackages, importedSpecifiers, type LayoutExpectations } from '../../scripts/packaging/layoutRules';
 import type { PackedLayout } from '../../scripts/packaging/packedLayout';
 import { FUSE_DISABLE, FUSE_ENABLE, makeStandInElectron } from '../../scripts/packaging/standInElectron';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** electron-builder's own loader: the configuration as `electron-builder` sees it (electron-builder.yml and its defaults). */
+const { getConfig } = createRequire(import.meta.url)('app-builder-lib/out/util/config/config.js') as {
+  getConfig(projectDir: string, configPath: string | null, configFromOptions: unknown): Promise<unknown>;
+};
 
 const WORKER = 'out/main/chunks/mirrorWorker-0123abcd.mjs';
 const ON = FUSE_ENABLE;
@@ -170,9 +178,9 @@ describe('dist:check layout rules', () => {
     expect(problems(layout)).toHaveLength(7);
     const testBuild = goodLayout();
     testBuild.fuses![3] = ON;
-    expect(problems(testBuild)).toEqual(['fuse enableNodeCliInspectArguments is on, expected off (only TANDEM_PACKAGE_FOR_TESTS=1 turns it on)']);
+    expect(problems(testBuild)).toEqual(['fuse enableNodeCliInspectArguments is on, expected off (only a test build, npm run dist:e2e, turns it on)']);
     expect(problems(testBuild, { ...expectations, forTests: true })).toEqual([]);
-    expect(problems(goodLayout(), { ...expectations, forTests: true })).toEqual(['fuse enableNodeCliInspectArguments is off, expected on (TANDEM_PACKAGE_FOR_TESTS=1)']);
+    expect(problems(goodLayout(), { ...expectations, forTests: true })).toEqual(['fuse enableNodeCliInspectArguments is off, expected on (a test build, npm run dist:e2e)']);
   });
 
   it('report a .deb without a maintainer, the /usr/bin link or the AppArmor profile', () => {
@@ -250,31 +258,61 @@ describe('the stand-in Electron', () => {
   });
 });
 
-describe('electron-builder configuration', () => {
-  it('turns the --inspect fuse on only for a test package', () => {
-    expect(builderConfig({}).electronFuses?.enableNodeCliInspectArguments).toBe(false);
-    expect(builderConfig({ [PACKAGE_FOR_TESTS_ENV]: '0' }).electronFuses?.enableNodeCliInspectArguments).toBe(false);
-    expect(builderConfig({ [PACKAGE_FOR_TESTS_ENV]: '1' }).electronFuses?.enableNodeCliInspectArguments).toBe(true);
-    const { enableNodeCliInspectArguments: _inspect, ...rest } = builderConfig({ [PACKAGE_FOR_TESTS_ENV]: '1' }).electronFuses!;
-    expect(rest).toEqual({
+describe('electron-builder configuration (electron-builder.yml, as electron-builder loads it)', () => {
+  const loaded = () => getConfig(repo, null, null) as Promise<Configuration>;
+
+  it('turns the --inspect fuse on only for a test build (npm run dist:e2e)', async () => {
+    const config = await loaded();
+    expect(config.electronFuses).toEqual({
       runAsNode: false,
       enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
       enableCookieEncryption: true,
       enableEmbeddedAsarIntegrityValidation: true,
       onlyLoadAppFromAsar: true,
       grantFileProtocolExtraPrivileges: false,
     });
+    const scripts = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts['dist:e2e']).toContain('-c.electronFuses.enableNodeCliInspectArguments=true');
+    expect(scripts.dist).not.toContain('enableNodeCliInspectArguments');
   });
 
-  it('makes the .deb the main Linux package and installs a tandem command', () => {
-    const config = builderConfig({});
+  it('makes the .deb the main Linux package and installs a tandem command', async () => {
+    const config = await loaded();
     expect(config.linux?.target).toEqual(['deb', 'AppImage']);
     expect(config.executableName).toBe('tandem');
-    expect(config.asarUnpack).toContain(MIRROR_WORKER_GLOB);
+    expect(config.asarUnpack).toContain('out/main/chunks/mirrorWorker-*.mjs');
+    // A supplied Electron build comes from the command line (-c.electronDist=DIR), never from the file.
+    expect(config.electronDist).toBeUndefined();
   });
 
-  it('packages a supplied Electron build instead of downloading one', () => {
-    expect(builderConfig({}).electronDist).toBeUndefined();
-    expect(builderConfig({ ELECTRON_OVERRIDE_DIST_PATH: '/opt/electron' }).electronDist).toBe('/opt/electron');
+  it("packs node-pty's prebuilt modules only for the target platform: none on Linux", async () => {
+    const config = await loaded();
+    // electron-builder's loader gathers the list into file sets ({ filter: [...] }).
+    const patterns = (config.files as (string | { filter?: string[] })[]).flatMap((entry) => (typeof entry === 'string' ? [entry] : (entry.filter ?? [])));
+    const pattern = patterns.find((file) => file.includes('node-pty/prebuilds'))!;
+    const requireFromBuilder = createRequire(createRequire(import.meta.url).resolve('app-builder-lib/package.json'));
+    const { minimatch } = requireFromBuilder('minimatch') as { minimatch(path: string, pattern: string, options: object): boolean };
+    const excluded = (platform: string, file: string) => minimatch(`node_modules/node-pty/prebuilds/${file}`, pattern.slice(1).replace('${platform}', platform), { dot: true });
+    expect(pattern.startsWith('!')).toBe(true);
+    for (const file of ['darwin-x64/pty.node', 'darwin-arm64', 'win32-x64/conpty.dll']) expect(excluded('linux', file), file).toBe(true);
+    expect([excluded('darwin', 'darwin-x64/pty.node'), excluded('darwin', 'win32-x64/conpty.dll')]).toEqual([false, true]);
+    expect([excluded('win32', 'win32-arm64/pty.node'), excluded('win32', 'darwin-arm64/pty.node')]).toEqual([false, true]);
+  });
+
+  it("has an afterPack hook in scripts/ that drops Electron's default app", async () => {
+    const config = await loaded();
+    expect(config.afterPack).toBe('./scripts/packaging/afterPack.mjs');
+    const { default: afterPack } = (await import(pathToFileURL(join(repo, String(config.afterPack))).href)) as { default: (context: unknown) => Promise<void> };
+    const appOutDir = mkdtempSync(join(tmpdir(), 'tandem-after-pack-'));
+    try {
+      mkdirSync(join(appOutDir, 'resources'));
+      writeFileSync(join(appOutDir, 'resources/default_app.asar'), 'x');
+      writeFileSync(join(appOutDir, 'resources/app.asar'), 'x');
+      await afterPack({ electronPlatformName: 'linux', appOutDir });
+      expect(readdirSync(join(appOutDir, 'resources'))).toEqual(['app.asar']);
+    } finally {
+      rmSync(appOutDir, { recursive: true, force: true });
+    }
   });
 });

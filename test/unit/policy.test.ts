@@ -105,8 +105,13 @@ speech_to_text = "allow"
   it('reports TOML that does not parse, on one line', () => {
     const parsed = parsePolicyText('[approval\ndefault = "allow"\n', '/x/policy.toml', 'user');
     expect(parsed.policy).toBeUndefined();
-    expect(parsed.error).toMatch(/^\/x\/policy\.toml is not valid TOML \(.+\); asking for everything$/);
+    expect(parsed.error).toMatch(/^\/x\/policy\.toml is not valid TOML, line 1, column \d+: .+; asking for everything$/);
     expect(parsed.error).not.toContain('\n');
+  });
+
+  it('names a string left without its closing quote', () => {
+    const parsed = parsePolicyText('[approval.shell]\nallow_patterns = ["npm test]\n', '/x/policy.toml', 'user');
+    expect(parsed.error).toBe('/x/policy.toml is not valid TOML: unclosed quote on line 2; asking for everything');
   });
 
   it('is strict at every level (a misspelt key is a hole, not a no-op)', () => {

@@ -51,7 +51,7 @@ export class AgentSession {
   constructor(private readonly host: AgentHost) {
     this.conversation = new Conversation({ surroundings: () => this.surroundings(), emit: (view) => host.emit('agent.conversation', view), log: host.log });
     this.models = new ModelChoice(() => host.settings().ai, host.env, host.keys);
-    this.budget = new TokenBudget(() => this.settings().sessionTokenBudget);
+    this.budget = new TokenBudget(() => this.settings().session_token_budget);
     this.standing = new StandingContextCache((paneId) => host.pane(paneId));
     this.auto = new AutoMode({
       settings: () => host.settings().companion,
@@ -80,8 +80,8 @@ export class AgentSession {
       gate: host.gate,
       audit: host.audit,
       log: host.log,
-      stepTimeoutMs: () => this.auto.stepTimeoutMs() ?? this.settings().stepTimeoutSeconds * 1000,
-      stepEnv: () => (this.settings().stepsUsePager ? undefined : NO_PAGER_ENV),
+      stepTimeoutMs: () => this.auto.stepTimeoutMs() ?? this.settings().step_timeout_seconds * 1000,
+      stepEnv: () => (this.settings().steps_use_pager ? undefined : NO_PAGER_ENV),
       planRules: () => this.auto.planRules(),
       stepLimitRefusal: () => this.auto.stepLimitRefusal(),
       summarizer: this.summarizer,
@@ -272,7 +272,7 @@ export class AgentSession {
     const pane = this.host.pane(paneId);
     if (!pane) throw new Error(`There is no pane ${paneId}.`);
     if (this.userCommand.running || this.tools.plan?.runningStep) throw new Error('A command from the AI panel is still running; wait for it or cancel it.');
-    await this.userCommand.run(pane, command, this.settings().stepTimeoutSeconds * 1000, this.conversation);
+    await this.userCommand.run(pane, command, this.settings().step_timeout_seconds * 1000, this.conversation);
   }
 
   /** The block menu's "Summarize output": the summary goes to the panel. */
@@ -400,7 +400,7 @@ export class AgentSession {
       backend: connection.backendKind,
       model: connection.model,
       setupHint: connection.setupHint,
-      budget: { used: this.budget.used, limit: this.settings().sessionTokenBudget },
+      budget: { used: this.budget.used, limit: this.settings().session_token_budget },
       grants: this.host.gate.grants.list().map(({ shape, example }) => ({ shape, example })),
       policyProblems: this.host.gate.policyProblems(),
       auto: this.auto.view(),

@@ -55,10 +55,10 @@ export function connectModel(
     const apiKey = envKey || keys.get('anthropic');
     if (!apiKey) return { backendKind, model, setupHint: SETUP_HINT };
     const keySource = envKey ? 'ANTHROPIC_API_KEY' : 'the key in Settings → AI';
-    const baseURL = env.ANTHROPIC_BASE_URL || ai.baseUrl || undefined;
+    const baseURL = env.ANTHROPIC_BASE_URL || ai.base_url || undefined;
     return { backendKind, model, backend: new AnthropicBackend({ apiKey, baseURL, keySource }) };
   }
-  const baseURL = ai.baseUrl || env.OPENAI_BASE_URL || 'https://api.openai.com/v1';
+  const baseURL = ai.base_url || env.OPENAI_BASE_URL || 'https://api.openai.com/v1';
   const envKey = env.OPENAI_API_KEY;
   const apiKey = envKey || keys.get('openai-compatible');
   if (!apiKey && !isLoopbackUrl(baseURL)) return { backendKind, model, setupHint: SETUP_HINT };

@@ -93,13 +93,13 @@ export class ModelRequests {
     conversation.add(turn.item);
     const settings = this.host.settings();
     const environment = scrubEnvironment(this.host.env, settings.context.include_env);
-    const system = `${SYSTEM_PROMPT}\n\n${await this.host.standing.build(this.host.paneId(), settings.ai.contextBlocks, environment)}`;
-    const messages = conversation.historyWithin(Math.min(settings.ai.historyTokenBudget, Math.floor(modelFacts(connection.model).contextWindow * 0.6)));
+    const system = `${SYSTEM_PROMPT}\n\n${await this.host.standing.build(this.host.paneId(), settings.ai.context_blocks, environment)}`;
+    const messages = conversation.historyWithin(Math.min(settings.ai.history_token_budget, Math.floor(modelFacts(connection.model).contextWindow * 0.6)));
     conversation.contextTokens = estimateTokens(system) + estimateMessagesTokens(messages);
     conversation.changed();
     try {
       const offered = await tools.definitions({ backend: connection.backend.kind, model: connection.model, computerUse: settings.ai.computer_use });
-      const end = await turn.run(connection.backend, { model: connection.model, system, messages, ...offered, maxTokens: settings.ai.maxOutputTokens });
+      const end = await turn.run(connection.backend, { model: connection.model, system, messages, ...offered, maxTokens: settings.ai.max_output_tokens });
       if (conversation.id !== conversationId) return undefined;
       if (end.kind === 'answered') {
         const { usage, content } = end.result;

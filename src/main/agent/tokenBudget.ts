@@ -1,7 +1,7 @@
 /** The session token budget warns at this share of it. */
 const WARNING_SHARE = 0.8;
 
-/** Tokens sent and received since the window opened (a new conversation does not reset them), against `[ai] sessionTokenBudget`. */
+/** Tokens sent and received since the window opened (a new conversation does not reset them), against `[ai] session_token_budget`. */
 export class TokenBudget {
   private spent = 0;
   /** The budget the 80% warning was given for (a raised budget warns again). */
@@ -19,7 +19,7 @@ export class TokenBudget {
     const limit = this.limit();
     if (limit <= 0 || this.spent < limit) return undefined;
     return (
-      `Stopped: this session has used ${this.spent.toLocaleString('en-US')} tokens, its budget of ${limit.toLocaleString('en-US')} ([ai] sessionTokenBudget). ` +
+      `Stopped: this session has used ${this.spent.toLocaleString('en-US')} tokens, its budget of ${limit.toLocaleString('en-US')} ([ai] session_token_budget). ` +
       'Raise it in Settings → AI (0 means no limit) to go on.'
     );
   }

@@ -13,6 +13,7 @@ import type { ElectronSurface } from '../desktop/electron/electronSurface';
 import { DEFAULT_EXCLUDED_WINDOWS, WindowExclusion } from '../desktop/privacy/windowExclusion';
 import { Pane, type PaneListener } from '../panes/pane';
 import { runningInPane } from '../panes/runningInPane';
+import { shellPathProblem } from '../panes/shellChoice';
 import type { ApprovalGate } from '../safety/approval/approvalGate';
 import { createApprovalGate } from '../safety/approval/gateSetup';
 import { EngineLog } from '../log/engineLog';
@@ -107,8 +108,8 @@ export class Engine {
       show: (paneId, hint) => this.client?.event('companion.hint', { paneId, hint }),
     });
     this.session = new SessionKeeper(this.paths.sessionFile, this.settings.session.restore, this.log);
-    this.liveSettings.onChanged(({ settings, error }) => {
-      this.client?.event('settings.changed', { settings, error });
+    this.liveSettings.onChanged((change) => {
+      this.client?.event('settings.changed', change);
       this.agent.settingsChanged();
       this.watchHints.settingsChanged();
     });
@@ -144,13 +145,15 @@ export class Engine {
   }
 
   hello(): HelloResult {
-    const notices = [this.liveSettings.error, this.session.error].filter(Boolean);
     return {
       version: this.options.version,
       platform: process.platform,
       settings: this.settings,
-      settingsError: notices.length > 0 ? notices.join('\n') : undefined,
+      settingsError: this.liveSettings.error,
+      settingsNotice: this.liveSettings.notice,
+      sessionError: this.session.error,
       configPath: this.paths.configFile,
+      shellOverride: this.options.shellOverride,
       home: this.env.HOME || homedir(),
       policyProblems: this.gate.policyProblems(),
       restoredSession: this.settings.session.restore ? this.session.restoredLayout() : undefined,
@@ -259,6 +262,8 @@ export class Engine {
   }
 
   updateSettings(patch: SettingsPatch): Settings {
+    const shellProblem = patch.shell?.path ? shellPathProblem(patch.shell.path, this.env) : undefined;
+    if (shellProblem) throw new UserError(`Not saved: the shell path cannot be used: ${shellProblem}.`);
     let settings: Settings;
     try {
       settings = this.liveSettings.update(patch);

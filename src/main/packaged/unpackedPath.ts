@@ -4,7 +4,7 @@ import { sep } from 'node:path';
  * Where a file electron-builder unpacked from the app's asar archive really is: a path inside
  * `app.asar` becomes the same path inside `app.asar.unpacked`. Shells and worker threads
  * read files with the operating system (or with loaders that do not know asar), so they must
- * be given the unpacked copy; the file has to be listed in asarUnpack (electron-builder.ts).
+ * be given the unpacked copy; the file has to be listed in asarUnpack (electron-builder.yml).
  * Outside a packaged app the path is returned as it is.
  */
 export function unpackedPath(path: string): string {

@@ -33,6 +33,26 @@ export function locateExecutable(nameOrPath: string, env: NodeJS.ProcessEnv): st
   return undefined;
 }
 
+/**
+ * Why `nameOrPath` cannot be started as a shell, in words for the user, or undefined when it
+ * can (or is empty: the default shell). A path must be an executable file; a bare name must
+ * be found on PATH.
+ */
+export function shellPathProblem(nameOrPath: string, env: NodeJS.ProcessEnv): string | undefined {
+  if (!nameOrPath || locateExecutable(nameOrPath, env)) return undefined;
+  if (!isAbsolute(nameOrPath) && !nameOrPath.includes('/')) {
+    return `there is no program "${nameOrPath}" on PATH; give the shell's full path (e.g. /usr/bin/${nameOrPath})`;
+  }
+  let isFile: boolean;
+  try {
+    isFile = statSync(nameOrPath).isFile();
+  } catch {
+    return `${nameOrPath} does not exist`;
+  }
+  if (!isFile) return `${nameOrPath} is not a program (it is a folder or a device)`;
+  return `${nameOrPath} is not executable (chmod +x ${nameOrPath} if it is a shell)`;
+}
+
 /** The requested shell (settings or --shell), else $SHELL, else a shell every system has. */
 export function resolveShell(requested: string | undefined, env: NodeJS.ProcessEnv): ShellChoice {
   const candidates: string[] = [];

@@ -1,17 +1,23 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
-import { parse, stringify, TomlError } from 'smol-toml';
+import { parse, stringify } from 'smol-toml';
 import { DEFAULT_SETTINGS, SettingsSchema, type Settings, type SettingsPatch } from '../../shared/settings';
 import { writeFileAtomic } from './atomicWrite';
-import { setTomlValues, lineOfKey, type TomlChanges } from './tomlInPlace';
-import { describeIssues, firstLine } from './validationMessages';
+import { respellKeys, spellingNotice, type Respelling } from './keySpelling';
+import { lineOfKey, respellTomlKeys, setTomlValues, type TomlChanges } from './tomlInPlace';
+import { describeIssues, describeTomlError } from './validationMessages';
 
 const NEW_FILE_HEADER = '# Tandem settings. See docs/configuration.md.\n';
 
 export interface LoadedSettings {
   settings: Settings;
-  /** Why the file could not be used; the defaults are in effect and the file is untouched. */
+  /**
+   * Why the file could not be used; the defaults are in effect and the file is untouched.
+   * It does not name the file: whoever shows it names it once.
+   */
   error?: string;
+  /** The file works, but says something in a way that is on its way out (old key spellings). */
+  notice?: string;
 }
 
 export function loadSettings(path: string): LoadedSettings {
@@ -20,37 +26,41 @@ export function loadSettings(path: string): LoadedSettings {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    return { settings: DEFAULT_SETTINGS, error: `${path} could not be read: ${(error as Error).message}` };
+    return { settings: DEFAULT_SETTINGS, error: `it could not be read: ${(error as Error).message}` };
   }
-  let data: unknown;
+  let parsed: Record<string, unknown>;
   try {
-    data = parse(text);
+    parsed = parse(text);
   } catch (error) {
-    const where = error instanceof TomlError ? `, line ${error.line}, column ${error.column}` : '';
-    return { settings: DEFAULT_SETTINGS, error: `${path} is not valid TOML${where}: ${firstLine((error as Error).message)}` };
+    return { settings: DEFAULT_SETTINGS, error: describeTomlError(error, text) };
   }
+  const { data, respelled } = respellKeys(parsed);
+  const notice = spellingNotice(respelled);
   const result = SettingsSchema.safeParse(data);
   if (!result.success) {
-    return { settings: DEFAULT_SETTINGS, error: `${path}: ${describeIssues(result.error, (table, key) => lineOfKey(text, table, key))}` };
+    const spelledAs = (table: string, key: string) => respelled.find((item) => item.table === table && item.to === key && !item.shadowed)?.from ?? key;
+    const error = describeIssues(result.error, { spelledAs, lineOf: (table, key) => lineOfKey(text, table, key) });
+    return { settings: DEFAULT_SETTINGS, error, ...(notice ? { notice } : {}) };
   }
-  return { settings: result.data };
+  return { settings: result.data, ...(notice ? { notice } : {}) };
 }
 
 /**
  * Applies a patch from the settings UI and writes config.toml, in place: only the changed
  * keys' values change, new keys join their table, and comments, order and formatting stay.
- * (A file in a shape the in-place editor does not follow — an inline `ai = { … }` table —
- * is written out whole, as smol-toml formats it.) Refuses (throws) when the file on disk is
- * currently invalid, so a typo the user is fixing is never overwritten.
+ * Keys in an old spelling are written in the new one (one set in both spellings loses the
+ * old line). (A file in a shape the in-place editor does not follow — an inline `ai = { … }`
+ * table — is written out whole, as smol-toml formats it.) Refuses (throws) when the file on
+ * disk is currently invalid, so a typo the user is fixing is never overwritten.
  */
 export function updateSettings(path: string, patch: SettingsPatch): Settings {
   const current = loadSettings(path);
-  if (current.error) throw new Error(`Not saving: ${current.error}. Fix the file first; it was left as it is.`);
+  if (current.error) throw new Error(`Not saving: ${path} cannot be used (${current.error}). Fix the file first; it was left as it is.`);
   // A config.toml that is a symlink (dotfile managers) is updated where it points, keeping its mode.
   const target = existsSync(path) ? realpathSync(path) : path;
   const mode = existsSync(target) ? statSync(target).mode & 0o777 : 0o600;
   const original = existsSync(target) ? readFileSync(target, 'utf8') : '';
-  const onDisk = parse(original) as Record<string, unknown>;
+  const { data: onDisk, respelled } = respellKeys(parse(original));
   const changes: TomlChanges = {};
   for (const [section, values] of Object.entries(patch)) {
     if (!values) continue;
@@ -61,14 +71,14 @@ export function updateSettings(path: string, patch: SettingsPatch): Settings {
     changes[section] = changed;
   }
   const settings = SettingsSchema.parse(onDisk);
-  writeFileAtomic(target, editedText(original, changes, onDisk), mode);
+  writeFileAtomic(target, editedText(original, respelled, changes, onDisk), mode);
   return settings;
 }
 
 /** The file edited in place, checked by parsing it back; written out whole if that is not possible. */
-function editedText(original: string, changes: TomlChanges, expected: Record<string, unknown>): string {
+function editedText(original: string, respelled: readonly Respelling[], changes: TomlChanges, expected: Record<string, unknown>): string {
   try {
-    const text = setTomlValues(original === '' ? NEW_FILE_HEADER : original, changes);
+    const text = setTomlValues(original === '' ? NEW_FILE_HEADER : respellTomlKeys(original, respelled), changes);
     // Compared as plain data (smol-toml's tables have no prototype).
     if (isDeepStrictEqual(plainData(parse(text)), plainData(expected))) return text;
   } catch {

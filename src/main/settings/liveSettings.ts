@@ -1,20 +1,34 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { basename } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { Emitter } from '../../shared/events';
 import type { Settings, SettingsPatch } from '../../shared/settings';
 import type { EngineLog } from '../log/engineLog';
-import { loadSettings, updateSettings } from './configFile';
+import { loadSettings, updateSettings, type LoadedSettings } from './configFile';
+import { FolderWatch } from './folderWatch';
 import type { TandemPaths } from './paths';
+
+/** What the settings UI is told when config.toml changed on disk. */
+export interface SettingsChange {
+  settings: Settings;
+  /** Why the file cannot be used (the settings in effect stay). */
+  error?: string;
+  /** The file works but uses old spellings (and the like). */
+  notice?: string;
+}
 
 /**
  * The settings in effect: loaded from config.toml, changed from the settings dialog, and
- * reloaded live when the file is edited in an editor. A broken file is reported and the
- * settings in effect stay; the file is never rewritten because of it.
+ * reloaded live when the file is edited in an editor — also when its folder did not exist
+ * at start (Settings makes it on the first save) or is deleted and made again. A broken
+ * file is reported and the settings in effect stay; the file is never rewritten because
+ * of it.
  */
 export class LiveSettings {
   private value: Settings;
   private problem: string | undefined;
-  private watcher: FSWatcher | undefined;
-  private readonly changed = new Emitter<{ settings: Settings; error?: string }>();
+  private hint: string | undefined;
+  private readonly watch: FolderWatch;
+  private readonly changed = new Emitter<SettingsChange>();
 
   constructor(
     private readonly paths: TandemPaths,
@@ -23,8 +37,12 @@ export class LiveSettings {
     const loaded = loadSettings(paths.configFile);
     this.value = loaded.settings;
     this.problem = loaded.error;
-    if (loaded.error) log.warning('settings', loaded.error);
-    this.watch();
+    this.hint = loaded.notice;
+    this.logProblems(loaded);
+    const fileName = basename(paths.configFile);
+    this.watch = new FolderWatch(paths.configDir, (file) => {
+      if (file === undefined || file === fileName) this.reload();
+    });
   }
 
   get current(): Settings {
@@ -36,7 +54,12 @@ export class LiveSettings {
     return this.problem;
   }
 
-  /** config.toml was edited outside Tandem: the settings now in effect, and the file's problem if any. */
+  /** What config.toml says in a way on its way out (old key spellings), while that is so. */
+  get notice(): string | undefined {
+    return this.hint;
+  }
+
+  /** config.toml changed outside Tandem: the settings now in effect, and the file's problem if any. */
   get onChanged() {
     return this.changed.event;
   }
@@ -45,27 +68,29 @@ export class LiveSettings {
   update(patch: SettingsPatch): Settings {
     this.value = updateSettings(this.paths.configFile, patch);
     this.problem = undefined;
+    // Saving writes every key in its current spelling.
+    this.hint = undefined;
     return this.value;
   }
 
   dispose(): void {
-    this.watcher?.close();
+    this.watch.dispose();
     this.changed.dispose();
   }
 
-  private watch(): void {
-    try {
-      this.watcher = watch(this.paths.configDir, (_event, file) => {
-        if (file !== 'config.toml') return;
-        const loaded = loadSettings(this.paths.configFile);
-        this.problem = loaded.error;
-        if (loaded.error) this.log.warning('settings', loaded.error);
-        else this.value = loaded.settings;
-        this.changed.fire({ settings: this.value, error: loaded.error });
-      });
-      this.watcher.on('error', () => this.watcher?.close());
-    } catch {
-      // No config directory yet: nothing to watch until the settings UI creates it.
-    }
+  private reload(): void {
+    const loaded = loadSettings(this.paths.configFile);
+    const settings = loaded.error ? this.value : loaded.settings;
+    if (isDeepStrictEqual(settings, this.value) && loaded.error === this.problem && loaded.notice === this.hint) return;
+    this.value = settings;
+    this.problem = loaded.error;
+    this.hint = loaded.notice;
+    this.logProblems(loaded);
+    this.changed.fire({ settings: this.value, error: loaded.error, notice: loaded.notice });
+  }
+
+  private logProblems(loaded: LoadedSettings): void {
+    if (loaded.error) this.log.warning('settings', `${this.paths.configFile} cannot be used: ${loaded.error}`);
+    if (loaded.notice) this.log.warning('settings', `${this.paths.configFile}: ${loaded.notice}`);
   }
 }

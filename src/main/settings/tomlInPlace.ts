@@ -1,4 +1,5 @@
 import { stringify } from 'smol-toml';
+import type { Respelling } from './keySpelling';
 import { tomlLayout, type TomlLayout } from './tomlLayout';
 
 /** Values for keys of top-level tables: `{ ai: { model: "x" } }` is `[ai] model = "x"`. */
@@ -17,6 +18,21 @@ export function setTomlValues(text: string, changes: TomlChanges): string {
       if (value === undefined) continue;
       text = setValue(text, tomlLayout(text), table, key, tomlLiteral(value));
     }
+  }
+  return text;
+}
+
+/**
+ * `text` with keys in an old spelling written in the new one, in place (value, comment and
+ * position stay); a key whose new spelling is also set (and wins) is removed, with its line.
+ * Throws when a key cannot be found where the layout says tables are.
+ */
+export function respellTomlKeys(text: string, respelled: readonly Respelling[]): string {
+  for (const { table, from, to, shadowed } of respelled) {
+    const entry = findEntry(tomlLayout(text), table, from);
+    if (!entry) throw new Error(`${table}.${from} is not where it can be renamed`);
+    if (shadowed) text = text.slice(0, entry.lineStart) + text.slice(entry.lineEnd);
+    else text = text.slice(0, entry.keyStart) + [...entry.key.slice(0, -1), to].map(tomlKey).join('.') + text.slice(entry.keyEnd);
   }
   return text;
 }

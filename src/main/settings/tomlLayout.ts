@@ -22,6 +22,9 @@ export interface TomlEntry {
   key: string[];
   /** Where the line holding the key starts. */
   lineStart: number;
+  /** The span of the whole key path (`a.b`, quotes included). */
+  keyStart: number;
+  keyEnd: number;
   valueStart: number;
   valueEnd: number;
   /** Just past the entry's last line's newline (or the end of the text). */
@@ -70,7 +73,7 @@ export function tomlLayout(text: string): TomlLayout {
     const valueStart = skipSpaces(text, equals + 1);
     const valueEnd = skipValue(text, valueStart);
     const lineEnd = endOfLine(text, valueEnd);
-    entries.push({ table, key: key.path, lineStart, valueStart, valueEnd, lineEnd });
+    entries.push({ table, key: key.path, lineStart, keyStart: at, keyEnd: key.end, valueStart, valueEnd, lineEnd });
     at = lineEnd;
   }
   return { headers, entries };

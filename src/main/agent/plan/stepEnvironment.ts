@@ -1,5 +1,5 @@
 /**
- * The environment plan steps run with unless `[ai] stepsUsePager` is on: programs print
+ * The environment plan steps run with unless `[ai] steps_use_pager` is on: programs print
  * their output instead of holding it in a pager that waits for a key (`git log` with
  * git's `LESS=FRX`, `man`, `systemctl status`, `gh`, `aws`). The step's command line is
  * typed as it is; the shell integration exports these for that one command line (every

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { parse } from 'smol-toml';
-import { describeIssues, firstLine } from '../../settings/validationMessages';
+import { describeIssues, describeTomlError } from '../../settings/validationMessages';
 import { PolicySchema, type Policy } from './policySchema';
 
 /** One policy file as the gate uses it: its rules, or why they could not be read. */
@@ -75,7 +75,7 @@ export function parsePolicyText(text: string, file: string, kind: PolicyLayer['k
   try {
     data = parse(text);
   } catch (error) {
-    return { file, kind, error: `${file} is not valid TOML (${firstLine((error as Error).message)}); asking for everything` };
+    return { file, kind, error: `${file} is ${describeTomlError(error, text)}; asking for everything` };
   }
   const result = PolicySchema.safeParse(data);
   if (!result.success) return { file, kind, error: `${file}: ${describeIssues(result.error)}; asking for everything` };

@@ -53,7 +53,7 @@ export function ConversationItems({ items, contextStartsAt }: { items: Conversat
 function DroppedHistoryMarker() {
   return (
     <div className="ai-dropped-history" data-testid="dropped-history" role="separator">
-      The model no longer sees the messages above: they were left out of its requests to fit the context budget ([ai] historyTokenBudget).
+      The model no longer sees the messages above: they were left out of its requests to fit the context budget ([ai] history_token_budget).
     </div>
   );
 }

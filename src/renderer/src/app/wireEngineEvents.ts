@@ -1,9 +1,9 @@
 import { wireAgentEvents } from '../ai/wireAgentEvents';
 import { wireCompanion } from '../companion/wireCompanion';
 import { startSession } from '../session/startSession';
+import { showSettingsBanners } from '../settings/settingsBanners';
 import { useSettingsStore } from '../settings/settingsStore';
 import type { EngineConnection } from '../transport/engineConnection';
-import { useBannerStore } from './bannerStore';
 import { useConnectionStore } from './connectionStore';
 import { paneStreams } from './engine';
 
@@ -19,21 +19,9 @@ export function wireEngineEvents(connection: EngineConnection): void {
   connection.on('block.started', (block) => paneStreams.block(block));
   connection.on('block.finished', (block) => paneStreams.block(block));
 
-  connection.on('settings.changed', ({ settings, error }) => {
+  connection.on('settings.changed', ({ settings, error, notice }) => {
     useSettingsStore.getState().setSettings(settings);
-    const banners = useBannerStore.getState();
-    if (error) {
-      const configPath = useSettingsStore.getState().configPath;
-      banners.show({
-        key: 'settings-error',
-        level: 'warning',
-        message: `Could not use ${configPath || 'your config file'}: ${error}`,
-        detail: 'The settings in effect stay; your file was not changed.',
-        dismissible: true,
-      });
-    } else {
-      banners.dismiss('settings-error');
-    }
+    showSettingsBanners(useSettingsStore.getState().configPath, { error, notice }, 'The settings in effect stay; your file was not changed.');
   });
 
   connection.onStatus((status, detail) => {

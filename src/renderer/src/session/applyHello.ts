@@ -2,6 +2,7 @@ import type { HelloResult, HostWarning } from '../../../shared/protocol';
 import { useBannerStore } from '../app/bannerStore';
 import { useCompanionStore } from '../companion/companionStore';
 import { useHostStore } from '../app/hostStore';
+import { showSettingsBanners } from '../settings/settingsBanners';
 import { useSettingsStore } from '../settings/settingsStore';
 
 /** Banner keys the last hello's host warnings showed, so the next hello can take back the ones it no longer has. */
@@ -9,25 +10,21 @@ const hostWarningKeys = new Set<string>();
 
 /**
  * What every hello tells the page besides its panes: the settings in effect, and the banners
- * that go with it (an unusable config.toml or policy.toml, the host's warnings). A banner
+ * that go with it (an unusable config.toml, policy.toml or saved session, the host's warnings). A banner
  * whose cause is gone by the next hello is taken down.
  */
 export function applyHello(hello: HelloResult): void {
   const settings = useSettingsStore.getState();
   settings.setSettings(hello.settings);
   settings.setConfigPath(hello.configPath);
+  settings.setShellOverride(hello.shellOverride ?? '');
   useHostStore.getState().setHome(hello.home ?? '');
+  showSettingsBanners(hello.configPath, { error: hello.settingsError, notice: hello.settingsNotice }, 'Using defaults; your file was not changed.');
   const banners = useBannerStore.getState();
-  if (hello.settingsError) {
-    banners.show({
-      key: 'settings-error',
-      level: 'warning',
-      message: `Could not use ${hello.configPath || 'your config file'}: ${hello.settingsError}`,
-      detail: 'Using defaults; your file was not changed.',
-      dismissible: true,
-    });
+  if (hello.sessionError) {
+    banners.show({ key: 'session-error', level: 'warning', message: hello.sessionError, dismissible: true });
   } else {
-    banners.dismiss('settings-error');
+    banners.dismiss('session-error');
   }
   const [policyProblem] = hello.policyProblems ?? [];
   if (policyProblem) {

@@ -12,6 +12,7 @@ import { updateSettings } from './updateSettings';
 export function SettingsDialog() {
   const settings = useSettingsStore((state) => state.settings);
   const configPath = useSettingsStore((state) => state.configPath);
+  const shellOverride = useSettingsStore((state) => state.shellOverride);
   const setOpen = useUiStore((state) => state.setSettingsOpen);
   const [draft, setDraft] = useState(() => draftFrom(settings));
   const [error, setError] = useState<string | undefined>();
@@ -101,7 +102,13 @@ export function SettingsDialog() {
             <input type="checkbox" name="integration" checked={draft.integration} onChange={(event) => change('integration', event.target.checked)} />
             Shell integration (command blocks from OSC 133 marks)
           </label>
-          <p className="settings__hint">Shell changes apply to new panes.</p>
+          {shellOverride ? (
+            <p className="settings__hint settings__hint--override" data-testid="settings-shell-override">
+              This session was started with --shell {shellOverride}: new panes use that shell, not this setting, until Tandem is started without it.
+            </p>
+          ) : (
+            <p className="settings__hint">Shell changes apply to new panes.</p>
+          )}
         </fieldset>
 
         <fieldset>
@@ -229,11 +236,11 @@ export function SettingsDialog() {
               Session token budget
               <input name="aiSessionBudget" type="number" {...SETTING_LIMITS.sessionTokenBudget} value={draft.aiSessionBudget} onChange={(event) => change('aiSessionBudget', event.target.value)} />
             </label>
-            <label title="Only these environment variables are shown to the model; names ending in _KEY, _SECRET, _TOKEN or _PASSWORD never are.">
-              Environment the AI sees
-              <input name="includeEnv" type="text" value={draft.includeEnv} onChange={(event) => change('includeEnv', event.target.value)} />
-            </label>
           </div>
+          <label title="Only these environment variables are shown to the model; names ending in _KEY, _SECRET, _TOKEN or _PASSWORD never are.">
+            Environment the AI sees
+            <input name="includeEnv" type="text" value={draft.includeEnv} spellCheck={false} onChange={(event) => change('includeEnv', event.target.value)} />
+          </label>
           <ApiKeyField backend={draft.aiBackend} value={apiKey} onChange={setApiKey} />
         </fieldset>
 

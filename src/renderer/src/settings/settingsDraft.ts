@@ -38,24 +38,24 @@ export function draftFrom(settings: Settings): Draft {
   return {
     shellPath: settings.shell.path,
     integration: settings.shell.integration,
-    fontFamily: settings.terminal.fontFamily,
-    fontSize: String(settings.terminal.fontSize),
+    fontFamily: settings.terminal.font_family,
+    fontSize: String(settings.terminal.font_size),
     scrollback: String(settings.terminal.scrollback),
     theme: settings.terminal.theme,
-    cursorBlink: settings.terminal.cursorBlink,
+    cursorBlink: settings.terminal.cursor_blink,
     webgl: settings.terminal.webgl,
-    copyOnSelect: settings.terminal.copyOnSelect,
+    copyOnSelect: settings.terminal.copy_on_select,
     confirmClose: settings.terminal.confirm_close,
     sessionRestore: settings.session.restore,
     aiBackend: settings.ai.backend,
     aiModel: settings.ai.model,
-    aiBaseUrl: settings.ai.baseUrl,
-    aiMaxOutputTokens: String(settings.ai.maxOutputTokens),
-    aiStepTimeout: String(settings.ai.stepTimeoutSeconds),
-    aiStepsUsePager: settings.ai.stepsUsePager,
-    aiContextBlocks: String(settings.ai.contextBlocks),
-    aiHistoryBudget: String(settings.ai.historyTokenBudget),
-    aiSessionBudget: String(settings.ai.sessionTokenBudget),
+    aiBaseUrl: settings.ai.base_url,
+    aiMaxOutputTokens: String(settings.ai.max_output_tokens),
+    aiStepTimeout: String(settings.ai.step_timeout_seconds),
+    aiStepsUsePager: settings.ai.steps_use_pager,
+    aiContextBlocks: String(settings.ai.context_blocks),
+    aiHistoryBudget: String(settings.ai.history_token_budget),
+    aiSessionBudget: String(settings.ai.session_token_budget),
     aiSmallModel: settings.ai.small_model,
     includeEnv: settings.context.include_env.join(' '),
     companionHints: settings.companion.hints,
@@ -92,13 +92,13 @@ export function patchFrom(draft: Draft, settings: Settings): SettingsPatch {
   const terminal: NonNullable<SettingsPatch['terminal']> = {};
   const fontSize = parseWhole(draft.fontSize, 'Font size', SETTING_LIMITS.fontSize);
   const scrollback = parseWhole(draft.scrollback, 'Scrollback', SETTING_LIMITS.scrollback);
-  if (draft.fontFamily.trim() && draft.fontFamily.trim() !== settings.terminal.fontFamily) terminal.fontFamily = draft.fontFamily.trim();
-  if (fontSize !== settings.terminal.fontSize) terminal.fontSize = fontSize;
+  if (draft.fontFamily.trim() && draft.fontFamily.trim() !== settings.terminal.font_family) terminal.font_family = draft.fontFamily.trim();
+  if (fontSize !== settings.terminal.font_size) terminal.font_size = fontSize;
   if (scrollback !== settings.terminal.scrollback) terminal.scrollback = scrollback;
   if (draft.theme !== settings.terminal.theme) terminal.theme = draft.theme;
-  if (draft.cursorBlink !== settings.terminal.cursorBlink) terminal.cursorBlink = draft.cursorBlink;
+  if (draft.cursorBlink !== settings.terminal.cursor_blink) terminal.cursor_blink = draft.cursorBlink;
   if (draft.webgl !== settings.terminal.webgl) terminal.webgl = draft.webgl;
-  if (draft.copyOnSelect !== settings.terminal.copyOnSelect) terminal.copyOnSelect = draft.copyOnSelect;
+  if (draft.copyOnSelect !== settings.terminal.copy_on_select) terminal.copy_on_select = draft.copyOnSelect;
   if (draft.confirmClose !== settings.terminal.confirm_close) terminal.confirm_close = draft.confirmClose;
   if (Object.keys(terminal).length > 0) patch.terminal = terminal;
 
@@ -113,13 +113,13 @@ export function patchFrom(draft: Draft, settings: Settings): SettingsPatch {
   if (draft.aiBackend !== settings.ai.backend) ai.backend = draft.aiBackend;
   if (draft.aiModel.trim() !== settings.ai.model) ai.model = draft.aiModel.trim();
   if (draft.aiSmallModel.trim() !== settings.ai.small_model) ai.small_model = draft.aiSmallModel.trim();
-  if (draft.aiBaseUrl.trim() !== settings.ai.baseUrl) ai.baseUrl = draft.aiBaseUrl.trim();
-  if (maxOutputTokens !== settings.ai.maxOutputTokens) ai.maxOutputTokens = maxOutputTokens;
-  if (stepTimeoutSeconds !== settings.ai.stepTimeoutSeconds) ai.stepTimeoutSeconds = stepTimeoutSeconds;
-  if (draft.aiStepsUsePager !== settings.ai.stepsUsePager) ai.stepsUsePager = draft.aiStepsUsePager;
-  if (contextBlocks !== settings.ai.contextBlocks) ai.contextBlocks = contextBlocks;
-  if (historyTokenBudget !== settings.ai.historyTokenBudget) ai.historyTokenBudget = historyTokenBudget;
-  if (sessionTokenBudget !== settings.ai.sessionTokenBudget) ai.sessionTokenBudget = sessionTokenBudget;
+  if (draft.aiBaseUrl.trim() !== settings.ai.base_url) ai.base_url = draft.aiBaseUrl.trim();
+  if (maxOutputTokens !== settings.ai.max_output_tokens) ai.max_output_tokens = maxOutputTokens;
+  if (stepTimeoutSeconds !== settings.ai.step_timeout_seconds) ai.step_timeout_seconds = stepTimeoutSeconds;
+  if (draft.aiStepsUsePager !== settings.ai.steps_use_pager) ai.steps_use_pager = draft.aiStepsUsePager;
+  if (contextBlocks !== settings.ai.context_blocks) ai.context_blocks = contextBlocks;
+  if (historyTokenBudget !== settings.ai.history_token_budget) ai.history_token_budget = historyTokenBudget;
+  if (sessionTokenBudget !== settings.ai.session_token_budget) ai.session_token_budget = sessionTokenBudget;
   if (Object.keys(ai).length > 0) patch.ai = ai;
 
   const includeEnv = draft.includeEnv.split(/[\s,]+/).filter(Boolean);

@@ -6,12 +6,12 @@ export function currentAppearance(): TerminalAppearance {
   const state = useSettingsStore.getState();
   const terminal = state.settings.terminal;
   return {
-    fontFamily: terminal.fontFamily,
+    fontFamily: terminal.font_family,
     fontSize: effectiveFontSize(state),
     scrollback: terminal.scrollback,
-    cursorBlink: terminal.cursorBlink,
+    cursorBlink: terminal.cursor_blink,
     webgl: terminal.webgl,
-    copyOnSelect: terminal.copyOnSelect,
+    copyOnSelect: terminal.copy_on_select,
     theme: resolvedTheme(state),
   };
 }
