@@ -28,16 +28,16 @@ describe('[terminal] confirm_close', () => {
   });
 
   it('refuses any other value with its line, and keeps asking (the default) meanwhile', () => {
-    const { settings, error } = loadSettings(configFile('[terminal]\nfontSize = 13\nconfirm_close = "sometimes"\n'));
+    const { settings, error } = loadSettings(configFile('[terminal]\nfont_size = 13\nconfirm_close = "sometimes"\n'));
     expect(error).toContain('terminal.confirm_close (line 3)');
     expect(settings.terminal.confirm_close).toBe('running');
     expect(loadSettings(configFile('[terminal]\nconfirm_close = false\n')).error).toContain('terminal.confirm_close');
   });
 
   it('is written in place by the settings screen', () => {
-    const file = configFile('# mine\n[terminal]\nfontSize = 13\n');
+    const file = configFile('# mine\n[terminal]\nfont_size = 13\n');
     updateSettings(file, { terminal: { confirm_close: 'never' } });
-    expect(readFileSync(file, 'utf8')).toBe('# mine\n[terminal]\nfontSize = 13\nconfirm_close = "never"\n');
+    expect(readFileSync(file, 'utf8')).toBe('# mine\n[terminal]\nfont_size = 13\nconfirm_close = "never"\n');
   });
 });
 
