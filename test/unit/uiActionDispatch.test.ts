@@ -43,7 +43,7 @@ class StandInDesktop implements Desktop {
   async screenshot(): Promise<Screenshot> {
     const space = ScreenshotSpace.forCapture(SCREEN);
     const png = encodePng({ width: space.imageWidth, height: space.imageHeight, data: Buffer.alloc(space.imageWidth * space.imageHeight * 4, 0x80) });
-    return { png, space, description: 'screen 0 (1920×1080)', blackedOut: [] };
+    return { png, space, description: 'screen 0 (1920×1080)', blackedOut: 0 };
   }
   async readText(_target: CaptureTarget): Promise<ScreenText> {
     const space = ScreenshotSpace.forCapture(SCREEN);

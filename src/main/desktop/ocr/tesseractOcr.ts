@@ -1,4 +1,5 @@
 import { DesktopError } from '../desktopError';
+import { NO_TESSERACT } from '../installedPrograms';
 import type { OcrWord } from '../desktop';
 import { intersectRects, type Rect } from '../geometry';
 import { grayscalePgm, ocrEnlargement } from '../raster/ocrBitmap';
@@ -27,7 +28,7 @@ interface Reading {
  * therefore read all three ways, and each reading adds the words the earlier ones did not
  * find (no overlapping box). Page segmentation mode 3 (automatic) read best of 3, 6 and 11.
  */
-export async function recognizeText(image: RgbaImage, capturedArea: Rect, space: ScreenshotSpace, signal?: AbortSignal): Promise<OcrWord[]> {
+export async function recognizeText(image: RgbaImage, capturedArea: Rect, space: ScreenshotSpace, signal?: AbortSignal, path?: string): Promise<OcrWord[]> {
   if (image.width === 0 || image.height === 0) return [];
   const small = image.width * image.height <= SECOND_READING_UP_TO_PIXELS;
   const readings: Reading[] = small
@@ -39,7 +40,7 @@ export async function recognizeText(image: RgbaImage, capturedArea: Rect, space:
     : [{ factor: ocrEnlargement(image.width, image.height), border: 0 }];
   const words: OcrWord[] = [];
   for (const reading of readings) {
-    const found = await readOnce(image, capturedArea, space, reading, signal);
+    const found = await readOnce(image, capturedArea, space, reading, signal, path);
     const lineOffset = Math.max(0, ...words.map((word) => word.line + 1));
     for (const word of found) {
       if (words.some((known) => overlaps(known.box, word.box))) continue;
@@ -49,8 +50,8 @@ export async function recognizeText(image: RgbaImage, capturedArea: Rect, space:
   return words;
 }
 
-async function readOnce(image: RgbaImage, capturedArea: Rect, space: ScreenshotSpace, { factor, border }: Reading, signal: AbortSignal | undefined): Promise<OcrWord[]> {
-  const tsv = await runTesseract(grayscalePgm(image, factor, border), signal);
+async function readOnce(image: RgbaImage, capturedArea: Rect, space: ScreenshotSpace, { factor, border }: Reading, signal: AbortSignal | undefined, path: string | undefined): Promise<OcrWord[]> {
+  const tsv = await runTesseract(grayscalePgm(image, factor, border), signal, path);
   return parseTesseractTsv(tsv).map((word) => ({
     text: word.text,
     confidence: Math.round(word.confidence),
@@ -71,18 +72,18 @@ function overlaps(a: Rect, b: Rect): boolean {
   return common.width * common.height * 3 >= Math.min(a.width * a.height, b.width * b.height);
 }
 
-async function runTesseract(pgm: Buffer, signal: AbortSignal | undefined): Promise<string> {
+async function runTesseract(pgm: Buffer, signal: AbortSignal | undefined, path: string | undefined): Promise<string> {
   try {
     const output = await runTool('tesseract', ['stdin', 'stdout', '--psm', '3', '-l', 'eng', 'tsv'], {
       input: pgm,
       signal,
       timeoutMs: OCR_TIMEOUT_MS,
-      env: { OMP_THREAD_LIMIT: '1' },
+      env: { OMP_THREAD_LIMIT: '1', ...(path !== undefined ? { PATH: path } : {}) },
     });
     return output.toString('utf8');
   } catch (error) {
     if (error instanceof DesktopError && error.code === 'unavailable') {
-      throw new DesktopError('unavailable', 'reading text on screen needs Tesseract: install the tesseract-ocr and tesseract-ocr-eng packages');
+      throw new DesktopError('unavailable', NO_TESSERACT);
     }
     throw error;
   }
