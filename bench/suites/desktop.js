@@ -58,7 +58,7 @@ export async function desktop(report) {
       run('xterm', ['-geometry', geometry, '-e', 'sh', '-c', 'ls -la --color=always /usr/lib/x86_64-linux-gnu /usr/bin | head -400; sleep 100000']);
     }
     for (const dialog of KNOWN_WINDOWS) run('xmessage', dialog.args);
-    run('xterm', ['-geometry', '90x12+1320+620', '-title', 'Known text', '-e', 'sh', '-c', `printf '%s\\n' ${KNOWN_TEXT.map((line) => `'${line}'`).join(' ')}; sleep 100000`]);
+    run('xterm', ['-geometry', '90x12+1360+620', '-title', 'Known text', '-e', 'sh', '-c', `printf '%s\\n' ${KNOWN_TEXT.map((line) => `'${line}'`).join(' ')}; sleep 100000`]);
     const desktop = new engine.x11Desktop.X11Desktop(xvfb.display, new engine.windowExclusion.WindowExclusion());
     const until = Date.now() + 20_000;
     while ((await desktop.listWindows()).length < 7 && Date.now() < until) await sleep(100);
