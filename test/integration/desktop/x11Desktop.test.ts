@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { decodePng } from '../../support/desktop/pngDecoding';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WindowInfo } from '../../../src/main/desktop/desktop';
+import type { Rect } from '../../../src/main/desktop/geometry';
 import { DesktopError } from '../../../src/main/desktop/desktopError';
 import { WindowExclusion } from '../../../src/main/desktop/privacy/windowExclusion';
 import { pathWithout } from '../../support/desktop/pathWithout';
@@ -96,6 +97,29 @@ describe.skipIf(missing.length > 0)(
       expect(onScreen.x).toBeGreaterThan(700);
       await desktop.act({ kind: 'click', at: onScreen, button: 'left', count: 1 });
       expect(await dialog.exited).toBe(4);
+    });
+
+    it('reads "Ok" and "Cancel" on an xmessage dialog in its own font, from the 1920×1080 screen and from the window, each box inside its button', async () => {
+      const dialog = run('xmessage', ['-geometry', '+900+500', '-title', 'Save changes', '-buttons', 'Ok,Cancel', 'Save changes?']);
+      const window = await windowTitled('Save changes');
+      // The buttons are X windows of their own (Athena Command widgets): the two of equal height on one row.
+      const tree = spawnSync('xwininfo', ['-tree', '-id', window.id], { env: { ...process.env, DISPLAY: xvfb.display }, encoding: 'utf8' }).stdout;
+      const children = [...tree.matchAll(/\s(\d+)x(\d+)\+-?\d+\+-?\d+\s+\+(-?\d+)\+(-?\d+)/g)].map(([, width, height, x, y]) => ({ x: Number(x), y: Number(y), width: Number(width), height: Number(height) }));
+      const [ok, cancel] = children.filter((child) => child.y > window.geometry.y + 20 && child.height < 40).sort((a, b) => a.x - b.x);
+      expect(cancel, tree).toBeDefined();
+      const inside = (button: Rect, box: Rect) => box.x >= button.x - 1 && box.y >= button.y - 1 && box.x + box.width <= button.x + button.width + 1 && box.y + box.height <= button.y + button.height + 1;
+      await eventually(async () => ((await desktop.readText({ kind: 'window', windowId: window.id })).text.includes('changes') ? true : undefined), 'the dialog drawn');
+      for (const target of [{ kind: 'screen' as const }, { kind: 'window' as const, windowId: window.id }]) {
+        const read = await desktop.readText(target);
+        const onScreen = (text: string) => {
+          const word = read.words.find((candidate) => candidate.text === text);
+          expect(word, `${text} in the OCR of the ${target.kind}: ${read.text}`).toBeDefined();
+          return read.space.rectToScreen(word!.box);
+        };
+        expect(inside(ok!, onScreen('Ok')), `Ok's box ${JSON.stringify(onScreen('Ok'))} in ${JSON.stringify(ok)}`).toBe(true);
+        expect(inside(cancel!, onScreen('Cancel')), `Cancel's box ${JSON.stringify(onScreen('Cancel'))} in ${JSON.stringify(cancel)}`).toBe(true);
+      }
+      dialog.kill();
     });
 
     it('a screenshot of the whole screen is a 1280×720 PNG', async () => {
