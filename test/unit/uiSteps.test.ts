@@ -134,7 +134,8 @@ describe('a point is a pixel of the last screenshot of its target', () => {
       action: 'click',
       description: "click at 520,330 on 'Retry' in window 'Installer' (XMessage)",
       window: { id: installer.id, title: 'Installer', application: 'XMessage' },
-      target: { screenshotId: 'shot-1', width: 1280, height: 720, at: { x: 520, y: 330 } },
+      // The installer's frame (600,300 600×300 on screen) in the image, outlined on the card's crop.
+      target: { screenshotId: 'shot-1', width: 1280, height: 720, at: { x: 520, y: 330 }, frame: { x: 400, y: 200, width: 400, height: 200 } },
     });
     // The gate judged the action in words, with the window; the step keeps its own line.
     expect(judged[0]?.action).toMatchObject({ command: judgement.view.description, window: { id: installer.id }, intoTerminal: false, harmless: false, auto: false, planId: 'p1', paneId: 7 });

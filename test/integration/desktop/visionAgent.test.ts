@@ -89,7 +89,12 @@ describe.skipIf(missing.length > 0)(`the agent looks at the screen under Xvfb${m
     model.script({ parts: [{ toolUse: { id: 'r1', name: 'read_screen_text', input: { target: 'window', window_id: window.id } } }] }, { parts: [{ text: 'Read it.' }] });
     await client.request('agent.send', { text: 'what does the dialog say?', attachments: [], paneId });
     await approveNext(client, 1, 'screen-text');
-    await waitForIdleWithAnswer(client, 'Read it.');
+    const view = await waitForIdleWithAnswer(client, 'Read it.');
+    // The card names the window by its title and class, not only by the id the model gave.
+    const plan = view.items.find((item) => item.role === 'plan');
+    const step = plan?.role === 'plan' ? plan.plan.steps[0] : undefined;
+    expect(step?.command).toBe(`read_screen_text window ${window.id}`);
+    expect(step?.detail).toMatch(new RegExp(`^\\d+ words read from window 'Build failed' \\(Xmessage, ${window.id}\\)$`));
     const sent = await model.waitForRequest(2);
     const result = String((sent.body?.messages?.at(-1)?.content as { content: unknown }[])[0]!.content);
     expect(result).toContain(`${window.geometry.width}×${window.geometry.height} image`);

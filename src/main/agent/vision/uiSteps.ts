@@ -1,4 +1,4 @@
-import type { UiStepView } from '../../../shared/screenSteps';
+import type { ScreenshotView, UiStepView } from '../../../shared/screenSteps';
 import type { Desktop, UiAction, WindowInfo } from '../../desktop/desktop';
 import { setTimeout as delay } from 'node:timers/promises';
 import { stopIfAborted } from '../../desktop/desktopError';
@@ -180,7 +180,7 @@ export class UiSteps {
       action: request.action,
       description: uiDescription(request, { window, dropWindow, label, target: look ? describeTarget(look.target) : undefined }),
       ...(window && !window.excluded ? { window: { id: window.id, title: window.title, application: window.application } } : {}),
-      ...(look?.screenshot && request.at ? { target: { screenshotId: look.screenshot.id, width: look.screenshot.width, height: look.screenshot.height, at: request.at, ...(request.to ? { to: request.to } : {}) } } : {}),
+      ...(look?.screenshot && request.at ? { target: cropTarget(look, look.screenshot, request, window) } : {}),
     };
     return { action: desktopAction(request, at, to), surface, window, dropWindow, view, intoTerminal };
   }
@@ -265,6 +265,19 @@ function desktopAction(request: UiRequest, at: Point | undefined, to: Point | un
 function windowUnder(windows: readonly WindowInfo[], point: Point, surface: Surface): WindowInfo | undefined {
   if (surface === 'tandem') return windows.find((window) => window.id === 'tandem');
   return [...windows].reverse().find((window) => window.visible && rectContains(window.frame, point));
+}
+
+/** Where the action lands on the screenshot the model saw, and the frame of the window it reaches there (not one on the privacy list). */
+function cropTarget(look: LastLook, screenshot: ScreenshotView, request: UiRequest, window: WindowInfo | undefined): NonNullable<UiStepView['target']> {
+  const frame = window && !window.excluded && look.space.surface === 'desktop' ? look.space.rectToImage(window.frame) : undefined;
+  return {
+    screenshotId: screenshot.id,
+    width: screenshot.width,
+    height: screenshot.height,
+    at: request.at!,
+    ...(request.to ? { to: request.to } : {}),
+    ...(frame && frame.width > 0 && frame.height > 0 ? { frame } : {}),
+  };
 }
 
 function namedWindow(windows: readonly WindowInfo[], id: string): WindowInfo {
