@@ -119,9 +119,27 @@ function shapesAroundText(shapes: readonly Shape[]): Set<number> {
   if (shapes.length === 0) return erased;
   const heights = shapes.map((shape) => shape.bottom - shape.top + 1).sort((a, b) => a - b);
   const typical = heights[Math.floor(heights.length / 2)]!;
+  // By left edge, so a shape is compared only with those that start inside it (noise makes thousands of specks).
+  const byLeft = shapes.map((_, label) => label).sort((a, b) => shapes[a]!.left - shapes[b]!.left);
   shapes.forEach((shape, label) => {
     if (shape.bottom - shape.top + 1 > TALLEST_GLYPH * typical) erased.add(label);
-    else if (shapes.some((other) => other !== shape && other.left > shape.left && other.right < shape.right && other.top > shape.top && other.bottom < shape.bottom)) erased.add(label);
+    else if (shape.right - shape.left >= 2 && shape.bottom - shape.top >= 2 && enclosesAnother(shape, shapes, byLeft)) erased.add(label);
   });
   return erased;
+}
+
+function enclosesAnother(outer: Shape, shapes: readonly Shape[], byLeft: readonly number[]): boolean {
+  let low = 0;
+  let high = byLeft.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (shapes[byLeft[middle]!]!.left <= outer.left) low = middle + 1;
+    else high = middle;
+  }
+  for (let i = low; i < byLeft.length; i++) {
+    const inner = shapes[byLeft[i]!]!;
+    if (inner.left >= outer.right) return false;
+    if (inner.right < outer.right && inner.top > outer.top && inner.bottom < outer.bottom) return true;
+  }
+  return false;
 }
