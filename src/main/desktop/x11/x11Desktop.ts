@@ -20,6 +20,7 @@ import { X11Tools } from './x11Tools';
 const CAPTURE_TIMEOUT_MS = 15_000;
 const NO_XDOTOOL = 'clicks, keys and window actions need xdotool: install the xdotool package';
 const NOTIFICATION_TIMEOUT_MS = 5_000;
+const AVAILABILITY_KEPT_MS = 5_000;
 
 interface Framed {
   /** The capture of `area`, full size or scaled to `space`. */
@@ -43,6 +44,7 @@ interface Capture extends Framed {
  */
 export class X11Desktop implements Desktop {
   private readonly tools: X11Tools;
+  private checked: { at: number; answer: Promise<DesktopAvailability> } | undefined;
 
   /** `path`: where its tools are found (the engine's PATH; absent: this process's). */
   constructor(
@@ -53,7 +55,19 @@ export class X11Desktop implements Desktop {
     this.tools = new X11Tools(display, path);
   }
 
+  /**
+   * Asked before every model request (which tools to offer): the answer is kept for a few
+   * seconds, so a run of tool calls does not start a process each time.
+   */
   async availability(): Promise<DesktopAvailability> {
+    const now = Date.now();
+    if (this.checked && now - this.checked.at < AVAILABILITY_KEPT_MS) return this.checked.answer;
+    const answer = this.checkAvailability();
+    this.checked = { at: now, answer };
+    return answer;
+  }
+
+  private async checkAvailability(): Promise<DesktopAvailability> {
     try {
       await this.tools.text('xwininfo', ['-root']);
     } catch (error) {
