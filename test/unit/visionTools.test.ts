@@ -252,6 +252,17 @@ describe('looks at the screen as plan steps', () => {
     expect(String((text.results[0] as { content: unknown }).content)).toContain('prompt $');
   });
 
+  it('without Tesseract, read_screen_text asked for anyway is refused before anyone is asked, saying what to install; a screenshot still works', async () => {
+    const { desktop, respond } = setup();
+    desktop.availabilityNow = { available: true, implementation: 'stand-in', screenInput: true, lacking: { ocr: 'reading text on screen needs Tesseract: install the tesseract-ocr and tesseract-ocr-eng packages' } };
+    const refused = await respond([{ name: 'read_screen_text', input: { target: 'screen' } }]);
+    expect(refused.asked).toEqual([]);
+    expect(refused.results[0]).toMatchObject({ is_error: true, content: expect.stringContaining('not available on this system (reading text on screen needs Tesseract: install the tesseract-ocr') });
+    expect(desktop.captures).toEqual([]);
+    const shot = await respond([{ name: 'screenshot', input: { target: 'screen' } }], 'approve');
+    expect(shot.steps[0]).toMatchObject({ status: 'done' });
+  });
+
   it('a pane is sent as its exact screen text; without an image of it (browser mode) the model is told why', async () => {
     const { pane, respond } = setup();
     Object.assign(pane, { screenText: async () => 'top - 10:00:00 up 1 day\nPID USER' });
