@@ -10,6 +10,8 @@
 //   - OCR of the full screen: X11Desktop.readText({ kind: 'screen' }) (window by window, 2×
 //     enlarged) vs `tesseract` on the whole 1920×1080 capture at its size; the words found
 //     alongside (info)
+//   - OCR words found: of the words known to be on screen (two xmessage dialogs with their
+//     buttons, an xterm printing KNOWN_TEXT), how many the same reading found in their window
 import { spawn } from 'node:child_process';
 import { importEngineModules } from '../lib/engineModules.js';
 import { measure } from '../lib/report.js';
@@ -18,7 +20,22 @@ import { percentile, sleep } from '../lib/stats.js';
 const SCREENSHOT_SAMPLES = Number(process.env.BENCH_DESKTOP_SAMPLES ?? 20);
 const CLICK_SAMPLES = 20;
 const OCR_RUNS = 2;
+/** Which rows to measure (comma-separated): screenshot, click, ocr. */
+const ROWS = new Set((process.env.BENCH_DESKTOP_ROWS ?? 'screenshot,click,ocr').split(','));
 const CLICK_OVERHEAD_MS = 60;
+/** Printed in an xterm of its own (X's 6×13 `fixed` font, 9–13 px text as on many screens). */
+const KNOWN_TEXT = [
+  'The quick brown fox jumps over the lazy dog',
+  'Pack my box with five dozen liquor jugs',
+  'Build 4821 finished in 37 seconds with 2 warnings',
+  'error: cannot open file config.yaml',
+  'Apply Close Save Open Help Quit',
+];
+/** Windows whose text is known, by title: what each shows (its buttons included). */
+const KNOWN_WINDOWS = [
+  { title: 'Build failed', args: ['-geometry', '+1500+300', '-title', 'Build failed', '-buttons', 'Retry:3,Cancel:4', 'Build failed'], words: 'Build failed Retry Cancel' },
+  { title: 'Save changes', args: ['-geometry', '+1500+450', '-title', 'Save changes', '-buttons', 'Ok,Cancel', 'Save changes?'], words: 'Save changes? Ok Cancel' },
+];
 const fmt = (values) => `p50 ${percentile(values, 50).toFixed(0)} / p95 ${percentile(values, 95).toFixed(0)} ms over ${values.length}`;
 
 export async function desktop(report) {
@@ -40,15 +57,16 @@ export async function desktop(report) {
     for (const geometry of ['100x50+0+0', '100x50+700+0', '90x40+0+560', '90x30+800+620']) {
       run('xterm', ['-geometry', geometry, '-e', 'sh', '-c', 'ls -la --color=always /usr/lib/x86_64-linux-gnu /usr/bin | head -400; sleep 100000']);
     }
-    run('xmessage', ['-geometry', '+1500+300', '-buttons', 'Retry:3,Cancel:4', 'Build failed']);
+    for (const dialog of KNOWN_WINDOWS) run('xmessage', dialog.args);
+    run('xterm', ['-geometry', '90x12+1360+620', '-title', 'Known text', '-e', 'sh', '-c', `printf '%s\\n' ${KNOWN_TEXT.map((line) => `'${line}'`).join(' ')}; sleep 100000`]);
     const desktop = new engine.x11Desktop.X11Desktop(xvfb.display, new engine.windowExclusion.WindowExclusion());
     const until = Date.now() + 20_000;
-    while ((await desktop.listWindows()).length < 5 && Date.now() < until) await sleep(100);
+    while ((await desktop.listWindows()).length < 7 && Date.now() < until) await sleep(100);
     await sleep(1000); // let the xterms print their listings (nothing to wait on but the pixels)
 
-    await measure(report, 'desktop: screenshot', () => screenshotRows(report, desktop, xvfb.display));
-    await measure(report, 'desktop: click → X event', () => clickRows(report, desktop, run));
-    await measure(report, 'desktop: OCR of the full screen', () => ocrRows(report, desktop, xvfb.display));
+    if (ROWS.has('screenshot')) await measure(report, 'desktop: screenshot', () => screenshotRows(report, desktop, xvfb.display));
+    if (ROWS.has('click')) await measure(report, 'desktop: click → X event', () => clickRows(report, desktop, run));
+    if (ROWS.has('ocr')) await measure(report, 'desktop: OCR of the full screen', () => ocrRows(report, desktop, xvfb.display));
   } finally {
     for (const child of children) child.kill();
     await xvfb.stop();
@@ -121,11 +139,14 @@ async function clickRows(report, desktop, run) {
 async function ocrRows(report, desktop, display) {
   const ours = [];
   let words = 0;
+  let read;
   for (let i = 0; i < OCR_RUNS; i++) {
     const started = performance.now();
-    words = (await desktop.readText({ kind: 'screen' })).words.length;
+    read = await desktop.readText({ kind: 'screen' });
+    words = read.words.length;
     ours.push(performance.now() - started);
   }
+  knownWordsRow(report, read, await desktop.listWindows());
   const raw = [];
   let rawWords = 0;
   for (let i = 0; i < OCR_RUNS; i++) {
@@ -145,6 +166,34 @@ async function ocrRows(report, desktop, display) {
     target: 3,
     note: `Tandem ${words} words (${ours.map((t) => t.toFixed(0)).join(', ')} ms); import + tesseract at 1× ${rawWords} words (${raw.map((t) => t.toFixed(0)).join(', ')} ms). Tandem reads each window at 2× (better on 9–13 px fonts)`,
   });
+}
+
+/** Of the words known to be on screen, those the reading found inside their own window. */
+function knownWordsRow(report, read, windows) {
+  const known = [...KNOWN_WINDOWS, { title: 'Known text', words: KNOWN_TEXT.join(' ') }];
+  let expected = 0;
+  let found = 0;
+  const missed = [];
+  for (const { title, words } of known) {
+    const window = windows.find((candidate) => candidate.title === title);
+    if (!window) throw new Error(`the window '${title}' is not on the screen`);
+    const inWindow = read.words
+      .filter((word) => {
+        const centre = read.space.toScreen({ x: word.box.x + word.box.width / 2, y: word.box.y + word.box.height / 2 });
+        const { x, y, width, height } = window.frame;
+        return centre.x >= x && centre.x < x + width && centre.y >= y && centre.y < y + height;
+      })
+      .map((word) => word.text);
+    for (const word of words.split(' ')) {
+      expected++;
+      const at = inWindow.indexOf(word);
+      if (at >= 0) {
+        found++;
+        inWindow.splice(at, 1);
+      } else missed.push(word);
+    }
+  }
+  report.info('desktop: OCR words found of those known on screen', found, `of ${expected}`, missed.length > 0 ? `missed: ${missed.join(' ')}` : 'none missed');
 }
 
 function exited(child) {

@@ -42,5 +42,13 @@ export interface UiStepView {
    * Where it lands on the last screenshot of its target (the image the model saw, by its
    * ScreenshotView id): the card shows a crop of it around `at` (and `to`, for a drag), marked.
    */
-  target?: { screenshotId: string; width: number; height: number; at: { x: number; y: number }; to?: { x: number; y: number } };
+  target?: {
+    screenshotId: string;
+    width: number;
+    height: number;
+    at: { x: number; y: number };
+    to?: { x: number; y: number };
+    /** The frame of the window it reaches, in the screenshot's pixels (clipped to it): outlined on the crop. */
+    frame?: { x: number; y: number; width: number; height: number };
+  };
 }

@@ -49,6 +49,36 @@ describe('a screenshot step', () => {
   });
 });
 
+describe("a UI action's crop", () => {
+  const crop = (target: NonNullable<NonNullable<PlanStepView['ui']>['target']>) =>
+    render({ id: 'u1', index: 1, command: 'ui_action click', purpose: '', status: 'proposed', kind: 'ui', ui: { action: 'click', description: 'click', target } }, 'u1');
+  const scaleOf = (html: string) => Number(/data-scale="([\d.]+)"/.exec(html)?.[1]);
+
+  it('at the image\'s own size around a point near the edge of the window it reaches, the window outlined', () => {
+    const html = crop({ screenshotId: 'img', width: 1280, height: 720, at: { x: 420, y: 230 }, frame: { x: 400, y: 200, width: 400, height: 200 } });
+    expect(scaleOf(html)).toBe(1);
+    // The window's top left corner sits 20 and 30 px up and left of the centred point (140, 80).
+    expect(html).toMatch(/data-testid="ui-target-window" style="left:120px;top:50px;width:400px;height:200px"/);
+  });
+
+  it('zoomed out when the point is deep inside a large window (a plain page would show nothing else), until an edge of it is in view', () => {
+    const html = crop({ screenshotId: 'img', width: 1280, height: 720, at: { x: 640, y: 400 }, frame: { x: 0, y: 40, width: 1280, height: 680 } });
+    const scale = scaleOf(html);
+    expect(scale).toBeLessThan(1);
+    expect(scale).toBeGreaterThanOrEqual(280 / 1280);
+    // An edge of the window's outline lies inside the 280×160 crop.
+    const [left, top, width, height] = (/data-testid="ui-target-window" style="left:([-\d.]+)(?:px)?;top:([-\d.]+)(?:px)?;width:([\d.]+)px;height:([\d.]+)px"/.exec(html) ?? []).slice(1).map(Number) as number[];
+    const edges = [left!, left! + width!].filter((x) => x >= 0 && x <= 280).length + [top!, top! + height!].filter((y) => y >= 0 && y <= 160).length;
+    expect(edges).toBeGreaterThan(0);
+  });
+
+  it('without a window (none under the point) it stays at the image\'s own size and outlines nothing', () => {
+    const html = crop({ screenshotId: 'img', width: 1280, height: 720, at: { x: 640, y: 400 } });
+    expect(scaleOf(html)).toBe(1);
+    expect(html).not.toContain('ui-target-window');
+  });
+});
+
 describe('what was sent, with images', () => {
   it('Anthropic: the image block of a tool result is shown as an image, its text as text', () => {
     const body = {

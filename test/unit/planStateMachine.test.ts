@@ -150,6 +150,16 @@ describe("the user's decisions on a step", () => {
     expect(plan.state).toBe('active');
   });
 
+  it('skip or deny of a blocked step: the model hears it was blocked and why, then what the user did', () => {
+    const plan = planOf('rm -rf ~', 'rm -rf /');
+    judge(plan, 'p1s1', { blocked: true, level: 'red', reasons: ['It deletes your home directory.'] });
+    action(plan, 'p1s1', 'skip');
+    expect(plan.step('p1s1')?.result).toEqual({ content: 'Not run: it was blocked (RED: It deletes your home directory.), and the user skipped this step.', isError: false });
+    judge(plan, 'p1s2', { blocked: true, level: 'red', reasons: ['It deletes everything.'] });
+    action(plan, 'p1s2', 'deny', { reason: 'never' });
+    expect(plan.step('p1s2')?.result).toEqual({ content: 'Not run: it was blocked (RED: It deletes everything.), and the user denied this step. Their reason: never', isError: true });
+  });
+
   it('edit: the new command is classified and judged afresh before it may run; the original is kept', () => {
     const plan = planOf('rm -rf ~');
     judge(plan, 'p1s1', { blocked: true, level: 'red', reasons: ['deletes your home'] });

@@ -43,7 +43,7 @@ class StandInDesktop implements Desktop {
   async screenshot(): Promise<Screenshot> {
     const space = ScreenshotSpace.forCapture(SCREEN);
     const png = encodePng({ width: space.imageWidth, height: space.imageHeight, data: Buffer.alloc(space.imageWidth * space.imageHeight * 4, 0x80) });
-    return { png, space, description: 'screen 0 (1920×1080)', blackedOut: [] };
+    return { png, space, description: 'screen 0 (1920×1080)', blackedOut: 0 };
   }
   async readText(_target: CaptureTarget): Promise<ScreenText> {
     const space = ScreenshotSpace.forCapture(SCREEN);
@@ -164,7 +164,8 @@ describe('ui_action through the plan', () => {
           action: 'click',
           description: "click at 640,420 on 'Cancel' in window 'Build failed' (Xmessage)",
           window: { id: '0x2a00007', title: 'Build failed', application: 'Xmessage' },
-          target: { screenshotId, width: 1280, height: 720, at: { x: 640, y: 420 } },
+          // The dialog's frame (700,450 500×250 on screen) in the 1280×720 image, outlined on the crop.
+          target: { screenshotId, width: 1280, height: 720, at: { x: 640, y: 420 }, frame: { x: 466, y: 300, width: 334, height: 167 } },
         },
       },
     ]);

@@ -1,23 +1,14 @@
 import fc from 'fast-check';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { UiActionName } from '../../src/shared/screenSteps';
-import { Conversation } from '../../src/main/agent/conversation/conversation';
 import { supportsComputerUse } from '../../src/main/agent/modelCatalog';
 import type { AgentTool, ProposedStep } from '../../src/main/agent/tools/agentTool';
 import { computerTool } from '../../src/main/agent/tools/computerTool';
-import { ToolDispatcher } from '../../src/main/agent/tools/toolDispatcher';
-import { AGENT_TOOLS } from '../../src/main/agent/tools/toolRegistry';
 import { uiActionRequest, uiActionTool } from '../../src/main/agent/tools/uiActionTool';
 import type { UiRequest } from '../../src/main/agent/vision/uiRequest';
-import type { Desktop, DesktopAvailability, ScreenInfo } from '../../src/main/desktop/desktop';
-import { createApprovalGate } from '../../src/main/safety/approval/gateSetup';
-import { tandemPaths } from '../../src/main/settings/paths';
 
 // ui_action's input → UiRequest, the computer-use tool's actions → the same steps, which
-// models can use the computer tool, and when the dispatcher offers it.
+// models can use the computer tool (desktopToolOffer.test.ts: when the dispatcher offers it).
 
 function proposed(tool: AgentTool, input: unknown): { ok: true; step: ProposedStep } | { ok: false; refusal: string } {
   if (tool.approval !== 'gate') throw new Error(`${tool.definition.name} proposes no steps`);
@@ -338,98 +329,5 @@ describe('which models use the computer tool', () => {
     ['my-claude-sonnet-4', false],
   ])('%s: %s', (model, expected) => {
     expect(supportsComputerUse(model)).toBe(expected);
-  });
-});
-
-describe('the tools offered (ToolDispatcher.definitions)', () => {
-  /** A desktop that only answers what the offer depends on. */
-  class OfferDesktop implements Partial<Desktop> {
-    availabilityNow: DesktopAvailability = { available: true, implementation: 'stand-in', screenInput: true };
-    screenList: ScreenInfo[] | Error = [
-      { index: 0, name: 'left', rect: { x: 0, y: 0, width: 1024, height: 768 }, primary: false },
-      { index: 1, name: 'right', rect: { x: 1024, y: 0, width: 2560, height: 1440 }, primary: true },
-    ];
-    async availability(): Promise<DesktopAvailability> {
-      return this.availabilityNow;
-    }
-    async screens(): Promise<ScreenInfo[]> {
-      if (this.screenList instanceof Error) throw this.screenList;
-      return this.screenList;
-    }
-  }
-
-  let root: string;
-  beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'tandem-offer-'));
-  });
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
-
-  function dispatcherWith(desktop: OfferDesktop | undefined, tools: readonly AgentTool[] = AGENT_TOOLS): ToolDispatcher {
-    const home = join(root, 'home');
-    mkdirSync(home, { recursive: true });
-    const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share'), XDG_STATE_HOME: join(home, '.local', 'state') };
-    const conversation = new Conversation({
-      surroundings: () => ({ status: 'idle', backend: 'anthropic', model: 'm', budget: { used: 0, limit: 0 }, grants: [], policyProblems: [] }),
-      emit: () => undefined,
-    });
-    return new ToolDispatcher(tools, {
-      pane: () => undefined,
-      paneId: () => undefined,
-      cwd: () => home,
-      homeDir: home,
-      conversation,
-      gate: createApprovalGate(tandemPaths(env), env, { systemPolicyFile: join(root, 'none', 'policy.toml') }),
-      audit: { append: async () => undefined },
-      stepTimeoutMs: () => 60_000,
-      desktop: desktop as Desktop | undefined,
-    });
-  }
-
-  const names = (offer: { tools: { name: string }[] }) => offer.tools.map((tool) => tool.name);
-  const generic = AGENT_TOOLS.filter((tool) => tool !== computerTool).map((tool) => tool.definition.name);
-  const anthropic = { backend: 'anthropic' as const, model: 'claude-sonnet-4-5', computerUse: 'auto' as const };
-
-  it("Anthropic, a model that can, the setting on and a screen: the computer tool (the primary screen's scaled size) instead of screenshot and ui_action", async () => {
-    const offer = await dispatcherWith(new OfferDesktop()).definitions(anthropic);
-    expect(offer.computerTool).toEqual({ type: 'computer_20250124', name: 'computer', display_width_px: 1280, display_height_px: 720 });
-    expect(names(offer)).toEqual(generic.filter((name) => name !== 'screenshot' && name !== 'ui_action'));
-    expect(names(offer)).toEqual(expect.arrayContaining(['list_windows', 'read_screen_text']));
-    expect(names(offer)).not.toContain('computer');
-  });
-
-  it('a screen smaller than 1280 px is the display as it is', async () => {
-    const desktop = new OfferDesktop();
-    desktop.screenList = [{ index: 0, name: 'only', rect: { x: 0, y: 0, width: 1024, height: 768 }, primary: false }];
-    expect((await dispatcherWith(desktop).definitions(anthropic)).computerTool).toMatchObject({ display_width_px: 1024, display_height_px: 768 });
-  });
-
-  it.each([
-    ['computer_use = "off"', { ...anthropic, computerUse: 'off' as const }, () => new OfferDesktop()],
-    ['an OpenAI-compatible endpoint', { ...anthropic, backend: 'openai-compatible' as const }, () => new OfferDesktop()],
-    ['a model without computer use', { ...anthropic, model: 'claude-3-5-haiku-latest' }, () => new OfferDesktop()],
-    ['no desktop capability', anthropic, () => undefined],
-    [
-      'a desktop that is not available here',
-      anthropic,
-      () => Object.assign(new OfferDesktop(), { availabilityNow: { available: false, reason: 'Wayland without X' } as DesktopAvailability }),
-    ],
-    [
-      "a desktop whose input reaches only Tandem's window (Electron without X11)",
-      anthropic,
-      () => Object.assign(new OfferDesktop(), { availabilityNow: { available: true, implementation: 'Electron', screenInput: false } as DesktopAvailability }),
-    ],
-    ['no screen', anthropic, () => Object.assign(new OfferDesktop(), { screenList: [] })],
-    ['screens that cannot be read', anthropic, () => Object.assign(new OfferDesktop(), { screenList: new Error('xrandr failed') })],
-  ])('the generic tools with %s', async (_why, connection, desktop) => {
-    const offer = await dispatcherWith(desktop()).definitions(connection);
-    expect(offer.computerTool).toBeUndefined();
-    expect(names(offer)).toEqual(generic);
-  });
-
-  it('never the computer tool when the registry has none', async () => {
-    const tools = AGENT_TOOLS.filter((tool) => tool !== computerTool);
-    const offer = await dispatcherWith(new OfferDesktop(), tools).definitions(anthropic);
-    expect(offer.computerTool).toBeUndefined();
-    expect(names(offer)).toEqual(generic);
   });
 });

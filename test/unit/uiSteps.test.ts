@@ -134,7 +134,8 @@ describe('a point is a pixel of the last screenshot of its target', () => {
       action: 'click',
       description: "click at 520,330 on 'Retry' in window 'Installer' (XMessage)",
       window: { id: installer.id, title: 'Installer', application: 'XMessage' },
-      target: { screenshotId: 'shot-1', width: 1280, height: 720, at: { x: 520, y: 330 } },
+      // The installer's frame (600,300 600×300 on screen) in the image, outlined on the card's crop.
+      target: { screenshotId: 'shot-1', width: 1280, height: 720, at: { x: 520, y: 330 }, frame: { x: 400, y: 200, width: 400, height: 200 } },
     });
     // The gate judged the action in words, with the window; the step keeps its own line.
     expect(judged[0]?.action).toMatchObject({ command: judgement.view.description, window: { id: installer.id }, intoTerminal: false, harmless: false, auto: false, planId: 'p1', paneId: 7 });
@@ -295,6 +296,11 @@ describe('the window the action reaches, as the gate judges it', () => {
     const dropped = await steps.judge(stepOf({ action: 'drag', at: { x: 600, y: 300 }, to: { x: 1000, y: 500 } }), where);
     expect(judged[1]?.action.window?.id).toBe(keepass.id);
     expect(dropped.ok && dropped.decision.decision).toBe('deny');
+    // The card, the audit line and the model get the action in words: nothing of the window's own.
+    expect(onIt.ok && onIt.view).toMatchObject({ action: 'click', description: 'click at 1000,500 in a window on the privacy list' });
+    expect(onIt.ok && onIt.view.window).toBeUndefined();
+    expect(judged.map((judging) => judging.action.command)).toEqual(['click at 1000,500 in a window on the privacy list', "drag from 600,300 to 1000,500 in window 'Installer' (XMessage) onto a window on the privacy list"]);
+    expect(JSON.stringify([onIt, dropped])).not.toMatch(/KeePass|0x3000001/i);
   });
 
   it('a drag is judged by the window it drops onto as well: deny_titles, allow_apps', async () => {
@@ -385,7 +391,7 @@ describe('the screen changed between approval and run', () => {
     desktop.windows = [...desktop.windows, windowOf('0x4400001', 'Delete all files?', 'Zenity', { x: 800, y: 400, width: 300, height: 200 })];
     const end = await steps.run(step);
     expect(end).toMatchObject({ kind: 'acted', ok: false });
-    expect(end.content).toMatch(/the screen changed after the step was approved: at that point is now 'Delete all files\?'\. Take a new screenshot\./);
+    expect(end.content).toMatch(/the screen changed after the step was approved: at that point is now window 'Delete all files\?' \(Zenity\)\. Take a new screenshot\./);
     expect(desktop.acts).toEqual([]);
   });
 
@@ -404,7 +410,7 @@ describe('the screen changed between approval and run', () => {
     await steps.judge(step, where);
     desktop.windows = [desktopWindow, { ...xterm, focused: true }, installer];
     const end = await steps.run(step);
-    expect(end.content).toMatch(/with the keyboard focus is now 'bash'/);
+    expect(end.content).toMatch(/with the keyboard focus is now window 'bash' \(XTerm\)/);
     expect(desktop.acts).toEqual([]);
   });
 
@@ -419,7 +425,7 @@ describe('the screen changed between approval and run', () => {
     desktop.windows = [...desktop.windows, windowOf('0x5500001', 'root@server', 'XTerm', { x: 1700, y: 0, width: 220, height: 200 })];
     const end = await steps.run(step);
     expect(end.ok).toBe(false);
-    expect(end.content).toMatch(/where it drops is now 'root@server'\. Take a new screenshot\./);
+    expect(end.content).toMatch(/where it drops is now window 'root@server' \(XTerm\)\. Take a new screenshot\./);
     expect(desktop.acts).toEqual([]);
   });
 

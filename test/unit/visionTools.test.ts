@@ -43,7 +43,7 @@ class StandInDesktop implements Partial<Desktop> {
     if (target.kind === 'window' && target.windowId === '0xbad') throw new DesktopError('excluded', "window 'KeePassXC' is excluded by the privacy list");
     const space = ScreenshotSpace.forCapture({ x: 0, y: 0, width: 1920, height: 1080 });
     const png = encodePng({ width: space.imageWidth, height: space.imageHeight, data: Buffer.alloc(space.imageWidth * space.imageHeight * 4, 0x80) });
-    return { png, space, description: 'screen 0 (1920×1080)', blackedOut: [] };
+    return { png, space, description: 'screen 0 (1920×1080)', blackedOut: 0 };
   }
 
   async listWindows(): Promise<WindowInfo[]> {
@@ -211,7 +211,7 @@ describe('looks at the screen as plan steps', () => {
     expect(() => dispatcher.image(steps[0]!.screenshot!.id)).toThrow('no longer kept');
   });
 
-  it('an excluded window is refused as a target; the window list shows it by id only', async () => {
+  it('an excluded window is refused as a target; the window list only counts it (no id, title or class)', async () => {
     const { desktop, respond } = setup();
     const refused = await respond([{ name: 'screenshot', input: { target: 'window', window_id: '0xbad' } }], 'approve');
     expect(refused.results[0]).toMatchObject({ is_error: true, content: expect.stringContaining('excluded by the privacy list') });
@@ -223,8 +223,8 @@ describe('looks at the screen as plan steps', () => {
     const { results } = await respond([{ name: 'list_windows', input: {} }], 'approve');
     const text = String((results[0] as { content: unknown }).content);
     expect(text).toContain('0x2  "Build failed"  Xmessage pid 42  400×300 at 0,0  screen 0  (focused)');
-    expect(text).toContain('0xbad  (excluded by the privacy list');
-    expect(text).not.toContain('bank');
+    expect(text).toContain('(1 more window is on the privacy list: not listed, never captured or acted on.)');
+    expect(text).not.toMatch(/0xbad|bank|KeePassXC|keepassxc/);
   });
 
   it('read_screen_text gives the text and each word with its box in the screenshot space; a screenshot of that kind of target approved it already', async () => {
@@ -250,6 +250,17 @@ describe('looks at the screen as plan steps', () => {
     Object.assign(pane, { screenText: async () => 'prompt $' });
     const text = await respond([{ name: 'screenshot', input: { target: 'pane' } }], 'approve');
     expect(String((text.results[0] as { content: unknown }).content)).toContain('prompt $');
+  });
+
+  it('without Tesseract, read_screen_text asked for anyway is refused before anyone is asked, saying what to install; a screenshot still works', async () => {
+    const { desktop, respond } = setup();
+    desktop.availabilityNow = { available: true, implementation: 'stand-in', screenInput: true, lacking: { ocr: 'reading text on screen needs Tesseract: install the tesseract-ocr and tesseract-ocr-eng packages' } };
+    const refused = await respond([{ name: 'read_screen_text', input: { target: 'screen' } }]);
+    expect(refused.asked).toEqual([]);
+    expect(refused.results[0]).toMatchObject({ is_error: true, content: expect.stringContaining('not available on this system (reading text on screen needs Tesseract: install the tesseract-ocr') });
+    expect(desktop.captures).toEqual([]);
+    const shot = await respond([{ name: 'screenshot', input: { target: 'screen' } }], 'approve');
+    expect(shot.steps[0]).toMatchObject({ status: 'done' });
   });
 
   it('a pane is sent as its exact screen text; without an image of it (browser mode) the model is told why', async () => {

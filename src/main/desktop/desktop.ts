@@ -31,9 +31,14 @@ export interface Desktop {
 
 /**
  * `screenInput`: clicks and keys can reach any point of the screen (X11), not only Tandem's
- * own window (Electron alone): the computer-use tool is offered only then.
+ * own window (Electron alone): the computer-use tool is offered only then. `lacking`: parts
+ * that do not work here although the rest does, each with why (a tool not installed); the
+ * agent offers no tool that needs them.
  */
-export type DesktopAvailability = { available: true; implementation: string; screenInput: boolean } | { available: false; reason: string };
+export type DesktopAvailability = { available: true; implementation: string; screenInput: boolean; lacking?: DesktopLacking } | { available: false; reason: string };
+
+/** `input`: clicks, keys and window actions (xdotool); `ocr`: reading text (Tesseract). */
+export type DesktopLacking = Partial<Record<'input' | 'ocr', string>>;
 
 /**
  * What to capture. `region` is in real screen pixels; `tandem` is Tandem's own window, or an
@@ -54,8 +59,8 @@ export interface Screenshot {
   space: ScreenshotSpace;
   /** What was captured, in words ("window 'Installer' (0x2a00007)"). */
   description: string;
-  /** Windows blacked out by the privacy list, by title, for the record. */
-  blackedOut: string[];
+  /** How many windows the privacy list blacked out; never which (nothing of them reaches the model). */
+  blackedOut: number;
 }
 
 export interface WindowInfo {

@@ -22,7 +22,7 @@ export interface DesktopChoice {
  * other windows when DISPLAY is set on Linux; otherwise those requests say why not.
  */
 export function chooseDesktop({ platform, env, exclusion, electron }: DesktopChoice): Desktop {
-  const x11 = platform === 'linux' && env.DISPLAY ? new X11Desktop(env.DISPLAY, exclusion) : undefined;
+  const x11 = platform === 'linux' && env.DISPLAY ? new X11Desktop(env.DISPLAY, exclusion, env.PATH) : undefined;
   const own = electron ? new ElectronDesktop(electron, exclusion) : undefined;
   if (!x11 && !own) return new UnavailableDesktop(whyNoX11(platform, env));
   return new RoutedDesktop(x11, own, whyNoX11(platform, env));
@@ -37,13 +37,14 @@ class RoutedDesktop implements Desktop {
   ) {}
 
   async availability(): Promise<DesktopAvailability> {
-    if (this.x11) {
-      const x11 = await this.x11.availability();
-      if (x11.available && this.electron) return { available: true, implementation: `${x11.implementation} + Electron for Tandem's window`, screenInput: true };
-      if (x11.available || !this.electron) return x11;
-      return { available: true, implementation: `Electron (Tandem's window only; ${x11.reason})`, screenInput: false };
-    }
-    return { available: true, implementation: `Electron (Tandem's window only; ${this.noX11})`, screenInput: false };
+    const own = await this.electron?.availability();
+    if (!this.x11) return { ...own!, implementation: `Electron (Tandem's window only; ${this.noX11})` };
+    const x11 = await this.x11.availability();
+    if (!own) return x11;
+    if (!x11.available) return { ...own, implementation: `Electron (Tandem's window only; ${x11.reason})` };
+    // Electron clicks and types into Tandem's own window, with or without xdotool.
+    const ocr = x11.lacking?.ocr;
+    return { available: true, implementation: `${x11.implementation} + Electron for Tandem's window`, screenInput: x11.screenInput, ...(ocr ? { lacking: { ocr } } : {}) };
   }
 
   async listWindows(signal?: AbortSignal): Promise<WindowInfo[]> {

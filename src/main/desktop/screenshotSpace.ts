@@ -90,6 +90,13 @@ export class ScreenshotSpace {
     return { x: left, y: top, width: right - left, height: bottom - top };
   }
 
+  /** An image rectangle (e.g. an OCR word's box) in screen pixels: the area its pixels cover. */
+  rectToScreen(rect: Rect): Rect {
+    const left = this.source.x + rect.x / this.scaleX;
+    const top = this.source.y + rect.y / this.scaleY;
+    return { x: left, y: top, width: rect.width / this.scaleX, height: rect.height / this.scaleY };
+  }
+
   describe(): string {
     const { source } = this;
     const where = `${source.width}×${source.height} screen pixels at ${source.x},${source.y}`;

@@ -229,6 +229,32 @@ describe.skipIf(missing.length > 0)(`the agent acts on the screen under Xvfb${mi
     await waitForIdleWithAnswer(client, 'Closed.');
   });
 
+  it("with the computer tool, read_screen_text of a window gives boxes in the tool's display: a left_click at the centre of Cancel's box lands on Cancel", async () => {
+    const dialog = await showDialog();
+    const window = (await desktop.listWindows()).find((candidate) => candidate.title === 'Build failed')!;
+    const { client, model, paneId } = await open({ env: { DISPLAY: xvfb.display }, systemPolicyToml: '[approval.vision]\nscreenshot = "allow"\n' });
+    model.script({ parts: [{ toolUse: { id: 'r1', name: 'read_screen_text', input: { target: 'window', window_id: window.id } } }] });
+    model.respond((request) => {
+      const result = toolResults(request).map((part) => String(part.content)).join('\n');
+      if (!result.includes('Words with boxes')) return { parts: [{ text: 'Closed.' }] };
+      const { x, y } = boxCentre(result, 'Cancel');
+      return { parts: [{ toolUse: { id: 'c1', name: 'computer', input: { action: 'left_click', coordinate: [x, y] } } }] };
+    });
+    await client.request('agent.send', { text: '# close the build-failed dialog', attachments: [], paneId });
+    const [read] = toolResults(await model.waitForRequest(2));
+    expect(read!.content).toContain("Boxes are x,y,width,height in pixels of the computer tool's display (1280×720 image of 1920×1080 screen pixels at 0,0");
+    // The box lies where the dialog is on the 1280×720 display, not at the top left of the window's own image.
+    const { x, y } = boxCentre(read!.content, 'Cancel');
+    expect(x).toBeGreaterThan(Math.floor(window.frame.x * (2 / 3)));
+    expect(y).toBeGreaterThan(Math.floor(window.frame.y * (2 / 3)));
+
+    const click = await waitForStep(client, (step) => step.kind === 'ui' && step.approval?.decision === 'ask', 'the click asking');
+    expect(click.ui?.description).toMatch(/^click at \d+,\d+ on 'Cancel' in window 'Build failed'/);
+    await decide(client, click, 'approve');
+    expect(await waitForExit(dialog)).toBe(4);
+    await waitForIdleWithAnswer(client, 'Closed.');
+  });
+
   it('the generic tools stay when [ai] computer_use = "off", and on an OpenAI-compatible endpoint', async () => {
     for (const options of [{ configToml: '[ai]\ncomputer_use = "off"\n' }, { openAiCompatible: true }]) {
       const { client, model, paneId } = await open({ env: { DISPLAY: xvfb.display }, ...options });

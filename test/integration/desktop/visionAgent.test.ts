@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { X11Desktop } from '../../../src/main/desktop/x11/x11Desktop';
 import { WindowExclusion } from '../../../src/main/desktop/privacy/windowExclusion';
 import type { EngineClient } from '../../support/engineClient';
-import { planIdOf, waitForIdleWithAnswer, waitForStep } from '../../support/agentConversation';
+import { planIdOf, toolResults, waitForIdleWithAnswer, waitForStep } from '../../support/agentConversation';
 import { useAgentEngine } from '../../support/agentEngine';
 import { decodePng } from '../../support/desktop/pngDecoding';
+import { pathWithout } from '../../support/desktop/pathWithout';
 import { eventually, missingDesktopPrograms, startXvfb, type XvfbDisplay } from '../../support/desktop/xvfbDisplay';
 import type { RecordedRequest } from '../../support/modelServer';
 
@@ -84,11 +85,16 @@ describe.skipIf(missing.length > 0)(`the agent looks at the screen under Xvfb${m
   it('read_screen_text of the dialog window: its text and the box of Cancel, in the space of the window\'s screenshot', async () => {
     const desktop = new X11Desktop(xvfb.display, new WindowExclusion());
     const window = (await desktop.listWindows()).find((candidate) => candidate.title === 'Build failed')!;
-    const { client, model, paneId } = await open({ env: { DISPLAY: xvfb.display } });
+    const { client, model, paneId } = await open({ env: { DISPLAY: xvfb.display }, configToml: '[ai]\ncomputer_use = "off"\n' });
     model.script({ parts: [{ toolUse: { id: 'r1', name: 'read_screen_text', input: { target: 'window', window_id: window.id } } }] }, { parts: [{ text: 'Read it.' }] });
     await client.request('agent.send', { text: 'what does the dialog say?', attachments: [], paneId });
     await approveNext(client, 1, 'screen-text');
-    await waitForIdleWithAnswer(client, 'Read it.');
+    const view = await waitForIdleWithAnswer(client, 'Read it.');
+    // The card names the window by its title and class, not only by the id the model gave.
+    const plan = view.items.find((item) => item.role === 'plan');
+    const step = plan?.role === 'plan' ? plan.plan.steps[0] : undefined;
+    expect(step?.command).toBe(`read_screen_text window ${window.id}`);
+    expect(step?.detail).toMatch(new RegExp(`^\\d+ words read from window 'Build failed' \\(Xmessage, ${window.id}\\)$`));
     const sent = await model.waitForRequest(2);
     const result = String((sent.body?.messages?.at(-1)?.content as { content: unknown }[])[0]!.content);
     expect(result).toContain(`${window.geometry.width}×${window.geometry.height} image`);
@@ -98,6 +104,33 @@ describe.skipIf(missing.length > 0)(`the agent looks at the screen under Xvfb${m
     // The box lies inside the window's image.
     expect(Number(x) + Number(width)).toBeLessThanOrEqual(window.geometry.width);
     expect(Number(y) + Number(height)).toBeLessThanOrEqual(window.geometry.height);
+  });
+
+  it('every request carries the screen tools; with neither xdotool nor Tesseract on PATH, no ui_action and no read_screen_text, and a click says what is missing', async () => {
+    const { client, model, paneId } = await open({ env: { DISPLAY: xvfb.display }, configToml: '[ai]\ncomputer_use = "off"\n' });
+    model.script({ parts: [{ text: 'Hello.' }] });
+    await client.request('agent.send', { text: 'hi', attachments: [], paneId });
+    await waitForIdleWithAnswer(client, 'Hello.');
+    expect(offeredTools(await model.waitForRequest(1))).toEqual(expect.arrayContaining(['screenshot', 'read_screen_text', 'list_windows', 'ui_action']));
+
+    const lacking = pathWithout(['xdotool', 'tesseract']);
+    try {
+      const partial = await open({ env: { DISPLAY: xvfb.display, PATH: lacking.path } });
+      partial.model.script({ parts: [{ toolUse: { id: 'c1', name: 'ui_action', input: { action: 'click', x: 10, y: 10 } } }] }, { parts: [{ text: 'Cannot click.' }] });
+      await partial.client.request('agent.send', { text: 'click', attachments: [], paneId: partial.paneId });
+      await waitForIdleWithAnswer(partial.client, 'Cannot click.');
+      const first = await partial.model.waitForRequest(1);
+      const tools = offeredTools(first);
+      expect(tools).toEqual(expect.arrayContaining(['screenshot', 'list_windows']));
+      expect(tools).not.toContain('ui_action');
+      expect(tools).not.toContain('read_screen_text');
+      // Without input the computer tool is not offered either: screenshot stays.
+      expect(tools).not.toContain('computer');
+      const [result] = toolResults(await partial.model.waitForRequest(2));
+      expect(result).toMatchObject({ is_error: true, content: expect.stringContaining('need xdotool: install the xdotool package') });
+    } finally {
+      lacking.remove();
+    }
   });
 
   it('OpenAI-compatible: the image follows the tool message as an image_url part of a user message', async () => {
@@ -119,7 +152,35 @@ describe.skipIf(missing.length > 0)(`the agent looks at the screen under Xvfb${m
   });
 });
 
+const SCREEN_TOOLS = ['screenshot', 'read_screen_text', 'list_windows', 'ui_action', 'computer'];
+
+function offeredTools(request: RecordedRequest): string[] {
+  return (request.body?.tools ?? []).map((tool) => tool.name ?? (tool.function as { name: string }).name);
+}
+
 describe('without a display', () => {
+  it('no request carries a screen tool, on either backend', async () => {
+    for (const options of [{}, { openAiCompatible: true }]) {
+      const { client, model, paneId } = await open({ env: { DISPLAY: '', WAYLAND_DISPLAY: '' }, ...options });
+      model.script({ parts: [{ text: 'Hello.' }] });
+      await client.request('agent.send', { text: 'hi', attachments: [], paneId });
+      await waitForIdleWithAnswer(client, 'Hello.');
+      const tools = offeredTools(await model.waitForRequest(1));
+      expect(tools).toContain('run_command');
+      expect(tools.filter((name) => SCREEN_TOOLS.includes(name))).toEqual([]);
+    }
+  });
+
+  it('a click asked for anyway is refused saying there is no display, not "take a screenshot first"', async () => {
+    const { client, model, paneId } = await open({ env: { DISPLAY: '', WAYLAND_DISPLAY: '' } });
+    model.script({ parts: [{ toolUse: { id: 'c1', name: 'ui_action', input: { action: 'click', x: 10, y: 10 } } }] }, { parts: [{ text: 'No screen.' }] });
+    await client.request('agent.send', { text: 'click', attachments: [], paneId });
+    await waitForIdleWithAnswer(client, 'No screen.');
+    const [result] = toolResults(await model.waitForRequest(2));
+    expect(result).toMatchObject({ is_error: true, content: expect.stringContaining('not available on this system: no graphical display (DISPLAY is not set)') });
+    expect(result!.content).not.toMatch(/no screenshot|take one|take a screenshot/i);
+  });
+
   it('a screenshot is refused before anyone is asked, and the model is told why', async () => {
     const { client, model, paneId } = await open({ env: { DISPLAY: '', WAYLAND_DISPLAY: '' } });
     model.script({ parts: [{ toolUse: { id: 's1', name: 'screenshot', input: { target: 'screen' } } }] }, { parts: [{ text: 'No screen here.' }] });

@@ -52,7 +52,7 @@ export function applyStepDecision(
     }
     case 'deny': {
       const why = event.reason?.trim();
-      step.result = { content: `Not run: the user denied this step${why ? `. Their reason: ${why}` : '.'}`, isError: true };
+      step.result = { content: `Not run: ${blockedNote(step)}the user denied this step${why ? `. Their reason: ${why}` : '.'}`, isError: true };
       settle(step, 'denied', why || undefined);
       step.decider = { verdict: 'denied', by: 'you', rule: 'Deny' };
       effects.push(stepAudit(step, 'denied', { decision: 'deny', decidedBy: { kind: 'person', rule: 'Deny' }, reason: why || undefined }));
@@ -61,12 +61,19 @@ export function applyStepDecision(
     case 'undo':
       throw new Error(`Step ${step.index} has not run; there is nothing to undo.`);
     case 'skip':
-      step.result = { content: 'Not run: the user skipped this step.', isError: false };
+      step.result = { content: `Not run: ${blockedNote(step)}the user skipped this step.`, isError: false };
       settle(step, 'skipped');
       step.decider = { verdict: 'skipped', by: 'you', rule: 'Skip' };
       effects.push(stepAudit(step, 'denied', { decision: 'deny', decidedBy: { kind: 'person', rule: 'Skip' }, reason: 'skipped' }));
       return;
   }
+}
+
+/** Why a blocked step could not be approved, for the model, before what the user did with it. */
+function blockedNote(step: PlanStep): string {
+  if (!isBlocked(step)) return '';
+  const why = step.risk?.reasons.join(' ').trim();
+  return `it was blocked (RED${why ? `: ${why}` : ''}), and `;
 }
 
 function settle(step: PlanStep, status: PlanStep['status'], detail?: string): void {

@@ -48,7 +48,8 @@ export function applyStepEnd(step: PlanStep, end: StepEnd, plan: { cancelled: bo
       // Stopped like a command step: "cancelled" when the plan was, "interrupted" otherwise.
       const stopped = end.interrupted ? (plan.cancelled ? 'cancelled' : 'interrupted') : undefined;
       const reason = end.ok ? undefined : (stopped ?? end.report);
-      settle(end.ok ? 'done' : 'failed', reason);
+      // A look's card says what it saw in words ("4 words read from window 'Build failed' (Xmessage, 0x2a00007)"), not only the id the model named.
+      settle(end.ok ? 'done' : 'failed', reason ?? (end.kind === 'looked' ? end.report : undefined));
       effects.push(stepAudit(step, end.ok ? 'executed' : 'failed', { reason }));
       if (stopped) return `Step ${step.index} was ${stopped}.`;
       return end.ok ? undefined : `Step ${step.index}: ${end.report}`;

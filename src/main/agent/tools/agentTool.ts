@@ -4,6 +4,7 @@ import type { ToolDefinition } from '../backends/modelBackend';
 import type { PlanStep } from '../plan/planStep';
 import type { FinishedRun } from '../plan/planRunner';
 import type { Summarizer } from '../summarizer/summarizer';
+import type { DesktopOffer } from '../vision/desktopOffer';
 import type { UiRequest } from '../vision/uiRequest';
 import type { VisionRequest } from '../vision/visionRequest';
 import type { FileToolContext } from './filePaths';
@@ -15,9 +16,17 @@ import type { FileToolContext } from './filePaths';
  */
 export type AgentTool = ImmediateTool | GatedTool;
 
-/** Runs without asking (it only reads; the policy may still refuse a path). */
-export interface ImmediateTool {
+/** How a tool is offered to the model: always as `definition`, unless it says otherwise for the desktop at hand. */
+interface OfferedTool {
   readonly definition: ToolDefinition;
+  /** Whether it can work with this desktop (absent: always offered). */
+  offeredWith?(desktop: DesktopOffer): boolean;
+  /** Its definition beside the other tools offered with this desktop (absent: `definition`). */
+  definitionWith?(desktop: DesktopOffer): ToolDefinition;
+}
+
+/** Runs without asking (it only reads; the policy may still refuse a path). */
+export interface ImmediateTool extends OfferedTool {
   readonly approval: 'none';
   /** Never throws for bad input: the result says what was wrong. */
   run(input: unknown, context: ToolContext): Promise<ToolResult>;
@@ -30,8 +39,7 @@ export interface ImmediateTool {
  */
 export type GatedTool = CommandTool | FileEditTool | LookTool | UiTool;
 
-interface GatedToolBase {
-  readonly definition: ToolDefinition;
+interface GatedToolBase extends OfferedTool {
   readonly approval: 'gate';
   /** The step a call proposes, or why it cannot be one (the model is told). */
   propose(input: unknown): { ok: true; step: ProposedStep } | { ok: false; refusal: string };

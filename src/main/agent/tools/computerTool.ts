@@ -54,6 +54,7 @@ export const computerTool: UiTool & { definitionFor(display: { width: number; he
   },
   approval: 'gate',
   steps: 'ui',
+  offeredWith: () => false,
 
   definitionFor(display) {
     return { type: 'computer_20250124', name: 'computer', display_width_px: display.width, display_height_px: display.height };
@@ -115,6 +116,3 @@ function uiRequestFor(input: ComputerInput): UiRequest | string {
       return `"${input.action}" is not an action of the computer tool`;
   }
 }
-
-/** The generic tools the computer tool stands in for when it is offered. */
-export const REPLACED_BY_COMPUTER_TOOL: ReadonlySet<string> = new Set(['screenshot', 'ui_action']);

@@ -1,7 +1,26 @@
 import { lookCommand } from '../vision/visionRequest';
+import type { ToolDefinition } from '../backends/modelBackend';
+import type { DesktopOffer } from '../vision/desktopOffer';
 import type { LookTool } from './agentTool';
 import { issueText } from './editFileTool';
 import { ScreenshotInputSchema, TARGET_INPUT_SCHEMA, screenshotTarget } from './screenshotTool';
+
+function readScreenTextDefinition(desktop: DesktopOffer): ToolDefinition {
+  const boxes = desktop.computerDisplay
+    ? `in pixels of the computer tool's display (${desktop.computerDisplay.width}×${desktop.computerDisplay.height}, the space of its screenshots and clicks), whatever the target: click a word's centre with the computer tool. `
+    : `in the pixels of the scaled screenshot of that target${desktop.input ? ', the space UI actions use' : ''}. `;
+  const targets = desktop.computerDisplay
+    ? 'target "pane" (a terminal pane\'s exact text), "window" (its "window_id" from list_windows), "screen" (monitor index "screen", default the first) or "region" (x, y, width, height in screen pixels)'
+    : 'a target (the same targets as screenshot)';
+  return {
+    name: 'read_screen_text',
+    description:
+      `Read the text on ${targets} with OCR, after the user approves it (a look at that kind of target approved earlier in the conversation covers it). ` +
+      `The result is the text by lines, then each word with its box [x,y,width,height] ${boxes}` +
+      'OCR can misread or miss words (small fonts, buttons); for a terminal pane the text is exact.',
+    input_schema: TARGET_INPUT_SCHEMA,
+  };
+}
 
 /**
  * `read_screen_text`: the words on a window, screen or region with their boxes (Tesseract
@@ -9,14 +28,9 @@ import { ScreenshotInputSchema, TARGET_INPUT_SCHEMA, screenshotTarget } from './
  * from the engine's mirror. A read step approved like a screenshot of the same kind of target.
  */
 export const readScreenTextTool: LookTool = {
-  definition: {
-    name: 'read_screen_text',
-    description:
-      'Read the text on a target (the same targets as screenshot) with OCR, after the user approves it (a screenshot of that kind of target approved earlier in the conversation covers it). ' +
-      'The result is the text by lines, then each word with its box [x,y,width,height] in the pixels of the scaled screenshot of that target, the space UI actions use. ' +
-      'OCR can misread or miss words (small fonts, buttons); for a terminal pane the text is exact.',
-    input_schema: TARGET_INPUT_SCHEMA,
-  },
+  definition: readScreenTextDefinition({ looks: true, ocr: true, input: true }),
+  offeredWith: (desktop) => desktop.looks && desktop.ocr,
+  definitionWith: readScreenTextDefinition,
   approval: 'gate',
   steps: 'look',
 

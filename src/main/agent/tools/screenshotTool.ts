@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { lookCommand, type ScreenshotTarget } from '../vision/visionRequest';
+import type { ToolDefinition } from '../backends/modelBackend';
 import type { LookTool } from './agentTool';
 import { issueText } from './editFileTool';
 
@@ -55,6 +56,19 @@ export function screenshotTarget(input: z.infer<typeof ScreenshotInputSchema>): 
   }
 }
 
+function screenshotDefinition(uiActions: boolean): ToolDefinition {
+  return {
+    name: 'screenshot',
+    description:
+      'Look at the screen, after the user approves it (the first time per kind of target in a conversation, unless their policy allows it). ' +
+      'target "pane": the exact text on a terminal pane\'s screen, with an image of the pane as drawn in the desktop app (a browser page cannot capture itself: text only there). ' +
+      '"window": a window by its id from list_windows. "screen": a whole screen (monitor index "screen", default the first). "region": a rectangle in screen pixels. ' +
+      `Images are PNG, scaled so the long side is at most 1280 px; the result states the scale${uiActions ? ', and points in that image are what later UI actions use' : ''}. ` +
+      'Windows on the user\'s privacy list (password managers) are never captured: refused as targets, blacked out in screen captures.',
+    input_schema: TARGET_INPUT_SCHEMA,
+  };
+}
+
 /**
  * `screenshot`: an image of a window, a screen or a region (PNG, long side at most 1280 px, the
  * scale stated), or a pane's exact screen text (with its image in the desktop app). A read
@@ -62,16 +76,9 @@ export function screenshotTarget(input: z.infer<typeof ScreenshotInputSchema>): 
  * conversation asks.
  */
 export const screenshotTool: LookTool = {
-  definition: {
-    name: 'screenshot',
-    description:
-      'Look at the screen, after the user approves it (the first time per kind of target in a conversation, unless their policy allows it). ' +
-      'target "pane": the exact text on a terminal pane\'s screen, with an image of the pane as drawn in the desktop app (a browser page cannot capture itself: text only there). ' +
-      '"window": a window by its id from list_windows. "screen": a whole screen (monitor index "screen", default the first). "region": a rectangle in screen pixels. ' +
-      'Images are PNG, scaled so the long side is at most 1280 px; the result states the scale, and points in that image are what later UI actions use. ' +
-      'Windows on the user\'s privacy list (password managers) are never captured: refused as targets, blacked out in screen captures.',
-    input_schema: TARGET_INPUT_SCHEMA,
-  },
+  definition: screenshotDefinition(true),
+  offeredWith: (desktop) => desktop.looks && !desktop.computerDisplay,
+  definitionWith: (desktop) => screenshotDefinition(desktop.input),
   approval: 'gate',
   steps: 'look',
 

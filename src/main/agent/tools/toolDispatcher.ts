@@ -6,10 +6,8 @@ import { scrubSecrets } from '../../safety/secretScrubber';
 import { redactionNote } from '../redactionNote';
 import type { AgentPane } from '../agentPane';
 import type { AgentContent, ComputerToolDefinition, ToolDefinition, ToolResultContent } from '../backends/modelBackend';
-import type { BackendKind } from '../modelConnection';
-import { supportsComputerUse } from '../modelCatalog';
-import { ScreenshotSpace } from '../../desktop/screenshotSpace';
-import { computerTool, REPLACED_BY_COMPUTER_TOOL } from './computerTool';
+import { desktopOffer, NO_DESKTOP, type DesktopOffer, type OfferConnection } from '../vision/desktopOffer';
+import { computerTool } from './computerTool';
 import type { Conversation } from '../conversation/conversation';
 import { CommandRisks } from '../plan/commandRisks';
 import { Plan, type PlanRules } from '../plan/plan';
@@ -67,6 +65,8 @@ export class ToolDispatcher {
   private readonly edits: EditSteps;
   private readonly looks: LookSteps;
   private readonly ui: UiSteps;
+  /** What the last request offered: a look reports OCR boxes in the computer tool's display when that tool was offered. */
+  private offer: DesktopOffer = NO_DESKTOP;
 
   constructor(
     private readonly tools: readonly AgentTool[],
@@ -74,34 +74,23 @@ export class ToolDispatcher {
   ) {
     this.risks = new CommandRisks((command, cwd, environment) => host.gate.classify(command, cwd, environment));
     const memory = new ScreenshotMemory();
-    this.looks = new LookSteps({ desktop: host.desktop, gate: host.gate, pane: (paneId) => host.pane(paneId), memory });
+    this.looks = new LookSteps({ desktop: host.desktop, gate: host.gate, pane: (paneId) => host.pane(paneId), memory, computerOffered: () => this.offer.computerDisplay !== undefined });
     this.ui = new UiSteps({ desktop: host.desktop, gate: host.gate, memory });
     this.edits = new EditSteps({ homeDir: host.homeDir, decide: (proposed) => host.gate.decideEdit({ ...proposed, conversationId: host.conversation.id }) });
   }
 
   /**
-   * The tools offered for a request: with Anthropic's computer-use tool in place of
-   * `screenshot` and `ui_action` when the model can use it, the setting allows it, and there
-   * is a screen to show it.
+   * The tools offered for a request: the screen tools only where they can work (none without
+   * a display), with Anthropic's computer-use tool in place of `screenshot` and `ui_action`
+   * when the model can use it, the setting allows it, and clicks reach the whole screen; each
+   * described for the tools offered beside it.
    */
-  async definitions(connection: { backend: BackendKind; model: string; computerUse: 'auto' | 'off' }): Promise<{ tools: ToolDefinition[]; computerTool?: ComputerToolDefinition }> {
-    const display = await this.computerDisplay(connection);
-    const offered = this.tools.filter((tool) => tool !== computerTool && !(display && REPLACED_BY_COMPUTER_TOOL.has(tool.definition.name)));
-    return { tools: offered.map((tool) => tool.definition), ...(display ? { computerTool: computerTool.definitionFor(display) } : {}) };
-  }
-
-  private async computerDisplay(connection: { backend: BackendKind; model: string; computerUse: 'auto' | 'off' }): Promise<{ width: number; height: number } | undefined> {
-    const { desktop } = this.host;
-    if (connection.computerUse === 'off' || connection.backend !== 'anthropic' || !supportsComputerUse(connection.model) || !desktop) return undefined;
-    if (!this.tools.includes(computerTool)) return undefined;
-    // Its clicks go anywhere on the screen: not offered where input reaches only Tandem's own window.
-    const availability = await desktop.availability();
-    if (!availability.available || !availability.screenInput) return undefined;
-    const screens = await desktop.screens().catch(() => []);
-    const primary = screens.find((screen) => screen.primary) ?? screens[0];
-    if (!primary) return undefined;
-    const space = ScreenshotSpace.forCapture(primary.rect);
-    return { width: space.imageWidth, height: space.imageHeight };
+  async definitions(connection: OfferConnection): Promise<{ tools: ToolDefinition[]; computerTool?: ComputerToolDefinition }> {
+    const offer = await desktopOffer(this.host.desktop, connection, this.tools.includes(computerTool));
+    this.offer = offer;
+    const offered = this.tools.filter((tool) => tool.offeredWith?.(offer) ?? true);
+    const display = offer.computerDisplay;
+    return { tools: offered.map((tool) => tool.definitionWith?.(offer) ?? tool.definition), ...(display ? { computerTool: computerTool.definitionFor(display) } : {}) };
   }
 
   /** The plan waiting for decisions or running. */

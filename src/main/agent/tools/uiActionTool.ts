@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { UiActionName } from '../../../shared/screenSteps';
 import { POINTER_ACTIONS, WINDOW_ACTIONS, uiCommand, type UiRequest, type UiTarget } from '../vision/uiRequest';
+import type { ToolDefinition } from '../backends/modelBackend';
 import type { UiTool } from './agentTool';
 import { issueText } from './editFileTool';
 
@@ -106,17 +107,12 @@ function uiTarget(input: UiActionInput): UiTarget | undefined {
   }
 }
 
-/**
- * `ui_action`: a click, drag, scroll, typed text, key chord, a change to a window, the
- * clipboard or a notification. Every call is a plan step the user approves (YELLOW), unless
- * `[approval.ui]` allows the application; typing into a terminal is RED.
- */
-export const uiActionTool: UiTool = {
-  definition: {
+function uiActionDefinition(ocr: boolean): ToolDefinition {
+  return {
     name: 'ui_action',
     description:
       'Act on the desktop as the user would with mouse and keyboard, after the user approves the step (each one, unless their policy allows the application). ' +
-      'Points ("x","y"; "to_x","to_y" for drag) are pixels of the LAST screenshot (or read_screen_text) of the target: "target" as in screenshot ' +
+      `Points ("x","y"; "to_x","to_y" for drag) are pixels of the LAST screenshot${ocr ? ' (or read_screen_text)' : ''} of the target: "target" as in screenshot ` +
       '(with "window_id" / "screen" / "paneId"; "region" means the last region), default the target of the last screenshot. Take a screenshot first, and a new one after acting to see the result. ' +
       'Actions: click, double_click, triple_click, right_click, middle_click, move, drag, scroll ("scroll_direction", "scroll_amount" notches), ' +
       'type ("text", into the focused window), key ("keys": xdotool names, e.g. "ctrl+s", "Return", "alt+F4"), ' +
@@ -146,7 +142,18 @@ export const uiActionTool: UiTool = {
       },
       required: ['action'],
     },
-  },
+  };
+}
+
+/**
+ * `ui_action`: a click, drag, scroll, typed text, key chord, a change to a window, the
+ * clipboard or a notification. Every call is a plan step the user approves (YELLOW), unless
+ * `[approval.ui]` allows the application; typing into a terminal is RED.
+ */
+export const uiActionTool: UiTool = {
+  definition: uiActionDefinition(true),
+  offeredWith: (desktop) => desktop.looks && desktop.input && !desktop.computerDisplay,
+  definitionWith: (desktop) => uiActionDefinition(desktop.ocr),
   approval: 'gate',
   steps: 'ui',
 

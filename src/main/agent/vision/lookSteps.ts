@@ -7,6 +7,7 @@ import type { ToolResultPart } from '../backends/modelBackend';
 import type { StepEnd } from '../plan/planEvents';
 import type { PlanStep } from '../plan/planStep';
 import type { ScreenshotMemory } from './screenshotMemory';
+import { computerDisplaySpace, textOnDisplay } from './computerDisplay';
 import { screenTextForModel } from './screenTextForModel';
 import { lookKind, type ScreenshotTarget, type VisionRequest } from './visionRequest';
 
@@ -19,6 +20,8 @@ export interface LookStepsDeps {
   pane(paneId: number): AgentPane | undefined;
   /** Where each target's last look is kept, for the UI actions that point into it. */
   memory: ScreenshotMemory;
+  /** Whether Anthropic's computer tool was offered: OCR boxes are then given in its display's pixels. */
+  computerOffered(): boolean;
 }
 
 /**
@@ -55,8 +58,9 @@ export class LookSteps {
     const needsDesktop = look.look === 'windows' || look.target.kind !== 'pane';
     if (!needsDesktop || decision.decision === 'deny') return decision;
     const availability = this.deps.desktop ? await this.deps.desktop.availability() : { available: false as const, reason: 'this Tandem has no desktop capability' };
-    if (availability.available) return decision;
-    return { ...decision, decision: 'deny', decidedBy: 'builtin', rule: `builtin: not available on this system (${availability.reason})` };
+    const missing = !availability.available ? availability.reason : look.look === 'screen-text' ? availability.lacking?.ocr : undefined;
+    if (!missing) return decision;
+    return { ...decision, decision: 'deny', decidedBy: 'builtin', rule: `builtin: not available on this system (${missing})` };
   }
 
   /** `signal`: Esc, a cancelled plan or an auto run's Stop; the desktop's tools are killed and the step ends interrupted. */
@@ -66,11 +70,7 @@ export class LookSteps {
     try {
       if (look.look === 'windows') return listed(await this.desktop().listWindows(signal));
       if (look.target.kind === 'pane') return await this.paneLook(look.look, look.target, look.target.paneId ?? step.paneId);
-      if (look.look === 'screen-text') {
-        const read = await this.desktop().readText(captureTarget(look.target), signal);
-        this.deps.memory.remember(look.target, read.space, read.description, { words: read.words });
-        return { kind: 'looked', ok: true, content: screenTextForModel(read), report: `${read.words.length} words read from ${read.description}` };
-      }
+      if (look.look === 'screen-text') return await this.readText(look.target, signal);
       const taken = await this.desktop().screenshot(captureTarget(look.target), signal);
       const shot = captured(taken);
       this.images.set(shot.screenshot.id, shot.src);
@@ -81,6 +81,24 @@ export class LookSteps {
       const message = error instanceof Error ? error.message : String(error);
       return { kind: 'looked', ok: false, content: `Not done: ${message}`, report: message };
     }
+  }
+
+  /**
+   * OCR of a window, screen or region. With the computer tool offered, its boxes are moved into
+   * that tool's display (the primary screen as its screenshots show it), the space its clicks
+   * use, and remembered there so a click's card can name the word it lands on.
+   */
+  private async readText(target: Exclude<ScreenshotTarget, { kind: 'pane' }>, signal: AbortSignal | undefined): Promise<Looked> {
+    const desktop = this.desktop();
+    const read = await desktop.readText(captureTarget(target), signal);
+    const report = `${read.words.length} words read from ${read.description}`;
+    if (!this.deps.computerOffered()) {
+      this.deps.memory.remember(target, read.space, read.description, { words: read.words });
+      return { kind: 'looked', ok: true, content: screenTextForModel(read), report };
+    }
+    const onDisplay = textOnDisplay(read, await computerDisplaySpace(desktop));
+    this.deps.memory.remember({ kind: 'screen' }, onDisplay.read.space, 'the screen', { words: onDisplay.read.words });
+    return { kind: 'looked', ok: true, content: screenTextForModel(onDisplay.read, { computerDisplay: true, outside: onDisplay.outside }), report };
   }
 
   private desktop(): Desktop {
@@ -133,7 +151,7 @@ function captureTarget(target: Exclude<ScreenshotTarget, { kind: 'pane' }>): Cap
 
 function captured(shot: Screenshot): Looked & { src: string; screenshot: ScreenshotView } {
   const { space } = shot;
-  const blackedOut = shot.blackedOut.length > 0 ? ` Blacked out by the privacy list: ${shot.blackedOut.join(', ')}.` : '';
+  const blackedOut = shot.blackedOut > 0 ? ` ${shot.blackedOut === 1 ? '1 window' : `${shot.blackedOut} windows`} blacked out by the privacy list.` : '';
   const text =
     `Screenshot of ${shot.description}: ${space.describe()}. ` +
     `Points you name for this target (ui actions, OCR boxes) are pixels of this image; Tandem converts them to the screen.${blackedOut}`;
@@ -146,13 +164,16 @@ function captured(shot: Screenshot): Looked & { src: string; screenshot: Screens
   return { kind: 'looked', ok: true, content: parts, report: shot.description, screenshot, src: `data:image/png;base64,${data}` };
 }
 
-function listed(windows: WindowInfo[]): Looked {
+/** The window list for the model: windows on the privacy list are only counted (nothing of them is sent: not even their id). */
+function listed(all: WindowInfo[]): Looked {
+  const windows = all.filter((window) => !window.excluded);
+  const hidden = all.length - windows.length;
   const lines = windows.map((window) => {
     const { x, y, width, height } = window.geometry;
-    if (window.excluded) return `${window.id}  (excluded by the privacy list: never captured or acted on)`;
     const flags = [window.focused ? 'focused' : '', window.visible ? '' : 'minimized'].filter(Boolean).join(', ');
     return `${window.id}  "${window.title}"  ${window.application}${window.pid !== undefined ? ` pid ${window.pid}` : ''}  ${width}×${height} at ${x},${y}  screen ${window.screen}${flags ? `  (${flags})` : ''}`;
   });
-  const content = windows.length === 0 ? 'No windows are open.' : `Windows (id, title, application, pid, geometry in screen pixels, screen):\n${lines.join('\n')}`;
-  return { kind: 'looked', ok: true, content, report: `${windows.length} windows` };
+  const list = windows.length === 0 ? 'No windows are open.' : `Windows (id, title, application, pid, geometry in screen pixels, screen):\n${lines.join('\n')}`;
+  const privacy = hidden > 0 ? `\n(${hidden === 1 ? '1 more window is' : `${hidden} more windows are`} on the privacy list: not listed, never captured or acted on.)` : '';
+  return { kind: 'looked', ok: true, content: `${list}${privacy}`, report: `${windows.length} windows${hidden > 0 ? ` (${hidden} on the privacy list)` : ''}` };
 }

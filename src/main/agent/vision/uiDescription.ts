@@ -65,7 +65,9 @@ export function uiDescription(request: UiRequest, context: Context): string {
   }
 }
 
-function windowWords(window: WindowInfo): string {
+/** A window in words; one on the privacy list is named by nothing of its own (no title, class or id). */
+export function windowWords(window: WindowInfo): string {
+  if (window.excluded) return 'a window on the privacy list';
   const app = window.application && window.application !== window.title ? ` (${window.application})` : '';
   return `window '${window.title || window.id}'${app}`;
 }

@@ -1,17 +1,18 @@
-import type { UiStepView } from '../../../shared/screenSteps';
+import type { ScreenshotView, UiStepView } from '../../../shared/screenSteps';
 import type { Desktop, UiAction, WindowInfo } from '../../desktop/desktop';
 import { setTimeout as delay } from 'node:timers/promises';
 import { stopIfAborted } from '../../desktop/desktopError';
 import { rectContains, type Point } from '../../desktop/geometry';
-import { ScreenshotSpace, type Surface } from '../../desktop/screenshotSpace';
+import type { Surface } from '../../desktop/screenshotSpace';
 import type { ApprovalGate, GateDecision } from '../../safety/approval/approvalGate';
 import { scrubSecrets } from '../../safety/secretScrubber';
 import type { StepEnd } from '../plan/planEvents';
 import type { PlanStep } from '../plan/planStep';
+import { computerDisplaySpace } from './computerDisplay';
 import { sameSpace, type LastLook, type ScreenshotMemory } from './screenshotMemory';
 import { isTerminalWindow } from './terminalWindows';
 import { POINTER_ACTIONS, WINDOW_ACTIONS, type UiRequest } from './uiRequest';
-import { uiDescription } from './uiDescription';
+import { uiDescription, windowWords } from './uiDescription';
 import { describeTarget, type ScreenshotTarget } from './visionRequest';
 
 type Acted = Extract<StepEnd, { kind: 'acted' }>;
@@ -66,6 +67,7 @@ export class UiSteps {
     const request = uiRequest(step);
     let resolved: Resolved;
     try {
+      await this.refuseUnavailable(request);
       resolved = await this.resolve(request);
     } catch (error) {
       return { ok: false, message: `Not done: ${messageOf(error)}` };
@@ -101,11 +103,11 @@ export class UiSteps {
       const resolved = await this.resolve(request, signal);
       const before = this.judged.get(step.id);
       if (request.action === 'drag' && resolved.dropWindow?.id !== before?.drop) {
-        const now = resolved.dropWindow ? `'${resolved.dropWindow.title}'` : 'no window';
+        const now = resolved.dropWindow ? windowWords(resolved.dropWindow) : 'no window';
         throw new Error(`the screen changed after the step was approved: where it drops is now ${now}. Take a new screenshot.`);
       }
       if (resolved.window?.id !== before?.window && (POINTER_ACTIONS.has(request.action) || request.action === 'type' || request.action === 'key')) {
-        const now = resolved.window ? `'${resolved.window.title}'` : 'no window';
+        const now = resolved.window ? windowWords(resolved.window) : 'no window';
         throw new Error(`the screen changed after the step was approved: ${POINTER_ACTIONS.has(request.action) ? 'at that point' : 'with the keyboard focus'} is now ${now}. Take a new screenshot.`);
       }
       stopIfAborted(signal);
@@ -177,8 +179,8 @@ export class UiSteps {
     const view: UiStepView = {
       action: request.action,
       description: uiDescription(request, { window, dropWindow, label, target: look ? describeTarget(look.target) : undefined }),
-      ...(window ? { window: { id: window.id, title: window.title, application: window.application } } : {}),
-      ...(look?.screenshot && request.at ? { target: { screenshotId: look.screenshot.id, width: look.screenshot.width, height: look.screenshot.height, at: request.at, ...(request.to ? { to: request.to } : {}) } } : {}),
+      ...(window && !window.excluded ? { window: { id: window.id, title: window.title, application: window.application } } : {}),
+      ...(look?.screenshot && request.at ? { target: cropTarget(look, look.screenshot, request, window) } : {}),
     };
     return { action: desktopAction(request, at, to), surface, window, dropWindow, view, intoTerminal };
   }
@@ -189,10 +191,7 @@ export class UiSteps {
    */
   private async pointerSpace(request: UiRequest): Promise<LastLook> {
     if (request.via === 'computer') {
-      const screens = await this.desktop().screens();
-      const primary = screens.find((screen) => screen.primary) ?? screens[0];
-      if (!primary) throw new Error('there is no screen');
-      const space = ScreenshotSpace.forCapture(primary.rect);
+      const space = await computerDisplaySpace(this.desktop());
       const seen = this.deps.memory.last({ kind: 'screen' });
       const screenshot = seen && sameSpace(seen.space, space) ? seen : undefined;
       return { target: { kind: 'screen' }, space, description: 'the screen', screenshot: screenshot?.screenshot, words: screenshot?.words };
@@ -203,6 +202,15 @@ export class UiSteps {
       throw new Error(`there is no screenshot of ${what} in this conversation yet. Take one (screenshot), then name points in it.`);
     }
     return look;
+  }
+
+  /** A request this system cannot do is refused first, saying what is missing (not "take a screenshot first"). */
+  private async refuseUnavailable(request: UiRequest): Promise<void> {
+    if (request.action === 'wait' || request.action === 'cursor_position') return;
+    const availability = await this.desktop().availability();
+    if (!availability.available) throw new Error(`not available on this system: ${availability.reason}`);
+    const needsInput = !['read_clipboard', 'write_clipboard', 'notify'].includes(request.action);
+    if (needsInput && availability.lacking?.input) throw new Error(`not available on this system: ${availability.lacking.input}`);
   }
 
   private desktop(): Desktop {
@@ -257,6 +265,19 @@ function desktopAction(request: UiRequest, at: Point | undefined, to: Point | un
 function windowUnder(windows: readonly WindowInfo[], point: Point, surface: Surface): WindowInfo | undefined {
   if (surface === 'tandem') return windows.find((window) => window.id === 'tandem');
   return [...windows].reverse().find((window) => window.visible && rectContains(window.frame, point));
+}
+
+/** Where the action lands on the screenshot the model saw, and the frame of the window it reaches there (not one on the privacy list). */
+function cropTarget(look: LastLook, screenshot: ScreenshotView, request: UiRequest, window: WindowInfo | undefined): NonNullable<UiStepView['target']> {
+  const frame = window && !window.excluded && look.space.surface === 'desktop' ? look.space.rectToImage(window.frame) : undefined;
+  return {
+    screenshotId: screenshot.id,
+    width: screenshot.width,
+    height: screenshot.height,
+    at: request.at!,
+    ...(request.to ? { to: request.to } : {}),
+    ...(frame && frame.width > 0 && frame.height > 0 ? { frame } : {}),
+  };
 }
 
 function namedWindow(windows: readonly WindowInfo[], id: string): WindowInfo {

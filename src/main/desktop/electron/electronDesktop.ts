@@ -1,6 +1,7 @@
 import type { CaptureTarget, Desktop, DesktopAvailability, DesktopNotification, ScreenInfo, Screenshot, ScreenText, UiAction, WindowInfo } from '../desktop';
 import { DesktopError, stopIfAborted } from '../desktopError';
 import { describeRect, intersectRects, rectContains, type Rect } from '../geometry';
+import { missingOcr } from '../installedPrograms';
 import { recognizeText } from '../ocr/tesseractOcr';
 import { wordsAsLines } from '../ocr/tesseractTsv';
 import { isOwnWindow, TANDEM_WINDOW_ID } from '../ownWindow';
@@ -33,8 +34,9 @@ export class ElectronDesktop implements Desktop {
     return this.electron.pid;
   }
 
-  async availability(): Promise<DesktopAvailability> {
-    return { available: true, implementation: 'Electron', screenInput: false };
+  async availability(): Promise<Extract<DesktopAvailability, { available: true }>> {
+    const ocr = missingOcr();
+    return { available: true, implementation: 'Electron', screenInput: false, ...(ocr ? { lacking: { ocr } } : {}) };
   }
 
   async listWindows(): Promise<WindowInfo[]> {
@@ -70,7 +72,7 @@ export class ElectronDesktop implements Desktop {
     if (isOwnWindow(target)) {
       const { image, area, space } = await this.captureTandem(target);
       stopIfAborted(signal);
-      return { png: fitted(image, space).toPNG(), space, description: tandemDescription(target, area), blackedOut: [] };
+      return { png: fitted(image, space).toPNG(), space, description: tandemDescription(target, area), blackedOut: 0 };
     }
     if (target.kind === 'screen') return this.captureScreen(target.screen, signal);
     throw new DesktopError('unavailable', `capturing a ${target.kind} other than Tandem's window needs X11 (DISPLAY) on this system`);
@@ -151,12 +153,12 @@ export class ElectronDesktop implements Desktop {
       (source) => source.id.startsWith('window:') && this.exclusion.excludes({ title: source.name, application: '', instance: '' }),
     );
     if (excluded) {
-      throw new DesktopError('excluded', `'${excluded.name}' is open and excluded by the privacy list; without X11 it cannot be blacked out, so the screen is not captured`);
+      throw new DesktopError('excluded', 'a window on the privacy list is open; without X11 it cannot be blacked out, so the screen is not captured');
     }
     const screens = sources.filter((source) => source.id.startsWith('screen:'));
     const source = screens.find((candidate) => candidate.display_id === String(display.id)) ?? screens[displays.indexOf(display)];
     if (!source) throw new DesktopError('failed', `desktopCapturer offered no capture of screen ${displays.indexOf(display)}`);
-    return { png: fitted(source.thumbnail, space).toPNG(), space, description: `screen ${displays.indexOf(display)}`, blackedOut: [] };
+    return { png: fitted(source.thumbnail, space).toPNG(), space, description: `screen ${displays.indexOf(display)}`, blackedOut: 0 };
   }
 }
 

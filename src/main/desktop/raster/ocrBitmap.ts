@@ -1,3 +1,4 @@
+import { grayLevels, textInk, type GrayImage } from './textInk';
 import type { RgbaImage } from './rgbaImage';
 
 /** Captures up to this many pixels (a 2560×1600 screen) are enlarged for OCR. */
@@ -14,22 +15,25 @@ export function ocrEnlargement(width: number, height: number): number {
   return width * height <= ENLARGE_UP_TO_PIXELS ? ENLARGEMENT : 1;
 }
 
+/** How a capture is drawn for Tesseract: its gray levels, or only its text's ink (textInk). */
+export type OcrRendering = 'gray' | 'ink';
+
 /**
- * A binary PGM (grayscale, what Tesseract reads fastest from stdin), enlarged `factor`
- * times, inside a white margin of `border` pixels.
+ * A binary PGM (grayscale, what Tesseract reads fastest from stdin) of the capture, enlarged
+ * `factor` times, inside a white margin of `border` pixels.
  */
-export function grayscalePgm(image: RgbaImage, factor: number, border = 0): Buffer {
-  const width = image.width * factor + 2 * border;
-  const height = image.height * factor + 2 * border;
+export function grayscalePgm(image: RgbaImage, factor: number, border = 0, rendering: OcrRendering = 'gray'): Buffer {
+  return enlargedPgm(rendering === 'ink' ? textInk(image) : grayLevels(image), factor, border);
+}
+
+function enlargedPgm(gray: GrayImage, factor: number, border: number): Buffer {
+  const width = gray.width * factor + 2 * border;
+  const height = gray.height * factor + 2 * border;
   const header = Buffer.from(`P5\n${width} ${height}\n255\n`, 'ascii');
   const pixels = Buffer.alloc(width * height, 255);
-  const row = new Uint8Array(image.width * factor);
-  for (let y = 0; y < image.height; y++) {
-    for (let x = 0; x < image.width; x++) {
-      const i = (y * image.width + x) * 4;
-      const gray = (image.data[i]! * 77 + image.data[i + 1]! * 150 + image.data[i + 2]! * 29) >> 8;
-      row.fill(gray, x * factor, (x + 1) * factor);
-    }
+  const row = new Uint8Array(gray.width * factor);
+  for (let y = 0; y < gray.height; y++) {
+    for (let x = 0; x < gray.width; x++) row.fill(gray.data[y * gray.width + x]!, x * factor, (x + 1) * factor);
     for (let copy = 0; copy < factor; copy++) pixels.set(row, (border + y * factor + copy) * width + border);
   }
   return Buffer.concat([header, pixels]);

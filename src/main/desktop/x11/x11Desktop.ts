@@ -1,6 +1,7 @@
 import type { CaptureTarget, Desktop, DesktopAvailability, DesktopNotification, ScreenInfo, Screenshot, ScreenText, UiAction, WindowInfo } from '../desktop';
 import { DesktopError } from '../desktopError';
 import { describeRect, intersectRects, type Point, type Rect } from '../geometry';
+import { isInstalled, missingOcr } from '../installedPrograms';
 import { readWindowsText } from '../ocr/windowsText';
 import { wordsAsLines } from '../ocr/tesseractTsv';
 import { OWN_WINDOW_NEEDS_ELECTRON } from '../ownWindow';
@@ -17,7 +18,9 @@ import { findWindow, readScreens, readWindows, windowAt, windowListTools, window
 import { X11Tools } from './x11Tools';
 
 const CAPTURE_TIMEOUT_MS = 15_000;
+const NO_XDOTOOL = 'clicks, keys and window actions need xdotool: install the xdotool package';
 const NOTIFICATION_TIMEOUT_MS = 5_000;
+const AVAILABILITY_KEPT_MS = 5_000;
 
 interface Framed {
   /** The capture of `area`, full size or scaled to `space`. */
@@ -29,7 +32,7 @@ interface Framed {
 
 interface Capture extends Framed {
   windows: WindowInfo[];
-  blackedOut: string[];
+  blackedOut: number;
 }
 
 /**
@@ -41,15 +44,30 @@ interface Capture extends Framed {
  */
 export class X11Desktop implements Desktop {
   private readonly tools: X11Tools;
+  private checked: { at: number; answer: Promise<DesktopAvailability> } | undefined;
 
+  /** `path`: where its tools are found (the engine's PATH; absent: this process's). */
   constructor(
     display: string,
     private readonly exclusion: WindowExclusion,
+    private readonly path?: string,
   ) {
-    this.tools = new X11Tools(display);
+    this.tools = new X11Tools(display, path);
   }
 
+  /**
+   * Asked before every model request (which tools to offer): the answer is kept for a few
+   * seconds, so a run of tool calls does not start a process each time.
+   */
   async availability(): Promise<DesktopAvailability> {
+    const now = Date.now();
+    if (this.checked && now - this.checked.at < AVAILABILITY_KEPT_MS) return this.checked.answer;
+    const answer = this.checkAvailability();
+    this.checked = { at: now, answer };
+    return answer;
+  }
+
+  private async checkAvailability(): Promise<DesktopAvailability> {
     try {
       await this.tools.text('xwininfo', ['-root']);
     } catch (error) {
@@ -61,11 +79,12 @@ export class X11Desktop implements Desktop {
           : `cannot open the X display ${this.tools.display}: ${(error as Error).message}`,
       };
     }
-    for (const tool of ['xdotool', 'xwd', 'xprop']) {
-      const found = await this.tools.text('sh', ['-c', `command -v ${tool}`]).catch(() => '');
-      if (!found.trim()) return { available: false, reason: `${tool} is not installed (packages: xdotool, x11-apps, x11-utils)` };
-    }
-    return { available: true, implementation: `X11 (${this.tools.display})`, screenInput: true };
+    const missing = ['xwd', 'xprop'].find((tool) => !isInstalled(tool, this.path));
+    if (missing) return { available: false, reason: `${missing} is not installed (packages: x11-apps, x11-utils)` };
+    const input = isInstalled('xdotool', this.path) ? undefined : NO_XDOTOOL;
+    const ocr = missingOcr(this.path);
+    const lacking = { ...(input ? { input } : {}), ...(ocr ? { ocr } : {}) };
+    return { available: true, implementation: `X11 (${this.tools.display})`, screenInput: !input, ...(input || ocr ? { lacking } : {}) };
   }
 
   async listWindows(signal?: AbortSignal): Promise<WindowInfo[]> {
@@ -88,7 +107,7 @@ export class X11Desktop implements Desktop {
 
   async readText(target: CaptureTarget, signal?: AbortSignal): Promise<ScreenText> {
     const capture = await this.capture(target, signal, { scaled: false });
-    const words = await readWindowsText(capture.image, capture.area, capture.space, target.kind === 'window' ? [] : capture.windows, signal);
+    const words = await readWindowsText(capture.image, capture.area, capture.space, target.kind === 'window' ? [] : capture.windows, signal, this.path);
     return { words, text: wordsAsLines(words), space: capture.space, description: capture.description };
   }
 
@@ -109,7 +128,7 @@ export class X11Desktop implements Desktop {
       case 'type':
       case 'key': {
         const focused = snapshot.windows.find((window) => window.focused);
-        if (focused?.excluded) throw excludedError(focused);
+        if (focused?.excluded) throw excludedError();
         return xdotool(tools, pointerArguments(action), action.kind === 'type' ? action.text : undefined);
       }
       default:
@@ -139,7 +158,7 @@ export class X11Desktop implements Desktop {
 
   private async actOnWindow(tools: X11Tools, snapshot: WindowSnapshot, action: UiAction & { windowId: string }): Promise<void> {
     const window = findWindow(snapshot, action.windowId);
-    if (window.excluded) throw excludedError(window);
+    if (window.excluded) throw excludedError();
     const id = window.id;
     switch (action.kind) {
       case 'focus_window':
@@ -231,7 +250,7 @@ function resolveArea(target: Exclude<CaptureTarget, { kind: 'tandem' | 'pane' }>
     }
     case 'window': {
       const window = findWindow(snapshot, target.windowId);
-      if (window.excluded) throw excludedError(window);
+      if (window.excluded) throw excludedError();
       if (!window.visible) throw new DesktopError('invalid', `window '${window.title}' (${window.id}) is minimized or hidden: focus it first`);
       return { rect: window.frame, description: `window '${window.title}' (${window.application || 'unknown application'}, ${window.id})` };
     }
@@ -245,11 +264,12 @@ function resolveArea(target: Exclude<CaptureTarget, { kind: 'tandem' | 'pane' }>
 
 function refuseExcludedAt(snapshot: WindowSnapshot, point: Point): void {
   const window = windowAt(snapshot, point);
-  if (window?.excluded) throw excludedError(window);
+  if (window?.excluded) throw excludedError();
 }
 
-function excludedError(window: WindowInfo): DesktopError {
-  return new DesktopError('excluded', `window '${window.title || window.application}' is excluded by the privacy list ([approval.vision] exclude): it is never captured or acted on`);
+/** Names nothing of the window: its title, class or id would tell the model what the list hides. */
+function excludedError(): DesktopError {
+  return new DesktopError('excluded', 'that window is on the privacy list ([approval.vision] exclude): it is never captured or acted on');
 }
 
 async function xdotool(tools: X11Tools, args: string[], input?: string): Promise<void> {

@@ -62,6 +62,8 @@ export async function windowsFrom(
 ): Promise<WindowSnapshot> {
   const [treeOutput, rootProperties] = [required(outputs[0]), required(outputs[1])];
   const viewable = optional(outputs[2]);
+  // Without xdotool which windows are viewable is not known: every window counts (a privacy black-out covers too much, never too little).
+  const viewableKnown = !(outputs[2] instanceof DesktopError && outputs[2].code === 'unavailable');
   const screens = detail.screens ? await screensFrom(tools, optional(outputs[3])) : [];
   const tree = parseWindowTree(treeOutput);
   const stacking = windowIdsOf(rootProperties, '_NET_CLIENT_LIST_STACKING');
@@ -70,7 +72,7 @@ export async function windowsFrom(
   const viewableIds = new Set(viewable.split('\n').filter(Boolean).map(hexWindowId));
   const candidates = ewmh
     ? clients.map((id) => tree.windows.get(id)).filter((window) => window !== undefined)
-    : [...tree.windows.values()].filter((window) => window.depth === 1 && viewableIds.has(window.id));
+    : [...tree.windows.values()].filter((window) => window.depth === 1 && (!viewableKnown || viewableIds.has(window.id)));
   // _NET_CLIENT_LIST_STACKING is bottom to top already; otherwise the root's children are.
   if (!stacking) candidates.sort((a, b) => (topLevelOf(tree.windows, a.id)?.stackIndex ?? 0) - (topLevelOf(tree.windows, b.id)?.stackIndex ?? 0));
 

@@ -47,6 +47,7 @@ interface UiDecisionContext {
 export function uiActionShape(action: Pick<ProposedUiAction, 'window'>, kind: string): string {
   const { window } = action;
   if (!window) return `ui: ${kind}`;
+  if (window.excluded) return 'ui actions in a window on the privacy list';
   return `ui actions in ${window.application || window.instance || `window ${window.id}`}`;
 }
 
@@ -74,7 +75,8 @@ export async function decideUiAction(action: ProposedUiAction, shape: string, co
   const reached = [window, action.dropWindow].filter((candidate): candidate is UiActionWindow => candidate !== undefined);
   const excluded = reached.find((candidate) => candidate.excluded);
   if (excluded) {
-    reasons.push(`'${excluded.title || excluded.id}' is on the privacy list.`);
+    // Nothing of the window itself: its title is what the privacy list keeps from the model.
+    reasons.push('The window it reaches is on the privacy list.');
     return decided('deny', 'builtin: windows on the privacy list ([approval.vision] exclude) are never acted on', 'builtin');
   }
   const layers = context.policy.layers();

@@ -1,35 +1,25 @@
 import type { UiStepView } from '../../../shared/screenSteps';
 import { useScreenshotImage } from './screenshotImages';
-
-/** The crop's size on the card, in CSS pixels. */
-const CROP_WIDTH = 280;
-const CROP_HEIGHT = 160;
-/** Room kept around the marked points. */
-const MARGIN = 24;
+import { CROP_HEIGHT, CROP_WIDTH, cropView } from './uiCropView';
 
 type Target = NonNullable<UiStepView['target']>;
 
 /**
  * A crop of the screenshot the model pointed into, around the point a UI action lands on
- * (both ends of a drag), with the point marked: what will be clicked, before it is.
+ * (both ends of a drag), with the point marked and the window it reaches outlined: what will
+ * be clicked, before it is.
  */
 export function UiTargetCrop({ target }: { target: Target }) {
   const src = useScreenshotImage(target.screenshotId);
   const points = target.to ? [target.at, target.to] : [target.at];
-  const left = Math.min(...points.map((point) => point.x));
-  const right = Math.max(...points.map((point) => point.x));
-  const top = Math.min(...points.map((point) => point.y));
-  const bottom = Math.max(...points.map((point) => point.y));
-  // Shrunk only when a drag's ends do not fit at the image's own size.
-  const scale = Math.min(1, (CROP_WIDTH - 2 * MARGIN) / Math.max(1, right - left), (CROP_HEIGHT - 2 * MARGIN) / Math.max(1, bottom - top));
-  const offsetX = clampOffset(CROP_WIDTH / 2 - ((left + right) / 2) * scale, target.width * scale, CROP_WIDTH);
-  const offsetY = clampOffset(CROP_HEIGHT / 2 - ((top + bottom) / 2) * scale, target.height * scale, CROP_HEIGHT);
+  const { scale, offsetX, offsetY, outline } = cropView(target);
   return (
     <div
       className="ui-target-crop"
       data-testid="ui-target-crop"
       data-x={target.at.x}
       data-y={target.at.y}
+      data-scale={scale.toFixed(3)}
       style={{ width: CROP_WIDTH, height: CROP_HEIGHT }}
       title={`Where it lands on the screenshot the model saw (${target.width}×${target.height})`}
     >
@@ -43,6 +33,7 @@ export function UiTargetCrop({ target }: { target: Target }) {
       ) : (
         <span className="ui-target-crop__loading">loading the screenshot…</span>
       )}
+      {outline && <span className="ui-target-crop__window" data-testid="ui-target-window" style={outline} />}
       {points.map((point, index) => (
         <span
           key={index}
@@ -53,10 +44,4 @@ export function UiTargetCrop({ target }: { target: Target }) {
       ))}
     </div>
   );
-}
-
-/** Keeps the image covering the crop where it can (a point near an edge sits off-centre). */
-function clampOffset(offset: number, imageSize: number, cropSize: number): number {
-  if (imageSize <= cropSize) return (cropSize - imageSize) / 2;
-  return Math.min(0, Math.max(cropSize - imageSize, offset));
 }
