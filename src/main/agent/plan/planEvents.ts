@@ -6,7 +6,7 @@ import type { AuditRecord } from '../../safety/audit/auditEntry';
 import type { EditRequest } from '../fileEdits/fileEdit';
 import type { UiRequest } from '../vision/uiRequest';
 import type { VisionRequest } from '../vision/visionRequest';
-import type { PlanStep } from './planStep';
+import type { AuditEffect, PlanStep } from './planStep';
 import type { StepOutcome } from './stepRunner';
 
 /** Everything that moves a plan, from whoever it comes: the model's tool calls, the gate, the user, the step being run. */
@@ -62,8 +62,7 @@ export type EditAudit = Pick<AuditRecord, 'path' | 'sha256Before' | 'sha256After
 
 /** What a transition asks of the world; the plan runner carries them out in order. */
 export type PlanEffect =
-  /** A line of the audit trail (the runner adds the conversation, the plan and, when unknown, the cwd). */
-  | { kind: 'audit'; record: AuditRecord }
+  | AuditEffect
   /** "Allow for this session": the gate stops asking for this shape. */
   | { kind: 'grant'; shape: string; command: string }
   /** The step's command is new: classify it. */

@@ -10,10 +10,8 @@ import type { ProposedStep } from '../tools/agentTool';
 import type { Plan } from './plan';
 import type { PlanStep } from './planStep';
 import type { PlanEffect, PlanEvent, StepEnd } from './planEvents';
-import { StepRunner, type StepOutcome } from './stepRunner';
+import { StepRunner, type FinishedRun } from './stepRunner';
 import type { UiSteps } from '../vision/uiSteps';
-
-export type FinishedRun = Extract<StepOutcome, { kind: 'finished' }>;
 
 export interface PlanRunnerDeps {
   pane(paneId: number): AgentPane | undefined;

@@ -18,6 +18,9 @@ export type StepOutcome =
   /** Cancelled before it was typed. */
   | { kind: 'cancelled' };
 
+/** A step that ran to its end: its block and output. */
+export type FinishedRun = Extract<StepOutcome, { kind: 'finished' }>;
+
 export interface StepRunOptions {
   timeoutMs: number;
   /** Exported for the step's command line alone (NO_PAGER_ENV). */
