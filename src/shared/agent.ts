@@ -137,6 +137,8 @@ export interface PlanStepView {
   cwd?: string;
   /** Secrets taken out of its output before the model saw it: "1 secret redacted from this output (…)". */
   redacted?: string;
+  /** Proposed after its auto run's step limit was reached: refused, and not counted against the limit. */
+  beyondLimit?: boolean;
 }
 
 export type PlanState =

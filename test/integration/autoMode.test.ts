@@ -102,17 +102,21 @@ describe('auto mode', () => {
     expect(requestText(next)).toContain('The user stopped the auto run of the task \\"wait a while\\"');
   });
 
-  it('stops at its step limit: steps beyond it are refused and the model is told why', async () => {
+  it('stops at its step limit: steps beyond it are refused on their cards, listed as not run, and the model is told why', async () => {
     const { client, model, paneId } = await open({ configToml: '[companion]\nauto_max_steps = 2\n' });
     model.script({ parts: [run('a', 'echo one'), run('b', 'echo two'), run('c', 'echo three')] });
     await client.request('agent.auto', { paneId, task: 'count' });
     const summary = await summaryOf(client);
     // echo is read-only: both run unasked.
     expect(summary.summary.end).toMatchObject({ kind: 'limit', limit: 'steps' });
-    expect(summary.summary.steps.map(({ command, status }) => ({ command, status }))).toEqual([
-      { command: 'echo one', status: 'done' },
-      { command: 'echo two', status: 'done' },
+    const limit = "refused: this auto run's limit of 2 steps was reached";
+    expect(summary.summary.steps.map(({ command, status, detail }) => ({ command, status, detail }))).toEqual([
+      { command: 'echo one', status: 'done', detail: undefined },
+      { command: 'echo two', status: 'done', detail: undefined },
+      { command: 'echo three', status: 'denied', detail: limit },
     ]);
+    const card = allSteps(latest(client)).find((step) => step.command === 'echo three');
+    expect(card).toMatchObject({ status: 'denied', detail: limit, beyondLimit: true, decider: { verdict: 'denied', by: 'auto' } });
     expect(model.requests).toHaveLength(1);
     await client.request('agent.send', { text: 'and now?', attachments: [], paneId });
     const next = await model.waitForRequest(2);

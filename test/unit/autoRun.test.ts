@@ -56,11 +56,21 @@ describe('AutoRun', () => {
     const { run } = start();
     const items = [plan('old', ['ls', 'pwd']), task, plan('p1', ['ls']), plan('manual', ['date'], false)];
     expect(run.view(items).steps).toBe(1);
-    expect(run.planRules(items)).toEqual({ auto: true, maxSteps: 2 });
+    expect(run.planRules(items)).toEqual({ auto: true, stepLimit: { left: 2, total: 3 } });
     run.checkSteps(items);
     expect(run.end).toBeUndefined();
     run.checkSteps([...items, plan('p2', ['cat a', 'cat b'])]);
     expect(run.end).toMatchObject({ kind: 'limit', limit: 'steps' });
+  });
+
+  it('steps refused beyond the limit do not count against it, and the summary lists them as not run', () => {
+    const { run } = start();
+    const limited = plan('p1', ['ls', 'pwd', 'date']);
+    if (limited.role !== 'plan') throw new Error('not a plan');
+    const refused = { ...limited.plan.steps[2]!, status: 'denied' as const, beyondLimit: true, detail: "refused: this auto run's limit of 3 steps was reached" };
+    const items = [task, { ...limited, plan: { ...limited.plan, steps: [limited.plan.steps[0]!, limited.plan.steps[1]!, refused] } }];
+    expect(run.view(items).steps).toBe(2);
+    expect(run.finish(items, { kind: 'done' }).steps[2]).toMatchObject({ command: 'date', status: 'denied', detail: "refused: this auto run's limit of 3 steps was reached" });
   });
 
   it('its summary lists every step in order; the model hears of an early end, not of a finished one', () => {

@@ -83,7 +83,6 @@ export class AgentSession {
       stepTimeoutMs: () => this.auto.stepTimeoutMs() ?? this.settings().stepTimeoutSeconds * 1000,
       stepEnv: () => (this.settings().stepsUsePager ? undefined : NO_PAGER_ENV),
       planRules: () => this.auto.planRules(),
-      stepLimitRefusal: () => this.auto.stepLimitRefusal(),
       summarizer: this.summarizer,
       desktop: host.desktop,
     });

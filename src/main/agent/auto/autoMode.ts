@@ -99,10 +99,6 @@ export class AutoMode {
     return this.run?.planRules(this.host.items());
   }
 
-  stepLimitRefusal(): string | undefined {
-    return this.run?.stepLimitRefusal;
-  }
-
   countTokens(tokens: number): void {
     this.run?.countTokens(tokens);
   }

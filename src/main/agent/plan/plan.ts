@@ -4,6 +4,7 @@ import type { AuditRecord } from '../../safety/audit/auditEntry';
 import type { PlanEffect, PlanEvent, PlanWait, StepEnd } from './planEvents';
 import { auditDecidedBy, blockedDetail, gateDecider, isJudged, MAX_PLAN_STEPS, stepAudit, type PlanStep } from './planStep';
 import { applyStepDecision } from './stepDecisions';
+import { refuseBeyondLimit } from './stepLimit';
 import { applyStepEnd } from './stepEnds';
 
 type StepActionEvent = Extract<PlanEvent, { kind: 'step-action' }>;
@@ -12,8 +13,11 @@ type StepActionEvent = Extract<PlanEvent, { kind: 'step-action' }>;
 export interface PlanRules {
   /** GREEN steps no policy or hook asks about run without asking; RED ones are refused; a failure ends the plan. */
   auto?: boolean;
-  /** Steps proposed beyond this are refused (the model is told); at most MAX_PLAN_STEPS. */
-  maxSteps?: number;
+  /**
+   * The run's step limit: steps proposed beyond the `left` it still has are refused on their
+   * cards (`beyondLimit`), and the model is told the run's limit of `total` steps was reached.
+   */
+  stepLimit?: { left: number; total: number };
 }
 
 /**
@@ -196,7 +200,7 @@ export class Plan {
   }
 
   private propose(event: Extract<PlanEvent, { kind: 'proposed' }>, effects: PlanEffect[]): void {
-    if (this.list.length >= Math.min(MAX_PLAN_STEPS, this.rules.maxSteps ?? MAX_PLAN_STEPS)) return;
+    if (this.list.length >= MAX_PLAN_STEPS) return;
     const step: PlanStep = {
       id: `${this.id}s${this.list.length + 1}`,
       index: this.list.length + 1,
@@ -212,8 +216,11 @@ export class Plan {
       // Until it is judged, the action in words is its command.
       ...(event.ui ? { kind: 'ui' as const, uiRequest: event.ui, ui: { action: event.ui.action, description: event.command } } : {}),
     };
+    const limit = this.rules.stepLimit;
+    const withinLimit = this.list.filter((candidate) => !candidate.beyondLimit).length;
     this.list.push(step);
-    effects.push({ kind: 'classify', stepId: step.id });
+    if (limit && withinLimit >= limit.left) refuseBeyondLimit(step, limit.total, effects);
+    else effects.push({ kind: 'classify', stepId: step.id });
   }
 
   private judged(step: PlanStep, event: Extract<PlanEvent, { kind: 'judged' }>, effects: PlanEffect[]): void {
