@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationItem, PlanView } from '../../src/shared/agent';
 import { AutoRun, type AutoLimits } from '../../src/main/agent/auto/autoRun';
-import { autoEndNote } from '../../src/main/agent/auto/autoInstructions';
+import { autoEndNote } from '../../src/main/agent/auto/autoEndWords';
 
 // One auto run's limits and account, on its own: the time limit, the token budget, the step
 // count read from the plan cards after the task's message.

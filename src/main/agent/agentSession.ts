@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentResults, AgentStatus, ConversationView, ModelList, PlanAction, StepAction } from '../../shared/agent';
-import type { AutoEnd } from '../../shared/companion';
+import type { AutoEnd, AutoStopper } from '../../shared/companion';
 import type { Settings } from '../../shared/settings';
 import { quickQuestion } from '../companion/quickQuestion';
 import type { PromptRequest } from '../prompt/promptInterceptor';
@@ -13,6 +13,7 @@ import { Conversation, type ConversationSurroundings } from './conversation/conv
 import { ModelChoice, type BackendKind } from './modelConnection';
 import { ModelLists } from './modelList';
 import { ModelRequests } from './modelRequests';
+import type { PlanStop } from './plan/planEvents';
 import type { PlanRunner } from './plan/planRunner';
 import { NO_PAGER_ENV } from './plan/stepEnvironment';
 import { StandingContextCache } from './standingContextCache';
@@ -59,7 +60,7 @@ export class AgentSession {
       busy: () => this.looping || this.requests.current !== undefined || this.userCommand.running,
       hasPane: (paneId) => host.pane(paneId) !== undefined,
       sendTask: (paneId, task, instructions, itemId) => this.send({ text: task, attachments: [], paneId }, 'auto', instructions, itemId),
-      stopEverything: () => this.stopEverything(),
+      stopEverything: (stop) => this.stopEverything(stop),
       addSummary: (summary) => this.conversation.add({ id: randomUUID(), role: 'summary', summary, at: Date.now() }),
       changed: () => this.conversation.changed(),
       runChanged: (paneId) => host.autoChanged?.(paneId),
@@ -192,7 +193,7 @@ export class AgentSession {
   }
 
   /** The auto banner's Stop, Esc in the panel, or Ctrl+C in the run's pane. */
-  stopAuto(by: 'ctrl-c' | 'panel'): void {
+  stopAuto(by: AutoStopper): void {
     this.auto.stop(by);
   }
 
@@ -339,7 +340,7 @@ export class AgentSession {
           answered = toolUses.length === 0;
           if (answered) break;
           // An auto run told to stop (its token budget) runs none of them; every call still gets its result.
-          if (this.auto.stopping) this.tools.plan?.cancel(false);
+          if (this.auto.stopping) this.tools.plan?.cancel(false, this.auto.planStop);
           const { results, stop, note } = await this.tools.execute(toolUses);
           this.auto.stepsRan();
           if (note) this.conversation.queue([{ type: 'text', text: note }]);
@@ -364,10 +365,10 @@ export class AgentSession {
     return { kind: 'failed', detail: 'the model request failed (the error is shown above)' };
   }
 
-  /** Everything stops: the stream, the plan with its running step, a `! cmd`, queued messages. */
-  private stopEverything(): void {
+  /** Everything stops: the stream, the plan with its running step, a `! cmd`, queued messages; `stop` says why (a plain cancel when absent). */
+  private stopEverything(stop?: PlanStop): void {
     this.requests.cancel();
-    this.tools.plan?.cancel(true);
+    this.tools.plan?.cancel(true, stop);
     this.userCommand.interrupt();
     this.conversation.takeQueued();
     this.conversation.changed();

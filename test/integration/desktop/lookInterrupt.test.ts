@@ -116,7 +116,7 @@ describe.skipIf(missing.length > 0)(`interrupting a look under Xvfb${missing.len
     const endedMs = performance.now() - pressed;
     await eventually(async () => (ourTesseracts().length === 0 ? true : undefined), 'no tesseract left');
     expect(endedMs).toBeLessThan(ocrMs / 4);
-    expect(stepNow(client, step.id)).toMatchObject({ status: 'failed', detail: 'cancelled' });
+    expect(stepNow(client, step.id)).toMatchObject({ status: 'failed', detail: 'auto run stopped (Stop on its banner)' });
 
     await eventually(async () => (latest(client)?.auto === undefined && latest(client)?.status === 'idle' ? true : undefined), 'the run ended');
     await client.request('agent.send', { text: 'what happened?', attachments: [], paneId });

@@ -10,8 +10,8 @@ export interface AutoLimits {
 }
 
 export interface AutoRunHost {
-  /** Everything the agent does stops: the stream, the plan, the running step (the loop then ends). */
-  stopEverything(): void;
+  /** Everything the agent does stops: the stream, the plan, the running step (the loop then ends); `end` says why. */
+  stopEverything(end: AutoEnd): void;
   changed(): void;
 }
 
@@ -84,7 +84,7 @@ export class AutoRun {
     if (this.ending) return;
     this.ending = end;
     clearTimeout(this.timer);
-    this.host.stopEverything();
+    this.host.stopEverything(end);
     this.host.changed();
   }
 

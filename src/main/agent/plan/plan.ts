@@ -1,7 +1,7 @@
 import type { PlanAction, PlanState, PlanView, StepDecider, StepStatus } from '../../../shared/agent';
 import { isOpen, isPending } from '../../../shared/planSteps';
 import type { AuditRecord } from '../../safety/audit/auditEntry';
-import type { PlanEffect, PlanEvent, PlanWait, StepEnd } from './planEvents';
+import { USER_CANCEL, type PlanEffect, type PlanEvent, type PlanWait, type StepEnd } from './planEvents';
 import { auditDecidedBy, blockedDetail, gateDecider, isJudged, MAX_PLAN_STEPS, stepAudit, type PlanStep } from './planStep';
 import { applyStepDecision } from './stepDecisions';
 import { refuseBeyondLimit } from './stepLimit';
@@ -38,6 +38,8 @@ export class Plan {
   private currentMode: PlanView['mode'] = 'ask';
   private currentState: PlanState = 'active';
   private reason: string | undefined;
+  /** Why a cancelled plan was cancelled (its cards say it; a step that was running ends with it). */
+  private stopDetail: string | undefined;
   private pendingNote: string | undefined;
   private waiters: (() => void)[] = [];
 
@@ -156,8 +158,10 @@ export class Plan {
     }
     if (event.kind === 'cancel') {
       if (this.settled) return;
-      this.closeOpenSteps('skipped', 'plan cancelled', 'Not run: the user cancelled the plan.', 'cancelled the plan');
+      const stop = event.stop ?? USER_CANCEL;
+      this.closeOpenSteps('skipped', stop.detail, `Not run: ${stop.reason}.`, stop.decider);
       this.currentState = 'cancelled';
+      this.stopDetail = event.stop ? stop.detail : 'cancelled';
       return;
     }
     const step = this.list.find((candidate) => candidate.id === event.stepId);
@@ -297,7 +301,7 @@ export class Plan {
   }
 
   private ended(step: PlanStep, end: StepEnd, effects: PlanEffect[]): void {
-    const halt = applyStepEnd(step, end, { cancelled: this.currentState === 'cancelled', effects });
+    const halt = applyStepEnd(step, end, { cancelled: this.currentState === 'cancelled' ? this.stopDetail : undefined, effects });
     if (halt) this.halt(halt);
   }
 

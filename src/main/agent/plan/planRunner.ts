@@ -9,7 +9,7 @@ import type { EditSteps, UndoEnd } from '../fileEdits/editSteps';
 import type { ProposedStep } from '../tools/agentTool';
 import type { Plan } from './plan';
 import type { PlanStep } from './planStep';
-import type { PlanEffect, PlanEvent, StepEnd } from './planEvents';
+import type { PlanEffect, PlanEvent, PlanStop, StepEnd } from './planEvents';
 import { StepRunner, type FinishedRun } from './stepRunner';
 import type { UiSteps } from '../vision/uiSteps';
 
@@ -125,16 +125,19 @@ export class PlanRunner {
     this.apply({ kind: 'note', text: note });
   }
 
-  /** Cancel the plan: steps not yet run will not run; with `everything`, the running one gets SIGINT too. */
-  cancel(everything: boolean): void {
+  /**
+   * Cancel the plan: steps not yet run will not run; with `everything`, the running one is
+   * ended too. `stop` says who or what cancelled it (a plain cancel when absent).
+   */
+  cancel(everything: boolean, stop?: PlanStop): void {
     if (this.plan.settled) return;
-    this.apply({ kind: 'cancel' }, false);
-    if (everything) this.interruptRunningStep();
+    this.apply({ kind: 'cancel', stop }, false);
+    if (everything) this.interruptRunningStep(stop);
     this.deps.changed();
   }
 
-  interruptRunningStep(): void {
-    this.stepRunner?.interrupt();
+  interruptRunningStep(stop?: PlanStop): void {
+    this.stepRunner?.interrupt(stop && { reason: stop.reason, ctrlCSent: stop.ctrlCSent });
     this.screenAbort?.abort();
   }
 
