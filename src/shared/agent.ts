@@ -292,6 +292,12 @@ export interface ConversationView {
    * request to fit the context budget. Absent while nothing was dropped.
    */
   contextStartsAt?: string;
+  /**
+   * The last request sent older turns as Tandem's summary instead of whole (`[ai]
+   * compact_at_percent`): how many, their estimated tokens before and after. `startsAt` is the
+   * first item sent whole (the panel's marker goes before it). Absent while nothing was compacted.
+   */
+  compaction?: { startsAt?: string; turns: number; fromTokens: number; toTokens: number };
   /** Tokens used since the window opened against `[ai] sessionTokenBudget` (limit 0: none). */
   budget: { used: number; limit: number };
   /** Command shapes allowed for this session ("Allow for this session"). */
