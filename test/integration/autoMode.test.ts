@@ -116,7 +116,7 @@ describe('auto mode', () => {
 
   it('ended by its token budget: the steps it did not run say so on their cards, to the model and in the summary', async () => {
     const { client, model, paneId } = await open({ configToml: '[companion]\nauto_token_budget = 1000\n' });
-    model.script({ parts: [run('a', 'echo one'), run('b', 'echo two')], usage: { inputTokens: 1_500 } });
+    model.script({ parts: [{ text: 'Counting now.' }, run('a', 'echo one'), run('b', 'echo two')], usage: { inputTokens: 1_500 } });
     await client.request('agent.auto', { paneId, task: 'count' });
     const summary = await summaryOf(client);
     const words = 'its token budget of 1,000 was used up';
@@ -126,6 +126,10 @@ describe('auto mode', () => {
       { command: 'echo two', status: 'skipped', detail: `auto run ended: ${words}` },
     ]);
     expect(allSteps(latest(client))[1]?.decider).toEqual({ verdict: 'skipped', by: 'auto', rule: words });
+    // The answer that used up the budget arrived whole: it is not marked cancelled.
+    const answer = latest(client)?.items.find((item) => item.role === 'assistant' && item.text === 'Counting now.');
+    expect(answer).toMatchObject({ streaming: false });
+    expect(answer?.role === 'assistant' && answer.interrupted).toBeUndefined();
 
     await client.request('agent.send', { text: 'and now?', attachments: [], paneId });
     const next = await model.waitForRequest(2);

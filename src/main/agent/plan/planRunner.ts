@@ -138,7 +138,8 @@ export class PlanRunner {
 
   interruptRunningStep(stop?: PlanStop): void {
     this.stepRunner?.interrupt(stop && { reason: stop.reason, ctrlCSent: stop.ctrlCSent });
-    this.screenAbort?.abort();
+    // A look or UI step reads why from its signal (the user, or what ended an auto run).
+    this.screenAbort?.abort(stop?.reason);
   }
 
   /** Undo of a finished edit step was tried: the card says how it went. */
