@@ -4,6 +4,7 @@ import type { AuditRecord } from '../../safety/audit/auditEntry';
 import { USER_CANCEL, type PlanEffect, type PlanEvent, type PlanWait, type StepEnd } from './planEvents';
 import { auditDecidedBy, blockedDetail, gateDecider, isJudged, MAX_PLAN_STEPS, stepAudit, type PlanStep } from './planStep';
 import { applyStepDecision } from './stepDecisions';
+import { applyGateVerdict } from './gateVerdicts';
 import { refuseBeyondLimit } from './stepLimit';
 import { applyStepEnd } from './stepEnds';
 
@@ -183,7 +184,7 @@ export class Plan {
         if (step.kind === 'ui' && isOpen(step)) step.ui = event.ui;
         return;
       case 'judged':
-        this.judged(step, event, effects);
+        applyGateVerdict(step, event, { auto: this.auto, open: !this.settled, halt: (reason) => this.halt(reason), effects });
         return;
       case 'step-action':
         this.stepAction(step, event, effects);
@@ -225,49 +226,6 @@ export class Plan {
     this.list.push(step);
     if (limit && withinLimit >= limit.left) refuseBeyondLimit(step, limit.total, effects);
     else effects.push({ kind: 'classify', stepId: step.id });
-  }
-
-  private judged(step: PlanStep, event: Extract<PlanEvent, { kind: 'judged' }>, effects: PlanEffect[]): void {
-    // The user edited the step meanwhile: the new command is judged in its turn.
-    if (step.command !== event.command) return;
-    const { decision } = event;
-    if (decision.command !== event.command) {
-      // A pre-exec hook changed the command: what runs is what the hook returned.
-      const hook = decision.modifiedBy ?? 'pre-exec';
-      effects.push(this.audit(step, 'edited', { command: decision.command, originalCommand: event.command, decidedBy: { kind: 'hook', rule: hook } }));
-      step.originalCommand ??= event.command;
-      step.command = decision.command;
-      step.changedByHook = hook;
-    }
-    step.risk = { level: decision.level, reasons: decision.reasons };
-    step.judgedCommand = step.command;
-    step.approval = {
-      decision: decision.decision,
-      blocked: decision.blocked,
-      rule: decision.rule,
-      decidedBy: decision.decidedBy,
-      grantable: !decision.blocked && decision.level !== 'red' && decision.decision === 'ask' && !decision.personal,
-      shape: decision.shape,
-      ...(decision.personal ? { personal: true } : {}),
-    };
-    if (this.settled || !isOpen(step)) return;
-    if (this.auto && decision.blocked) {
-      const why = decision.reasons.join(' ');
-      const rule = `auto mode, which refuses RED steps${why ? `: ${why}` : ''}`;
-      step.result = { content: `Not run: refused by ${rule} Find another way, or leave this to the user and say so.`, isError: true };
-      this.setStatus(step, 'denied', `refused (RED) by auto mode${why ? `: ${why}` : ''}`);
-      step.decider = { verdict: 'denied', by: 'auto', rule: 'RED: never runs in auto mode' };
-      effects.push(this.audit(step, 'denied', { decision: 'deny', decidedBy: auditDecidedBy(step.decider), reason: why || undefined }));
-      this.halt(`Step ${step.index} was refused: auto mode does not run RED steps.`);
-    } else if (decision.decision === 'deny') {
-      step.result = { content: `Not run: denied by ${decision.rule}.`, isError: true };
-      this.setStatus(step, 'denied', `denied by ${decision.rule}`);
-      step.decider = gateDecider('denied', step.approval);
-      effects.push(this.audit(step, 'denied', { decision: 'deny', decidedBy: auditDecidedBy(step.decider) }));
-      this.halt(`Step ${step.index} was denied by ${decision.rule}.`);
-    } else if (decision.blocked) {
-      effects.push(this.audit(step, 'blocked', { decidedBy: auditDecidedBy(gateDecider('denied', step.approval)) }));
-    }
   }
 
   private stepAction(step: PlanStep, event: StepActionEvent, effects: PlanEffect[]): void {
