@@ -27,8 +27,9 @@ function turn(n: number): AgentMessage[] {
   ];
 }
 
-function history(turns: number): AgentMessage[] {
-  return Array.from({ length: turns }, (_, index) => turn(index + 1)).flat();
+/** `turns` turns, numbered from `first`. */
+function history(turns: number, first = 1): AgentMessage[] {
+  return Array.from({ length: turns }, (_, index) => turn(first + index)).flat();
 }
 
 function textOf(messages: AgentMessage[]): string {
@@ -101,6 +102,19 @@ describe('compacting the history sent to the model', () => {
     expect(facts!.turns).toBe(1);
     expect(textOf(sent)).toContain('The user: \\"fix every failing target\\"');
     expect(sent.at(-1)).toEqual(messages.at(-1));
+  });
+
+  it("keeps Tandem's notes that came with a message (how an auto run ended) in the summary", () => {
+    const messages: AgentMessage[] = [
+      ...history(20),
+      { role: 'user', content: [{ type: 'text', text: '[The auto run of the task "fix it" ended early: its token budget of 1,000 was used up.]' }, { type: 'text', text: 'go on please' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Going on.' }] },
+      ...history(20, 21),
+    ];
+    const { messages: sent } = compactHistory(messages, 8_000);
+    expect(messageSequenceProblem(sent)).toBeUndefined();
+    const summary = sent[0]!.content[0]!;
+    expect(summary.type === 'text' && summary.text).toContain('- With it: "[The auto run of the task "fix it" ended early: its token budget of 1,000 was used up.]"\n- The user: "go on please"');
   });
 
   it('a summary too long for its share leaves out the oldest turns and says how many', () => {

@@ -1,11 +1,14 @@
 import { estimateTokens } from '../../context/tokenEstimate';
 import { resultText, type AgentContent, type AgentMessage } from '../backends/modelBackend';
 
-/** A user's message, an answer, a tool call's input and a result's digest are cut to these many characters. */
+/** A user's message, a note or attachment with it, an answer, a tool call's input and a result's digest are cut to these many characters. */
 const USER_CHARS = 300;
+const NOTE_CHARS = 200;
 const ANSWER_CHARS = 300;
 const INPUT_CHARS = 160;
 const DIGEST_CHARS = 160;
+/** Room kept for "(The first 12 turns are left out of this summary.)". */
+const OMITTED_LINE_TOKENS = 16;
 
 type ToolUse = Extract<AgentContent, { type: 'tool_use' }>;
 type ToolResult = Extract<AgentContent, { type: 'tool_result' }>;
@@ -23,12 +26,16 @@ export function compactionSummary(messages: readonly AgentMessage[], maxTokens: 
   const head =
     `[Earlier in this conversation, compacted by Tandem to save context: ${turns.length} ${turns.length === 1 ? 'turn' : 'turns'} in brief. ` +
     'Tool results are cut to a line; fetch what you need again (terminal_history by block id, read_file).]';
-  let left = 0;
-  let body = turns;
-  while (body.length > 1 && estimateTokens([head, ...body].join('\n')) > maxTokens) {
-    body = body.slice(1);
-    left++;
+  // The newest turns that fit, counted from the end (the line saying how many are left out included).
+  let used = estimateTokens(head) + OMITTED_LINE_TOKENS;
+  let kept = 0;
+  while (kept < turns.length) {
+    used += estimateTokens(turns[turns.length - 1 - kept]!) + 1;
+    if (used > maxTokens && kept > 0) break;
+    kept++;
   }
+  const left = turns.length - kept;
+  const body = turns.slice(left);
   const omitted = left > 0 ? [`(The first ${left} ${left === 1 ? 'turn is' : 'turns are'} left out of this summary.)`] : [];
   return [head, ...omitted, ...body].join('\n');
 }
@@ -53,9 +60,9 @@ function turnLines(turn: AgentMessage[], number: number, results: Map<string, To
     if (message.role === 'user') {
       const texts = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : []));
       if (texts.length === 0) continue;
-      // The user's own words come last (attachments and Tandem's notes before them).
-      const more = texts.length > 1 ? ` (with ${texts.length - 1} more ${texts.length === 2 ? 'part' : 'parts'}: attachments or notes)` : '';
-      lines.push(`- The user: "${clip(texts.at(-1)!, USER_CHARS)}"${more}`);
+      // The user's own words come last; attachments and Tandem's notes (how an auto run ended) before them.
+      for (const text of texts.slice(0, -1)) lines.push(`- With it: "${clip(text, NOTE_CHARS)}"`);
+      lines.push(`- The user: "${clip(texts.at(-1)!, USER_CHARS)}"`);
       continue;
     }
     for (const part of message.content) {
