@@ -140,7 +140,7 @@ describe('auto mode', () => {
   });
 
   it('stops at its step limit: steps beyond it are refused on their cards, listed as not run, and the model is told why', async () => {
-    const { client, model, paneId } = await open({ configToml: '[companion]\nauto_max_steps = 2\n' });
+    const { client, model, paneId, home } = await open({ configToml: '[companion]\nauto_max_steps = 2\n' });
     model.script({ parts: [run('a', 'echo one'), run('b', 'echo two'), run('c', 'echo three')] });
     await client.request('agent.auto', { paneId, task: 'count' });
     const summary = await summaryOf(client);
@@ -154,6 +154,12 @@ describe('auto mode', () => {
     ]);
     const card = allSteps(latest(client)).find((step) => step.command === 'echo three');
     expect(card).toMatchObject({ status: 'denied', detail: limit, beyondLimit: true, decider: { verdict: 'denied', by: 'auto' } });
+    // The audit trail: proposed, then refused by the run's limit.
+    const audit = readFileSync(join(home, '.local/share/tandem/audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { event: string; command?: string; decidedBy?: unknown });
+    expect(audit.filter((entry) => entry.command === 'echo three').map(({ event, decidedBy }) => ({ event, decidedBy }))).toEqual([
+      { event: 'proposed', decidedBy: undefined },
+      { event: 'denied', decidedBy: { kind: 'auto', rule: 'its limit of 2 steps' } },
+    ]);
     expect(model.requests).toHaveLength(1);
     await client.request('agent.send', { text: 'and now?', attachments: [], paneId });
     const next = await model.waitForRequest(2);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Block } from '../../src/shared/blocks';
 import { Plan } from '../../src/main/agent/plan/plan';
+import { beyondLimitAudit } from '../../src/main/agent/plan/stepLimit';
 import type { PlanEffect, StepEnd } from '../../src/main/agent/plan/planEvents';
 import type { GateDecision } from '../../src/main/safety/approval/approvalGate';
 
@@ -98,9 +99,10 @@ describe('an auto plan', () => {
     const refused = plan.step('a2s3')!;
     expect(refused).toMatchObject({ status: 'denied', beyondLimit: true, detail: "refused: this auto run's limit of 5 steps was reached", decider: { verdict: 'denied', by: 'auto' } });
     expect(refused.result).toEqual({ isError: true, content: "Not run: this auto run's limit of 5 steps was reached, so the run ends here. Say what is left to do." });
-    // Only the steps within the limit are classified; the refused one is in the audit trail.
+    // Only the steps within the limit are classified; the audit trail hears of the refusal after the proposal (PlanRunner.present).
     expect(effects.filter((effect) => effect.kind === 'classify').map((effect) => effect.kind === 'classify' && effect.stepId)).toEqual(['a2s1', 'a2s2']);
-    expect(effects).toContainEqual({ kind: 'audit', record: expect.objectContaining({ event: 'denied', step: 3, decidedBy: { kind: 'auto', rule: 'its limit of 5 steps' } }) });
+    expect(beyondLimitAudit(refused)).toMatchObject({ event: 'denied', step: 3, decidedBy: { kind: 'auto', rule: 'its limit of 5 steps' } });
+    expect(beyondLimitAudit(plan.step('a2s1')!)).toBeUndefined();
     expect(plan.view().steps[2]).toMatchObject({ beyondLimit: true, status: 'denied' });
   });
 

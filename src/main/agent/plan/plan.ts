@@ -224,7 +224,7 @@ export class Plan {
     const limit = this.rules.stepLimit;
     const withinLimit = this.list.filter((candidate) => !candidate.beyondLimit).length;
     this.list.push(step);
-    if (limit && withinLimit >= limit.left) refuseBeyondLimit(step, limit.total, effects);
+    if (limit && withinLimit >= limit.left) refuseBeyondLimit(step, limit.total);
     else effects.push({ kind: 'classify', stepId: step.id });
   }
 

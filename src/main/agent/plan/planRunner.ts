@@ -10,6 +10,7 @@ import type { ProposedStep } from '../tools/agentTool';
 import type { Plan } from './plan';
 import type { PlanStep } from './planStep';
 import type { PlanEffect, PlanEvent, PlanStop, StepEnd } from './planEvents';
+import { beyondLimitAudit } from './stepLimit';
 import { StepRunner, type FinishedRun } from './stepRunner';
 import type { UiSteps } from '../vision/uiSteps';
 
@@ -88,10 +89,12 @@ export class PlanRunner {
     return this.plan.stepForCall(toolUseId) !== undefined;
   }
 
-  /** The response is complete: its steps are put to the user, and into the audit trail. */
+  /** The response is complete: its steps are put to the user, and into the audit trail (those beyond an auto run's limit with their refusal). */
   present(): void {
     for (const step of this.plan.steps) {
       this.deps.audit({ event: 'proposed', step: step.index, command: step.command, cwd: this.cwdOf(step.paneId) || undefined, pane: step.paneId });
+      const refused = beyondLimitAudit(step);
+      if (refused) this.deps.audit(refused);
     }
   }
 
