@@ -154,9 +154,16 @@ describe('auto mode', () => {
     ]);
     const card = allSteps(latest(client)).find((step) => step.command === 'echo three');
     expect(card).toMatchObject({ status: 'denied', detail: limit, beyondLimit: true, decider: { verdict: 'denied', by: 'auto' } });
-    // The audit trail: proposed, then refused by the run's limit.
-    const audit = readFileSync(join(home, '.local/share/tandem/audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { event: string; command?: string; decidedBy?: unknown });
-    expect(audit.filter((entry) => entry.command === 'echo three').map(({ event, decidedBy }) => ({ event, decidedBy }))).toEqual([
+    // The audit trail (written in the background): proposed, then refused by the run's limit.
+    const auditFile = join(home, '.local/share/tandem/audit.jsonl');
+    const auditOf = (command: string) =>
+      (existsSync(auditFile) ? readFileSync(auditFile, 'utf8') : '')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { event: string; command?: string; decidedBy?: unknown })
+        .filter((entry) => entry.command === command);
+    const audit = await client.waitFor(() => auditOf('echo three').length >= 2 && auditOf('echo three'), 10_000, 'the audit lines of the refused step');
+    expect(audit.map(({ event, decidedBy }) => ({ event, decidedBy }))).toEqual([
       { event: 'proposed', decidedBy: undefined },
       { event: 'denied', decidedBy: { kind: 'auto', rule: 'its limit of 2 steps' } },
     ]);
