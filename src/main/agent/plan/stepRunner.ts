@@ -39,6 +39,8 @@ const PAGER_QUIT_MS = 1_000;
 const INTERRUPT_RETRY_MS = 1_000;
 /** After the second Ctrl+C of a cancel, how long before the foreground job gets SIGKILL. */
 const CANCEL_KILL_GRACE_MS = 3_000;
+/** After the user's own Ctrl+C in the pane, how long the prompt has to come back before Tandem sends one. */
+const USER_CTRL_C_GRACE_MS = 3_000;
 
 /** Why a running step is ended, when more is known than "the user cancelled it". */
 export interface StepInterruption {
@@ -201,8 +203,8 @@ export class StepRunner {
    * Esc / Ctrl+C from the panel: a typed step is ended (`q` to a pager, Ctrl+C, Ctrl+C once
    * more, SIGKILL, each while its prompt has not come back); again while it is being ended,
    * the next stage comes at once. A step still waiting for the prompt is not typed at all.
-   * When the user's own Ctrl+C reached the pane already, Tandem's first Ctrl+C waits a second
-   * for the prompt instead (sent at once, it would reach the shell's next prompt).
+   * When the user's own Ctrl+C reached the pane already, Tandem's first Ctrl+C waits a few
+   * seconds for the prompt instead (sent at once, it would reach the shell's next prompt).
    */
   interrupt(cause?: StepInterruption): void {
     if (!this.typed) {
@@ -222,7 +224,7 @@ export class StepRunner {
     // (seen under load, with the block already started); a user would press it once more.
     this.beginEnding([
       this.quitPagerStage('cancelling'),
-      cause?.ctrlCSent ? this.waitStage('cancelling: Ctrl+C in the pane', INTERRUPT_RETRY_MS) : this.interruptStage('cancelling', INTERRUPT_RETRY_MS),
+      cause?.ctrlCSent ? this.waitStage('cancelling: Ctrl+C in the pane', USER_CTRL_C_GRACE_MS) : this.interruptStage('cancelling', INTERRUPT_RETRY_MS),
       this.interruptStage('cancelling', CANCEL_KILL_GRACE_MS),
       this.killStage(),
     ]);
