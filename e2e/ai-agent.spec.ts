@@ -144,7 +144,7 @@ test('cancelling a running step sends it SIGINT', async ({ page }) => {
   await expect(blockOf(pane, 'sleep 60')).toHaveCount(1);
   await panel.getByTestId('ai-input').press('Escape');
   await expect(blockOf(pane, 'sleep 60')).toHaveAttribute('data-exit-code', '130');
-  expect(toolResults(await ai.model.waitForRequest(2))[0]?.content).toContain('interrupted it');
+  expect(toolResults(await ai.model.waitForRequest(2))[0]?.content).toContain('It was interrupted: the user stopped it from the AI panel.');
 });
 
 test('errors: 401, 429 with retry-after, 500, a cut stream and malformed SSE each say what happened', async ({ page }) => {

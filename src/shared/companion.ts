@@ -34,11 +34,22 @@ export interface AutoView {
   stopping?: string;
 }
 
+/** What the user pressed to stop an auto run. */
+export type AutoStopper = 'ctrl-c' | 'stop-button' | 'panel';
+
+/** The control, in words: "Ctrl+C in the pane". */
+export const AUTO_STOPPER_WORDS: Record<AutoStopper, string> = {
+  'ctrl-c': 'Ctrl+C in the pane',
+  'stop-button': 'Stop on its banner',
+  panel: 'Esc in the AI panel',
+};
+
 /** Why an auto run ended. */
 export type AutoEnd =
   /** The model answered without asking for anything more: it says the task is done (or cannot be). */
   | { kind: 'done' }
-  | { kind: 'stopped'; by: 'ctrl-c' | 'panel' }
+  /** ctrl-c: in the run's pane; stop-button: Stop on its banner; panel: Esc (or Ctrl+C) in the AI panel. */
+  | { kind: 'stopped'; by: AutoStopper }
   | { kind: 'limit'; limit: 'steps' | 'time' | 'tokens' | 'session-budget'; detail: string }
   | { kind: 'failed'; detail: string };
 
@@ -67,13 +78,13 @@ export interface AutoSummary {
   steps: AutoSummaryStep[];
 }
 
-/** "stopped by you (Ctrl+C in the pane)", "the time limit of 30 min was reached" ... */
+/** For the user: "stopped by you (Ctrl+C in the pane)", "the time limit of 30 min was reached" ... (the model gets its own words). */
 export function describeAutoEnd(end: AutoEnd): string {
   switch (end.kind) {
     case 'done':
       return 'the agent said it is done';
     case 'stopped':
-      return end.by === 'ctrl-c' ? 'stopped by you (Ctrl+C in the pane)' : 'stopped by you';
+      return `stopped by you (${AUTO_STOPPER_WORDS[end.by]})`;
     case 'limit':
     case 'failed':
       return end.detail;

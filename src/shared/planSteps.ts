@@ -1,4 +1,4 @@
-import type { PlanStepView } from './agent';
+import type { PlanStepView } from './planViews';
 
 /**
  * What a plan step's state means, for the engine (which decides) and the panel (which shows

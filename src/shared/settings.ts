@@ -52,6 +52,11 @@ const aiFields = {
   context_blocks: z.number().int().min(0).max(200),
   /** Conversation history kept for each request; older turns are dropped beyond it. */
   history_token_budget: z.number().int().min(2_000).max(1_000_000),
+  /**
+   * Once the history a request sends passes this share (in percent) of the model's context
+   * window, older turns go as Tandem's summary of them; the newest stay whole. 0 = never.
+   */
+  compact_at_percent: z.number().int().min(0).max(90),
   /** Tokens (sent + received) the agent may use until the window closes: a warning at 80%, a stop at 100%; 0 = no limit. */
   session_token_budget: z.number().int().min(0).max(1_000_000_000),
   /**
@@ -165,6 +170,7 @@ export const DEFAULT_SETTINGS: Settings = {
     steps_use_pager: false,
     context_blocks: 20,
     history_token_budget: 60_000,
+    compact_at_percent: 10,
     session_token_budget: 2_000_000,
     small_model: '',
     computer_use: 'auto',

@@ -238,7 +238,7 @@ describe('the agent, with a real bash and the real SDK against a scripted model'
     const block = await client.waitForBlock(paneId, 'sleep 30');
     expect(block.exitCode).toBe(130);
     const request = await model.waitForRequest(2);
-    expect(toolResults(request)[0]?.content).toContain('interrupted it');
+    expect(toolResults(request)[0]?.content).toContain('It was interrupted: the user stopped it from the AI panel.');
   });
 
   it('two cancels within a second stop everything: the running step and the rest of the plan', async () => {

@@ -84,34 +84,88 @@ describe('auto mode', () => {
 
   it('Ctrl+C in the pane interrupts the running step and ends the run; the model is not asked again, and hears of it next time', async () => {
     const { client, model, paneId } = await open();
-    model.script({ parts: [run('s1', 'sleep 30')] }, { parts: [{ text: 'Noted.' }] });
+    model.script({ parts: [run('s1', 'sleep 30'), run('s2', 'echo after')] }, { parts: [{ text: 'Noted.' }] });
     await client.request('agent.auto', { paneId, task: 'wait a while' });
     // sleep only waits: GREEN, it runs unasked. Its block started: bash runs sleep (a Ctrl+C before that would only clear the typed line).
     await stepOf(client, 'sleep 30', (step) => step.status === 'running' && step.blockId !== undefined, 'the sleep running');
+    const before = client.textOf(paneId).length;
     client.type(paneId, '\x03');
 
     const summary = await summaryOf(client);
     expect(summary.summary.end).toEqual({ kind: 'stopped', by: 'ctrl-c' });
-    expect(summary.summary.steps[0]).toMatchObject({ command: 'sleep 30', status: 'failed' });
+    expect(summary.summary.steps[0]).toMatchObject({ command: 'sleep 30', status: 'failed', detail: 'auto run stopped (Ctrl+C in the pane)' });
+    expect(summary.summary.steps[1]).toMatchObject({ command: 'echo after', status: 'skipped', detail: 'auto run stopped (Ctrl+C in the pane)' });
+    expect(allSteps(latest(client)).find((step) => step.command === 'echo after')?.decider).toEqual({ verdict: 'skipped', by: 'you', rule: 'Ctrl+C in the pane' });
     expect(latest(client)?.auto).toBeUndefined();
     // The loop has ended (the summary is written when it does): one request, none after the stop.
     expect(model.requests).toHaveLength(1);
 
+    // The pane looks as after one Ctrl+C: Tandem sent none of its own on top of the user's.
+    client.type(paneId, 'echo settled\r');
+    await client.waitForBlock(paneId, 'echo settled');
+    expect(client.textOf(paneId).slice(before).match(/\^C/g)).toHaveLength(1);
+
     await client.request('agent.send', { text: 'what happened?', attachments: [], paneId });
     const next = await model.waitForRequest(2);
-    expect(requestText(next)).toContain('The user stopped the auto run of the task \\"wait a while\\"');
+    expect(requestText(next)).toContain('The user stopped the auto run of the task \\"wait a while\\" with Ctrl+C in the pane.');
+    expect(requestText(next)).not.toContain('by you');
+    const told = toolResults(next);
+    expect(told.find((result) => result.tool_use_id === 's1')?.content).toContain('It was interrupted: the user stopped the auto run with Ctrl+C in the pane.');
+    expect(told.find((result) => result.tool_use_id === 's2')?.content).toBe('Not run: the user stopped the auto run with Ctrl+C in the pane.');
   });
 
-  it('stops at its step limit: steps beyond it are refused and the model is told why', async () => {
-    const { client, model, paneId } = await open({ configToml: '[companion]\nauto_max_steps = 2\n' });
+  it('ended by its token budget: the steps it did not run say so on their cards, to the model and in the summary', async () => {
+    const { client, model, paneId } = await open({ configToml: '[companion]\nauto_token_budget = 1000\n' });
+    model.script({ parts: [{ text: 'Counting now.' }, run('a', 'echo one'), run('b', 'echo two')], usage: { inputTokens: 1_500 } });
+    await client.request('agent.auto', { paneId, task: 'count' });
+    const summary = await summaryOf(client);
+    const words = 'its token budget of 1,000 was used up';
+    expect(summary.summary.end).toEqual({ kind: 'limit', limit: 'tokens', detail: words });
+    expect(summary.summary.steps.map(({ command, status, detail }) => ({ command, status, detail }))).toEqual([
+      { command: 'echo one', status: 'skipped', detail: `auto run ended: ${words}` },
+      { command: 'echo two', status: 'skipped', detail: `auto run ended: ${words}` },
+    ]);
+    expect(allSteps(latest(client))[1]?.decider).toEqual({ verdict: 'skipped', by: 'auto', rule: words });
+    // The answer that used up the budget arrived whole: it is not marked cancelled.
+    const answer = latest(client)?.items.find((item) => item.role === 'assistant' && item.text === 'Counting now.');
+    expect(answer).toMatchObject({ streaming: false });
+    expect(answer?.role === 'assistant' && answer.interrupted).toBeUndefined();
+
+    await client.request('agent.send', { text: 'and now?', attachments: [], paneId });
+    const next = await model.waitForRequest(2);
+    expect(toolResults(next).map((result) => result.content)).toEqual([`Not run: the auto run ended because ${words}.`, `Not run: the auto run ended because ${words}.`]);
+    const sent = requestText(next);
+    expect(sent).not.toContain('the user cancelled the plan');
+    expect(sent).toContain(`The auto run of the task \\"count\\" ended early: ${words}.`);
+  });
+
+  it('stops at its step limit: steps beyond it are refused on their cards, listed as not run, and the model is told why', async () => {
+    const { client, model, paneId, home } = await open({ configToml: '[companion]\nauto_max_steps = 2\n' });
     model.script({ parts: [run('a', 'echo one'), run('b', 'echo two'), run('c', 'echo three')] });
     await client.request('agent.auto', { paneId, task: 'count' });
     const summary = await summaryOf(client);
     // echo is read-only: both run unasked.
     expect(summary.summary.end).toMatchObject({ kind: 'limit', limit: 'steps' });
-    expect(summary.summary.steps.map(({ command, status }) => ({ command, status }))).toEqual([
-      { command: 'echo one', status: 'done' },
-      { command: 'echo two', status: 'done' },
+    const limit = "refused: this auto run's limit of 2 steps was reached";
+    expect(summary.summary.steps.map(({ command, status, detail }) => ({ command, status, detail }))).toEqual([
+      { command: 'echo one', status: 'done', detail: undefined },
+      { command: 'echo two', status: 'done', detail: undefined },
+      { command: 'echo three', status: 'denied', detail: limit },
+    ]);
+    const card = allSteps(latest(client)).find((step) => step.command === 'echo three');
+    expect(card).toMatchObject({ status: 'denied', detail: limit, beyondLimit: true, decider: { verdict: 'denied', by: 'auto' } });
+    // The audit trail (written in the background): proposed, then refused by the run's limit.
+    const auditFile = join(home, '.local/share/tandem/audit.jsonl');
+    const auditOf = (command: string) =>
+      (existsSync(auditFile) ? readFileSync(auditFile, 'utf8') : '')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { event: string; command?: string; decidedBy?: unknown })
+        .filter((entry) => entry.command === command);
+    const audit = await client.waitFor(() => auditOf('echo three').length >= 2 && auditOf('echo three'), 10_000, 'the audit lines of the refused step');
+    expect(audit.map(({ event, decidedBy }) => ({ event, decidedBy }))).toEqual([
+      { event: 'proposed', decidedBy: undefined },
+      { event: 'denied', decidedBy: { kind: 'auto', rule: 'its limit of 2 steps' } },
     ]);
     expect(model.requests).toHaveLength(1);
     await client.request('agent.send', { text: 'and now?', attachments: [], paneId });
@@ -131,8 +185,8 @@ describe('auto mode', () => {
     await client.waitFor(() => latest(client)?.status === 'awaiting-approval', 10_000, 'waiting for the user');
     await client.request('agent.auto-stop', {});
     const summary = await summaryOf(client);
-    expect(summary.summary.end).toEqual({ kind: 'stopped', by: 'panel' });
-    expect(summary.summary.steps[0]).toMatchObject({ command: 'ls', status: 'skipped' });
+    expect(summary.summary.end).toEqual({ kind: 'stopped', by: 'stop-button' });
+    expect(summary.summary.steps[0]).toMatchObject({ command: 'ls', status: 'skipped', detail: 'auto run stopped (Stop on its banner)' });
   });
 
   it('a second run is refused while one works; an empty `!auto` asks for the task', async () => {

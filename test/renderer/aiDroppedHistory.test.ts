@@ -37,3 +37,18 @@ describe('dropped history', () => {
     expect(renderToStaticMarkup(createElement(ConversationItems, { items, contextStartsAt: undefined }))).not.toContain('dropped-history');
   });
 });
+
+describe('compacted history', () => {
+  it('a marker with the turns and tokens sits right before the first item sent whole', () => {
+    const html = renderToStaticMarkup(createElement(ConversationItems, { items, contextStartsAt: undefined, compaction: { startsAt: 'u2', turns: 14, fromTokens: 23_400, toTokens: 1_234 } }));
+    const marker = html.indexOf('data-testid="compacted-history"');
+    expect(marker).toBeGreaterThan(html.indexOf('old answer'));
+    expect(marker).toBeLessThan(html.indexOf('new question'));
+    expect(html).toContain('Earlier turns compacted: 14 turns → 1.2k tokens (from 23.4k)');
+    expect(html).not.toContain('data-testid="dropped-history"');
+  });
+
+  it('no marker while nothing was compacted', () => {
+    expect(renderToStaticMarkup(createElement(ConversationItems, { items, contextStartsAt: undefined }))).not.toContain('compacted-history');
+  });
+});

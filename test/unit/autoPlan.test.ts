@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Block } from '../../src/shared/blocks';
 import { Plan } from '../../src/main/agent/plan/plan';
+import { beyondLimitAudit } from '../../src/main/agent/plan/stepLimit';
 import type { PlanEffect, StepEnd } from '../../src/main/agent/plan/planEvents';
 import type { GateDecision } from '../../src/main/safety/approval/approvalGate';
 
@@ -89,11 +90,20 @@ describe('an auto plan', () => {
     expect(plan.step('a1s2')!.result!.content).toContain('Step 1 exited with code 1');
   });
 
-  it('takes no more steps than the run has left', () => {
-    const plan = new Plan('a2', { auto: true, maxSteps: 2 });
-    for (let i = 1; i <= 3; i++) plan.apply({ kind: 'proposed', toolUseId: `t${i}`, tool: 'run_command', command: 'ls', purpose: '', cwd: CWD });
-    expect(plan.steps).toHaveLength(2);
-    expect(plan.stepForCall('t3')).toBeUndefined();
+  it('refuses the steps beyond what the run has left, on their cards, with the limit as the reason', () => {
+    const plan = new Plan('a2', { auto: true, stepLimit: { left: 2, total: 5 } });
+    const effects = [1, 2, 3].flatMap((i) => plan.apply({ kind: 'proposed', toolUseId: `t${i}`, tool: 'run_command', command: `echo ${i}`, purpose: '', cwd: CWD }));
+    expect(plan.steps).toHaveLength(3);
+    expect(plan.step('a2s1')).toMatchObject({ status: 'proposed' });
+    expect(plan.step('a2s1')?.beyondLimit).toBeUndefined();
+    const refused = plan.step('a2s3')!;
+    expect(refused).toMatchObject({ status: 'denied', beyondLimit: true, detail: "refused: this auto run's limit of 5 steps was reached", decider: { verdict: 'denied', by: 'auto' } });
+    expect(refused.result).toEqual({ isError: true, content: "Not run: this auto run's limit of 5 steps was reached, so the run ends here. Say what is left to do." });
+    // Only the steps within the limit are classified; the audit trail hears of the refusal after the proposal (PlanRunner.present).
+    expect(effects.filter((effect) => effect.kind === 'classify').map((effect) => effect.kind === 'classify' && effect.stepId)).toEqual(['a2s1', 'a2s2']);
+    expect(beyondLimitAudit(refused)).toMatchObject({ event: 'denied', step: 3, decidedBy: { kind: 'auto', rule: 'its limit of 5 steps' } });
+    expect(beyondLimitAudit(plan.step('a2s1')!)).toBeUndefined();
+    expect(plan.view().steps[2]).toMatchObject({ beyondLimit: true, status: 'denied' });
   });
 
   it('an ordinary plan still halts on a failure and keeps a RED step blocked for an edit', () => {

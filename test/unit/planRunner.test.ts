@@ -228,7 +228,7 @@ describe('PlanRunner', () => {
     pane.finishBlock(130);
     pane.showPrompt();
     const [interrupted, never] = await results;
-    expect(interrupted?.content).toContain('The user interrupted it (Ctrl+C).');
+    expect(interrupted?.content).toContain('It was interrupted: the user stopped it from the AI panel.');
     expect(never?.content).toBe('Not run: the user cancelled the plan.');
     expect(pane.typed).toEqual(['sleep 30']);
   });

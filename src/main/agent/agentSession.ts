@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentResults, AgentStatus, ConversationView, ModelList, PlanAction, StepAction } from '../../shared/agent';
-import type { AutoEnd } from '../../shared/companion';
+import type { AutoStopper } from '../../shared/companion';
 import type { Settings } from '../../shared/settings';
 import { quickQuestion } from '../companion/quickQuestion';
 import type { PromptRequest } from '../prompt/promptInterceptor';
 import { describeRedactions, scrubSecrets } from '../safety/secretScrubber';
 import type { AgentHost } from './agentHost';
+import { AgentLoop } from './agentLoop';
 import type { AgentContent } from './backends/modelBackend';
 import { AutoMode } from './auto/autoMode';
 import { attachBlocks } from './conversation/attachments';
@@ -13,6 +14,7 @@ import { Conversation, type ConversationSurroundings } from './conversation/conv
 import { ModelChoice, type BackendKind } from './modelConnection';
 import { ModelLists } from './modelList';
 import { ModelRequests } from './modelRequests';
+import type { PlanStop } from './plan/planEvents';
 import type { PlanRunner } from './plan/planRunner';
 import { NO_PAGER_ENV } from './plan/stepEnvironment';
 import { StandingContextCache } from './standingContextCache';
@@ -43,7 +45,7 @@ export class AgentSession {
   private readonly standing: StandingContextCache;
   private readonly requests: ModelRequests;
   private readonly summarizer: Summarizer;
-  private looping = false;
+  private readonly loop: AgentLoop;
   private lastCancelAt = 0;
   private activePaneId: number | undefined;
   private readonly auto: AutoMode;
@@ -56,10 +58,10 @@ export class AgentSession {
     this.auto = new AutoMode({
       settings: () => host.settings().companion,
       items: () => this.conversation.items,
-      busy: () => this.looping || this.requests.current !== undefined || this.userCommand.running,
+      busy: () => this.loop.running || this.requests.current !== undefined || this.userCommand.running,
       hasPane: (paneId) => host.pane(paneId) !== undefined,
       sendTask: (paneId, task, instructions, itemId) => this.send({ text: task, attachments: [], paneId }, 'auto', instructions, itemId),
-      stopEverything: () => this.stopEverything(),
+      stopEverything: (stop) => this.stopEverything(stop),
       addSummary: (summary) => this.conversation.add({ id: randomUUID(), role: 'summary', summary, at: Date.now() }),
       changed: () => this.conversation.changed(),
       runChanged: (paneId) => host.autoChanged?.(paneId),
@@ -83,7 +85,6 @@ export class AgentSession {
       stepTimeoutMs: () => this.auto.stepTimeoutMs() ?? this.settings().step_timeout_seconds * 1000,
       stepEnv: () => (this.settings().steps_use_pager ? undefined : NO_PAGER_ENV),
       planRules: () => this.auto.planRules(),
-      stepLimitRefusal: () => this.auto.stepLimitRefusal(),
       summarizer: this.summarizer,
       desktop: host.desktop,
     });
@@ -101,6 +102,7 @@ export class AgentSession {
       used: (tokens) => this.auto.countTokens(tokens),
       retryBaseMs: host.retryBaseMs,
     });
+    this.loop = new AgentLoop({ conversation: this.conversation, requests: this.requests, tools, auto: this.auto, budget: this.budget });
   }
 
   view(): ConversationView {
@@ -122,12 +124,12 @@ export class AgentSession {
    * mid-stream is in the history as it arrived; the model is asked for it again.
    */
   retry(): void {
-    if (this.looping || this.requests.current) throw new Error('The agent is still working; wait for it or cancel it (Esc) first.');
+    if (this.loop.running || this.requests.current) throw new Error('The agent is still working; wait for it or cancel it (Esc) first.');
     if (!this.conversation.unanswered) {
       if (!this.conversation.lastAnswerBroke) throw new Error('There is no failed request to send again.');
       this.conversation.appendToHistory('user', [{ type: 'text', text: '[Your answer above broke off. Answer again.]' }]);
     }
-    void this.runLoop(true);
+    void this.loop.run(true);
   }
 
   /** The model picker's list for a backend: the endpoint's own, or the catalog. */
@@ -179,7 +181,7 @@ export class AgentSession {
     if (autoEnd) content.unshift({ type: 'text', text: autoEnd });
     if (text) content.push({ type: 'text', text: modelHint ? `${scrubbed.text}\n${modelHint}` : scrubbed.text });
     this.conversation.queue(content, true);
-    void this.runLoop();
+    void this.loop.run();
     return itemId;
   }
 
@@ -193,7 +195,7 @@ export class AgentSession {
   }
 
   /** The auto banner's Stop, Esc in the panel, or Ctrl+C in the run's pane. */
-  stopAuto(by: 'ctrl-c' | 'panel'): void {
+  stopAuto(by: AutoStopper): void {
     this.auto.stop(by);
   }
 
@@ -319,56 +321,10 @@ export class AgentSession {
     this.conversation.dispose();
   }
 
-  // ── The loop ─────────────────────────────────────────────────────────────────────────
-
-  /** `resend`: the history already ends with the request to send (Retry). */
-  private async runLoop(resend = false): Promise<void> {
-    if (this.looping) return;
-    this.looping = true;
-    // An answer without tool calls ends the loop with the model's say-so (an auto run is done).
-    let answered = false;
-    try {
-      while (resend || (this.conversation.hasQueued && !this.tools.plan?.waitingForUser)) {
-        // "New conversation" replaces the history; a loop of the old one must not write into it.
-        const conversation = this.conversation.id;
-        this.conversation.appendToHistory('user', this.conversation.takeQueued());
-        resend = false;
-        for (;;) {
-          const result = await this.requests.send();
-          if (!result || this.conversation.id !== conversation) break;
-          const toolUses = result.content.filter((part) => part.type === 'tool_use');
-          answered = toolUses.length === 0;
-          if (answered) break;
-          // An auto run told to stop (its token budget) runs none of them; every call still gets its result.
-          if (this.auto.stopping) this.tools.plan?.cancel(false);
-          const { results, stop, note } = await this.tools.execute(toolUses);
-          this.auto.stepsRan();
-          if (note) this.conversation.queue([{ type: 'text', text: note }]);
-          if (this.conversation.id !== conversation) break;
-          this.conversation.appendToHistory('user', results);
-          if (stop || this.auto.stopping) break;
-          // Messages typed meanwhile go out with the tool results.
-          if (this.conversation.hasQueued) this.conversation.appendToHistory('user', this.conversation.takeQueued());
-        }
-      }
-    } finally {
-      this.looping = false;
-      if (this.auto.running) this.auto.loopEnded(answered ? { kind: 'done' } : this.unansweredEnd());
-      this.conversation.changed();
-    }
-  }
-
-  /** Why the loop ended without an answer: the session budget, or a request that failed (its error card says how). */
-  private unansweredEnd(): AutoEnd {
-    const spent = this.budget.exhausted();
-    if (spent) return { kind: 'limit', limit: 'session-budget', detail: 'the session token budget was used up' };
-    return { kind: 'failed', detail: 'the model request failed (the error is shown above)' };
-  }
-
-  /** Everything stops: the stream, the plan with its running step, a `! cmd`, queued messages. */
-  private stopEverything(): void {
+  /** Everything stops: the stream, the plan with its running step, a `! cmd`, queued messages; `stop` says why (a plain cancel when absent). */
+  private stopEverything(stop?: PlanStop): void {
     this.requests.cancel();
-    this.tools.plan?.cancel(true);
+    this.tools.plan?.cancel(true, stop);
     this.userCommand.interrupt();
     this.conversation.takeQueued();
     this.conversation.changed();
@@ -413,7 +369,7 @@ export class AgentSession {
     const plan = this.tools.plan;
     if (this.userCommand.running || plan?.runningStep) return 'running-step';
     if (plan?.waitingForUser) return 'awaiting-approval';
-    if (this.looping) return 'thinking';
+    if (this.loop.running) return 'thinking';
     return 'idle';
   }
 

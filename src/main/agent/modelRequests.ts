@@ -94,7 +94,9 @@ export class ModelRequests {
     const settings = this.host.settings();
     const environment = scrubEnvironment(this.host.env, settings.context.include_env);
     const system = `${SYSTEM_PROMPT}\n\n${await this.host.standing.build(this.host.paneId(), settings.ai.context_blocks, environment)}`;
-    const messages = conversation.historyWithin(Math.min(settings.ai.history_token_budget, Math.floor(modelFacts(connection.model).contextWindow * 0.6)));
+    const { contextWindow } = modelFacts(connection.model);
+    const compactAt = Math.floor((contextWindow * settings.ai.compact_at_percent) / 100);
+    const messages = conversation.historyWithin(Math.min(settings.ai.history_token_budget, Math.floor(contextWindow * 0.6)), compactAt);
     conversation.contextTokens = estimateTokens(system) + estimateMessagesTokens(messages);
     conversation.changed();
     try {

@@ -31,6 +31,7 @@ export interface TurnListener extends Required<Pick<StreamHandlers, 'toolUse' | 
 export class ModelTurn {
   readonly item: AssistantItem = { id: randomUUID(), role: 'assistant', text: '', streaming: true, at: Date.now() };
   private currentPhase: 'thinking' | 'streaming' | 'retrying' = 'thinking';
+  private answered = false;
   private countdown: string | undefined;
   private readonly abort = new AbortController();
 
@@ -66,6 +67,7 @@ export class ModelTurn {
       try {
         const result = await backend.stream(request, handlers, this.abort.signal);
         this.item.streaming = false;
+        this.answered = true;
         return { kind: 'answered', result };
       } catch (error) {
         const failure = error instanceof ModelError ? error : new ModelError('network', String(error));
@@ -81,8 +83,13 @@ export class ModelTurn {
     }
   }
 
-  /** Esc: the request stops, and the item settles now, not when the connection has finished closing. */
+  /**
+   * Esc: the request stops, and the item settles now, not when the connection has finished
+   * closing. An answer that is complete stays as it is (an auto run's token budget, used up by
+   * that very answer, stops everything right after it).
+   */
   cancel(): void {
+    if (this.answered) return;
     this.abort.abort();
     this.cancelled();
   }

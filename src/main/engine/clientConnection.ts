@@ -101,7 +101,7 @@ export class ClientConnection implements PaneListener {
         return {};
       },
       'agent.auto-stop': () => {
-        this.engine.agent.stopAuto('panel');
+        this.engine.agent.stopAuto('stop-button');
         return {};
       },
       'agent.run': ({ paneId, command }) => {

@@ -104,7 +104,7 @@ describe.skipIf(missing.length > 0)(`interrupting a look under Xvfb${missing.len
     expect(stepNow(client, step.id)).toMatchObject({ status: 'failed', detail: 'cancelled' });
   }, 120_000);
 
-  it("an auto run's Stop ends a look it runs unasked (policy allows looks): cancelled, tesseract killed, the model hears of it next time", async () => {
+  it("an auto run's Stop ends a look it runs unasked (policy allows looks): tesseract killed, the card and the model told it was the run's Stop", async () => {
     const { client, model, paneId } = await open({ env: { DISPLAY: xvfb.display }, systemPolicyToml: '[approval.vision]\nscreenshot = "allow"\n' });
     model.script({ parts: [{ toolUse: { id: 'r1', name: 'read_screen_text', input: { target: 'screen', purpose: 'read everything' } } }] }, { parts: [{ text: 'Noted.' }] });
     await client.request('agent.auto', { paneId, task: 'read the screen' });
@@ -116,11 +116,11 @@ describe.skipIf(missing.length > 0)(`interrupting a look under Xvfb${missing.len
     const endedMs = performance.now() - pressed;
     await eventually(async () => (ourTesseracts().length === 0 ? true : undefined), 'no tesseract left');
     expect(endedMs).toBeLessThan(ocrMs / 4);
-    expect(stepNow(client, step.id)).toMatchObject({ status: 'failed', detail: 'cancelled' });
+    expect(stepNow(client, step.id)).toMatchObject({ status: 'failed', detail: 'auto run stopped (Stop on its banner)' });
 
     await eventually(async () => (latest(client)?.auto === undefined && latest(client)?.status === 'idle' ? true : undefined), 'the run ended');
     await client.request('agent.send', { text: 'what happened?', attachments: [], paneId });
     const next = await model.waitForRequest(2);
-    expect(JSON.stringify(next.body?.messages)).toContain('the user stopped it before it finished');
+    expect(JSON.stringify(next.body?.messages)).toContain('Not done: it was stopped before it finished (the user stopped the auto run with Stop on its banner); nothing was captured or read.');
   }, 120_000);
 });

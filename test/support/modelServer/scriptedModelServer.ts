@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { messageSequenceProblem } from './messageSequence';
 import { isHttpReply, planReply, toStreamReply, type HttpReply, type ScriptedReply, type StreamReply } from './script';
 import { anthropicProtocol, openaiProtocol, type WireProtocol } from './wireProtocols';
 
@@ -19,6 +20,11 @@ export interface ScriptedModelServer {
   readonly pendingReplies: number;
   /** Queues replies; each model request consumes the next one. */
   script(...replies: ScriptedReply[]): void;
+  /**
+   * Checks each Anthropic request's message sequence as the API does (messageSequence.ts) and
+   * answers an invalid one with the API's 400 `invalid_request_error` (it consumes no reply).
+   */
+  checkMessageSequence(on: boolean): void;
   /** Answers requests that find the queue empty; `null` removes the responder. */
   respond(responder: Responder | null): void;
   /**
@@ -79,6 +85,7 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
   let closing = false;
   let listedModels: readonly string[] | null = null;
   let modelListRequests = 0;
+  let checkSequence = false;
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -110,6 +117,8 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
     if (request.body === undefined) {
       return sendHttpReply(res, protocol, { status: 400, message: 'scripted model server: the request body is not JSON' });
     }
+    const problem = checkSequence && protocol === anthropicProtocol ? messageSequenceProblem(request.body.messages) : undefined;
+    if (problem) return sendHttpReply(res, protocol, { status: 400, errorType: 'invalid_request_error', message: problem });
 
     const reply = await nextReply(request);
     if (isHttpReply(reply)) return sendHttpReply(res, protocol, reply);
@@ -190,6 +199,9 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
     respond(next) {
       responder = next;
     },
+    checkMessageSequence(on) {
+      checkSequence = on;
+    },
     listModels(ids) {
       listedModels = ids;
     },
@@ -220,6 +232,7 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
       responder = null;
       listedModels = null;
       modelListRequests = 0;
+      checkSequence = false;
       requests = [];
       rejectWaiters('scripted model server: reset() before the request arrived');
     },

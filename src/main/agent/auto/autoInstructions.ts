@@ -1,5 +1,3 @@
-import { describeAutoEnd, type AutoEnd } from '../../../shared/companion';
-
 /** Goes to the model with the task (not shown in the panel): how an auto run differs from a conversation. */
 export function autoInstructions(paneId: number, maxSteps: number): string {
   return [
@@ -10,11 +8,4 @@ export function autoInstructions(paneId: number, maxSteps: number): string {
     `The run stops after ${maxSteps} steps or when its time or token budget runs out.`,
     'When the task is done, or cannot be done, answer without calling any tool: say briefly what you did and what is left.)',
   ].join(' ');
-}
-
-/** What the next request tells the model about a run that ended without its say-so; none when it said it was done. */
-export function autoEndNote(task: string, end: AutoEnd): string | undefined {
-  if (end.kind === 'done') return undefined;
-  if (end.kind === 'stopped') return `[The user stopped the auto run of the task "${task}" (${describeAutoEnd(end)}). Do not continue it unless they ask.]`;
-  return `[The auto run of the task "${task}" ended early: ${describeAutoEnd(end)}. Do not continue it unless the user asks.]`;
 }

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { ConversationItem } from '../../../shared/agent';
-import type { AutoEnd, AutoSummary, AutoView } from '../../../shared/companion';
+import type { AutoEnd, AutoStopper, AutoSummary, AutoView } from '../../../shared/companion';
 import type { Settings } from '../../../shared/settings';
 import type { PlanRules } from '../plan/plan';
-import { autoEndNote, autoInstructions } from './autoInstructions';
+import type { PlanStop } from '../plan/planEvents';
+import { autoEndNote, planStopFor } from './autoEndWords';
+import { autoInstructions } from './autoInstructions';
 import { AutoRun } from './autoRun';
 
 /** What auto mode needs from the agent session. */
@@ -16,8 +18,8 @@ export interface AutoModeHost {
   hasPane(paneId: number): boolean;
   /** Sends the task as a message with the instructions for the model; its item id, or undefined when nothing went out. */
   sendTask(paneId: number, task: string, instructions: string, itemId: string): Promise<string | undefined>;
-  /** Everything the agent does stops: the stream, the plan, the running step. */
-  stopEverything(): void;
+  /** Everything the agent does stops: the stream, the plan, the running step; `stop` says why, on the cards and to the model. */
+  stopEverything(stop: PlanStop): void;
   addSummary(summary: AutoSummary): void;
   changed(): void;
   /** A run started in a pane, or ended (undefined). */
@@ -49,6 +51,12 @@ export class AutoMode {
     return this.run?.end !== undefined;
   }
 
+  /** Once the run was told to stop: how its plans are cancelled (the cards and the model say why). */
+  get planStop(): PlanStop | undefined {
+    const end = this.run?.end;
+    return end && planStopFor(end);
+  }
+
   async start(paneId: number, task: string): Promise<void> {
     if (!this.host.hasPane(paneId)) throw new Error(`There is no pane ${paneId}.`);
     if (this.run) throw new Error(`An auto run is already working on "${this.run.task}"; stop it first (Esc, or Stop on its banner).`);
@@ -61,14 +69,14 @@ export class AutoMode {
       tokenBudget: settings.auto_token_budget,
     };
     const itemId = randomUUID();
-    this.run = new AutoRun(task.trim(), paneId, itemId, limits, { stopEverything: () => this.host.stopEverything(), changed: () => this.host.changed() });
+    this.run = new AutoRun(task.trim(), paneId, itemId, limits, { stopEverything: (end) => this.host.stopEverything(planStopFor(end)), changed: () => this.host.changed() });
     this.host.runChanged?.(paneId);
     const sent = await this.host.sendTask(paneId, task, autoInstructions(paneId, limits.maxSteps), itemId);
     if (!sent) this.loopEnded({ kind: 'failed', detail: 'the task could not be sent' });
   }
 
   /** The banner's Stop, Esc in the panel, or Ctrl+C in the run's pane. */
-  stop(by: 'ctrl-c' | 'panel'): void {
+  stop(by: AutoStopper): void {
     this.run?.stop({ kind: 'stopped', by });
   }
 
@@ -97,10 +105,6 @@ export class AutoMode {
 
   planRules(): PlanRules | undefined {
     return this.run?.planRules(this.host.items());
-  }
-
-  stepLimitRefusal(): string | undefined {
-    return this.run?.stepLimitRefusal;
   }
 
   countTokens(tokens: number): void {

@@ -10,8 +10,8 @@ export interface AutoLimits {
 }
 
 export interface AutoRunHost {
-  /** Everything the agent does stops: the stream, the plan, the running step (the loop then ends). */
-  stopEverything(): void;
+  /** Everything the agent does stops: the stream, the plan, the running step (the loop then ends); `end` says why. */
+  stopEverything(end: AutoEnd): void;
   changed(): void;
 }
 
@@ -49,12 +49,7 @@ export class AutoRun {
 
   /** The rules of the run's next plan: auto, and no more steps than the run has left. */
   planRules(items: readonly ConversationItem[]): PlanRules {
-    return { auto: true, maxSteps: Math.max(0, this.limits.maxSteps - this.stepCount(items)) };
-  }
-
-  /** What the model is told about a step proposed beyond the run's limit. */
-  get stepLimitRefusal(): string {
-    return `Not run: this auto run has reached its limit of ${this.limits.maxSteps} steps, so it ends here. Say what is left to do.`;
+    return { auto: true, stepLimit: { left: Math.max(0, this.limits.maxSteps - this.stepCount(items)), total: this.limits.maxSteps } };
   }
 
   view(items: readonly ConversationItem[]): AutoView {
@@ -89,7 +84,7 @@ export class AutoRun {
     if (this.ending) return;
     this.ending = end;
     clearTimeout(this.timer);
-    this.host.stopEverything();
+    this.host.stopEverything(end);
     this.host.changed();
   }
 
@@ -106,8 +101,9 @@ export class AutoRun {
     };
   }
 
+  /** Steps refused for being beyond the limit do not count against it. */
   private stepCount(items: readonly ConversationItem[]): number {
-    return this.plans(items).reduce((count, plan) => count + plan.steps.length, 0);
+    return this.plans(items).reduce((count, plan) => count + plan.steps.filter((step) => !step.beyondLimit).length, 0);
   }
 
   private plans(items: readonly ConversationItem[]): PlanView[] {

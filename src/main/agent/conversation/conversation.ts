@@ -5,6 +5,7 @@ import type { AgentContent, AgentMessage } from '../backends/modelBackend';
 import { estimateCostUsd, modelFacts } from '../modelCatalog';
 import { withRecentImages } from '../vision/recentImages';
 import { appendMessage, BROKE_OFF_MARK, fitHistory } from './conversationHistory';
+import { compactHistory, type CompactionFacts } from './historyCompaction';
 import { SentRequests } from './sentRequests';
 
 export type AssistantItem = Extract<ConversationItem, { role: 'assistant' }>;
@@ -41,6 +42,8 @@ export class Conversation {
   private readonly historyIndex = new Map<string, number>();
   /** History messages the last request left out to fit the budget. */
   private droppedMessages = 0;
+  /** What the last request sent as Tandem's summary of older turns; the next compaction cuts no earlier. */
+  private compaction: CompactionFacts | undefined;
   private viewTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: ConversationOptions) {}
@@ -129,12 +132,20 @@ export class Conversation {
   }
 
   /**
-   * The history to send within `budgetTokens`, only its newest images kept (withRecentImages:
-   * the budget counts what is sent); the view marks where what the model sees begins.
+   * The history to send: only its newest images kept (withRecentImages), older turns folded
+   * into Tandem's summary once it passes `compactAtTokens` (historyCompaction; 0: never), and
+   * within `budgetTokens` (the budget counts what is sent). The view marks where what the
+   * model sees whole begins.
    */
-  historyWithin(budgetTokens: number): AgentMessage[] {
-    const { messages, dropped } = fitHistory(withRecentImages(this.messages), budgetTokens);
-    this.droppedMessages = dropped;
+  historyWithin(budgetTokens: number, compactAtTokens = 0): AgentMessage[] {
+    const recent = withRecentImages(this.messages);
+    const compacted = compactAtTokens > 0 ? compactHistory(recent, compactAtTokens, this.compaction?.messages) : { messages: recent };
+    const { messages, dropped } = fitHistory(compacted.messages, budgetTokens);
+    const folded = compacted.facts?.messages ?? 0;
+    // The summary's own message, when it is not joined to the first one kept whole.
+    const summaryMessages = compacted.messages.length - (recent.length - folded);
+    this.compaction = compacted.facts;
+    this.droppedMessages = dropped === 0 ? 0 : folded + dropped - summaryMessages;
     return messages;
   }
 
@@ -168,6 +179,7 @@ export class Conversation {
     this.messages = [];
     this.historyIndex.clear();
     this.droppedMessages = 0;
+    this.compaction = undefined;
     this.takeQueued();
     this.usage = { inputTokens: 0, outputTokens: 0, contextTokens: 0 };
     this.costUsd = undefined;
@@ -195,6 +207,7 @@ export class Conversation {
       setupHint,
       queued: this.queuedMessages,
       contextStartsAt: this.contextStart(),
+      ...(this.compaction && this.droppedMessages === 0 ? { compaction: this.compactionView(this.compaction) } : {}),
       budget,
       grants,
       policyProblems,
@@ -204,7 +217,16 @@ export class Conversation {
 
   private contextStart(): string | undefined {
     if (this.droppedMessages === 0) return undefined;
-    return this.list.find((item) => (this.historyIndex.get(item.id) ?? 0) >= this.droppedMessages)?.id;
+    return this.firstItemFrom(this.droppedMessages);
+  }
+
+  private compactionView({ messages, turns, fromTokens, toTokens }: CompactionFacts): ConversationView['compaction'] {
+    return { startsAt: this.firstItemFrom(messages), turns, fromTokens, toTokens };
+  }
+
+  /** The first item whose exchange starts at or after history message `index`. */
+  private firstItemFrom(index: number): string | undefined {
+    return this.list.find((item) => (this.historyIndex.get(item.id) ?? 0) >= index)?.id;
   }
 
   /**

@@ -1,9 +1,11 @@
 import type { PlanAction, PlanState, PlanView, StepDecider, StepStatus } from '../../../shared/agent';
 import { isOpen, isPending } from '../../../shared/planSteps';
 import type { AuditRecord } from '../../safety/audit/auditEntry';
-import type { PlanEffect, PlanEvent, PlanWait, StepEnd } from './planEvents';
+import { USER_CANCEL, type PlanEffect, type PlanEvent, type PlanWait, type StepEnd } from './planEvents';
 import { auditDecidedBy, blockedDetail, gateDecider, isJudged, MAX_PLAN_STEPS, stepAudit, type PlanStep } from './planStep';
 import { applyStepDecision } from './stepDecisions';
+import { applyGateVerdict } from './gateVerdicts';
+import { refuseBeyondLimit } from './stepLimit';
 import { applyStepEnd } from './stepEnds';
 
 type StepActionEvent = Extract<PlanEvent, { kind: 'step-action' }>;
@@ -12,8 +14,11 @@ type StepActionEvent = Extract<PlanEvent, { kind: 'step-action' }>;
 export interface PlanRules {
   /** GREEN steps no policy or hook asks about run without asking; RED ones are refused; a failure ends the plan. */
   auto?: boolean;
-  /** Steps proposed beyond this are refused (the model is told); at most MAX_PLAN_STEPS. */
-  maxSteps?: number;
+  /**
+   * The run's step limit: steps proposed beyond the `left` it still has are refused on their
+   * cards (`beyondLimit`), and the model is told the run's limit of `total` steps was reached.
+   */
+  stepLimit?: { left: number; total: number };
 }
 
 /**
@@ -34,6 +39,8 @@ export class Plan {
   private currentMode: PlanView['mode'] = 'ask';
   private currentState: PlanState = 'active';
   private reason: string | undefined;
+  /** Why a cancelled plan was cancelled (its cards say it; a step that was running ends with it). */
+  private stopDetail: string | undefined;
   private pendingNote: string | undefined;
   private waiters: (() => void)[] = [];
 
@@ -152,8 +159,10 @@ export class Plan {
     }
     if (event.kind === 'cancel') {
       if (this.settled) return;
-      this.closeOpenSteps('skipped', 'plan cancelled', 'Not run: the user cancelled the plan.', 'cancelled the plan');
+      const stop = event.stop ?? USER_CANCEL;
+      this.closeOpenSteps('skipped', stop.detail, `Not run: ${stop.reason}.`, stop.decider);
       this.currentState = 'cancelled';
+      this.stopDetail = event.stop ? stop.detail : 'cancelled';
       return;
     }
     const step = this.list.find((candidate) => candidate.id === event.stepId);
@@ -175,7 +184,7 @@ export class Plan {
         if (step.kind === 'ui' && isOpen(step)) step.ui = event.ui;
         return;
       case 'judged':
-        this.judged(step, event, effects);
+        applyGateVerdict(step, event, { auto: this.auto, open: !this.settled, halt: (reason) => this.halt(reason), effects });
         return;
       case 'step-action':
         this.stepAction(step, event, effects);
@@ -196,7 +205,7 @@ export class Plan {
   }
 
   private propose(event: Extract<PlanEvent, { kind: 'proposed' }>, effects: PlanEffect[]): void {
-    if (this.list.length >= Math.min(MAX_PLAN_STEPS, this.rules.maxSteps ?? MAX_PLAN_STEPS)) return;
+    if (this.list.length >= MAX_PLAN_STEPS) return;
     const step: PlanStep = {
       id: `${this.id}s${this.list.length + 1}`,
       index: this.list.length + 1,
@@ -212,51 +221,11 @@ export class Plan {
       // Until it is judged, the action in words is its command.
       ...(event.ui ? { kind: 'ui' as const, uiRequest: event.ui, ui: { action: event.ui.action, description: event.command } } : {}),
     };
+    const limit = this.rules.stepLimit;
+    const withinLimit = this.list.filter((candidate) => !candidate.beyondLimit).length;
     this.list.push(step);
-    effects.push({ kind: 'classify', stepId: step.id });
-  }
-
-  private judged(step: PlanStep, event: Extract<PlanEvent, { kind: 'judged' }>, effects: PlanEffect[]): void {
-    // The user edited the step meanwhile: the new command is judged in its turn.
-    if (step.command !== event.command) return;
-    const { decision } = event;
-    if (decision.command !== event.command) {
-      // A pre-exec hook changed the command: what runs is what the hook returned.
-      const hook = decision.modifiedBy ?? 'pre-exec';
-      effects.push(this.audit(step, 'edited', { command: decision.command, originalCommand: event.command, decidedBy: { kind: 'hook', rule: hook } }));
-      step.originalCommand ??= event.command;
-      step.command = decision.command;
-      step.changedByHook = hook;
-    }
-    step.risk = { level: decision.level, reasons: decision.reasons };
-    step.judgedCommand = step.command;
-    step.approval = {
-      decision: decision.decision,
-      blocked: decision.blocked,
-      rule: decision.rule,
-      decidedBy: decision.decidedBy,
-      grantable: !decision.blocked && decision.level !== 'red' && decision.decision === 'ask' && !decision.personal,
-      shape: decision.shape,
-      ...(decision.personal ? { personal: true } : {}),
-    };
-    if (this.settled || !isOpen(step)) return;
-    if (this.auto && decision.blocked) {
-      const why = decision.reasons.join(' ');
-      const rule = `auto mode, which refuses RED steps${why ? `: ${why}` : ''}`;
-      step.result = { content: `Not run: refused by ${rule} Find another way, or leave this to the user and say so.`, isError: true };
-      this.setStatus(step, 'denied', `refused (RED) by auto mode${why ? `: ${why}` : ''}`);
-      step.decider = { verdict: 'denied', by: 'auto', rule: 'RED: never runs in auto mode' };
-      effects.push(this.audit(step, 'denied', { decision: 'deny', decidedBy: auditDecidedBy(step.decider), reason: why || undefined }));
-      this.halt(`Step ${step.index} was refused: auto mode does not run RED steps.`);
-    } else if (decision.decision === 'deny') {
-      step.result = { content: `Not run: denied by ${decision.rule}.`, isError: true };
-      this.setStatus(step, 'denied', `denied by ${decision.rule}`);
-      step.decider = gateDecider('denied', step.approval);
-      effects.push(this.audit(step, 'denied', { decision: 'deny', decidedBy: auditDecidedBy(step.decider) }));
-      this.halt(`Step ${step.index} was denied by ${decision.rule}.`);
-    } else if (decision.blocked) {
-      effects.push(this.audit(step, 'blocked', { decidedBy: auditDecidedBy(gateDecider('denied', step.approval)) }));
-    }
+    if (limit && withinLimit >= limit.left) refuseBeyondLimit(step, limit.total);
+    else effects.push({ kind: 'classify', stepId: step.id });
   }
 
   private stepAction(step: PlanStep, event: StepActionEvent, effects: PlanEffect[]): void {
@@ -290,7 +259,7 @@ export class Plan {
   }
 
   private ended(step: PlanStep, end: StepEnd, effects: PlanEffect[]): void {
-    const halt = applyStepEnd(step, end, { cancelled: this.currentState === 'cancelled', effects });
+    const halt = applyStepEnd(step, end, { cancelled: this.currentState === 'cancelled' ? this.stopDetail : undefined, effects });
     if (halt) this.halt(halt);
   }
 

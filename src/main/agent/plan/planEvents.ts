@@ -1,12 +1,12 @@
 import type { ToolResultContent } from '../backends/modelBackend';
-import type { EditStepView, PlanAction, StepAction, StepRisk } from '../../../shared/agent';
+import type { EditStepView, PlanAction, StepAction, StepDecider, StepRisk } from '../../../shared/agent';
 import type { ScreenshotView, UiStepView } from '../../../shared/screenSteps';
 import type { GateDecision } from '../../safety/approval/approvalGate';
 import type { AuditRecord } from '../../safety/audit/auditEntry';
 import type { EditRequest } from '../fileEdits/fileEdit';
 import type { UiRequest } from '../vision/uiRequest';
 import type { VisionRequest } from '../vision/visionRequest';
-import type { PlanStep } from './planStep';
+import type { AuditEffect, PlanStep } from './planStep';
 import type { StepOutcome } from './stepRunner';
 
 /** Everything that moves a plan, from whoever it comes: the model's tool calls, the gate, the user, the step being run. */
@@ -29,13 +29,35 @@ export type PlanEvent =
   | { kind: 'plan-action'; action: PlanAction }
   /** A note from the user: once no step runs, the rest of the plan goes back to the model. */
   | { kind: 'note'; text: string }
-  | { kind: 'cancel' }
+  | { kind: 'cancel'; stop?: PlanStop }
   /** The approved step is being typed into its pane. */
   | { kind: 'started'; stepId: string }
   /** Progress while it runs: "waiting for the prompt", "timed out: interrupted" ... */
   | { kind: 'progress'; stepId: string; detail: string | undefined }
   | { kind: 'block-started'; stepId: string; blockId: string }
   | { kind: 'ended'; stepId: string; end: StepEnd };
+
+/**
+ * Who or what cancelled a plan, in the words of its cards and of what the model is told; a
+ * plain cancel (Esc in a conversation) when absent.
+ */
+export interface PlanStop {
+  /** The card's line on a step that did not run: "skipped by auto mode · its token budget of 1,000 was used up". */
+  decider: StepDecider;
+  /** The step's detail: "auto run stopped (Stop on its banner)". */
+  detail: string;
+  /** For the model, after "Not run: " or "It was interrupted: ": "the user pressed Stop on the auto run's banner". */
+  reason: string;
+  /** The user's own Ctrl+C already reached the pane: Tandem sends none of its own unless the step goes on. */
+  ctrlCSent?: boolean;
+}
+
+/** A plain cancel: Esc or Ctrl+C in the AI panel. */
+export const USER_CANCEL: PlanStop = {
+  decider: { verdict: 'skipped', by: 'you', rule: 'cancelled the plan' },
+  detail: 'plan cancelled',
+  reason: 'the user cancelled the plan',
+};
 
 /** How a step's run ended. */
 export type StepEnd =
@@ -62,8 +84,7 @@ export type EditAudit = Pick<AuditRecord, 'path' | 'sha256Before' | 'sha256After
 
 /** What a transition asks of the world; the plan runner carries them out in order. */
 export type PlanEffect =
-  /** A line of the audit trail (the runner adds the conversation, the plan and, when unknown, the cwd). */
-  | { kind: 'audit'; record: AuditRecord }
+  | AuditEffect
   /** "Allow for this session": the gate stops asking for this shape. */
   | { kind: 'grant'; shape: string; command: string }
   /** The step's command is new: classify it. */

@@ -9,11 +9,10 @@ import type { EditSteps, UndoEnd } from '../fileEdits/editSteps';
 import type { ProposedStep } from '../tools/agentTool';
 import type { Plan } from './plan';
 import type { PlanStep } from './planStep';
-import type { PlanEffect, PlanEvent, StepEnd } from './planEvents';
-import { StepRunner, type StepOutcome } from './stepRunner';
+import type { PlanEffect, PlanEvent, PlanStop, StepEnd } from './planEvents';
+import { beyondLimitAudit } from './stepLimit';
+import { StepRunner, type FinishedRun } from './stepRunner';
 import type { UiSteps } from '../vision/uiSteps';
-
-export type FinishedRun = Extract<StepOutcome, { kind: 'finished' }>;
 
 export interface PlanRunnerDeps {
   pane(paneId: number): AgentPane | undefined;
@@ -90,10 +89,12 @@ export class PlanRunner {
     return this.plan.stepForCall(toolUseId) !== undefined;
   }
 
-  /** The response is complete: its steps are put to the user, and into the audit trail. */
+  /** The response is complete: its steps are put to the user, and into the audit trail (those beyond an auto run's limit with their refusal). */
   present(): void {
     for (const step of this.plan.steps) {
       this.deps.audit({ event: 'proposed', step: step.index, command: step.command, cwd: this.cwdOf(step.paneId) || undefined, pane: step.paneId });
+      const refused = beyondLimitAudit(step);
+      if (refused) this.deps.audit(refused);
     }
   }
 
@@ -127,17 +128,21 @@ export class PlanRunner {
     this.apply({ kind: 'note', text: note });
   }
 
-  /** Cancel the plan: steps not yet run will not run; with `everything`, the running one gets SIGINT too. */
-  cancel(everything: boolean): void {
+  /**
+   * Cancel the plan: steps not yet run will not run; with `everything`, the running one is
+   * ended too. `stop` says who or what cancelled it (a plain cancel when absent).
+   */
+  cancel(everything: boolean, stop?: PlanStop): void {
     if (this.plan.settled) return;
-    this.apply({ kind: 'cancel' }, false);
-    if (everything) this.interruptRunningStep();
+    this.apply({ kind: 'cancel', stop }, false);
+    if (everything) this.interruptRunningStep(stop);
     this.deps.changed();
   }
 
-  interruptRunningStep(): void {
-    this.stepRunner?.interrupt();
-    this.screenAbort?.abort();
+  interruptRunningStep(stop?: PlanStop): void {
+    this.stepRunner?.interrupt(stop && { reason: stop.reason, ctrlCSent: stop.ctrlCSent });
+    // A look or UI step reads why from its signal (the user, or what ended an auto run).
+    this.screenAbort?.abort(stop?.reason);
   }
 
   /** Undo of a finished edit step was tried: the card says how it went. */

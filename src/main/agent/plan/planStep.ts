@@ -4,7 +4,6 @@ import type { ToolResultContent } from '../backends/modelBackend';
 import type { EditRequest } from '../fileEdits/fileEdit';
 import type { UiRequest } from '../vision/uiRequest';
 import type { VisionRequest } from '../vision/visionRequest';
-import type { PlanEffect } from './planEvents';
 
 /** More steps than this in one response are refused (the model is told). */
 export const MAX_PLAN_STEPS = 50;
@@ -47,8 +46,14 @@ export function auditDecidedBy(decider: StepDecider): NonNullable<AuditRecord['d
   return { kind: decider.by === 'you' || decider.by === 'allow-all' ? 'person' : decider.by, rule: decider.rule };
 }
 
+/** A line of the audit trail a transition asks for (the runner adds the conversation, the plan and, when unknown, the cwd). */
+export interface AuditEffect {
+  kind: 'audit';
+  record: AuditRecord;
+}
+
 /** An audit line about a step (what the plan returns as an effect). */
-export function stepAudit(step: PlanStep, event: AuditRecord['event'], extra: Partial<AuditRecord> = {}): PlanEffect {
+export function stepAudit(step: PlanStep, event: AuditRecord['event'], extra: Partial<AuditRecord> = {}): AuditEffect {
   return {
     kind: 'audit',
     record: { event, step: step.index, command: step.ui?.description ?? step.command, cwd: step.cwd, pane: step.paneId, level: step.risk?.level, ...extra },

@@ -5,9 +5,10 @@ import { stepAudit, type PlanStep } from './planStep';
 /**
  * A step ended: its status, result for the model and audit lines, from how it ended (a
  * command ran to its end, an edit was written or not, it never ran). Returns why the plan
- * should stop, when it should. `cancelled`: the plan was cancelled while the step ran.
+ * should stop, when it should. `cancelled`: the plan was cancelled while the step ran, in the
+ * step's words ("cancelled", "auto run stopped (Ctrl+C in the pane)").
  */
-export function applyStepEnd(step: PlanStep, end: StepEnd, plan: { cancelled: boolean; effects: PlanEffect[] }): string | undefined {
+export function applyStepEnd(step: PlanStep, end: StepEnd, plan: { cancelled: string | undefined; effects: PlanEffect[] }): string | undefined {
   const { effects } = plan;
   const settle = (status: PlanStep['status'], detail?: string) => {
     step.status = status;
@@ -23,7 +24,7 @@ export function applyStepEnd(step: PlanStep, end: StepEnd, plan: { cancelled: bo
       const ok = (block.exitCode === 0 || block.exitCode === undefined) && !timedOut && !interrupted;
       step.result = { content: end.report, isError: !ok || changedOwn !== '' };
       step.redacted = redactionNote(end.report);
-      const detail = timedOut ? 'timed out' : interrupted ? (plan.cancelled ? 'cancelled' : 'interrupted') : undefined;
+      const detail = timedOut ? 'timed out' : interrupted ? (plan.cancelled ?? 'interrupted') : undefined;
       settle(ok ? 'done' : 'failed', detail);
       effects.push(stepAudit(step, 'executed', { exitCode: block.exitCode, durationMs: step.durationMs, reason: detail }));
       effects.push({ kind: 'executed', stepId: step.id, cwd: block.cwd });
@@ -46,7 +47,7 @@ export function applyStepEnd(step: PlanStep, end: StepEnd, plan: { cancelled: bo
       step.result = { content: end.content, isError: !end.ok };
       if (end.kind === 'looked' && end.screenshot) step.screenshot = end.screenshot;
       // Stopped like a command step: "cancelled" when the plan was, "interrupted" otherwise.
-      const stopped = end.interrupted ? (plan.cancelled ? 'cancelled' : 'interrupted') : undefined;
+      const stopped = end.interrupted ? (plan.cancelled ?? 'interrupted') : undefined;
       const reason = end.ok ? undefined : (stopped ?? end.report);
       // A look's card says what it saw in words ("4 words read from window 'Build failed' (Xmessage, 0x2a00007)"), not only the id the model named.
       settle(end.ok ? 'done' : 'failed', reason ?? (end.kind === 'looked' ? end.report : undefined));

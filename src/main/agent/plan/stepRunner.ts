@@ -11,12 +11,16 @@ const QUIET_MS = 15_000;
 const PAGER_CHECK_MS = 1_000;
 
 export type StepOutcome =
-  | { kind: 'finished'; block: Block; output: BlockOutput; timedOut: boolean; interrupted: boolean }
+  /** `interruption`: who or what ended it, for the model ("the user pressed Stop on the auto run's banner"). */
+  | { kind: 'finished'; block: Block; output: BlockOutput; timedOut: boolean; interrupted: boolean; interruption?: string }
   /** The shell showed its next prompt without running anything (a syntax error, say). */
   | { kind: 'not-run'; message: string }
   | { kind: 'pane-gone'; message: string }
   /** Cancelled before it was typed. */
   | { kind: 'cancelled' };
+
+/** A step that ran to its end: its block and output. */
+export type FinishedRun = Extract<StepOutcome, { kind: 'finished' }>;
 
 export interface StepRunOptions {
   timeoutMs: number;
@@ -35,6 +39,16 @@ const PAGER_QUIT_MS = 1_000;
 const INTERRUPT_RETRY_MS = 1_000;
 /** After the second Ctrl+C of a cancel, how long before the foreground job gets SIGKILL. */
 const CANCEL_KILL_GRACE_MS = 3_000;
+/** After the user's own Ctrl+C in the pane, how long the prompt has to come back before Tandem sends one. */
+const USER_CTRL_C_GRACE_MS = 3_000;
+
+/** Why a running step is ended, when more is known than "the user cancelled it". */
+export interface StepInterruption {
+  /** For the model: "the user pressed Ctrl+C in the pane". */
+  reason: string;
+  /** The user's own Ctrl+C already reached the pane: a second one from Tandem would only leave a `^C` prompt line. */
+  ctrlCSent?: boolean;
+}
 
 /** One thing done to end a running step; `undefined` when it does not apply (no pager to quit). */
 interface EndingStage {
@@ -57,6 +71,7 @@ export class StepRunner {
   private cancelled = false;
   private typed = false;
   private interruptedByUser = false;
+  private interruption: string | undefined;
   private ending: EndingStage[] | undefined;
   private endingTimer: NodeJS.Timeout | undefined;
 
@@ -153,6 +168,7 @@ export class StepRunner {
               output: output ?? { text: '', truncated: false, lineCount: 0 },
               timedOut,
               interrupted: this.interruptedByUser,
+              ...(this.interruption ? { interruption: this.interruption } : {}),
             }),
           );
         },
@@ -187,8 +203,10 @@ export class StepRunner {
    * Esc / Ctrl+C from the panel: a typed step is ended (`q` to a pager, Ctrl+C, Ctrl+C once
    * more, SIGKILL, each while its prompt has not come back); again while it is being ended,
    * the next stage comes at once. A step still waiting for the prompt is not typed at all.
+   * When the user's own Ctrl+C reached the pane already, Tandem's first Ctrl+C waits a few
+   * seconds for the prompt instead (sent at once, it would reach the shell's next prompt).
    */
-  interrupt(): void {
+  interrupt(cause?: StepInterruption): void {
     if (!this.typed) {
       this.cancelled = true;
       this.stop?.();
@@ -196,6 +214,7 @@ export class StepRunner {
     }
     if (!this.stop) return;
     this.interruptedByUser = true;
+    this.interruption ??= cause?.reason;
     if (this.ending) {
       if (this.ending.length > 0) this.nextEndingStage();
       else this.pane.interrupt();
@@ -205,7 +224,7 @@ export class StepRunner {
     // (seen under load, with the block already started); a user would press it once more.
     this.beginEnding([
       this.quitPagerStage('cancelling'),
-      this.interruptStage('cancelling', INTERRUPT_RETRY_MS),
+      cause?.ctrlCSent ? this.waitStage('cancelling: Ctrl+C in the pane', USER_CTRL_C_GRACE_MS) : this.interruptStage('cancelling', INTERRUPT_RETRY_MS),
       this.interruptStage('cancelling', CANCEL_KILL_GRACE_MS),
       this.killStage(),
     ]);
@@ -237,6 +256,11 @@ export class StepRunner {
         return pager && `${why}: asked ${pager} to quit (q)`;
       },
     };
+  }
+
+  /** Nothing is sent: the prompt has `waitMs` to come back before the next stage. */
+  private waitStage(detail: string, waitMs: number): EndingStage {
+    return { waitMs, act: () => detail };
   }
 
   private interruptStage(why: string, waitMs: number): EndingStage {

@@ -2,7 +2,7 @@ import type { AgentPane } from '../agentPane';
 import type { EditRequest } from '../fileEdits/fileEdit';
 import type { ToolDefinition } from '../backends/modelBackend';
 import type { PlanStep } from '../plan/planStep';
-import type { FinishedRun } from '../plan/planRunner';
+import type { FinishedRun } from '../plan/stepRunner';
 import type { Summarizer } from '../summarizer/summarizer';
 import type { DesktopOffer } from '../vision/desktopOffer';
 import type { UiRequest } from '../vision/uiRequest';

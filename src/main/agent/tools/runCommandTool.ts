@@ -45,7 +45,7 @@ export const runCommandTool: CommandTool = {
         ? `${step.changedByHook ? `The pre-exec hook ${step.changedByHook} changed` : 'The user edited'} your command before it ran; it ran as shown (you proposed: ${step.originalCommand}).`
         : '',
       run.timedOut ? `It ran past the step timeout and was interrupted.` : '',
-      run.interrupted ? 'The user interrupted it (Ctrl+C).' : '',
+      run.interrupted ? `It was interrupted: ${run.interruption ?? 'the user stopped it from the AI panel'}.` : '',
     ].filter(Boolean);
     if (ownFilesChanged.length > 0) notes.push(`It changed Tandem's own files (${ownFilesChanged.join(', ')}); the plan was stopped and the user told.`);
     return blockForModel(run.block, run.output, { note: notes.join(' ') || undefined });

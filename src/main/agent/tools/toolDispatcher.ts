@@ -40,8 +40,6 @@ export interface ToolDispatcherHost {
   stepEnv?(): Readonly<Record<string, string>> | undefined;
   /** How the next plan differs (an `!auto` run's), or undefined for an ordinary plan. */
   planRules?(): PlanRules | undefined;
-  /** What the model is told about a step beyond an auto run's step limit. */
-  stepLimitRefusal?(): string | undefined;
   /** Summaries for `terminal_history` (the small model, or local filtering). */
   summarizer?: Summarizer;
   /** Screenshots and the window list; absent: look steps say it is not available. */
@@ -174,8 +172,6 @@ export class ToolDispatcher {
     let stop = false;
     let note: string | undefined;
     const runner = this.runner;
-    // Steps refused because an auto run had no more left (not because a plan is full).
-    const runLimited = runner !== undefined && runner.plan.auto && runner.plan.steps.length < MAX_PLAN_STEPS;
     if (runner) {
       for (const result of await runner.run()) results.set(result.toolUseId, result);
       stop = runner.plan.state === 'cancelled';
@@ -183,7 +179,7 @@ export class ToolDispatcher {
       this.runner = undefined;
     }
     const content: AgentContent[] = calls.map((call) => {
-      const result = results.get(call.id) ?? this.refusal(call, runLimited);
+      const result = results.get(call.id) ?? this.refusal(call);
       return { type: 'tool_result', tool_use_id: call.id, content: result.content, ...(result.isError ? { is_error: true } : {}) };
     });
     return { results: content, stop, note };
@@ -218,12 +214,11 @@ export class ToolDispatcher {
     return tool;
   }
 
-  /** Why a gated call has no step: its input was invalid, or the plan (or an auto run) was full. */
-  private refusal(call: ToolCall, runLimited: boolean): { content: string; isError: boolean } {
+  /** Why a gated call has no step: its input was invalid, or the plan was full. */
+  private refusal(call: ToolCall): { content: string; isError: boolean } {
     const proposed = this.gatedTool(call.name).propose(call.input);
     if (!proposed.ok) return { content: proposed.refusal, isError: true };
-    const limit = runLimited ? this.host.stepLimitRefusal?.() : undefined;
-    return { content: limit ?? `Not run: a plan has at most ${MAX_PLAN_STEPS} steps; propose the rest after these have run.`, isError: true };
+    return { content: `Not run: a plan has at most ${MAX_PLAN_STEPS} steps; propose the rest after these have run.`, isError: true };
   }
 
   private newRunner(plan: Plan): PlanRunner {

@@ -77,7 +77,10 @@ export class LookSteps {
       this.deps.memory.remember(look.target, taken.space, taken.description, { screenshot: shot.screenshot });
       return shot;
     } catch (error) {
-      if (signal?.aborted) return { kind: 'looked', ok: false, interrupted: true, content: 'Not done: the user stopped it before it finished; nothing was captured or read.', report: 'interrupted' };
+      if (signal?.aborted) {
+        const why = typeof signal.reason === 'string' ? `it was stopped before it finished (${signal.reason})` : 'the user stopped it before it finished';
+        return { kind: 'looked', ok: false, interrupted: true, content: `Not done: ${why}; nothing was captured or read.`, report: 'interrupted' };
+      }
       const message = error instanceof Error ? error.message : String(error);
       return { kind: 'looked', ok: false, content: `Not done: ${message}`, report: message };
     }

@@ -115,7 +115,8 @@ export class UiSteps {
       return { kind: 'acted', ok: true, content: done, report: resolved.view.description };
     } catch (error) {
       if (signal?.aborted) {
-        const content = 'Not done: the user stopped it. Part of it may have happened (some of the text typed, say); take a screenshot to see.';
+        const why = typeof signal.reason === 'string' ? `it was stopped (${signal.reason})` : 'the user stopped it';
+        const content = `Not done: ${why}. Part of it may have happened (some of the text typed, say); take a screenshot to see.`;
         return { kind: 'acted', ok: false, interrupted: true, content, report: 'interrupted' };
       }
       const message = messageOf(error);

@@ -1,5 +1,5 @@
 import { Fragment, useLayoutEffect, useRef } from 'react';
-import type { ConversationItem } from '../../../shared/agent';
+import type { ConversationItem, ConversationView } from '../../../shared/agent';
 import { chordLabel } from '../actions/chords';
 import { primaryChord } from '../actions/keybindings';
 import { useConversationStore } from './conversationStore';
@@ -13,6 +13,7 @@ const STICK_DISTANCE_PX = 32;
 export function MessageList() {
   const items = useConversationStore((state) => state.conversation?.items ?? NO_ITEMS);
   const contextStartsAt = useConversationStore((state) => state.conversation?.contextStartsAt);
+  const compaction = useConversationStore((state) => state.conversation?.compaction);
   const listRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
 
@@ -34,19 +35,48 @@ export function MessageList() {
         stickToBottom.current = list.scrollHeight - list.scrollTop - list.clientHeight <= STICK_DISTANCE_PX;
       }}
     >
-      {items.length === 0 ? <EmptyConversation /> : <ConversationItems items={items} contextStartsAt={contextStartsAt} />}
+      {items.length === 0 ? <EmptyConversation /> : <ConversationItems items={items} contextStartsAt={contextStartsAt} compaction={compaction} />}
     </div>
   );
 }
 
-/** The items, with a marker before the first one the model still sees (when history was dropped). */
-export function ConversationItems({ items, contextStartsAt }: { items: ConversationItem[]; contextStartsAt: string | undefined }) {
+/**
+ * The items, with a marker before the first one the model still sees (when history was
+ * dropped), or before the first one it is sent whole (when older turns were compacted).
+ */
+export function ConversationItems({
+  items,
+  contextStartsAt,
+  compaction,
+}: {
+  items: ConversationItem[];
+  contextStartsAt: string | undefined;
+  compaction?: ConversationView['compaction'];
+}) {
+  const compactedBefore = compaction && (items.some((item) => item.id === compaction.startsAt) ? compaction.startsAt : items[0]?.id);
   return items.map((item) => (
     <Fragment key={item.id}>
       {item.id === contextStartsAt && <DroppedHistoryMarker />}
+      {compaction && item.id === compactedBefore && <CompactedHistoryMarker compaction={compaction} />}
       <MessageItem item={item} />
     </Fragment>
   ));
+}
+
+/** Between the turns the model gets as Tandem's summary and those it gets whole. */
+function CompactedHistoryMarker({ compaction }: { compaction: NonNullable<ConversationView['compaction']> }) {
+  const { turns, fromTokens, toTokens } = compaction;
+  return (
+    <div className="ai-dropped-history" data-testid="compacted-history" role="separator" data-turns={turns}>
+      Earlier turns compacted: {turns} {turns === 1 ? 'turn' : 'turns'} → {formatTokens(toTokens)} tokens (from {formatTokens(fromTokens)}). The model gets
+      Tandem&apos;s summary of the messages above ([ai] compact_at_percent); they stay here in full.
+    </div>
+  );
+}
+
+/** 1234 → "1.2k", 950 → "950". */
+function formatTokens(tokens: number): string {
+  return tokens < 1_000 ? String(tokens) : `${(tokens / 1_000).toFixed(1).replace(/\.0$/, '')}k`;
 }
 
 /** Between the exchanges the model no longer sees and those it does. */
