@@ -208,7 +208,16 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
       {step.edit && step.status === 'done' && (
         <div className="plan-step__undo">
           {!step.edit.undo?.restored && (
-            <button type="button" data-action="undo" title="Put back what the file held before this edit (only if it has not changed since)" onClick={() => decideStep(planId, step.id, 'undo')}>
+            <button
+              type="button"
+              data-action="undo"
+              title="Put back what the file held before this edit (only if it has not changed since)"
+              onMouseDown={keepFocusOnClick}
+              onClick={(event) => {
+                focusPlanAfter(event);
+                decideStep(planId, step.id, 'undo');
+              }}
+            >
               Undo
             </button>
           )}
