@@ -186,11 +186,19 @@ export type Response =
   | { id: number; result: unknown }
   | { id: number; error: { message: string; code?: string } };
 
+/**
+ * What takes a pane notice away by itself, its cause being gone: the user types in the pane,
+ * a command starts there, an auto run starts, the agent has nothing left in progress, or
+ * (for a purely informative one) a short while passes. A notice without any stays until
+ * dismissed.
+ */
+export type NoticeEnd = 'typing' | 'command' | 'run-start' | 'agent-idle' | 'timeout';
+
 export interface Events extends AgentEvents {
   'pane.state': { paneId: number; state: TerminalState; cwd: string; integration: boolean; title?: string };
   'pane.exit': { paneId: number; exitCode: number; signal?: number; message: string };
   /** Something the user should read in the pane's status area (fallback shell, integration off ...). */
-  'pane.notice': { paneId: number; level: 'info' | 'warning' | 'error'; message: string };
+  'pane.notice': { paneId: number; level: 'info' | 'warning' | 'error'; message: string; ends?: NoticeEnd[] };
   'block.started': Block;
   'block.finished': Block;
   'settings.changed': { settings: Settings; error?: string };

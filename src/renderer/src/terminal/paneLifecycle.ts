@@ -27,8 +27,14 @@ const transport: PaneTransport = {
 const hooks: PaneSessionHooks = {
   onFocus: (paneId) => useLayoutStore.getState().focusPane(paneId),
   onRestartRequested: (paneId) => void restartPane(paneId),
-  onUserInput: (paneId) => useBlocksStore.getState().select(paneId, undefined),
-  onBlock: (block) => useBlocksStore.getState().upsert(block),
+  onUserInput: (paneId) => {
+    useBlocksStore.getState().select(paneId, undefined);
+    usePanesStore.getState().endNotices(paneId, 'typing');
+  },
+  onBlock: (block) => {
+    useBlocksStore.getState().upsert(block);
+    if (block.endedAt === undefined) usePanesStore.getState().endNotices(block.paneId, 'command');
+  },
   onBlocksListed: (paneId, blocks) => useBlocksStore.getState().merge(paneId, blocks),
   onPaneEvent: applyPaneEvent,
 };
