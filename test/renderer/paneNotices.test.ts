@@ -54,7 +54,7 @@ describe('pane notices end with their cause', () => {
 
   it('"still working" goes when the agent has nothing left in progress', () => {
     panes.usePanesStore.getState().addNotice(BUSY);
-    conversations.useConversationStore.getState().replace(conversation('running'));
+    conversations.useConversationStore.getState().replace(conversation('running-step'));
     expect(shown(1)).toEqual([BUSY.message]);
     conversations.useConversationStore.getState().replace(conversation('idle'));
     expect(shown(1)).toEqual([]);
