@@ -37,6 +37,8 @@ export const RequestSchemas = {
   'block.output': z.object({ blockId: z.string().max(64) }).strict(),
   /** Which pane has the keyboard while the window has focus (null: none); Watch mode's long-pause hint needs it. */
   'pane.focus': z.object({ paneId: paneId.nullable() }).strict(),
+  /** The user works on a pane's output in the AI panel (types there, attaches a block, sends): not stuck, for Watch mode. */
+  'companion.activity': z.object({ paneId }).strict(),
   'settings.update': SettingsPatchSchema,
   /** The renderer's layout; the engine adds each pane's cwd and scrollback and saves it. */
   'session.save': z.lazy(() => SessionLayoutSchema),
@@ -178,6 +180,7 @@ export interface Results extends AgentResults {
   'pane.blocks': Block[];
   'block.output': { text: string; truncated: boolean; lineCount: number };
   'pane.focus': Record<string, never>;
+  'companion.activity': Record<string, never>;
   'settings.update': { settings: Settings };
   'session.save': Record<string, never>;
 }

@@ -231,6 +231,11 @@ export class Engine {
     this.watchHints.focus(paneId);
   }
 
+  /** The user works on a pane's output in the AI panel: Watch mode does not take them for stuck. */
+  panelActivity(paneId: number): void {
+    this.watchHints.asked(paneId);
+  }
+
   closePane(paneId: number): Promise<void> {
     const pane = this.panes.get(paneId);
     if (!pane) return Promise.resolve();
