@@ -275,6 +275,9 @@ test('a RED step shows blocked: Approve is disabled and Allow all does not run i
   const red = step(panel, 'sudo rm -rf /');
   await expect(red).toHaveAttribute('data-risk', 'red');
   await expect(red.getByTestId('step-status')).toHaveText('blocked');
+  // Why it is RED is on the card, not only in the badge's tooltip.
+  const reasons = (await red.getByTestId('step-risk').getAttribute('title'))!;
+  await expect(red.getByTestId('step-risk-why')).toHaveText(`RED: ${reasons.split('\n').join(' ')}`);
   await expect(step(panel, 'echo safe-first')).toHaveAttribute('data-risk', 'green');
 
   await panel.locator('[data-testid="plan"] [data-action="allow-all"]').click();
