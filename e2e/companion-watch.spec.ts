@@ -151,6 +151,7 @@ test('a long pause after a failure in the focused pane brings "Need help with th
 test('hints switched off: the status says so and no hint appears', async ({ page }) => {
   const { pane } = await ai.start(page, homeWith('hints = false'));
   await expect(page.getByTestId('companion-status')).toHaveAttribute('data-mode', 'off');
+  await expect(page.getByTestId('companion-status')).toHaveText('Hints off');
   await runCommand(page, pane, 'false');
   await runCommand(page, pane, 'false');
   await runCommand(page, pane, 'false');

@@ -223,7 +223,7 @@ describe('plan card', () => {
   });
 
   it('why a step is RED is on the card, said once (also when auto mode refused it)', () => {
-    const risk = { level: 'red', reasons: ['rm -r -f on / deletes everything.'] } as const;
+    const risk = { level: 'red' as const, reasons: ['rm -r -f on / deletes everything.'] };
     const approval = { decision: 'ask', blocked: true, rule: 'builtin: RED commands are blocked', decidedBy: 'builtin', grantable: false, shape: 'rm <path>' } as const;
     const waiting = render(plan('active', { decisionStepId: 's1', steps: [{ id: 's1', index: 1, command: 'rm -rf /', purpose: '', status: 'proposed', risk, approval }] }));
     expect(waiting).toMatch(/data-testid="step-risk-why"[^>]*>RED: rm -r -f on \/ deletes everything\.</);

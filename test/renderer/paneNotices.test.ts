@@ -71,7 +71,7 @@ describe('pane notices end with their cause', () => {
     store.addNotice(BUSY);
     store.addNotice({ ...TASK_HINT, paneId: 2 });
     store.addNotice(LASTING);
-    conversations.useConversationStore.getState().replace(conversation('thinking', { task: 't', paneId: 2, startedAt: 1000, steps: 0, maxSteps: 50 }));
+    conversations.useConversationStore.getState().replace(conversation('thinking', { task: 't', paneId: 2, startedAt: 1000, steps: 0, current: 0, maxSteps: 50 }));
     expect(shown(1)).toEqual([LASTING.message]);
     expect(shown(2)).toEqual([]);
   });

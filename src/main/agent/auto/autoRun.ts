@@ -64,6 +64,7 @@ export class AutoRun {
       paneId: this.paneId,
       startedAt: this.startedAt,
       steps: this.stepCount(items),
+      current: this.currentStep(items),
       maxSteps: this.limits.maxSteps,
       ...(end ? { stopping: describeAutoEnd(end) } : {}),
     };
@@ -104,6 +105,12 @@ export class AutoRun {
       tokens: this.tokens,
       steps: this.plans(items).flatMap((plan) => plan.steps.map((step) => summaryStep(plan, step))),
     };
+  }
+
+  private currentStep(items: readonly ConversationItem[]): number {
+    const steps = this.plans(items).flatMap((plan) => plan.steps);
+    const open = steps.findIndex((step) => step.status === 'proposed' || step.status === 'approved' || step.status === 'running');
+    return open >= 0 ? open + 1 : steps.length;
   }
 
   private stepCount(items: readonly ConversationItem[]): number {
