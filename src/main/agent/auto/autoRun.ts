@@ -1,5 +1,6 @@
 import type { ConversationItem, PlanView } from '../../../shared/agent';
 import { describeAutoEnd, type AutoEnd, type AutoSummary, type AutoSummaryStep, type AutoView } from '../../../shared/companion';
+import { plural } from '../../../shared/countWords';
 import type { PlanRules } from '../plan/plan';
 
 export interface AutoLimits {
@@ -54,7 +55,7 @@ export class AutoRun {
 
   /** What the model is told about a step proposed beyond the run's limit. */
   get stepLimitRefusal(): string {
-    return `Not run: this auto run has reached its limit of ${this.limits.maxSteps} steps, so it ends here. Say what is left to do.`;
+    return `Not run: this auto run has reached its limit of ${plural(this.limits.maxSteps, 'step')}, so it ends here. Say what is left to do.`;
   }
 
   view(items: readonly ConversationItem[]): AutoView {
@@ -81,7 +82,7 @@ export class AutoRun {
   /** After a batch of steps: at the step limit, the run stops (the model has been told). */
   checkSteps(items: readonly ConversationItem[]): void {
     if (this.stepCount(items) >= this.limits.maxSteps) {
-      this.stop({ kind: 'limit', limit: 'steps', detail: `the limit of ${this.limits.maxSteps} steps was reached` });
+      this.stop({ kind: 'limit', limit: 'steps', detail: `the limit of ${plural(this.limits.maxSteps, 'step')} was reached` });
     }
   }
 
