@@ -217,7 +217,7 @@ test('`??` alone sends the failed blocks’ errors; the panel opens, the keyboar
 });
 
 test('no long-pause hint while the user works on the failure in the AI panel: typing in its input, dragging the block in', async ({ page }) => {
-  const pauseSeconds = 4;
+  const pauseSeconds = 5;
   const { pane, panel } = await ai.start(page, homeWith(`long_pause_seconds = ${pauseSeconds}\nerror_cascade = 10`));
   const hint = page.getByTestId('companion-hint');
   await openPanel(page);
