@@ -253,6 +253,36 @@ test('without a key the terminal works and the panel says how to connect a model
   await expect(runCommand(page, pane, 'echo still-a-terminal')).resolves.toBeTruthy();
 });
 
+test('without a model, the "Connect a model" card takes its own small space, and each refused message says so briefly, pointing at it', async ({ page }) => {
+  await page.setViewportSize({ width: 1200, height: 600 });
+  const { pane } = await ai.tandem.start(page);
+  await typeInPane(page, pane, '# what is here');
+  const panel = page.getByTestId('ai-panel');
+  const errors = panel.locator('[data-testid="ai-message"][data-role="error"]');
+  await expect(errors).toHaveCount(1);
+  await typeInPane(page, pane, '??');
+  await expect(errors).toHaveCount(2);
+  await sendFromPanel(page, 'hello there');
+  await expect(errors).toHaveCount(3);
+
+  const card = panel.getByTestId('ai-setup-hint');
+  await expect(card).toContainText('Connect a model');
+  // The how-to is said once, in the card (folded out on demand), not in every error.
+  await expect(card).toContainText('ANTHROPIC_API_KEY');
+  for (const error of await errors.all()) {
+    await expect(error).toContainText('no model is connected');
+    await expect(error).toContainText('Connect a model');
+    await expect(error).not.toContainText('ANTHROPIC_API_KEY');
+  }
+  // Its own space above the conversation, a small part of the panel: the messages keep theirs.
+  const list = panel.locator('.ai-messages');
+  await list.evaluate((element) => (element.scrollTop = 0));
+  const [cardBox, listBox, panelBox] = [(await card.boundingBox())!, (await list.boundingBox())!, (await panel.boundingBox())!];
+  expect(cardBox.y + cardBox.height).toBeLessThanOrEqual(listBox.y + 0.5);
+  expect(cardBox.height).toBeLessThan(panelBox.height / 4);
+  await expect(panel.getByTestId('ai-message').first()).toBeInViewport({ ratio: 1 });
+});
+
 test('code in an answer can be copied, or inserted at the prompt without running', async ({ page }) => {
   const { pane, paneId, panel } = await ai.start(page);
   ai.model.script({ parts: [{ text: 'Try this:\n\n```bash\necho inserted-not-run\n```\n' }] });
@@ -275,6 +305,9 @@ test('a RED step shows blocked: Approve is disabled and Allow all does not run i
   const red = step(panel, 'sudo rm -rf /');
   await expect(red).toHaveAttribute('data-risk', 'red');
   await expect(red.getByTestId('step-status')).toHaveText('blocked');
+  // Why it is RED is on the card, not only in the badge's tooltip.
+  const reasons = (await red.getByTestId('step-risk').getAttribute('title'))!;
+  await expect(red.getByTestId('step-risk-why')).toHaveText(`RED: ${reasons.split('\n').join(' ')}`);
   await expect(step(panel, 'echo safe-first')).toHaveAttribute('data-risk', 'green');
 
   await panel.locator('[data-testid="plan"] [data-action="allow-all"]').click();

@@ -115,6 +115,8 @@ test('policy.toml: read-only commands run without asking; a broken policy is rep
   const touched = step(panel, 'touch made-by-agent');
   await expect(touched).toHaveAttribute('data-status', 'denied');
   await expect(touched.getByTestId('step-rule')).toContainText('deny_patterns "touch *"');
+  // The rule line names the denial; the card does not say it a second time.
+  expect((await touched.innerText()).split('deny_patterns "touch *"')).toHaveLength(2);
   const results = toolResults(await ai.model.waitForRequest(2));
   expect(results[1]?.content).toContain('deny_patterns');
   await expect(blockOf(pane, 'touch made-by-agent')).toHaveCount(0);

@@ -150,3 +150,20 @@ test('"Auto…" in the palette starts a run from the panel; the banner\'s Stop e
   await expect(panel.locator('[data-testid="ai-message"][data-role="summary"]')).toHaveAttribute('data-end', 'stopped');
   await expect(pane.getByTestId('auto-banner')).toHaveCount(0);
 });
+
+test('while the first of two steps runs, the banner and the status bar say step 1, with the task and progress shown whole', async ({ page }) => {
+  const { pane, panel } = await ai.start(page);
+  ai.model.script({ parts: [runCommandTool('s1', 'sleep 30'), runCommandTool('s2', 'ls')] });
+  await typeInPane(page, pane, '!auto make the failing sum test pass again');
+  await expect(step(panel, 'sleep 30')).toHaveAttribute('data-status', 'running');
+  await expect(step(panel, 'ls')).toHaveAttribute('data-status', 'proposed');
+  await expect(pane.getByTestId('auto-progress')).toHaveText(/^step 1, \d+:\d\d$/);
+  const status = page.getByTestId('companion-status');
+  await expect(status).toHaveText(/^Auto: make the failing sum test pass again\s\(step 1, \d+:\d\d\)$/);
+  // Nothing of it is cut off while the bar has room.
+  const cut = await status.evaluate((element) => [element, ...element.querySelectorAll('span')].some((part) => part.scrollWidth > part.clientWidth));
+  expect(cut).toBe(false);
+  await pane.click();
+  await page.keyboard.press('Control+c');
+  await expect(pane.getByTestId('auto-banner')).toHaveCount(0);
+});

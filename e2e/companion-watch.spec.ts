@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { messages, useAgentTandem, typeInPane } from './support/aiPanel';
+import { messages, openPanel, useAgentTandem, typeInPane } from './support/aiPanel';
 import { runCommand, waitForBuffer } from './support/terminalPage';
 import { makeHome } from './support/tandemServer';
 import { blockOf, waitForPrompt } from './support/uiPage';
@@ -151,6 +151,7 @@ test('a long pause after a failure in the focused pane brings "Need help with th
 test('hints switched off: the status says so and no hint appears', async ({ page }) => {
   const { pane } = await ai.start(page, homeWith('hints = false'));
   await expect(page.getByTestId('companion-status')).toHaveAttribute('data-mode', 'off');
+  await expect(page.getByTestId('companion-status')).toHaveText('Hints off');
   await runCommand(page, pane, 'false');
   await runCommand(page, pane, 'false');
   await runCommand(page, pane, 'false');
@@ -213,4 +214,38 @@ test('`??` alone sends the failed blocks’ errors; the panel opens, the keyboar
   await expect(panel).toBeVisible();
   await expect(panel.locator('[data-testid="ai-message"][data-role="assistant"]').last()).toContainText('Both paths do not exist.');
   await expectTerminalFocused(page);
+});
+
+test('no long-pause hint while the user works on the failure in the AI panel: typing in its input, dragging the block in', async ({ page }) => {
+  const pauseSeconds = 5;
+  const { pane, panel } = await ai.start(page, homeWith(`long_pause_seconds = ${pauseSeconds}\nerror_cascade = 10`));
+  const hint = page.getByTestId('companion-hint');
+  await openPanel(page);
+  const input = panel.getByTestId('ai-input');
+  /** Long enough that a pause timer started by the failure would have fired. */
+  const pauseOver = async (since: number) => {
+    await expect.poll(() => Date.now() - since, { timeout: (pauseSeconds + 10) * 1000 }).toBeGreaterThan((pauseSeconds + 2) * 1000);
+  };
+
+  // Typing in the AI input right after the failure: the pane keeps the window's focus, but the user is not stuck.
+  await runCommand(page, pane, 'cat /etc/no-such-file');
+  const typedAt = Date.now();
+  await input.click();
+  await page.keyboard.type('why does');
+  await pauseOver(typedAt);
+  await expect(hint).toHaveCount(0);
+
+  // Dragging the failed block into the panel right after it failed.
+  const failed = await runCommand(page, pane, 'ls /no-such-dir');
+  const draggedAt = Date.now();
+  await failed.locator('.block__gutter').dragTo(panel);
+  await expect(panel.getByTestId('attachment')).toHaveAttribute('data-block-id', (await failed.getAttribute('data-block-id'))!);
+  await pauseOver(draggedAt);
+  await expect(hint).toHaveCount(0);
+
+  // Left alone after a failure, the pause hint does come (the timer works here).
+  const alone = await runCommand(page, pane, 'cat /etc/other-missing-file');
+  await expect(hint).toHaveAttribute('data-pattern', 'long-pause', { timeout: (pauseSeconds + 15) * 1000 });
+  await expect(alone.getByTestId('companion-badge')).toHaveAttribute('data-pattern', 'long-pause');
+  expect(ai.model.requests).toHaveLength(0);
 });

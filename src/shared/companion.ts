@@ -29,6 +29,11 @@ export interface AutoView {
   startedAt: number;
   /** Steps proposed so far, of at most `maxSteps`. */
   steps: number;
+  /**
+   * The number (across the run) of the step it is on: the first one running or waiting, else
+   * the last one proposed; 0 before any. Two steps proposed while the first runs: 1.
+   */
+  current: number;
   maxSteps: number;
   /** Set once the run was told to stop, while its last step or answer ends. */
   stopping?: string;

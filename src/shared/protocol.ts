@@ -40,6 +40,8 @@ export const RequestSchemas = {
   'block.output': z.object({ blockId: z.string().max(64) }).strict(),
   /** Which pane has the keyboard while the window has focus (null: none); Watch mode's long-pause hint needs it. */
   'pane.focus': z.object({ paneId: paneId.nullable() }).strict(),
+  /** The user works on a pane's output in the AI panel (types there, attaches a block, sends): not stuck, for Watch mode. */
+  'companion.activity': z.object({ paneId }).strict(),
   'settings.update': SettingsPatchSchema,
   /** The renderer's layout; the engine adds each pane's cwd and scrollback and saves it. */
   'session.save': z.lazy(() => SessionLayoutSchema),
@@ -188,6 +190,7 @@ export interface Results extends AgentResults {
   'pane.blocks': Block[];
   'block.output': { text: string; truncated: boolean; lineCount: number };
   'pane.focus': Record<string, never>;
+  'companion.activity': Record<string, never>;
   'settings.update': { settings: Settings };
   'session.save': Record<string, never>;
 }
@@ -196,11 +199,19 @@ export type Response =
   | { id: number; result: unknown }
   | { id: number; error: { message: string; code?: string } };
 
+/**
+ * What takes a pane notice away by itself, its cause being gone: the user types in the pane,
+ * a command starts there, an auto run starts, the agent has nothing left in progress, or
+ * (for a purely informative one) a short while passes. A notice without any stays until
+ * dismissed.
+ */
+export type NoticeEnd = 'typing' | 'command' | 'run-start' | 'agent-idle' | 'timeout';
+
 export interface Events extends AgentEvents {
   'pane.state': { paneId: number; state: TerminalState; cwd: string; integration: boolean; title?: string };
   'pane.exit': { paneId: number; exitCode: number; signal?: number; message: string };
   /** Something the user should read in the pane's status area (fallback shell, integration off ...). */
-  'pane.notice': { paneId: number; level: 'info' | 'warning' | 'error'; message: string };
+  'pane.notice': { paneId: number; level: 'info' | 'warning' | 'error'; message: string; ends?: NoticeEnd[] };
   'block.started': Block;
   'block.finished': Block;
   'settings.changed': { settings: Settings; error?: string; notice?: string };

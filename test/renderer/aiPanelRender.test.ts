@@ -222,6 +222,43 @@ describe('plan card', () => {
     expect(decided).toContain('allowed by a session grant · session grant: touch &lt;path&gt;');
   });
 
+  it('why a step is RED is on the card, said once (also when auto mode refused it)', () => {
+    const risk = { level: 'red' as const, reasons: ['rm -r -f on / deletes everything.'] };
+    const approval = { decision: 'ask', blocked: true, rule: 'builtin: RED commands are blocked', decidedBy: 'builtin', grantable: false, shape: 'rm <path>' } as const;
+    const waiting = render(plan('active', { decisionStepId: 's1', steps: [{ id: 's1', index: 1, command: 'rm -rf /', purpose: '', status: 'proposed', risk, approval }] }));
+    expect(waiting).toMatch(/data-testid="step-risk-why"[^>]*>RED: rm -r -f on \/ deletes everything\.</);
+    const refused = render(
+      plan('halted', {
+        steps: [
+          {
+            id: 's1',
+            index: 1,
+            command: 'rm -rf /',
+            purpose: '',
+            status: 'denied',
+            risk,
+            approval,
+            detail: 'refused (RED) by auto mode: rm -r -f on / deletes everything.',
+            decider: { verdict: 'denied', by: 'auto', rule: 'RED: never runs in auto mode' },
+          },
+        ],
+      }),
+    );
+    // Shown text only: the risk badge's tooltip says it too.
+    expect(refused.replace(/title="[^"]*"/g, '').split('deletes everything').length - 1).toBe(1);
+  });
+
+  it("a policy's denial names its rule once", () => {
+    const rule = 'policy ~/.config/tandem/policy.toml: [approval.shell] deny_patterns "touch *"';
+    const html = render(
+      plan('halted', {
+        steps: [{ id: 's1', index: 1, command: 'touch x', purpose: '', status: 'denied', detail: `denied by ${rule}`, decider: { verdict: 'denied', by: 'policy', rule } }],
+      }),
+    );
+    expect(html).toContain('denied by policy · ');
+    expect(html.split('deny_patterns').length - 1).toBe(1);
+  });
+
   it('when halted: the reason, Continue and Stop, and the note field', () => {
     const html = render(plan('halted', { haltReason: 'Step 2 failed with exit 1.' }));
     expect(html).toContain('Step 2 failed with exit 1.');

@@ -53,6 +53,19 @@ describe('AutoRun', () => {
     expect(host.stopEverything).toHaveBeenCalledTimes(1);
   });
 
+  it("its progress names the step it is on, not the last one proposed", () => {
+    const { run } = start({ maxSteps: 10 });
+    const proposed = (item: ConversationItem, statuses: PlanView['steps'][number]['status'][]): ConversationItem => {
+      if (item.role !== 'plan') throw new Error('a plan');
+      return { ...item, plan: { ...item.plan, steps: item.plan.steps.map((step, index) => ({ ...step, status: statuses[index]!, exitCode: undefined })) } };
+    };
+    expect(run.view([task]).current).toBe(0);
+    const first = plan('p1', ['ls']);
+    expect(run.view([task, first, proposed(plan('p2', ['sleep 30', 'make']), ['running', 'proposed'])])).toMatchObject({ steps: 3, current: 2 });
+    expect(run.view([task, first, proposed(plan('p2', ['sleep 30', 'make']), ['done', 'proposed'])]).current).toBe(3);
+    expect(run.view([task, first, plan('p2', ['sleep 30', 'make'])]).current).toBe(3);
+  });
+
   it('counts the steps of auto plans after its task only, and gives the next plan what is left', () => {
     const { run } = start();
     const items = [plan('old', ['ls', 'pwd']), task, plan('p1', ['ls']), plan('manual', ['date'], false)];

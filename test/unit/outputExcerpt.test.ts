@@ -283,6 +283,11 @@ describe('findErrorLines', () => {
 describe('errorLines', () => {
   const build = (n: number, at: Record<number, string>) => Array.from({ length: n }, (_, i) => at[i] ?? `progress ${i}`).join('\n');
 
+  it('says "1 line that looks like errors": the words agree with the count', () => {
+    const header = errorLines(build(100, { 40: 'error: missing semicolon' }), { maxLines: 50 }).text.split('\n')[0];
+    expect(header).toContain('found 1 line that looks like errors; showing it with 1 line of context');
+  });
+
   it('keeps error lines with one line of context, the last lines, and … between ranges', () => {
     const text = build(500, { 100: 'src/a.c:3:7: error: unknown type name', 300: 'ld: fatal: symbol not found' });
     const result = errorLines(text, { maxLines: 50 });

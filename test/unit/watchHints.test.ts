@@ -53,6 +53,26 @@ describe('WatchHints: the long-pause timer', () => {
     expect(shown).toEqual([{ paneId: 1, hint: { paneId: 1, pattern: 'long-pause', blockId: failed.id, text: 'Need help with that error?' } }]);
   });
 
+  it('never once the user works on the failure with the AI (typing in the panel, attaching it, asking)', () => {
+    const { hints, shown, finish } = setup();
+    hints.focus(1);
+    finish(1, 'make', 2);
+    vi.advanceTimersByTime(20_000);
+    // Typing in the AI input about this pane: the pane still has the window's focus, no key reaches it.
+    hints.asked(1);
+    vi.advanceTimersByTime(120_000);
+    expect(shown).toEqual([]);
+
+    // Another pane's activity does not keep this one's pause from hinting.
+    finish(1, 'make test', 2);
+    hints.asked(2);
+    vi.advanceTimersByTime(30_000);
+    expect(shown.map((s) => s.hint?.pattern)).toEqual(['long-pause']);
+    // A hint showing goes once the user works on it in the panel.
+    hints.asked(1);
+    expect(shown.map((s) => s.hint?.pattern ?? null)).toEqual(['long-pause', null]);
+  });
+
   it('never after a success, Ctrl+C or another hint of the episode; 0 seconds switches it off', () => {
     const { hints, shown, finish, settings } = setup();
     hints.focus(1);

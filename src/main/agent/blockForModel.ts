@@ -1,6 +1,7 @@
 import type { Block } from '../../shared/blocks';
+import { plural } from '../../shared/countWords';
 import type { BlockOutput } from '../blocks/mirror/blockOutputs';
-import { formatBytes, formatCount, headGapTail, headTail } from '../context/outputExcerpt';
+import { formatBytes, headGapTail, headTail } from '../context/outputExcerpt';
 import { scrubSecrets } from '../safety/secretScrubber';
 
 /** Output lines and characters a single block may put in front of the model. */
@@ -33,12 +34,12 @@ export function blockForModel(
     const kept = scrubSecrets(output.text).text;
     const excerpt = head === undefined ? headTail(kept, { ...limits, printed }) : headGapTail(head, kept, printed, limits);
     const shown = head === undefined ? 'the end that is kept is below' : 'how it began (kept as it streamed by) and how it ended are below';
-    lines.push(`Output (${formatCount(printed.lines)} lines, ${formatBytes(printed.bytes)} printed in total; its middle scrolled out of the scrollback, ${shown}):`);
+    lines.push(`Output (${plural(printed.lines, 'line')}, ${formatBytes(printed.bytes)} printed in total; its middle scrolled out of the scrollback, ${shown}):`);
     lines.push(fenceAsData(block.id, excerpt.text));
   } else {
     // Scrubbed before it is shortened, so a cut can never leave half a secret behind.
     const excerpt = headTail(scrubSecrets(output.text).text, limits);
-    const size = `${excerpt.totalLines} lines, ${formatBytes(Buffer.byteLength(output.text))}`;
+    const size = `${plural(excerpt.totalLines, 'line')}, ${formatBytes(Buffer.byteLength(output.text))}`;
     const lost = output.truncated ? '; its beginning scrolled out of the scrollback' : '';
     lines.push(`Output (${size}${excerpt.truncated ? ', shortened to head and tail' : ''}${lost}):`);
     lines.push(fenceAsData(block.id, excerpt.text));

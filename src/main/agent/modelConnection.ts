@@ -38,6 +38,9 @@ export const SETUP_HINT =
   'or use a local model: in Settings → AI choose the openai-compatible backend with base URL ' +
   'http://127.0.0.1:11434/v1 (Ollama) or http://127.0.0.1:1234/v1 (LM Studio).';
 
+/** A request refused for want of a model: brief, since the panel's "Connect a model" card (SETUP_HINT) says how. */
+export const NO_MODEL = 'Not sent: no model is connected. "Connect a model" at the top of the panel says how to connect one.';
+
 /**
  * Picks backend, endpoint, key and model. For Anthropic the environment wins
  * (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL), as the SDK does; TANDEM_MODEL wins over config.

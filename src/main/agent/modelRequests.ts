@@ -6,7 +6,7 @@ import type { ModelResult } from './backends/modelBackend';
 import type { Conversation } from './conversation/conversation';
 import { BROKE_OFF_MARK, estimateMessagesTokens } from './conversation/conversationHistory';
 import { modelFacts } from './modelCatalog';
-import type { ModelChoice } from './modelConnection';
+import { NO_MODEL, type ModelChoice } from './modelConnection';
 import { ModelTurn } from './modelTurn';
 import type { StandingContextCache } from './standingContextCache';
 import { SYSTEM_PROMPT } from './systemPrompt';
@@ -68,7 +68,8 @@ export class ModelRequests {
     const { conversation, models, budget, tools } = this.host;
     const connection = models.connection();
     if (!connection.backend) {
-      conversation.addError(connection.setupHint ?? 'No model is connected.');
+      // The panel's "Connect a model" card says how, once; each refused request only points there.
+      conversation.addError(NO_MODEL);
       return undefined;
     }
     const spent = budget.exhausted();

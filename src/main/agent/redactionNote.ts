@@ -1,3 +1,5 @@
+import { plural } from '../../shared/countWords';
+
 /** A mark the secret scrubber leaves in place of a secret: `[REDACTED:aws-access-key]`. */
 const REDACTION_MARK = /\[REDACTED:([^\]\s]{1,60})\]/g;
 
@@ -14,5 +16,5 @@ export function redactionNote(sentText: string): string | undefined {
     kinds.add(match[1]!);
   }
   if (total === 0) return undefined;
-  return `${total} secret${total === 1 ? '' : 's'} redacted from this output (${[...kinds].join(', ')})`;
+  return `${plural(total, 'secret')} redacted from this output (${[...kinds].join(', ')})`;
 }

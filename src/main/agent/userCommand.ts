@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { plural } from '../../shared/countWords';
 import type { AgentPane } from './agentPane';
 import { blockForModel } from './blockForModel';
 import type { Conversation } from './conversation/conversation';
@@ -35,7 +36,7 @@ export class UserCommand {
           id: randomUUID(),
           role: 'tool',
           tool: 'shell',
-          summary: `ran \`${oneLine(command)}\` → exit ${exit ?? '?'} · ${lines} line${lines === 1 ? '' : 's'}`,
+          summary: `ran \`${oneLine(command)}\` → exit ${exit ?? '?'} · ${plural(lines, 'line')}`,
           ok: exit === 0,
           blockId: outcome.block.id,
           redacted: redactionNote(forModel),

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { plural } from '../../shared/countWords';
 import { verifyAuditLog } from '../safety/audit/auditVerify';
 import { tandemPaths } from '../settings/paths';
 
@@ -29,7 +30,7 @@ export async function runAuditVerify(file: string | undefined, env: NodeJS.Proce
     const result = await verifyAuditLog(logFile, headFile);
     if (!result.ok) return { stream: 'stdout', text: `audit log broken at line ${result.line}: ${result.problem} (${logFile})`, exitCode: 1 };
     if (!exists) return { stream: 'stdout', text: `no audit log yet at ${logFile}`, exitCode: 0 };
-    return { stream: 'stdout', text: `audit log intact: ${result.lines} ${result.lines === 1 ? 'entry' : 'entries'} (${logFile})`, exitCode: 0 };
+    return { stream: 'stdout', text: `audit log intact: ${plural(result.lines, 'entry', 'entries')} (${logFile})`, exitCode: 0 };
   } catch (error) {
     return { stream: 'stderr', text: `tandem: cannot read the audit log ${logFile}: ${(error as Error).message}`, exitCode: 2 };
   }

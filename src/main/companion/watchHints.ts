@@ -98,10 +98,16 @@ export class WatchHints implements Disposable {
     }
   }
 
-  /** The user asked the AI from the pane's prompt (`??`, `# `): the hint did its job. */
+  /**
+   * The user works on the pane's output with the AI: asks from its prompt (`??`, `# `), or in
+   * the panel types in the input, attaches a block, sends a message. They are not stuck, and a
+   * hint did its job: no long-pause hint comes for this failure, and a hint showing goes.
+   */
   asked(paneId: number): void {
     const pane = this.panes.get(paneId);
-    if (pane) this.clear(paneId, pane);
+    if (!pane) return;
+    this.stopPause(pane, true);
+    this.clear(paneId, pane);
   }
 
   /** Settings changed: switched off, every hint goes; new thresholds apply from the next block. */

@@ -1,4 +1,5 @@
 import type { Block } from '../../shared/blocks';
+import { agree } from '../../shared/countWords';
 import type { AgentPane } from '../agent/agentPane';
 import { runTerminalHistory } from '../context/terminalHistory';
 import { scrubSecrets } from '../safety/secretScrubber';
@@ -38,7 +39,9 @@ export async function failuresForModel(pane: AgentPane, failed: Block[]): Promis
       ),
     );
   }
-  const which = failed.length === 1 ? 'The last command failed' : `The last ${failed.length} commands failed`;
+  const count = failed.length;
+  const which = count === 1 ? 'The last command in pane' : `The last ${count} commands in pane`;
+  const errors = `${agree(count, 'Its', 'Their')} error lines, as terminal_history gives them with detail "errors_only"`;
   // The tool scrubs output; the command lines in its headers are scrubbed here too.
-  return scrubSecrets(`${which} in pane ${pane.id}; their errors (terminal_history, detail "errors_only"):\n\n${parts.join('\n\n')}`).text;
+  return scrubSecrets(`${which} ${pane.id} failed. ${errors}:\n\n${parts.join('\n\n')}`).text;
 }

@@ -1,10 +1,8 @@
 /** How counts and sizes are written in excerpt markers and headers: "1,234", "3 lines", "56.7 KB". */
 
-const numberFormat = new Intl.NumberFormat('en-US');
+import { formatCount } from '../../shared/countWords';
 
-export function formatCount(n: number): string {
-  return numberFormat.format(n);
-}
+export { agree, formatCount, plural } from '../../shared/countWords';
 
 /** "512 B", "56.7 KB", "3.2 MB". */
 export function formatBytes(bytes: number): string {
@@ -12,9 +10,4 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   if (bytes < 1024 * 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
   return `${(bytes / (1024 * 1024 * 1024)).toFixed(1)} GB`;
-}
-
-/** "1 line", "1,234 lines". */
-export function plural(n: number, word: string): string {
-  return `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
 }

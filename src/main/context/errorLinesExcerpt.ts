@@ -1,5 +1,5 @@
 /** An excerpt of the lines that look like errors, with context and the last lines, for output too long to send whole. */
-import { formatCount, plural } from './countLabels';
+import { agree, formatCount, plural } from './countLabels';
 import { alternateEnds, findErrorLinesIn } from './errorLineDetection';
 import { excerptLimit } from './excerptLimits';
 import { cutLineMiddle, splitLines } from './outputLines';
@@ -68,7 +68,7 @@ export function errorLines(text: string, options: ErrorLinesOptions): ErrorLines
   }
 
   const what: string[] = [];
-  if (errorCount > 0) what.push(`${plural(errorCount, 'line')} that look like errors`);
+  if (errorCount > 0) what.push(`${plural(errorCount, 'line')} that ${agree(errorCount, 'looks', 'look')} like errors`);
   if (warningCount > 0) what.push(`${plural(warningCount, 'warning line')}`);
   const found = what.length > 0 ? `found ${what.join(' and ')}` : 'no lines look like errors';
   const shown: string[] = [];

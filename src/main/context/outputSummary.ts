@@ -3,7 +3,7 @@
  * can be asked: the first lines, the lines that look like errors or warnings with a line of
  * context, and the last lines, in order, with every gap stated.
  */
-import { formatCount, plural } from './countLabels';
+import { agree, formatCount, plural } from './countLabels';
 import { alternateEnds, findErrorLinesIn } from './errorLineDetection';
 import { cutLineMiddle, splitLines } from './outputLines';
 
@@ -42,7 +42,7 @@ export function summarizeOutput(text: string): string {
   const shownErrors = errors.filter((m) => keep.has(m.line)).length;
   const shownWarnings = warnings.filter((m) => keep.has(m.line)).length;
   const found: string[] = [];
-  if (errors.length > 0) found.push(`${formatCount(shownErrors)} of ${plural(errors.length, 'line')} that ${errors.length === 1 ? 'looks' : 'look'} like errors`);
+  if (errors.length > 0) found.push(`${formatCount(shownErrors)} of ${plural(errors.length, 'line')} that ${agree(errors.length, 'looks', 'look')} like errors`);
   if (warnings.length > 0) found.push(`${formatCount(shownWarnings)} of ${plural(warnings.length, 'warning line')}`);
   const header = `${plural(total, 'line')}; kept the first ${SUMMARY_FIRST}, ${found.length > 0 ? `${found.join(' and ')} (with context), ` : 'no lines look like errors or warnings, '}and the last ${SUMMARY_LAST}:`;
 

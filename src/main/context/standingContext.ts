@@ -1,4 +1,5 @@
 import type { Block } from '../../shared/blocks';
+import { plural } from '../../shared/countWords';
 import { scrubSecrets } from '../safety/secretScrubber';
 import { findErrorLines, formatCount } from './outputExcerpt';
 
@@ -135,7 +136,7 @@ export function buildStandingContext(input: StandingContextInput): string {
     const index = blockIndexNumber(block);
     const status = statusOf(block) + (entry.hasErrors ? ', errors' : '');
     const age = block.endedAt === undefined ? `started ${formatAge(input.now - block.startedAt)}` : formatAge(input.now - block.endedAt);
-    const size = `${formatCount(entry.lineCount)} line${entry.lineCount === 1 ? '' : 's'}`;
+    const size = plural(entry.lineCount, 'line');
     const command = singleLineCommand(block.command) || '(command unknown)';
     lines.push(`${index === undefined ? '#?' : `#${index}`} ${block.id} | ${status} | ${age} | ${size} | ${command}`);
   }

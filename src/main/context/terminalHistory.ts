@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Block } from '../../shared/blocks';
+import { agree, plural } from '../../shared/countWords';
 import type { ToolDefinition } from '../agent/backends/modelBackend';
 import type { BlockSummary, SummaryRequest } from '../agent/summarizer/summarizer';
 import { OUTPUT_TYPE_LABELS } from '../agent/summarizer/outputType';
@@ -165,7 +166,7 @@ async function run(input: TerminalHistoryInput, source: TerminalHistorySource): 
     const block = scope.find((b) => b.id.toLowerCase() === wanted);
     if (!block) {
       const recent = chronological(scope).slice(-5).map((b) => b.id);
-      return `No block with id ${JSON.stringify(input.blockId)}; there are ${formatCount(scope.length)} blocks (most recent: ${recent.join(', ')}).`;
+      return `No block with id ${JSON.stringify(input.blockId)}; there ${agree(scope.length, 'is', 'are')} ${plural(scope.length, 'block')} (most recent: ${recent.join(', ')}).`;
     }
     return render([block], source, budget);
   }
@@ -176,9 +177,9 @@ async function run(input: TerminalHistoryInput, source: TerminalHistorySource): 
   const selected = chronological(scope).slice(-wanted);
   const note =
     input.last !== undefined && selected.length < input.last
-      ? `Only ${formatCount(selected.length)} block${selected.length === 1 ? '' : 's'} exist; showing all of them.`
+      ? `Only ${plural(selected.length, 'block')} ${agree(selected.length, 'exists', 'exist')}; showing ${agree(selected.length, 'it', 'all of them')}.`
       : input.last === undefined
-        ? `No selector given: showing the last ${formatCount(selected.length)} blocks.`
+        ? `No selector given: showing the last ${plural(selected.length, 'block')}.`
         : '';
   return render(selected, source, budget, note);
 }
@@ -218,7 +219,7 @@ async function search(term: string, scope: Block[], source: TerminalHistorySourc
   const where = (hit: SearchHit): string => {
     const parts: string[] = [];
     if (hit.inCommand) parts.push('command');
-    if (hit.lines.length > 0) parts.push(`${formatCount(hit.lines.length)} output line${hit.lines.length === 1 ? '' : 's'}`);
+    if (hit.lines.length > 0) parts.push(plural(hit.lines.length, 'output line'));
     return `${hit.block.id} (${parts.join(', ')})`;
   };
   const shown = hits.slice(-MAX_SEARCH_RESULTS);
@@ -275,7 +276,7 @@ function blockHeader(block: Block, lineCount: number | undefined): string {
   const index = blockIndexNumber(block);
   const exit = block.endedAt === undefined ? 'running' : block.exitCode === undefined ? 'exit code unknown' : `exit ${block.exitCode}`;
   const duration = block.endedAt === undefined ? '' : ` · took ${formatDuration(block.endedAt - block.startedAt)}`;
-  const lines = lineCount === undefined ? 'output unavailable' : `${formatCount(lineCount)} line${lineCount === 1 ? '' : 's'}`;
+  const lines = lineCount === undefined ? 'output unavailable' : plural(lineCount, 'line');
   const cwd = block.cwd ? block.cwd.replace(/[\x00-\x1f\x7f]/g, ' ') : 'unknown';
   return [
     `── ${index === undefined ? '#?' : `#${index}`} ${block.id} (pane ${block.paneId}) ──`,

@@ -69,6 +69,10 @@ export class ClientConnection implements PaneListener {
         this.engine.focusPane(paneId);
         return {};
       },
+      'companion.activity': ({ paneId }) => {
+        this.engine.panelActivity(paneId);
+        return {};
+      },
       'settings.update': (patch) => ({ settings: this.engine.updateSettings(patch) }),
       'session.save': async (layout) => {
         await this.engine.saveSession(layout);
@@ -76,6 +80,7 @@ export class ClientConnection implements PaneListener {
       },
       'agent.state': () => this.engine.agent.view(),
       'agent.send': async (request) => {
+        if (request.paneId !== undefined) this.engine.panelActivity(request.paneId);
         await this.engine.agent.send(request);
         return {};
       },
@@ -123,6 +128,7 @@ export class ClientConnection implements PaneListener {
       'agent.revoke': ({ shape }) => this.engine.agent.revokeGrant(shape),
       'agent.summarize': ({ paneId, blockId }) => {
         this.engine.pane(paneId);
+        this.engine.panelActivity(paneId);
         // Answer at once; the summary arrives as conversation events.
         this.engine.agent.summarizeBlock(paneId, blockId).catch((error: unknown) => this.engine.agent.reportError(error));
         return {};

@@ -212,20 +212,33 @@ export class Engine {
     pane.write(bytes);
   }
 
-  /** `!auto <task>` typed at a pane's prompt. */
+  /**
+   * `!auto <task>` typed at a pane's prompt. A task that cannot start now (the agent is busy,
+   * a run works) is not lost: the line goes back to the prompt, to be entered again.
+   */
   private autoFromPrompt(paneId: number, task: string): void {
     const pane = this.panes.get(paneId);
     if (!task) {
-      pane?.notice('info', 'Type the task after !auto, for example: !auto fix the failing test');
+      pane?.notice('info', 'Type the task after !auto, for example: !auto fix the failing test', ['typing', 'command', 'run-start', 'timeout']);
       return;
     }
     this.client?.event('agent.prompt-instruction', { paneId, text: `!auto ${task}` });
-    this.agent.startAuto(paneId, task).catch((error: unknown) => pane?.notice('warning', error instanceof Error ? error.message : String(error)));
+    this.agent.startAuto(paneId, task).catch((error: unknown) => {
+      // Typed back, not entered: the prompt's line model follows it like the user's keys.
+      pane?.write(`!auto ${task}`);
+      const why = error instanceof Error ? error.message : String(error);
+      pane?.notice('warning', `${why} Your task is back at the prompt: press Enter to start it then.`, ['command', 'run-start', 'agent-idle']);
+    });
   }
 
   /** The pane with the keyboard, while the window has focus (null: none). */
   focusPane(paneId: number | null): void {
     this.watchHints.focus(paneId);
+  }
+
+  /** The user works on a pane's output in the AI panel: Watch mode does not take them for stuck. */
+  panelActivity(paneId: number): void {
+    this.watchHints.asked(paneId);
   }
 
   closePane(paneId: number): Promise<void> {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import type { Block, TerminalState } from '../../shared/blocks';
 import { DisposableStore, Emitter, type Disposable } from '../../shared/events';
-import type { Events, PaneInfo } from '../../shared/protocol';
+import type { Events, NoticeEnd, PaneInfo } from '../../shared/protocol';
 import type { BlockOutput } from '../blocks/mirror/blockOutputs';
 import type { MirrorThread } from '../blocks/mirror/mirrorThread';
 import { stepEnvFileText } from '../agent/plan/stepEnvironment';
@@ -208,7 +208,8 @@ export class Pane {
     const { toShell, requests, refusal } = this.input.fromUser(data);
     this.toShell(toShell, true);
     this.input.dispatch(requests);
-    if (refusal) this.notice('warning', refusal);
+    // Its cause is gone once a command starts there (the line was dealt with) or a run takes the pane.
+    if (refusal) this.notice('warning', refusal, ['command', 'run-start']);
   }
 
   /**
@@ -384,10 +385,10 @@ export class Pane {
     this.receive(Buffer.from(`\r\n\x1b[2m[tandem] ${text}\x1b[0m\r\n`, 'utf8'));
   }
 
-  /** A notice over the pane (`pane-notice`): something the user should know about this pane. */
-  notice(level: NoticeLevel, message: string): void {
+  /** A notice over the pane (`pane-notice`); `ends`: what takes it away by itself (else the user does). */
+  notice(level: NoticeLevel, message: string, ends?: NoticeEnd[]): void {
     if (level !== 'info') this.options.log?.[level]('pane', `pane ${this.id}: ${message}`);
-    this.emitEvent('pane.notice', { paneId: this.id, level, message });
+    this.emitEvent('pane.notice', { paneId: this.id, level, message, ends });
   }
 
   private emitState(): void {

@@ -1,5 +1,6 @@
 import type { ConversationItem, PlanView } from '../../../shared/agent';
 import { describeAutoEnd, type AutoEnd, type AutoSummary, type AutoSummaryStep, type AutoView } from '../../../shared/companion';
+import { plural } from '../../../shared/countWords';
 import type { PlanRules } from '../plan/plan';
 
 export interface AutoLimits {
@@ -59,6 +60,7 @@ export class AutoRun {
       paneId: this.paneId,
       startedAt: this.startedAt,
       steps: this.stepCount(items),
+      current: this.currentStep(items),
       maxSteps: this.limits.maxSteps,
       ...(end ? { stopping: describeAutoEnd(end) } : {}),
     };
@@ -75,7 +77,7 @@ export class AutoRun {
   /** After a batch of steps: at the step limit, the run stops (the model has been told). */
   checkSteps(items: readonly ConversationItem[]): void {
     if (this.stepCount(items) >= this.limits.maxSteps) {
-      this.stop({ kind: 'limit', limit: 'steps', detail: `the limit of ${this.limits.maxSteps} steps was reached` });
+      this.stop({ kind: 'limit', limit: 'steps', detail: `the limit of ${plural(this.limits.maxSteps, 'step')} was reached` });
     }
   }
 
@@ -99,6 +101,13 @@ export class AutoRun {
       tokens: this.tokens,
       steps: this.plans(items).flatMap((plan) => plan.steps.map((step) => summaryStep(plan, step))),
     };
+  }
+
+  /** The step the run is on: the first that has not ended (steps refused for the limit are not counted). */
+  private currentStep(items: readonly ConversationItem[]): number {
+    const steps = this.plans(items).flatMap((plan) => plan.steps.filter((step) => !step.beyondLimit));
+    const open = steps.findIndex((step) => step.status === 'proposed' || step.status === 'approved' || step.status === 'running');
+    return open >= 0 ? open + 1 : steps.length;
   }
 
   /** Steps refused for being beyond the limit do not count against it. */

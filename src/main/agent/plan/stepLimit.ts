@@ -1,4 +1,5 @@
 import type { AuditRecord } from '../../safety/audit/auditEntry';
+import { plural } from '../../../shared/countWords';
 import { auditDecidedBy, stepAudit, type PlanStep } from './planStep';
 
 /**
@@ -7,11 +8,11 @@ import { auditDecidedBy, stepAudit, type PlanStep } from './planStep';
  * not count against the limit.
  */
 export function refuseBeyondLimit(step: PlanStep, totalSteps: number): void {
-  const limit = `this auto run's limit of ${totalSteps} steps was reached`;
+  const limit = `this auto run's limit of ${plural(totalSteps, 'step')} was reached`;
   step.beyondLimit = true;
   step.status = 'denied';
   step.detail = `refused: ${limit}`;
-  step.decider = { verdict: 'denied', by: 'auto', rule: `its limit of ${totalSteps} steps` };
+  step.decider = { verdict: 'denied', by: 'auto', rule: `its limit of ${plural(totalSteps, 'step')}` };
   step.result = { content: `Not run: ${limit}, so the run ends here. Say what is left to do.`, isError: true };
 }
 

@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import { lstat, readdir, readlink, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { plural } from '../../../shared/countWords';
 import { formatBytes, formatCount } from '../../context/outputExcerpt';
 import type { ToolDefinition } from '../backends/modelBackend';
 import { stringArgument, type ImmediateTool } from './agentTool';
@@ -84,7 +85,7 @@ export async function runListDirectory(input: unknown, context: FileToolContext)
     const header =
       entries.length === 0
         ? `Directory: ${where} — empty.`
-        : `Directory: ${where} — ${formatCount(entries.length)} entr${entries.length === 1 ? 'y' : 'ies'} (${breakdown})` +
+        : `Directory: ${where} — ${plural(entries.length, 'entry', 'entries')} (${breakdown})` +
           (listed.length < entries.length ? `; showing the first ${formatCount(listed.length)} (directories first, then by name).` : '; directories first, then by name.');
     if (entries.length === 0) return header;
     const table = rows.map((row) => `${row.type.padEnd(8)} ${row.size.padStart(9)}  ${row.name}`);

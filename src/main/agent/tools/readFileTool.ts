@@ -1,6 +1,7 @@
 import { constants, type Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { z } from 'zod';
+import { plural } from '../../../shared/countWords';
 import { formatBytes, formatCount } from '../../context/outputExcerpt';
 import { describeRedactions, scrubSecrets } from '../../safety/secretScrubber';
 import type { ToolDefinition } from '../backends/modelBackend';
@@ -212,7 +213,7 @@ export async function runReadFile(input: unknown, context: FileToolContext): Pro
 
 function formatReadResult(where: string, path: string, size: number, offset: number, window: ReadWindow): string {
   const total = window.totalLines;
-  const totalText = total === undefined ? 'too long to count its lines here' : `${formatCount(total)} line${total === 1 ? '' : 's'}`;
+  const totalText = total === undefined ? 'too long to count its lines here' : plural(total, 'line');
   const header = `File: ${where} — ${formatBytes(size)}, ${totalText}.`;
   if (window.shownLines === 0) {
     return `${header}\nNothing to show: line ${formatCount(offset)} is past the end of the file${total === undefined ? '' : ` (it has ${totalText})`}.`;
@@ -229,7 +230,7 @@ function formatReadResult(where: string, path: string, size: number, offset: num
         `${formatBytes(remainingBytes)} of the file follow${lastShown === total ? '' : ` (continue with offset ${formatCount(lastShown + 1)})`}.`,
     );
   } else if (remainingBytes > 0) {
-    const moreLines = total === undefined ? '' : `${formatCount(total - lastShown)} more line${total - lastShown === 1 ? '' : 's'}, `;
+    const moreLines = total === undefined ? '' : `${plural(total - lastShown, 'more line')}, `;
     lines.push(`${range} shown; ${moreLines}${formatBytes(remainingBytes)} not shown: call read_file with offset ${formatCount(lastShown + 1)} to continue.`);
   } else {
     lines.push(`${range} shown${offset === 1 ? ' (the whole file)' : ' (to the end of the file)'}.`);

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { auditEntrySchema, formatAuditLine, GENESIS_HASH, hashLine, type AuditRecord } from './auditEntry';
 import { readAuditHead, writeAuditHead } from './auditHead';
 import { readLines, readLogTail, type LogTail } from './auditLines';
+import { plural } from '../../../shared/countWords';
 
 export interface AuditLogOptions {
   /** Called for every failed write. The log never throws at its callers: an audit failure must not stop the terminal. */
@@ -102,7 +103,7 @@ export class AuditLog {
     const damage = head.kind === 'invalid' ? [head.problem] : [];
     const recordedSeq = head.kind === 'ok' ? head.head.seq : 0;
     if (!tail?.lastLine) {
-      if (recordedSeq > 0) damage.push(`the log was ${tail ? 'empty' : 'missing'} but ${this.headFile} recorded ${recordedSeq} entries`);
+      if (recordedSeq > 0) damage.push(`the log was ${tail ? 'empty' : 'missing'} but ${this.headFile} recorded ${plural(recordedSeq, 'entry', 'entries')}`);
       return { nextSeq: 1, prev: GENESIS_HASH, size: tail?.size ?? 0, needsNewline: false, damage };
     }
     const prev = hashLine(tail.lastLine);

@@ -1,6 +1,7 @@
 import { auditEntrySchema, GENESIS_HASH, hashLine } from './auditEntry';
 import { readAuditHead, type HeadReading } from './auditHead';
 import { readLines } from './auditLines';
+import { plural } from '../../../shared/countWords';
 
 export type AuditVerification = { ok: true; lines: number } | { ok: false; lines: number; line: number; problem: string };
 
@@ -76,7 +77,7 @@ class ChainChecker {
   missingLog(headFile: string): AuditVerification {
     if (this.head.kind === 'invalid') return { ok: false, lines: 0, line: 1, problem: this.head.problem };
     if (this.head.kind === 'ok' && this.head.head.seq > 0) {
-      return { ok: false, lines: 0, line: 1, problem: `the log is missing but ${headFile} records ${this.head.head.seq} entries` };
+      return { ok: false, lines: 0, line: 1, problem: `the log is missing but ${headFile} records ${plural(this.head.head.seq, 'entry', 'entries')}` };
     }
     return { ok: true, lines: 0 };
   }

@@ -12,6 +12,7 @@
  * repetition is bounded.
  */
 import { SECRET_DETECTORS } from './detectors';
+import { plural } from '../../../shared/countWords';
 import { redacted, type PatternDetector, type Replacement, type SecretDetector } from './redaction';
 
 export interface ScrubResult {
@@ -113,5 +114,5 @@ export function findSecrets(text: string, detectors: readonly SecretDetector[] =
 export function describeRedactions(redactions: ScrubResult['redactions']): string {
   const total = redactions.reduce((sum, r) => sum + r.count, 0);
   if (total === 0) return '';
-  return `${total} secret${total === 1 ? '' : 's'} redacted (${redactions.map((r) => r.kind).join(', ')})`;
+  return `${plural(total, 'secret')} redacted (${redactions.map((r) => r.kind).join(', ')})`;
 }

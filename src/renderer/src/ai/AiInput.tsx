@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
+import { agree, plural } from '../../../shared/countWords';
 import { cancelAgent } from './agentRequests';
 import { useAiPanelStore } from './aiPanelStore';
 import { isAgentBusy, useConversationStore } from './conversationStore';
@@ -81,7 +82,7 @@ export function AiInput() {
       <div className="ai-input__bar">
         {queued > 0 && (
           <span className="ai-input__queued" data-testid="ai-queued">
-            {queued === 1 ? '1 message waits' : `${queued} messages wait`} for the agent
+            {plural(queued, 'message')} {agree(queued, 'waits', 'wait')} for the agent
           </span>
         )}
         <span className="ai-input__spacer" />

@@ -1,6 +1,7 @@
 import type { ReactElement, ReactNode } from 'react';
 import type { ConversationItem } from '../../../shared/agent';
 import { describeAutoEnd, type AutoSummary, type AutoSummaryStep } from '../../../shared/companion';
+import { plural } from '../../../shared/countWords';
 import { formatElapsed } from '../companion/autoRunState';
 
 type SummaryItem = Extract<ConversationItem, { role: 'summary' }>;
@@ -20,7 +21,7 @@ export function AutoSummaryMessage({ item }: { item: SummaryItem }) {
         <strong>Auto run {summary.end.kind === 'done' ? 'finished' : 'ended'}</strong>: {summary.task}
         <span className="auto-summary__facts">
           {' '}
-          · {formatElapsed(summary.durationMs)} · {summary.steps.length} {summary.steps.length === 1 ? 'step' : 'steps'} · {summary.tokens.toLocaleString('en-US')} tokens
+          · {formatElapsed(summary.durationMs)} · {plural(summary.steps.length, 'step')} · {summary.tokens.toLocaleString('en-US')} tokens
         </span>
       </p>
       <SummarySection title="Ran" empty="No command ran.">

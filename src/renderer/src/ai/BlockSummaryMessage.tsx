@@ -1,4 +1,5 @@
 import type { BlockSummaryItem } from '../../../shared/agent';
+import { plural } from '../../../shared/countWords';
 import { AssistantText } from './AssistantText';
 
 /** Who wrote it, in a few words for the item's header. */
@@ -42,7 +43,7 @@ export function BlockSummaryMessage({ item }: { item: BlockSummaryItem }) {
       </div>
       <p className="ai-block-summary__source" data-testid="summary-source">
         {sourceLabel(item)}
-        {item.lineCount !== undefined && ` · ${item.lineCount.toLocaleString('en-US')} lines`}
+        {item.lineCount !== undefined && ` · ${plural(item.lineCount, 'line')}`}
         {item.outputType && item.outputType !== 'generic' && ` · ${item.outputType}`}
         {source && source.kind !== 'model' && ` · ${source.reason}`}
       </p>

@@ -1,15 +1,21 @@
-import { useState, type KeyboardEvent } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import { addNote } from './agentRequests';
-import { leaveFieldOnEscape } from './planFocus';
+import { focusPlanFrom, keepFocusOnClick, leaveFieldOnEscape } from './planFocus';
 
-/** A note for the agent while a plan is open: it revises the remaining steps. Enter sends; Esc leaves the field, keeping the note. */
+/**
+ * A note for the agent while a plan is open: it revises the remaining steps. Enter sends, and
+ * the plan card takes the keyboard (the field goes once the plan is revised); Esc leaves the
+ * field, keeping the note.
+ */
 export function PlanNote() {
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
+  const row = useRef<HTMLDivElement>(null);
 
   const send = async () => {
     const note = text.trim();
     if (!note || sending) return;
+    focusPlanFrom(row.current);
     setSending(true);
     if (await addNote(note)) setText('');
     setSending(false);
@@ -27,7 +33,7 @@ export function PlanNote() {
   };
 
   return (
-    <div className="plan__note">
+    <div className="plan__note" ref={row}>
       <input
         data-testid="plan-note"
         aria-label="Add a note for the agent"
@@ -38,7 +44,7 @@ export function PlanNote() {
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
       />
-      <button type="button" data-action="add-note" disabled={text.trim() === '' || sending} onClick={() => void send()}>
+      <button type="button" data-action="add-note" onMouseDown={keepFocusOnClick} disabled={text.trim() === '' || sending} onClick={() => void send()}>
         Add note
       </button>
     </div>

@@ -52,6 +52,19 @@ export function stepRuleText(step: PlanStepView): string | undefined {
   return `${approval.blocked ? 'blocked' : DECISION_TEXT[approval.decision]} · ${approval.rule}`;
 }
 
+/** Why a RED step is RED, on the card itself; undefined when its detail already says it (auto mode's refusal). */
+function redReasons(step: PlanStepView): string | undefined {
+  if (step.risk?.level !== 'red' || step.risk.reasons.length === 0) return undefined;
+  const reasons = step.risk.reasons.join(' ');
+  return step.detail?.includes(reasons) ? undefined : reasons;
+}
+
+/** The step's detail, unless it only repeats the rule line (a policy or hook denial names its rule there). */
+function shownDetail(step: PlanStepView): string | undefined {
+  if (!step.detail || (step.decider && step.detail === `${step.decider.verdict} by ${step.decider.rule}`)) return undefined;
+  return step.detail;
+}
+
 const RISK_TEXT = {
   green: 'Read-only',
   yellow: 'Changes something, or unknown',
@@ -76,6 +89,8 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
   // Only the step that is up next is judged (policy, hooks); later ones when their turn comes.
   const checking = actionable && !step.approval;
   const rule = stepRuleText(step);
+  const whyRed = redReasons(step);
+  const detail = shownDetail(step);
   const button = (action: StepAction, label: string, title: string, disabled = false) => (
     <button
       type="button"
@@ -161,7 +176,12 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
           {rule ?? 'checking policy and hooks…'}
         </div>
       )}
-      {step.detail && <div className="plan-step__detail">{step.detail}</div>}
+      {whyRed && (
+        <div className="plan-step__risk-why" data-testid="step-risk-why">
+          RED: {whyRed}
+        </div>
+      )}
+      {detail && <div className="plan-step__detail">{detail}</div>}
       {result.length > 0 && <div className="plan-step__result">{result.join(' · ')}</div>}
       {step.redacted && (
         <div className="plan-step__redacted" data-testid="redacted" title="The model received [REDACTED:kind] in their place">
@@ -208,7 +228,16 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
       {step.edit && step.status === 'done' && (
         <div className="plan-step__undo">
           {!step.edit.undo?.restored && (
-            <button type="button" data-action="undo" title="Put back what the file held before this edit (only if it has not changed since)" onClick={() => decideStep(planId, step.id, 'undo')}>
+            <button
+              type="button"
+              data-action="undo"
+              title="Put back what the file held before this edit (only if it has not changed since)"
+              onMouseDown={keepFocusOnClick}
+              onClick={(event) => {
+                focusPlanAfter(event);
+                decideStep(planId, step.id, 'undo');
+              }}
+            >
               Undo
             </button>
           )}

@@ -1,13 +1,19 @@
-import { useState, type KeyboardEvent } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import { useAiPanelStore } from './aiPanelStore';
-import { leaveFieldOnEscape } from './planFocus';
+import { focusPlanFrom, keepFocusOnClick, leaveFieldOnEscape } from './planFocus';
 import { decideStep } from './planRequests';
 
-/** Deny a step with a reason the model is told. Enter denies; Esc closes the field and keeps the reason for when it opens again. */
+/**
+ * Deny a step with a reason the model is told. Enter denies, and the plan card takes the
+ * keyboard (the field goes with the step's turn); Esc closes the field and keeps the reason
+ * for when it opens again.
+ */
 export function StepDenyReason({ planId, stepId, onClose }: { planId: string; stepId: string; onClose: () => void }) {
   const draftKey = `reason:${stepId}`;
   const [reason, setReason] = useState(() => useAiPanelStore.getState().fieldDrafts[draftKey] ?? '');
+  const row = useRef<HTMLDivElement>(null);
   const deny = () => {
+    focusPlanFrom(row.current);
     useAiPanelStore.getState().setFieldDraft(draftKey, undefined);
     decideStep(planId, stepId, 'deny', reason);
     onClose();
@@ -24,7 +30,7 @@ export function StepDenyReason({ planId, stepId, onClose }: { planId: string; st
     }
   };
   return (
-    <div className="plan-step__reason">
+    <div className="plan-step__reason" ref={row}>
       <input
         data-testid="plan-step-deny-reason"
         aria-label="Why not? (the agent is told)"
@@ -38,7 +44,7 @@ export function StepDenyReason({ planId, stepId, onClose }: { planId: string; st
         }}
         onKeyDown={onKeyDown}
       />
-      <button type="button" data-action="deny-confirm" onClick={deny}>
+      <button type="button" data-action="deny-confirm" onMouseDown={keepFocusOnClick} onClick={deny}>
         Deny
       </button>
     </div>

@@ -6,12 +6,21 @@ export function keepFocusOnClick(event: MouseEvent): void {
 }
 
 /**
- * A control used from the keyboard is about to disappear with its step's new state; hand
- * focus to the plan card, where the one-letter keys keep working.
+ * A control (or the field it belongs to) is about to disappear with its step's new state;
+ * hand focus to the plan card, where the one-letter keys keep working. Focus elsewhere (the
+ * terminal, the AI input) stays where it is; focus on nothing (the page) goes to the card too,
+ * so the next keys are not lost.
  */
 export function focusPlanAfter(event: SyntheticEvent<HTMLElement>): void {
-  const control = event.currentTarget;
-  if (document.activeElement !== control && !control.contains(document.activeElement)) return;
+  focusPlanFrom(event.currentTarget);
+}
+
+/** `focusPlanAfter` for a control or field known by its element (a field's row, say). */
+export function focusPlanFrom(control: HTMLElement | null): void {
+  if (!control) return;
+  const active = document.activeElement;
+  const nowhere = active === null || active === document.body;
+  if (!nowhere && active !== control && !control.contains(active)) return;
   control.closest<HTMLElement>('[data-testid="plan"]')?.focus({ preventScroll: true });
 }
 

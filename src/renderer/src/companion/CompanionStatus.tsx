@@ -7,7 +7,8 @@ import { HintText } from './HintText';
 const MODE_LABELS: Record<CompanionMode, string> = {
   watch: 'Watching',
   auto: 'Auto',
-  off: 'AI off',
+  // Only Watch mode's hints are off: `??`, `#` and the panel still work, so this is not "AI off".
+  off: 'Hints off',
 };
 
 const MODE_TITLES: Record<CompanionMode, string> = {
@@ -26,7 +27,17 @@ export function CompanionStatus({ paneId }: { paneId: number | undefined }) {
   return (
     <>
       <span className={`status-bar__item status-bar__companion status-bar__companion--${mode}`} data-testid="companion-status" data-mode={mode} title={MODE_TITLES[mode]}>
-        {auto ? `Auto: ${auto.task} (${autoProgress(auto, elapsed)})` : MODE_LABELS[mode]}
+        {auto ? (
+          // Only the task gives way when the bar is short: the progress is always there in full.
+          <>
+            <span className="status-bar__auto-task">Auto: {auto.task}</span>
+            <span className="status-bar__auto-progress" data-testid="companion-progress">
+              &nbsp;({autoProgress(auto, elapsed)})
+            </span>
+          </>
+        ) : (
+          MODE_LABELS[mode]
+        )}
       </span>
       {hint && !auto && (
         <button

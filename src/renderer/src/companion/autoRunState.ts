@@ -27,7 +27,7 @@ export function formatElapsed(ms: number): string {
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${seconds}` : `${minutes}:${seconds}`;
 }
 
-/** "step 3, 1:24" — the run's progress for its banner and the status bar. */
+/** "step 3, 1:24" — the run's progress for its banner and the status bar: the step it is on, not the last one proposed. */
 export function autoProgress(auto: AutoView, elapsedMs: number): string {
-  return `step ${auto.steps}${auto.steps >= auto.maxSteps ? ` of ${auto.maxSteps}` : ''}, ${formatElapsed(elapsedMs)}`;
+  return `step ${auto.current}${auto.steps >= auto.maxSteps ? ` of ${auto.maxSteps}` : ''}, ${formatElapsed(elapsedMs)}`;
 }

@@ -2,10 +2,13 @@ import { focusedPaneId, useLayoutStore } from '../layout/layoutStore';
 import { usePanesStore } from '../terminal/panesStore';
 import type { EngineConnection } from '../transport/engineConnection';
 import { useCompanionStore } from './companionStore';
+import { wireNoticeEnds } from './noticeEnds';
+import { wirePanelActivity } from './panelActivity';
 
 /**
  * Watch mode in the window: hints from the engine into the store; which pane has the
- * keyboard to the engine (its long-pause timer counts only there); Esc dismissing a hint.
+ * keyboard to the engine (its long-pause timer counts only there), and work on a pane in the
+ * AI panel; Esc dismissing a hint; pane notices about the agent ending with their cause.
  */
 export function wireCompanion(connection: EngineConnection): void {
   connection.on('companion.hint', ({ paneId, hint }) => useCompanionStore.getState().setHint(paneId, hint));
@@ -30,6 +33,8 @@ export function wireCompanion(connection: EngineConnection): void {
   });
 
   window.addEventListener('keydown', dismissOnEscape, true);
+  wireNoticeEnds();
+  wirePanelActivity(connection);
 }
 
 /**

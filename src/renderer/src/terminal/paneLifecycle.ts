@@ -29,8 +29,14 @@ const hooks: PaneSessionHooks = {
   onRestartRequested: (paneId) => void restartPane(paneId),
   // An exited pane runs nothing: it closes without asking.
   onCloseRequested: (paneId) => closePane(paneId),
-  onUserInput: (paneId) => useBlocksStore.getState().select(paneId, undefined),
-  onBlock: (block) => useBlocksStore.getState().upsert(block),
+  onUserInput: (paneId) => {
+    useBlocksStore.getState().select(paneId, undefined);
+    usePanesStore.getState().endNotices(paneId, 'typing');
+  },
+  onBlock: (block) => {
+    useBlocksStore.getState().upsert(block);
+    if (block.endedAt === undefined) usePanesStore.getState().endNotices(block.paneId, 'command');
+  },
   onBlocksListed: (paneId, blocks) => useBlocksStore.getState().merge(paneId, blocks),
   onPaneEvent: applyPaneEvent,
 };

@@ -1,12 +1,17 @@
 import { create } from 'zustand';
 import type { TerminalState } from '../../../shared/blocks';
-import type { Events, PaneInfo } from '../../../shared/protocol';
+import type { Events, NoticeEnd, PaneInfo } from '../../../shared/protocol';
 
 export interface PaneNotice {
   id: number;
   level: 'info' | 'warning' | 'error';
   message: string;
+  /** What takes it away by itself (its cause gone); without, it stays until dismissed. */
+  ends?: NoticeEnd[];
 }
+
+/** How long a purely informative notice (`ends` has 'timeout') stays. */
+export const NOTICE_TIMEOUT_MS = 15_000;
 
 /** What the UI shows about a pane. Terminal bytes are not here; they go straight to xterm. */
 export interface PaneMeta {
@@ -30,6 +35,8 @@ interface PanesState {
   markExited(exit: Events['pane.exit']): void;
   addNotice(notice: Events['pane.notice']): void;
   dismissNotice(paneId: number, noticeId: number): void;
+  /** `cause` is gone: the notices it ends go, in one pane or (undefined) in all. */
+  endNotices(paneId: number | undefined, cause: NoticeEnd): void;
   clear(): void;
 }
 
@@ -46,7 +53,7 @@ function updatePane(
   return { ...panes, [paneId]: change(pane) };
 }
 
-export const usePanesStore = create<PanesState>()((set) => ({
+export const usePanesStore = create<PanesState>()((set, get) => ({
   panes: {},
 
   addPane(info) {
@@ -100,14 +107,30 @@ export const usePanesStore = create<PanesState>()((set) => ({
   },
 
   addNotice(notice) {
+    const id = ++noticeCounter;
     set((state) => ({
       panes: updatePane(state.panes, notice.paneId, (pane) => ({
         ...pane,
-        notices: [...pane.notices, { id: ++noticeCounter, level: notice.level, message: notice.message }].slice(
-          -MAX_NOTICES,
-        ),
+        // The same message again replaces the one shown (a retried `!auto`), it does not stack.
+        notices: [
+          ...pane.notices.filter((shown) => shown.message !== notice.message),
+          { id, level: notice.level, message: notice.message, ends: notice.ends },
+        ].slice(-MAX_NOTICES),
       })),
     }));
+    if (notice.ends?.includes('timeout')) window.setTimeout(() => get().dismissNotice(notice.paneId, id), NOTICE_TIMEOUT_MS);
+  },
+
+  endNotices(paneId, cause) {
+    set((state) => {
+      let panes = state.panes;
+      for (const pane of Object.values(state.panes)) {
+        if (paneId !== undefined && pane.paneId !== paneId) continue;
+        if (!pane.notices.some((notice) => notice.ends?.includes(cause))) continue;
+        panes = updatePane(panes, pane.paneId, (meta) => ({ ...meta, notices: meta.notices.filter((notice) => !notice.ends?.includes(cause)) }));
+      }
+      return panes === state.panes ? state : { panes };
+    });
   },
 
   dismissNotice(paneId, noticeId) {
