@@ -14,6 +14,7 @@ import { Pane, type PaneListener } from '../panes/pane';
 import type { ApprovalGate } from '../safety/approval/approvalGate';
 import { createApprovalGate } from '../safety/approval/gateSetup';
 import { EngineLog } from '../log/engineLog';
+import { GrantLifetime } from './grantLifetime';
 import { AuditLog } from '../safety/audit/auditLog';
 import { restoredLine } from '../session/restoredLine';
 import { SessionKeeper } from '../session/sessionKeeper';
@@ -40,6 +41,8 @@ export interface EngineOptions {
   electron?: ElectronSurface;
   /** Warnings about how the host runs (the Electron entry: the OS sandbox is off), sent with hello. */
   hostWarnings?: HostWarning[];
+  /** How long session grants outlive the last window (GRANTS_KEPT_WITHOUT_WINDOW_MS); tests shorten it. */
+  grantsKeptWithoutWindowMs?: number;
 }
 
 export class UserError extends Error {}
@@ -66,6 +69,7 @@ export class Engine {
   private readonly audit: AuditLog;
   private readonly gate: ApprovalGate;
   private readonly watchHints: WatchHints;
+  private readonly grantLifetime: GrantLifetime;
 
   constructor(private readonly options: EngineOptions) {
     this.env = options.env ?? process.env;
@@ -105,6 +109,7 @@ export class Engine {
       show: (paneId, hint) => this.client?.event('companion.hint', { paneId, hint }),
     });
     this.session = new SessionKeeper(this.paths.sessionFile, this.settings.session.restore, this.log);
+    this.grantLifetime = new GrantLifetime(() => this.agent.revokeAllGrants(), options.grantsKeptWithoutWindowMs);
     this.liveSettings.onChanged(({ settings, error }) => {
       this.client?.event('settings.changed', { settings, error });
       this.agent.settingsChanged();
@@ -119,14 +124,16 @@ export class Engine {
   /**
    * Make `client` the one attached client; the previous one (another tab) is told it was
    * replaced. Running panes reach the new client once it asks for them (`reattachPane`).
+   * The session's grants go on: the conversation they belong to is the engine's, and the
+   * new window's panel lists them.
    */
   attachClient(client: PaneListener): void {
     if (this.client && this.client !== client) {
       this.client.event('connection.replaced', {});
       for (const pane of this.panes.values()) pane.detach(this.client);
-      this.agent.revokeAllGrants();
     }
     this.client = client;
+    this.grantLifetime.windowBack();
   }
 
   reattachPane(paneId: number, client: PaneListener): Promise<PaneInfo> {
@@ -137,8 +144,9 @@ export class Engine {
     if (this.client !== client) return;
     for (const pane of this.panes.values()) pane.detach(client);
     this.client = undefined;
-    // "Allow for this session" lasts until the window closes, even where the panes live on.
-    this.agent.revokeAllGrants();
+    // "Allow for session" lasts until the window closes, even where the panes live on; a
+    // reload comes straight back and keeps it (GrantLifetime).
+    this.grantLifetime.windowGone();
   }
 
   hello(): HelloResult {
@@ -263,6 +271,7 @@ export class Engine {
   }
 
   async shutdown(): Promise<void> {
+    this.grantLifetime.dispose();
     this.liveSettings.dispose();
     this.watchHints.dispose();
     this.agent.dispose();
