@@ -145,5 +145,6 @@ describe('re-attach snapshot: the terminal state beyond the normal screen', () =
       }),
       { numRuns: 300 },
     );
-  });
+    // A few seconds on an idle machine; far longer with both cores busy.
+  }, 180_000);
 });
