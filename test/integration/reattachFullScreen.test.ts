@@ -22,20 +22,22 @@ async function replay(...parts: (string | Buffer)[]): Promise<TerminalMirror> {
   return terminal;
 }
 
+type Opened = Awaited<ReturnType<typeof open>>;
+
 /**
- * Waits until `ready` holds on the screen the client's output draws, and no more output
- * came while that was checked (a program draws its screen in several writes).
+ * Waits until the client has every byte the pane has printed and `ready` holds on the screen
+ * they draw (a program draws its screen in several writes; these programs then sit idle).
  */
-async function settled(client: EngineClient, paneId: number, ready: (screen: string) => boolean, what: string): Promise<void> {
+async function settled(client: EngineClient, engine: Opened['engine'], paneId: number, ready: (screen: string) => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const length = client.outputOf(paneId).length;
-    const terminal = await replay(client.outputOf(paneId));
-    const done = ready(terminal.screenText());
-    terminal.dispose();
-    // Another turn for output in flight: the next check sees it.
-    await client.waitFor(() => true);
-    if (done && client.outputOf(paneId).length === length) return;
+    if (length === engine.engine.pane(paneId).info().streamOffset) {
+      const terminal = await replay(client.outputOf(paneId));
+      const done = ready(terminal.screenText());
+      terminal.dispose();
+      if (done) return;
+    }
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
     await client.waitFor(() => client.outputOf(paneId).length !== length, 1_000, 'more output').catch(() => undefined);
   }
@@ -45,7 +47,7 @@ async function settled(client: EngineClient, paneId: number, ready: (screen: str
  * The first client, which saw the whole stream, goes away; a second re-attaches. Its
  * snapshot and state, replayed into a fresh terminal, must equal the first client's terminal.
  */
-async function reattach(first: EngineClient, engine: Awaited<ReturnType<typeof open>>['engine'], paneId: number) {
+async function reattach(first: EngineClient, engine: Opened['engine'], paneId: number) {
   const reference = await replay(first.outputOf(paneId));
   const seenByFirst = first.outputOf(paneId).length;
   first.close();
@@ -66,10 +68,10 @@ describe('re-attaching to a pane running a full-screen program (real pty, real p
     writeFileSync(file, 'first line\n');
     client.type(paneId, 'echo before-vim\r');
     await client.waitForBlock(paneId, 'echo before-vim');
-    client.type(paneId, `vim.tiny -u NONE -i NONE -N -c 'set mouse=a' notes.txt\r`);
-    await settled(client, paneId, (screen) => screen.includes('first line') && screen.includes('notes.txt'), 'vim showing the file');
+    client.type(paneId, `vim.tiny -u NONE -i NONE -N -n -c 'set mouse=a' notes.txt\r`);
+    await settled(client, engine, paneId, (screen) => screen.includes('first line') && screen.includes('notes.txt'), 'vim showing the file');
     client.type(paneId, 'Gotyped before the reload');
-    await settled(client, paneId, (screen) => screen.includes('typed before the reload') && screen.includes('-- INSERT --'), 'the typed text in insert mode');
+    await settled(client, engine, paneId, (screen) => screen.includes('typed before the reload') && screen.includes('-- INSERT --'), 'the typed text in insert mode');
 
     const { second, reference, restored } = await reattach(client, engine, paneId);
     expect(restored.isAlternateScreen).toBe(true);
@@ -83,7 +85,7 @@ describe('re-attaching to a pane running a full-screen program (real pty, real p
 
     // The keys that follow: an application-mode arrow key moves up (to the end of line 1), x, Esc, :wq.
     second.type(paneId, '\x1bOAx\x1b:wq\r');
-    const vim = await second.waitForBlock(paneId, `vim.tiny -u NONE -i NONE -N -c 'set mouse=a' notes.txt`, 30_000);
+    const vim = await second.waitForBlock(paneId, `vim.tiny -u NONE -i NONE -N -n -c 'set mouse=a' notes.txt`, 30_000);
     expect(vim.exitCode).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe('first linex\ntyped before the reload\n');
     // Leaving vim shows the shell's screen as it was, from the re-attached client's terminal.
@@ -102,9 +104,9 @@ describe('re-attaching to a pane running a full-screen program (real pty, real p
     await client.waitForPrompt(paneId);
     writeFileSync(join(engine.home, 'numbers.txt'), Array.from({ length: 300 }, (_, i) => `line ${i}`).join('\n'));
     client.type(paneId, 'less numbers.txt\r');
-    await settled(client, paneId, (screen) => screen.includes('line 22'), 'less showing the file');
+    await settled(client, engine, paneId, (screen) => screen.includes('line 22'), 'less showing the file');
     client.type(paneId, '/line 150\r');
-    await settled(client, paneId, (screen) => screen.includes('line 172') && !screen.includes('line 149'), 'less at line 150');
+    await settled(client, engine, paneId, (screen) => screen.includes('line 172') && !screen.includes('line 149'), 'less at line 150');
 
     const { second, reference, restored } = await reattach(client, engine, paneId);
     expect(restored.isAlternateScreen).toBe(true);
@@ -122,16 +124,18 @@ describe('re-attaching to a pane running a full-screen program (real pty, real p
     restored.dispose();
   }, 120_000);
 
-  it('tmux: its screen, status line, scroll region and modes come back, and its shell takes the next command', async () => {
+  it('tmux: its screen, status line, cursor and modes come back, and its shell takes the next command', async () => {
     const { client, engine } = await open({ shell: '/bin/bash', env: { TMUX_TMPDIR: '' } });
     const { paneId } = await client.request('pane.create', { cols: COLS, rows: ROWS });
     await client.waitForPrompt(paneId);
-    // Its own server socket in the test home, no user configuration.
-    const tmux = `tmux -S ${join(engine.home, 'tmux.sock')} -f /dev/null`;
+    // Its own server socket in the test home, no user configuration, and a status line that
+    // is not redrawn every 15 s (the re-attach must see the bytes the first client saw).
+    writeFileSync(join(engine.home, 'tmux.conf'), 'set -g status-interval 0\n');
+    const tmux = `tmux -S ${join(engine.home, 'tmux.sock')} -f ${join(engine.home, 'tmux.conf')}`;
     client.type(paneId, `${tmux} new -s t1\r`);
-    await settled(client, paneId, (screen) => /\[t1\]/.test(screen), 'tmux with its status line');
+    await settled(client, engine, paneId, (screen) => /\[t1\]/.test(screen), 'tmux with its status line');
     client.type(paneId, 'echo inside-tmux\r');
-    await settled(client, paneId, (screen) => screen.includes('inside-tmux\n'), 'the command inside tmux');
+    await settled(client, engine, paneId, (screen) => screen.includes('inside-tmux\n'), 'the command inside tmux');
 
     const { second, reference, restored } = await reattach(client, engine, paneId);
     expect(restored.isAlternateScreen).toBe(true);
