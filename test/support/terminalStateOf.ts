@@ -60,13 +60,9 @@ function cellsOf(buffer: IBuffer, cols: number): string[] {
   for (let y = 0; y < buffer.length; y++) {
     const line = buffer.getLine(y);
     if (!line) continue;
-    // A soft wrap is recreated by printing on from the row above's last cell. A row marked as
-    // continuing one that is not there (scrolled away by CSI S) or whose last cell is blank
-    // (printing went on from a pending wrap on another screen) cannot be; it joins nothing.
-    const above = y > 0 ? buffer.getLine(y - 1) : undefined;
-    const aboveEnd = above?.getCell(cols - 1);
-    const printedOn = aboveEnd !== undefined && (aboveEnd.getChars() !== '' || aboveEnd.getWidth() === 0 || line.getCell(0)?.getWidth() === 2);
-    const joined = line.isWrapped && printedOn;
+    // The first row marked as continuing a row above it that is not there (scrolled away by
+    // CSI S) cannot be written so; nothing joins it to anything anyway.
+    const joined = line.isWrapped && y > 0;
     let row = joined ? '↩' : '';
     let style = '';
     for (let x = 0; x < cols; x++) {

@@ -21,9 +21,22 @@ export function screenRedraw(buffer: IBuffer, cols: number, rows: number): strin
   for (let y = 0; y < rows; y++) {
     const line = buffer.getLine(buffer.baseY + y);
     if (!line) continue;
-    if (!(pendingWrap && line.isWrapped)) out += `\x1b[${y + 1};1H`;
+    const cup = (column: number) => `\x1b[${y + 1};${column + 1}H`;
+    if (pendingWrap && line.isWrapped) {
+      // A wrapped row that starts blank: a space wraps onto it (marking it), then it is drawn as any row.
+      if (!line.getCell(0)?.getChars()) out += ` ${cup(0)}`;
+    } else if (line.isWrapped && y > 0) {
+      // Marked as continuing a row above that ends blank (moved there by a scroll region):
+      // two spaces print on across that row's end, which is then blanked again.
+      const above = buffer.getLine(buffer.baseY + y - 1);
+      const blank = above ? lastBlank(above, y - 1, cols) : { sequence: '', style: '' };
+      out += `\x1b[${y};${cols}H  ${blank.sequence}${cup(0)}`;
+      style = blank.style;
+    } else {
+      out += cup(0);
+    }
     pendingWrap = false;
-    const wideNext = widePushedOn(buffer.getLine(buffer.baseY + y + 1));
+    const wideNext = widePushedOn(line, buffer.getLine(buffer.baseY + y + 1), cols);
     for (let x = 0; x < cols; ) {
       const cell = line.getCell(x);
       if (!cell) break;
@@ -41,10 +54,15 @@ export function screenRedraw(buffer: IBuffer, cols: number, rows: number): strin
       if (cell.isInverse() && x < cols - 1) {
         // An inverse blank shows its foreground. ECH blanks in the background colour only;
         // xterm's own way to leave one (overwriting half of a wide character) does it.
-        const cup = (column: number) => `\x1b[${y + 1};${column + 1}H`;
         out += `${cup(x)}\u65e5${cup(x + 1)} ${cup(x + 1)}`;
         x++;
         continue;
+      }
+      if (cell.isInverse() && x === cols - 1 && !wideNext) {
+        const blank = lastBlank(line, y, cols);
+        out += blank.sequence;
+        style = blank.style;
+        break;
       }
       if (x === cols - 1 && wideNext) {
         // A wide character that did not fit left this cell blank in its own attributes:
@@ -62,9 +80,31 @@ export function screenRedraw(buffer: IBuffer, cols: number, rows: number): strin
   return out;
 }
 
-/** The row continues the one above with a wide character (which did not fit at its end). */
-function widePushedOn(next: IBufferLine | undefined): boolean {
-  return next !== undefined && next.isWrapped && next.getCell(0)?.getWidth() === 2;
+/**
+ * The last cell of screen row `row`, a blank, as it is: erased in its background, or an
+ * inverse one made the way xterm leaves one, from its left neighbour, which is then drawn
+ * again. Returns the attributes it leaves set.
+ */
+function lastBlank(line: IBufferLine, row: number, cols: number): { sequence: string; style: string } {
+  const cup = (column: number) => `\x1b[${row + 1};${column + 1}H`;
+  const cell = line.getCell(cols - 1);
+  const style = cell ? sgrSequence(cell) : '\x1b[0m';
+  const left = cols > 1 ? line.getCell(cols - 2) : undefined;
+  if (!cell?.isInverse() || !left || left.getWidth() !== 1) return { sequence: `${cup(cols - 1)}${style}\x1b[1X`, style };
+  const leftStyle = sgrSequence(left);
+  const redrawLeft = `${cup(cols - 2)}${leftStyle}${left.getChars() || '\x1b[1X'}`;
+  return { sequence: `${cup(cols - 2)}${style}\u65e5${cup(cols - 2)} ${redrawLeft}`, style: leftStyle };
+}
+
+/**
+ * The next row continues this one with a wide character that did not fit at its end, which
+ * left the last cell blank in that character's attributes.
+ */
+function widePushedOn(line: IBufferLine, next: IBufferLine | undefined, cols: number): boolean {
+  const first = next?.getCell(0);
+  const last = line.getCell(cols - 1);
+  if (!next?.isWrapped || first?.getWidth() !== 2 || !last || last.getChars()) return false;
+  return sgrSequence(last) === sgrSequence(first);
 }
 
 /** How many blank cells of the same style start at column `from`. */

@@ -3,7 +3,8 @@ import serialize from '@xterm/addon-serialize';
 import unicode11 from '@xterm/addon-unicode11';
 import type { IMarker, Terminal as HeadlessTerminal } from '@xterm/headless';
 import { terminalStateSequences } from './terminalStateSequences';
-import { activeScrollRegion } from './xtermInternals';
+import { PendingSequence } from './pendingSequence';
+import { activeScrollRegion, parserInGround } from './xtermInternals';
 
 const { Terminal } = headless;
 const { SerializeAddon } = serialize;
@@ -17,6 +18,7 @@ const { Unicode11Addon } = unicode11;
 export class TerminalMirror {
   private readonly terminal: HeadlessTerminal;
   private readonly serializer = new SerializeAddon();
+  private readonly recent = new PendingSequence();
 
   constructor(cols: number, rows: number, scrollback: number) {
     // logLevel off: binary garbage makes xterm log every parse error to the console.
@@ -30,6 +32,7 @@ export class TerminalMirror {
   private writesInFlight = 0;
 
   write(data: Uint8Array | string): void {
+    this.recent.add(data);
     this.writesInFlight++;
     this.terminal.write(data, () => this.writesInFlight--);
   }
@@ -199,10 +202,12 @@ export class TerminalMirror {
    * Everything a new terminal needs to continue where this one is, for a client re-attaching
    * to the running programs: `screen` is serialize()'s normal screen and scrollback (where
    * the blocks lie), `state` what goes after it: the alternate screen a program has up, the
-   * cursor, scroll regions, modes and charsets (terminalStateSequences).
+   * cursor, scroll regions, modes and charsets (terminalStateSequences), and last an escape
+   * sequence the snapshot cuts in two (PendingSequence). Call once everything written is parsed.
    */
   reattachSnapshot(): { screen: string; state: string } {
-    return { screen: this.serialize(), state: terminalStateSequences(this.terminal) };
+    const state = terminalStateSequences(this.terminal) + this.recent.text(parserInGround(this.terminal));
+    return { screen: this.serialize(), state };
   }
 
   /** Where serialize(scrollback) begins and leaves the cursor, as rows of the normal buffer. */

@@ -108,6 +108,13 @@ export function readInternals(terminal: HeadlessTerminal): CoreInternals {
   };
 }
 
+/** The parser is between sequences (not inside an escape sequence); true if that cannot be read. */
+export function parserInGround(terminal: HeadlessTerminal): boolean {
+  const parser = (terminal as unknown as { _core?: { _inputHandler?: { _parser?: { currentState?: unknown } } } })._core?._inputHandler?._parser;
+  // ParserState.GROUND
+  return parser?.currentState === undefined || parser.currentState === 0;
+}
+
 /** The scroll region of the active buffer, or undefined if it cannot be read. */
 export function activeScrollRegion(terminal: HeadlessTerminal): { top: number; bottom: number } | undefined {
   const buffer = (terminal as unknown as { _core?: RawCore })._core?.buffer;
