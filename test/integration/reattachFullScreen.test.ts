@@ -149,4 +149,22 @@ describe('re-attaching to a pane running a full-screen program (real pty, real p
     reference.dispose();
     restored.dispose();
   }, 120_000);
+
+  it('an escape sequence cut in two by the re-attach is completed by the live output, never printed as text', async () => {
+    const { client: first, engine } = await open({ shell: '/bin/bash' });
+    const { paneId } = await first.request('pane.create', { cols: COLS, rows: ROWS });
+    await first.waitForPrompt(paneId);
+    // Half a colour sequence, then the rest once the test says so (after the re-attach).
+    const go = join(engine.home, 'go');
+    first.type(paneId, `printf 'cut:\\e[3'; until [ -e ${go} ]; do sleep 0.05; done; printf '1mred\\e[0m\\n'\r`);
+    await first.waitFor(() => first.textOf(paneId).includes('cut:\x1b[3'), 30_000, 'the first half of the sequence');
+    await settled(first, engine, paneId, () => true, 'the pane to have sent everything');
+    const { second, restored } = await reattach(first, engine, paneId);
+    writeFileSync(go, '');
+    await second.waitFor(() => second.textOf(paneId).includes('1mred'), 30_000, 'the rest of the sequence');
+    restored.write(new Uint8Array(second.outputOf(paneId)));
+    await restored.flushed();
+    expect(restored.screenText()).toMatch(/^cut:red$/m);
+    restored.dispose();
+  }, 120_000);
 });

@@ -151,6 +151,23 @@ describe('re-attach snapshot: the terminal state beyond the normal screen', () =
     for (const mirror of [source, copy, again]) mirror.dispose();
   });
 
+  it('hands on only the part of a sequence parsed when the snapshot is taken, not bytes written after', async () => {
+    const source = new TerminalMirror(COLS, ROWS, SCROLLBACK);
+    source.write('cut:\x1b[3');
+    let snapshot: ReturnType<TerminalMirror['reattachSnapshot']> | undefined;
+    // As the mirror thread does: answered once what came before is parsed, while more is queued.
+    source.afterPendingWrites(() => (snapshot = source.reattachSnapshot()));
+    source.write('1mred\x1b[0m');
+    await source.flushed();
+    expect(snapshot!.state.endsWith('\x1b[3')).toBe(true);
+    const copy = new TerminalMirror(COLS, ROWS, SCROLLBACK);
+    await written(copy, snapshot!.screen + snapshot!.state + '1mred\x1b[0m');
+    expect(copy.screenText()).toBe('cut:red');
+    expect(terminalStateOf(headlessOf(copy))).toEqual(terminalStateOf(headlessOf(source)));
+    source.dispose();
+    copy.dispose();
+  });
+
   it('a snapshot anywhere in program output, even inside a sequence: replayed plus the rest equals the source', async () => {
     await fc.assert(
       fc.asyncProperty(program, program, fc.nat(), async (first, second, at) => {

@@ -32,9 +32,12 @@ export class TerminalMirror {
   private writesInFlight = 0;
 
   write(data: Uint8Array | string): void {
-    this.recent.add(data);
     this.writesInFlight++;
-    this.terminal.write(data, () => this.writesInFlight--);
+    this.terminal.write(data, () => {
+      this.writesInFlight--;
+      // Once parsed: a snapshot taken now must not see bytes written after it was asked for.
+      this.recent.add(data);
+    });
   }
 
   /** Everything written has been parsed. */
