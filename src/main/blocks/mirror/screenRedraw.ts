@@ -4,9 +4,9 @@ import { sgrSequence } from './sgrSequence';
 /**
  * Escape sequences that draw the screen rows of `buffer` exactly as they are, cell by cell:
  * text, wide characters, colours and attributes, and blank cells with their background
- * (erased with ECH, so they stay blank; an inverse one as xterm leaves it). A row that continues the one above as a soft wrap
- * is reached by printing on from that row's last column, so it is marked wrapped again.
- * The last row's wide character pushed on goes past the screen: drawn on the next row only.
+ * (erased with ECH, so they stay blank; an inverse one as xterm leaves it). A row that
+ * continues the one above as a soft wrap is reached by printing on past that row's end, so
+ * it is marked wrapped again.
  *
  * The serialize addon draws the screen too, but drops blank rows at its bottom, and with
  * them a background a program painted there (a colour scheme's empty lines).
