@@ -259,6 +259,21 @@ describe('the safety pipeline around the agent', () => {
     reopened.close();
   });
 
+  it('session grants go on when another tab takes over (the same session, shown there)', async () => {
+    const { client, model, paneId, server } = await open();
+    model.script({ parts: [runCommand('w1', 'ls -la /tmp')] }, { parts: [{ text: 'One.' }] });
+    await client.request('agent.send', { text: 'list', attachments: [], paneId });
+    const first = await waitForStep(client, (step) => step.approval?.grantable === true, 'a grantable step');
+    await client.request('agent.step', { planId: planIdOf(client), stepId: first.id, action: 'allow-session' });
+    await waitForIdleWithAnswer(client, 'One.');
+
+    const other = await EngineClient.connect(server);
+    await other.request('hello', {});
+    await client.waitFor(() => client.eventsOf('connection.replaced').length > 0, 15_000, 'the first tab told it was replaced');
+    expect((await other.request('agent.state', {})).grants).toEqual([{ shape: 'ls -a -l', example: 'ls -la /tmp' }]);
+    other.close();
+  });
+
   it('session grants end once no window has come back for a while (the window was closed)', async () => {
     const { client, model, paneId, server, engine } = await open({ grantsKeptWithoutWindowMs: 0 });
     model.script({ parts: [runCommand('w1', 'ls -la /tmp')] }, { parts: [{ text: 'One.' }] });
