@@ -7,14 +7,24 @@ import { blockOf, blockRowTexts, useTandem } from './support/uiPage';
 const tandem = useTandem();
 
 /** The rendered rows of the pane's screen (the buffer in front: the alternate one while vim runs). */
-async function screenOf(page: Page, paneId: string): Promise<{ alternate: boolean; applicationCursorKeys: boolean; rows: string[] }> {
+async function screenOf(page: Page, paneId: string): Promise<{ alternate: boolean; applicationCursorKeys: boolean; mouse: string; rows: string[] }> {
   return page.evaluate((id) => {
     const terminal = (window as unknown as { __tandem: { terminals: Map<number, import('@xterm/xterm').Terminal> } }).__tandem.terminals.get(Number(id))!;
     const buffer = terminal.buffer.active;
     const rows: string[] = [];
     for (let y = buffer.viewportY; y < buffer.viewportY + terminal.rows; y++) rows.push(buffer.getLine(y)?.translateToString(true) ?? '');
-    return { alternate: buffer.type === 'alternate', applicationCursorKeys: terminal.modes.applicationCursorKeysMode, rows };
+    return { alternate: buffer.type === 'alternate', applicationCursorKeys: terminal.modes.applicationCursorKeysMode, mouse: terminal.modes.mouseTrackingMode, rows };
   }, paneId);
+}
+
+/** Records what the pane's xterm sends to the shell from now on (keys and mouse reports). */
+async function recordSent(page: Page, paneId: string): Promise<() => Promise<string>> {
+  await page.evaluate((id) => {
+    const global = window as unknown as { __tandem: { terminals: Map<number, import('@xterm/xterm').Terminal> }; __sent: string };
+    global.__sent = '';
+    global.__tandem.terminals.get(Number(id))!.onData((data) => (global.__sent += data));
+  }, paneId);
+  return () => page.evaluate(() => (window as unknown as { __sent: string }).__sent);
 }
 
 test('a reload while vim runs shows vim with the edited text; the keys after it reach vim and the shell screen comes back', async ({ page }) => {
@@ -22,7 +32,7 @@ test('a reload while vim runs shows vim with the edited text; the keys after it 
   const file = join(server.home, 'notes.txt');
   writeFileSync(file, 'first line\n');
   await runCommand(page, pane, 'echo before-vim');
-  const vim = 'vim.tiny -u NONE -i NONE -N notes.txt';
+  const vim = "vim.tiny -u NONE -i NONE -N -n -c 'set mouse=a' notes.txt";
   await pane.click();
   await page.keyboard.type(vim);
   await page.keyboard.press('Enter');
@@ -31,7 +41,7 @@ test('a reload while vim runs shows vim with the edited text; the keys after it 
   await page.keyboard.type('typed before the reload');
   await expect.poll(async () => (await screenOf(page, paneId)).rows.join('\n')).toMatch(/typed before the reload[\s\S]*-- INSERT --/);
   const before = await screenOf(page, paneId);
-  expect(before).toMatchObject({ alternate: true, applicationCursorKeys: true });
+  expect(before).toMatchObject({ alternate: true, applicationCursorKeys: true, mouse: expect.not.stringMatching(/^none$/) });
 
   await page.reload();
   const { pane: again, paneId: againId } = await firstPane(page, { prompt: false });
@@ -40,11 +50,16 @@ test('a reload while vim runs shows vim with the edited text; the keys after it 
   // mode vim set for its arrow keys.
   await expect.poll(async () => screenOf(page, paneId)).toEqual(before);
 
-  // The keys that follow go to vim as before: up (to the end of line 1), x, Esc, :wq.
-  await again.click();
+  // The keys that follow go to vim as before: up (in application mode, as vim asked; to the
+  // end of line 1), x, Esc; a click is reported to vim (SGR mouse); then :wq.
+  const sent = await recordSent(page, paneId);
+  await page.evaluate((id) => (window as unknown as { __tandem: { terminals: Map<number, import('@xterm/xterm').Terminal> } }).__tandem.terminals.get(Number(id))!.focus(), paneId);
   await page.keyboard.press('ArrowUp');
   await page.keyboard.type('x');
   await page.keyboard.press('Escape');
+  expect(await sent()).toBe('\x1bOAx\x1b');
+  await again.click();
+  await expect.poll(sent).toMatch(/\x1b\[<0;\d+;\d+M/);
   await page.keyboard.type(':wq');
   await page.keyboard.press('Enter');
   await expect(blockOf(again, vim)).toHaveAttribute('data-exit-code', '0', { timeout: 15_000 });
