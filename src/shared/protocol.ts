@@ -121,6 +121,13 @@ export interface PaneInfo {
   rows: number;
   /** Serialized screen + scrollback to write before live output (restore or re-attach). */
   snapshot?: string;
+  /**
+   * Re-attach only: written after `snapshot` once its blocks are placed, before live output.
+   * The rest of the terminal's state: the alternate screen a full-screen program has up,
+   * scroll regions, cursor, the modes programs set (mouse, bracketed paste, application
+   * keys…) and charsets.
+   */
+  snapshotState?: string;
   /** Byte offset in the output stream at which live output continues after the snapshot. */
   streamOffset: number;
   exited?: { exitCode: number; signal?: number };

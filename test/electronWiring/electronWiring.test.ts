@@ -1,10 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { TerminalMirror } from '../../src/main/blocks/mirror/terminalMirror';
 import { tandemPaths } from '../../src/main/settings/paths';
 import type { Block } from '../../src/shared/blocks';
 import type { PaneRunning } from '../../src/shared/closeQuestion';
 import type { HelloResult, PaneInfo } from '../../src/shared/protocol';
+import { headlessOf, terminalStateOf } from '../support/terminalStateOf';
 import { testHomeEnv } from '../support/testHome';
 import { WiringProcess, type StandInOptions } from './wiringProcess';
 
@@ -126,6 +128,36 @@ describe('the desktop app under a stand-in Electron', { timeout: 90_000 }, () =>
     expect(report.summary!.dialogs[0]!.content).toMatch(/stopped working/);
     expect(report.summary!.calls.filter((call) => call.name === 'loadURL')).toHaveLength(4);
   }, 120_000);
+
+  it('a page that crashed while vim ran re-attaches to vim: its screen and modes come back, and it takes the keys that follow', async () => {
+    const app = start();
+    const pane = await openPane(app);
+    writeFileSync(join(app.home, 'notes.txt'), 'first line\n');
+    await runCommand(app, pane.paneId, 'echo before-vim');
+    const vim = 'vim.tiny -u NONE -i NONE -N notes.txt';
+    app.call('type', { paneId: pane.paneId, text: `${vim}\r` });
+    await app.call('waitForOutput', { paneId: pane.paneId, text: '"notes.txt" 1L' });
+    app.call('type', { paneId: pane.paneId, text: 'Gotyped before the crash' });
+    await app.call('waitForOutput', { paneId: pane.paneId, text: 'typed before the crash' });
+
+    await app.call('crashPage', { reason: 'crashed' });
+    await app.call('pageReady');
+    const attached = await request<PaneInfo>(app, 'pane.attach', { paneId: pane.paneId });
+    // What the reloaded page's terminal gets, in order: the shell screen, then vim's state.
+    const restored = new TerminalMirror(pane.cols, pane.rows, 1_000);
+    restored.write(attached.snapshot ?? '');
+    restored.write(attached.snapshotState ?? '');
+    await restored.flushed();
+    expect(restored.isAlternateScreen).toBe(true);
+    expect(restored.screenText()).toContain('typed before the crash');
+    expect(restored.screenText()).toContain('-- INSERT --');
+    expect(terminalStateOf(headlessOf(restored)).modes).toMatchObject({ applicationCursorKeysMode: true });
+
+    app.call('type', { paneId: pane.paneId, text: '\x1b:wq\r' });
+    await app.call('waitForEvent', { event: 'block.finished', where: { paneId: pane.paneId, command: vim } });
+    expect(readFileSync(join(app.home, 'notes.txt'), 'utf8')).toBe('first line\ntyped before the crash\n');
+    restored.dispose();
+  });
 
   it('waits for the engine to save the session before it quits', async () => {
     const app = start();

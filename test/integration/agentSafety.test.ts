@@ -6,6 +6,7 @@ import { latest, planIdOf, toolResults, waitForIdleWithAnswer, waitForStep } fro
 import { useAgentEngine } from '../support/agentEngine';
 import { EngineClient } from '../support/engineClient';
 import type { RecordedRequest } from '../support/modelServer';
+import { waitUntil } from '../support/waitUntil';
 
 // The safety pipeline around the agent, end to end in the engine: a real bash, the real SDK,
 // a scripted model. What reaches the model, what the audit trail records, what the gate refuses.
@@ -226,13 +227,15 @@ describe('the safety pipeline around the agent', () => {
     expect(result?.is_error).toBe(true);
   });
 
-  it('grants "Allow for this session" by command shape, until the window goes away', async () => {
+  it('grants "Allow for this session" by command shape; a reload keeps them, the panel lists them and they still apply', async () => {
     const { client, model, paneId, server } = await open();
     model.script(
       { parts: [runCommand('w1', 'ls -la /tmp')] },
       { parts: [{ text: 'One.' }] },
       { parts: [runCommand('w2', 'ls -la /var')] },
       { parts: [{ text: 'Two.' }] },
+      { parts: [runCommand('w3', 'ls -la /etc')] },
+      { parts: [{ text: 'Three.' }] },
     );
     await client.request('agent.send', { text: 'list', attachments: [], paneId });
     const first = await waitForStep(client, (step) => step.approval?.grantable === true, 'a grantable step');
@@ -244,7 +247,44 @@ describe('the safety pipeline around the agent', () => {
     const plan = view.items.filter((item) => item.role === 'plan').at(-1);
     expect(plan?.role === 'plan' && plan.plan.steps[0]).toMatchObject({ status: 'done', approval: { decidedBy: 'grant' } });
 
+    // The page reloads: a new connection, the same session.
     client.close();
+    const reopened = await EngineClient.connect(server);
+    await reopened.request('hello', {});
+    expect((await reopened.request('agent.state', {})).grants).toEqual([{ shape: 'ls -a -l', example: 'ls -la /tmp' }]);
+    await reopened.request('agent.send', { text: 'after the reload', attachments: [], paneId });
+    const afterReload = await waitForIdleWithAnswer(reopened, 'Three.');
+    const third = afterReload.items.filter((item) => item.role === 'plan').at(-1);
+    expect(third?.role === 'plan' && third.plan.steps[0]).toMatchObject({ status: 'done', approval: { decidedBy: 'grant' } });
+    reopened.close();
+  });
+
+  it('session grants go on when another tab takes over (the same session, shown there)', async () => {
+    const { client, model, paneId, server } = await open();
+    model.script({ parts: [runCommand('w1', 'ls -la /tmp')] }, { parts: [{ text: 'One.' }] });
+    await client.request('agent.send', { text: 'list', attachments: [], paneId });
+    const first = await waitForStep(client, (step) => step.approval?.grantable === true, 'a grantable step');
+    await client.request('agent.step', { planId: planIdOf(client), stepId: first.id, action: 'allow-session' });
+    await waitForIdleWithAnswer(client, 'One.');
+
+    const other = await EngineClient.connect(server);
+    await other.request('hello', {});
+    await client.waitFor(() => client.eventsOf('connection.replaced').length > 0, 15_000, 'the first tab told it was replaced');
+    expect((await other.request('agent.state', {})).grants).toEqual([{ shape: 'ls -a -l', example: 'ls -la /tmp' }]);
+    other.close();
+  });
+
+  it('session grants end once no window has come back for a while (the window was closed)', async () => {
+    const { client, model, paneId, server, engine } = await open({ grantsKeptWithoutWindowMs: 0 });
+    model.script({ parts: [runCommand('w1', 'ls -la /tmp')] }, { parts: [{ text: 'One.' }] });
+    await client.request('agent.send', { text: 'list', attachments: [], paneId });
+    const first = await waitForStep(client, (step) => step.approval?.grantable === true, 'a grantable step');
+    await client.request('agent.step', { planId: planIdOf(client), stepId: first.id, action: 'allow-session' });
+    await waitForIdleWithAnswer(client, 'One.');
+    expect(latest(client)?.grants).toHaveLength(1);
+
+    client.close();
+    await waitUntil(() => engine.agent.view().grants.length === 0, 'the grants to end with no window');
     const reopened = await EngineClient.connect(server);
     expect((await reopened.request('agent.state', {})).grants).toEqual([]);
     reopened.close();

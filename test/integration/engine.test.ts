@@ -224,6 +224,7 @@ describe('engine over the WebSocket transport, with a real bash', () => {
       // every number line must follow the one before it, across the junction too.
       const mirror = new TerminalMirror(80, 24, 1_000_000);
       mirror.write(attached.snapshot ?? '');
+      mirror.write(attached.snapshotState ?? '');
       mirror.write(next.outputOf(paneId));
       await mirror.flushed();
       const numbers = mirror

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Block } from '../../src/shared/blocks';
 import type { PaneInfo, SnapshotBlock } from '../../src/shared/protocol';
 import type { PaneSessionHooks, TerminalAppearance } from '../../src/renderer/src/terminal/PaneSession';
+import { terminalStateSequences } from '../../src/main/blocks/mirror/terminalStateSequences';
 import { importRendererModule } from './support/rendererModule';
 
 type PaneSessionModule = typeof import('../../src/renderer/src/terminal/PaneSession');
@@ -104,13 +105,14 @@ async function mirrorSnapshot(run: (write: (data: string) => Promise<void>, mark
     (data) => new Promise<void>((resolve) => mirror.write(data, resolve)),
     (blockId, edge) => edges.set(blockId, { ...edges.get(blockId), [edge]: cursor() }),
   );
-  const now = cursor().line;
+  // Block edges count from the normal screen's cursor (a program may have the alternate one up).
+  const now = mirror.buffer.normal.baseY + mirror.buffer.normal.cursorY;
   const snapshotBlocks: SnapshotBlock[] = [...edges].map(([blockId, { start, end }]) => ({
     blockId,
     start: { row: start!.line - now, column: start!.column },
     ...(end ? { end: { row: end.line - now, column: end.column } } : {}),
   }));
-  return { snapshot: serializer.serialize({ excludeAltBuffer: true, excludeModes: true }), snapshotBlocks };
+  return { snapshot: serializer.serialize({ excludeAltBuffer: true, excludeModes: true }), snapshotBlocks, snapshotState: terminalStateSequences(mirror) };
 }
 
 beforeEach(() => {
@@ -181,6 +183,37 @@ describe('PaneSession: one ordered stream into xterm', () => {
     await untilLogged(3);
     expect(log.slice(1)).toEqual(['store p1b3 finished, rows 12-14', 'store p1b1 finished, not placed']);
     expect(rows('p1b3')).toEqual(['$ sleep 9', 'tick', 'tock']);
+    session.dispose();
+  });
+
+  it('a re-attach while a full-screen program runs: blocks placed on the shell screen, then the program screen and modes over it', async () => {
+    const { snapshot, snapshotBlocks, snapshotState } = await mirrorSnapshot(async (write, mark) => {
+      await write('$ echo kept\r\n');
+      mark('p1b1', 'start');
+      await write('kept\r\n');
+      mark('p1b1', 'end');
+      await write('$ vim\r\n');
+      mark('p1b2', 'start');
+      await write('\x1b[?1049h\x1b[?1h\x1b=\x1b[H\x1b[2Jediting\x1b[6;1H-- INSERT --\x1b[1;8H');
+    });
+    const blocks = [
+      block({ id: 'p1b1', command: 'echo kept', outputOffset: 13, endedAt: 2, exitCode: 0 }),
+      block({ id: 'p1b2', command: 'vim', outputOffset: 26 }),
+    ];
+    const { session, log, untilLogged, rows, lineText } = await openSession(info({ snapshot, snapshotBlocks, snapshotState, blocks, streamOffset: 80 }));
+    await untilLogged(1);
+    expect(log).toEqual(['listed in 1: p1b1 rows 0-1, p1b2 rows 2-3']);
+    await vi.waitUntil(() => session.terminal.buffer.active.type === 'alternate');
+    expect(lineText(session.terminal.buffer.active.baseY)).toBe('editing');
+    expect(session.terminal.modes.applicationCursorKeysMode).toBe(true);
+
+    // vim quits: the shell's screen is back with its blocks where they were.
+    session.receiveOutput(encode('\x1b[?1049l\x1b[?1l\x1b>'));
+    session.receiveBlock({ ...blocks[1]!, endedAt: 3, exitCode: 0 });
+    await untilLogged(2);
+    expect(session.terminal.buffer.active.type).toBe('normal');
+    expect(rows('p1b1')).toEqual(['$ echo kept', 'kept']);
+    expect(rows('p1b2')).toEqual(['$ vim']);
     session.dispose();
   });
 

@@ -16,6 +16,7 @@ export interface AgentEngineOptions {
   systemPolicyToml?: string;
   /** A stand-in for the Electron app's window and APIs. */
   electron?: ElectronSurface;
+  grantsKeptWithoutWindowMs?: number;
 }
 
 /**
@@ -42,6 +43,7 @@ export function useAgentEngine() {
       configToml: options.openAiCompatible ? `[ai]\nbackend = "openai-compatible"\nbase_url = "${model.url}/v1"\nmodel = "llama3"\n` : options.configToml,
       systemPolicyToml: options.systemPolicyToml,
       electron: options.electron,
+      grantsKeptWithoutWindowMs: options.grantsKeptWithoutWindowMs,
     });
     const pane = await client.request('pane.create', { cols: 120, rows: 30 });
     await client.waitForPrompt(pane.paneId);

@@ -154,6 +154,7 @@ export async function startEngine(
     configToml?: string;
     env?: NodeJS.ProcessEnv;
     agentRetryBaseMs?: number;
+    grantsKeptWithoutWindowMs?: number;
     systemPolicyToml?: string;
     /** A stand-in for the Electron app's window and APIs (the engine then runs as in the desktop app). */
     electron?: ElectronSurface;
@@ -178,6 +179,7 @@ export async function startEngine(
     paths: tandemPaths({ ...testHome.env, ...options.env }),
     shellOverride: options.shell,
     agentRetryBaseMs: options.agentRetryBaseMs,
+    grantsKeptWithoutWindowMs: options.grantsKeptWithoutWindowMs,
     electron: options.electron,
   });
   const server = new WebServer({ engine, rendererDir: join(__dirname, '../../out/renderer') });

@@ -137,7 +137,7 @@ export class AgentSession {
     return this.modelLists.list(backend ? this.models.connectionFor(backend) : this.models.connection());
   }
 
-  /** The window closed (or another took its place): its session grants end. */
+  /** The window closed (GrantLifetime): its session grants end. */
   revokeAllGrants(): void {
     for (const grant of this.host.gate.grants.list()) this.host.gate.grants.revoke(grant.shape);
   }

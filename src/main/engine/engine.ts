@@ -17,6 +17,7 @@ import { shellPathProblem } from '../panes/shellChoice';
 import type { ApprovalGate } from '../safety/approval/approvalGate';
 import { createApprovalGate } from '../safety/approval/gateSetup';
 import { EngineLog } from '../log/engineLog';
+import { GrantLifetime } from './grantLifetime';
 import { AuditLog } from '../safety/audit/auditLog';
 import { restoredLine } from '../session/restoredLine';
 import { SessionKeeper } from '../session/sessionKeeper';
@@ -43,6 +44,8 @@ export interface EngineOptions {
   electron?: ElectronSurface;
   /** Warnings about how the host runs (the Electron entry: the OS sandbox is off), sent with hello. */
   hostWarnings?: HostWarning[];
+  /** How long session grants outlive the last window (GRANTS_KEPT_WITHOUT_WINDOW_MS); tests shorten it. */
+  grantsKeptWithoutWindowMs?: number;
 }
 
 export class UserError extends Error {}
@@ -69,6 +72,7 @@ export class Engine {
   private readonly audit: AuditLog;
   private readonly gate: ApprovalGate;
   private readonly watchHints: WatchHints;
+  private readonly grantLifetime: GrantLifetime;
 
   constructor(private readonly options: EngineOptions) {
     this.env = options.env ?? process.env;
@@ -108,6 +112,7 @@ export class Engine {
       show: (paneId, hint) => this.client?.event('companion.hint', { paneId, hint }),
     });
     this.session = new SessionKeeper(this.paths.sessionFile, this.settings.session.restore, this.log);
+    this.grantLifetime = new GrantLifetime(() => this.agent.revokeAllGrants(), options.grantsKeptWithoutWindowMs);
     this.liveSettings.onChanged((change) => {
       this.client?.event('settings.changed', change);
       this.agent.settingsChanged();
@@ -122,14 +127,16 @@ export class Engine {
   /**
    * Make `client` the one attached client; the previous one (another tab) is told it was
    * replaced. Running panes reach the new client once it asks for them (`reattachPane`).
+   * The session's grants go on: the conversation they belong to is the engine's, and the
+   * new window's panel lists them.
    */
   attachClient(client: PaneListener): void {
     if (this.client && this.client !== client) {
       this.client.event('connection.replaced', {});
       for (const pane of this.panes.values()) pane.detach(this.client);
-      this.agent.revokeAllGrants();
     }
     this.client = client;
+    this.grantLifetime.windowBack();
   }
 
   reattachPane(paneId: number, client: PaneListener): Promise<PaneInfo> {
@@ -140,8 +147,9 @@ export class Engine {
     if (this.client !== client) return;
     for (const pane of this.panes.values()) pane.detach(client);
     this.client = undefined;
-    // "Allow for this session" lasts until the window closes, even where the panes live on.
-    this.agent.revokeAllGrants();
+    // "Allow for session" lasts until the window closes, even where the panes live on; a
+    // reload comes straight back and keeps it (GrantLifetime).
+    this.grantLifetime.windowGone();
   }
 
   hello(): HelloResult {
@@ -296,6 +304,7 @@ export class Engine {
   }
 
   async shutdown(): Promise<void> {
+    this.grantLifetime.dispose();
     this.liveSettings.dispose();
     this.watchHints.dispose();
     this.agent.dispose();

@@ -121,9 +121,9 @@ export class Pane {
     const blocks = this.blocks();
     this.delivery.beginReattach();
     // The mirror answers right after parsing the writes sent before this, before later ones.
-    return this.stream.mirror.snapshot().then(({ text, blocks: snapshotBlocks }) => {
+    return this.stream.mirror.snapshot().then(({ text, state, blocks: snapshotBlocks }) => {
       setImmediate(() => this.delivery.endReattach(listener));
-      return { ...this.info(), snapshot: text, streamOffset: offset, blocks, snapshotBlocks };
+      return { ...this.info(), snapshot: text, snapshotState: state || undefined, streamOffset: offset, blocks, snapshotBlocks };
     });
   }
 

@@ -110,7 +110,10 @@ export class MirrorHost {
         terminal.afterPendingWrites(() => reply(terminal.serialize(query.scrollback)));
         return;
       case 'snapshot':
-        terminal.afterPendingWrites(() => reply({ text: terminal.serialize(), blocks: state.outputs.positions(terminal.serializedRows()) }));
+        terminal.afterPendingWrites(() => {
+          const { screen, state: terminalState } = terminal.reattachSnapshot();
+          reply({ text: screen, state: terminalState, blocks: state.outputs.positions(terminal.serializedRows()) });
+        });
         return;
       case 'screenText':
         terminal.afterPendingWrites(() => reply(terminal.screenText()));

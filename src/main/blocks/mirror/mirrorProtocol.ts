@@ -24,7 +24,10 @@ export type MirrorCommand =
 export type MirrorQuery =
   | { op: 'readBlock'; blockId: string }
   | { op: 'serialize'; scrollback?: number }
-  /** The whole screen and scrollback serialized, and where the blocks in it lie. */
+  /**
+   * For a re-attaching client: the normal screen and scrollback serialized, where the blocks
+   * in it lie, and the rest of the terminal's state (alternate screen, cursor, modes).
+   */
   | { op: 'snapshot' }
   | { op: 'screenText' }
   /**
@@ -37,7 +40,7 @@ export type MirrorQuery =
 export interface MirrorAnswers {
   readBlock: BlockOutput | undefined;
   serialize: string;
-  snapshot: { text: string; blocks: SnapshotBlock[] };
+  snapshot: { text: string; state: string; blocks: SnapshotBlock[] };
   screenText: string;
   promptLine: { text: string } | undefined;
   cursorLine: { text: string; alternateScreen: boolean };

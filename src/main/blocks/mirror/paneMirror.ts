@@ -106,12 +106,16 @@ export class PaneMirror {
     return this.thread.ask(this.id, { op: 'serialize', scrollback }, '');
   }
 
-  /** The whole screen and scrollback, and where the blocks in it lie, exactly as of the bytes written before this call. */
-  snapshot(): Promise<{ text: string; blocks: SnapshotBlock[] }> {
-    return this.thread.ask(this.id, { op: 'snapshot' }, { text: '', blocks: [] }).then((snapshot) => {
+  /**
+   * For a re-attaching client, exactly as of the bytes written before this call: the normal
+   * screen and scrollback (`text`), where the blocks in it lie, and what goes after them
+   * (`state`: the alternate screen a program has up, cursor, modes, charsets).
+   */
+  snapshot(): Promise<{ text: string; state: string; blocks: SnapshotBlock[] }> {
+    return this.thread.ask(this.id, { op: 'snapshot' }, { text: '', state: '', blocks: [] }).then((snapshot) => {
       if (!this.offState) return snapshot;
       // Shown where the old screen would be (a reloaded window), dim like the pane's own notes.
-      return { text: `\x1b[2m[tandem] The screen from before cannot be shown: ${this.offState.reason}.\x1b[0m\r\n`, blocks: [] };
+      return { text: `\x1b[2m[tandem] The screen from before cannot be shown: ${this.offState.reason}.\x1b[0m\r\n`, state: '', blocks: [] };
     });
   }
 

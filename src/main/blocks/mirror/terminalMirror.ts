@@ -2,6 +2,9 @@ import headless from '@xterm/headless';
 import serialize from '@xterm/addon-serialize';
 import unicode11 from '@xterm/addon-unicode11';
 import type { IMarker, Terminal as HeadlessTerminal } from '@xterm/headless';
+import { terminalStateSequences } from './terminalStateSequences';
+import { PendingSequence } from './pendingSequence';
+import { activeScrollRegion, parserInGround } from './xtermInternals';
 
 const { Terminal } = headless;
 const { SerializeAddon } = serialize;
@@ -15,6 +18,7 @@ const { Unicode11Addon } = unicode11;
 export class TerminalMirror {
   private readonly terminal: HeadlessTerminal;
   private readonly serializer = new SerializeAddon();
+  private readonly recent = new PendingSequence();
 
   constructor(cols: number, rows: number, scrollback: number) {
     // logLevel off: binary garbage makes xterm log every parse error to the console.
@@ -29,7 +33,11 @@ export class TerminalMirror {
 
   write(data: Uint8Array | string): void {
     this.writesInFlight++;
-    this.terminal.write(data, () => this.writesInFlight--);
+    this.terminal.write(data, () => {
+      this.writesInFlight--;
+      // Once parsed: a snapshot taken now must not see bytes written after it was asked for.
+      this.recent.add(data);
+    });
   }
 
   /** Everything written has been parsed. */
@@ -58,8 +66,8 @@ export class TerminalMirror {
     const { modes } = this.terminal;
     if (this.isAlternateScreen || !modes.wraparoundMode || modes.insertMode || modes.originMode) return false;
     // xterm has no public API for the scroll region; without it, assume there is one.
-    const buffer = (this.terminal as unknown as { _core?: { buffer?: { scrollTop?: unknown; scrollBottom?: unknown } } })._core?.buffer;
-    return buffer?.scrollTop === 0 && buffer.scrollBottom === this.terminal.rows - 1;
+    const region = activeScrollRegion(this.terminal);
+    return region?.top === 0 && region.bottom === this.terminal.rows - 1;
   }
 
   /** Runs `callback` once everything written so far has been parsed. */
@@ -185,9 +193,24 @@ export class TerminalMirror {
     return marker ? { marker, column: 0 } : undefined;
   }
 
-  /** Screen and scrollback as escape sequences that recreate them when written to a terminal. */
+  /**
+   * The normal screen and scrollback as escape sequences that recreate them when written to
+   * a terminal: what a restored session shows (its programs are gone, so nothing else is).
+   */
   serialize(scrollback?: number): string {
     return this.serializer.serialize({ scrollback, excludeAltBuffer: true, excludeModes: true });
+  }
+
+  /**
+   * Everything a new terminal needs to continue where this one is, for a client re-attaching
+   * to the running programs: `screen` is serialize()'s normal screen and scrollback (where
+   * the blocks lie), `state` what goes after it: the alternate screen a program has up, the
+   * cursor, scroll regions, modes and charsets (terminalStateSequences), and last an escape
+   * sequence the snapshot cuts in two (PendingSequence). Call once everything written is parsed.
+   */
+  reattachSnapshot(): { screen: string; state: string } {
+    const state = terminalStateSequences(this.terminal) + this.recent.text(parserInGround(this.terminal));
+    return { screen: this.serialize(), state };
   }
 
   /** Where serialize(scrollback) begins and leaves the cursor, as rows of the normal buffer. */

@@ -167,13 +167,18 @@ export class PaneSession implements PaneStreamSink {
     });
   }
 
-  /** The engine's snapshot (re-attach, restore), then its blocks placed, then the store told of them. */
+  /**
+   * The engine's snapshot (re-attach, restore), then its blocks placed (on the normal
+   * screen, where they lie), then the store told of them; then the rest of the terminal's
+   * state, which may put a full-screen program's alternate screen over them.
+   */
   private enterStream(info: PaneInfo): void {
     if (info.snapshot) this.queue.text(info.snapshot);
     this.queue.event(() => {
       this.placement.placeSnapshot(info.snapshotBlocks ?? [], info.blocks ?? [], info.streamOffset);
       this.hooks.onBlocksListed(info.paneId, info.blocks ?? []);
     });
+    if (info.snapshotState) this.queue.text(info.snapshotState);
   }
 
   // ---- lifecycle ----------------------------------------------------------------------------
