@@ -43,7 +43,7 @@ fi
 # Declared before anything is assigned (and before the user's files could turn on allexport).
 builtin declare -a __tandem_nonce __tandem_mark_a __tandem_mark_b __tandem_ps1_a __tandem_ps0 \
   __tandem_once __tandem_ran __tandem_typed __tandem_typed_lines __tandem_histcmd \
-  __tandem_encoded __tandem_last_status __tandem_debug_status __tandem_debug_flags \
+  __tandem_encoded __tandem_last_status __tandem_debug_status __tandem_debug_flags __tandem_fresh \
   __tandem_debug_chain __tandem_seen_prompt_command __tandem_check_trap __tandem_f \
   __tandem_flags __tandem_rcfile __tandem_startup __tandem_trap __tandem_step_env __tandem_step_saved
 __tandem_trap='{ __tandem_debug_trap "$_"; } 19>&2 2>/dev/null'
@@ -160,8 +160,11 @@ __tandem_prompt_fix() {
   builtin local a b
   if builtin shopt -q promptvars; then
     # Indirect, so the nonce is not in PS1's text (which some people export), and the
-    # cwd in A is not subject to prompt decoding.
-    a='\[${__tandem_mark_a-}\]'
+    # cwd in A is not subject to prompt decoding. Expanding PS1 also sets __tandem_fresh
+    # (an arithmetic side effect in the shell itself): bash expands PS1 again, without
+    # running PROMPT_COMMAND, after it rejected a line (`!x: event not found`, histverify,
+    # histreedit), and the next line typed is then a new command, not a continuation.
+    a='\[${__tandem_mark_a-}${__tandem_nil[__tandem_fresh=1]-}\]'
     b='\[${__tandem_mark_b-}\]'
   else
     # Direct: backslashes (the cwd may hold some) are prompt escapes here. The nonce is
@@ -221,6 +224,14 @@ __tandem_line_capture() {
     __tandem_typed=
     __tandem_typed_lines=0
     __tandem_hook_prompt_command
+  fi
+  if [[ "${__tandem_fresh-}" == 1 ]]; then
+    # The first line at a PS1: whatever an earlier line at a PS1 left here was rejected
+    # before it ran (no C, no D, no PROMPT_COMMAND), so it belongs to no command.
+    __tandem_fresh=0
+    __tandem_typed=
+    __tandem_typed_lines=0
+    __tandem_step_env_restore
   fi
   if (( __tandem_typed_lines++ > 0 )); then
     __tandem_typed+=$'\n'
