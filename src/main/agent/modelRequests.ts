@@ -1,7 +1,6 @@
 import type { AgentEvents } from '../../shared/agent';
 import type { Settings } from '../../shared/settings';
 import { estimateTokens } from '../context/tokenEstimate';
-import { scrubEnvironment } from '../safety/secretScrubber';
 import type { ModelResult } from './backends/modelBackend';
 import type { Conversation } from './conversation/conversation';
 import { BROKE_OFF_MARK, estimateMessagesTokens } from './conversation/conversationHistory';
@@ -92,8 +91,8 @@ export class ModelRequests {
     conversation.settleRetries();
     conversation.add(turn.item);
     const settings = this.host.settings();
-    const environment = scrubEnvironment(this.host.env, settings.context.include_env);
-    const system = `${SYSTEM_PROMPT}\n\n${await this.host.standing.build(this.host.paneId(), settings.ai.contextBlocks, environment)}`;
+    const standing = await this.host.standing.build(this.host.paneId(), settings.ai.contextBlocks, settings.context.include_env, this.host.env);
+    const system = `${SYSTEM_PROMPT}\n\n${standing}`;
     const messages = conversation.historyWithin(Math.min(settings.ai.historyTokenBudget, Math.floor(modelFacts(connection.model).contextWindow * 0.6)));
     conversation.contextTokens = estimateTokens(system) + estimateMessagesTokens(messages);
     conversation.changed();

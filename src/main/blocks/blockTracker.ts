@@ -112,6 +112,8 @@ export class BlockTracker {
    * Feed one mark. `streamOffset` is the byte offset in the pane's output just past the mark.
    */
   handle(mark: Mark, streamOffset: number, now = Date.now(), heuristic?: { outputStartMark?: number }): void {
+    // Environment reports are the pane's (PaneEnvironment), not the blocks'.
+    if (mark.kind === 'environment') return;
     const ours = mark.nonce !== undefined && mark.nonce === this.nonce;
     if (mark.kind === 'cwd') {
       // While a command runs, a cwd report may come from the program, not the shell; once our

@@ -15,6 +15,7 @@ import type { ApprovalGate } from '../safety/approval/approvalGate';
 import { createApprovalGate } from '../safety/approval/gateSetup';
 import { EngineLog } from '../log/engineLog';
 import { AuditLog } from '../safety/audit/auditLog';
+import { isSecretEnvironmentName } from '../safety/secretScrubber';
 import { restoredLine } from '../session/restoredLine';
 import { SessionKeeper } from '../session/sessionKeeper';
 import { LiveSettings } from '../settings/liveSettings';
@@ -175,6 +176,7 @@ export class Engine {
       integration: this.settings.shell.integration,
       login: this.settings.shell.login,
       env: this.env,
+      reportEnv: this.settings.context.include_env.filter((name) => !isSecretEnvironmentName(name)),
       restoredSnapshot: restored ? restored.scrollback + restoredLine(restored.savedAt, request.cols) : undefined,
       onPromptRequest: (paneId, promptRequest) => {
         this.watchHints.asked(paneId);

@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
 import type { Block, TerminalState } from '../../shared/blocks';
 import { DisposableStore, Emitter, type Disposable } from '../../shared/events';
 import type { Events, PaneInfo } from '../../shared/protocol';
 import type { BlockOutput } from '../blocks/mirror/blockOutputs';
 import type { MirrorThread } from '../blocks/mirror/mirrorThread';
-import { stepEnvFileText } from '../agent/plan/stepEnvironment';
 import type { EngineLog } from '../log/engineLog';
 import type { PromptRequest } from '../prompt/promptInterceptor';
 import { PtyThrottle } from '../pty/flowControl';
@@ -13,6 +11,7 @@ import { PaneDelivery, type PaneListener } from './paneDelivery';
 import { PaneStream } from './paneStream';
 import type { PaneWatcher } from './paneWatcher';
 import { PromptInput } from './promptInput';
+import { StepEnvFile } from './stepEnvFile';
 import { ShellProcess, type NoticeLevel, type ShellExit } from './shellProcess';
 import { promptShellOf, shellName } from './shellName';
 
@@ -34,6 +33,10 @@ export interface PaneOptions {
   integration: boolean;
   login: boolean;
   env?: NodeJS.ProcessEnv;
+  /** Variables whose exported values the shell integration reports (`[context] include_env`, no secrets). */
+  reportEnv?: readonly string[];
+  /** How long the integration may take to report in before the pane falls back to heuristics (default 10 s). */
+  integrationTimeoutMs?: number;
   /** Serialized screen to show before the shell's first output (session restore). */
   restoredSnapshot?: string;
   /** A `# ` instruction or `?? ` question typed at the prompt (taken away from the shell). */
@@ -69,14 +72,14 @@ export class Pane {
   private closed = false;
   /** Old scrollback from the saved session: goes into the mirror, and to the renderer as the snapshot. */
   private restored: string | undefined;
-  /** A step's environment file waits for the shell; removed at the next prompt if the shell never took it. */
-  private stepEnvWritten = false;
+  private readonly stepEnv: StepEnvFile;
 
   constructor(private readonly options: PaneOptions) {
     this.id = options.id;
     this.size = clampSize(options.cols, options.rows);
     this.restored = options.restoredSnapshot || undefined;
     this.process = new ShellProcess({ ...options, nonce: this.nonce });
+    this.stepEnv = new StepEnvFile(() => this.process.stepEnvFile);
     const throttle = new PtyThrottle(
       () => this.process.pause(),
       () => this.process.resume(),
@@ -189,6 +192,11 @@ export class Pane {
     return this.tracker.blocks();
   }
 
+  /** What the shell exports now, as far as its start and the integration's reports tell. */
+  environment(): Record<string, string> {
+    return this.stream.environment.values();
+  }
+
   /** Clean text a block printed (from the mirror). */
   async outputOf(blockId: string): Promise<BlockOutput | undefined> {
     if (!this.tracker.find(blockId)) return undefined;
@@ -217,11 +225,9 @@ export class Pane {
    */
   typeCommand(command: string, env?: Readonly<Record<string, string>>): void {
     if (!this.process.running) return;
-    const stepEnvFile = this.process.stepEnvFile;
-    if (env && stepEnvFile && this.stream.integration) {
+    if (env && this.stream.integration) {
       try {
-        writeFileSync(stepEnvFile, stepEnvFileText(env), { mode: 0o600 });
-        this.stepEnvWritten = true;
+        this.stepEnv.write(env);
       } catch (error) {
         this.options.log?.warning('pane', `pane ${this.id}: the step's environment could not be written; it runs without it`, error);
       }
@@ -300,7 +306,8 @@ export class Pane {
     });
     this.process.onTerminalLine((text) => this.writeNotice(text));
     this.process.onNotice(({ level, message }) => this.notice(level, message));
-    this.process.onSpawned(({ integration }) => {
+    this.process.onSpawned(({ integration, env }) => {
+      this.stream.environment.shellStarted(env);
       this.stream.setIntegration(integration);
       this.emitState();
     });
@@ -329,7 +336,8 @@ export class Pane {
     this.tracker.onStateChanged(() => this.emitState());
     this.tracker.onPromptShown(() => {
       this.input.promptShown();
-      this.dropUnusedStepEnv();
+      // The typed step did not run (a syntax error): its environment must not reach the user's next command.
+      if (this.tracker.state === 'PROMPT') this.stepEnv.promptShown();
     });
     this.tracker.onIntegrationConfirmed(() => {
       this.process.integrationConfirmed();
@@ -337,14 +345,6 @@ export class Pane {
       this.stream.setIntegration(true);
       this.emitState();
     });
-  }
-
-  /** The typed step did not run (a syntax error): its environment must not reach the user's next command. */
-  private dropUnusedStepEnv(): void {
-    if (!this.stepEnvWritten || this.tracker.state !== 'PROMPT') return;
-    this.stepEnvWritten = false;
-    const file = this.process.stepEnvFile;
-    if (file) rmSync(file, { force: true });
   }
 
   /** Output of the shell (or a notice line of ours): read for marks, then on to the client. */

@@ -70,6 +70,8 @@ export interface SessionOptions {
   env?: Record<string, string>;
   cols?: number;
   rows?: number;
+  /** Variables the integration reports with each prompt. */
+  reportEnv?: string[];
 }
 
 const DEFAULT_TIMEOUT = 8_000;
@@ -115,6 +117,7 @@ export class ShellSession {
         ...options.env,
       },
       cwd: this.cwd,
+      reportEnv: options.reportEnv,
     });
     this.tracker = new BlockTracker(1, this.nonce, this.launch.integration, this.cwd);
     this.tracker.onStarted(() => this.notify());
