@@ -1,4 +1,4 @@
-import { blockId, type Block, type TerminalState } from '../../shared/blocks';
+import { blockId, isPagerQuit, type Block, type TerminalState } from '../../shared/blocks';
 import { Emitter } from '../../shared/events';
 import type { Mark } from '../osc/marks';
 
@@ -29,6 +29,8 @@ export class BlockTracker {
   private cwdFromOurMarks = false;
   /** Number of the last prompt our integration announced (a repeat is a redraw). */
   private lastPrompt: string | undefined;
+  /** The running block whose pager the user typed into (a 141 from it is a quit, not a failure). */
+  private pagerInputBlock: string | undefined;
   private readonly finishedBlocks: Block[] = [];
   /** Marks without our nonce seen while our integration was on. */
   untrustedMarkCount = 0;
@@ -106,6 +108,11 @@ export class BlockTracker {
 
   markAlternateScreen(): void {
     if (this.current) this.current.usedAlternateScreen = true;
+  }
+
+  /** The user typed while a pager (or a full-screen program) of the running block had the keys. */
+  markUserInPager(): void {
+    if (this.current) this.pagerInputBlock = this.current.id;
   }
 
   /**
@@ -219,6 +226,8 @@ export class BlockTracker {
     block.endedAt = now;
     block.outputEndOffset = streamOffset;
     if (exitCode !== undefined) block.exitCode = exitCode;
+    if (isPagerQuit(block.exitCode, this.pagerInputBlock === block.id)) block.pagerQuit = true;
+    this.pagerInputBlock = undefined;
     this.current = undefined;
     this.finishedBlocks.push(block);
     if (this.finishedBlocks.length > MAX_BLOCKS_PER_PANE) this.finishedBlocks.shift();

@@ -213,6 +213,7 @@ export class Pane {
   write(data: Uint8Array | string): void {
     if (!this.process.running) return;
     this.delivery.userInput();
+    if (this.tracker.running && (this.stream.mirror.isAlternateScreen || this.process.foregroundPager() !== undefined)) this.tracker.markUserInPager();
     const { toShell, requests, refusal } = this.input.fromUser(data);
     this.toShell(toShell, true);
     this.input.dispatch(requests);
