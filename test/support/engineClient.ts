@@ -154,6 +154,8 @@ export async function startEngine(
     configToml?: string;
     env?: NodeJS.ProcessEnv;
     agentRetryBaseMs?: number;
+    /** How long the shell integration may take to report in (default 10 s). */
+    integrationTimeoutMs?: number;
     systemPolicyToml?: string;
     /** A stand-in for the Electron app's window and APIs (the engine then runs as in the desktop app). */
     electron?: ElectronSurface;
@@ -177,6 +179,7 @@ export async function startEngine(
     paths: tandemPaths(testHome.env),
     shellOverride: options.shell,
     agentRetryBaseMs: options.agentRetryBaseMs,
+    integrationTimeoutMs: options.integrationTimeoutMs,
     electron: options.electron,
   });
   const server = new WebServer({ engine, rendererDir: join(__dirname, '../../out/renderer') });

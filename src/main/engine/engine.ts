@@ -31,6 +31,8 @@ export interface EngineOptions {
   keys?: ApiKeyStore;
   /** First delay before retrying a failed model request (default 1 s, doubling). */
   agentRetryBaseMs?: number;
+  /** How long a shell's integration may take to report in before its pane falls back to heuristics (default 10 s). */
+  integrationTimeoutMs?: number;
   /** The system policy file (default /etc/tandem/policy.toml); tests point it elsewhere. */
   systemPolicyFile?: string;
   /** Also print every engine-log line here (`tandem web --verbose`). */
@@ -177,6 +179,7 @@ export class Engine {
       login: this.settings.shell.login,
       env: this.env,
       reportEnv: this.settings.context.include_env.filter((name) => !isSecretEnvironmentName(name)),
+      integrationTimeoutMs: this.options.integrationTimeoutMs,
       restoredSnapshot: restored ? restored.scrollback + restoredLine(restored.savedAt, request.cols) : undefined,
       onPromptRequest: (paneId, promptRequest) => {
         this.watchHints.asked(paneId);

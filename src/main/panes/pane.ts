@@ -8,6 +8,7 @@ import type { EngineLog } from '../log/engineLog';
 import type { PromptRequest } from '../prompt/promptInterceptor';
 import { PtyThrottle } from '../pty/flowControl';
 import { PaneDelivery, type PaneListener } from './paneDelivery';
+import { clampSize } from './paneSize';
 import { PaneStream } from './paneStream';
 import type { PaneWatcher } from './paneWatcher';
 import { PromptInput } from './promptInput';
@@ -17,10 +18,8 @@ import { promptShellOf, shellName } from './shellName';
 
 export type { PaneListener };
 
-export const MIN_COLS = 2;
-export const MIN_ROWS = 1;
-export const MAX_COLS = 2_000;
-export const MAX_ROWS = 1_000;
+/** The topic of the notice that the integration went silent (withdrawn when it reports in late). */
+const INTEGRATION_SILENT = 'integration-silent';
 
 export interface PaneOptions {
   id: number;
@@ -45,12 +44,6 @@ export interface PaneOptions {
   log?: EngineLog;
   /** The mirror thread (tests); the process's own by default. */
   mirrorThread?: MirrorThread;
-}
-
-export function clampSize(cols: number, rows: number): { cols: number; rows: number } {
-  const safe = (value: number, min: number, max: number) =>
-    Number.isFinite(value) ? Math.min(max, Math.max(min, Math.floor(value))) : min;
-  return { cols: safe(cols, MIN_COLS, MAX_COLS), rows: safe(rows, MIN_ROWS, MAX_ROWS) };
 }
 
 /**
@@ -315,7 +308,7 @@ export class Pane {
     this.process.onIntegrationSilent(() => {
       if (this.tracker.integrationConfirmed) return;
       this.stream.setIntegration(false);
-      this.notice('warning', 'Shell integration did not report in; blocks now come from prompt heuristics.');
+      this.notice('warning', 'Shell integration did not report in; blocks now come from prompt heuristics.', INTEGRATION_SILENT);
       this.emitState();
     });
     this.process.onExit((exit) => {
@@ -343,7 +336,10 @@ export class Pane {
     this.tracker.onIntegrationConfirmed(() => {
       this.process.integrationConfirmed();
       if (this.stream.integration) return;
+      // Late (a slow .zshrc): blocks come from trusted marks again, and the notice saying otherwise goes.
       this.stream.setIntegration(true);
+      this.options.log?.info('pane', `pane ${this.id}: shell integration reported in late; blocks come from its marks again`);
+      this.emitEvent('pane.notice.withdrawn', { paneId: this.id, topic: INTEGRATION_SILENT });
       this.emitState();
     });
   }
@@ -381,9 +377,9 @@ export class Pane {
   }
 
   /** A notice over the pane (`pane-notice`): something the user should know about this pane. */
-  notice(level: NoticeLevel, message: string): void {
+  notice(level: NoticeLevel, message: string, topic?: string): void {
     if (level !== 'info') this.options.log?.[level]('pane', `pane ${this.id}: ${message}`);
-    this.emitEvent('pane.notice', { paneId: this.id, level, message });
+    this.emitEvent('pane.notice', { paneId: this.id, level, message, ...(topic && { topic }) });
   }
 
   private emitState(): void {

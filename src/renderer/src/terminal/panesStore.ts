@@ -6,6 +6,8 @@ export interface PaneNotice {
   id: number;
   level: 'info' | 'warning' | 'error';
   message: string;
+  /** What it is about, when the engine may withdraw it. */
+  topic?: string;
 }
 
 /** What the UI shows about a pane. Terminal bytes are not here; they go straight to xterm. */
@@ -30,6 +32,8 @@ interface PanesState {
   markExited(exit: Events['pane.exit']): void;
   addNotice(notice: Events['pane.notice']): void;
   dismissNotice(paneId: number, noticeId: number): void;
+  /** The engine says the notices on `topic` no longer hold. */
+  withdrawNotices(paneId: number, topic: string): void;
   clear(): void;
 }
 
@@ -103,7 +107,7 @@ export const usePanesStore = create<PanesState>()((set) => ({
     set((state) => ({
       panes: updatePane(state.panes, notice.paneId, (pane) => ({
         ...pane,
-        notices: [...pane.notices, { id: ++noticeCounter, level: notice.level, message: notice.message }].slice(
+        notices: [...pane.notices, { id: ++noticeCounter, level: notice.level, message: notice.message, ...(notice.topic && { topic: notice.topic }) }].slice(
           -MAX_NOTICES,
         ),
       })),
@@ -116,6 +120,12 @@ export const usePanesStore = create<PanesState>()((set) => ({
         ...pane,
         notices: pane.notices.filter((notice) => notice.id !== noticeId),
       })),
+    }));
+  },
+
+  withdrawNotices(paneId, topic) {
+    set((state) => ({
+      panes: updatePane(state.panes, paneId, (pane) => ({ ...pane, notices: pane.notices.filter((notice) => notice.topic !== topic) })),
     }));
   },
 
