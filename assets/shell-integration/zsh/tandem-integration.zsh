@@ -210,6 +210,17 @@ __tandem_line_init() {
   __tandem_hook
 }
 
+# zsh marks a partial last line before each prompt (PROMPT_SP: an inverted % or # and a
+# line of spaces, erased again when the line was empty). At the first prompt the terminal's
+# width may not be final — a new pane is spawned at an estimated size until the window has
+# laid it out — and a mark wider than the terminal wraps, leaving a `#` row at the top of a
+# fresh pane. So the first prompt goes without it: the .zshrc stub turns PROMPT_SP off at
+# top level (options set in our hooks are local to them), and this one-shot hook turns it
+# on again, so every prompt after a command marks the user's unterminated output as usual.
+__tandem_first_prompt() {
+  { builtin setopt prompt_sp; precmd_functions=(${precmd_functions:#__tandem_first_prompt}); builtin unfunction __tandem_first_prompt; } 2>/dev/null
+}
+
 __tandem_hook() {
   builtin typeset -ga precmd_functions preexec_functions
   precmd_functions=(__tandem_precmd ${precmd_functions:#__tandem_*} __tandem_prompt_fix)
