@@ -12,6 +12,7 @@ import { OscScanner } from '../../../src/main/osc/oscScanner';
 import { interpretOsc, type Mark } from '../../../src/main/osc/marks';
 import { percentDecode } from '../../../src/main/osc/percentEncoding';
 import { buildShellLaunch, type ShellLaunch } from '../../../src/main/shell/shellLaunch';
+import { shellTimeout } from '../../support/shellTimeout';
 
 /**
  * A real shell in a real pty, started the way Tandem starts it (buildShellLaunch), with its
@@ -74,6 +75,7 @@ export interface SessionOptions {
   reportEnv?: string[];
 }
 
+/** Time limits here are for a quiet machine; waitUntil and waitForScreen scale them (shellTimeout). */
 const DEFAULT_TIMEOUT = 8_000;
 
 export class ShellSession {
@@ -294,6 +296,7 @@ export class ShellSession {
     timeout: number,
     what: string,
   ): Promise<void> {
+    timeout = shellTimeout(timeout);
     const deadline = Date.now() + timeout;
     for (;;) {
       if (predicate(await this.screenLines(), await this.cursor())) return;
@@ -346,8 +349,9 @@ export class ShellSession {
     this.screen.dispose();
   }
 
-  async waitUntil(predicate: () => boolean, timeout: number, what: string): Promise<void> {
+  async waitUntil(predicate: () => boolean, baseTimeout: number, what: string): Promise<void> {
     if (predicate()) return;
+    const timeout = shellTimeout(baseTimeout);
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.listeners.delete(check);
