@@ -35,7 +35,7 @@ describe('zero-count summaries are not errors', () => {
     },
   );
 
-  it.each(['ℹ fail 1', '# fail 2', 'errors: 3', '1 failed', 'Error 0x80070005', 'failed 0.5% of requests'])('"%s" is still an error', (line) => {
+  it.each(['ℹ fail 1', '# fail 2', 'errors: 3', '1 failed', 'Error 0x80070005', 'failed 0.5% of requests', 'error 0: disk full'])('"%s" is still an error', (line) => {
     expect(findErrorLines(line).map((m) => m.severity)).toEqual(['error']);
   });
 

@@ -19,11 +19,12 @@ export interface ErrorLineMatch {
 /**
  * Phrases that mention errors while reporting there were none: "0 errors", "0 failed",
  * "failed: 0", "errors = 0", and the counts of node's test runner and TAP (`ℹ fail 0`,
- * `# fail 0`). A zero followed by digits (`0.5`, `0,7`, `0x1F`) is another number.
+ * `# fail 0`). A zero followed by digits (`0.5`, `0,7`, `0x1F`) is another number, and one
+ * followed by a colon is a name (`error 0: disk full`).
  */
 const NEGATED = [
   /\b(?:0|no|zero|without)\s+(?:errors?|failures?|failed|failing|problems?|warnings?|vulnerabilities)\b/gi,
-  /\b(?:errors?|failures?|failed|fail|warnings?)\s*(?:[:=]\s*|\s)0(?!\d|[.,]\d|x[0-9a-f])/gi,
+  /\b(?:errors?|failures?|failed|fail|warnings?)\s*(?:[:=]\s*|\s)0(?!\d|[.,]\d|x[0-9a-f]|\s*:)/gi,
 ];
 
 const ERROR_PATTERNS: RegExp[] = [
