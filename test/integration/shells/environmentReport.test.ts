@@ -10,10 +10,10 @@ import { makeTempDir, removeDir, ShellSession, type ShellName } from '../harness
 /** A quiet machine's time limit; the waiters scale it for this one. */
 const TIMEOUT = 10_000;
 
-const COMMANDS: Record<ShellName, { exported: string; local: string; unset: string }> = {
-  bash: { exported: 'export VIRTUAL_ENV="/tmp/my venv;1%"', local: 'NODE_ENV=production', unset: 'unset VIRTUAL_ENV' },
-  zsh: { exported: 'export VIRTUAL_ENV="/tmp/my venv;1%"', local: 'NODE_ENV=production', unset: 'unset VIRTUAL_ENV' },
-  fish: { exported: 'set -gx VIRTUAL_ENV "/tmp/my venv;1%"', local: 'set -g NODE_ENV production', unset: 'set -e VIRTUAL_ENV' },
+const COMMANDS: Record<ShellName, { exported: string; local: string; unset: string; trace: string }> = {
+  bash: { exported: 'export VIRTUAL_ENV="/tmp/my venv;1%"', local: 'NODE_ENV=production', unset: 'unset VIRTUAL_ENV', trace: 'set -x' },
+  zsh: { exported: 'export VIRTUAL_ENV="/tmp/my venv;1%"', local: 'NODE_ENV=production', unset: 'unset VIRTUAL_ENV', trace: 'setopt xtrace' },
+  fish: { exported: 'set -gx VIRTUAL_ENV "/tmp/my venv;1%"', local: 'set -g NODE_ENV production', unset: 'set -e VIRTUAL_ENV', trace: 'set -g fish_trace 1' },
 };
 
 describe.each(['bash', 'zsh', 'fish'] as const)('%s: environment reports', (shell) => {
@@ -58,6 +58,17 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s: environment reports', (shel
 
   it('unset is reported as unset', async () => {
     expect(await reportsDuring(COMMANDS[shell].unset)).toEqual([new Map([['VIRTUAL_ENV', undefined]])]);
+  });
+
+  it("with the user's xtrace on, the report is sent and none of it is traced", async () => {
+    const s = session!;
+    await s.run(COMMANDS[shell].trace);
+    const from = s.outputLength;
+    expect(await reportsDuring(COMMANDS[shell].exported.replace('/tmp/my venv;1%', '/traced'))).toEqual([new Map([['VIRTUAL_ENV', '/traced']])]);
+    // The user's own command is traced (the trace is really on)…
+    expect(s.textSince(from)).toMatch(/^\+.*export VIRTUAL_ENV=\/traced|^> set -gx VIRTUAL_ENV \/traced/m);
+    // …and nothing of ours is.
+    expect(s.textSince(from)).not.toContain('__tandem');
   });
 
   it('the nonce appears only inside our marks', async () => {
