@@ -58,7 +58,8 @@ async function start(framework: Framework, source: FrameworkSource, integration:
     warm.kill();
     removeLogs(built.home);
   }
-  const session = await ShellSession.start({ shell: framework.shell, home: built.home, integration });
+  // As in a pane: the integration also reports the environment the model may see.
+  const session = await ShellSession.start({ shell: framework.shell, home: built.home, integration, reportEnv: ['TERM', 'VIRTUAL_ENV'] });
   return { session, built };
 }
 
@@ -116,7 +117,7 @@ function traceOf(marks: SeenMark[]): string[] {
   const seenPrompts = new Set<string>();
   let redraw = false;
   for (const seen of marks) {
-    if (!seen.ours && seen.mark.kind !== 'cwd') continue;
+    if ((!seen.ours && seen.mark.kind !== 'cwd') || seen.mark.kind === 'environment') continue;
     const { mark } = seen;
     if (mark.kind === 'prompt-start') {
       const number = mark.prompt ?? '';
