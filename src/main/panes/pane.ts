@@ -206,7 +206,7 @@ export class Pane {
   write(data: Uint8Array | string): void {
     if (!this.process.running) return;
     this.delivery.userInput();
-    if (this.tracker.running && (this.stream.mirror.isAlternateScreen || this.process.foregroundPager() !== undefined)) this.tracker.markUserInPager();
+    this.noteKeyForPager();
     const { toShell, requests, refusal } = this.input.fromUser(data);
     this.toShell(toShell, true);
     this.input.dispatch(requests);
@@ -342,6 +342,12 @@ export class Pane {
       this.emitEvent('pane.notice.withdrawn', { paneId: this.id, topic: INTEGRATION_SILENT });
       this.emitState();
     });
+  }
+
+  /** A key for a pager (or full-screen program) of the running block: a 141 it ends with is the user quitting it. */
+  private noteKeyForPager(): void {
+    if (!this.tracker.running) return;
+    if (this.stream.mirror.isAlternateScreen || this.process.foregroundPager() !== undefined) this.tracker.markUserInPager();
   }
 
   /** Output of the shell (or a notice line of ours): read for marks, then on to the client. */
