@@ -2,6 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { defineConfig, type Plugin } from 'vitest/config';
+import { shellTimeout } from './test/support/shellTimeout';
 
 const MODULE_PATH = '?modulePath';
 const require = createRequire(import.meta.url);
@@ -33,8 +34,9 @@ export default defineConfig({
   plugins: [nodeWorkerModulePath()],
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Tests wait for real shells, ptys and threads: their limits scale with how busy the machine is.
+    testTimeout: shellTimeout(30_000),
+    hookTimeout: shellTimeout(30_000),
     pool: 'forks',
   },
 });

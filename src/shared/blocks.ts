@@ -20,6 +20,29 @@ export interface Block {
   outputEndOffset?: number;
   /** Whether the program switched to the alternate screen (vim, less, htop) while running. */
   usedAlternateScreen: boolean;
+  /**
+   * The user quit a pager before the command was done writing to it (`q` in `git log`'s
+   * less): the writer got SIGPIPE, exit 141. The exit code stays as it is; the block counts
+   * as quit, not failed (see blockFailed).
+   */
+  pagerQuit?: boolean;
+}
+
+/** SIGPIPE's exit status (128 + 13): what a writer ends with when its pager is gone. */
+export const SIGPIPE_EXIT = 141;
+
+/**
+ * Whether the user quit a pager and that is all that went wrong: exit 141 after the user
+ * typed into a pager (or a full-screen program) the block ran. Any other status is what it
+ * says, so a real failure behind a pager (`git log` in no repository: 128) stays a failure.
+ */
+export function isPagerQuit(exitCode: number | undefined, userTypedInPager: boolean): boolean {
+  return exitCode === SIGPIPE_EXIT && userTypedInPager;
+}
+
+/** A finished block that failed: a non-zero exit code that is not a quit pager. */
+export function blockFailed(block: Pick<Block, 'exitCode' | 'pagerQuit'>): boolean {
+  return block.exitCode !== undefined && block.exitCode !== 0 && !block.pagerQuit;
 }
 
 /** PROMPT: at a prompt, user typing. EXECUTING: a command runs. IDLE: finished, before the next prompt. */

@@ -217,8 +217,14 @@ export type NoticeEnd = 'typing' | 'command' | 'run-start' | 'agent-idle' | 'tim
 export interface Events extends AgentEvents {
   'pane.state': { paneId: number; state: TerminalState; cwd: string; integration: boolean; title?: string };
   'pane.exit': { paneId: number; exitCode: number; signal?: number; message: string };
-  /** Something the user should read in the pane's status area (fallback shell, integration off ...). */
-  'pane.notice': { paneId: number; level: 'info' | 'warning' | 'error'; message: string; ends?: NoticeEnd[] };
+  /**
+   * Something the user should read in the pane's status area (fallback shell, integration off ...).
+   * `ends`: what takes it away by itself (its cause gone); `topic`: names what the notice is
+   * about, so the engine can withdraw it once that is over.
+   */
+  'pane.notice': { paneId: number; level: 'info' | 'warning' | 'error'; message: string; ends?: NoticeEnd[]; topic?: string };
+  /** The pane's notices on `topic` no longer hold (integration reported in after all ...): they go. */
+  'pane.notice.withdrawn': { paneId: number; topic: string };
   'block.started': Block;
   'block.finished': Block;
   'settings.changed': { settings: Settings; error?: string; notice?: string };

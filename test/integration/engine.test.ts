@@ -8,6 +8,7 @@ import { WebServer } from '../../src/main/server/webServer';
 import { SessionStore } from '../../src/main/session/sessionStore';
 import { tandemPaths } from '../../src/main/settings/paths';
 import { EngineClient, makeTestHome, useEngineClient } from '../support/engineClient';
+import { shellTimeout } from '../support/shellTimeout';
 
 const { open, track } = useEngineClient();
 
@@ -243,7 +244,7 @@ describe('engine over the WebSocket transport, with a real bash', () => {
     expect((await current.waitForBlock(paneId, 'seq 1 100000000', 120_000)).exitCode).toBe(130);
     // Three re-attaches under a flood, each replayed through a terminal: slow on a loaded machine
     // (a CI run with both cores busy took more than 120 s). Its speed is the benchmark's business.
-  }, 300_000);
+  }, shellTimeout(300_000));
 
   it('answers a hostile deeply nested request with an error and keeps running', async () => {
     const { client } = await open({ shell: '/bin/bash' });
@@ -299,7 +300,7 @@ describe('engine over the WebSocket transport, with a real bash', () => {
     expect(output.text.split('\n')).toHaveLength(1);
     expect(output.text.length).toBeGreaterThan(100_000);
     // 10 MB through the pty, the engine and the mirror: its wait above allows 60 s, so does the test.
-  }, 120_000);
+  }, shellTimeout(120_000));
 });
 
 describe('settings and session', () => {

@@ -9,6 +9,7 @@ import { Pane } from '../../src/main/panes/pane';
 import type { Events } from '../../src/shared/protocol';
 import { makeTestHome, removeTestHome, testHomeEnv } from '../support/testHome';
 import { waitUntil } from '../support/waitUntil';
+import { shellTimeout } from '../support/shellTimeout';
 
 /**
  * A real bash in a real pty, in a pane whose mirror thread cannot load (its file is missing,
@@ -114,5 +115,5 @@ describe('a pane whose mirror thread cannot start', () => {
     expect(mirrorRecords[0]!.message).toMatch(/^pane 3: the mirror is off: the mirror thread could not start/);
     expect(mirrorRecords[0]!.detail).toMatch(/5 failures within 60 s/);
     expect(thread.workerStarts).toBe(5);
-  }, 120_000);
+  }, shellTimeout(120_000));
 });

@@ -19,6 +19,13 @@ describe('block status', () => {
     expect(blockStatus(block({ id: 'a', endedAt: 2_000 }))).toBe('unknown');
   });
 
+  it('a pager the user quit (exit 141) is quit, not failure; 141 without it is a failure', () => {
+    const quit = block({ id: 'a', command: 'git log', endedAt: 1_250, exitCode: 141, pagerQuit: true });
+    expect(blockStatus(quit)).toBe('quit');
+    expect(describeBlock(quit)).toBe('git log\nquit (exit 141) · 250 ms · /tmp');
+    expect(blockStatus(block({ id: 'a', endedAt: 2_000, exitCode: 141 }))).toBe('failure');
+  });
+
   it('formats durations for people', () => {
     expect(formatDuration(0)).toBe('0 ms');
     expect(formatDuration(-5)).toBe('0 ms');

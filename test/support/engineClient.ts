@@ -18,6 +18,7 @@ import {
   type Params,
   type Results,
 } from '../../src/shared/protocol';
+import { shellTimeout } from './shellTimeout';
 import { makeTestHome as makeHome, removeTestHome, testHomeEnv } from './testHome';
 
 /** A temp HOME with quiet startup files and XDG dirs inside it. */
@@ -104,9 +105,12 @@ export class EngineClient {
     return this.events.filter((event) => event.event === name).map((event) => event.payload as Events[E]);
   }
 
-  /** Resolves when `predicate` holds, re-checking on every message; rejects after `timeoutMs`. */
+  /**
+   * Resolves when `predicate` holds, re-checking on every message; rejects after `timeoutMs`
+   * (enough on a quiet machine; scaled by shellTimeout for this one).
+   */
   async waitFor<T>(predicate: () => T | undefined | null | false, timeoutMs = 15_000, what = "condition"): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = Date.now() + shellTimeout(timeoutMs);
     for (;;) {
       const value = predicate();
       if (value) return value;
@@ -155,6 +159,8 @@ export async function startEngine(
     env?: NodeJS.ProcessEnv;
     agentRetryBaseMs?: number;
     grantsKeptWithoutWindowMs?: number;
+    /** How long the shell integration may take to report in (default 10 s). */
+    integrationTimeoutMs?: number;
     systemPolicyToml?: string;
     /** A stand-in for the Electron app's window and APIs (the engine then runs as in the desktop app). */
     electron?: ElectronSurface;
@@ -180,6 +186,7 @@ export async function startEngine(
     shellOverride: options.shell,
     agentRetryBaseMs: options.agentRetryBaseMs,
     grantsKeptWithoutWindowMs: options.grantsKeptWithoutWindowMs,
+    integrationTimeoutMs: options.integrationTimeoutMs,
     electron: options.electron,
   });
   const server = new WebServer({ engine, rendererDir: join(__dirname, '../../out/renderer') });

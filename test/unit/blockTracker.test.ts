@@ -18,6 +18,28 @@ function tracker(integration: boolean) {
 const ours = (mark: Mark): Mark => ({ ...mark, nonce: 'secret' });
 
 describe('BlockTracker', () => {
+  it('a 141 after the user typed into the pager is a pager quit; any other ending keeps its meaning', () => {
+    const { t, finished } = tracker(true);
+    const run = (command: string, exitCode: number, typedInPager: boolean) => {
+      t.handle(ours({ kind: 'prompt-start' }), 0);
+      t.handle(ours({ kind: 'command-start', commandLine: command }), 10);
+      if (typedInPager) t.markUserInPager();
+      t.handle(ours({ kind: 'command-end', exitCode }), 20);
+    };
+    run('git log', 141, true);
+    run('git log no-such-ref', 128, true);
+    run("bash -o pipefail -c 'yes | head -1'", 141, false);
+    t.markUserInPager();
+    run('true', 141, false);
+    expect(finished.map((b) => [b.exitCode, b.pagerQuit])).toEqual([
+      [141, true],
+      [128, undefined],
+      [141, undefined],
+      [141, undefined],
+    ]);
+    expect(t.blocks()[0]).not.toHaveProperty('typedInPager');
+  });
+
   it('builds a block from our marks: command, cwd, exit code, state', () => {
     const { t, started, finished, states } = tracker(true);
     t.handle({ kind: 'cwd', path: '/tmp/x y' }, 0);

@@ -46,6 +46,29 @@ describe('interpretOsc', () => {
     expect(osc(1337, 'CurrentDir=/srv')).toEqual({ kind: 'cwd', path: '/srv' });
     expect(osc(7, 'http://evil/x')).toBeUndefined();
   });
+
+  it("reads our environment reports (OSC 6973): values decoded, a bare name is unset, bad names dropped", () => {
+    expect(osc(6973, 'env;tandem=n;VIRTUAL_ENV=/a%20b%3Bc;NODE_ENV;TERM=;bad-name=x;1X=y')).toEqual({
+      kind: 'environment',
+      nonce: 'n',
+      values: new Map([
+        ['VIRTUAL_ENV', '/a b;c'],
+        ['NODE_ENV', undefined],
+        ['TERM', ''],
+      ]),
+    });
+    expect(osc(6973, 'env;VIRTUAL_ENV=/x')).toEqual({ kind: 'environment', nonce: undefined, values: new Map([['VIRTUAL_ENV', '/x']]) });
+    expect(osc(6973, 'other;tandem=n')).toBeUndefined();
+  });
+
+  it('property: any exported value survives the report encoding', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 60 }), (value) => {
+        const mark = osc(6973, `env;tandem=n;NAME=${percentEncode(value)}`);
+        expect(mark?.kind === 'environment' && mark.values.get('NAME')).toBe(value);
+      }),
+    );
+  });
 });
 
 describe('percent encoding', () => {

@@ -99,7 +99,17 @@ describe('blockHasErrors', () => {
     expect(blockIndexEntry(b, { text: 'a\nFatal: x', lineCount: 2 })).toEqual({ block: b, lineCount: 2, hasErrors: true });
     expect(blockIndexEntry(b, undefined)).toEqual({ block: b, lineCount: 0, hasErrors: false });
     // A huge output whose start scrolled out: the count is what it printed, not what is kept.
-    expect(blockIndexEntry(b, { text: '199999\n200000', lineCount: 2, printed: { lines: 200_000 } }).lineCount).toBe(200_000);
+    expect(blockIndexEntry(b, { text: '199999\n200000', lineCount: 2, truncated: true, printed: { lines: 200_000 } }).lineCount).toBe(200_000);
+    // Printed bytes that left no text (zsh's end-of-line mark after a silent command): no output.
+    expect(blockIndexEntry(b, { text: '', lineCount: 0, truncated: false, printed: { lines: 1 } }).lineCount).toBe(0);
+  });
+
+  it('says "no output" for a block that printed nothing, not "0 lines" or "1 line"', () => {
+    const silent = blockIndexEntry(block(1, 1, { command: 'true', endedAt: NOW - 1_000, startedAt: NOW - 2_000 }), { text: '', lineCount: 0, truncated: false, printed: { lines: 1 } });
+    const running = blockIndexEntry(block(1, 2, { command: 'sleep 9', startedAt: NOW - 2_000, endedAt: undefined, exitCode: undefined }), { text: '', lineCount: 0, truncated: false });
+    const rows = buildStandingContext({ os: 'Linux', shell: 'zsh', cwd: '/', paneId: 1, blocks: [silent, running], now: NOW }).split('\n');
+    expect(rows).toContain('#1 p1b1 | exit 0 | 1s ago | no output | true');
+    expect(rows).toContain('#2 p1b2 | running | started 2s ago | no output yet | sleep 9');
   });
 });
 

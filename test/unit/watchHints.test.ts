@@ -96,6 +96,18 @@ describe('WatchHints: the long-pause timer', () => {
     expect(shown.map((s) => s.hint?.pattern ?? null)).toEqual(['retry-loop', null]);
   });
 
+  it('a pager the user quit (git log, exit 141) is no failure: it counts for nothing and starts no pause', () => {
+    const { hints, shown, watchers } = setup({ long_pause_seconds: 5 });
+    hints.focus(1);
+    for (let i = 0; i < 4; i++) {
+      const quit = { ...block(1, 'git log', 141), pagerQuit: true };
+      watchers.get(1)!.blockStarted!(quit);
+      watchers.get(1)!.blockFinished!(quit);
+    }
+    vi.advanceTimersByTime(60_000);
+    expect(shown).toEqual([]);
+  });
+
   it("commands Tandem typed (plan steps) count for nothing when they fail, and end the episode when they succeed", () => {
     const { shown, finish, watchers } = setup({ long_pause_seconds: 0 });
     finish(1, 'make', 2);

@@ -43,9 +43,10 @@ fi
 # Declared before anything is assigned (and before the user's files could turn on allexport).
 builtin declare -a __tandem_nonce __tandem_mark_a __tandem_mark_b __tandem_ps1_a __tandem_ps0 \
   __tandem_once __tandem_ran __tandem_typed __tandem_typed_lines __tandem_histcmd \
-  __tandem_encoded __tandem_last_status __tandem_debug_status __tandem_debug_flags \
+  __tandem_encoded __tandem_last_status __tandem_debug_status __tandem_debug_flags __tandem_fresh \
   __tandem_debug_chain __tandem_seen_prompt_command __tandem_check_trap __tandem_f \
-  __tandem_flags __tandem_rcfile __tandem_startup __tandem_trap __tandem_step_env __tandem_step_saved
+  __tandem_flags __tandem_rcfile __tandem_startup __tandem_trap __tandem_step_env __tandem_step_saved \
+  __tandem_env_names __tandem_env_sent
 __tandem_trap='{ __tandem_debug_trap "$_"; } 19>&2 2>/dev/null'
 if [[ -n "${TANDEM_BOOTSTRAP-}" ]]; then
   if [[ -r "$TANDEM_BOOTSTRAP" ]]; then
@@ -60,8 +61,11 @@ __tandem_flags=" ${TANDEM_BASH_FLAGS-} "
 __tandem_rcfile="${TANDEM_BASH_RCFILE-}"
 __tandem_step_env="${TANDEM_STEP_ENV-}"
 __tandem_step_saved=()
+# The variables whose exported values go to Tandem with each prompt (see __tandem_report_env).
+builtin read -r -a __tandem_env_names <<<"${TANDEM_REPORT_ENV-}"
+__tandem_env_sent=()
 builtin unset -v TANDEM_BOOTSTRAP TANDEM_ENV TANDEM_ENV_SET TANDEM_BASH_UNEXPORT_HISTFILE \
-  TANDEM_BASH_FLAGS TANDEM_BASH_RCFILE
+  TANDEM_BASH_FLAGS TANDEM_BASH_RCFILE TANDEM_REPORT_ENV
 builtin unset -v "${!TANDEM_@}"
 
 # --- hooks -------------------------------------------------------------------------------
@@ -115,6 +119,30 @@ __tandem_step_env_restore() {
   __tandem_step_saved=()
 }
 
+# The exported values of the variables Tandem asked for (`[context] include_env`), for the
+# model's standing context: one Tandem-private OSC 6973 before A, only when one changed since
+# the last report — `NAME=<percent-encoded value>`, or a bare `NAME` for unset or not
+# exported (a child process would not see it).
+__tandem_report_env() {
+  builtin local name report= state
+  builtin local -i i=0
+  for name in "${__tandem_env_names[@]}"; do
+    state=-
+    [[ -n "${!name+x}" && "${!name@a}" == *x* ]] && state="=${!name}"
+    if [[ "${__tandem_env_sent[i]-}" != "$state" ]]; then
+      __tandem_env_sent[i]="$state"
+      if [[ "$state" == =* ]]; then
+        __tandem_percent_encode "${state#=}"
+        report+=";$name=$__tandem_encoded"
+      else
+        report+=";$name"
+      fi
+    fi
+    i+=1
+  done
+  [[ -z "$report" ]] || builtin printf '\e]6973;env;tandem=%s%s\a' "$__tandem_nonce" "$report"
+}
+
 # The right side of each PROMPT_COMMAND entry's `&&` (see __tandem_hook_prompt_command).
 __tandem_continue() {
   return 0
@@ -137,6 +165,7 @@ __tandem_precmd() {
   __tandem_typed=
   __tandem_typed_lines=0
   __tandem_histcmd="${HISTCMD-0}"
+  __tandem_report_env
   __tandem_percent_encode "$PWD"
   builtin printf '\e]7;file://%s%s\a' "${HOSTNAME-}" "$__tandem_encoded"
   # readline re-prints PS1 (and this mark) when it redraws the line; the sequence number
@@ -160,8 +189,11 @@ __tandem_prompt_fix() {
   builtin local a b
   if builtin shopt -q promptvars; then
     # Indirect, so the nonce is not in PS1's text (which some people export), and the
-    # cwd in A is not subject to prompt decoding.
-    a='\[${__tandem_mark_a-}\]'
+    # cwd in A is not subject to prompt decoding. Expanding PS1 also sets __tandem_fresh
+    # (an arithmetic side effect in the shell itself): bash expands PS1 again, without
+    # running PROMPT_COMMAND, after it rejected a line (`!x: event not found`, histverify,
+    # histreedit), and the next line typed is then a new command, not a continuation.
+    a='\[${__tandem_mark_a-}${__tandem_nil[__tandem_fresh=1]-}\]'
     b='\[${__tandem_mark_b-}\]'
   else
     # Direct: backslashes (the cwd may hold some) are prompt escapes here. The nonce is
@@ -221,6 +253,14 @@ __tandem_line_capture() {
     __tandem_typed=
     __tandem_typed_lines=0
     __tandem_hook_prompt_command
+  fi
+  if [[ "${__tandem_fresh-}" == 1 ]]; then
+    # The first line at a PS1: whatever an earlier line at a PS1 left here was rejected
+    # before it ran (no C, no D, no PROMPT_COMMAND), so it belongs to no command.
+    __tandem_fresh=0
+    __tandem_typed=
+    __tandem_typed_lines=0
+    __tandem_step_env_restore
   fi
   if (( __tandem_typed_lines++ > 0 )); then
     __tandem_typed+=$'\n'

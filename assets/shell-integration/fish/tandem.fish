@@ -40,6 +40,8 @@ else
         command rmdir -- (string replace -r '/[^/]*$' '' -- "$TANDEM_BOOTSTRAP") 2>/dev/null
     end
     set -g __tandem_step_env "$TANDEM_STEP_ENV"
+    # The variables whose exported values go to Tandem with each prompt (__tandem_report_env).
+    set -g __tandem_env_names (string split -n ' ' -- "$TANDEM_REPORT_ENV")
     for __tandem_var in (set --names | string match 'TANDEM_*')
         set -e $__tandem_var
     end
@@ -92,10 +94,35 @@ else
             set -e __tandem_step_saved
         end
 
+        # The exported values of the variables Tandem asked for (`[context] include_env`),
+        # for the model's standing context: one Tandem-private OSC 6973 before A, only when
+        # one changed since the last report — `NAME=<percent-encoded value>`, or a bare
+        # `NAME` for unset or not exported (a child process would not see it).
+        function __tandem_report_env
+            set -l fish_trace
+            set -l report
+            for name in $__tandem_env_names
+                set -l state -
+                set -qx $name; and set state "=$$name"
+                set -l sent __tandem_env_sent_$name
+                if not set -q $sent; or test "$$sent" != "$state"
+                    set -g $sent $state
+                    if test "$state" = -
+                        set -a report $name
+                    else
+                        set -a report "$name="(string escape --style=url -- (string sub -s 2 -- "$state"))
+                    end
+                end
+            end
+            set -q report[1]; or return 0
+            printf '\e]6973;env;tandem=%s;%s\a' $__tandem_nonce (string join ';' -- $report)
+        end
+
         # Ctrl+C at the prompt (fish_cancel) and a syntax error (fish_posterror) redraw the
         # prompt without a fish_prompt event.
         function __tandem_on_prompt --on-event fish_prompt --on-event fish_cancel --on-event fish_posterror
             set -l fish_trace
+            __tandem_report_env
             set -l cwd (string escape --style=url -- "$PWD")
             printf '\e]7;file://%s%s\a' "$hostname" $cwd
             printf '\e]133;A;tandem=%s;cwd=%s\a' $__tandem_nonce $cwd

@@ -32,6 +32,9 @@ builtin typeset -g __tandem_zdotdir="${${(%):-%x}:A:h}"
     __tandem_user_zdotdir="$TANDEM_ZDOTDIR"
   fi
   builtin typeset -g __tandem_step_env="${TANDEM_STEP_ENV-}"
+  # The variables whose exported values go to Tandem with each prompt (__tandem_report_env).
+  builtin typeset -ga __tandem_env_names
+  __tandem_env_names=(${(z)TANDEM_REPORT_ENV-})
   # `builtin typeset` cannot assign an array (only the reserved word can).
   builtin typeset -ga __tandem_step_saved
   __tandem_step_saved=()

@@ -42,6 +42,7 @@ __tandem_precmd() {
     if (( __tandem_ran )); then
       builtin print -rn -- $'\e]133;D;'"$__tandem_status;tandem=$__tandem_nonce"$'\a'
     fi
+    __tandem_report_env
     builtin print -rn -- $'\e]7;file://'"${HOST-}$REPLY"$'\a'
     # zle re-prints PS1 (and this mark) when it redraws the line; the sequence number tells
     # Tandem a redraw from a new prompt.
@@ -62,6 +63,29 @@ __tandem_precmd() {
   # Each hook hands the status on (for plugins that call the hooks themselves); as the left
   # side of `&&`, a failed status does not fire the user's ZERR trap again.
   return __tandem_status && :
+}
+
+# The exported values of the variables Tandem asked for (`[context] include_env`), for the
+# model's standing context: one Tandem-private OSC 6973 before A, only when one changed since
+# the last report — `NAME=<percent-encoded value>`, or a bare `NAME` for unset or not
+# exported (a child process would not see it).
+__tandem_report_env() {
+  (( ${#__tandem_env_names} )) || return 0
+  builtin local name state report= REPLY
+  for name in $__tandem_env_names; do
+    state=-
+    [[ ${parameters[$name]-} == *export* ]] && state="=${(P)name}"
+    if [[ "${__tandem_env_sent[$name]-}" != "$state" ]]; then
+      __tandem_env_sent[$name]=$state
+      if [[ $state == "="* ]]; then
+        __tandem_percent_encode "${state#=}"
+        report+=";$name=$REPLY"
+      else
+        report+=";$name"
+      fi
+    fi
+  done
+  [[ -z $report ]] || builtin print -rn -- $'\e]6973;env;tandem='"$__tandem_nonce$report"$'\a'
 }
 
 # Schedules the prompt fix-up after every precmd hook (zsh/sched runs "now" entries once
@@ -186,6 +210,17 @@ __tandem_line_init() {
   __tandem_hook
 }
 
+# zsh marks a partial last line before each prompt (PROMPT_SP: an inverted % or # and a
+# line of spaces, erased again when the line was empty). At the first prompt the terminal's
+# width may not be final — a new pane is spawned at an estimated size until the window has
+# laid it out — and a mark wider than the terminal wraps, leaving a `#` row at the top of a
+# fresh pane. So the first prompt goes without it: the .zshrc stub turns PROMPT_SP off at
+# top level (options set in our hooks are local to them), and this one-shot hook turns it
+# on again, so every prompt after a command marks the user's unterminated output as usual.
+__tandem_first_prompt() {
+  { builtin setopt prompt_sp; precmd_functions=(${precmd_functions:#__tandem_first_prompt}); builtin unfunction __tandem_first_prompt; } 2>/dev/null
+}
+
 __tandem_hook() {
   builtin typeset -ga precmd_functions preexec_functions
   precmd_functions=(__tandem_precmd ${precmd_functions:#__tandem_*} __tandem_prompt_fix)
@@ -202,6 +237,7 @@ __tandem_hook() {
   builtin typeset -gi __tandem_ran=0
   builtin typeset -gi __tandem_prompt_seq=0
   builtin typeset -gi __tandem_fix_deferred=0
+  builtin typeset -gA __tandem_env_sent
   # zsh/sched runs "now" entries after all precmd hooks: the prompt fix-up's way to come
   # after a framework that takes the last precmd place (powerlevel10k does).
   builtin typeset -gi __tandem_can_defer=0

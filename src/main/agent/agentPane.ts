@@ -21,6 +21,8 @@ export interface AgentPane {
   /** The environment given to `typeCommand` reaches the command (the shell integration exports it). */
   readonly stepEnvApplies: boolean;
   blocks(): Block[];
+  /** What the pane's shell exports now (its start, updated by the integration's reports). */
+  environment?(): Readonly<Record<string, string>>;
   /** Clean text a block printed; undefined for a block the pane does not know. */
   outputOf(blockId: string): Promise<BlockOutput | undefined>;
   /**

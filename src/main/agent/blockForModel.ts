@@ -19,7 +19,7 @@ export function blockForModel(
   const lines = [`Command: ${scrubSecrets(block.command).text}`, `Pane: ${block.paneId} · cwd: ${block.cwd || 'unknown'}`];
   const exit = block.exitCode === undefined ? (block.endedAt ? 'unknown' : 'still running') : String(block.exitCode);
   const duration = block.endedAt ? ` · duration ${formatDuration(block.endedAt - block.startedAt)}` : '';
-  lines.push(`Exit code: ${exit}${duration}`);
+  lines.push(`Exit code: ${exit}${block.pagerQuit ? ' (the user quit the pager before the output ended; not a failure)' : ''}${duration}`);
   if (block.usedAlternateScreen) lines.push('It used the full screen (an editor, pager or TUI); only what stayed on the normal screen is below.');
   if (extra.note) lines.push(extra.note);
   if (!output) {

@@ -1,7 +1,6 @@
 import type { AgentEvents } from '../../shared/agent';
 import type { Settings } from '../../shared/settings';
 import { estimateTokens } from '../context/tokenEstimate';
-import { scrubEnvironment } from '../safety/secretScrubber';
 import type { ModelResult } from './backends/modelBackend';
 import type { Conversation } from './conversation/conversation';
 import { BROKE_OFF_MARK, estimateMessagesTokens } from './conversation/conversationHistory';
@@ -93,8 +92,8 @@ export class ModelRequests {
     conversation.settleRetries();
     conversation.add(turn.item);
     const settings = this.host.settings();
-    const environment = scrubEnvironment(this.host.env, settings.context.include_env);
-    const system = `${SYSTEM_PROMPT}\n\n${await this.host.standing.build(this.host.paneId(), settings.ai.context_blocks, environment)}`;
+    const standing = await this.host.standing.build(this.host.paneId(), settings.ai.context_blocks, settings.context.include_env, this.host.env);
+    const system = `${SYSTEM_PROMPT}\n\n${standing}`;
     const { contextWindow } = modelFacts(connection.model);
     const compactAt = Math.floor((contextWindow * settings.ai.compact_at_percent) / 100);
     const messages = conversation.historyWithin(Math.min(settings.ai.history_token_budget, Math.floor(contextWindow * 0.6)), compactAt);

@@ -1,4 +1,5 @@
 import { arch, release, type as osType } from 'node:os';
+import { scrubEnvironment } from '../safety/secretScrubber';
 import { blockIndexEntry, buildStandingContext, type BlockIndexEntry } from '../context/standingContext';
 import type { AgentPane } from './agentPane';
 
@@ -12,7 +13,11 @@ export class StandingContextCache {
 
   constructor(private readonly pane: (paneId: number) => AgentPane | undefined) {}
 
-  async build(paneId: number | undefined, maxBlocks: number, environment: Readonly<Record<string, string>> = {}): Promise<string> {
+  /**
+   * `includeEnv`: the variables the model may see (`[context] include_env`), with the pane's
+   * values — what its shell exports — or, for a pane that cannot tell, `fallbackEnv`'s.
+   */
+  async build(paneId: number | undefined, maxBlocks: number, includeEnv: readonly string[] = [], fallbackEnv: Readonly<Record<string, string | undefined>> = {}): Promise<string> {
     const pane = paneId !== undefined ? this.pane(paneId) : undefined;
     const os = `${osType()} ${release()} (${arch()})`;
     if (!pane) return `Environment: ${os}. No terminal pane is open.`;
@@ -40,7 +45,7 @@ export class StandingContextCache {
       blocks: entries,
       now: Date.now(),
       maxBlocks,
-      environment,
+      environment: scrubEnvironment(pane.environment?.() ?? fallbackEnv, includeEnv),
     });
   }
 }

@@ -1,4 +1,4 @@
-import { blockId, type Block, type TerminalState } from '../../shared/blocks';
+import { blockId, isPagerQuit, type Block, type TerminalState } from '../../shared/blocks';
 import { Emitter } from '../../shared/events';
 import type { Mark } from '../osc/marks';
 
@@ -21,7 +21,8 @@ export const MAX_BLOCKS_PER_PANE = 5_000;
 export class BlockTracker {
   private stateValue: TerminalState = 'IDLE';
   private cwdValue: string;
-  private current: Block | undefined;
+  /** The running block, and whether the user typed into a pager it ran (a 141 from it is a quit, not a failure). */
+  private current: { block: Block; typedInPager: boolean } | undefined;
   private ordinal = 0;
   private pendingCommandLine: string | undefined;
   private confirmed = false;
@@ -82,7 +83,7 @@ export class BlockTracker {
   }
 
   get running(): Block | undefined {
-    return this.current;
+    return this.current?.block;
   }
 
   get integrationConfirmed(): boolean {
@@ -91,11 +92,11 @@ export class BlockTracker {
 
   /** All blocks, oldest first, the running one last. */
   blocks(): Block[] {
-    return this.current ? [...this.finishedBlocks, this.current] : [...this.finishedBlocks];
+    return this.current ? [...this.finishedBlocks, this.current.block] : [...this.finishedBlocks];
   }
 
   find(id: string): Block | undefined {
-    if (this.current?.id === id) return this.current;
+    if (this.current?.block.id === id) return this.current.block;
     return this.finishedBlocks.find((block) => block.id === id);
   }
 
@@ -105,13 +106,20 @@ export class BlockTracker {
   }
 
   markAlternateScreen(): void {
-    if (this.current) this.current.usedAlternateScreen = true;
+    if (this.current) this.current.block.usedAlternateScreen = true;
+  }
+
+  /** The user typed while a pager (or a full-screen program) of the running block had the keys. */
+  markUserInPager(): void {
+    if (this.current) this.current.typedInPager = true;
   }
 
   /**
    * Feed one mark. `streamOffset` is the byte offset in the pane's output just past the mark.
    */
   handle(mark: Mark, streamOffset: number, now = Date.now(), heuristic?: { outputStartMark?: number }): void {
+    // Environment reports are the pane's (PaneEnvironment), not the blocks'.
+    if (mark.kind === 'environment') return;
     const ours = mark.nonce !== undefined && mark.nonce === this.nonce;
     if (mark.kind === 'cwd') {
       // While a command runs, a cwd report may come from the program, not the shell; once our
@@ -162,7 +170,7 @@ export class BlockTracker {
           this.cwdValue = mark.cwd;
         }
         this.ordinal++;
-        this.current = {
+        const block: Block = {
           id: blockId(this.paneId, this.ordinal),
           paneId: this.paneId,
           command: mark.commandLine ?? this.pendingCommandLine ?? '',
@@ -172,9 +180,10 @@ export class BlockTracker {
           outputOffset: streamOffset,
           usedAlternateScreen: false,
         };
+        this.current = { block, typedInPager: false };
         this.pendingCommandLine = undefined;
         this.setState('EXECUTING');
-        this.emitters.started.fire({ block: { ...this.current }, outputStartMark: heuristic?.outputStartMark });
+        this.emitters.started.fire({ block: { ...block }, outputStartMark: heuristic?.outputStartMark });
         break;
       }
       case 'command-end':
@@ -212,11 +221,12 @@ export class BlockTracker {
   }
 
   private finishCurrent(exitCode: number | undefined, now: number, streamOffset: number): void {
-    const block = this.current;
-    if (!block) return;
+    if (!this.current) return;
+    const { block, typedInPager } = this.current;
     block.endedAt = now;
     block.outputEndOffset = streamOffset;
     if (exitCode !== undefined) block.exitCode = exitCode;
+    if (isPagerQuit(block.exitCode, typedInPager)) block.pagerQuit = true;
     this.current = undefined;
     this.finishedBlocks.push(block);
     if (this.finishedBlocks.length > MAX_BLOCKS_PER_PANE) this.finishedBlocks.shift();

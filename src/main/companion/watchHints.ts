@@ -133,7 +133,8 @@ export class WatchHints implements Disposable {
     // The agent's failures are not the user being stuck (the plan stops and asks); its success still ends the episode.
     const byTandem = block.id === pane.typedBlockId;
     pane.typedBlockId = undefined;
-    const outcome = byTandem && block.exitCode !== 0 ? { command: block.command } : block;
+    // A pager the user quit (exit 141) is neither a failure nor a success: not counted.
+    const outcome = (byTandem && block.exitCode !== 0) || block.pagerQuit ? { command: block.command } : block;
     const step = pane.detector.finished(outcome, { errorCascade: settings.error_cascade, retryLoop: settings.retry_loop });
     if (step.episodeEnded) this.clear(paneId, pane);
     this.stopPause(pane, true);

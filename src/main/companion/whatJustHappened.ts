@@ -1,4 +1,4 @@
-import type { Block } from '../../shared/blocks';
+import { blockFailed, type Block } from '../../shared/blocks';
 import { agree } from '../../shared/countWords';
 import type { AgentPane } from '../agent/agentPane';
 import { runTerminalHistory } from '../context/terminalHistory';
@@ -11,13 +11,14 @@ const LINES_PER_BLOCK = 60;
 
 /**
  * The pane's most recent failures — the finished blocks after its last success that exited
- * non-zero, at most MAX_FAILED_BLOCKS — or none when the last finished command succeeded.
+ * non-zero (a pager the user quit is no failure), at most MAX_FAILED_BLOCKS — or none when
+ * the last finished command succeeded.
  */
 export function recentFailures(blocks: Block[]): Block[] {
   const failed: Block[] = [];
   for (const block of [...blocks].reverse()) {
     if (block.endedAt === undefined || block.exitCode === undefined) continue;
-    if (block.exitCode === 0) break;
+    if (!blockFailed(block)) break;
     failed.unshift(block);
     if (failed.length === MAX_FAILED_BLOCKS) break;
   }

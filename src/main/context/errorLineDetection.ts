@@ -1,7 +1,9 @@
 /**
  * Which lines of output look like errors or warnings: pattern heuristics, with "0 errors" and
- * the like not counted, and a Python traceback's last frame and exception line added.
+ * the like not counted, a Python traceback's last frame and exception line added, and each
+ * error's location lines (stack frames, `file:line:col`) attached to it.
  */
+import { locationsAfter } from './locationLines';
 import { splitLines } from './outputLines';
 
 export type ErrorSeverity = 'error' | 'warning';
@@ -10,12 +12,19 @@ export interface ErrorLineMatch {
   /** 0-based line number. */
   line: number;
   severity: ErrorSeverity;
+  /** An error's location lines after it (stack frames, `file:line:col`), which excerpts keep with it. */
+  locations?: number[];
 }
 
-/** Phrases that mention errors while reporting there were none ("0 errors", "failed: 0"). */
+/**
+ * Phrases that mention errors while reporting there were none: "0 errors", "0 failed",
+ * "failed: 0", "errors = 0", and the counts of node's test runner and TAP (`ℹ fail 0`,
+ * `# fail 0`). A zero followed by digits (`0.5`, `0,7`, `0x1F`) is another number, and one
+ * followed by a colon is a name (`error 0: disk full`).
+ */
 const NEGATED = [
   /\b(?:0|no|zero|without)\s+(?:errors?|failures?|failed|failing|problems?|warnings?|vulnerabilities)\b/gi,
-  /\b(?:errors?|failures?|failed|warnings?)\s*[:=]\s*0\b/gi,
+  /\b(?:errors?|failures?|failed|fail|warnings?)\s*(?:[:=]\s*|\s)0(?!\d|[.,]\d|x[0-9a-f]|\s*:)/gi,
 ];
 
 const ERROR_PATTERNS: RegExp[] = [
@@ -38,7 +47,7 @@ const ERROR_PATTERNS: RegExp[] = [
   /\bAssertion(?:Error)? .*failed\b/i,
   /\bcommand not found\b/,
   /\bunhandled\b/i,
-  /^\s*[✗✘✕×]\s/,
+  /^\s*[✗✘✕✖×]\s/,
 ];
 
 const WARNING_PATTERNS: RegExp[] = [/\bwarn(?:ing|ings)?\b/i, /^npm WARN\b/, /\bdeprecated\b/i];
@@ -47,7 +56,7 @@ const WARNING_PATTERNS: RegExp[] = [/\bwarn(?:ing|ings)?\b/i, /^npm WARN\b/, /\b
  * A word every pattern above needs (case aside, like most of them): a line without one cannot
  * match, so most lines of a long log are passed over with one test instead of two dozen.
  */
-const MAY_MATCH = /err|fail|exception|fatal|traceback|panic|denied|not found|no such file|segmentation|core dumped|unhandled|warn|deprecat|[✗✘✕×]/i;
+const MAY_MATCH = /err|fail|exception|fatal|traceback|panic|denied|not found|no such file|segmentation|core dumped|unhandled|warn|deprecat|[✗✘✕✖×]/i;
 /** The errno names (ENOENT …), which are upper case. */
 const MAY_BE_ERRNO = /\bE[A-Z_]{3,}\b/;
 
@@ -91,7 +100,13 @@ export function findErrorLinesIn(lines: readonly string[]): ErrorLineMatch[] {
       if (j < lines.length) mark(j, 'error');
     }
   }
-  return [...found.entries()].sort((a, b) => a[0] - b[0]).map(([line, severity]) => ({ line, severity }));
+  const isError = (i: number) => found.get(i) === 'error';
+  return [...found.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([line, severity]) => {
+      const locations = severity === 'error' ? locationsAfter(lines, line, isError) : [];
+      return locations.length > 0 ? { line, severity, locations } : { line, severity };
+    });
 }
 
 /** Lines of `text` that look like errors or warnings (0-based line numbers), in order. */

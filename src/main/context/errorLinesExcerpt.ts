@@ -23,7 +23,8 @@ export interface ErrorLinesResult {
 }
 
 /**
- * The lines that look like errors, each with one line of context, plus the last few lines of the
+ * The lines that look like errors, each with one line of context and its location lines
+ * (stack frames, `file:line:col` after it), plus the last few lines of the
  * output, merged into ranges in order with `… [N lines omitted] …` between them and a header
  * saying how many lines of how many were kept. Pure heuristics.
  */
@@ -43,7 +44,7 @@ export function errorLines(text: string, options: ErrorLinesOptions): ErrorLines
   for (let i = totalLines - tailCount; i < totalLines; i++) keep.add(i);
 
   const tryAdd = (indexes: number[]): boolean => {
-    const fresh = indexes.filter((i) => i >= 0 && i < totalLines && !keep.has(i));
+    const fresh = [...new Set(indexes)].filter((i) => i >= 0 && i < totalLines && !keep.has(i));
     if (keep.size + fresh.length > maxLines) return false;
     for (const i of fresh) keep.add(i);
     return true;
@@ -52,9 +53,13 @@ export function errorLines(text: string, options: ErrorLinesOptions): ErrorLines
     ...alternateEnds(matches.filter((m) => m.severity === 'error')),
     ...alternateEnds(matches.filter((m) => m.severity === 'warning')),
   ];
+  let locationsKept = false;
   for (const match of ordered) {
     if (keep.size >= maxLines) break;
-    if (!tryAdd([match.line - 1, match.line, match.line + 1])) tryAdd([match.line]);
+    const locations = match.locations ?? [];
+    const context = [match.line - 1, match.line, match.line + 1];
+    if (tryAdd([...context, ...locations]) || tryAdd([match.line, ...locations])) locationsKept ||= locations.length > 0;
+    else if (!tryAdd(context)) tryAdd([match.line]);
   }
 
   const kept = [...keep].sort((a, b) => a - b);
@@ -75,7 +80,7 @@ export function errorLines(text: string, options: ErrorLinesOptions): ErrorLines
   if (matches.length > 0) {
     const shownMatches = matches.filter((m) => keep.has(m.line)).length;
     const which = shownMatches === matches.length ? (matches.length === 1 ? 'it' : 'them') : `${formatCount(shownMatches)} of them`;
-    shown.push(`showing ${which} with 1 line of context`);
+    shown.push(`showing ${which} with 1 line of context${locationsKept ? ' and where they happened' : ''}`);
   }
   if (tailCount > 0) shown.push(`the last ${plural(tailCount, 'line')}`);
   const header = `[${formatCount(kept.length)} of ${plural(totalLines, 'line')} kept; ${[found, shown.join(' and ')].filter(Boolean).join('; ')}]`;

@@ -15,8 +15,8 @@ const SUMMARY_LINE_CHARS = 300;
 
 /**
  * Line count, the first 5 lines, error lines (then warning lines) each with one line of
- * context — the first and last ones before those in between — and the last 10 lines, joined
- * with `… [N lines omitted] …`. Output that short is shown whole.
+ * context and an error's location lines — the first and last ones before those in between —
+ * and the last 10 lines, joined with `… [N lines omitted] …`. Output that short is shown whole.
  */
 export function summarizeOutput(text: string): string {
   const lines = splitLines(text);
@@ -33,7 +33,7 @@ export function summarizeOutput(text: string): string {
   const warnings = matches.filter((m) => m.severity === 'warning');
   let matchLines = 0;
   for (const match of [...alternateEnds(errors), ...alternateEnds(warnings)]) {
-    const wanted = [match.line - 1, match.line, match.line + 1].filter((i) => i >= 0 && i < total && !keep.has(i));
+    const wanted = [match.line - 1, match.line, match.line + 1, ...(match.locations ?? [])].filter((i, n, all) => i >= 0 && i < total && !keep.has(i) && all.indexOf(i) === n);
     if (matchLines + wanted.length > SUMMARY_MATCH_LINES) break;
     for (const i of wanted) keep.add(i);
     matchLines += wanted.length;

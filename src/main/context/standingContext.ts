@@ -1,4 +1,4 @@
-import type { Block } from '../../shared/blocks';
+import { blockFailed, type Block } from '../../shared/blocks';
 import { plural } from '../../shared/countWords';
 import { scrubSecrets } from '../safety/secretScrubber';
 import { findErrorLines, formatCount } from './outputExcerpt';
@@ -50,19 +50,25 @@ export function blockIndexNumber(block: Pick<Block, 'id'>): number | undefined {
   return Number.isSafeInteger(n) && n >= 1 ? n : undefined;
 }
 
-/** Whether a block counts as failed: a non-zero exit code, or output with error-looking lines. */
-export function blockHasErrors(block: Pick<Block, 'exitCode'>, outputText: string | undefined): boolean {
-  if (block.exitCode !== undefined && block.exitCode !== 0) return true;
+/** Whether a block counts as failed: a non-zero exit code (a quit pager aside), or output with error-looking lines. */
+export function blockHasErrors(block: Pick<Block, 'exitCode' | 'pagerQuit'>, outputText: string | undefined): boolean {
+  if (blockFailed(block)) return true;
   if (!outputText) return false;
   return findErrorLines(outputText).some((m) => m.severity === 'error');
 }
 
 /**
  * The index row of a block, from its output as the block outputs return it (undefined: gone).
- * Its line count is what it printed in all when known (the text kept may be only the end).
+ * Its line count is the lines of text it left on the screen; when the scrollback kept only
+ * the end, what it printed in all. (Counting printed bytes alone would call zsh's
+ * end-of-line mark after a silent command — spaces and a carriage return — one line.)
  */
-export function blockIndexEntry(block: Block, output: { text: string; lineCount: number; printed?: { lines: number } } | undefined): BlockIndexEntry {
-  return { block, lineCount: Math.max(output?.printed?.lines ?? 0, output?.lineCount ?? 0), hasErrors: blockHasErrors(block, output?.text) };
+export function blockIndexEntry(
+  block: Block,
+  output: { text: string; lineCount: number; truncated?: boolean; printed?: { lines: number } } | undefined,
+): BlockIndexEntry {
+  const lineCount = output?.truncated ? Math.max(output.printed?.lines ?? 0, output.lineCount) : (output?.lineCount ?? 0);
+  return { block, lineCount, hasErrors: blockHasErrors(block, output?.text) };
 }
 
 /** "0s ago", "12s ago", "3m ago", "2h ago", "4d ago". */
@@ -100,6 +106,7 @@ function oneLine(text: string): string {
 function statusOf(block: Block): string {
   if (block.endedAt === undefined) return 'running';
   if (block.exitCode === undefined) return 'exit ?';
+  if (block.pagerQuit) return `pager quit by the user (exit ${block.exitCode})`;
   return `exit ${block.exitCode}`;
 }
 
@@ -136,7 +143,7 @@ export function buildStandingContext(input: StandingContextInput): string {
     const index = blockIndexNumber(block);
     const status = statusOf(block) + (entry.hasErrors ? ', errors' : '');
     const age = block.endedAt === undefined ? `started ${formatAge(input.now - block.startedAt)}` : formatAge(input.now - block.endedAt);
-    const size = plural(entry.lineCount, 'line');
+    const size = entry.lineCount > 0 ? plural(entry.lineCount, 'line') : block.endedAt === undefined ? 'no output yet' : 'no output';
     const command = singleLineCommand(block.command) || '(command unknown)';
     lines.push(`${index === undefined ? '#?' : `#${index}`} ${block.id} | ${status} | ${age} | ${size} | ${command}`);
   }

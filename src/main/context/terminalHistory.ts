@@ -274,7 +274,7 @@ function formatDuration(ms: number): string {
 
 function blockHeader(block: Block, lineCount: number | undefined): string {
   const index = blockIndexNumber(block);
-  const exit = block.endedAt === undefined ? 'running' : block.exitCode === undefined ? 'exit code unknown' : `exit ${block.exitCode}`;
+  const exit = block.endedAt === undefined ? 'running' : block.exitCode === undefined ? 'exit code unknown' : `exit ${block.exitCode}${block.pagerQuit ? ' (the user quit the pager; not a failure)' : ''}`;
   const duration = block.endedAt === undefined ? '' : ` · took ${formatDuration(block.endedAt - block.startedAt)}`;
   const lines = lineCount === undefined ? 'output unavailable' : plural(lineCount, 'line');
   const cwd = block.cwd ? block.cwd.replace(/[\x00-\x1f\x7f]/g, ' ') : 'unknown';

@@ -19,6 +19,7 @@ import { createApprovalGate } from '../safety/approval/gateSetup';
 import { EngineLog } from '../log/engineLog';
 import { GrantLifetime } from './grantLifetime';
 import { AuditLog } from '../safety/audit/auditLog';
+import { isSecretEnvironmentName } from '../safety/secretScrubber';
 import { restoredLine } from '../session/restoredLine';
 import { SessionKeeper } from '../session/sessionKeeper';
 import { LiveSettings } from '../settings/liveSettings';
@@ -34,6 +35,8 @@ export interface EngineOptions {
   keys?: ApiKeyStore;
   /** First delay before retrying a failed model request (default 1 s, doubling). */
   agentRetryBaseMs?: number;
+  /** How long a shell's integration may take to report in before its pane falls back to heuristics (default 10 s). */
+  integrationTimeoutMs?: number;
   /** The system policy file (default /etc/tandem/policy.toml); tests point it elsewhere. */
   systemPolicyFile?: string;
   /** Also print every engine-log line here (`tandem web --verbose`). */
@@ -188,6 +191,8 @@ export class Engine {
       integration: this.settings.shell.integration,
       login: this.settings.shell.login,
       env: this.env,
+      reportEnv: this.settings.context.include_env.filter((name) => !isSecretEnvironmentName(name)),
+      integrationTimeoutMs: this.options.integrationTimeoutMs,
       restoredSnapshot: restored ? restored.scrollback + restoredLine(restored.savedAt, request.cols) : undefined,
       onPromptRequest: (paneId, promptRequest) => {
         this.watchHints.asked(paneId);
@@ -227,7 +232,7 @@ export class Engine {
   private autoFromPrompt(paneId: number, task: string): void {
     const pane = this.panes.get(paneId);
     if (!task) {
-      pane?.notice('info', 'Type the task after !auto, for example: !auto fix the failing test', ['typing', 'command', 'run-start', 'timeout']);
+      pane?.notice('info', 'Type the task after !auto, for example: !auto fix the failing test', { ends: ['typing', 'command', 'run-start', 'timeout'] });
       return;
     }
     this.client?.event('agent.prompt-instruction', { paneId, text: `!auto ${task}` });
@@ -235,7 +240,7 @@ export class Engine {
       // Typed back, not entered: the prompt's line model follows it like the user's keys.
       pane?.write(`!auto ${task}`);
       const why = error instanceof Error ? error.message : String(error);
-      pane?.notice('warning', `${why} Your task is back at the prompt: press Enter to start it then.`, ['command', 'run-start', 'agent-idle']);
+      pane?.notice('warning', `${why} Your task is back at the prompt: press Enter to start it then.`, { ends: ['command', 'run-start', 'agent-idle'] });
     });
   }
 

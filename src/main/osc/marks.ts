@@ -18,7 +18,13 @@ export type Mark =
   | { kind: 'command-end'; nonce?: string; exitCode?: number }
   /** VS Code sends the command line in its own sequence (633;E) before C. */
   | { kind: 'command-line'; nonce?: string; commandLine: string }
-  | { kind: 'cwd'; nonce?: string; path: string };
+  | { kind: 'cwd'; nonce?: string; path: string }
+  /** Our integration's report of exported variables (OSC 6973): a value, or undefined for unset / not exported. */
+  | { kind: 'environment'; nonce?: string; values: Map<string, string | undefined> };
+
+/** Tandem's own OSC for environment reports: `6973;env;tandem=<nonce>;NAME=<enc>;NAME…`. */
+export const ENVIRONMENT_OSC = 6973;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 
 export function interpretOsc(osc: ScannedOsc): Mark | undefined {
   switch (osc.id) {
@@ -28,6 +34,8 @@ export function interpretOsc(osc: ScannedOsc): Mark | undefined {
       return interpretVsCode(osc.payload);
     case 7:
       return interpretOsc7(osc.payload);
+    case ENVIRONMENT_OSC:
+      return interpretEnvironment(osc.payload);
     case 1337: {
       const prefix = 'CurrentDir=';
       return osc.payload.startsWith(prefix) ? { kind: 'cwd', path: osc.payload.slice(prefix.length) } : undefined;
@@ -109,4 +117,18 @@ function interpretOsc7(payload: string): Mark | undefined {
   const path = match[3] ?? '/';
   // kitty-shell-cwd carries the raw path; file:// is a URL and is percent-encoded.
   return { kind: 'cwd', path: match[1] === 'file' ? percentDecode(path) : path };
+}
+
+function interpretEnvironment(payload: string): Mark | undefined {
+  const [kind, ...parts] = payload.split(';');
+  if (kind !== 'env') return undefined;
+  let nonce: string | undefined;
+  const values = new Map<string, string | undefined>();
+  for (const part of parts) {
+    const eq = part.indexOf('=');
+    const name = eq < 0 ? part : part.slice(0, eq);
+    if (name === 'tandem' && eq > 0) nonce ??= part.slice(eq + 1);
+    else if (ENV_NAME.test(name)) values.set(name, eq < 0 ? undefined : percentDecode(part.slice(eq + 1)));
+  }
+  return { kind: 'environment', nonce, values };
 }

@@ -1,5 +1,5 @@
 /**
- * A streaming scanner that finds the OSC sequences Tandem cares about (7, 133, 633, 1337)
+ * A streaming scanner that finds the OSC sequences Tandem cares about (7, 133, 633, 1337, 6973)
  * in raw pty output. It never changes the bytes — the caller passes every chunk on to the
  * terminal untouched — and it keeps its state across chunks, so a sequence split at any
  * byte boundary is found exactly once.
@@ -24,7 +24,8 @@ const C1_LEAD = 0xc2;
 const C1_OSC = 0x9d;
 const C1_ST = 0x9c;
 
-const WANTED_IDS = new Set([7, 133, 633, 1337]);
+/** 6973: Tandem's own environment report (see marks.ts). */
+const WANTED_IDS = new Set([7, 133, 633, 1337, 6973]);
 const MAX_ID = 99_999;
 
 const enum State {

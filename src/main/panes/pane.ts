@@ -1,27 +1,25 @@
 import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
 import type { Block, TerminalState } from '../../shared/blocks';
 import { DisposableStore, Emitter, type Disposable } from '../../shared/events';
 import type { Events, NoticeEnd, PaneInfo } from '../../shared/protocol';
 import type { BlockOutput } from '../blocks/mirror/blockOutputs';
 import type { MirrorThread } from '../blocks/mirror/mirrorThread';
-import { stepEnvFileText } from '../agent/plan/stepEnvironment';
 import type { EngineLog } from '../log/engineLog';
 import type { PromptRequest } from '../prompt/promptInterceptor';
 import { PtyThrottle } from '../pty/flowControl';
 import { PaneDelivery, type PaneListener } from './paneDelivery';
+import { clampSize } from './paneSize';
 import { PaneStream } from './paneStream';
 import type { PaneWatcher } from './paneWatcher';
 import { PromptInput } from './promptInput';
+import { StepEnvFile } from './stepEnvFile';
 import { ShellProcess, type NoticeLevel, type ShellExit } from './shellProcess';
 import { promptShellOf, shellName } from './shellName';
 
 export type { PaneListener };
 
-export const MIN_COLS = 2;
-export const MIN_ROWS = 1;
-export const MAX_COLS = 2_000;
-export const MAX_ROWS = 1_000;
+/** The topic of the notice that the integration went silent (withdrawn when it reports in late). */
+const INTEGRATION_SILENT = 'integration-silent';
 
 export interface PaneOptions {
   id: number;
@@ -34,6 +32,10 @@ export interface PaneOptions {
   integration: boolean;
   login: boolean;
   env?: NodeJS.ProcessEnv;
+  /** Variables whose exported values the shell integration reports (`[context] include_env`, no secrets). */
+  reportEnv?: readonly string[];
+  /** How long the integration may take to report in before the pane falls back to heuristics (default 10 s). */
+  integrationTimeoutMs?: number;
   /** Serialized screen to show before the shell's first output (session restore). */
   restoredSnapshot?: string;
   /** A `# ` instruction or `?? ` question typed at the prompt (taken away from the shell). */
@@ -42,12 +44,6 @@ export interface PaneOptions {
   log?: EngineLog;
   /** The mirror thread (tests); the process's own by default. */
   mirrorThread?: MirrorThread;
-}
-
-export function clampSize(cols: number, rows: number): { cols: number; rows: number } {
-  const safe = (value: number, min: number, max: number) =>
-    Number.isFinite(value) ? Math.min(max, Math.max(min, Math.floor(value))) : min;
-  return { cols: safe(cols, MIN_COLS, MAX_COLS), rows: safe(rows, MIN_ROWS, MAX_ROWS) };
 }
 
 /**
@@ -69,14 +65,14 @@ export class Pane {
   private closed = false;
   /** Old scrollback from the saved session: goes into the mirror, and to the renderer as the snapshot. */
   private restored: string | undefined;
-  /** A step's environment file waits for the shell; removed at the next prompt if the shell never took it. */
-  private stepEnvWritten = false;
+  private readonly stepEnv: StepEnvFile;
 
   constructor(private readonly options: PaneOptions) {
     this.id = options.id;
     this.size = clampSize(options.cols, options.rows);
     this.restored = options.restoredSnapshot || undefined;
     this.process = new ShellProcess({ ...options, nonce: this.nonce });
+    this.stepEnv = new StepEnvFile(() => this.process.stepEnvFile);
     const throttle = new PtyThrottle(
       () => this.process.pause(),
       () => this.process.resume(),
@@ -189,6 +185,11 @@ export class Pane {
     return this.tracker.blocks();
   }
 
+  /** What the shell exports now, as far as its start and the integration's reports tell. */
+  environment(): Record<string, string> {
+    return this.stream.environment.values();
+  }
+
   /** Clean text a block printed (from the mirror). */
   async outputOf(blockId: string): Promise<BlockOutput | undefined> {
     if (!this.tracker.find(blockId)) return undefined;
@@ -205,11 +206,12 @@ export class Pane {
   write(data: Uint8Array | string): void {
     if (!this.process.running) return;
     this.delivery.userInput();
+    this.noteKeyForPager();
     const { toShell, requests, refusal } = this.input.fromUser(data);
     this.toShell(toShell, true);
     this.input.dispatch(requests);
     // Its cause is gone once a command starts there (the line was dealt with) or a run takes the pane.
-    if (refusal) this.notice('warning', refusal, ['command', 'run-start']);
+    if (refusal) this.notice('warning', refusal, { ends: ['command', 'run-start'] });
   }
 
   /**
@@ -218,11 +220,9 @@ export class Pane {
    */
   typeCommand(command: string, env?: Readonly<Record<string, string>>): void {
     if (!this.process.running) return;
-    const stepEnvFile = this.process.stepEnvFile;
-    if (env && stepEnvFile && this.stream.integration) {
+    if (env && this.stream.integration) {
       try {
-        writeFileSync(stepEnvFile, stepEnvFileText(env), { mode: 0o600 });
-        this.stepEnvWritten = true;
+        this.stepEnv.write(env);
       } catch (error) {
         this.options.log?.warning('pane', `pane ${this.id}: the step's environment could not be written; it runs without it`, error);
       }
@@ -306,14 +306,15 @@ export class Pane {
     });
     this.process.onTerminalLine((text) => this.writeNotice(text));
     this.process.onNotice(({ level, message }) => this.notice(level, message));
-    this.process.onSpawned(({ integration }) => {
+    this.process.onSpawned(({ integration, env }) => {
+      this.stream.environment.shellStarted(env);
       this.stream.setIntegration(integration);
       this.emitState();
     });
     this.process.onIntegrationSilent(() => {
       if (this.tracker.integrationConfirmed) return;
       this.stream.setIntegration(false);
-      this.notice('warning', 'Shell integration did not report in; blocks now come from prompt heuristics.');
+      this.notice('warning', 'Shell integration did not report in; blocks now come from prompt heuristics.', { topic: INTEGRATION_SILENT });
       this.emitState();
     });
     this.process.onExit((exit) => {
@@ -335,22 +336,24 @@ export class Pane {
     this.tracker.onStateChanged(() => this.emitState());
     this.tracker.onPromptShown(() => {
       this.input.promptShown();
-      this.dropUnusedStepEnv();
+      // The typed step did not run (a syntax error): its environment must not reach the user's next command.
+      if (this.tracker.state === 'PROMPT') this.stepEnv.promptShown();
     });
     this.tracker.onIntegrationConfirmed(() => {
       this.process.integrationConfirmed();
       if (this.stream.integration) return;
+      // Late (a slow .zshrc): blocks come from trusted marks again, and the notice saying otherwise goes.
       this.stream.setIntegration(true);
+      this.options.log?.info('pane', `pane ${this.id}: shell integration reported in late; blocks come from its marks again`);
+      this.emitEvent('pane.notice.withdrawn', { paneId: this.id, topic: INTEGRATION_SILENT });
       this.emitState();
     });
   }
 
-  /** The typed step did not run (a syntax error): its environment must not reach the user's next command. */
-  private dropUnusedStepEnv(): void {
-    if (!this.stepEnvWritten || this.tracker.state !== 'PROMPT') return;
-    this.stepEnvWritten = false;
-    const file = this.process.stepEnvFile;
-    if (file) rmSync(file, { force: true });
+  /** A key for a pager (or full-screen program) of the running block: a 141 it ends with is the user quitting it. */
+  private noteKeyForPager(): void {
+    if (!this.tracker.running) return;
+    if (this.stream.mirror.isAlternateScreen || this.process.foregroundPager() !== undefined) this.tracker.markUserInPager();
   }
 
   /** Output of the shell (or a notice line of ours): read for marks, then on to the client. */
@@ -385,10 +388,13 @@ export class Pane {
     this.receive(Buffer.from(`\r\n\x1b[2m[tandem] ${text}\x1b[0m\r\n`, 'utf8'));
   }
 
-  /** A notice over the pane (`pane-notice`); `ends`: what takes it away by itself (else the user does). */
-  notice(level: NoticeLevel, message: string, ends?: NoticeEnd[]): void {
+  /**
+   * A notice over the pane (`pane-notice`). `ends`: what takes it away by itself (else the user
+   * does); `topic`: what it is about, so the engine can withdraw it once that is over.
+   */
+  notice(level: NoticeLevel, message: string, { ends, topic }: { ends?: NoticeEnd[]; topic?: string } = {}): void {
     if (level !== 'info') this.options.log?.[level]('pane', `pane ${this.id}: ${message}`);
-    this.emitEvent('pane.notice', { paneId: this.id, level, message, ends });
+    this.emitEvent('pane.notice', { paneId: this.id, level, message, ...(ends && { ends }), ...(topic && { topic }) });
   }
 
   private emitState(): void {

@@ -8,6 +8,7 @@ import { PromptHeuristics } from '../blocks/promptHeuristics';
 import { interpretOsc } from '../osc/marks';
 import { OscScanner } from '../osc/oscScanner';
 import { DeliveryWindow, type PtyThrottle } from '../pty/flowControl';
+import { PaneEnvironment } from '../shell/paneEnvironment';
 import { MIRROR_WINDOW } from '../pty/flowPolicy';
 
 export interface PaneStreamOptions {
@@ -35,6 +36,8 @@ export class PaneStream {
   readonly mirror: PaneMirror;
   /** Lines and bytes each block printed, counted as they stream (the mirror keeps only the end of a huge output). */
   readonly printed = new PrintedTally();
+  /** What the shell exports, from its start and our integration's reports. */
+  readonly environment: PaneEnvironment;
   private readonly scanner = new OscScanner();
   private readonly alternateScreen = new AlternateScreenDetector();
   private readonly heuristics: PromptHeuristics;
@@ -48,6 +51,7 @@ export class PaneStream {
 
   constructor(options: PaneStreamOptions) {
     this.integrationOn = options.integration;
+    this.environment = new PaneEnvironment(options.nonce);
     this.mirror = new PaneMirror(options.cols, options.rows, options.scrollback, options.mirrorThread);
     this.mirrorWindow = new DeliveryWindow(MIRROR_WINDOW, {
       full: () => options.throttle.hold('mirror'),
@@ -106,7 +110,8 @@ export class PaneStream {
       written = osc.end;
       this.markOffset = base + osc.end;
       try {
-        this.tracker.handle(mark, base + osc.end);
+        if (mark.kind === 'environment') this.environment.report(mark);
+        else this.tracker.handle(mark, base + osc.end);
       } finally {
         this.markOffset = undefined;
       }

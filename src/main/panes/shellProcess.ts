@@ -28,6 +28,10 @@ export interface ShellProcessOptions {
   /** The pane's secret, carried by our integration's marks. */
   nonce: string;
   env?: NodeJS.ProcessEnv;
+  /** Variables whose exported values the integration reports with each prompt. */
+  reportEnv?: readonly string[];
+  /** How long our integration may take to send its first mark (default 10 s). */
+  integrationTimeoutMs?: number;
 }
 
 export interface ShellExit {
@@ -53,7 +57,7 @@ export class ShellProcess {
   private foregroundJob: { group: number; at: number; pager: string | undefined } | undefined;
   private readonly data = new Emitter<Uint8Array>();
   private readonly exit = new Emitter<ShellExit>();
-  private readonly spawned = new Emitter<{ integration: boolean }>();
+  private readonly spawned = new Emitter<{ integration: boolean; env: Readonly<Record<string, string>> }>();
   private readonly notice = new Emitter<{ level: NoticeLevel; message: string }>();
   private readonly terminalLine = new Emitter<string>();
   private readonly integrationSilent = new Emitter<void>();
@@ -83,7 +87,7 @@ export class ShellProcess {
     return this.terminalLine.event;
   }
 
-  /** Our integration sent nothing within INTEGRATION_TIMEOUT_MS. */
+  /** Our integration sent nothing within its time (INTEGRATION_TIMEOUT_MS by default). */
   get onIntegrationSilent() {
     return this.integrationSilent.event;
   }
@@ -257,13 +261,13 @@ export class ShellProcess {
     if (launch.integration) {
       this.integrationTimer = setTimeout(() => {
         if (!this.closed) this.integrationSilent.fire();
-      }, INTEGRATION_TIMEOUT_MS);
+      }, this.options.integrationTimeoutMs ?? INTEGRATION_TIMEOUT_MS);
       this.integrationTimer.unref();
     }
     if (!launch.integration) {
       this.notice.fire({ level: 'info', message: `Shell integration is off for ${shellName(path)}; blocks come from prompt heuristics.` });
     }
-    this.spawned.fire({ integration: launch.integration });
+    this.spawned.fire({ integration: launch.integration, env: launch.env });
   }
 
   private prepareLaunch(path: string, args: string[]): ShellLaunch {
@@ -276,6 +280,7 @@ export class ShellProcess {
         nonce: this.options.nonce,
         baseEnv: this.options.env ?? process.env,
         cwd: this.options.cwd,
+        reportEnv: this.options.reportEnv,
       });
     try {
       return launchWith(this.options.integration);

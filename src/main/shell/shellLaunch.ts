@@ -40,9 +40,15 @@ export interface ShellLaunchOptions {
   nonce: string;
   baseEnv: NodeJS.ProcessEnv;
   cwd: string;
+  /**
+   * Variables whose exported values the integration reports with each prompt (when they
+   * changed), for the model's standing context: `[context] include_env`, secrets left out.
+   */
+  reportEnv?: readonly string[];
 }
 
 const NONCE_PATTERN = /^[A-Za-z0-9_-]{8,128}$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 
 /** bash, zsh or fish by the executable's name (`/usr/bin/bash`, `-zsh`, `fish.exe`, `bash5`). */
 export function shellKindOf(shellPath: string): ShellKind {
@@ -170,6 +176,8 @@ export function buildShellLaunch(options: ShellLaunchOptions): ShellLaunch {
   };
   env.TANDEM_BOOTSTRAP = bootstrap.path;
   env.TANDEM_STEP_ENV = launch.stepEnvFile!;
+  const reported = (options.reportEnv ?? []).filter((name) => ENV_NAME.test(name));
+  if (reported.length > 0) env.TANDEM_REPORT_ENV = reported.join(' ');
 
   switch (kind) {
     case 'bash': {

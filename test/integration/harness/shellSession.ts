@@ -1,6 +1,3 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import ptyModule from 'node-pty';
 import type { IPty } from 'node-pty';
@@ -10,8 +7,13 @@ import type { Block, TerminalState } from '../../../src/shared/blocks';
 import { BlockTracker } from '../../../src/main/blocks/blockTracker';
 import { OscScanner } from '../../../src/main/osc/oscScanner';
 import { interpretOsc, type Mark } from '../../../src/main/osc/marks';
-import { percentDecode } from '../../../src/main/osc/percentEncoding';
 import { buildShellLaunch, type ShellLaunch } from '../../../src/main/shell/shellLaunch';
+import type { SeenMark } from './seenMarks';
+import { makeTempDir, sleep } from './tempFiles';
+import { shellTimeout } from '../../support/shellTimeout';
+
+export { markOption, promptCwd, type SeenMark } from './seenMarks';
+export { makeTempDir, removeDir, sleep, writeFiles } from './tempFiles';
 
 /**
  * A real shell in a real pty, started the way Tandem starts it (buildShellLaunch), with its
@@ -30,34 +32,6 @@ export const SHELLS = {
 
 export type ShellName = keyof typeof SHELLS;
 
-export interface SeenMark {
-  mark: Mark;
-  /** Byte offset in the output just past the mark. */
-  offset: number;
-  /** Carried this session's nonce. */
-  ours: boolean;
-  /** The OSC number and everything after `id;`, as the scanner found them. */
-  id: number;
-  payload: string;
-}
-
-/** The `key=value` option of an OSC 133 mark's payload (`A;tandem=…;cwd=…`), raw. */
-export function markOption(seen: SeenMark, key: string): string | undefined {
-  if (seen.id !== 133) return undefined;
-  for (const part of seen.payload.split(';').slice(1)) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq) === key) return part.slice(eq + 1);
-  }
-  return undefined;
-}
-
-/** The cwd our A mark carries, decoded; undefined for other marks or an A without one. */
-export function promptCwd(seen: SeenMark): string | undefined {
-  if (!seen.ours || seen.mark.kind !== 'prompt-start') return undefined;
-  const raw = markOption(seen, 'cwd');
-  return raw === undefined ? undefined : percentDecode(raw);
-}
-
 export interface SessionOptions {
   shell: ShellName;
   /** HOME for the shell; a fresh temp dir when absent. */
@@ -70,8 +44,11 @@ export interface SessionOptions {
   env?: Record<string, string>;
   cols?: number;
   rows?: number;
+  /** Variables the integration reports with each prompt. */
+  reportEnv?: string[];
 }
 
+/** Time limits here are for a quiet machine; waitUntil and waitForScreen scale them (shellTimeout). */
 const DEFAULT_TIMEOUT = 8_000;
 
 export class ShellSession {
@@ -115,6 +92,7 @@ export class ShellSession {
         ...options.env,
       },
       cwd: this.cwd,
+      reportEnv: options.reportEnv,
     });
     this.tracker = new BlockTracker(1, this.nonce, this.launch.integration, this.cwd);
     this.tracker.onStarted(() => this.notify());
@@ -291,6 +269,7 @@ export class ShellSession {
     timeout: number,
     what: string,
   ): Promise<void> {
+    timeout = shellTimeout(timeout);
     const deadline = Date.now() + timeout;
     for (;;) {
       if (predicate(await this.screenLines(), await this.cursor())) return;
@@ -343,8 +322,9 @@ export class ShellSession {
     this.screen.dispose();
   }
 
-  async waitUntil(predicate: () => boolean, timeout: number, what: string): Promise<void> {
+  async waitUntil(predicate: () => boolean, baseTimeout: number, what: string): Promise<void> {
     if (predicate()) return;
+    const timeout = shellTimeout(baseTimeout);
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.listeners.delete(check);
@@ -378,28 +358,6 @@ export class ShellSession {
   private notify(): void {
     for (const listener of [...this.listeners]) listener();
   }
-}
-
-export function makeTempDir(label: string): string {
-  return mkdtempSync(join(tmpdir(), `tandem-test-${label}-`));
-}
-
-/** Writes files (path relative to `root` → content) creating folders on the way. */
-export function writeFiles(root: string, files: Record<string, string>): void {
-  for (const [path, content] of Object.entries(files)) {
-    const full = join(root, path);
-    mkdirSync(dirname(full), { recursive: true });
-    writeFileSync(full, content);
-  }
-}
-
-export function removeDir(path: string): void {
-  // Retried: a shell's background job (fish generating completions) may still be writing.
-  rmSync(path, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**

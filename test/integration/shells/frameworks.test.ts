@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDir, ShellSession, type SeenMark } from '../harness/shellSession';
 import { FRAMEWORKS, REAL_FRAMEWORKS, type Framework, type FrameworkHome, type FrameworkSource, type ScenarioStep } from './frameworkHomes';
 import { readLines, readRecords, readText } from './fixtures';
@@ -58,7 +58,8 @@ async function start(framework: Framework, source: FrameworkSource, integration:
     warm.kill();
     removeLogs(built.home);
   }
-  const session = await ShellSession.start({ shell: framework.shell, home: built.home, integration });
+  // As in a pane: the integration also reports the environment the model may see.
+  const session = await ShellSession.start({ shell: framework.shell, home: built.home, integration, reportEnv: ['TERM', 'VIRTUAL_ENV'] });
   return { session, built };
 }
 
@@ -69,9 +70,14 @@ function removeLogs(home: string): void {
 /** Runs the scenario with integration and returns the session (still open). */
 async function runIntegrated(framework: Framework, source: FrameworkSource): Promise<Run> {
   const { session, built } = await start(framework, source, true);
-  for (const step of scenario(framework)) {
-    if (step.widgetKeys) await pressWidgetKeys(session, built, step.widgetKeys);
-    await session.run(step.command);
+  try {
+    for (const step of scenario(framework)) {
+      if (step.widgetKeys) await pressWidgetKeys(session, built, step.widgetKeys);
+      await session.run(step.command);
+    }
+  } catch (error) {
+    session.kill();
+    throw error;
   }
   return { session, built, trace: traceOf(session.marks) };
 }
@@ -111,7 +117,7 @@ function traceOf(marks: SeenMark[]): string[] {
   const seenPrompts = new Set<string>();
   let redraw = false;
   for (const seen of marks) {
-    if (!seen.ours && seen.mark.kind !== 'cwd') continue;
+    if ((!seen.ours && seen.mark.kind !== 'cwd') || seen.mark.kind === 'environment') continue;
     const { mark } = seen;
     if (mark.kind === 'prompt-start') {
       const number = mark.prompt ?? '';
@@ -133,12 +139,23 @@ function describeFramework(framework: Framework): void {
   const missingPackage = framework.origin === 'package' && !framework.realAvailable();
   describe.skipIf(missingPackage)(`${framework.name}${missingPackage ? ' (package not installed; .ci/run installs it)' : ''}`, () => {
     const steps = scenario(framework);
-    let run: Run;
+    let integrated: Run | undefined;
     let plain: FrameworkHome;
 
+    // The scenario runs once, here: if it cannot (a shell too slow even for the scaled time
+    // limit, a broken fixture), this setup fails with its own error, and no test below
+    // stumbles over a run that never happened.
+    beforeAll(async () => {
+      integrated = await runIntegrated(framework, 'fixture');
+    });
+    afterAll(() => integrated?.session.kill());
+    const ran = (): Run => {
+      if (!integrated) throw new Error(`the ${framework.name} scenario did not run (see the setup's error)`);
+      return integrated;
+    };
+
     it('every command is one trusted block with its exact text, exit code and cwd', async () => {
-      run = await runIntegrated(framework, 'fixture');
-      const { session, built } = run;
+      const { session, built } = ran();
       const blocks = session.blocks();
       expect(blocks.map((block) => block.command)).toEqual(steps.map((step) => step.command));
       expect(blocks.map((block) => block.exitCode)).toEqual(steps.map((step) => step.exitCode));
@@ -150,7 +167,7 @@ function describeFramework(framework: Framework): void {
     });
 
     it('every prompt has its own A (with the cwd) and B, in order, and nothing is printed twice', async () => {
-      const { session, trace } = run;
+      const { session, trace } = ran();
       const prompt = ['cwd', 'prompt-start', 'input-start'];
       const expected = [...prompt];
       for (let i = 0; i < steps.length; i++) expected.push('command-start', 'command-end', ...prompt);
@@ -161,14 +178,14 @@ function describeFramework(framework: Framework): void {
 
     if (framework.name.includes('powerlevel10k')) {
       it('powerlevel10k: the branch segment shows, no console-output warning', async () => {
-        const { session } = run;
+        const { session } = ran();
         expect((await session.screenLines()).some((line) => line.includes('feature/tandem'))).toBe(true);
         expect(session.output).not.toMatch(/Console output during zsh initialization/);
       });
     }
 
     it("the user's own hooks fire once per command, with the same text and status as without Tandem", async () => {
-      const { session, built } = run;
+      const { session, built } = ran();
       await session.exit();
       session.kill();
       plain = await runPlain(framework, 'fixture');
@@ -204,6 +221,7 @@ function describeFramework(framework: Framework): void {
       async () => {
         const real = await runIntegrated(framework, 'real');
         try {
+          const run = ran();
           expect(real.trace).toEqual(run.trace);
           const summary = (done: Run) =>
             done.session

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { messageSequenceProblem } from './messageSequence';
 import { isHttpReply, planReply, toStreamReply, type HttpReply, type ScriptedReply, type StreamReply } from './script';
 import { anthropicProtocol, openaiProtocol, type WireProtocol } from './wireProtocols';
+import { shellTimeout } from '../shellTimeout';
 
 /**
  * A real HTTP server on 127.0.0.1 that answers model requests from a per-test script, speaking
@@ -208,7 +209,8 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
     get modelListRequests() {
       return modelListRequests;
     },
-    waitForRequest(n, timeoutMs = 10_000) {
+    waitForRequest(n, baseMs = 10_000) {
+      const timeoutMs = shellTimeout(baseMs);
       const arrived = requests[n - 1];
       if (arrived) return Promise.resolve(arrived);
       return new Promise<RecordedRequest>((resolve, reject) => {

@@ -16,6 +16,7 @@ export function wireEngineEvents(connection: EngineConnection): void {
   connection.on('pane.state', (payload) => paneStreams.paneEvent({ name: 'pane.state', payload }));
   connection.on('pane.exit', (payload) => paneStreams.paneEvent({ name: 'pane.exit', payload }));
   connection.on('pane.notice', (payload) => paneStreams.paneEvent({ name: 'pane.notice', payload }));
+  connection.on('pane.notice.withdrawn', (payload) => paneStreams.paneEvent({ name: 'pane.notice.withdrawn', payload }));
   connection.on('block.started', (block) => paneStreams.block(block));
   connection.on('block.finished', (block) => paneStreams.block(block));
 

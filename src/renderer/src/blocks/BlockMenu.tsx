@@ -5,7 +5,7 @@ import { askAiAboutBlock, summarizeInPanel } from '../ai/panelControl';
 import { useUiStore } from '../app/uiStore';
 import { usePanesStore } from '../terminal/panesStore';
 import { copyBlockCommand, copyBlockOutput, rerunBlock } from './blockActions';
-import { blockStatus, formatDuration } from './blockStatus';
+import { blockStatus, formatDuration, outcomeLabel } from './blockStatus';
 
 interface BlockMenuProps {
   block: Block;
@@ -56,11 +56,8 @@ export function BlockMenu({ block, focusRequest, onDone, onLeave }: BlockMenuPro
     }
   };
 
-  const status = blockStatus(block);
   const summary =
-    status === 'running'
-      ? 'running'
-      : `${status === 'unknown' ? 'finished' : `exit ${block.exitCode}`} · ${formatDuration((block.endedAt ?? block.startedAt) - block.startedAt)}`;
+    blockStatus(block) === 'running' ? 'running' : `${outcomeLabel(block)} · ${formatDuration((block.endedAt ?? block.startedAt) - block.startedAt)}`;
 
   return (
     <div className="block-menu" ref={menuRef} role="menu" data-testid="block-menu" onKeyDown={onKeyDown}>

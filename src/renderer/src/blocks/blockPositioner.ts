@@ -1,11 +1,14 @@
 import type { Terminal } from '@xterm/xterm';
 import type { BlockMarkers } from './blockMarkers';
+import { durationPlacement } from './durationPlacement';
 
 /** Room the block menu needs above a block (its 12px text, padding and border) to sit there. */
 const MENU_ROOM_PX = 26;
 
 interface Geometry {
   cellHeight: number;
+  cellWidth: number;
+  originX: number;
   originY: number;
 }
 
@@ -73,9 +76,13 @@ export class BlockPositioner {
     const screen = this.terminal.element?.querySelector<HTMLElement>('.xterm-screen');
     const rows = this.terminal.rows;
     if (!screen || !this.layer || rows <= 0 || screen.clientHeight === 0) return undefined;
+    const screenBox = screen.getBoundingClientRect();
+    const layerBox = this.layer.getBoundingClientRect();
     return {
       cellHeight: screen.clientHeight / rows,
-      originY: screen.getBoundingClientRect().top - this.layer.getBoundingClientRect().top,
+      cellWidth: screen.clientWidth / Math.max(1, this.terminal.cols),
+      originX: screenBox.left - layerBox.left,
+      originY: screenBox.top - layerBox.top,
     };
   }
 
@@ -87,7 +94,7 @@ export class BlockPositioner {
       this.elements.forEach((element) => this.hide(element));
       return;
     }
-    const { cellHeight, originY } = this.geometry;
+    const { cellHeight, cellWidth, originX, originY } = this.geometry;
     const viewportTop = buffer.viewportY;
     for (const [blockId, element] of this.elements) {
       const lines = this.markers.lines(blockId);
@@ -106,7 +113,8 @@ export class BlockPositioner {
       const top = originY + first * cellHeight;
       // The menu never covers the block's command line: above it when there is room, else under it.
       const menuAt = clipped ? 'top' : top >= MENU_ROOM_PX ? 'above' : 'below';
-      const key = `${first}:${last}:${commandRowsVisible}:${clipped}:${cellHeight}:${originY}`;
+      const durationAt = this.durationAt(first + viewportTop, commandRowsVisible);
+      const key = `${first}:${last}:${commandRowsVisible}:${clipped}:${cellHeight}:${cellWidth}:${originY}:${durationAt}`;
       if (this.applied.get(element) === key) continue;
       this.applied.set(element, key);
       element.style.display = '';
@@ -115,7 +123,22 @@ export class BlockPositioner {
       element.style.setProperty('--command-height', `${commandRowsVisible * cellHeight}px`);
       element.dataset.clipped = clipped;
       element.dataset.menuAt = menuAt;
+      element.dataset.durationAt = typeof durationAt === 'number' ? 'left' : durationAt;
+      if (typeof durationAt === 'number') element.style.setProperty('--duration-left', `${originX + durationAt * cellWidth}px`);
     }
+  }
+
+  /**
+   * Where the duration label goes on the block's first command row: 'right' (the edge),
+   * a column (after the command, when zsh's right prompt holds the edge), or 'none' — no
+   * command row in view (scrolled off, or a `clear` erased it) or no room on it.
+   */
+  private durationAt(commandRow: number, commandRowsVisible: number): 'none' | 'right' | number {
+    if (commandRowsVisible === 0) return 'none';
+    const row = this.terminal.buffer.active.getLine(commandRow)?.translateToString() ?? '';
+    const placement = durationPlacement(row, this.terminal.cols);
+    if (!placement) return 'none';
+    return placement.align === 'right' ? 'right' : placement.column;
   }
 
   private hide(element: HTMLElement): void {

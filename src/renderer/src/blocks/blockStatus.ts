@@ -1,11 +1,21 @@
-import type { Block } from '../../../shared/blocks';
+import { blockFailed, type Block } from '../../../shared/blocks';
 
-export type BlockStatus = 'running' | 'success' | 'failure' | 'unknown';
+/** `quit`: the user quit a pager before the command was done (exit 141); grey, not red. */
+export type BlockStatus = 'running' | 'success' | 'failure' | 'quit' | 'unknown';
 
 export function blockStatus(block: Block): BlockStatus {
   if (block.endedAt === undefined) return 'running';
   if (block.exitCode === undefined) return 'unknown';
-  return block.exitCode === 0 ? 'success' : 'failure';
+  if (block.exitCode === 0) return 'success';
+  return blockFailed(block) ? 'failure' : 'quit';
+}
+
+/** How a finished block ended, in a few words: `exit 1`, `quit (exit 141)`. */
+export function outcomeLabel(block: Block): string {
+  const status = blockStatus(block);
+  if (status === 'running') return 'running';
+  if (status === 'unknown') return 'finished';
+  return status === 'quit' ? `quit (exit ${block.exitCode ?? ''})` : `exit ${block.exitCode ?? ''}`;
 }
 
 export function formatDuration(milliseconds: number): string {
@@ -19,13 +29,7 @@ export function formatDuration(milliseconds: number): string {
 
 /** One line for tooltips: what ran, how it ended, how long it took. */
 export function describeBlock(block: Block): string {
-  const status = blockStatus(block);
-  const outcome =
-    status === 'running'
-      ? 'running'
-      : status === 'unknown'
-        ? 'finished'
-        : `exit ${block.exitCode ?? ''}`;
+  const outcome = outcomeLabel(block);
   const duration = block.endedAt !== undefined ? ` · ${formatDuration(block.endedAt - block.startedAt)}` : '';
   const trust = block.trusted ? '' : ' · detected by heuristics or foreign marks';
   return `${block.command || '(unknown command)'}\n${outcome}${duration}${block.cwd ? ` · ${block.cwd}` : ''}${trust}`;

@@ -4,6 +4,7 @@ import { usePanesStore } from './panesStore';
 export type PaneEvent =
   | { name: 'pane.state'; payload: Events['pane.state'] }
   | { name: 'pane.notice'; payload: Events['pane.notice'] }
+  | { name: 'pane.notice.withdrawn'; payload: Events['pane.notice.withdrawn'] }
   | { name: 'pane.exit'; payload: Events['pane.exit'] };
 
 /** A pane event into the pane's metadata, once the pane's output before it is on screen (PaneSession). */
@@ -15,6 +16,9 @@ export function applyPaneEvent(event: PaneEvent): void {
       break;
     case 'pane.notice':
       panes.addNotice(event.payload);
+      break;
+    case 'pane.notice.withdrawn':
+      panes.withdrawNotices(event.payload.paneId, event.payload.topic);
       break;
     case 'pane.exit':
       panes.markExited(event.payload);

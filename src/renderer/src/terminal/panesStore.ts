@@ -8,6 +8,8 @@ export interface PaneNotice {
   message: string;
   /** What takes it away by itself (its cause gone); without, it stays until dismissed. */
   ends?: NoticeEnd[];
+  /** What it is about, when the engine may withdraw it. */
+  topic?: string;
 }
 
 /** How long a purely informative notice (`ends` has 'timeout') stays. */
@@ -37,6 +39,8 @@ interface PanesState {
   dismissNotice(paneId: number, noticeId: number): void;
   /** `cause` is gone: the notices it ends go, in one pane or (undefined) in all. */
   endNotices(paneId: number | undefined, cause: NoticeEnd): void;
+  /** The engine says the notices on `topic` no longer hold. */
+  withdrawNotices(paneId: number, topic: string): void;
   clear(): void;
 }
 
@@ -114,7 +118,7 @@ export const usePanesStore = create<PanesState>()((set, get) => ({
         // The same message again replaces the one shown (a retried `!auto`), it does not stack.
         notices: [
           ...pane.notices.filter((shown) => shown.message !== notice.message),
-          { id, level: notice.level, message: notice.message, ends: notice.ends },
+          { id, level: notice.level, message: notice.message, ends: notice.ends, ...(notice.topic && { topic: notice.topic }) },
         ].slice(-MAX_NOTICES),
       })),
     }));
@@ -139,6 +143,12 @@ export const usePanesStore = create<PanesState>()((set, get) => ({
         ...pane,
         notices: pane.notices.filter((notice) => notice.id !== noticeId),
       })),
+    }));
+  },
+
+  withdrawNotices(paneId, topic) {
+    set((state) => ({
+      panes: updatePane(state.panes, paneId, (pane) => ({ ...pane, notices: pane.notices.filter((notice) => notice.topic !== topic) })),
     }));
   },
 
