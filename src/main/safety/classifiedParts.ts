@@ -2,7 +2,7 @@
  * The parts found in one command line, in the order they were met. A command's slot is reserved
  * before its nested commands are classified, so a part comes before the parts it runs.
  */
-import type { ClassifiedPart, RiskLevel } from './commandRisk';
+import type { ClassifiedPart, RiskLevel } from './riskTypes';
 import { maxLevel, type Verdict } from './rules/verdict';
 
 export class ClassifiedParts {

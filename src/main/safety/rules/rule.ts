@@ -1,7 +1,8 @@
 /** What a rule is: the command it sees (an Invocation), the paths it runs against, and what it may ask of the classifier. */
-import type { RiskLevel } from '../commandRisk';
+import type { RiskLevel } from '../riskTypes';
 import type { Word } from '../shellParser';
 import type { Arg } from './arguments';
+import type { PathContext } from './pathContext';
 import type { Verdict } from './verdict';
 
 /** What a command reads on its standard input, as far as the parse can tell. */
@@ -18,21 +19,6 @@ export interface Invocation {
   name: string;
   args: Arg[];
   stdin: StdinSource;
-}
-
-/** The paths a command line runs against. All paths absolute and normalised. */
-export interface PathContext {
-  cwd: string;
-  home: string;
-  protectedPaths: string[];
-  /** Every directory relative paths may be resolved against: the cwd, then each literal `cd` seen before. */
-  cwds: string[];
-  /** A `cd` to a directory known only at run time came before: relative paths may be anywhere. */
-  cwdUnknown: boolean;
-  /** The output of a `$( )` body when it is known before run time (`$(echo /)`, `$(pwd)`), without trailing newlines. */
-  staticOutput?: (body: string) => string | undefined;
-  /** GIT_PAGER is `cat` or empty where the command runs (an agent step's environment): no configured pager runs. */
-  gitPagerOff?: boolean;
 }
 
 /** What rules may ask of the classifier: nested commands (sh -c, sudo, xargs, find -exec …). */
