@@ -17,7 +17,7 @@ import { summarizeRisk } from './riskSummary';
 import { ruleFor } from './rules';
 import { parseOptions, toArg, type Arg } from './rules/arguments';
 import { rmCatastrophe } from './rules/fileCommands';
-import { checkArithmeticWords } from './rules/readers';
+import { checkArithmeticWords } from './rules/shellBuiltins';
 import { isVersionQuery } from './rules/readOnly';
 import type { PathContext } from './rules/pathContext';
 import type { Invocation, RuleEnv, StdinSource } from './rules/rule';

@@ -11,6 +11,7 @@ import { PACKAGE_READ, dpkgRule, npmRule, packageRule, pacmanRule, rpmRule, runs
 import { checkPath } from './pathChecks';
 import { privilegeRule, suRule, switchUserRule } from './privilege';
 import { READER_RULES } from './readers';
+import { BUILTIN_RULES } from './shellBuiltins';
 import type { Rule } from './rule';
 import { aliasRule, atRule, evalRule, historyRule, shellStateRule, sourceRule, trapRule } from './shells';
 import {
@@ -61,6 +62,7 @@ import {
 
 const RULE_TABLE: Record<string, Rule> = {
   ...READER_RULES,
+  ...BUILTIN_RULES,
   rm: rmRule,
   ping: networkReadRule,
   ping6: networkReadRule,
