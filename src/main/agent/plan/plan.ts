@@ -1,6 +1,7 @@
 import type { PlanAction, PlanState, PlanView, StepDecider, StepStatus } from '../../../shared/agent';
 import { isOpen, isPending } from '../../../shared/planSteps';
 import type { AuditRecord } from '../../safety/audit/auditEntry';
+import { reasonSentences } from '../../safety/reasonSentences';
 import type { PlanEffect, PlanEvent, PlanWait, StepEnd } from './planEvents';
 import { auditDecidedBy, blockedDetail, gateDecider, isJudged, MAX_PLAN_STEPS, stepAudit, type PlanStep } from './planStep';
 import { applyStepDecision } from './stepDecisions';
@@ -241,8 +242,8 @@ export class Plan {
     };
     if (this.settled || !isOpen(step)) return;
     if (this.auto && decision.blocked) {
-      const why = decision.reasons.join(' ');
-      const rule = `auto mode, which refuses RED steps${why ? `: ${why}` : ''}`;
+      const why = reasonSentences(decision.reasons);
+      const rule = `auto mode, which refuses RED steps${why ? `: ${why}` : '.'}`;
       step.result = { content: `Not run: refused by ${rule} Find another way, or leave this to the user and say so.`, isError: true };
       this.setStatus(step, 'denied', `refused (RED) by auto mode${why ? `: ${why}` : ''}`);
       step.decider = { verdict: 'denied', by: 'auto', rule: 'RED: never runs in auto mode' };
