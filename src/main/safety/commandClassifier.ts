@@ -72,13 +72,16 @@ export class CommandClassifier implements RuleEnv {
 
   // --- RuleEnv -----------------------------------------------------------------------------
 
-  nestedSource(source: string, via: string): RiskLevel {
+  nestedSource(source: string, via: string, options: { fromConfig?: boolean } = {}): RiskLevel {
     if (this.depth >= MAX_NESTING) return this.parts.add(via, 'yellow', `commands nested too deeply to follow (${via})`);
+    const carriedBy = this.parts.carriedBy;
     this.depth++;
+    if (!options.fromConfig) this.parts.carriedBy = via;
     try {
       return this.source(source, via);
     } finally {
       this.depth--;
+      this.parts.carriedBy = carriedBy;
     }
   }
 
@@ -86,7 +89,9 @@ export class CommandClassifier implements RuleEnv {
     const [first, ...args] = argv;
     if (!first) return 'green';
     if (this.depth >= MAX_NESTING) return this.parts.add(via, 'yellow', `commands nested too deeply to follow (${via})`);
+    const carriedBy = this.parts.carriedBy;
     this.depth++;
+    this.parts.carriedBy = via;
     try {
       const slot = this.parts.reserve();
       const verdict = new Verdict();
@@ -96,7 +101,16 @@ export class CommandClassifier implements RuleEnv {
       return this.parts.worstSince(slot);
     } finally {
       this.depth--;
+      this.parts.carriedBy = carriedBy;
     }
+  }
+
+  unjudgedCode(via: string, code: string, reason: string): void {
+    const carriedBy = this.parts.carriedBy;
+    this.parts.carriedBy = via;
+    // The code is in the label, so a session grant for one script or expression does not cover another.
+    this.parts.add(`(${via}: ${code})`, 'yellow', reason);
+    this.parts.carriedBy = carriedBy;
   }
 
   readsFiles(): void {

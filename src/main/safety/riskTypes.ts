@@ -11,6 +11,12 @@ export interface ClassifiedPart {
   words: string[];
   level: RiskLevel;
   reason: string;
+  /**
+   * Set when another command of the line runs this one (`sh -c`'s body, `vim -c '!…'`, `sudo`'s
+   * command, `python -c "os.system('…')"`): what runs it. A policy allow pattern that covers the
+   * line must allow this part on its own too.
+   */
+  carriedBy?: string;
 }
 
 export interface RiskContext {

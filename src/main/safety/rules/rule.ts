@@ -24,10 +24,18 @@ export interface Invocation {
 /** What rules may ask of the classifier: nested commands (sh -c, sudo, xargs, find -exec …). */
 export interface RuleEnv {
   paths: PathContext;
-  /** Classify shell source run by this command; returns the worst level found in it. */
-  nestedSource(source: string, via: string): RiskLevel;
+  /**
+   * Classify shell source run by this command; returns the worst level found in it. `fromConfig`:
+   * the source comes from a configuration file (git's pager), not from the command line itself.
+   */
+  nestedSource(source: string, via: string, options?: { fromConfig?: boolean }): RiskLevel;
   /** Classify an argument vector run by this command (argv[0] is the command). */
   nestedArgv(argv: Arg[], via: string, stdin?: StdinSource): RiskLevel;
+  /**
+   * Code this command runs that Tandem cannot judge (`vim -S script.vim`, `perl -e 'system $cmd'`):
+   * a YELLOW part of its own, carried by the command, so no allow pattern for the line covers it.
+   */
+  unjudgedCode(via: string, code: string, reason: string): void;
   /** Records that the verdict depends on files read now (git's config): see RiskResult.readsFiles. */
   readsFiles?(): void;
   /** Whether the word contains a `$( )` / `<( )` whose body fetches from the network. */
