@@ -2,7 +2,7 @@
 import { compressRule, sevenZipRule, tarRule, unzipRule } from './archives';
 import { parseOptions } from './arguments';
 import { composeRule, dockerRule, helmRule, kubectlRule } from './containers';
-import { editorRule, openRule } from './editors';
+import { editorRule, emacsRule, openRule, vimRule } from './editors';
 import { cpRule, ddRule, deleteRule, findRule, installRule, lnRule, mkdirRule, mvRule, permissionRule, rmRule, touchRule, truncateRule } from './fileCommands';
 import { gitRule } from './git';
 import { cloudRule, databaseRule, pulumiRule, terraformRule } from './infrastructure';
@@ -263,13 +263,23 @@ const RULE_TABLE: Record<string, Rule> = {
   zstdmt: compressRule,
   '7z': sevenZipRule,
   '7za': sevenZipRule,
-  vi: editorRule,
-  vim: editorRule,
-  nvim: editorRule,
-  view: editorRule,
+  vi: vimRule,
+  vim: vimRule,
+  nvim: vimRule,
+  view: vimRule,
+  ex: vimRule,
+  vimdiff: vimRule,
+  nvimdiff: vimRule,
+  gvim: vimRule,
+  gview: vimRule,
+  rvim: vimRule,
+  rview: vimRule,
+  evim: vimRule,
+  vimx: vimRule,
   nano: editorRule,
   pico: editorRule,
-  emacs: editorRule,
+  emacs: emacsRule,
+  emacsclient: emacsRule,
   micro: editorRule,
   hx: editorRule,
   helix: editorRule,
