@@ -45,7 +45,7 @@ function pathContext(context: RiskContext, staticOutput: (body: string) => strin
   const cwd = posix.resolve(home, expandHome(context.cwd || home, home));
   const protectedPaths = context.protectedPaths.filter((p) => p.trim() !== '').map((p) => posix.resolve(cwd, expandHome(p, home)));
   const gitPager = context.environment?.GIT_PAGER;
-  return { cwd, home, protectedPaths, cwds: [cwd], cwdUnknown: false, staticOutput, gitPagerOff: gitPager === 'cat' || gitPager === '' };
+  return { cwd, home, protectedPaths, cwds: [cwd], cwdUnknown: false, staticOutput, gitPagerOff: gitPager === 'cat' || gitPager === '', credentialCopies: new Map() };
 }
 
 /** One classification: make one, call `source` with the command line, then `result`. */

@@ -11,4 +11,6 @@ export interface PathContext {
   staticOutput?: (body: string) => string | undefined;
   /** GIT_PAGER is `cat` or empty where the command runs (an agent step's environment): no configured pager runs. */
   gitPagerOff?: boolean;
+  /** Files written earlier on the line from credential files (`tar czf k.tgz ~/.ssh`), with what they hold. */
+  credentialCopies: Map<string, string>;
 }

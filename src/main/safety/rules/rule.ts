@@ -10,9 +10,12 @@ export type StdinSource =
   /** The terminal (or nothing known): an interactive program. */
   | { kind: 'terminal' }
   /** A file (`< f`). */
-  | { kind: 'file'; path: string }
-  /** Another command's output. `download`: a network fetch feeds it. `text`: the exact text, when known. */
-  | { kind: 'pipe'; download: boolean; text?: string; decoded?: boolean; from: string };
+  | { kind: 'file'; path: string; word?: Word }
+  /**
+   * Another command's output. `download`: a network fetch feeds it. `text`: the exact text, when
+   * known. `credential`: an earlier stage reads a credential file (`cat ~/.ssh/id_rsa | …`).
+   */
+  | { kind: 'pipe'; download: boolean; text?: string; decoded?: boolean; from: string; credential?: string };
 
 /** One command for the rules: its name (a basename when it was a path in a system bin dir) and arguments. */
 export interface Invocation {

@@ -1,14 +1,13 @@
 /** The rule table: command name → rule. */
-import { compressRule, sevenZipRule, tarRule, unzipRule } from './archives';
-import { parseOptions } from './arguments';
+import { compressRule, sevenZipRule, tarRule, unzipRule, zipRule } from './archives';
 import { composeRule, dockerRule, helmRule, kubectlRule } from './containers';
+import { inputSynthesisRule, xdotoolRule } from './desktopInput';
 import { editorRule, emacsRule, openRule, vimRule } from './editors';
 import { cpRule, ddRule, deleteRule, findRule, installRule, lnRule, mkdirRule, mvRule, permissionRule, rmRule, touchRule, truncateRule } from './fileCommands';
 import { gitRule } from './git';
 import { cloudRule, databaseRule, pulumiRule, terraformRule } from './infrastructure';
-import { curlRule, networkReadRule, remoteCopyRule, rsyncRule, sshRule, wgetRule } from './network';
+import { curlRule, networkReadRule, rawConnectionRule, remoteCopyRule, rsyncRule, sshRule, wgetRule } from './network';
 import { PACKAGE_READ, dpkgRule, npmRule, packageRule, pacmanRule, rpmRule, runsProjectCode, verbRule } from './packageManagers';
-import { checkPath } from './pathChecks';
 import { privilegeRule, suRule, switchUserRule } from './privilege';
 import { READER_RULES } from './readers';
 import { BUILTIN_RULES } from './shellBuiltins';
@@ -202,6 +201,11 @@ const RULE_TABLE: Record<string, Rule> = {
   scp: remoteCopyRule,
   sftp: remoteCopyRule,
   curl: curlRule,
+  nc: rawConnectionRule,
+  ncat: rawConnectionRule,
+  netcat: rawConnectionRule,
+  socat: rawConnectionRule,
+  telnet: rawConnectionRule,
   wget: wgetRule,
   git: gitRule,
   docker: dockerRule,
@@ -246,11 +250,7 @@ const RULE_TABLE: Record<string, Rule> = {
   gtar: tarRule,
   bsdtar: tarRule,
   unzip: unzipRule,
-  zip: (inv, out, env) => {
-    const archive = parseOptions(inv.args, { shortValue: 'bntiDxO' }).operands[0];
-    if (archive) checkPath(archive, 'write', out, env.paths);
-    out.yellow('zip writes an archive');
-  },
+  zip: zipRule,
   gzip: compressRule,
   gunzip: compressRule,
   bzip2: compressRule,
@@ -288,6 +288,11 @@ const RULE_TABLE: Record<string, Rule> = {
   kate: editorRule,
   gedit: editorRule,
   ed: editorRule,
+  xdotool: xdotoolRule,
+  ydotool: inputSynthesisRule,
+  wtype: inputSynthesisRule,
+  xte: inputSynthesisRule,
+  dotool: inputSynthesisRule,
   open: openRule,
   'xdg-open': openRule,
   gio: openRule,
