@@ -181,6 +181,22 @@ describe('interpreters: commands in inline code', () => {
     expect(risk.reasons.join(' ')).toMatch(/built when the code runs|known only at run time/);
   });
 
+  it('reads any text without failing or hanging (unclosed quotes, stray brackets, many calls)', () => {
+    const piece = fc.constantFrom('system', 'qx', '%x', 'exec', '(', ')', '[', ']', '{', '}', '"', "'", '`', ',', ';', '\n', ' ', 'rm -rf ~', '$x', '#{', 'q(', 'shell-command', '!', '|', ':');
+    const language = fc.constantFrom('python', 'perl', 'ruby', 'javascript', 'php', 'lua', 'r', 'awk', 'vim', 'lisp', 'other') as fc.Arbitrary<Parameters<typeof commandsInCode>[1]>;
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 60 }), language, (pieces, lang) => {
+        const code = pieces.join('');
+        const found = commandsInCode(code, lang);
+        expect(Array.isArray(found.sources) && Array.isArray(found.unjudged)).toBe(true);
+        expect(Array.isArray(analyzeExCommands(code).shell)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+    expect(commandsInCode('qx('.repeat(20_000), 'perl').unjudged.length).toBe(1);
+    expect(commandsInCode('system("a");'.repeat(1_000), 'perl')).toEqual({ sources: [], argvs: [], unjudged: ['1000 calls that run commands'] });
+  });
+
   it('finds the commands of code in each language, literal or not', () => {
     expect(commandsInCode('system q(id); my $x = qx(ls); system $cmd;', 'perl')).toEqual({ sources: ['id', 'ls'], argvs: [], unjudged: ['system $cmd'] });
     expect(commandsInCode('subprocess.run(["git", "push", branch])', 'python')).toEqual({ sources: [], argvs: [['git', 'push', undefined]], unjudged: [] });

@@ -120,11 +120,14 @@ export function readCodeArguments(code: string, start: number, language: CodeLan
   for (;;) {
     i = skipBlanks(code, i);
     if (i >= code.length || ends.includes(code[i] as string)) break;
+    const from = i;
     const item = readItem(code, i, language, ends);
     items.push(item.argument);
     i = skipBlanks(code, item.end);
     if (code[i] === ',') i++;
     else if (!lisp && !ends.includes(code[i] ?? ')') && i < code.length) i = skipToSeparator(code, i, ends);
+    // A stray closing bracket (`system ]`) is not a separator: step over it rather than stop here.
+    if (i <= from) i = from + 1;
   }
   const called = parenthesised || items.length > 0;
   return { items, end: Math.min(code.length, i + (parenthesised ? 1 : 0)), called };
@@ -138,11 +141,13 @@ function readItem(code: string, i: number, language: CodeLanguage, ends: string)
     for (;;) {
       j = skipBlanks(code, j);
       if (j >= code.length || code[j] === ']') break;
+      const from = j;
       const element = readItem(code, j, language, ']');
       list.push(element.argument.joined || element.argument.interpolated ? undefined : element.argument.value);
       j = skipBlanks(code, element.end);
       if (code[j] === ',') j++;
       else if (code[j] !== ']') j = skipToSeparator(code, j, ']');
+      if (j <= from) j = from + 1;
     }
     return { argument: { list }, end: j + 1 };
   }

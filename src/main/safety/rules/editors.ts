@@ -128,6 +128,8 @@ export const emacsRule: Rule = (inv, out, env) => {
     } else if (['--file', '--find-file', '--visit', '--insert'].includes(option)) files.push(value() ?? literalArg(''));
     else if (EMACS_VALUE_OPTIONS.has(option) && attached === undefined && !(client && option === '-t')) i++;
   }
+  const batch = inv.args.some((a) => /^(--?batch|--?script|-x)$/.test(a.value ?? ''));
+  if (batch && files.length === 0) return out.yellow(`${name} runs in batch mode, without an editor`);
   opensFiles(inv, files, out, env);
 };
 

@@ -25,11 +25,15 @@ const SHELL_CALL =
   /(?:\bos\.system|\bos\.popen|\bsubprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|\bcommands\.getoutput|\bsystemlist|\bsystem|\bio\.popen|\bIO\.popen|\bpopen|\bshell_exec|\bpassthru|\bproc_open|\bexecSync|\bos\.execute|\bOpen3\.\w+|\bexec|\bshell|\bjobstart|\bjob_start|\btermopen|\bterm_start|\bdo shell script|\bshell-command-to-string|\bshell-command|\basync-shell-command|\bcall-process-shell-command|\bprocess-file-shell-command)(?![\w-])/g;
 /** Calls whose arguments are a program and its arguments. */
 const ARGV_CALL = /(?:\bspawnSync|\bspawn|\bexecFileSync|\bexecFile|\bos\.exec[lv]p?e?|\bos\.spawn[lv]p?e?|\bpty\.spawn|\bsystem2|\bpcntl_exec|\bcall-process|\bprocess-lines|\bstart-process|\bmake-process)(?![\w-])/g;
+/** Calls looked into per piece of code: past this, the rest is one unjudged call (a long line must not take long). */
+const MAX_CALLS = 64;
 /** Python's exec and eval run Python code, not shell. */
 const PYTHON_CODE_CALL = /\b(?:exec|eval)(?![\w-])/;
 
 export function commandsInCode(code: string, language: CodeLanguage): CodeCommands {
   const found: CodeCommands = { sources: [], argvs: [], unjudged: [] };
+  const calls = [...code.matchAll(SHELL_CALL)].length + [...code.matchAll(ARGV_CALL)].length;
+  if (calls > MAX_CALLS) return { sources: [], argvs: [], unjudged: [`${calls} calls that run commands`] };
   for (const match of code.matchAll(SHELL_CALL)) {
     const name = match[0];
     if (language === 'python' && PYTHON_CODE_CALL.test(name) && !name.includes('.')) {
@@ -54,7 +58,7 @@ export function judgeCodeCommands(code: string, language: CodeLanguage, via: str
   for (const source of found.sources) env.nestedSource(source, via);
   const unknown = '(a value known only when the code runs)';
   for (const argv of found.argvs) env.nestedArgv(argv.map((value) => (value === undefined ? unknownArg(unknown) : literalArg(value))), via);
-  for (const written of found.unjudged) env.unjudgedCode(via, written, `${via} runs a command built when the code runs (${written}), which Tandem cannot judge`);
+  for (const written of found.unjudged) env.unjudgedCode(via, written, `${via} runs a command built when the code runs (${quoted(written)}), which Tandem cannot judge`);
   const shown = [...found.sources, ...found.argvs.map((argv) => argv.map((value) => value ?? unknown).join(' '))].map(quoted);
   if (shown.length > 0) return `${via} runs the shell ${shown.length === 1 ? 'command' : 'commands'} ${shown.join(', ')}`;
   return found.unjudged.length > 0 ? `${via} runs shell commands` : undefined;
@@ -72,7 +76,11 @@ function quotedCommands(code: string, language: CodeLanguage, found: CodeCommand
     const quote = code[i] === '`' ? 0 : language === 'perl' && /^qx\W/.test(code.slice(i, i + 3)) && !/\w/.test(code[i - 1] ?? '') ? 2 : language === 'ruby' && /^%x\W/.test(code.slice(i, i + 3)) ? 2 : -1;
     if (quote < 0) continue;
     const literal = readCodeLiteral(code, i + quote, 'command');
-    if (!literal) continue;
+    // Unclosed: nothing after it closes either (and scanning again from each later quote would take long).
+    if (!literal) {
+      found.unjudged.push(code.slice(i, i + 80));
+      break;
+    }
     found.sources.push(literal.value);
     if (literal.interpolated) found.unjudged.push(code.slice(i, literal.end));
     i = literal.end - 1;
