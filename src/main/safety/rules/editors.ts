@@ -29,7 +29,7 @@ export const vimRule: Rule = (inv, out, env) => {
   const name = inv.name;
   const args = inv.args;
   const files: Arg[] = [];
-  let exMode = name === 'ex' || name === 'exim';
+  let exMode = name === 'ex';
   let options = true;
   const script = (file: Arg | undefined, what: string, via: string): void => env.unjudgedCode(via, file ? shown(file) : '(no file)', `${via} ${what} ${file ? shown(file) : 'a file'}, which Tandem cannot see`);
   for (let i = 0; i < args.length; i++) {
