@@ -1,11 +1,14 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { commandShape } from '../../src/main/safety/approval/commandShape';
 import { classifyCommand, type RiskResult } from '../../src/main/safety/commandRisk';
 import { policyDecision } from '../../src/main/safety/policy/policyEvaluator';
 import { parsePolicyText, type PolicyLayer } from '../../src/main/safety/policy/policyFiles';
 import { commandsInCode } from '../../src/main/safety/rules/inlineCode';
 import { analyzeExCommands } from '../../src/main/safety/rules/vimCommands';
+import { makeGateHome, type GateHome } from '../support/gateHome';
 
 const HOME = '/home/u';
 const CWD = `${HOME}/project`;
@@ -321,5 +324,35 @@ describe('allow patterns never allow more than the inner commands would be', () 
     expect(await shape("vim -c '!touch a' x")).not.toBe(await shape("vim -c '!npm publish' x"));
     expect(await shape('vim -S a.vim x')).not.toBe(await shape('vim -S b.vim x'));
     expect(await shape("perl -e 'system $a'")).not.toBe(await shape("perl -e 'system $b'"));
+  });
+});
+
+describe('the real gate with allow_patterns = ["vim *"]', () => {
+  let gateHome: GateHome | undefined;
+  afterEach(() => {
+    if (gateHome) rmSync(gateHome.root, { recursive: true, force: true });
+    gateHome = undefined;
+  });
+
+  function vimAllowed(): GateHome {
+    gateHome = makeGateHome('tandem-inner-');
+    writeFileSync(join(gateHome.paths.configDir, 'policy.toml'), '[approval.shell]\nallow_patterns = ["vim *"]\n');
+    return gateHome;
+  }
+
+  it('blocks vim -c "!rm -rf ~" x (RED: neither Allow all nor a grant runs it), and asks for vim running a YELLOW command', async () => {
+    const { gate, home } = vimAllowed();
+    expect(await gate.decide({ command: 'vim -c "!rm -rf ~" x', cwd: home })).toMatchObject({ decision: 'ask', blocked: true, level: 'red' });
+    expect(await gate.decide({ command: "vim -c '!touch stamp' x", cwd: home })).toMatchObject({ decision: 'ask', blocked: false, decidedBy: 'policy' });
+    expect(await gate.decide({ command: 'vim x', cwd: home })).toMatchObject({ decision: 'allow' });
+  });
+
+  it('a session grant for vim running one command does not cover vim running another', async () => {
+    const { gate, home } = vimAllowed();
+    const granted = await gate.decide({ command: "vim -c '!touch stamp' x", cwd: home });
+    gate.grants.grant(granted.shape, "vim -c '!touch stamp' x");
+    expect(await gate.decide({ command: "vim -c '!touch stamp' x", cwd: home })).toMatchObject({ decision: 'allow', decidedBy: 'grant' });
+    expect(await gate.decide({ command: "vim -c '!npm publish' x", cwd: home })).toMatchObject({ decision: 'ask' });
+    expect(await gate.decide({ command: 'vim -c "!rm -rf ~" x', cwd: home })).toMatchObject({ blocked: true });
   });
 });
