@@ -151,6 +151,11 @@ function readItem(code: string, i: number, language: CodeLanguage, ends: string)
     }
     return { argument: { list }, end: j + 1 };
   }
+  // R's vectors, `c("-rf", "~")`, are its lists.
+  if (language === 'r' && code.startsWith('c(', i)) {
+    const inner = readCodeArguments(code, i + 1, 'other');
+    return { argument: { list: inner.items.map((item) => (item.joined || item.interpolated ? undefined : item.value)) }, end: inner.end };
+  }
   const literal = readCodeLiteral(code, i, 'any', language);
   if (literal) {
     const after = skipBlanks(code, literal.end);

@@ -44,13 +44,17 @@ export const vimRule: Rule = (inv, out, env) => {
       else files.push(arg);
       continue;
     }
+    // `ex -sc 'cmd'`, `vim -Nc …`: letters bundled before a `c` that takes the command.
+    const bundled = /^-([a-zA-Z]+)c$/.exec(v);
+    if (bundled && /[eE]/.test(bundled[1] as string)) exMode = true;
     if (v === '--') options = false;
     else if (v.startsWith('+')) {
       if (!/^\+(\d*|[/?].*)$/.test(v)) exCommands(v.slice(1), `${name} +`, out, env);
-    } else if (v === '-c' || v === '--cmd') {
+    } else if (v === '-c' || v === '--cmd' || bundled) {
+      const flag = bundled ? '-c' : v;
       const text = args[++i];
-      if (text?.value === undefined) env.unjudgedCode(`${name} ${v}`, text?.text ?? '', `${name} ${v} runs an Ex command known only at run time`);
-      else exCommands(text.value, `${name} ${v}`, out, env);
+      if (text?.value === undefined) env.unjudgedCode(`${name} ${flag}`, text?.text ?? '', `${name} ${flag} runs an Ex command known only at run time`);
+      else exCommands(text.value, `${name} ${flag}`, out, env);
     } else if (v === '-S') {
       const next = args[i + 1];
       const file = next && !/^[-+]/.test(next.value ?? next.text) ? args[++i] : literalArg('Session.vim');

@@ -27,6 +27,10 @@ const SHELL_CALL =
 const ARGV_CALL = /(?:\bspawnSync|\bspawn|\bexecFileSync|\bexecFile|\bos\.exec[lv]p?e?|\bos\.spawn[lv]p?e?|\bpty\.spawn|\bsystem2|\bpcntl_exec|\bcall-process|\bprocess-lines|\bstart-process|\bmake-process)(?![\w-])/g;
 /** Calls looked into per piece of code: past this, the rest is one unjudged call (a long line must not take long). */
 const MAX_CALLS = 64;
+/** `from subprocess import run` / `import subprocess as sp`: subprocess's functions by another name. */
+const PYTHON_SUBPROCESS = /(?<![\w.])(?:\w+\.)?(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)(?=\s*\()/g;
+/** Perl's `open(F, "cmd |")`, `open(my $f, "-|", "cmd")`: a pipe to or from a command. */
+const PERL_OPEN = /\bopen(?![\w-])/g;
 /** Python's exec and eval run Python code, not shell. */
 const PYTHON_CODE_CALL = /\b(?:exec|eval)(?![\w-])/;
 
@@ -44,6 +48,10 @@ export function commandsInCode(code: string, language: CodeLanguage): CodeComman
     call(code, match.index ?? 0, name, 'shell', language, found);
   }
   for (const match of code.matchAll(ARGV_CALL)) call(code, match.index ?? 0, match[0], 'argv', language, found);
+  if (language === 'python' && /\bsubprocess\b/.test(code)) {
+    for (const match of code.matchAll(PYTHON_SUBPROCESS)) if (!match[0].startsWith('subprocess.')) call(code, match.index ?? 0, match[0], 'shell', language, found);
+  }
+  if (language === 'perl') for (const match of code.matchAll(PERL_OPEN)) perlOpen(code, (match.index ?? 0) + match[0].length, found);
   if (language === 'perl' || language === 'ruby' || language === 'php') quotedCommands(code, language, found);
   return { sources: [...new Set(found.sources)], argvs: found.argvs, unjudged: [...new Set(found.unjudged)] };
 }
@@ -110,6 +118,21 @@ function call(code: string, at: number, name: string, kind: 'shell' | 'argv', la
     return void found.argvs.push([first.value, ...(list ? list : rest.filter((item) => !item.keyword).map(valueOf))]);
   }
   found.sources.push(first.value);
+}
+
+/** `open(F, "cmd |")`, `open(F, "| cmd")`, `open(F, "-|", "cmd", args…)`; a file open is nothing. */
+function perlOpen(code: string, start: number, found: CodeCommands): void {
+  const args = readCodeArguments(code, start, 'perl');
+  const [, mode, ...rest] = args.items;
+  const written = code.slice(start - 4, args.end).trim();
+  if (mode?.value === '-|' || mode?.value === '|-') {
+    if (rest[0]?.value === undefined) return void found.unjudged.push(written);
+    if (rest.length > 1) return void found.argvs.push(rest.map(valueOf));
+    return void found.sources.push(rest[0].value);
+  }
+  const piped = mode?.value !== undefined ? /^\s*\|(.*)$|^(.*)\|\s*$/.exec(mode.value) : null;
+  if (piped) found.sources.push((piped[1] ?? piped[2] ?? '').trim());
+  else if (mode && mode.value === undefined && !mode.keyword && /\|/.test(written)) found.unjudged.push(written);
 }
 
 function argvFrom(items: CodeArgument[], found: CodeCommands, written: string): void {

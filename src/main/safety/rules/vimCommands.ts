@@ -124,9 +124,13 @@ function command(text: string, found: ExFindings, depth: number): string {
   } else if (is(name, WRITES)) {
     const file = args.replace(/^(\+\+\w+(=\S+)?\s*)*/, '').replace(/^>>\s*/, '').trim();
     if (file !== '') found.writes.push(file);
-  } else if (matches(name, 'au[tocmd]') || matches(name, 'doau[tocmd]') || matches(name, 'doautoa[ll]') || matches(name, 'com[mand]')) {
+  } else if (matches(name, 'au[tocmd]') || matches(name, 'com[mand]')) {
     found.unjudged.push({ written: `:${name} ${afterName}`.trim(), why: 'sets up commands that run later' });
+    const later = matches(name, 'com[mand]') ? /^(?:-\S+\s+)*\w+\s+(.*)$/.exec(afterName) : /^(?:\S+\s+)?[A-Z][\w,]*\s+\S+\s+(?:\+\+\w+\s+)*(.*)$/.exec(afterName);
+    if (later?.[1]) analyzeExCommands(later[1], found, depth + 1);
     return '';
+  } else if (matches(name, 'doau[tocmd]') || matches(name, 'doautoa[ll]')) {
+    found.unjudged.push({ written: `:${name} ${args}`.trim(), why: 'runs autocommands Tandem cannot see' });
   } else if (matches(name, 's[ubstitute]') && args.includes('\\=')) found.code.push({ language: 'vim', text: args });
   else if (!is(name, HARMLESS)) found.unjudged.push({ written: `:${name}${bang ? '!' : ''} ${args}`.trim(), why: 'is a vim command Tandem cannot judge' });
   return next;
