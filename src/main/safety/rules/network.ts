@@ -70,6 +70,14 @@ function sendsStdin(inv: Invocation, out: Verdict, env: RuleEnv, what: string): 
   if (credential) out.red(`${what} sends credentials off the machine: ${credential}, on its input`);
 }
 
+/** mail, mutt, sendmail …: what they read and the files they attach go to someone else. */
+export const mailRule: Rule = (inv, out, env) => {
+  sendsStdin(inv, out, env, inv.name);
+  sendsSubstitutions(inv, out, env);
+  sendsFiles(inv.args.filter((a) => !(a.value ?? a.text).startsWith('-')), inv.name, out, env, false);
+  out.yellow(`${inv.name} sends mail`);
+};
+
 /** nc, ncat, socat, telnet: a raw connection; what they read is what they send. */
 export const rawConnectionRule: Rule = (inv, out, env) => {
   sendsStdin(inv, out, env, inv.name);

@@ -6,7 +6,7 @@ import { editorRule, emacsRule, openRule, vimRule } from './editors';
 import { cpRule, ddRule, deleteRule, findRule, installRule, lnRule, mkdirRule, mvRule, permissionRule, rmRule, touchRule, truncateRule } from './fileCommands';
 import { gitRule } from './git';
 import { cloudRule, databaseRule, pulumiRule, terraformRule } from './infrastructure';
-import { curlRule, networkReadRule, rawConnectionRule, remoteCopyRule, rsyncRule, sshRule, wgetRule } from './network';
+import { curlRule, mailRule, networkReadRule, rawConnectionRule, remoteCopyRule, rsyncRule, sshRule, wgetRule } from './network';
 import { PACKAGE_READ, dpkgRule, npmRule, packageRule, pacmanRule, rpmRule, runsProjectCode, verbRule } from './packageManagers';
 import { privilegeRule, suRule, switchUserRule } from './privilege';
 import { READER_RULES } from './readers';
@@ -206,6 +206,13 @@ const RULE_TABLE: Record<string, Rule> = {
   netcat: rawConnectionRule,
   socat: rawConnectionRule,
   telnet: rawConnectionRule,
+  mail: mailRule,
+  mailx: mailRule,
+  's-nail': mailRule,
+  mutt: mailRule,
+  neomutt: mailRule,
+  sendmail: mailRule,
+  msmtp: mailRule,
   wget: wgetRule,
   git: gitRule,
   docker: dockerRule,
