@@ -218,6 +218,20 @@ describe('interpreters: commands in inline code', () => {
   });
 });
 
+describe('any line made of these pieces is classified, never thrown on', () => {
+  it('classifies every mix of editors, interpreters, uploads and their flags', async () => {
+    const word = fc.constantFrom('vim', 'ex', 'emacs', 'emacsclient', 'perl', 'ruby', 'node', 'curl', 'scp', 'nc', 'xdotool', 'wtype', '-c', '-sc', '-S', '-u', '-e', '-r', '--eval', '-l', '-f', '-d', '-F', '-T', '--cmd', '+', '+!id', "'!rm -rf ~'", '"$X"', '@~/.ssh/id_rsa', 'f=@.env', '-', '--', "'(shell-command \"id\")'", "'system q(id)'", '|', '<', '~/.netrc', 'type', 'key', 'Return', "'au X * !id'", "'exe \"!id\"'", '$(cat ~/.ssh/id_rsa)');
+    await fc.assert(
+      fc.asyncProperty(fc.array(word, { minLength: 1, maxLength: 8 }), async (words) => {
+        const risk = await classify(words.join(' '));
+        expect(['green', 'yellow', 'red']).toContain(risk.level);
+        expect(risk.reasons.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe('the same inside wrappers the gate unwraps', () => {
   it.each([
     "sudo vim -c '!rm -rf ~' x",
