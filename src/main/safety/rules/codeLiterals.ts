@@ -135,18 +135,20 @@ export function readCodeArguments(code: string, start: number, language: CodeLan
 
 function readItem(code: string, i: number, language: CodeLanguage, ends: string): { argument: CodeArgument; end: number } {
   const separators = language === 'lisp' ? ` \t\n${ends}` : `,${ends}`;
-  if (code[i] === '[' && !(language === 'lua' && code[i + 1] === '[')) {
+  // A list of arguments: `[…]`, and Lua's tables `{…}` (`vim.system({"rm", "-rf", d})`).
+  const close = code[i] === '[' && !(language === 'lua' && code[i + 1] === '[') ? ']' : code[i] === '{' && language === 'lua' ? '}' : undefined;
+  if (close) {
     const list: (string | undefined)[] = [];
     let j = i + 1;
     for (;;) {
       j = skipBlanks(code, j);
-      if (j >= code.length || code[j] === ']') break;
+      if (j >= code.length || code[j] === close) break;
       const from = j;
-      const element = readItem(code, j, language, ']');
+      const element = readItem(code, j, language, close);
       list.push(element.argument.joined || element.argument.interpolated ? undefined : element.argument.value);
       j = skipBlanks(code, element.end);
       if (code[j] === ',') j++;
-      else if (code[j] !== ']') j = skipToSeparator(code, j, ']');
+      else if (code[j] !== close) j = skipToSeparator(code, j, close);
       if (j <= from) j = from + 1;
     }
     return { argument: { list }, end: j + 1 };
