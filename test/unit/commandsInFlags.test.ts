@@ -53,7 +53,6 @@ describe('vim and its kin: Ex commands in -c, +cmd, --cmd', () => {
     ["vim -es -c '!rm -rf ~' -c q", 'vim -c'],
     ["vim -c 'autocmd VimEnter * !rm -rf ~' x", 'vim -c'],
     ["vim -c 'command! Wipe !rm -rf ~' x", 'vim -c'],
-    ['nvim -c \'lua vim.system({"rm", "-rf", "/"})\'', 'nvim -c'],
     ["find . -name x -exec vim -c '!rm -rf ~' {} \\;", 'vim -c'],
   ])('%s runs rm through %s: RED, naming rm', async (command, via) => {
     const risk = await classify(command);
@@ -175,6 +174,7 @@ describe('interpreters: commands in inline code', () => {
     "perl -e 'open F, \"rm -rf ~ |\"'",
     "Rscript -e 'system2(\"rm\", c(\"-rf\", \"/\"))'",
     "osascript -e 'do shell script \"rm -rf ~\"'",
+    'nvim -c \'lua vim.system({"rm", "-rf", "/"})\'',
   ])('%s is RED', async (command) => {
     const risk = await classify(command);
     expect(risk.level).toBe('red');
