@@ -97,6 +97,11 @@ describe('tandem audit verify', () => {
     expect(result).toMatchObject({ stdout: '', exitCode: 2, stderr: expect.stringContaining(`cannot read the audit log ${file}`) });
   });
 
+  it('exits 2 naming the file when the log given with --file does not exist', async () => {
+    const missing = join(dataHome, 'nonexistent', 'audit.jsonl');
+    expect(await tandem('audit', 'verify', '--file', missing)).toEqual({ stdout: '', stderr: `tandem: no audit log at ${missing}: the file given with --file does not exist\n`, exitCode: 2 });
+  });
+
   it('explains a bad subcommand and exits 2', async () => {
     expect(await tandem('audit', 'frobnicate')).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('tandem audit verify') });
   });

@@ -67,10 +67,16 @@ describe('an auto plan', () => {
     expect(refused.status).toBe('denied');
     expect(refused.detail).toContain('rm -r -f on your home folder deletes it');
     expect(refused.result).toMatchObject({ isError: true });
-    expect(refused.result!.content).toContain('auto mode, which refuses RED steps: rm -r -f on your home folder deletes it');
+    expect(refused.result!.content).toContain('auto mode, which refuses RED steps: rm -r -f on your home folder deletes it. Find another way');
     expect(plan.step('a1s2')).toMatchObject({ status: 'skipped', decider: { by: 'auto' } });
     expect(plan.state).toBe('finished');
     expect(plan.waitingFor()).toEqual({ for: 'nothing' });
+  });
+
+  it('refuses a RED step with two reasons as two sentences', () => {
+    const plan = autoPlanOf('sudo rm -rf ~');
+    judge(plan, 'a1s1', { level: 'red', blocked: true, reasons: ['rm -r -f on your home folder deletes it', 'sudo runs rm as root'] });
+    expect(plan.step('a1s1')!.result!.content).toContain('RED steps: rm -r -f on your home folder deletes it. sudo runs rm as root. Find another way');
   });
 
   it('a RED step stays refused whatever is clicked', () => {

@@ -209,6 +209,12 @@ describe("the user's decisions on a step", () => {
     expect(plan.waitingFor()).toMatchObject({ for: 'user', step: { id: 'p1s1' } });
   });
 
+  it('a blocked step with two reasons names both, apart', () => {
+    const plan = planOf('sudo rm -rf ~');
+    judge(plan, 'p1s1', { blocked: true, level: 'red', reasons: ['deletes your home', 'runs as root'], rule: 'builtin: RED', decidedBy: 'builtin' });
+    expect(() => action(plan, 'p1s1', 'approve')).toThrow('Step 1 is blocked: blocked (RED: deletes your home; runs as root). Edit it into something safer, deny it or skip it.');
+  });
+
   it('an unjudged step already classified RED cannot be approved either', () => {
     const plan = planOf('sudo rm -rf /');
     plan.apply({ kind: 'classified', stepId: 'p1s1', command: 'sudo rm -rf /', risk: { level: 'red', reasons: ['everything'] } });

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyCommand, type RiskLevel } from '../../src/main/safety/commandRisk';
-import { substitutionsIn } from '../../src/main/safety/rules/readers';
+import { substitutionsIn } from '../../src/main/safety/rules/shellBuiltins';
 
 const HOME = '/home/u';
 const CONTEXT = { cwd: `${HOME}/project`, home: HOME, protectedPaths: ['~/.ssh', `${HOME}/.bashrc`, `${HOME}/.config/tandem`] };

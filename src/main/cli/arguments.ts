@@ -20,7 +20,8 @@ export const USAGE = `Usage:
   tandem policy check [--cwd DIR] --edit PATH
                                  the same for an edit_file / write_file of PATH from a pane in DIR
   tandem audit verify [--file PATH]
-                                 check the agent's audit trail; exit 0 when intact, 1 naming the first broken line
+                                 check the agent's audit trail; exit 0 when intact, 1 naming the first broken line,
+                                 2 when it cannot be read or the --file does not exist
   tandem --help | --version`;
 
 export function parseArguments(argv: string[]): CliCommand {

@@ -14,7 +14,10 @@ export function auditHeadFileFor(logFile: string): string {
   return `${logFile.replace(/\.jsonl$/, '')}.head`;
 }
 
-/** `tandem audit verify`: 0 when the chain is intact (or there is no log yet), 1 when it is broken, 2 when it cannot be read. */
+/**
+ * `tandem audit verify`: 0 when the chain is intact (or the default log does not exist yet), 1 when
+ * it is broken, 2 when it cannot be read — a file named with `--file` that does not exist included.
+ */
 export async function runAuditVerify(file: string | undefined, env: NodeJS.ProcessEnv): Promise<AuditVerifyOutcome> {
   const paths = tandemPaths(env);
   const logFile = file ?? paths.auditFile;
@@ -29,6 +32,7 @@ export async function runAuditVerify(file: string | undefined, env: NodeJS.Proce
     );
     const result = await verifyAuditLog(logFile, headFile);
     if (!result.ok) return { stream: 'stdout', text: `audit log broken at line ${result.line}: ${result.problem} (${logFile})`, exitCode: 1 };
+    if (!exists && file !== undefined) return { stream: 'stderr', text: `tandem: no audit log at ${logFile}: the file given with --file does not exist`, exitCode: 2 };
     if (!exists) return { stream: 'stdout', text: `no audit log yet at ${logFile}`, exitCode: 0 };
     return { stream: 'stdout', text: `audit log intact: ${plural(result.lines, 'entry', 'entries')} (${logFile})`, exitCode: 0 };
   } catch (error) {

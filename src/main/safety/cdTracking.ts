@@ -5,7 +5,7 @@
  */
 import type { Arg } from './rules/arguments';
 import { unescapeGlob } from './rules/pathPatterns';
-import type { PathContext } from './rules/rule';
+import type { PathContext } from './rules/pathContext';
 import { resolveWord } from './rules/wordPaths';
 
 /** Directories relative paths may be resolved against, kept at most (the cwd included). */

@@ -9,7 +9,7 @@ import { posix } from 'node:path';
 import { BoundedParser } from './boundedParser';
 import { trackCd } from './cdTracking';
 import { ClassifiedParts } from './classifiedParts';
-import type { RiskContext, RiskLevel, RiskResult } from './commandRisk';
+import type { RiskContext, RiskLevel, RiskResult } from './riskTypes';
 import { CommandStreams } from './commandStreams';
 import { findSelfCalls } from './forkBombs';
 import { checkRedirectWrites } from './redirectWrites';
@@ -17,9 +17,10 @@ import { summarizeRisk } from './riskSummary';
 import { ruleFor } from './rules';
 import { parseOptions, toArg, type Arg } from './rules/arguments';
 import { rmCatastrophe } from './rules/fileCommands';
-import { checkArithmeticWords } from './rules/readers';
+import { checkArithmeticWords } from './rules/shellBuiltins';
 import { isVersionQuery } from './rules/readOnly';
-import type { Invocation, PathContext, RuleEnv, StdinSource } from './rules/rule';
+import type { PathContext } from './rules/pathContext';
+import type { Invocation, RuleEnv, StdinSource } from './rules/rule';
 import { Verdict, maxLevel } from './rules/verdict';
 import { checkAssignments, checkDeclaration } from './shellVariables';
 import { literalValue, type ShellAnalysis, type ShellCommand, type ShellParser, type Word } from './shellParser';
@@ -44,7 +45,7 @@ function pathContext(context: RiskContext, staticOutput: (body: string) => strin
   const cwd = posix.resolve(home, expandHome(context.cwd || home, home));
   const protectedPaths = context.protectedPaths.filter((p) => p.trim() !== '').map((p) => posix.resolve(cwd, expandHome(p, home)));
   const gitPager = context.environment?.GIT_PAGER;
-  return { cwd, home, protectedPaths, cwds: [cwd], cwdUnknown: false, staticOutput, gitPagerOff: gitPager === 'cat' || gitPager === '' };
+  return { cwd, home, protectedPaths, cwds: [cwd], cwdUnknown: false, staticOutput, gitPagerOff: gitPager === 'cat' || gitPager === '', credentialCopies: new Map() };
 }
 
 /** One classification: make one, call `source` with the command line, then `result`. */
@@ -71,13 +72,16 @@ export class CommandClassifier implements RuleEnv {
 
   // --- RuleEnv -----------------------------------------------------------------------------
 
-  nestedSource(source: string, via: string): RiskLevel {
+  nestedSource(source: string, via: string, options: { fromConfig?: boolean } = {}): RiskLevel {
     if (this.depth >= MAX_NESTING) return this.parts.add(via, 'yellow', `commands nested too deeply to follow (${via})`);
+    const carriedBy = this.parts.carriedBy;
     this.depth++;
+    if (!options.fromConfig) this.parts.carriedBy = via;
     try {
       return this.source(source, via);
     } finally {
       this.depth--;
+      this.parts.carriedBy = carriedBy;
     }
   }
 
@@ -85,7 +89,9 @@ export class CommandClassifier implements RuleEnv {
     const [first, ...args] = argv;
     if (!first) return 'green';
     if (this.depth >= MAX_NESTING) return this.parts.add(via, 'yellow', `commands nested too deeply to follow (${via})`);
+    const carriedBy = this.parts.carriedBy;
     this.depth++;
+    this.parts.carriedBy = via;
     try {
       const slot = this.parts.reserve();
       const verdict = new Verdict();
@@ -95,7 +101,16 @@ export class CommandClassifier implements RuleEnv {
       return this.parts.worstSince(slot);
     } finally {
       this.depth--;
+      this.parts.carriedBy = carriedBy;
     }
+  }
+
+  unjudgedCode(via: string, code: string, reason: string): void {
+    const carriedBy = this.parts.carriedBy;
+    this.parts.carriedBy = via;
+    // The code is in the label, so a session grant for one script or expression does not cover another.
+    this.parts.add(`(${via}: ${code})`, 'yellow', reason);
+    this.parts.carriedBy = carriedBy;
   }
 
   readsFiles(): void {

@@ -34,48 +34,17 @@
  * - Defining a shell function or alias, setting shell variables: YELLOW (they change the session).
  * - A command name that is a path outside the system bin directories is never GREEN.
  *
- * Files: here, the entry and its types · commandClassifier (the walk over the parse) ·
+ * Files: here, the entry · riskTypes (the types every module shares) · commandClassifier (the walk over the parse) ·
  * boundedParser (parse budget and deadline) · commandStreams (what flows between commands:
  * downloads, stdin, known output) · knownOutput (what echo/printf/base64… print) · shellVariables,
  * cdTracking, redirectWrites, forkBombs (one concern each) · classifiedParts, riskSummary (the
  * parts found and the result made of them) · rules/ (what each command is).
  */
 import { CommandClassifier } from './commandClassifier';
+import type { RiskContext, RiskResult } from './riskTypes';
 import { getShellParser, type ShellParser } from './shellParser';
 
-export type RiskLevel = 'green' | 'yellow' | 'red';
-
-export interface ClassifiedPart {
-  command: string;
-  flags: string[];
-  writes: string[];
-  /** Protected paths (absolute, as given in the context) this part would change. */
-  protectedHits: string[];
-  /** The command's words (literal arguments by value; others as written). */
-  words: string[];
-  level: RiskLevel;
-  reason: string;
-}
-
-export interface RiskContext {
-  cwd: string;
-  home: string;
-  protectedPaths: string[];
-  /** Variables the command runs with besides the shell's own (an agent step's, which turn pagers off). */
-  environment?: Readonly<Record<string, string>>;
-}
-
-export interface RiskResult {
-  level: RiskLevel;
-  reasons: string[];
-  parts: ClassifiedPart[];
-  /**
-   * The level depends on files read while classifying (a repository's git config, hooks): a result
-   * kept from earlier (a plan step classified when it was proposed) must be classified again before
-   * it decides anything, since an earlier step may have changed those files.
-   */
-  readsFiles?: boolean;
-}
+export type { ClassifiedPart, RiskContext, RiskLevel, RiskResult } from './riskTypes';
 
 export async function classifyCommand(command: string, context: RiskContext): Promise<RiskResult> {
   return classifyWithParser(await getShellParser(), command, context);

@@ -7,9 +7,12 @@
 import { posix } from 'node:path';
 import type { BoundedParser } from './boundedParser';
 import { producedOutput, type KnownText } from './knownOutput';
+import { toArg } from './rules/arguments';
+import { credentialIn, stdinCredential } from './rules/credentialFiles';
 import { INTERPRETERS, interpreterName } from './rules/interpreters';
 import { DOWNLOADERS } from './rules/network';
-import type { PathContext, StdinSource } from './rules/rule';
+import type { PathContext } from './rules/pathContext';
+import type { StdinSource } from './rules/rule';
 import { SHELLS } from './rules/shells';
 import type { Verdict } from './rules/verdict';
 import { literalValue, type ShellAnalysis, type ShellCommand, type Word } from './shellParser';
@@ -75,7 +78,7 @@ export class CommandStreams {
         const text = literalValue(r.target);
         source = { kind: 'pipe', download: this.fetchesCode(r.target), text: text === undefined ? undefined : `${text}\n`, from: 'a here-string' };
       } else if (r.operator === '<' && r.target) {
-        source = this.fetchesCode(r.target) ? { kind: 'pipe', download: true, from: r.target.text } : { kind: 'file', path: r.target.text };
+        source = this.fetchesCode(r.target) ? { kind: 'pipe', download: true, from: r.target.text } : { kind: 'file', path: r.target.text, word: r.target };
       }
     }
     if (source) return source;
@@ -86,9 +89,21 @@ export class CommandStreams {
       const download = earlier.some((c) => this.isDownloader(c) || c.args.some((a) => this.fetchesCode(a)));
       const only = previous.length === 1 ? previous[0] : undefined;
       const known = only && depth < MAX_PIPE_DEPTH ? this.stdoutOf(only, analysis, depth + 1) : undefined;
-      return { kind: 'pipe', download, text: known?.text, decoded: known?.decoded, from: previous.map((c) => c.text).join(' ') || 'a pipe' };
+      const credential = earlier.map((c) => this.credentialRead(c, analysis, depth)).find((found) => found !== undefined);
+      return { kind: 'pipe', download, text: known?.text, decoded: known?.decoded, from: previous.map((c) => c.text).join(' ') || 'a pipe', ...(credential ? { credential } : {}) };
     }
     return { kind: 'terminal' };
+  }
+
+  /** A credential file the command reads (an argument, or its stdin), sending it down the pipe. */
+  private credentialRead(cmd: ShellCommand, analysis: ShellAnalysis, depth: number): string | undefined {
+    for (const word of cmd.args) {
+      const found = credentialIn(toArg(word), this.paths, true);
+      if (found) return found;
+    }
+    if (depth >= MAX_PIPE_DEPTH) return undefined;
+    const stdin = this.stdinOf(cmd, analysis, depth + 1);
+    return stdinCredential(stdin, this.paths);
   }
 
   /** Whether the command is a downloader (curl, wget, nc …), also behind a wrapper (`sudo curl …`). */

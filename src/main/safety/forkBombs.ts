@@ -1,5 +1,5 @@
 /** `:(){ :|:& };:` and renamed variants: a function whose body calls itself piped or in the background. */
-import type { RiskLevel } from './commandRisk';
+import type { RiskLevel } from './riskTypes';
 import { literalValue, type ShellAnalysis } from './shellParser';
 
 export interface SelfCall {

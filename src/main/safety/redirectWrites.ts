@@ -1,7 +1,7 @@
 /** Files a command's output redirections write (`> f`, `>> f`, `&> f`, `<> f`), checked like any written path. */
 import { toArg } from './rules/arguments';
 import { checkPath } from './rules/pathChecks';
-import type { PathContext } from './rules/rule';
+import type { PathContext } from './rules/pathContext';
 import type { Verdict } from './rules/verdict';
 import { literalValue, type ShellCommand } from './shellParser';
 

@@ -1,5 +1,5 @@
 /** The result of a classification: the worst level of its parts, and their reasons as sentences, worst first, without repeats. */
-import type { ClassifiedPart, RiskLevel, RiskResult } from './commandRisk';
+import type { ClassifiedPart, RiskLevel, RiskResult } from './riskTypes';
 import { LEVEL_RANK, maxLevel } from './rules/verdict';
 
 export function summarizeRisk(parts: ClassifiedPart[]): RiskResult {

@@ -4,7 +4,7 @@
  * `declare`/`export`/`unset` change variables unless they only list.
  */
 import { toArg } from './rules/arguments';
-import { checkArithmeticWords } from './rules/readers';
+import { checkArithmeticWords } from './rules/shellBuiltins';
 import type { RuleEnv } from './rules/rule';
 import type { Verdict } from './rules/verdict';
 import { literalValue, type ShellCommand } from './shellParser';

@@ -1,4 +1,5 @@
 import { isOpen } from '../../../shared/planSteps';
+import { reasonSentences } from '../../safety/reasonSentences';
 import type { PlanEffect, PlanEvent } from './planEvents';
 import { auditDecidedBy, gateDecider, stepAudit, type PlanStep } from './planStep';
 
@@ -36,8 +37,8 @@ export function applyGateVerdict(step: PlanStep, event: JudgedEvent, plan: { aut
   };
   if (!plan.open || !isOpen(step)) return;
   if (plan.auto && decision.blocked) {
-    const why = decision.reasons.join(' ');
-    const rule = `auto mode, which refuses RED steps${why ? `: ${why}` : ''}`;
+    const why = reasonSentences(decision.reasons);
+    const rule = `auto mode, which refuses RED steps${why ? `: ${why}` : '.'}`;
     step.result = { content: `Not run: refused by ${rule} Find another way, or leave this to the user and say so.`, isError: true };
     step.status = 'denied';
     step.detail = `refused (RED) by auto mode${why ? `: ${why}` : ''}`;

@@ -1,5 +1,6 @@
 import type { PlanStepView, StepApproval, StepDecider } from '../../../shared/agent';
 import type { AuditRecord } from '../../safety/audit/auditEntry';
+import { reasonClauses } from '../../safety/reasonSentences';
 import type { ToolResultContent } from '../backends/modelBackend';
 import type { EditRequest } from '../fileEdits/fileEdit';
 import type { UiRequest } from '../vision/uiRequest';
@@ -31,7 +32,7 @@ export function isJudged(step: PlanStep): step is PlanStep & { approval: StepApp
 }
 
 export function blockedDetail(step: PlanStepView): string {
-  const why = step.risk?.reasons.join(' ') ?? '';
+  const why = reasonClauses(step.risk?.reasons ?? []);
   return `blocked (RED${why ? `: ${why}` : ''}). Edit it into something safer, deny it or skip it.`;
 }
 

@@ -1,69 +1,20 @@
 import type { EngineLog } from '../../log/engineLog';
-import { classifyCommand, type RiskResult, type RiskLevel } from '../commandRisk';
+import { classifyCommand } from '../commandRisk';
+import type { RiskLevel, RiskResult } from '../riskTypes';
 import { runPostExecHooks, runPreExecHooks, type PostExecHookResult } from '../hooks/hookRunner';
 import type { PolicyFiles } from '../policy/policyFiles';
 import { policyDecision, policyDenyList, policyFileRead, policyFileWrite, type PolicyVerdict } from '../policy/policyEvaluator';
 import { commandShape } from './commandShape';
+import type { DecidedBy, GateDecision, ProposedCommand, ProposedEdit } from './gateDecision';
 import type { OwnFilesWatch } from './ownFilesWatch';
 import { SessionGrants } from './sessionGrants';
 import { tandemFileWrite } from './tandemFiles';
 import { decideUiAction, uiActionShape, type ProposedUiAction } from './uiActionDecision';
 
-/** One command the agent wants to run, with where it would run and what it belongs to. */
-export interface ProposedCommand {
-  command: string;
-  /** The model's one-sentence reason for it (hooks see it). */
-  purpose?: string;
-  cwd: string;
-  paneId?: number;
-  conversationId?: string;
-  planId?: string;
-  step?: number;
-  /** Variables the step runs with besides the shell's own (NO_PAGER_ENV): judged with them. */
-  environment?: Readonly<Record<string, string>>;
-}
-
-/** A file change of the agent's file tools, with where it was asked for. */
-export interface ProposedEdit {
-  tool: 'edit_file' | 'write_file';
-  /** The file, absolute (a symlink's target). */
-  path: string;
-  /** The path as asked for, absolute, when a symlink made it differ: judged too (a link in the project to ~/.bashrc). */
-  linkPath?: string;
-  /** The step's one-line description (`edit_file src/app.ts`): what hooks and the audit log see. */
-  command: string;
-  purpose?: string;
-  /** The pane's working directory: edits outside it always ask. */
-  cwd: string;
-  paneId?: number;
-  conversationId?: string;
-  planId?: string;
-  step?: number;
-}
-
-export type DecidedBy = 'builtin' | 'policy' | 'hook' | 'grant' | 'default';
+export type { DecidedBy, GateDecision, ProposedCommand, ProposedEdit } from './gateDecision';
 
 /** Words that may run a command without the variables it was given (`unset`, `env -i`, `sudo`), or set them itself. */
 const MAY_DROP_VARIABLES = /\b(unset|env|sudo|doas|su|pkexec|runuser|systemd-run|export|declare|typeset|readonly|local)\b|GIT_PAGER|PAGER=/;
-
-export interface GateDecision {
-  /** allow: runs without asking; ask: the human decides; deny: never runs as proposed. */
-  decision: 'allow' | 'ask' | 'deny';
-  /** RED and not explicitly allowed by policy: it may only be edited, denied or skipped. */
-  blocked: boolean;
-  level: RiskLevel;
-  reasons: string[];
-  rule: string;
-  decidedBy: DecidedBy;
-  /** The command to run: a hook may have changed it. */
-  command: string;
-  /** The hook that changed the command, if one did. */
-  modifiedBy?: string;
-  /** What "Allow for this session" would grant. */
-  shape: string;
-  /** Asks for this step itself: Allow all and session grants do not cover it. */
-  personal?: boolean;
-}
 
 export interface ApprovalGateOptions {
   home: string;

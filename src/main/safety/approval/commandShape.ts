@@ -1,4 +1,4 @@
-import type { ClassifiedPart } from '../commandRisk';
+import type { ClassifiedPart } from '../riskTypes';
 import { partHosts } from '../policy/commandFacts';
 
 /**

@@ -1,4 +1,4 @@
-import type { RiskResult } from '../commandRisk';
+import type { RiskResult } from '../riskTypes';
 import { patternCovers, patternWithin } from '../rules/pathPatterns';
 
 /**

@@ -1,7 +1,7 @@
 import type { PolicyFiles } from '../policy/policyFiles';
 import { WindowExclusion } from '../../desktop/privacy/windowExclusion';
 import { runPreExecHooks } from '../hooks/hookRunner';
-import type { DecidedBy, GateDecision } from './approvalGate';
+import type { DecidedBy, GateDecision } from './gateDecision';
 import type { SessionGrants } from './sessionGrants';
 
 /** The window a UI action goes to, as the gate judges it. */

@@ -1,4 +1,4 @@
-import type { ClassifiedPart, RiskLevel } from '../commandRisk';
+import type { ClassifiedPart, RiskLevel } from '../riskTypes';
 
 /** What the policy looks at in a command: its text, where it runs, its risk and its parts. */
 export interface CommandFacts {

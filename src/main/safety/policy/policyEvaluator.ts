@@ -3,6 +3,7 @@ import { networkUse, namedPaths, type CommandFacts } from './commandFacts';
 import { absolutePath, matchingGlob, type GlobContext } from './pathGlobs';
 import type { PolicyLayer } from './policyFiles';
 import type { PolicyMode } from './policySchema';
+import type { ClassifiedPart } from '../riskTypes';
 
 export interface PolicyVerdict {
   decision: PolicyMode;
@@ -70,7 +71,40 @@ function layerDecision(layer: PolicyLayer, facts: CommandFacts): PolicyVerdict |
   // Only a pattern without wildcards names a command: `rm -rf *` written for build folders must not unblock `rm -rf ~`.
   const exact = shell?.allow_patterns?.filter((pattern) => !hasWildcard(pattern));
   const allowPattern = matchingPattern(exact, facts.command) ?? matchingPattern(shell?.allow_patterns, facts.command);
-  if (allowPattern) return { decision: 'allow', rule: `${where}: [approval.shell] allow_patterns "${allowPattern}"`, explicit: !hasWildcard(allowPattern) };
+  if (allowPattern) {
+    const explicit = !hasWildcard(allowPattern);
+    const uncovered = explicit ? undefined : uncoveredInnerPart(layer, facts, allowPattern);
+    if (!uncovered) return { decision: 'allow', rule: `${where}: [approval.shell] allow_patterns "${allowPattern}"`, explicit };
+    const rest = layerDecisionWithoutPatterns(layer, facts);
+    if (rest?.decision === 'deny') return rest;
+    return { decision: 'ask', rule: `${where}: [approval.shell] allow_patterns "${allowPattern}" covers the line, but not what ${uncovered.carriedBy} runs (${innerText(uncovered) || uncovered.command}), which it does not allow on its own` };
+  }
+  return layerDecisionWithoutPatterns(layer, facts);
+}
+
+/**
+ * A command another command of the line runs (`vim -c '!rm -rf ~'`, `sudo rm …`, `sh -c '…'`) that
+ * the layer would not allow on its own, unless the pattern names its program (`sudo apt *` names
+ * apt). An allow pattern for the line must never allow more than its inner commands would be.
+ */
+function uncoveredInnerPart(layer: PolicyLayer, facts: CommandFacts, pattern: string): ClassifiedPart | undefined {
+  const named = new Set(pattern.split(/\s+/).filter((word) => !hasWildcard(word)));
+  return facts.parts.find((part) => {
+    if (part.carriedBy === undefined) return false;
+    if (!part.command.startsWith('(') && named.has(part.command)) return false;
+    const alone: ClassifiedPart = { ...part, carriedBy: undefined };
+    return layerDecision(layer, { ...facts, command: innerText(part), level: part.level, parts: [alone] })?.decision !== 'allow';
+  });
+}
+
+function innerText(part: ClassifiedPart): string {
+  return part.words.join(' ');
+}
+
+function layerDecisionWithoutPatterns(layer: PolicyLayer, facts: CommandFacts): PolicyVerdict | undefined {
+  const approval = layer.policy?.approval;
+  const where = source(layer, facts);
+  const shell = approval?.shell;
 
   const context = { cwd: facts.cwd, home: facts.home };
   const filesystem = approval?.filesystem;

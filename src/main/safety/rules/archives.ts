@@ -1,5 +1,6 @@
 /** Rules for archivers and compressors: tar, unzip, gzip, 7z … */
 import { literalArg, parseOptions, shown } from './arguments';
+import { credentialIn, rememberCredentialCopy } from './credentialFiles';
 import { checkPath } from './pathChecks';
 import { unescapeGlob } from './pathPatterns';
 import type { Rule } from './rule';
@@ -20,6 +21,8 @@ export const tarRule: Rule = (inv, out, env) => {
   const file = o.value('file');
   if (o.has('create', 'append', 'update', 'delete')) {
     if (file && file.value !== '-') checkPath(file, 'write', out, env.paths);
+    const credential = o.operands.map((source) => credentialIn(source, env.paths, true)).find((found) => found !== undefined);
+    if (file && file.value !== '-' && credential) rememberCredentialCopy(file, credential, env.paths);
     return out.yellow('tar writes an archive');
   }
   if (o.has('extract')) {
@@ -30,6 +33,14 @@ export const tarRule: Rule = (inv, out, env) => {
     return;
   }
   out.green('tar only lists an archive');
+};
+
+export const zipRule: Rule = (inv, out, env) => {
+  const [archive, ...sources] = parseOptions(inv.args, { shortValue: 'bntiDxO' }).operands;
+  if (archive) checkPath(archive, 'write', out, env.paths);
+  const credential = sources.map((source) => credentialIn(source, env.paths, true)).find((found) => found !== undefined);
+  if (archive && archive.value !== '-' && credential) rememberCredentialCopy(archive, credential, env.paths);
+  out.yellow('zip writes an archive');
 };
 
 export const unzipRule: Rule = (inv, out, env) => {

@@ -1,6 +1,6 @@
 /** Arguments as the rules see them, and option parsing. */
 import { literalValue, type Word } from '../shellParser';
-import type { PathContext } from './rule';
+import type { PathContext } from './pathContext';
 
 /** One argument: the parsed word, its source text, and its value when it is fully known before run time. */
 export interface Arg {

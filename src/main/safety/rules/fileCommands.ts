@@ -3,7 +3,8 @@ import { posix } from 'node:path';
 import { dropPrefix, literalArg, parseOptions, shown, unknownArg, type Arg, type OptionSpec, type ParsedOptions } from './arguments';
 import { checkPath } from './pathChecks';
 import { patternCovers } from './pathPatterns';
-import type { PathContext, Rule, RuleEnv } from './rule';
+import type { PathContext } from './pathContext';
+import type { Rule, RuleEnv } from './rule';
 import { Verdict } from './verdict';
 import { resolveWord } from './wordPaths';
 

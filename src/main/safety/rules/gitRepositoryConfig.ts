@@ -127,7 +127,7 @@ export function checkGitConfigPrograms(git: GitInvocation, out: Verdict, env: Ru
       if (pages) {
         const pager = own?.value !== undefined && !BOOLEAN.test(own.value) ? own : last(entries, 'core.pager');
         if (pager?.value !== undefined && pager.value.trim() !== '') {
-          const level = env.nestedSource(pager.value, `git's pager (${pager.key} in ${origin(pager, home)})`);
+          const level = env.nestedSource(pager.value, `git's pager (${pager.key} in ${origin(pager, home)})`, { fromConfig: true });
           out.raise(level, `${origin(pager, home)} sets ${pager.key} = ${pager.value}, which git runs as its pager`);
         }
       }

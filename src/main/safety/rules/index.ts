@@ -6,8 +6,8 @@
  * everything starts GREEN and only goes up, and whatever a rule cannot know (an expansion, an
  * unknown option, a path known only at run time) must push it up, never down.
  *
- * Files: verdict, rule (core types) · arguments (options) · pathPatterns, wordPaths, pathChecks
- * (paths) · readOnly · one file per command family · ruleTable (name → rule) · here, `ruleFor`.
+ * Files: verdict, rule, pathContext (core types) · arguments (options) · pathPatterns, wordPaths, pathChecks
+ * (paths) · readOnly · shellBuiltins · one file per command family · ruleTable (name → rule) · here, `ruleFor`.
  */
 import { INTERPRETERS, interpreterName, interpreterRule } from './interpreters';
 import { READ_ONLY, readOnlyRule } from './readOnly';

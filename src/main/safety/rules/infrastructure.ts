@@ -1,5 +1,7 @@
 /** Rules for infrastructure, cloud and database tools: terraform, pulumi, aws, gcloud, psql, redis-cli … */
-import type { Rule } from './rule';
+import type { Arg } from './arguments';
+import { credentialIn } from './credentialFiles';
+import type { Rule, RuleEnv } from './rule';
 
 export const terraformRule: Rule = (inv, out) => {
   const values = inv.args.map((a) => a.value ?? '').filter((v) => !v.startsWith('-chdir'));
@@ -26,7 +28,9 @@ export const pulumiRule: Rule = (inv, out) => {
   out.yellow(`pulumi ${verb} changes infrastructure or its state`);
 };
 
-export const cloudRule: Rule = (inv, out) => {
+export const cloudRule: Rule = (inv, out, env) => {
+  const uploaded = credentialUploaded(inv.args, env);
+  if (uploaded) out.red(`${inv.name} sends credentials off the machine: ${uploaded}`);
   const values = inv.args.map((a) => a.value ?? '');
   const words = values.filter((v) => !v.startsWith('-'));
   const flags = values.filter((v) => v.startsWith('-'));
@@ -44,6 +48,28 @@ export const cloudRule: Rule = (inv, out) => {
   if (readVerb && !changeVerb) return out.green(`${name} ${words.slice(0, 3).join(' ')} only reads`);
   out.yellow(`${name} ${words.slice(0, 3).join(' ')} changes cloud resources`.replace(/ +/g, ' '));
 };
+
+/**
+ * `aws s3 cp ~/.aws/credentials s3://…`, `gsutil cp … gs://…`, `gh gist create ~/.ssh/id_rsa`,
+ * `gh release upload v1 .env`: the local files an upload sends. A download into a local file is no upload.
+ */
+function credentialUploaded(args: readonly Arg[], env: RuleEnv): string | undefined {
+  const operands = args.filter((a) => !(a.value ?? a.text).startsWith('-'));
+  const words = operands.map((a) => a.value ?? '');
+  const verb = words.findIndex((w) => /^(cp|mv|sync|rsync|upload|create|edit)$/.test(w));
+  if (verb < 0) return undefined;
+  const rest = operands.slice(verb + 1);
+  const remote = (a: Arg | undefined): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(a?.value ?? a?.text ?? '');
+  const last = rest[rest.length - 1];
+  const sources = remote(last) ? rest.slice(0, -1) : /^(upload|create|edit)$/.test(words[verb] as string) ? rest : [];
+  const tree = /^(sync|rsync)$/.test(words[verb] as string) || args.some((a) => a.value === '--recursive' || a.value === '-r');
+  for (const source of sources) {
+    if (remote(source)) continue;
+    const found = credentialIn(source, env.paths, tree);
+    if (found) return found;
+  }
+  return undefined;
+}
 
 const DESTRUCTIVE_SQL = /\b(drop\s+(database|schema|table|keyspace|collection|index)|truncate\s+(table\s+)?[\w."]+|delete\s+from\s+[\w."]+\s*(;|$)|dropDatabase\s*\(|\.drop\s*\(|flushall|flushdb|deleteMany\s*\(\s*\{\s*\}\s*\))/i;
 

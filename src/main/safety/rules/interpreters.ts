@@ -3,7 +3,7 @@ import { literalArg, shellText, type Arg } from './arguments';
 import type { Rule } from './rule';
 import { RULES } from './ruleTable';
 import { runsStdin } from './shells';
-import { embeddedCommands } from './textCommands';
+import { judgeCodeCommands, type CodeLanguage } from './inlineCode';
 
 /** Interpreters with inline-code options (`python -c`, `node -e` …). Values: the inline-code options. */
 export const INTERPRETERS: Readonly<Record<string, { inline: string[]; label: string }>> = {
@@ -23,6 +23,8 @@ export const INTERPRETERS: Readonly<Record<string, { inline: string[]; label: st
   tclsh: { inline: [], label: 'Tcl' },
   groovy: { inline: ['-e'], label: 'Groovy' },
 };
+
+const LANGUAGES: Readonly<Record<string, CodeLanguage>> = { python: 'python', perl: 'perl', ruby: 'ruby', node: 'javascript', nodejs: 'javascript', deno: 'javascript', bun: 'javascript', php: 'php', lua: 'lua', Rscript: 'r', osascript: 'applescript' };
 
 /** `python3.12` → `python`, for the interpreter table. */
 export function interpreterName(name: string): string {
@@ -51,7 +53,9 @@ export const interpreterRule: Rule = (inv, out, env) => {
       const code = args[i + 1];
       if (code && env.fetchesCode(code.word)) out.red(`${inv.name} runs code downloaded from the network`);
       const text = code ? shellText(code) : '';
-      for (const command of embeddedCommands(text)) env.nestedSource(command, `${inv.name} inline code`);
+      if (code && code.value === undefined) env.unjudgedCode(`${inv.name} ${v}`, code.text, `${inv.name} ${v} runs code known only at run time`);
+      const runs = judgeCodeCommands(text, LANGUAGES[kind] ?? 'other', `${inv.name} ${v}`, env);
+      if (runs) out.yellow(runs);
       for (const m of text.matchAll(/\b(?:rmtree|rmSync|rm_rf|remove_dir_all)\s*\(\s*(["'])([^"']+)\1/g)) env.nestedArgv([literalArg('rm'), literalArg('-rf'), literalArg(m[2] as string)], `${inv.name} inline code`);
       if (kind === 'perl' && /^-[a-zA-Z]*i/.test(v)) out.yellow('perl -i edits files in place');
       return out.yellow(`${inv.name} runs inline ${spec.label} code`);

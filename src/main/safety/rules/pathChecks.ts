@@ -1,7 +1,7 @@
 /** Path checks: what a command does to a path, and when that is RED (system files, devices, protected paths, catastrophes). */
 import { shown, type Arg } from './arguments';
 import { components, everythingIn, hasGlob, patternCovers, patternWithin, unescapeGlob } from './pathPatterns';
-import type { PathContext } from './rule';
+import type { PathContext } from './pathContext';
 import type { Verdict } from './verdict';
 import { displayPath, resolveWord } from './wordPaths';
 

@@ -1,16 +1,16 @@
 /** The rule table: command name → rule. */
-import { compressRule, sevenZipRule, tarRule, unzipRule } from './archives';
-import { parseOptions } from './arguments';
+import { compressRule, sevenZipRule, tarRule, unzipRule, zipRule } from './archives';
 import { composeRule, dockerRule, helmRule, kubectlRule } from './containers';
-import { editorRule, openRule } from './editors';
+import { inputSynthesisRule, xdotoolRule } from './desktopInput';
+import { editorRule, emacsRule, openRule, vimRule } from './editors';
 import { cpRule, ddRule, deleteRule, findRule, installRule, lnRule, mkdirRule, mvRule, permissionRule, rmRule, touchRule, truncateRule } from './fileCommands';
 import { gitRule } from './git';
 import { cloudRule, databaseRule, pulumiRule, terraformRule } from './infrastructure';
-import { curlRule, networkReadRule, remoteCopyRule, rsyncRule, sshRule, wgetRule } from './network';
+import { curlRule, mailRule, networkReadRule, rawConnectionRule, remoteCopyRule, rsyncRule, sshRule, wgetRule } from './network';
 import { PACKAGE_READ, dpkgRule, npmRule, packageRule, pacmanRule, rpmRule, runsProjectCode, verbRule } from './packageManagers';
-import { checkPath } from './pathChecks';
 import { privilegeRule, suRule, switchUserRule } from './privilege';
 import { READER_RULES } from './readers';
+import { BUILTIN_RULES } from './shellBuiltins';
 import type { Rule } from './rule';
 import { aliasRule, atRule, evalRule, historyRule, shellStateRule, sourceRule, trapRule } from './shells';
 import {
@@ -61,6 +61,7 @@ import {
 
 const RULE_TABLE: Record<string, Rule> = {
   ...READER_RULES,
+  ...BUILTIN_RULES,
   rm: rmRule,
   ping: networkReadRule,
   ping6: networkReadRule,
@@ -200,6 +201,18 @@ const RULE_TABLE: Record<string, Rule> = {
   scp: remoteCopyRule,
   sftp: remoteCopyRule,
   curl: curlRule,
+  nc: rawConnectionRule,
+  ncat: rawConnectionRule,
+  netcat: rawConnectionRule,
+  socat: rawConnectionRule,
+  telnet: rawConnectionRule,
+  mail: mailRule,
+  mailx: mailRule,
+  's-nail': mailRule,
+  mutt: mailRule,
+  neomutt: mailRule,
+  sendmail: mailRule,
+  msmtp: mailRule,
   wget: wgetRule,
   git: gitRule,
   docker: dockerRule,
@@ -244,11 +257,7 @@ const RULE_TABLE: Record<string, Rule> = {
   gtar: tarRule,
   bsdtar: tarRule,
   unzip: unzipRule,
-  zip: (inv, out, env) => {
-    const archive = parseOptions(inv.args, { shortValue: 'bntiDxO' }).operands[0];
-    if (archive) checkPath(archive, 'write', out, env.paths);
-    out.yellow('zip writes an archive');
-  },
+  zip: zipRule,
   gzip: compressRule,
   gunzip: compressRule,
   bzip2: compressRule,
@@ -261,13 +270,23 @@ const RULE_TABLE: Record<string, Rule> = {
   zstdmt: compressRule,
   '7z': sevenZipRule,
   '7za': sevenZipRule,
-  vi: editorRule,
-  vim: editorRule,
-  nvim: editorRule,
-  view: editorRule,
+  vi: vimRule,
+  vim: vimRule,
+  nvim: vimRule,
+  view: vimRule,
+  ex: vimRule,
+  vimdiff: vimRule,
+  nvimdiff: vimRule,
+  gvim: vimRule,
+  gview: vimRule,
+  rvim: vimRule,
+  rview: vimRule,
+  evim: vimRule,
+  vimx: vimRule,
   nano: editorRule,
   pico: editorRule,
-  emacs: editorRule,
+  emacs: emacsRule,
+  emacsclient: emacsRule,
   micro: editorRule,
   hx: editorRule,
   helix: editorRule,
@@ -276,6 +295,11 @@ const RULE_TABLE: Record<string, Rule> = {
   kate: editorRule,
   gedit: editorRule,
   ed: editorRule,
+  xdotool: xdotoolRule,
+  ydotool: inputSynthesisRule,
+  wtype: inputSynthesisRule,
+  xte: inputSynthesisRule,
+  dotool: inputSynthesisRule,
   open: openRule,
   'xdg-open': openRule,
   gio: openRule,

@@ -1,5 +1,6 @@
 /** Rules for text tools that are read-only unless told otherwise: tee, sed, awk, sort, uniq … */
 import { literalArg, parseOptions, shown, type OptionSpec, type ParsedOptions } from './arguments';
+import { judgeCodeCommands } from './inlineCode';
 import { checkPath } from './pathChecks';
 import type { Rule, RuleEnv } from './rule';
 import type { Verdict } from './verdict';
@@ -175,14 +176,6 @@ export const sedRule: Rule = (inv, out, env) => {
   out.green('sed only prints');
 };
 
-/** Shell commands inside a program's string literals: `system("…")`, `os.system('…')`, `execSync("…")` … */
-export function embeddedCommands(code: string): string[] {
-  const found: string[] = [];
-  const re = /\b(?:os\.system|os\.popen|subprocess\.\w+|system|exec|execSync|spawnSync|shell_exec|passthru|popen|do shell script)\s*\(?\s*\[?\s*(["'`])((?:\\.|(?!\1)[^\\])*)\1/g;
-  for (const m of code.matchAll(re)) found.push((m[2] ?? '').replace(/\\(.)/g, '$1'));
-  return found;
-}
-
 const AWK_SPEC: OptionSpec = {
   short: { F: 'field-separator', v: 'assign', f: 'file', i: 'include', E: 'exec', e: 'source' },
   long: { 'field-separator': 'field-separator', assign: 'assign', file: 'file', include: 'include', exec: 'exec', source: 'source', sandbox: 'sandbox' },
@@ -211,10 +204,8 @@ export const awkRule: Rule = (inv, out, env) => {
       continue;
     }
     if (o.has('sandbox')) continue;
-    if (/\bsystem\s*\(/.test(text)) {
-      out.yellow(`the ${inv.name} program runs shell commands`);
-      for (const command of embeddedCommands(text)) env.nestedSource(command, `${inv.name} system()`);
-    }
+    const runs = judgeCodeCommands(text, 'awk', `${inv.name} system()`, env);
+    if (runs) out.yellow(runs);
     if (/(^|[^|])\|(?!\|)/.test(text)) out.yellow(`the ${inv.name} program pipes to or from shell commands`);
     for (const m of text.matchAll(/\bprintf?\b[^;}\n]*?>>?\s*("([^"]*)"|[^\s;}]+)/g)) {
       if (m[2] !== undefined) checkPath(literalArg(m[2]), 'write', out, env.paths);

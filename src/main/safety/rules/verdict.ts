@@ -1,5 +1,5 @@
 /** Risk levels and the Verdict a rule raises them on. */
-import type { RiskLevel } from '../commandRisk';
+import type { RiskLevel } from '../riskTypes';
 
 export const LEVEL_RANK: Readonly<Record<RiskLevel, number>> = { green: 0, yellow: 1, red: 2 };
 

@@ -2,7 +2,7 @@
 import { posix } from 'node:path';
 import type { Word } from '../shellParser';
 import { escapeGlob, expandBraces, unescapeGlob } from './pathPatterns';
-import type { PathContext } from './rule';
+import type { PathContext } from './pathContext';
 
 function normalizeAbsolute(path: string): string {
   const n = posix.normalize(path);
