@@ -3,8 +3,7 @@ import { Terminal as HeadlessTerminal } from '@xterm/headless';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Block } from '../../src/shared/blocks';
 import type { PaneInfo, SnapshotBlock } from '../../src/shared/protocol';
-import type { PaneSessionHooks } from '../../src/renderer/src/terminal/PaneSession';
-import type { TerminalAppearance } from '../../src/renderer/src/terminal/paneAppearance';
+import type { PaneSessionHooks, TerminalAppearance } from '../../src/renderer/src/terminal/PaneSession';
 import { importRendererModule } from './support/rendererModule';
 
 type PaneSessionModule = typeof import('../../src/renderer/src/terminal/PaneSession');

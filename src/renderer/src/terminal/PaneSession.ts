@@ -13,6 +13,8 @@ import type { PaneStreamSink } from './paneStreamRouter';
 import { TerminalHost } from './terminalHost';
 import { TerminalLinks } from './terminalLinks';
 
+export type { TerminalAppearance } from './paneAppearance';
+
 /** What the pane needs from the engine connection. */
 export interface PaneTransport {
   sendInput(paneId: number, data: string | Uint8Array): void;
