@@ -1,8 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { useAgentTandem, sendFromPanel } from './support/aiPanel';
-import { makeHome } from './support/tandemServer';
+import { makeHomeWithConfig } from './support/tandemServer';
 
 // A long conversation in the real panel: once the history passes `[ai] compact_at_percent`,
 // the panel marks where the model's summary ends and the turns it gets whole begin, every
@@ -13,10 +13,8 @@ const ai = useAgentTandem();
 const TURNS = 10;
 
 function homeWithNotes(): string {
-  const home = makeHome();
-  mkdirSync(join(home, '.config/tandem'), { recursive: true });
   // 2% of claude-sonnet-5-5's 200,000-token window: 4,000 tokens.
-  writeFileSync(join(home, '.config/tandem/config.toml'), '[ai]\ncompact_at_percent = 2\n');
+  const home = makeHomeWithConfig('[ai]\ncompact_at_percent = 2\n');
   const lines = Array.from({ length: 60 }, (_, index) => `note ${index + 1}: the asset copy step is slow`);
   writeFileSync(join(home, 'notes.txt'), `${lines.join('\n')}\n`);
   return home;

@@ -1,9 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { runCommandTool, step, toolResults, typeInPane, useAgentTandem } from './support/aiPanel';
 import { bufferText, runCommand } from './support/terminalPage';
-import { makeHome } from './support/tandemServer';
+import { makeHomeWithConfig } from './support/tandemServer';
 import { blockOf, waitForPrompt } from './support/uiPage';
 
 // How an `!auto` run ends, as the user sees it: a step beyond the step limit stays on its
@@ -12,12 +10,7 @@ import { blockOf, waitForPrompt } from './support/uiPage';
 
 const ai = useAgentTandem();
 
-function homeWith(companion: string): string {
-  const home = makeHome();
-  mkdirSync(join(home, '.config/tandem'), { recursive: true });
-  writeFileSync(join(home, '.config/tandem/config.toml'), `[companion]\n${companion}\n`);
-  return home;
-}
+const homeWith = (companion: string) => makeHomeWithConfig(`[companion]\n${companion}\n`);
 
 test('with auto_max_steps = 2, a third step is refused on its card and listed as not run in the summary', async ({ page }) => {
   const { pane, panel } = await ai.start(page, homeWith('auto_max_steps = 2'));

@@ -1,9 +1,9 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { messages, openPanel, useAgentTandem, typeInPane } from './support/aiPanel';
 import { runCommand, waitForBuffer } from './support/terminalPage';
-import { makeHome } from './support/tandemServer';
+import { makeHomeWithConfig } from './support/tandemServer';
 import { blockOf, waitForPrompt } from './support/uiPage';
 
 // Watch mode end to end: hints in the status bar and on the failed block's mark, made from
@@ -12,12 +12,7 @@ import { blockOf, waitForPrompt } from './support/uiPage';
 
 const ai = useAgentTandem();
 
-function homeWith(companion: string): string {
-  const home = makeHome();
-  mkdirSync(join(home, '.config/tandem'), { recursive: true });
-  writeFileSync(join(home, '.config/tandem/config.toml'), `[companion]\n${companion}\n`);
-  return home;
-}
+const homeWith = (companion: string) => makeHomeWithConfig(`[companion]\n${companion}\n`);
 
 async function expectTerminalFocused(page: Page): Promise<void> {
   await expect(page.locator('.xterm-helper-textarea').first()).toBeFocused();

@@ -32,13 +32,23 @@ export function makeHome(): string {
   return makeTestHome('tandem-e2e-');
 }
 
+/** Writes the user's `~/.config/tandem/config.toml` in `home`. */
+export function writeConfig(home: string, configToml: string): void {
+  mkdirSync(join(home, '.config/tandem'), { recursive: true });
+  writeFileSync(join(home, '.config/tandem/config.toml'), configToml);
+}
+
+/** A fresh home whose config.toml holds `configToml`. */
+export function makeHomeWithConfig(configToml: string): string {
+  const home = makeHome();
+  writeConfig(home, configToml);
+  return home;
+}
+
 /** Starts `tandem web` exactly as a user would, with its own HOME and XDG dirs. */
 export async function startTandem(options: StartOptions = {}): Promise<TandemServer> {
   const home = options.home ?? makeHome();
-  if (options.configToml !== undefined) {
-    mkdirSync(join(home, '.config/tandem'), { recursive: true });
-    writeFileSync(join(home, '.config/tandem/config.toml'), options.configToml);
-  }
+  if (options.configToml !== undefined) writeConfig(home, options.configToml);
   const args = [join(root, 'bin/tandem.js'), 'web', '--port', String(options.port ?? 0), '--no-open'];
   if (options.shell) args.push('--shell', options.shell);
   const env = { ...testHomeEnv(home), ...options.env };

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { latest, planIdOf, requestText, waitForIdleWithAnswer } from '../support/agentConversation';
-import type { EngineClient } from '../support/engineClient';
 import { useAgentEngine } from '../support/agentEngine';
 
 // `!auto <task>` typed at a real shell's prompt while the agent is busy (a plan waits): the
@@ -16,13 +15,6 @@ const SHELLS = [
   { name: 'fish', path: '/usr/bin/fish' },
 ] as const;
 
-async function typeSlowly(client: EngineClient, paneId: number, text: string): Promise<void> {
-  for (const key of text) {
-    client.type(paneId, key);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 describe.each(SHELLS)('`!auto` while a plan waits, at a $name prompt', (shell) => {
   it('goes back to the prompt with a notice; Enter starts it once the agent is free', async () => {
     const { client, model, paneId } = await open({ shell: shell.path });
@@ -34,7 +26,7 @@ describe.each(SHELLS)('`!auto` while a plan waits, at a $name prompt', (shell) =
     await client.request('agent.send', { text: 'make a file', attachments: [], paneId });
     await client.waitFor(() => latest(client)?.status === 'awaiting-approval', 15_000, 'the plan waiting');
 
-    await typeSlowly(client, paneId, '!auto second task\r');
+    await client.typeKeyByKey(paneId, '!auto second task\r');
     const notice = await client.waitFor(
       () => client.eventsOf('pane.notice').find((event) => event.paneId === paneId && event.message.includes('back at the prompt')),
       10_000,

@@ -14,14 +14,6 @@ const SHELLS = [
   { name: 'fish', path: '/usr/bin/fish', historyCommand: 'history' },
 ] as const;
 
-/** Sends keys one at a time, as a person types, so the shell echoes between them. */
-async function typeSlowly(client: EngineClient, paneId: number, text: string): Promise<void> {
-  for (const key of text) {
-    client.type(paneId, key);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 
 /**
  * Runs `command` (which opens a pager), waits until the pager shows `shown`, quits it with
@@ -29,7 +21,7 @@ async function typeSlowly(client: EngineClient, paneId: number, text: string): P
  */
 async function throughPager(client: EngineClient, paneId: number, command: string, shown: string): Promise<void> {
   const from = client.textOf(paneId).length;
-  await typeSlowly(client, paneId, `${command}\r`);
+  await client.typeKeyByKey(paneId, `${command}\r`);
   await client.waitFor(() => client.textOf(paneId).slice(from).includes(shown), 10_000, `${command} to show its first page`);
   const shownAt = client.textOf(paneId).length;
   client.type(paneId, 'q');
@@ -50,14 +42,14 @@ describe.each(SHELLS)('a `# ` instruction right after quitting a pager in $name'
     model.script({ parts: [{ text: 'First.' }] }, { parts: [{ text: 'Second.' }] });
     writeFileSync(join(home, 'long.txt'), Array.from({ length: 500 }, (_, n) => `line ${n + 1}`).join('\n'));
     await throughPager(client, paneId, 'less long.txt', 'line 20');
-    await typeSlowly(client, paneId, '# hello after less\r');
+    await client.typeKeyByKey(paneId, '# hello after less\r');
     expect(requestText(await model.waitForRequest(1))).toContain('hello after less');
 
     repositoryWithCommits(join(home, 'repo'), 80);
-    await typeSlowly(client, paneId, 'cd repo\r');
+    await client.typeKeyByKey(paneId, 'cd repo\r');
     await client.waitForBlock(paneId, 'cd repo');
     await throughPager(client, paneId, 'git log', 'commit number 79');
-    await typeSlowly(client, paneId, '# hello after git log\r');
+    await client.typeKeyByKey(paneId, '# hello after git log\r');
     expect(requestText(await model.waitForRequest(2))).toContain('hello after git log');
 
     const history = await historyOf(client, paneId, shell.historyCommand);
@@ -70,7 +62,7 @@ describe.each(SHELLS)('a `# ` instruction right after quitting a pager in $name'
     const { client, model, paneId } = await open({ shell: shell.path });
     model.script({ parts: [{ text: 'Got it.' }] });
     // Left and Right: the line is the same, but Tandem cannot follow cursor edits.
-    await typeSlowly(client, paneId, '# token abc123');
+    await client.typeKeyByKey(paneId, '# token abc123');
     client.type(paneId, '\x1b[D');
     client.type(paneId, '\x1b[C');
     client.type(paneId, '\r');
@@ -89,7 +81,7 @@ describe.each(SHELLS)('a `# ` instruction right after quitting a pager in $name'
       });
     }
     expect(promptBack()).toBe(true);
-    await typeSlowly(client, paneId, '# token again\r');
+    await client.typeKeyByKey(paneId, '# token again\r');
     expect(requestText(await model.waitForRequest(1))).toContain('token again');
     expect(model.requests).toHaveLength(1);
     const history = await historyOf(client, paneId, shell.historyCommand);

@@ -29,18 +29,10 @@ function atPrompt(client: EngineClient, paneId: number): Promise<unknown> {
   return client.waitFor(() => client.eventsOf('pane.state').filter((s) => s.paneId === paneId).at(-1)?.state === 'PROMPT', 10_000, 'the prompt');
 }
 
-/** Sends keys one at a time, as a person types, so the shell echoes between them. */
-async function typeSlowly(client: EngineClient, paneId: number, text: string): Promise<void> {
-  for (const key of text) {
-    client.type(paneId, key);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 describe.each(SHELLS)('`# ` at a $name prompt', (shell) => {
   it('goes to the agent, never to the shell or its history; the line is left empty', async () => {
     const { client, paneId, home } = await open(shell.path);
-    await typeSlowly(client, paneId, '# list the files here\r');
+    await client.typeKeyByKey(paneId, '# list the files here\r');
     await client.waitFor(() => instructions(client).includes('list the files here'), 10_000, 'the instruction');
     client.type(paneId, 'echo after-instruction\r');
     const block = await client.waitForBlock(paneId, 'echo after-instruction');
@@ -72,7 +64,7 @@ describe.each(SHELLS)('`# ` at a $name prompt', (shell) => {
       client.type(paneId, 'cat <<EOF\r');
       // The shell's continuation prompt (bash `> `, zsh `heredoc> `): the heredoc is open.
       await client.waitFor(() => client.textOf(paneId).slice(from).includes('> '), 10_000, 'the heredoc prompt');
-      await typeSlowly(client, paneId, '# inside the heredoc\rEOF\r');
+      await client.typeKeyByKey(paneId, '# inside the heredoc\rEOF\r');
       const block = await client.waitFor(
         () => client.eventsOf('block.finished').find((b) => b.command.startsWith('cat <<EOF')),
         10_000,
@@ -84,7 +76,7 @@ describe.each(SHELLS)('`# ` at a $name prompt', (shell) => {
     }
     client.type(paneId, 'python3 -q\r');
     await client.waitFor(() => client.textOf(paneId).includes('>>> '), 10_000, 'the python prompt');
-    await typeSlowly(client, paneId, '# inside python\rprint("py-" + "ok")\rexit()\r');
+    await client.typeKeyByKey(paneId, '# inside python\rprint("py-" + "ok")\rexit()\r');
     await client.waitForBlock(paneId, 'python3 -q');
     await client.waitFor(() => client.textOf(paneId).includes('py-ok'), 10_000, "python's output");
     const beforeVi = client.textOf(paneId).length;
@@ -92,7 +84,7 @@ describe.each(SHELLS)('`# ` at a $name prompt', (shell) => {
     await client.waitFor(() => client.eventsOf('block.started').some((b) => b.command === 'vi -u NONE'), 10_000, 'vi');
     // vi has taken the screen (alternate screen on) and reads keys.
     await client.waitFor(() => client.textOf(paneId).slice(beforeVi).includes('\x1b[?1049h'), 10_000, "vi's screen");
-    await typeSlowly(client, paneId, 'i# inside vi\x1b:q!\r');
+    await client.typeKeyByKey(paneId, 'i# inside vi\x1b:q!\r');
     await client.waitForBlock(paneId, 'vi -u NONE');
     expect(instructions(client)).toEqual([]);
   });

@@ -67,7 +67,7 @@ async function openSession(paneInfo: PaneInfo, scrollback = appearance.scrollbac
     });
   const acks: number[] = [];
   const placed = (blockId: string) => {
-    const lines = session.blockMarkers.lines(blockId);
+    const lines = session.blocks.markers.lines(blockId);
     return lines ? `rows ${lines.top}-${lines.bottom}` : 'not placed';
   };
   const hooks: PaneSessionHooks = {
@@ -85,7 +85,7 @@ async function openSession(paneInfo: PaneInfo, scrollback = appearance.scrollbac
   const lineText = (row: number) => buffer().getLine(row)?.translateToString(true) ?? '';
   const cursorLine = () => lineText(buffer().baseY + buffer().cursorY);
   const rows = (blockId: string) => {
-    const lines = session.blockMarkers.lines(blockId);
+    const lines = session.blocks.markers.lines(blockId);
     if (!lines) return undefined;
     const texts: string[] = [];
     for (let row = lines.top; row <= lines.bottom; row++) texts.push(lineText(row));
@@ -228,7 +228,7 @@ describe('PaneSession: one ordered stream into xterm', () => {
     session.receiveBlock(block({ id: 'p2b1', paneId: 2, command: 'pwd', outputOffset: 7 }));
     await untilLogged(5);
     expect(log.slice(3)).toEqual(['listed in 2: ', 'store p2b1 running, rows 4-5']);
-    expect(session.blockMarkers.lines('p1b1')).toBeUndefined();
+    expect(session.blocks.markers.lines('p1b1')).toBeUndefined();
     expect(rows('p2b1')).toEqual(['$ pwd', '']);
     expect(session.hasExited).toBe(false);
     session.dispose();
@@ -248,5 +248,19 @@ describe('PaneSession: links', () => {
     hover();
     session.dispose();
     expect(useLinkStore.getState().hover).toBeUndefined();
+  });
+});
+
+describe('PaneSession: appearance', () => {
+  it('a settings change reaches xterm options that differ and leaves the others as they are', async () => {
+    const { session } = await openSession(info());
+    const themeBefore = session.terminal.options.theme;
+    session.applyAppearance({ ...appearance, fontSize: 17, cursorBlink: true });
+    expect(session.terminal.options.fontSize).toBe(17);
+    expect(session.terminal.options.cursorBlink).toBe(true);
+    expect(session.terminal.options.theme).toBe(themeBefore);
+    session.applyAppearance({ ...appearance, fontSize: 17, cursorBlink: true, theme: 'light' });
+    expect(session.terminal.options.theme).not.toBe(themeBefore);
+    session.dispose();
   });
 });

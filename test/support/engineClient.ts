@@ -89,6 +89,14 @@ export class EngineClient {
     this.ws.send(encodeFrame(FrameKind.Input, paneId, Buffer.from(text, 'utf8')));
   }
 
+  /** Sends keys one at a time, as a person types, so the shell echoes between them. */
+  async typeKeyByKey(paneId: number, text: string): Promise<void> {
+    for (const key of text) {
+      this.type(paneId, key);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
   ack(paneId: number, bytes: number): void {
     this.ws.send(encodeAck(paneId, bytes));
   }

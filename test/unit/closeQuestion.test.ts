@@ -1,22 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { loadSettings, updateSettings } from '../../src/main/settings/configFile';
 import { runningInPane, type PaneRunningSource } from '../../src/main/panes/runningInPane';
 import { closeQuestion, type PaneRunning } from '../../src/shared/closeQuestion';
 import type { Block } from '../../src/shared/blocks';
 import { DEFAULT_SETTINGS, SETTING_LIMITS } from '../../src/shared/settings';
+import { useTempConfigFile } from '../support/tempConfigFile';
 
-const dirs: string[] = [];
-function configFile(content?: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tandem-close-'));
-  dirs.push(dir);
-  const file = join(dir, 'config.toml');
-  if (content !== undefined) writeFileSync(file, content);
-  return file;
-}
-afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const configFile = useTempConfigFile('tandem-close-');
 
 describe('[terminal] confirm_close', () => {
   it('defaults to "running" and takes "always" and "never"', () => {

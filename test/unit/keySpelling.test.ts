@@ -1,11 +1,10 @@
 import fc from 'fast-check';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { loadSettings, updateSettings } from '../../src/main/settings/configFile';
 import { currentSpelling, respellKeys, snakeCase, spellingNotice } from '../../src/main/settings/keySpelling';
 import { DEFAULT_SETTINGS, SETTINGS_KEYS } from '../../src/shared/settings';
+import { useTempConfigFile } from '../support/tempConfigFile';
 
 /** Every key older versions wrote in camelCase, and its key now. */
 const OLD_KEYS: [string, string, string][] = [
@@ -26,15 +25,7 @@ const SNAKE_CASE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 const schemaKeys = Object.entries(SETTINGS_KEYS).flatMap(([table, keys]) => keys.map((key) => [table, key] as const));
 const camelCase = (key: string) => key.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
 
-const dirs: string[] = [];
-function tempFile(content: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tandem-spelling-'));
-  dirs.push(dir);
-  const file = join(dir, 'config.toml');
-  writeFileSync(file, content);
-  return file;
-}
-afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const tempFile = useTempConfigFile('tandem-spelling-');
 
 describe('config.toml key spelling', () => {
   it('the schema spells every key (and table) in snake_case', () => {

@@ -1,20 +1,12 @@
-import { chmodSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { chmodSync, lstatSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { loadSettings, updateSettings } from '../../src/main/settings/configFile';
 import { tandemPaths } from '../../src/main/settings/paths';
 import { DEFAULT_SETTINGS, SETTING_LIMITS, SettingsPatchSchema } from '../../src/shared/settings';
+import { useTempConfigFile } from '../support/tempConfigFile';
 
-const dirs: string[] = [];
-function tempFile(content?: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tandem-settings-'));
-  dirs.push(dir);
-  const file = join(dir, 'config.toml');
-  if (content !== undefined) writeFileSync(file, content);
-  return file;
-}
-afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const tempFile = useTempConfigFile('tandem-settings-');
 
 describe('config.toml', () => {
   it('uses the defaults when there is no file', () => {
@@ -99,7 +91,7 @@ describe('settings updates keep what they do not touch', () => {
   it('updates a symlinked config.toml where it points, keeping its mode', () => {
     const real = tempFile('[terminal]\nfont_size = 12\n');
     chmodSync(real, 0o644);
-    const link = join(dirs[dirs.length - 1]!, 'linked.toml');
+    const link = join(dirname(real), 'linked.toml');
     symlinkSync(real, link);
     updateSettings(link, { terminal: { font_size: 20 } });
     expect(lstatSync(link).isSymbolicLink()).toBe(true);

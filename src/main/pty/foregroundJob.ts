@@ -1,6 +1,7 @@
-import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { readlinkSync } from 'node:fs';
 import { basename } from 'node:path';
 import { foregroundGroupOf } from './processTree';
+import { listProcesses } from './procStat';
 
 /**
  * Programs that page text and read keys from the terminal themselves. `less -X` (git's
@@ -8,24 +9,6 @@ import { foregroundGroupOf } from './processTree';
  * tell that one is waiting for a key.
  */
 const PAGERS = new Set(['less', 'more', 'most', 'pg', 'moar', 'moor', 'lv', 'pspg', 'ov', 'pager', 'sensible-pager']);
-
-interface ProcessStat {
-  pid: number;
-  name: string;
-  group: number;
-}
-
-function statOf(pid: string): ProcessStat | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // "pid (comm) state ppid pgrp ..." — comm may hold spaces and parens.
-    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { pid: Number(pid), name, group: Number(fields[2]) };
-  } catch {
-    return undefined;
-  }
-}
 
 /** The file a process runs, by name: Debian's git starts less as `pager` (an alternatives link), which is its comm. */
 function executableOf(pid: number): string | undefined {
@@ -44,17 +27,11 @@ function executableOf(pid: number): string | undefined {
 export function foregroundJobNames(shellPid: number): string[] | undefined {
   const group = foregroundGroupOf(shellPid);
   if (group === undefined || group === shellPid) return undefined;
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return undefined;
-  }
+  const processes = listProcesses();
+  if (!processes) return undefined;
   const names: string[] = [];
-  for (const entry of entries) {
-    if (entry.charCodeAt(0) < 0x30 || entry.charCodeAt(0) > 0x39) continue;
-    const stat = statOf(entry);
-    if (stat?.group !== group) continue;
+  for (const stat of processes) {
+    if (stat.group !== group) continue;
     names.push(stat.name);
     const executable = executableOf(stat.pid);
     if (executable && executable !== stat.name) names.push(executable);

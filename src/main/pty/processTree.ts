@@ -1,16 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readProcStat } from './procStat';
 
 /** The pty's foreground process group as the shell sees it (Linux /proc), or undefined. */
 export function foregroundGroupOf(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // "pid (comm) state ppid pgrp session tty_nr tpgid ..." — comm may hold spaces and parens.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const tpgid = Number(fields[5]);
-    return Number.isInteger(tpgid) && tpgid > 0 ? tpgid : undefined;
-  } catch {
-    return undefined;
-  }
+  const terminalGroup = readProcStat(pid)?.terminalGroup;
+  return terminalGroup !== undefined && terminalGroup > 0 ? terminalGroup : undefined;
 }
 
 function signal(target: number, sig: NodeJS.Signals): void {

@@ -1,44 +1,9 @@
-import { readFileSync, readdirSync } from 'node:fs';
 import { foregroundGroupOf } from './processTree';
-
-interface ProcessEntry {
-  pid: number;
-  name: string;
-  parent: number;
-  group: number;
-}
-
-function entryOf(pid: string): ProcessEntry | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // "pid (comm) state ppid pgrp ..." — comm may hold spaces and parens.
-    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { pid: Number(pid), name, parent: Number(fields[1]), group: Number(fields[2]) };
-  } catch {
-    return undefined; // Gone since the directory was listed.
-  }
-}
-
-function processTable(): Map<number, ProcessEntry> | undefined {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return undefined;
-  }
-  const table = new Map<number, ProcessEntry>();
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const process = entryOf(entry);
-    if (process) table.set(process.pid, process);
-  }
-  return table;
-}
+import { listProcesses, type ProcStat } from './procStat';
 
 /** The processes from just below the shell down to `pid`, outermost first; [] when `pid` is not below the shell. */
-function chainBelow(shellPid: number, pid: number, table: Map<number, ProcessEntry>): ProcessEntry[] {
-  const chain: ProcessEntry[] = [];
+function chainBelow(shellPid: number, pid: number, table: Map<number, ProcStat>): ProcStat[] {
+  const chain: ProcStat[] = [];
   for (let current = table.get(pid); current && chain.length < 64; current = table.get(current.parent)) {
     if (current.pid === shellPid) return chain;
     chain.unshift(current);
@@ -58,10 +23,11 @@ export function foregroundPrograms(shellPid: number): string[] | undefined {
   const group = foregroundGroupOf(shellPid);
   if (group === undefined) return undefined;
   if (group === shellPid) return [];
-  const table = processTable();
-  if (!table) return undefined;
+  const processes = listProcesses();
+  if (!processes) return undefined;
+  const table = new Map(processes.map((entry) => [entry.pid, entry]));
   const names: string[] = [];
-  const members = [...table.values()].filter((entry) => entry.group === group).sort((a, b) => a.pid - b.pid);
+  const members = processes.filter((entry) => entry.group === group).sort((a, b) => a.pid - b.pid);
   for (const member of members) {
     const chain = chainBelow(shellPid, member.pid, table);
     for (const entry of chain.length > 0 ? chain : [member]) {

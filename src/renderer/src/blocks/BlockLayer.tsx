@@ -12,7 +12,7 @@ const NO_BLOCKS: string[] = [];
 export function BlockLayer({ paneId }: { paneId: number }) {
   const blockIds = useBlocksStore((state) => state.idsByPane[paneId] ?? NO_BLOCKS);
   const layerRef = useCallback(
-    (element: HTMLDivElement | null) => paneSessions.get(paneId)?.blockPositioner.setLayer(element ?? undefined),
+    (element: HTMLDivElement | null) => paneSessions.get(paneId)?.blocks.positioner.setLayer(element ?? undefined),
     [paneId],
   );
   return (

@@ -36,7 +36,7 @@ export const BlockMark = memo(function BlockMark({ paneId, blockId }: { paneId: 
   const elementRef = useCallback(
     (element: HTMLDivElement | null) => {
       rootRef.current = element;
-      paneSessions.get(paneId)?.blockPositioner.register(blockId, element);
+      paneSessions.get(paneId)?.blocks.positioner.register(blockId, element);
     },
     [paneId, blockId],
   );

@@ -13,7 +13,7 @@ export function jumpToBlock(paneId: number, direction: 'previous' | 'next'): boo
   if (buffer.type !== 'normal') return false;
   const { idsByPane, selectedByPane, select } = useBlocksStore.getState();
   const placed = (idsByPane[paneId] ?? [])
-    .map((id) => ({ id, top: session.blockMarkers.lines(id)?.top }))
+    .map((id) => ({ id, top: session.blocks.markers.lines(id)?.top }))
     .filter((entry): entry is { id: string; top: number } => entry.top !== undefined)
     .sort((a, b) => a.top - b.top);
   if (placed.length === 0) return false;

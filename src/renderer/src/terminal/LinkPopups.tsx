@@ -1,4 +1,4 @@
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { ConfirmDialog } from '../dialogs/ConfirmDialog';
 import { isMac } from '../platform/platform';
 import { useLinkStore, type LinkHover } from './linkStore';
 import { displayTarget } from './linkText';
@@ -49,78 +49,31 @@ function LinkHoverTip({ hover }: { hover: LinkHover }) {
 }
 
 /**
- * Asked before a link whose text names another destination opens: both are shown, Cancel
- * has the focus (Enter cancels), Esc or a click outside cancels, and the keyboard goes back
- * to the terminal either way.
+ * Asked before a link whose text names another destination opens: both are shown, and the
+ * keyboard goes back to the terminal whatever the answer. (The click that opened it ends on
+ * the terminal, which takes focus on click: the dialog takes it back.)
  */
 function LinkConfirmDialog({ target, text }: { target: string; text: string }) {
   const answer = useLinkStore((state) => state.answer);
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  const openRef = useRef<HTMLButtonElement>(null);
-
-  const dialogRef = useRef<HTMLDivElement>(null);
-
-  // Modal: the keyboard stays in the dialog until it is answered. (The click that opened it
-  // ends on the terminal, which takes focus on click.)
-  useEffect(() => {
-    cancelRef.current?.focus();
-    const keepFocus = (event: FocusEvent) => {
-      const dialog = dialogRef.current;
-      if (!dialog || !useLinkStore.getState().confirm) return;
-      if (!(event.target instanceof Node) || !dialog.contains(event.target)) cancelRef.current?.focus();
-    };
-    document.addEventListener('focusin', keepFocus);
-    return () => document.removeEventListener('focusin', keepFocus);
-  }, []);
-
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      event.stopPropagation();
-      answer(false);
-    } else if (event.key === 'Tab') {
-      // Two buttons: Tab and Shift+Tab go from one to the other, never out of the dialog.
-      event.preventDefault();
-      (document.activeElement === cancelRef.current ? openRef : cancelRef).current?.focus();
-    }
-  };
-
   return (
-    <div className="overlay" onMouseDown={() => answer(false)}>
-      <div
-        ref={dialogRef}
-        className="link-confirm"
-        data-testid="link-confirm"
-        role="alertdialog"
-        aria-modal="true"
-        aria-labelledby="link-confirm-title"
-        aria-describedby="link-confirm-body"
-        onMouseDown={(event) => event.stopPropagation()}
-        onKeyDown={onKeyDown}
-      >
-        <h2 id="link-confirm-title" className="link-confirm__title">
-          This link goes somewhere else than its text says
-        </h2>
-        <div id="link-confirm-body">
-          <p className="link-confirm__label">Its text shows</p>
-          <code className="link-confirm__url" data-testid="link-confirm-text">
-            {text}
-          </code>
-          <p className="link-confirm__label">but it opens</p>
-          <code className="link-confirm__url link-confirm__url--target" data-testid="link-confirm-target">
-            {displayTarget(target)}
-          </code>
-        </div>
-        <div className="link-confirm__actions">
-          <button type="button" ref={cancelRef} data-testid="link-confirm-cancel" onClick={() => answer(false)}>
-            Cancel
-          </button>
-          <button type="button" ref={openRef} className="button--primary" data-testid="link-confirm-open" onClick={() => answer(true)}>
-            Open
-          </button>
-        </div>
-      </div>
-    </div>
+    <ConfirmDialog
+      testId="link-confirm"
+      confirmTestId="link-confirm-open"
+      className="link-confirm"
+      title="This link goes somewhere else than its text says"
+      confirmLabel="Open"
+      confirmKind="primary"
+      onAnswer={answer}
+    >
+      <p className="link-confirm__label">Its text shows</p>
+      <code className="link-confirm__url" data-testid="link-confirm-text">
+        {text}
+      </code>
+      <p className="link-confirm__label">but it opens</p>
+      <code className="link-confirm__url link-confirm__url--target" data-testid="link-confirm-target">
+        {displayTarget(target)}
+      </code>
+    </ConfirmDialog>
   );
 }
 

@@ -1,22 +1,19 @@
-import { Terminal, type IDisposable } from '@xterm/xterm';
-import { Unicode11Addon } from '@xterm/addon-unicode11';
+import type { Terminal } from '@xterm/xterm';
 import type { Block } from '../../../shared/blocks';
 import type { PaneInfo } from '../../../shared/protocol';
-import { BlockMarkers } from '../blocks/blockMarkers';
-import { BlockPlacement } from '../blocks/blockPlacement';
-import { BlockPositioner } from '../blocks/blockPositioner';
-import { isMac } from '../platform/platform';
-import type { ResolvedTheme } from '../settings/settingsStore';
+import { PaneBlocks } from '../blocks/paneBlocks';
 import type { PaneEvent } from './applyPaneEvent';
 import type { InputPriority } from './inputPriority';
 import { deadPaneLine } from './deadPaneKeys';
+import { createPaneTerminal, PaneAppearance, type TerminalAppearance } from './paneAppearance';
 import { PaneFind } from './paneFind';
 import { PaneInput } from './paneInput';
 import { PaneOutputQueue } from './paneOutputQueue';
 import type { PaneStreamSink } from './paneStreamRouter';
 import { TerminalHost } from './terminalHost';
 import { TerminalLinks } from './terminalLinks';
-import { terminalTheme } from './terminalThemes';
+
+export type { TerminalAppearance } from './paneAppearance';
 
 /** What the pane needs from the engine connection. */
 export interface PaneTransport {
@@ -38,38 +35,26 @@ export interface PaneSessionHooks {
   onPaneEvent(event: PaneEvent): void;
 }
 
-export interface TerminalAppearance {
-  fontFamily: string;
-  fontSize: number;
-  scrollback: number;
-  cursorBlink: boolean;
-  webgl: boolean;
-  copyOnSelect: boolean;
-  theme: ResolvedTheme;
-}
-
 /**
  * One pane's terminal, alive from the engine's answer until the pane closes. It outlives
  * React components: moving a pane in the layout re-parents its host, nothing is re-created.
  * The pane's stream goes through one ordered queue into xterm (PaneOutputQueue); block
- * edges are placed as the queue reaches them (BlockPlacement); TerminalHost places, sizes
+ * edges are placed as the queue reaches them (PaneBlocks); TerminalHost places, sizes
  * and focuses it; PaneInput and PaneFind do keys and clipboard, and find; TerminalLinks
- * shows where links go and opens them.
+ * shows where links go and opens them; PaneAppearance keeps xterm's options as the
+ * settings say.
  */
 export class PaneSession implements PaneStreamSink {
   paneId = 0;
   readonly terminal: Terminal;
-  readonly blockMarkers: BlockMarkers;
-  readonly blockPositioner: BlockPositioner;
+  readonly blocks: PaneBlocks;
   /** Find in the scrollback (the find bar). */
   readonly find: PaneFind;
   private readonly queue: PaneOutputQueue;
-  private readonly placement: BlockPlacement;
   private readonly host: TerminalHost;
   private readonly input: PaneInput;
   private readonly links: TerminalLinks;
-  private readonly disposables: IDisposable[] = [];
-  private appearance: TerminalAppearance;
+  private readonly appearance: PaneAppearance;
   private exited = false;
   private disposed = false;
 
@@ -81,38 +66,22 @@ export class PaneSession implements PaneStreamSink {
     priority: InputPriority,
   ) {
     this.paneId = info.paneId;
-    this.appearance = appearance;
-    this.terminal = new Terminal({
-      cols: Math.max(2, info.cols),
-      rows: Math.max(1, info.rows),
-      allowProposedApi: true,
-      scrollback: appearance.scrollback,
-      fontFamily: appearance.fontFamily,
-      fontSize: appearance.fontSize,
-      cursorBlink: appearance.cursorBlink,
-      theme: terminalTheme(appearance.theme),
-      macOptionIsMeta: false,
-      rightClickSelectsWord: isMac,
-    });
-    this.terminal.loadAddon(new Unicode11Addon());
-    this.terminal.unicode.activeVersion = '11';
+    this.terminal = createPaneTerminal(info, appearance);
+    this.appearance = new PaneAppearance(this.terminal, appearance);
     this.links = new TerminalLinks(this.terminal, { focus: () => this.focus() });
-
-    this.blockMarkers = new BlockMarkers(this.terminal, () => this.blockPositioner.invalidate());
-    this.blockPositioner = new BlockPositioner(this.terminal, this.blockMarkers);
-    this.placement = new BlockPlacement(this.blockMarkers);
+    this.blocks = new PaneBlocks(this.terminal);
     this.queue = new PaneOutputQueue(this.terminal, () => this.paneId, (paneId, count) => transport.sendAck(paneId, count), priority);
-    this.find = new PaneFind(this.terminal, () => this.appearance.theme);
+    this.find = new PaneFind(this.terminal, () => this.appearance.current.theme);
 
     this.host = new TerminalHost(
       this.terminal,
       {
         paneId: () => this.paneId,
         hasExited: () => this.exited,
-        webglWanted: () => this.appearance.webgl,
+        webglWanted: () => this.appearance.current.webgl,
         resize: (paneId, cols, rows) => transport.resize(paneId, cols, rows),
         onFocus: (paneId) => hooks.onFocus(paneId),
-        onGeometryChange: () => this.blockPositioner.invalidateGeometry(),
+        onGeometryChange: () => this.blocks.invalidateGeometry(),
       },
       { cols: info.cols, rows: info.rows },
     );
@@ -121,7 +90,7 @@ export class PaneSession implements PaneStreamSink {
       {
         paneId: () => this.paneId,
         hasExited: () => this.exited,
-        copyOnSelect: () => this.appearance.copyOnSelect,
+        copyOnSelect: () => this.appearance.current.copyOnSelect,
         sendInput: (paneId, data) => transport.sendInput(paneId, data),
         onRestartRequested: (paneId) => hooks.onRestartRequested(paneId),
         onCloseRequested: (paneId) => hooks.onCloseRequested(paneId),
@@ -129,19 +98,7 @@ export class PaneSession implements PaneStreamSink {
       },
       priority,
     );
-
-    const invalidateBlocks = () => this.blockPositioner.invalidate();
-    this.disposables.push(
-      ...this.input.listen(this.host.element),
-      // Once per parsed write (so blocks move in the same frame as the text), and after any
-      // render (a scrolled viewport). Not per line feed or scrolled line: a flood has
-      // hundreds of thousands, and listening to them slows xterm down measurably.
-      this.terminal.onWriteParsed(invalidateBlocks),
-      this.terminal.onResize(() => this.blockPositioner.invalidateGeometry()),
-      this.terminal.onRender(invalidateBlocks),
-      this.terminal.buffer.onBufferChange(invalidateBlocks),
-      this.blockMarkers.watchScreenClears(),
-    );
+    this.input.listen(this.host.element);
     this.enterStream(info);
     if (info.exited) this.markExited(info.exited.exitCode);
   }
@@ -155,7 +112,7 @@ export class PaneSession implements PaneStreamSink {
   /** block.started / block.finished: the event sits in the stream right at the edge it describes. */
   receiveBlock(block: Block): void {
     this.queue.event(() => {
-      this.placement.placeAtCursor(block);
+      this.blocks.placeAtCursor(block);
       this.hooks.onBlock(block);
     });
   }
@@ -175,7 +132,7 @@ export class PaneSession implements PaneStreamSink {
   private enterStream(info: PaneInfo): void {
     if (info.snapshot) this.queue.text(info.snapshot);
     this.queue.event(() => {
-      this.placement.placeSnapshot(info.snapshotBlocks ?? [], info.blocks ?? [], info.streamOffset);
+      this.blocks.placeSnapshot(info.snapshotBlocks ?? [], info.blocks ?? [], info.streamOffset);
       this.hooks.onBlocksListed(info.paneId, info.blocks ?? []);
     });
     if (info.snapshotState) this.queue.text(info.snapshotState);
@@ -198,7 +155,7 @@ export class PaneSession implements PaneStreamSink {
     this.queue.dropStream();
     this.paneId = info.paneId;
     this.exited = false;
-    this.placement.reset();
+    this.blocks.reset();
     this.host.setEngineSize({ cols: info.cols, rows: info.rows });
     this.enterStream(info);
     this.host.scheduleFit();
@@ -224,17 +181,9 @@ export class PaneSession implements PaneStreamSink {
   }
 
   applyAppearance(appearance: TerminalAppearance): void {
-    const previous = this.appearance;
-    this.appearance = appearance;
-    const options = this.terminal.options;
-    if (previous.fontFamily !== appearance.fontFamily) options.fontFamily = appearance.fontFamily;
-    if (previous.fontSize !== appearance.fontSize) options.fontSize = appearance.fontSize;
-    if (previous.scrollback !== appearance.scrollback) options.scrollback = appearance.scrollback;
-    if (previous.cursorBlink !== appearance.cursorBlink) options.cursorBlink = appearance.cursorBlink;
-    if (previous.theme !== appearance.theme) options.theme = terminalTheme(appearance.theme);
-    if (previous.webgl !== appearance.webgl) this.host.updateWebgl();
+    if (this.appearance.apply(appearance).webglChanged) this.host.updateWebgl();
     this.host.scheduleFit();
-    this.blockPositioner.invalidateGeometry();
+    this.blocks.invalidateGeometry();
   }
 
   focus(): void {
@@ -252,9 +201,7 @@ export class PaneSession implements PaneStreamSink {
     this.input.dispose();
     this.links.dispose();
     this.host.dispose();
-    this.disposables.forEach((disposable) => disposable.dispose());
-    this.blockPositioner.dispose();
-    this.blockMarkers.forgetAll();
+    this.blocks.dispose();
     this.terminal.dispose();
   }
 

@@ -24,6 +24,7 @@ export interface PaneInputOwner {
  */
 export class PaneInput {
   private copyTimer = 0;
+  private listeners: IDisposable[] = [];
 
   constructor(
     private readonly terminal: Terminal,
@@ -31,8 +32,8 @@ export class PaneInput {
     private readonly priority: InputPriority,
   ) {}
 
-  /** Listens to xterm's input and to native paste events on `host`. */
-  listen(host: HTMLElement): IDisposable[] {
+  /** Listens to xterm's input and to native paste events on `host`, until disposed. */
+  listen(host: HTMLElement): void {
     // Native paste (Ctrl+Shift+V, Cmd+V, middle click) lands here; route it through
     // term.paste() so bracketed paste mode is honoured and exited panes ignore it.
     const onPaste = (event: ClipboardEvent) => {
@@ -41,7 +42,7 @@ export class PaneInput {
       this.paste(event.clipboardData?.getData('text/plain') ?? '');
     };
     host.addEventListener('paste', onPaste, true);
-    return [
+    this.listeners = [
       { dispose: () => host.removeEventListener('paste', onPaste, true) },
       this.terminal.onData((data) => this.onInput(data)),
       this.terminal.onBinary((data) => {
@@ -70,6 +71,7 @@ export class PaneInput {
 
   dispose(): void {
     window.clearTimeout(this.copyTimer);
+    this.listeners.forEach((listener) => listener.dispose());
   }
 
   private onInput(data: string): void {

@@ -1,5 +1,5 @@
 import { effectiveFontSize, resolvedTheme, useSettingsStore } from '../settings/settingsStore';
-import type { TerminalAppearance } from './PaneSession';
+import type { TerminalAppearance } from './paneAppearance';
 import { paneSessions } from './paneSessions';
 
 export function currentAppearance(): TerminalAppearance {
