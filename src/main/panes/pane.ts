@@ -3,11 +3,9 @@ import type { Block, TerminalState } from '../../shared/blocks';
 import { DisposableStore, Emitter, type Disposable } from '../../shared/events';
 import type { Events, NoticeEnd, PaneInfo } from '../../shared/protocol';
 import type { BlockOutput } from '../blocks/mirror/blockOutputs';
-import type { MirrorThread } from '../blocks/mirror/mirrorThread';
-import type { EngineLog } from '../log/engineLog';
-import type { PromptRequest } from '../prompt/promptInterceptor';
 import { PtyThrottle } from '../pty/flowControl';
 import { PaneDelivery, type PaneListener } from './paneDelivery';
+import type { PaneOptions } from './paneOptions';
 import { clampSize } from './paneSize';
 import { PaneStream } from './paneStream';
 import type { PaneWatcher } from './paneWatcher';
@@ -16,35 +14,10 @@ import { StepEnvFile } from './stepEnvFile';
 import { ShellProcess, type NoticeLevel, type ShellExit } from './shellProcess';
 import { promptShellOf, shellName } from './shellName';
 
-export type { PaneListener };
+export type { PaneListener, PaneOptions };
 
 /** The topic of the notice that the integration went silent (withdrawn when it reports in late). */
 const INTEGRATION_SILENT = 'integration-silent';
-
-export interface PaneOptions {
-  id: number;
-  shellPath?: string;
-  shellArgs?: string[];
-  cwd: string;
-  cols: number;
-  rows: number;
-  scrollback: number;
-  integration: boolean;
-  login: boolean;
-  env?: NodeJS.ProcessEnv;
-  /** Variables whose exported values the shell integration reports (`[context] include_env`, no secrets). */
-  reportEnv?: readonly string[];
-  /** How long the integration may take to report in before the pane falls back to heuristics (default 10 s). */
-  integrationTimeoutMs?: number;
-  /** Serialized screen to show before the shell's first output (session restore). */
-  restoredSnapshot?: string;
-  /** A `# ` instruction or `?? ` question typed at the prompt (taken away from the shell). */
-  onPromptRequest?: (paneId: number, request: PromptRequest) => void;
-  /** Where the pane's warnings and shell start failures are recorded. */
-  log?: EngineLog;
-  /** The mirror thread (tests); the process's own by default. */
-  mirrorThread?: MirrorThread;
-}
 
 /**
  * One terminal pane, layered like a pty host: the shell process (ShellProcess), what its

@@ -1,0 +1,29 @@
+import type { MirrorThread } from '../blocks/mirror/mirrorThread';
+import type { EngineLog } from '../log/engineLog';
+import type { PromptRequest } from '../prompt/promptInterceptor';
+
+/** What a pane is started with. */
+export interface PaneOptions {
+  id: number;
+  shellPath?: string;
+  shellArgs?: string[];
+  cwd: string;
+  cols: number;
+  rows: number;
+  scrollback: number;
+  integration: boolean;
+  login: boolean;
+  env?: NodeJS.ProcessEnv;
+  /** Variables whose exported values the shell integration reports (`[context] include_env`, no secrets). */
+  reportEnv?: readonly string[];
+  /** How long the integration may take to report in before the pane falls back to heuristics (default 10 s). */
+  integrationTimeoutMs?: number;
+  /** Serialized screen to show before the shell's first output (session restore). */
+  restoredSnapshot?: string;
+  /** A `# ` instruction or `?? ` question typed at the prompt (taken away from the shell). */
+  onPromptRequest?: (paneId: number, request: PromptRequest) => void;
+  /** Where the pane's warnings and shell start failures are recorded. */
+  log?: EngineLog;
+  /** The mirror thread (tests); the process's own by default. */
+  mirrorThread?: MirrorThread;
+}
