@@ -1,22 +1,26 @@
 /** What the approval gate is asked (a proposed command or file edit) and what it answers: shared by the gate and the decisions it delegates. */
 import type { RiskLevel } from '../riskTypes';
 
-/** One command the agent wants to run, with where it would run and what it belongs to. */
-export interface ProposedCommand {
-  command: string;
-  /** The model's one-sentence reason for it (hooks see it). */
-  purpose?: string;
+/** Where a proposal was made: the pane's directory and the conversation, plan and step it belongs to. */
+interface ProposalPlace {
   cwd: string;
   paneId?: number;
   conversationId?: string;
   planId?: string;
   step?: number;
+}
+
+/** One command the agent wants to run, with where it would run and what it belongs to. */
+export interface ProposedCommand extends ProposalPlace {
+  command: string;
+  /** The model's one-sentence reason for it (hooks see it). */
+  purpose?: string;
   /** Variables the step runs with besides the shell's own (NO_PAGER_ENV): judged with them. */
   environment?: Readonly<Record<string, string>>;
 }
 
-/** A file change of the agent's file tools, with where it was asked for. */
-export interface ProposedEdit {
+/** A file change of the agent's file tools, with where it was asked for (an edit outside the pane's `cwd` always asks). */
+export interface ProposedEdit extends ProposalPlace {
   tool: 'edit_file' | 'write_file';
   /** The file, absolute (a symlink's target). */
   path: string;
@@ -25,12 +29,6 @@ export interface ProposedEdit {
   /** The step's one-line description (`edit_file src/app.ts`): what hooks and the audit log see. */
   command: string;
   purpose?: string;
-  /** The pane's working directory: edits outside it always ask. */
-  cwd: string;
-  paneId?: number;
-  conversationId?: string;
-  planId?: string;
-  step?: number;
 }
 
 export type DecidedBy = 'builtin' | 'policy' | 'hook' | 'grant' | 'default';
