@@ -114,6 +114,11 @@ export class BlockTracker {
     if (this.current) this.current.typedInPager = true;
   }
 
+  /** Whether the running block already has the user typing in its pager (one look at /proc per block is enough). */
+  get userTypedInPager(): boolean {
+    return this.current?.typedInPager === true;
+  }
+
   /**
    * Feed one mark. `streamOffset` is the byte offset in the pane's output just past the mark.
    */

@@ -179,9 +179,10 @@ export class Pane {
   write(data: Uint8Array | string): void {
     if (!this.process.running) return;
     this.delivery.userInput();
-    this.noteKeyForPager();
     const { toShell, requests, refusal } = this.input.fromUser(data);
     this.toShell(toShell, true);
+    // After the write: the look at /proc it may take is never on the keystroke's way to the shell.
+    this.noteKeyForPager();
     this.input.dispatch(requests);
     // Its cause is gone once a command starts there (the line was dealt with) or a run takes the pane.
     if (refusal) this.notice('warning', refusal, { ends: ['command', 'run-start'] });
@@ -325,7 +326,7 @@ export class Pane {
 
   /** A key for a pager (or full-screen program) of the running block: a 141 it ends with is the user quitting it. */
   private noteKeyForPager(): void {
-    if (!this.tracker.running) return;
+    if (!this.tracker.running || this.tracker.userTypedInPager) return;
     if (this.stream.mirror.isAlternateScreen || this.process.foregroundPager() !== undefined) this.tracker.markUserInPager();
   }
 
