@@ -94,9 +94,19 @@ function outsideOriginRegion(mirror: TerminalMirror): boolean {
   return active !== undefined && (row < active.scrollTop || row > active.scrollBottom);
 }
 
+/**
+ * A top screen row marked as continuing a row that CSI S scrolled away: printing marks a row
+ * wrapped only by wrapping onto it from the row above, and there is none. The mark means
+ * nothing at the top, but a later insert-line (CSI L) moves it down where it joins rows.
+ */
+function topRowWrapped(mirror: TerminalMirror): boolean {
+  const terminal = headlessOf(mirror);
+  return [terminal.buffer.normal, terminal.buffer.alternate].some((buffer) => buffer.getLine(buffer.baseY)?.isWrapped === true);
+}
+
 /** States no sequence recreates (see each); the properties skip them. */
 function unrecreatable(mirror: TerminalMirror): boolean {
-  return !charsetInUseIsDesignated(mirror) || pendingWrapOverBlank(mirror) || outsideOriginRegion(mirror);
+  return !charsetInUseIsDesignated(mirror) || pendingWrapOverBlank(mirror) || outsideOriginRegion(mirror) || topRowWrapped(mirror);
 }
 
 describe('re-attach snapshot: the terminal state beyond the normal screen', () => {
