@@ -34,8 +34,8 @@ export interface StepApproval {
 /** Who let a step run, or kept it from running: the card says it ("allowed by Allow all"). */
 export interface StepDecider {
   verdict: 'allowed' | 'denied' | 'skipped';
-  /** you: a button or key on this step; allow-all: the plan's Allow all; auto: an `!auto` run (GREEN steps); the rest: the approval gate. */
-  by: 'you' | 'allow-all' | 'auto' | 'grant' | 'policy' | 'hook' | 'builtin';
+  /** you: a button or key on this step; allow-all: the plan's Allow all; auto: an `!auto` run (GREEN steps); headless: a `tandem agent` run's approval mode; the rest: the approval gate. */
+  by: 'you' | 'allow-all' | 'auto' | 'headless' | 'grant' | 'policy' | 'hook' | 'builtin';
   /** The action or rule: "Allow once", "Deny", "policy ~/.config/tandem/policy.toml: allow git status". */
   rule: string;
 }

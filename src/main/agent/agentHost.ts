@@ -5,6 +5,7 @@ import type { EngineLog } from '../log/engineLog';
 import type { ApprovalGate } from '../safety/approval/approvalGate';
 import type { AuditLog } from '../safety/audit/auditLog';
 import type { AgentPane } from './agentPane';
+import type { PlanRules } from './plan/plan';
 import type { ApiKeyStore } from './modelConnection';
 
 /** What the agent needs from the engine. */
@@ -26,6 +27,8 @@ export interface AgentHost {
   log?: Pick<EngineLog, 'error' | 'warning'>;
   /** Screenshots and the window list (desktop/); absent: the agent's looks say they are not available. */
   desktop?: Desktop;
+  /** The rules of every plan in a `tandem agent` run (who refuses what nobody approves, its step limit). */
+  planRules?(): PlanRules | undefined;
   /** An `!auto` run started (a pane id) or ended (undefined): Watch mode's hints keep quiet meanwhile. */
   autoChanged?(paneId: number | undefined): void;
 }

@@ -14,6 +14,7 @@ import { Conversation, type ConversationSurroundings } from './conversation/conv
 import { ModelChoice, type BackendKind } from './modelConnection';
 import { ModelLists } from './modelList';
 import { ModelRequests } from './modelRequests';
+import type { PlanRules } from './plan/plan';
 import type { PlanStop } from './plan/planEvents';
 import type { PlanRunner } from './plan/planRunner';
 import { NO_PAGER_ENV } from './plan/stepEnvironment';
@@ -84,7 +85,7 @@ export class AgentSession {
       log: host.log,
       stepTimeoutMs: () => this.auto.stepTimeoutMs() ?? this.settings().step_timeout_seconds * 1000,
       stepEnv: () => (this.settings().steps_use_pager ? undefined : NO_PAGER_ENV),
-      planRules: () => this.auto.planRules(),
+      planRules: () => this.planRules(),
       summarizer: this.summarizer,
       desktop: host.desktop,
     });
@@ -150,9 +151,17 @@ export class AgentSession {
 
   // ── Requests from the panel ──────────────────────────────────────────────────────────
 
-  /** `modelHint` goes to the model with the message but is not shown in the panel. */
+  /** The loop, a request, a `! cmd` or an auto run is in progress (a plan waiting for a decision counts). */
+  get working(): boolean {
+    return this.loop.running || this.requests.current !== undefined || this.userCommand.running || this.auto.running || this.tools.plan?.waitingForUser === true;
+  }
+
+  /**
+   * `modelHint` goes to the model with the message but is not shown in the panel; `data` goes
+   * before it (text piped into `tandem agent`, already marked as data and scrubbed).
+   */
   async send(
-    request: { text: string; attachments: string[]; paneId?: number },
+    request: { text: string; attachments: string[]; paneId?: number; data?: string },
     source: 'panel' | 'prompt' | 'auto' = 'panel',
     modelHint?: string,
     itemId: string = randomUUID(),
@@ -177,6 +186,7 @@ export class AgentSession {
       at: Date.now(),
     });
     const content: AgentContent[] = attachments.map((attachment) => ({ type: 'text', text: attachment.content }));
+    if (request.data) content.unshift({ type: 'text', text: request.data });
     const autoEnd = this.auto.takeEndNote();
     if (autoEnd) content.unshift({ type: 'text', text: autoEnd });
     if (text) content.push({ type: 'text', text: modelHint ? `${scrubbed.text}\n${modelHint}` : scrubbed.text });
@@ -371,6 +381,14 @@ export class AgentSession {
     if (plan?.waitingForUser) return 'awaiting-approval';
     if (this.loop.running) return 'thinking';
     return 'idle';
+  }
+
+  /** A headless run's rules (who refuses, the step limit) under an auto run's, when one runs. */
+  private planRules(): PlanRules | undefined {
+    const auto = this.auto.planRules();
+    const headless = this.host.planRules?.();
+    if (!headless) return auto;
+    return { ...headless, ...auto, stepLimit: auto?.stepLimit ?? headless.stepLimit };
   }
 
   private settings(): Settings['ai'] {

@@ -5,6 +5,7 @@ import { closeQuestion, type CloseQuestion, type PaneRunning } from '../../share
 import type { HelloResult, HostWarning, PaneInfo, SessionLayout } from '../../shared/protocol';
 import type { Settings, SettingsPatch } from '../../shared/settings';
 import { AgentSession } from '../agent/agentSession';
+import type { PlanRules } from '../agent/plan/plan';
 import { MemoryKeyStore, type ApiKeyStore } from '../agent/modelConnection';
 import { WatchHints } from '../companion/watchHints';
 import type { Desktop } from '../desktop/desktop';
@@ -49,6 +50,17 @@ export interface EngineOptions {
   hostWarnings?: HostWarning[];
   /** How long session grants outlive the last window (GRANTS_KEPT_WITHOUT_WINDOW_MS); tests shorten it. */
   grantsKeptWithoutWindowMs?: number;
+  /** A `tandem agent` run (src/main/headless/): no saved session, its own narrowing policy, its plan rules and settings. */
+  headless?: HeadlessEngineOptions;
+}
+
+export interface HeadlessEngineOptions {
+  /** `--policy FILE`: judged with the user's policy, but it can only narrow it. */
+  runPolicyFile?: string;
+  /** The rules of every plan of the run (who refuses what nobody approves, its step limit). */
+  planRules(): PlanRules | undefined;
+  /** The run's flags over config.toml (`--max-steps`, `--max-tokens`). */
+  adjustSettings?(settings: Settings): Settings;
 }
 
 export class UserError extends Error {}
@@ -82,7 +94,7 @@ export class Engine {
     this.paths = options.paths ?? tandemPaths(this.env);
     this.log = new EngineLog({ file: this.paths.logFile, echo: options.echoLog });
     this.liveSettings = new LiveSettings(this.paths, this.log);
-    this.gate = createApprovalGate(this.paths, this.env, { systemPolicyFile: options.systemPolicyFile, log: this.log });
+    this.gate = createApprovalGate(this.paths, this.env, { systemPolicyFile: options.systemPolicyFile, log: this.log, runPolicyFile: options.headless?.runPolicyFile });
     this.audit = new AuditLog(this.paths.auditFile, this.paths.auditHeadFile, {
       onError: (error) => {
         console.error(`tandem: the audit log could not be written: ${error.message}`);
@@ -90,7 +102,7 @@ export class Engine {
       },
     });
     this.agent = new AgentSession({
-      settings: () => this.liveSettings.current,
+      settings: () => this.settings,
       env: this.env,
       keys: options.keys ?? new MemoryKeyStore(),
       pane: (paneId) => this.panes.get(paneId),
@@ -101,6 +113,7 @@ export class Engine {
       audit: this.audit,
       log: this.log,
       autoChanged: (paneId) => this.watchHints.quietIn(paneId),
+      planRules: options.headless?.planRules,
       desktop:
         options.desktop ??
         chooseDesktop({
@@ -111,10 +124,10 @@ export class Engine {
         }),
     });
     this.watchHints = new WatchHints({
-      settings: () => this.liveSettings.current.companion,
+      settings: () => this.settings.companion,
       show: (paneId, hint) => this.client?.event('companion.hint', { paneId, hint }),
     });
-    this.session = new SessionKeeper(this.paths.sessionFile, this.settings.session.restore, this.log);
+    this.session = new SessionKeeper(this.paths.sessionFile, this.keepsSession && this.settings.session.restore, this.log);
     this.grantLifetime = new GrantLifetime(() => this.agent.revokeAllGrants(), options.grantsKeptWithoutWindowMs);
     this.liveSettings.onChanged((change) => {
       this.client?.event('settings.changed', change);
@@ -124,7 +137,13 @@ export class Engine {
   }
 
   get settings(): Settings {
-    return this.liveSettings.current;
+    const settings = this.liveSettings.current;
+    return this.options.headless?.adjustSettings?.(settings) ?? settings;
+  }
+
+  /** The desktop app and browser mode keep the session; a `tandem agent` run leaves it alone. */
+  private get keepsSession(): boolean {
+    return this.options.headless === undefined;
   }
 
   /**
@@ -304,7 +323,7 @@ export class Engine {
   /** Remember the renderer's layout and write the session file with fresh scrollback. */
   saveSession(layout?: SessionLayout): Promise<void> {
     if (layout) this.session.remember(layout);
-    if (!this.settings.session.restore) return Promise.resolve();
+    if (!this.keepsSession || !this.settings.session.restore) return Promise.resolve();
     return this.session.save((paneId) => this.panes.get(paneId), this.settings.terminal.scrollback);
   }
 

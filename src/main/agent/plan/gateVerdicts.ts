@@ -11,7 +11,7 @@ type JudgedEvent = Extract<PlanEvent, { kind: 'judged' }>;
  * verdict (refused, never blocked waiting for an edit). `plan.halt` stops the plan after such
  * a step; `plan.open` is false once the plan is settled.
  */
-export function applyGateVerdict(step: PlanStep, event: JudgedEvent, plan: { auto: boolean; open: boolean; halt(reason: string): void; effects: PlanEffect[] }): void {
+export function applyGateVerdict(step: PlanStep, event: JudgedEvent, plan: { refuser?: { name: string; by: 'auto' | 'headless' }; open: boolean; halt(reason: string): void; effects: PlanEffect[] }): void {
   const { effects } = plan;
   // The user edited the step meanwhile: the new command is judged in its turn.
   if (step.command !== event.command) return;
@@ -36,15 +36,16 @@ export function applyGateVerdict(step: PlanStep, event: JudgedEvent, plan: { aut
     ...(decision.personal ? { personal: true } : {}),
   };
   if (!plan.open || !isOpen(step)) return;
-  if (plan.auto && decision.blocked) {
+  if (plan.refuser && decision.blocked) {
+    const { name, by } = plan.refuser;
     const why = reasonSentences(decision.reasons);
-    const rule = `auto mode, which refuses RED steps${why ? `: ${why}` : '.'}`;
+    const rule = `${name}, which refuses RED steps${why ? `: ${why}` : '.'}`;
     step.result = { content: `Not run: refused by ${rule} Find another way, or leave this to the user and say so.`, isError: true };
     step.status = 'denied';
-    step.detail = `refused (RED) by auto mode${why ? `: ${why}` : ''}`;
-    step.decider = { verdict: 'denied', by: 'auto', rule: 'RED: never runs in auto mode' };
+    step.detail = `refused (RED) by ${name}${why ? `: ${why}` : ''}`;
+    step.decider = { verdict: 'denied', by, rule: `RED: never runs in ${name}` };
     effects.push(stepAudit(step, 'denied', { decision: 'deny', decidedBy: auditDecidedBy(step.decider), reason: why || undefined }));
-    plan.halt(`Step ${step.index} was refused: auto mode does not run RED steps.`);
+    plan.halt(`Step ${step.index} was refused: ${name} does not run RED steps.`);
   } else if (decision.decision === 'deny') {
     step.result = { content: `Not run: denied by ${decision.rule}.`, isError: true };
     step.status = 'denied';

@@ -5,7 +5,7 @@ import { USER_CANCEL, type PlanEffect, type PlanEvent, type PlanWait, type StepE
 import { auditDecidedBy, blockedDetail, gateDecider, isJudged, MAX_PLAN_STEPS, stepAudit, type PlanStep } from './planStep';
 import { applyStepDecision } from './stepDecisions';
 import { applyGateVerdict } from './gateVerdicts';
-import { refuseBeyondLimit } from './stepLimit';
+import { refuseAsking, refuseBeyondLimit } from './stepLimit';
 import { applyStepEnd } from './stepEnds';
 
 type StepActionEvent = Extract<PlanEvent, { kind: 'step-action' }>;
@@ -19,6 +19,13 @@ export interface PlanRules {
    * cards (`beyondLimit`), and the model is told the run's limit of `total` steps was reached.
    */
   stepLimit?: { left: number; total: number };
+  /**
+   * A `tandem agent` run: nobody can edit a blocked step there, so RED steps are refused and a
+   * step that fails or is refused ends the plan, as in auto; `name` says who refused
+   * ("tandem agent --approve=policy"). With `refuseAsking` nobody is there at all: GREEN steps
+   * that only the built-in default asks about run, and every other step that would ask is refused.
+   */
+  headless?: { name: string; refuseAsking: boolean };
 }
 
 /**
@@ -51,6 +58,12 @@ export class Plan {
 
   get auto(): boolean {
     return this.rules.auto === true;
+  }
+
+  /** Who refuses RED steps and ends the plan at a failure, with nobody to edit or continue: an auto run, a headless one; undefined: the user decides. */
+  private get refuser(): { name: string; by: 'auto' | 'headless' } | undefined {
+    if (this.rules.headless) return { name: this.rules.headless.name, by: 'headless' };
+    return this.auto ? { name: 'auto mode', by: 'auto' } : undefined;
   }
 
   get steps(): readonly Readonly<PlanStep>[] {
@@ -184,7 +197,7 @@ export class Plan {
         if (step.kind === 'ui' && isOpen(step)) step.ui = event.ui;
         return;
       case 'judged':
-        applyGateVerdict(step, event, { auto: this.auto, open: !this.settled, halt: (reason) => this.halt(reason), effects });
+        applyGateVerdict(step, event, { refuser: this.refuser, open: !this.settled, halt: (reason) => this.halt(reason), effects });
         return;
       case 'step-action':
         this.stepAction(step, event, effects);
@@ -224,7 +237,7 @@ export class Plan {
     const limit = this.rules.stepLimit;
     const withinLimit = this.list.filter((candidate) => !candidate.beyondLimit).length;
     this.list.push(step);
-    if (limit && withinLimit >= limit.left) refuseBeyondLimit(step, limit.total);
+    if (limit && withinLimit >= limit.left) refuseBeyondLimit(step, limit.total, this.refuser?.by ?? 'auto');
     else effects.push({ kind: 'classify', stepId: step.id });
   }
 
@@ -303,11 +316,18 @@ export class Plan {
     // The card's rule line says who allowed it; no detail repeats it.
     if (approval.decision === 'allow') this.approve(next, gateDecider('allowed', approval), undefined, effects);
     // Only the built-in default asks about it: no policy rule, hook or personal check does.
-    else if (this.auto && approval.decision === 'ask' && approval.decidedBy === 'default' && next.risk?.level === 'green' && !approval.personal) {
-      this.approve(next, { verdict: 'allowed', by: 'auto', rule: 'GREEN: runs without asking' }, undefined, effects);
+    else if (this.greenRunsUnasked && approval.decision === 'ask' && approval.decidedBy === 'default' && next.risk?.level === 'green' && !approval.personal) {
+      this.approve(next, { verdict: 'allowed', by: this.refuser?.by ?? 'auto', rule: 'GREEN: runs without asking' }, undefined, effects);
     }
+    // Nobody is there to ask: the step is refused and the model hears why.
+    else if (approval.decision === 'ask' && this.rules.headless?.refuseAsking) refuseAsking(next, this.rules.headless.name, effects, (reason) => this.halt(reason));
     // Allow all approves in order; RED steps were stopped above.
     else if (approval.decision === 'ask' && this.currentMode === 'allow-all' && !approval.personal) this.approve(next, { verdict: 'allowed', by: 'allow-all', rule: 'Allow all' }, undefined, effects);
+  }
+
+  /** GREEN steps only the built-in default asks about run without asking: an auto run, and a headless run with nobody to ask. */
+  private get greenRunsUnasked(): boolean {
+    return this.auto || this.rules.headless?.refuseAsking === true;
   }
 
   private approve(step: PlanStep, decider: StepDecider, detail: string | undefined, effects: PlanEffect[]): void {
@@ -323,8 +343,9 @@ export class Plan {
    */
   private halt(reason: string): void {
     if (this.settled || !this.nextOpen()) return;
-    if (this.auto) {
-      this.closeOpenSteps('skipped', 'an earlier step did not succeed', `Not run: ${reason} Look at its result and decide what to do next.`, { verdict: 'skipped', by: 'auto', rule: 'an earlier step did not succeed' });
+    const refuser = this.refuser;
+    if (refuser) {
+      this.closeOpenSteps('skipped', 'an earlier step did not succeed', `Not run: ${reason} Look at its result and decide what to do next.`, { verdict: 'skipped', by: refuser.by, rule: 'an earlier step did not succeed' });
       if (!this.runningStep()) this.currentState = 'finished';
       return;
     }

@@ -10,6 +10,8 @@ export interface GateSetupOptions {
   /** The system policy (default /etc/tandem/policy.toml); tests point it elsewhere. */
   systemPolicyFile?: string;
   hookTimeoutMs?: number;
+  /** A `tandem agent` run's own policy file: judged with the others, but it can only narrow them. */
+  runPolicyFile?: string;
   log?: Pick<EngineLog, 'warning'>;
 }
 
@@ -47,6 +49,7 @@ export function createApprovalGate(paths: TandemPaths, env: NodeJS.ProcessEnv, o
     policy: new PolicyFiles([
       { file: systemPolicyFile, kind: 'system' },
       { file: policyFile, kind: 'user' },
+      ...(options.runPolicyFile ? [{ file: options.runPolicyFile, kind: 'run' as const }] : []),
     ]),
     hooksDir,
     hookTimeoutMs: options.hookTimeoutMs,

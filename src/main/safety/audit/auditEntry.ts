@@ -18,7 +18,7 @@ export interface AuditRecord {
   level?: 'green' | 'yellow' | 'red';
   decision?: 'allow' | 'ask' | 'deny';
   /** Who decided: a person, a policy rule, a hook, a standing grant or a built-in rule. */
-  decidedBy?: { kind: 'person' | 'auto' | 'policy' | 'hook' | 'grant' | 'builtin'; rule: string };
+  decidedBy?: { kind: 'person' | 'auto' | 'headless' | 'policy' | 'hook' | 'grant' | 'builtin'; rule: string };
   reason?: string;
   exitCode?: number;
   durationMs?: number;
@@ -92,7 +92,7 @@ export const auditEntrySchema = z.object({
   pane: z.number().optional(),
   level: z.enum(['green', 'yellow', 'red']).optional(),
   decision: z.enum(['allow', 'ask', 'deny']).optional(),
-  decidedBy: z.object({ kind: z.enum(['person', 'auto', 'policy', 'hook', 'grant', 'builtin']), rule: z.string() }).optional(),
+  decidedBy: z.object({ kind: z.enum(['person', 'auto', 'headless', 'policy', 'hook', 'grant', 'builtin']), rule: z.string() }).optional(),
   reason: z.string().optional(),
   exitCode: z.number().optional(),
   durationMs: z.number().optional(),

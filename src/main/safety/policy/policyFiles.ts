@@ -1,14 +1,18 @@
 import { readFileSync, statSync } from 'node:fs';
 import { parse } from 'smol-toml';
 import { describeIssues, describeTomlError } from '../../settings/validationMessages';
+import { narrowingOnly } from './narrowingPolicy';
 import { PolicySchema, type Policy } from './policySchema';
 
 /** One policy file as the gate uses it: its rules, or why they could not be read. */
 export interface PolicyLayer {
   /** The file, as shown in rules ("policy /etc/tandem/policy.toml: …"). */
   file: string;
-  kind: 'system' | 'user';
+  /** run: a `tandem agent` run's own policy, which only narrows (narrowingPolicy.ts). */
+  kind: 'system' | 'user' | 'run';
   policy?: Policy;
+  /** Settings of a run's policy that were not used because they could only allow more. */
+  ignored?: string[];
   /** The file exists but cannot be used: everything asks (the strictest default). */
   error?: string;
 }
@@ -79,5 +83,9 @@ export function parsePolicyText(text: string, file: string, kind: PolicyLayer['k
   }
   const result = PolicySchema.safeParse(data);
   if (!result.success) return { file, kind, error: `${file}: ${describeIssues(result.error)}; asking for everything` };
+  if (kind === 'run') {
+    const { policy, ignored } = narrowingOnly(result.data);
+    return { file, kind, policy, ...(ignored.length ? { ignored } : {}) };
+  }
   return { file, kind, policy: result.data };
 }

@@ -31,6 +31,7 @@ const DECIDER_TEXT: Record<StepDecider['by'], string> = {
   you: 'you',
   'allow-all': 'Allow all',
   auto: 'auto mode',
+  headless: 'the tandem agent run',
   grant: 'a session grant',
   policy: 'policy',
   hook: 'a hook',

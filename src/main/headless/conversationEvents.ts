@@ -1,0 +1,200 @@
+import type { ConversationItem, ConversationView, PlanStepView, PlanView } from '../../shared/agent';
+import type { AgentStreamEvent } from './agentStream';
+import { unifiedDiff } from './unifiedDiff';
+
+type StepKind = NonNullable<PlanStepView['kind']>;
+
+/** How long a step's end waits for the rest of its output (its block's end on the client's side) at most. */
+const OUTPUT_WAIT_MS = 2_000;
+
+interface StepSeen {
+  /** When the engine first showed the step ended. */
+  endedAt?: number;
+  /** The command the last `proposed` event was about (an edit makes a new one). */
+  proposed?: string;
+  /** The command an approval was last requested for. */
+  requested?: string;
+  decided?: boolean;
+  started?: boolean;
+  finished?: boolean;
+}
+
+/** A step waiting for someone's decision: what the approver is asked. */
+export interface PendingApproval {
+  plan: PlanView;
+  step: PlanStepView;
+}
+
+/**
+ * The conversation's views, as the panel gets them, turned into the `tandem agent` event
+ * stream: each message, plan, step transition, file change, retry, error and usage change
+ * once, in the order they happened. The engine stays the one writer of the state; this only
+ * notices what changed since the last view. A step's end waits until its output is out
+ * (`outputDrained`), so `output` lines always come before their step's `finished`.
+ */
+export class ConversationEvents {
+  private readonly messages = new Set<string>();
+  private readonly plans = new Set<string>();
+  private readonly steps = new Map<string, StepSeen>();
+  private readonly retries = new Map<string, string>();
+  private readonly errors = new Set<string>();
+  private usageKey = '';
+  private latest: ConversationView | undefined;
+
+  constructor(
+    private readonly emit: (event: AgentStreamEvent) => void,
+    private readonly outputDrained: (step: PlanStepView) => { drained: boolean; omitted: () => number },
+    private readonly askFor: (pending: PendingApproval) => void,
+  ) {}
+
+  get view(): ConversationView | undefined {
+    return this.latest;
+  }
+
+  /** The step a block of the agent's pane belongs to. */
+  stepOfBlock(blockId: string): { plan: PlanView; step: PlanStepView } | undefined {
+    for (const item of this.latest?.items ?? []) {
+      if (item.role !== 'plan') continue;
+      const step = item.plan.steps.find((candidate) => candidate.blockId === blockId);
+      if (step) return { plan: item.plan, step };
+    }
+    return undefined;
+  }
+
+  update(view: ConversationView): void {
+    this.latest = view;
+    for (const item of view.items) this.item(item);
+    const usage = view.usage;
+    const key = `${usage.inputTokens}/${usage.outputTokens}`;
+    if (key !== this.usageKey && (usage.inputTokens || usage.outputTokens)) {
+      this.usageKey = key;
+      this.emit({ type: 'usage', usage: streamUsage(view), ...(usage.costUsd !== undefined ? { total_cost_usd: usage.costUsd } : {}) });
+    }
+  }
+
+  /** Steps that ended in the engine whose `finished` event still waits for their output. */
+  unsentEnds(): number {
+    let count = 0;
+    for (const item of this.latest?.items ?? []) {
+      if (item.role !== 'plan') continue;
+      for (const step of item.plan.steps) {
+        const ended = step.status === 'done' || step.status === 'failed' || step.status === 'denied' || step.status === 'skipped';
+        if (ended && !this.steps.get(step.id)?.finished) count++;
+      }
+    }
+    return count;
+  }
+
+  /** Steps whose end waited for their output: checked again (the output stream drained). */
+  recheck(): void {
+    if (this.latest) for (const item of this.latest.items) if (item.role === 'plan') this.plan(item.plan);
+  }
+
+  private item(item: ConversationItem): void {
+    switch (item.role) {
+      case 'assistant':
+        if (!item.streaming && !this.messages.has(item.id)) {
+          this.messages.add(item.id);
+          if (item.text || item.interrupted) this.emit({ type: 'message', message_id: item.id, text: item.text, ...(item.interrupted ? { interrupted: item.interrupted } : {}) });
+        }
+        return;
+      case 'plan':
+        this.plan(item.plan);
+        return;
+      case 'retry': {
+        const key = `${item.state}:${item.attempt}:${item.state === 'waiting' ? 'w' : ''}`;
+        if (this.retries.get(item.id) === key) return;
+        this.retries.set(item.id, key);
+        if (item.state === 'waiting') this.emit({ type: 'retry', reason: item.reason, attempt: item.attempt, attempts: item.attempts, seconds_left: item.secondsLeft });
+        return;
+      }
+      case 'error':
+        if (this.errors.has(item.id)) return;
+        this.errors.add(item.id);
+        this.emit({ type: 'error', message: item.text, ...(item.retryable !== undefined ? { retryable: item.retryable } : {}) });
+        return;
+      default:
+        return;
+    }
+  }
+
+  private plan(plan: PlanView): void {
+    if (!this.plans.has(plan.id) && plan.steps.length > 0) {
+      this.plans.add(plan.id);
+      this.emit({
+        type: 'plan',
+        plan_id: plan.id,
+        steps: plan.steps.map((step) => ({ step_id: step.id, index: step.index, kind: kindOf(step), command: step.command, purpose: step.purpose })),
+      });
+    }
+    for (const step of plan.steps) this.step(plan, step);
+  }
+
+  private step(plan: PlanView, step: PlanStepView): void {
+    const seen = this.steps.get(step.id) ?? {};
+    this.steps.set(step.id, seen);
+    if (seen.finished) return;
+    const ref = { plan_id: plan.id, step_id: step.id, index: step.index };
+    const approval = step.approval;
+    if (approval && step.risk && seen.proposed !== step.command) {
+      seen.proposed = step.command;
+      this.emit({
+        type: 'step',
+        phase: 'proposed',
+        ...ref,
+        kind: kindOf(step),
+        command: step.command,
+        ...(step.edit ? { path: step.edit.path } : {}),
+        purpose: step.purpose,
+        ...(step.cwd ? { cwd: step.cwd } : {}),
+        level: step.risk.level,
+        reasons: step.risk.reasons,
+        decision: approval.decision,
+        rule: approval.rule,
+        blocked: approval.blocked,
+      });
+    }
+    if (plan.decisionStepId === step.id && step.status === 'proposed' && approval?.decision === 'ask' && !approval.blocked && seen.requested !== step.command && seen.proposed === step.command) {
+      seen.requested = step.command;
+      this.askFor({ plan, step });
+    }
+    if (step.decider && !seen.decided) {
+      seen.decided = true;
+      this.emit({ type: 'step', phase: 'decided', ...ref, command: step.command, verdict: step.decider.verdict, decided_by: step.decider.by, rule: step.decider.rule, ...(step.detail && step.decider.verdict !== 'allowed' ? { detail: step.detail } : {}) });
+    }
+    if ((step.status === 'running' || step.status === 'done' || step.status === 'failed') && !seen.started && (step.status === 'running' || step.blockId || step.durationMs !== undefined)) {
+      seen.started = true;
+      this.emit({ type: 'step', phase: 'started', ...ref, command: step.command, ...(step.cwd ? { cwd: step.cwd } : {}) });
+    }
+    const ended = step.status === 'done' || step.status === 'failed' || step.status === 'denied' || step.status === 'skipped';
+    if (!ended) return;
+    seen.endedAt ??= Date.now();
+    const output = this.outputDrained(step);
+    if (!output.drained && Date.now() - seen.endedAt < OUTPUT_WAIT_MS) return;
+    seen.finished = true;
+    if (step.edit && step.status === 'done') {
+      this.emit({ type: 'file_change', ...ref, path: step.edit.path, creates: step.edit.creates, added: step.edit.diff.added, removed: step.edit.diff.removed, diff: unifiedDiff(step.edit.path, step.edit.diff, step.edit.creates) });
+    }
+    const omitted = output.omitted();
+    this.emit({
+      type: 'step',
+      phase: 'finished',
+      ...ref,
+      command: step.command,
+      status: step.status as 'done' | 'failed' | 'denied' | 'skipped',
+      ...(step.exitCode !== undefined ? { exit_code: step.exitCode } : {}),
+      ...(step.durationMs !== undefined ? { duration_ms: step.durationMs } : {}),
+      ...(step.cwd ? { cwd: step.cwd } : {}),
+      ...(step.detail ? { detail: step.detail } : {}),
+      ...(omitted ? { omitted_bytes: omitted } : {}),
+    });
+  }
+}
+
+export function kindOf(step: PlanStepView): StepKind {
+  return step.kind ?? 'command';
+}
+
+export function streamUsage(view: ConversationView): { input_tokens: number; output_tokens: number; context_tokens: number } {
+  return { input_tokens: view.usage.inputTokens, output_tokens: view.usage.outputTokens, context_tokens: view.usage.contextTokens };
+}

@@ -1,0 +1,219 @@
+import { randomBytes } from 'node:crypto';
+import type { ConversationView, PlanStepView, StepAction } from '../../shared/agent';
+import type { Events } from '../../shared/protocol';
+import type { BackendKind } from '../agent/modelConnection';
+import { Engine, type EngineOptions } from '../engine/engine';
+import type { PaneListener } from '../panes/pane';
+import type { AgentStreamEvent } from './agentStream';
+import { ConversationEvents, kindOf, type PendingApproval } from './conversationEvents';
+import { StepOutputStream } from './stepOutputStream';
+
+/** How long the agent's shell may take to show its first prompt before the run goes on without waiting. */
+const FIRST_PROMPT_WAIT_MS = 15_000;
+
+export interface HeadlessSessionOptions {
+  engine: EngineOptions;
+  cwd: string;
+  shell?: string;
+  cols: number;
+  rows: number;
+  model?: string;
+  backend?: BackendKind;
+  emit(event: AgentStreamEvent): void;
+  /** A step waits for someone's decision (never called with --approve=policy or deny: those refuse). */
+  askFor(pending: PendingApproval): void;
+}
+
+/**
+ * One `tandem agent` run on the engine the desktop app uses: the same agent session, gate,
+ * audit log and scrubbing, with the agent's own shell in its own pty as its one pane. The
+ * session is the engine's one client; what the panel would be shown becomes the event stream.
+ */
+export class HeadlessSession implements PaneListener {
+  readonly engine: Engine;
+  readonly traceId: string;
+  private paneId = 0;
+  private readonly events: ConversationEvents;
+  private readonly outputs: StepOutputStream;
+  private idleWaiters: (() => void)[] = [];
+  private promptWaiters: (() => void)[] = [];
+  private exited: Events['pane.exit'] | undefined;
+  private exitWaiters: ((exit: Events['pane.exit']) => void)[] = [];
+
+  constructor(private readonly options: HeadlessSessionOptions) {
+    this.traceId = options.engine.env?.TANDEM_TRACE_ID?.match(/^[0-9a-f]{32}$/)?.[0] ?? randomBytes(16).toString('hex');
+    this.engine = new Engine(options.engine);
+    this.outputs = new StepOutputStream(
+      (blockId) => this.events.stepOfBlock(blockId) !== undefined,
+      (blockId, text) => {
+        const owner = this.events.stepOfBlock(blockId);
+        if (owner && text) options.emit({ type: 'output', plan_id: owner.plan.id, step_id: owner.step.id, index: owner.step.index, text });
+      },
+      () => {
+        this.events.recheck();
+        this.checkIdle();
+      },
+    );
+    this.events = new ConversationEvents(options.emit, (step) => this.outputOf(step), options.askFor);
+  }
+
+  get sessionId(): string {
+    return this.engine.agent.view().id;
+  }
+
+  get view(): ConversationView {
+    return this.events.view ?? this.engine.agent.view();
+  }
+
+  get cwd(): string {
+    return this.engine.pane(this.paneId).cwd;
+  }
+
+  get shell(): string {
+    return this.engine.pane(this.paneId).info().shell;
+  }
+
+  /** Starts the agent's shell and waits for its first prompt. */
+  async start(): Promise<void> {
+    this.engine.attachClient(this);
+    if (this.options.backend || this.options.model) this.engine.agent.setModel({ backend: this.options.backend, model: this.options.model });
+    const { paneId } = this.engine.createPane({ cols: this.options.cols, rows: this.options.rows, shell: this.options.shell, cwd: this.options.cwd }, this);
+    this.paneId = paneId;
+    await this.untilPrompt();
+  }
+
+  /** Sends an instruction (with piped data before it) and resolves once the agent is idle again. */
+  async instruct(text: string, data?: string): Promise<void> {
+    await this.engine.agent.send({ text, attachments: [], paneId: this.paneId, data }, 'prompt');
+    await this.untilIdle();
+  }
+
+  /** `--auto`: the task runs as `!auto` does, until the agent says it is done or a limit ends it. */
+  async auto(task: string): Promise<void> {
+    await this.engine.agent.startAuto(this.paneId, task);
+    await this.untilIdle();
+  }
+
+  decide(pending: PendingApproval, action: StepAction, options: { command?: string; reason?: string } = {}): void {
+    this.engine.agent.stepAction(pending.plan.id, pending.step.id, action, options.command, options.reason);
+  }
+
+  /** A note for the model before the remaining steps (an approval's `note`). */
+  note(text: string): void {
+    this.engine.agent.note(text);
+  }
+
+  /** `interrupt`: the running step gets Ctrl+C, a streaming answer stops, a waiting plan is cancelled. */
+  interrupt(): void {
+    this.engine.agent.cancel(false);
+  }
+
+  /** Everything stops, and the running step's process group is killed (SIGINT, SIGTERM, a time limit). */
+  stopEverything(): void {
+    this.engine.agent.cancel(true);
+    if (this.paneId) this.engine.pane(this.paneId).killForeground();
+  }
+
+  /** The shell ended (it exited, or could not start). */
+  get shellExit(): Events['pane.exit'] | undefined {
+    return this.exited;
+  }
+
+  untilShellExit(): Promise<Events['pane.exit']> {
+    return this.exited ? Promise.resolve(this.exited) : new Promise((resolve) => this.exitWaiters.push(resolve));
+  }
+
+  async close(): Promise<void> {
+    this.outputs.dispose();
+    await this.engine.shutdown();
+  }
+
+  // ── The engine's client ─────────────────────────────────────────────────────────────
+
+  output(paneId: number, bytes: Uint8Array): void {
+    if (paneId === this.paneId) this.outputs.output(bytes);
+  }
+
+  event<E extends keyof Events>(event: E, payload: Events[E]): void {
+    switch (event) {
+      case 'agent.conversation':
+        this.events.update(payload as ConversationView);
+        this.checkIdle();
+        return;
+      case 'agent.delta': {
+        const delta = payload as Events['agent.delta'];
+        if (delta.text) this.options.emit({ type: 'delta', message_id: delta.itemId, text: delta.text });
+        return;
+      }
+      case 'block.started':
+        this.outputs.blockStarted((payload as Events['block.started']).id);
+        return;
+      case 'block.finished':
+        this.outputs.blockFinished((payload as Events['block.finished']).id);
+        this.events.recheck();
+        this.checkIdle();
+        return;
+      case 'pane.state':
+        if ((payload as Events['pane.state']).state === 'PROMPT') this.wake('prompt');
+        return;
+      case 'pane.notice': {
+        const notice = payload as Events['pane.notice'];
+        this.options.emit({ type: 'notice', level: notice.level, message: notice.message });
+        return;
+      }
+      case 'pane.exit': {
+        const exit = payload as Events['pane.exit'];
+        this.exited = exit;
+        this.options.emit({ type: 'notice', level: 'error', message: exit.message });
+        for (const wake of this.exitWaiters.splice(0)) wake(exit);
+        this.wake('prompt');
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  // ── Waiting ─────────────────────────────────────────────────────────────────────────
+
+  private outputOf(step: PlanStepView): { drained: boolean; omitted: () => number } {
+    if (!step.blockId || kindOf(step) !== 'command') return { drained: true, omitted: () => 0 };
+    const blockId = step.blockId;
+    return { drained: this.outputs.drained(blockId), omitted: () => this.outputs.take(blockId) };
+  }
+
+  private untilPrompt(): Promise<void> {
+    if (this.engine.pane(this.paneId).state === 'PROMPT' || this.exited) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.options.emit({ type: 'notice', level: 'warning', message: `The agent's shell showed no prompt within ${FIRST_PROMPT_WAIT_MS / 1000} s; going on without waiting for it.` });
+        resolve();
+      }, FIRST_PROMPT_WAIT_MS);
+      this.promptWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /**
+   * Resolves once the agent is idle (nothing streams, runs or waits) and every step that ended
+   * has had its output and end sent. The loop starts inside `send`, so an idle agent here is
+   * one that finished (or never started).
+   */
+  private untilIdle(): Promise<void> {
+    return new Promise((resolve) => {
+      this.idleWaiters.push(resolve);
+      this.checkIdle();
+    });
+  }
+
+  private checkIdle(): void {
+    if (this.idleWaiters.length === 0 || this.engine.agent.working || this.events.unsentEnds() > 0) return;
+    for (const wake of this.idleWaiters.splice(0)) wake();
+  }
+
+  private wake(what: 'prompt'): void {
+    if (what === 'prompt') for (const wake of this.promptWaiters.splice(0)) wake();
+  }
+}
