@@ -34,6 +34,12 @@ interface Holder {
   host?: string;
 }
 
+/** What identifies one lock file: inode numbers are reused at once, so its text (with a random token) counts too. */
+interface Identity {
+  ino: number;
+  text: string;
+}
+
 export async function acquireFileLock(path: string, options: FileLockOptions = {}): Promise<FileLock> {
   const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
   const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
@@ -45,7 +51,7 @@ export async function acquireFileLock(path: string, options: FileLockOptions = {
     const found = await inspect(path);
     if (found === 'gone') continue;
     if (isStale(found, staleMs)) {
-      await breakStale(path, found.ino);
+      await breakStale(path, found);
       continue;
     }
     if (Date.now() >= deadline) throw new FileLockNotTaken(`the lock ${path} was not taken within ${maxWaitMs} ms (${describeHolder(found)})`);
@@ -70,9 +76,10 @@ async function tryCreate(path: string, mayCreateFolder = true): Promise<FileLock
     throw notTaken(path)(error);
   }
   try {
-    await handle.writeFile(`${JSON.stringify({ pid: process.pid, host: hostname() })}\n`);
+    const text = `${JSON.stringify({ pid: process.pid, host: hostname(), token: randomBytes(8).toString('hex') })}\n`;
+    await handle.writeFile(text);
     const { ino } = await handle.stat();
-    return { release: () => release(path, ino) };
+    return { release: () => release(path, { ino, text }) };
   } catch (error) {
     await unlink(path).catch(() => undefined);
     throw notTaken(path)(error);
@@ -87,16 +94,15 @@ function notTaken(path: string): (error: unknown) => never {
   };
 }
 
-interface FoundLock {
+interface FoundLock extends Identity {
   holder: Holder;
-  ino: number;
   ageMs: number;
 }
 
 async function inspect(path: string): Promise<FoundLock | 'gone'> {
   try {
     const [info, text] = await Promise.all([stat(path), readFile(path, 'utf8')]);
-    return { holder: parseHolder(text), ino: info.ino, ageMs: Date.now() - info.mtimeMs };
+    return { holder: parseHolder(text), ino: info.ino, text, ageMs: Date.now() - info.mtimeMs };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
     throw notTaken(path)(error);
@@ -133,7 +139,7 @@ function isAlive(pid: number): boolean {
  * Moves the stale lock aside rather than unlinking it: if another waiter broke it first and a
  * new holder has taken the lock since, the rename caught the new lock, which is put back.
  */
-async function breakStale(path: string, staleIno: number): Promise<void> {
+async function breakStale(path: string, stale: Identity): Promise<void> {
   const aside = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.stale`;
   try {
     await rename(path, aside);
@@ -141,17 +147,23 @@ async function breakStale(path: string, staleIno: number): Promise<void> {
     return; // Gone already: someone else broke or released it.
   }
   try {
-    if ((await stat(aside)).ino !== staleIno) await link(aside, path).catch(() => undefined);
+    if (!(await isLock(aside, stale))) await link(aside, path).catch(() => undefined);
   } finally {
     await unlink(aside).catch(() => undefined);
   }
 }
 
-async function release(path: string, ino: number): Promise<void> {
+async function release(path: string, own: Identity): Promise<void> {
+  if (await isLock(path, own)) await unlink(path);
+}
+
+async function isLock(path: string, identity: Identity): Promise<boolean> {
   try {
-    if ((await stat(path)).ino === ino) await unlink(path);
+    const [info, text] = await Promise.all([stat(path), readFile(path, 'utf8')]);
+    return info.ino === identity.ino && text === identity.text;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
   }
 }
 

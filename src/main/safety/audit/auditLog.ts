@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { auditEntrySchema, formatAuditLine, GENESIS_HASH, hashLine, type AuditRecord } from './auditEntry';
 import { readAuditHead, writeAuditHead } from './auditHead';
 import { readLines, readLogTail, type LogTail } from './auditLines';
-import { acquireFileLock, FileLockNotTaken, type FileLock, type FileLockOptions } from './auditLock';
+import { acquireFileLock, FileLockNotTaken, type FileLockOptions } from './auditLock';
 import { plural } from '../../../shared/countWords';
 
 export interface AuditLogOptions {
@@ -65,22 +65,14 @@ export class AuditLog {
   }
 
   private async write(record: AuditRecord, ts: string): Promise<void> {
-    const lock = await this.lock();
+    const lock = await acquireFileLock(this.lockFile, this.options.lock).catch((error: Error) => error);
     try {
       await this.writeLocked(record, ts);
     } finally {
-      await lock?.release().catch((error: unknown) => this.report(error));
+      if (!(lock instanceof Error)) await lock.release().catch((error: unknown) => this.report(error));
     }
-  }
-
-  /** The cross-process lock; without it (none in time, or none possible) the entry is still written, and that is reported. */
-  private async lock(): Promise<FileLock | undefined> {
-    try {
-      return await acquireFileLock(this.lockFile, this.options.lock);
-    } catch (error) {
-      this.report(new FileLockNotTaken(`${(error as Error).message}; the entry was appended without it`));
-      return undefined;
-    }
+    // Reported only for an entry that landed: when the write failed as well, its error says more.
+    if (lock instanceof Error) this.report(new FileLockNotTaken(`${lock.message}; the entry was appended without it`));
   }
 
   private async writeLocked(record: AuditRecord, ts: string): Promise<void> {
