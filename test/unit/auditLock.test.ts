@@ -82,6 +82,13 @@ describe('the audit log lock', () => {
     expect(JSON.parse(readFileSync(lockFile, 'utf8'))).toEqual({ pid: process.pid, host: hostname() });
   });
 
+  it('appends without the lock, and says so, when the lock cannot be used at all', async () => {
+    mkdirSync(lockFile);
+    const errors = await appendTwo(2_000);
+    expect(errors.map((error) => error.message)).toEqual([expect.stringContaining('cannot be read'), expect.stringContaining('cannot be read')]);
+    expect(await verifyAuditLog(file, headFile)).toEqual({ ok: true, lines: 2 });
+  });
+
   it('does not judge a lock from another host by a pid that means nothing here', async () => {
     leaveLock({ pid: deadPid(), host: `not-${hostname()}` });
     const errors = await appendTwo(100, 60_000);
@@ -101,7 +108,7 @@ describe('the audit log lock', () => {
   it('a holder that lost its lock does not remove the next holder’s on release', async () => {
     const lock = await acquireFileLock(lockFile);
     unlinkSync(lockFile);
-    leaveLock({ pid: process.pid, host: hostname(), token: 'the next holder' });
+    leaveLock({ pid: process.pid, host: hostname() });
     await lock.release();
     expect(existsSync(lockFile)).toBe(true);
   });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { link, mkdir, open, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -34,7 +34,7 @@ interface Holder {
   host?: string;
 }
 
-/** What identifies one lock file: inode numbers are reused at once, so its text (with a random token) counts too. */
+/** What identifies a lock file found on disk: inode numbers are reused at once, so its text counts too. */
 interface Identity {
   ino: number;
   text: string;
@@ -70,28 +70,27 @@ async function tryCreate(path: string, mayCreateFolder = true): Promise<FileLock
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return undefined;
     if (code === 'ENOENT' && mayCreateFolder) {
-      await mkdir(dirname(path), { recursive: true, mode: 0o700 }).catch(notTaken(path));
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 }).catch((problem: unknown) => {
+        throw unusable(path, 'created', problem);
+      });
       return tryCreate(path, false);
     }
-    throw notTaken(path)(error);
+    throw unusable(path, 'created', error);
   }
   try {
-    const text = `${JSON.stringify({ pid: process.pid, host: hostname(), token: randomBytes(8).toString('hex') })}\n`;
-    await handle.writeFile(text);
-    const { ino } = await handle.stat();
-    return { release: () => release(path, { ino, text }) };
+    await handle.write(`${JSON.stringify({ pid: process.pid, host: hostname() })}\n`);
   } catch (error) {
-    await unlink(path).catch(() => undefined);
-    throw notTaken(path)(error);
-  } finally {
     await handle.close();
+    await unlink(path).catch(() => undefined);
+    throw unusable(path, 'created', error);
   }
+  // The handle stays open while the lock is held: it keeps the inode from being reused, so
+  // comparing inode numbers at release tells whether the file at `path` is still this lock.
+  return { release: () => release(path, handle) };
 }
 
-function notTaken(path: string): (error: unknown) => never {
-  return (error) => {
-    throw new FileLockNotTaken(`the lock ${path} cannot be created: ${(error as Error).message}`);
-  };
+function unusable(path: string, what: 'created' | 'read', error: unknown): FileLockNotTaken {
+  return new FileLockNotTaken(`the lock ${path} cannot be ${what}: ${(error as Error).message}`);
 }
 
 interface FoundLock extends Identity {
@@ -105,7 +104,7 @@ async function inspect(path: string): Promise<FoundLock | 'gone'> {
     return { holder: parseHolder(text), ino: info.ino, text, ageMs: Date.now() - info.mtimeMs };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
-    throw notTaken(path)(error);
+    throw unusable(path, 'read', error);
   }
 }
 
@@ -153,8 +152,15 @@ async function breakStale(path: string, stale: Identity): Promise<void> {
   }
 }
 
-async function release(path: string, own: Identity): Promise<void> {
-  if (await isLock(path, own)) await unlink(path);
+async function release(path: string, handle: FileHandle): Promise<void> {
+  try {
+    const [own, current] = await Promise.all([handle.stat(), stat(path)]);
+    if (own.ino === current.ino) await unlink(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  } finally {
+    await handle.close();
+  }
 }
 
 async function isLock(path: string, identity: Identity): Promise<boolean> {
