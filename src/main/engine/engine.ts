@@ -20,6 +20,7 @@ import { createApprovalGate } from '../safety/approval/gateSetup';
 import { EngineLog } from '../log/engineLog';
 import { GrantLifetime } from './grantLifetime';
 import { AuditLog } from '../safety/audit/auditLog';
+import { FileLockNotTaken } from '../safety/audit/auditLock';
 import { isSecretEnvironmentName } from '../safety/secretScrubber';
 import { restoredLine } from '../session/restoredLine';
 import { SessionKeeper } from '../session/sessionKeeper';
@@ -97,8 +98,9 @@ export class Engine {
     this.gate = createApprovalGate(this.paths, this.env, { systemPolicyFile: options.systemPolicyFile, log: this.log, runPolicyFile: options.headless?.runPolicyFile });
     this.audit = new AuditLog(this.paths.auditFile, this.paths.auditHeadFile, {
       onError: (error) => {
-        console.error(`tandem: the audit log could not be written: ${error.message}`);
-        this.log.error('audit', 'the audit log could not be written', error);
+        const what = error instanceof FileLockNotTaken ? 'the audit log was written without its lock' : 'the audit log could not be written';
+        console.error(`tandem: ${what}: ${error.message}`);
+        this.log.error('audit', what, error);
       },
     });
     this.agent = new AgentSession({

@@ -3,11 +3,14 @@ import { dirname } from 'node:path';
 import { auditEntrySchema, formatAuditLine, GENESIS_HASH, hashLine, type AuditRecord } from './auditEntry';
 import { readAuditHead, writeAuditHead } from './auditHead';
 import { readLines, readLogTail, type LogTail } from './auditLines';
+import { acquireFileLock, FileLockNotTaken, type FileLockOptions } from './auditLock';
 import { plural } from '../../../shared/countWords';
 
 export interface AuditLogOptions {
   /** Called for every failed write. The log never throws at its callers: an audit failure must not stop the terminal. */
   onError?: (error: Error) => void;
+  /** How long an append waits for another process's lock, and when a lock counts as left behind. */
+  lock?: FileLockOptions;
 }
 
 /** Where the chain continues: what the next line needs, and what the file looked like when we last touched it. */
@@ -25,18 +28,23 @@ interface ChainEnd {
 /**
  * The agent's audit trail: an append-only JSONL file in which every line carries the sha256 of
  * the line before it, plus `audit.head` holding the seq and hash of the last line. Appends are
- * serialised through one promise chain, so concurrent callers keep their order.
+ * serialised through one promise chain, so concurrent callers keep their order, and across
+ * processes by a lock file next to the log (`audit.jsonl.lock`): under it an append reads the
+ * chain's end, writes its line and the head, so any number of processes write one chain.
  */
 export class AuditLog {
   private queue: Promise<void> = Promise.resolve();
   private end: ChainEnd | undefined;
   private failure: Error | undefined;
+  private readonly lockFile: string;
 
   constructor(
     readonly file: string,
     readonly headFile: string,
     private readonly options: AuditLogOptions = {},
-  ) {}
+  ) {
+    this.lockFile = `${file}.lock`;
+  }
 
   /** The most recent write error, if any. */
   get lastError(): Error | undefined {
@@ -57,6 +65,17 @@ export class AuditLog {
   }
 
   private async write(record: AuditRecord, ts: string): Promise<void> {
+    const lock = await acquireFileLock(this.lockFile, this.options.lock).catch((error: Error) => error);
+    try {
+      await this.writeLocked(record, ts);
+    } finally {
+      if (!(lock instanceof Error)) await lock.release().catch((error: unknown) => this.report(error));
+    }
+    // Reported only for an entry that landed: when the write failed as well, its error says more.
+    if (lock instanceof Error) this.report(new FileLockNotTaken(`${lock.message}; the entry was appended without it`));
+  }
+
+  private async writeLocked(record: AuditRecord, ts: string): Promise<void> {
     const end = await this.chainEnd();
     const records: { record: AuditRecord; ts: string }[] = end.damage.map((reason) => ({
       record: { event: 'tamper', reason },
@@ -125,8 +144,12 @@ export class AuditLog {
 
   private recordFailure(error: unknown): void {
     this.failure = error instanceof Error ? error : new Error(String(error));
+    this.report(this.failure);
+  }
+
+  private report(error: unknown): void {
     try {
-      this.options.onError?.(this.failure);
+      this.options.onError?.(error instanceof Error ? error : new Error(String(error)));
     } catch {
       // A failing error handler must not break the queue.
     }
