@@ -1,0 +1,35 @@
+import type { StepAction } from '../../../shared/agent';
+import type { StreamEventOf } from '../agentStream';
+import { kindOf, type PendingApproval } from '../conversationEvents';
+import { unifiedDiff } from '../unifiedDiff';
+
+export type ApprovalRequest = StreamEventOf<'approval_request'>;
+
+/** Who answers the steps that wait for a decision: a person at the terminal, or a program over stdio. */
+export interface Approver {
+  ask(request: ApprovalRequest, pending: PendingApproval): void;
+  dispose(): void;
+}
+
+/** What an approver does with its answer: the session's step decision. */
+export type Decide = (pending: PendingApproval, action: StepAction, options?: { command?: string; reason?: string }) => void;
+
+/** The `approval_request` event for a step; `id` is unique per request (an edited step asks again). */
+export function approvalRequest(pending: PendingApproval, id: string): ApprovalRequest {
+  const { plan, step } = pending;
+  return {
+    type: 'approval_request',
+    id,
+    plan_id: plan.id,
+    step_id: step.id,
+    index: step.index,
+    kind: kindOf(step),
+    command: step.command,
+    ...(step.edit ? { path: step.edit.path, diff: unifiedDiff(step.edit.path, step.edit.diff, step.edit.creates) } : {}),
+    purpose: step.purpose,
+    ...(step.risk ? { level: step.risk.level } : {}),
+    reasons: step.risk?.reasons ?? [],
+    rule: step.approval?.rule ?? '',
+    session_grant: step.approval?.grantable === true,
+  };
+}

@@ -1,0 +1,65 @@
+import type { AgentInput } from '../agentStream';
+import type { PendingApproval } from '../conversationEvents';
+import type { ApprovalRequest, Approver, Decide } from './approvalRequest';
+
+/**
+ * `--approve=stdio`: each step that waits goes out as an `approval_request` event and waits
+ * for the `approval` line on stdin that echoes its id. An answer with a `command` edits the
+ * step; the gate judges the new command, and if it still asks, the same answer decides it.
+ */
+export class StdioApprover implements Approver {
+  private readonly waiting = new Map<string, PendingApproval>();
+  /** Edits answered with allow: the step's new command, approved once the gate has judged it and still asks. */
+  private readonly afterEdit = new Map<string, { command: string; decision: 'allow' | 'allow_session' }>();
+
+  constructor(
+    private readonly emit: (event: ApprovalRequest) => void,
+    private readonly decide: Decide,
+    private readonly problem: (message: string) => void,
+  ) {}
+
+  ask(request: ApprovalRequest, pending: PendingApproval): void {
+    const edited = this.afterEdit.get(pending.step.id);
+    this.afterEdit.delete(pending.step.id);
+    if (edited && edited.command === pending.step.command) {
+      this.decide(pending, edited.decision === 'allow_session' && request.session_grant ? 'allow-session' : 'approve');
+      return;
+    }
+    this.waiting.set(request.id, pending);
+    this.emit(request);
+  }
+
+  /** An `approval` line from stdin. */
+  answer(input: Extract<AgentInput, { type: 'approval' }>): void {
+    const pending = this.waiting.get(input.id);
+    if (!pending) {
+      this.problem(`No approval request ${JSON.stringify(input.id)} is waiting${this.waiting.size ? `; waiting: ${[...this.waiting.keys()].join(', ')}` : ''}.`);
+      return;
+    }
+    this.waiting.delete(input.id);
+    try {
+      if (input.decision === 'deny') {
+        this.decide(pending, 'deny', { reason: input.note });
+        return;
+      }
+      if (input.command !== undefined && input.command.trim() !== pending.step.command) {
+        this.afterEdit.set(pending.step.id, { command: input.command.trim(), decision: input.decision });
+        this.decide(pending, 'edit', { command: input.command.trim() });
+        return;
+      }
+      this.decide(pending, input.decision === 'allow_session' ? 'allow-session' : 'approve');
+    } catch (error) {
+      this.waiting.set(input.id, pending);
+      this.problem(`The answer to ${input.id} was not taken: ${(error as Error).message}`);
+    }
+  }
+
+  /** Requests nobody answered (the run is ending). */
+  get open(): number {
+    return this.waiting.size;
+  }
+
+  dispose(): void {
+    this.waiting.clear();
+  }
+}
