@@ -38,6 +38,7 @@ export default defineConfig({
           cli: resolve(__dirname, 'src/main/cli.ts'),
         },
         output: { chunkFileNames: mainChunkFileName },
+        experimental: { chunkOptimization: { mergeCommonChunks: false } },
       },
     },
   },
