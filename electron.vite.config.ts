@@ -38,6 +38,10 @@ export default defineConfig({
           cli: resolve(__dirname, 'src/main/cli.ts'),
         },
         output: { chunkFileNames: mainChunkFileName },
+        // Code the Electron entry shares with a CLI subcommand stays in a chunk of its own. By
+        // default rolldown merges it into index.js, and `tandem policy check` under plain Node
+        // would then import index.js, and with it Electron.
+        experimental: { chunkOptimization: { mergeCommonChunks: false } },
       },
     },
   },

@@ -1,14 +1,14 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArguments, USAGE } from './cli/arguments';
-import { runAuditVerify } from './cli/auditCommand';
-import { runPolicyCheck, runPolicyEditCheck } from './cli/policyCheckCommand';
-import { runWebCommand } from './cli/webCommand';
+import { keepWasmOnBaselineCompiler } from './cli/wasmTiering';
 import { version } from './version';
 
 /**
  * The `tandem` command's subcommands: under plain Node through bin/tandem.js, and inside the
  * packaged app (src/main/index.ts routes them here before any window exists).
+ * Each subcommand's module is imported in its own case, so a command loads only what it
+ * runs: `--version` nothing, `policy check` the gate, never the engine, panes or node-pty.
  */
 export async function main(argv: string[], rendererDir = join(dirname(fileURLToPath(import.meta.url)), '../renderer')): Promise<void> {
   const command = parseArguments(argv);
@@ -27,10 +27,15 @@ export async function main(argv: string[], rendererDir = join(dirname(fileURLToP
       process.stderr.write('tandem: the desktop app is started by `tandem` with no arguments, not by this entry.\n');
       process.exitCode = 2;
       return;
-    case 'policy-check':
+    case 'policy-check': {
+      keepWasmOnBaselineCompiler();
+      const { runPolicyCheck } = await import('./cli/policyCheckCommand');
       process.stdout.write(`${JSON.stringify(await runPolicyCheck(command.command, process.env, resolve(command.cwd ?? '.')))}\n`);
       return;
+    }
     case 'policy-check-edit': {
+      keepWasmOnBaselineCompiler();
+      const { runPolicyEditCheck } = await import('./cli/policyCheckCommand');
       const checked = await runPolicyEditCheck(command.path, process.env, resolve(command.cwd ?? '.'));
       if ('error' in checked) {
         process.stderr.write(`tandem: ${checked.error}\n`);
@@ -39,12 +44,14 @@ export async function main(argv: string[], rendererDir = join(dirname(fileURLToP
       return;
     }
     case 'audit-verify': {
+      const { runAuditVerify } = await import('./cli/auditCommand');
       const outcome = await runAuditVerify(command.file, process.env);
       (outcome.stream === 'stdout' ? process.stdout : process.stderr).write(`${outcome.text}\n`);
       process.exitCode = outcome.exitCode;
       return;
     }
-    case 'web':
+    case 'web': {
+      const { runWebCommand } = await import('./cli/webCommand');
       await runWebCommand({
         port: command.port,
         shell: command.shell,
@@ -53,5 +60,7 @@ export async function main(argv: string[], rendererDir = join(dirname(fileURLToP
         version,
         rendererDir,
       });
+      return;
+    }
   }
 }

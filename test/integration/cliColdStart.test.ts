@@ -1,0 +1,105 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTestHome, removeTestHome, testHomeEnv } from '../support/testHome';
+
+/**
+ * What the built `tandem` command loads under plain Node, recorded by a module hook that
+ * notes every URL Node loads, and which of our source files the loaded chunks hold (the
+ * bundler marks each with a `// src/…` line). How long it takes is the bench's business
+ * (`node bench/run.js cli`); this guards the structure that makes it short. Needs the build
+ * (`npm test` builds first).
+ */
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const launcher = join(repo, 'bin/tandem.js');
+const UI_AND_ENGINE_PACKAGES = ['node-pty', 'electron', '@xterm/', 'react', 'react-dom', '@anthropic-ai/sdk', 'openai', 'ws'];
+const ENGINE_SOURCE_DIRS = ['src/main/engine/', 'src/main/panes/', 'src/main/pty/', 'src/main/server/', 'src/main/electron/', 'src/main/session/', 'src/main/blocks/', 'src/renderer/'];
+
+let scratch: string;
+let home: string;
+let recorder: string;
+
+beforeAll(() => {
+  if (!existsSync(join(repo, 'out/main/cli.js'))) throw new Error('out/main/cli.js is missing: run `npm run build` before this test');
+  scratch = mkdtempSync(join(tmpdir(), 'tandem-cold-start-'));
+  home = makeTestHome();
+  const hooks = join(scratch, 'recordHooks.mjs');
+  writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(process.env.TANDEM_LOADED_MODULES, url + '\\n');\n  return next(url, context);\n}\n`);
+  recorder = join(scratch, 'record.mjs');
+  writeFileSync(recorder, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+});
+
+afterAll(() => {
+  rmSync(scratch, { recursive: true, force: true });
+  removeTestHome(home);
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Every URL Node loaded, ours and the packages'. */
+  urls: string[];
+  /** The source files inside the loaded chunks of out/main. */
+  sources: string[];
+}
+
+function runTandem(args: string[], nodeFlags: string[] = []): Run {
+  const record = join(scratch, `loaded-${Math.random().toString(36).slice(2)}.txt`);
+  writeFileSync(record, '');
+  const result = spawnSync(process.execPath, ['--import', pathToFileURL(recorder).href, ...nodeFlags, launcher, ...args], {
+    cwd: home,
+    env: { ...testHomeEnv(home), TANDEM_LOADED_MODULES: record },
+    encoding: 'utf8',
+  });
+  const urls = readFileSync(record, 'utf8').split('\n').filter(Boolean);
+  const chunks = urls.filter((url) => url.startsWith(pathToFileURL(join(repo, 'out/main')).href));
+  const sources = chunks.flatMap((url) => [...readFileSync(fileURLToPath(url), 'utf8').matchAll(/^\/\/ (src\/\S+)$/gm)].map((m) => m[1]!));
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr, urls, sources };
+}
+
+const packagesIn = (urls: string[]): string[] => urls.filter((url) => url.includes('/node_modules/'));
+
+describe('the tandem command loads only what a subcommand runs', () => {
+  it('--version loads no package and, of our code, only the argument parser', () => {
+    const run = runTandem(['--version']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^tandem \d+\.\d+\.\d+/);
+    expect(packagesIn(run.urls)).toEqual([]);
+    expect(run.sources).toContain('src/main/cli/arguments.ts');
+    expect(run.sources.filter((source) => !source.startsWith('src/main/cli'))).toEqual(['src/main/version.ts']);
+  });
+
+  it('policy check loads the gate and the grammar, none of the engine, the UI, node-pty or a model SDK', () => {
+    const run = runTandem(['policy', 'check', '--', 'rm -rf ~']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ decision: 'deny', level: 'red' });
+    expect(run.sources).toContain('src/main/safety/approval/gateSetup.ts');
+    expect(run.urls.some((url) => url.includes('/node_modules/web-tree-sitter/'))).toBe(true);
+    expect(packagesIn(run.urls).filter((url) => UI_AND_ENGINE_PACKAGES.some((name) => url.includes(`/node_modules/${name}`)))).toEqual([]);
+    expect(run.sources.filter((source) => ENGINE_SOURCE_DIRS.some((dir) => source.startsWith(dir)))).toEqual([]);
+    expect(run.urls.filter((url) => /mirrorWorker/.test(url))).toEqual([]);
+  });
+
+  it('audit verify loads the verifier, not the gate or the engine', () => {
+    const run = runTandem(['audit', 'verify']);
+    expect(run.code).toBe(0);
+    expect(run.sources).toContain('src/main/safety/audit/auditVerify.ts');
+    expect(run.sources.filter((source) => source.startsWith('src/main/safety/approval/') || ENGINE_SOURCE_DIRS.some((dir) => source.startsWith(dir)))).toEqual([]);
+    expect(packagesIn(run.urls).filter((url) => UI_AND_ENGINE_PACKAGES.some((name) => url.includes(`/node_modules/${name}`)))).toEqual([]);
+  });
+
+  it("policy check never hands the bash grammar to V8's optimizing compiler (a one-line check would wait for it to exit)", () => {
+    const run = runTandem(['policy', 'check', '--', 'ls -la | grep x'], ['--trace-wasm-compilation-times']);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split('\n');
+    expect(JSON.parse(lines.find((line) => line.startsWith('{'))!)).toMatchObject({ level: 'green' });
+    // The trace names the compiler of each function; Liftoff compiles them all.
+    expect(lines.some((line) => line.includes('using Liftoff'))).toBe(true);
+    expect(lines.filter((line) => line.includes('using TurboFan'))).toEqual([]);
+  });
+});
