@@ -61,7 +61,7 @@ export class AgentSession {
       items: () => this.conversation.items,
       busy: () => this.loop.running || this.requests.current !== undefined || this.userCommand.running,
       hasPane: (paneId) => host.pane(paneId) !== undefined,
-      sendTask: (paneId, task, instructions, itemId) => this.send({ text: task, attachments: [], paneId }, 'auto', instructions, itemId),
+      sendTask: (paneId, task, instructions, itemId, data) => this.send({ text: task, attachments: [], paneId, data }, 'auto', instructions, itemId),
       stopEverything: (stop) => this.stopEverything(stop),
       addSummary: (summary) => this.conversation.add({ id: randomUUID(), role: 'summary', summary, at: Date.now() }),
       changed: () => this.conversation.changed(),
@@ -200,8 +200,8 @@ export class AgentSession {
    * the same plan cards; GREEN steps run without asking, RED ones are refused. Ctrl+C in the
    * pane, Esc or Stop in the panel, or a limit ends the run; Tandem then writes its summary.
    */
-  startAuto(paneId: number, task: string): Promise<void> {
-    return this.auto.start(paneId, task);
+  startAuto(paneId: number, task: string, data?: string): Promise<void> {
+    return this.auto.start(paneId, task, data);
   }
 
   /** The auto banner's Stop, Esc in the panel, or Ctrl+C in the run's pane. */

@@ -7,6 +7,8 @@ export type CliCommand =
   | { kind: 'policy-check'; command: string; cwd?: string }
   | { kind: 'policy-check-edit'; path: string; cwd?: string }
   | { kind: 'audit-verify'; file?: string }
+  /** `tandem agent …`: its own options (src/main/headless/agentOptions.ts). */
+  | { kind: 'agent'; argv: string[] }
   | { kind: 'error'; message: string };
 
 export const USAGE = `Usage:
@@ -19,6 +21,9 @@ export const USAGE = `Usage:
                                  (default: here), as one JSON line
   tandem policy check [--cwd DIR] --edit PATH
                                  the same for an edit_file / write_file of PATH from a pane in DIR
+  tandem agent [-c INSTRUCTION | FILE] [--json] [--approve MODE] [--auto] …
+                                 the agent without a window, for scripts, pipes, SSH and editors
+                                 (\`tandem agent --help\` for its options)
   tandem audit verify [--file PATH]
                                  check the agent's audit trail; exit 0 when intact, 1 naming the first broken line,
                                  2 when it cannot be read or the --file does not exist
@@ -31,6 +36,7 @@ export function parseArguments(argv: string[]): CliCommand {
   if (command === '--version' || command === '-v') return { kind: 'version' };
   if (command === 'policy') return parsePolicyArguments(rest);
   if (command === 'audit') return parseAuditArguments(rest);
+  if (command === 'agent') return { kind: 'agent', argv: rest };
   if (command !== 'web') return { kind: 'error', message: `Unknown command "${command}".` };
   let port = 0;
   let shell: string | undefined;

@@ -40,6 +40,9 @@ export class ConversationEvents {
   private readonly errors = new Set<string>();
   private usageKey = '';
   private latest: ConversationView | undefined;
+  /** Streaming text held back while a step's end waits for its output (it came after that step). */
+  private heldDeltas: { messageId: string; text: string }[] = [];
+  private holding = false;
 
   constructor(
     private readonly emit: (event: AgentStreamEvent) => void,
@@ -61,15 +64,38 @@ export class ConversationEvents {
     return undefined;
   }
 
+  /**
+   * Events stop at a step whose end waits for its output: what came after it in the
+   * conversation goes out after it, at the next view or `recheck`.
+   */
   update(view: ConversationView): void {
     this.latest = view;
-    for (const item of view.items) this.item(item);
+    this.holding = false;
+    for (const item of view.items) {
+      if (!this.item(item)) {
+        this.holding = true;
+        return;
+      }
+    }
+    this.releaseDeltas();
     const usage = view.usage;
     const key = `${usage.inputTokens}/${usage.outputTokens}`;
     if (key !== this.usageKey && (usage.inputTokens || usage.outputTokens)) {
       this.usageKey = key;
       this.emit({ type: 'usage', usage: streamUsage(view), ...(usage.costUsd !== undefined ? { total_cost_usd: usage.costUsd } : {}) });
     }
+  }
+
+  /** Streaming text of an answer: out at once, unless what came before it is held back. */
+  delta(messageId: string, text: string): void {
+    if (this.holding) this.heldDeltas.push({ messageId, text });
+    else this.emit({ type: 'delta', message_id: messageId, text });
+  }
+
+  private releaseDeltas(messageId?: string): void {
+    const release = messageId === undefined ? this.heldDeltas : this.heldDeltas.filter((delta) => delta.messageId === messageId);
+    this.heldDeltas = messageId === undefined ? [] : this.heldDeltas.filter((delta) => delta.messageId !== messageId);
+    for (const delta of release) this.emit({ type: 'delta', message_id: delta.messageId, text: delta.text });
   }
 
   /** Steps that ended in the engine whose `finished` event still waits for their output. */
@@ -87,38 +113,39 @@ export class ConversationEvents {
 
   /** Steps whose end waited for their output: checked again (the output stream drained). */
   recheck(): void {
-    if (this.latest) for (const item of this.latest.items) if (item.role === 'plan') this.plan(item.plan);
+    if (this.latest) this.update(this.latest);
   }
 
-  private item(item: ConversationItem): void {
+  /** False while the item holds back what follows it (a step's end waiting for its output). */
+  private item(item: ConversationItem): boolean {
     switch (item.role) {
       case 'assistant':
         if (!item.streaming && !this.messages.has(item.id)) {
           this.messages.add(item.id);
+          this.releaseDeltas(item.id);
           if (item.text || item.interrupted) this.emit({ type: 'message', message_id: item.id, text: item.text, ...(item.interrupted ? { interrupted: item.interrupted } : {}) });
         }
-        return;
+        return true;
       case 'plan':
-        this.plan(item.plan);
-        return;
+        return this.plan(item.plan);
       case 'retry': {
-        const key = `${item.state}:${item.attempt}:${item.state === 'waiting' ? 'w' : ''}`;
-        if (this.retries.get(item.id) === key) return;
+        const key = `${item.state}:${item.attempt}`;
+        if (this.retries.get(item.id) === key) return true;
         this.retries.set(item.id, key);
         if (item.state === 'waiting') this.emit({ type: 'retry', reason: item.reason, attempt: item.attempt, attempts: item.attempts, seconds_left: item.secondsLeft });
-        return;
+        return true;
       }
       case 'error':
-        if (this.errors.has(item.id)) return;
+        if (this.errors.has(item.id)) return true;
         this.errors.add(item.id);
         this.emit({ type: 'error', message: item.text, ...(item.retryable !== undefined ? { retryable: item.retryable } : {}) });
-        return;
+        return true;
       default:
-        return;
+        return true;
     }
   }
 
-  private plan(plan: PlanView): void {
+  private plan(plan: PlanView): boolean {
     if (!this.plans.has(plan.id) && plan.steps.length > 0) {
       this.plans.add(plan.id);
       this.emit({
@@ -127,13 +154,15 @@ export class ConversationEvents {
         steps: plan.steps.map((step) => ({ step_id: step.id, index: step.index, kind: kindOf(step), command: step.command, purpose: step.purpose })),
       });
     }
-    for (const step of plan.steps) this.step(plan, step);
+    for (const step of plan.steps) if (!this.step(plan, step)) return false;
+    return true;
   }
 
-  private step(plan: PlanView, step: PlanStepView): void {
+  /** False while the step's end waits for its output. */
+  private step(plan: PlanView, step: PlanStepView): boolean {
     const seen = this.steps.get(step.id) ?? {};
     this.steps.set(step.id, seen);
-    if (seen.finished) return;
+    if (seen.finished) return true;
     const ref = { plan_id: plan.id, step_id: step.id, index: step.index };
     const approval = step.approval;
     if (approval && step.risk && seen.proposed !== step.command) {
@@ -167,10 +196,10 @@ export class ConversationEvents {
       this.emit({ type: 'step', phase: 'started', ...ref, command: step.command, ...(step.cwd ? { cwd: step.cwd } : {}) });
     }
     const ended = step.status === 'done' || step.status === 'failed' || step.status === 'denied' || step.status === 'skipped';
-    if (!ended) return;
+    if (!ended) return true;
     seen.endedAt ??= Date.now();
     const output = this.outputDrained(step);
-    if (!output.drained && Date.now() - seen.endedAt < OUTPUT_WAIT_MS) return;
+    if (!output.drained && Date.now() - seen.endedAt < OUTPUT_WAIT_MS) return false;
     seen.finished = true;
     if (step.edit && step.status === 'done') {
       this.emit({ type: 'file_change', ...ref, path: step.edit.path, creates: step.edit.creates, added: step.edit.diff.added, removed: step.edit.diff.removed, diff: unifiedDiff(step.edit.path, step.edit.diff, step.edit.creates) });
@@ -188,6 +217,7 @@ export class ConversationEvents {
       ...(step.detail ? { detail: step.detail } : {}),
       ...(omitted ? { omitted_bytes: omitted } : {}),
     });
+    return true;
   }
 }
 

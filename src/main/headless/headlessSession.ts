@@ -79,6 +79,12 @@ export class HeadlessSession implements PaneListener {
     if (this.options.backend || this.options.model) this.engine.agent.setModel({ backend: this.options.backend, model: this.options.model });
     const { paneId } = this.engine.createPane({ cols: this.options.cols, rows: this.options.rows, shell: this.options.shell, cwd: this.options.cwd }, this);
     this.paneId = paneId;
+    // Watching before any step does: a block's output is here before the step hears it ended.
+    this.engine.pane(paneId).observe({
+      blockStarted: (block) => this.outputs.blockStarted(block.id),
+      blockOutput: (blockId, bytes) => this.outputs.output(blockId, bytes),
+      blockFinished: (block) => this.outputs.blockFinished(block.id),
+    });
     await this.untilPrompt();
   }
 
@@ -89,8 +95,8 @@ export class HeadlessSession implements PaneListener {
   }
 
   /** `--auto`: the task runs as `!auto` does, until the agent says it is done or a limit ends it. */
-  async auto(task: string): Promise<void> {
-    await this.engine.agent.startAuto(this.paneId, task);
+  async auto(task: string, data?: string): Promise<void> {
+    await this.engine.agent.startAuto(this.paneId, task, data);
     await this.untilIdle();
   }
 
@@ -130,9 +136,8 @@ export class HeadlessSession implements PaneListener {
 
   // ── The engine's client ─────────────────────────────────────────────────────────────
 
-  output(paneId: number, bytes: Uint8Array): void {
-    if (paneId === this.paneId) this.outputs.output(bytes);
-  }
+  /** The pane's raw output (its prompt, the typed commands): not part of the stream; steps' output comes from the watcher above. */
+  output(): void {}
 
   event<E extends keyof Events>(event: E, payload: Events[E]): void {
     switch (event) {
@@ -142,17 +147,9 @@ export class HeadlessSession implements PaneListener {
         return;
       case 'agent.delta': {
         const delta = payload as Events['agent.delta'];
-        if (delta.text) this.options.emit({ type: 'delta', message_id: delta.itemId, text: delta.text });
+        if (delta.text) this.events.delta(delta.itemId, delta.text);
         return;
       }
-      case 'block.started':
-        this.outputs.blockStarted((payload as Events['block.started']).id);
-        return;
-      case 'block.finished':
-        this.outputs.blockFinished((payload as Events['block.finished']).id);
-        this.events.recheck();
-        this.checkIdle();
-        return;
       case 'pane.state':
         if ((payload as Events['pane.state']).state === 'PROMPT') this.wake('prompt');
         return;
@@ -179,6 +176,7 @@ export class HeadlessSession implements PaneListener {
   private outputOf(step: PlanStepView): { drained: boolean; omitted: () => number } {
     if (!step.blockId || kindOf(step) !== 'command') return { drained: true, omitted: () => 0 };
     const blockId = step.blockId;
+    this.outputs.flushBlock(blockId);
     return { drained: this.outputs.drained(blockId), omitted: () => this.outputs.take(blockId) };
   }
 
@@ -197,8 +195,8 @@ export class HeadlessSession implements PaneListener {
   }
 
   /**
-   * Resolves once the agent is idle (nothing streams, runs or waits) and every step that ended
-   * has had its output and end sent. The loop starts inside `send`, so an idle agent here is
+   * Resolves once the agent is idle (nothing streams, runs or waits), the last view it sent
+   * shows that, and every step that ended has had its output and end sent. The loop starts inside `send`, so an idle agent here is
    * one that finished (or never started).
    */
   private untilIdle(): Promise<void> {
@@ -209,7 +207,8 @@ export class HeadlessSession implements PaneListener {
   }
 
   private checkIdle(): void {
-    if (this.idleWaiters.length === 0 || this.engine.agent.working || this.events.unsentEnds() > 0) return;
+    // The view must say so too: the agent may have just finished while its last view is still on its way.
+    if (this.idleWaiters.length === 0 || this.engine.agent.working || this.view.status !== 'idle' || this.events.unsentEnds() > 0) return;
     for (const wake of this.idleWaiters.splice(0)) wake();
   }
 

@@ -19,11 +19,12 @@ interface BlockBuffer {
  * rate-limited chunks: per block, flushed every OUTPUT_FLUSH_MS in whole lines (a secret is
  * never split between two chunks), at most OUTPUT_MAX_PER_FLUSH each; output arriving faster
  * loses its middle, which is counted. Memory stays bounded however much a step prints.
- * Output waits until `owner` knows the block's step (the view may name it a moment later).
+ * The bytes come straight from the pane's stream (a PaneWatcher), so a block's output is all
+ * here before its end is reported to anyone. Output waits until `owner` knows the block's
+ * step (the view names it a moment later).
  */
 export class StepOutputStream {
   private readonly blocks = new Map<string, BlockBuffer>();
-  private current: string | undefined;
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -40,12 +41,11 @@ export class StepOutputStream {
   }
 
   blockStarted(blockId: string): void {
-    this.current = blockId;
     this.blocks.set(blockId, { plain: new PlainText(), text: '', omitted: 0, finished: false });
   }
 
-  output(bytes: Uint8Array): void {
-    const buffer = this.current === undefined ? undefined : this.blocks.get(this.current);
+  output(blockId: string, bytes: Uint8Array): void {
+    const buffer = this.blocks.get(blockId);
     if (!buffer) return;
     buffer.text += buffer.plain.push(bytes);
     if (buffer.text.length > OUTPUT_MAX_PER_FLUSH) {
@@ -58,11 +58,9 @@ export class StepOutputStream {
 
   blockFinished(blockId: string): void {
     const buffer = this.blocks.get(blockId);
-    if (this.current === blockId) this.current = undefined;
     if (!buffer) return;
     buffer.text += buffer.plain.end();
     buffer.finished = true;
-    this.flush();
   }
 
   /** Whether the block's output has all gone out (its end seen, nothing left to send). */
@@ -79,14 +77,18 @@ export class StepOutputStream {
   }
 
   flush(): void {
-    for (const [blockId, buffer] of this.blocks) {
-      if (!buffer.text || !this.owner(blockId)) continue;
-      const cut = buffer.finished ? buffer.text.length : buffer.text.lastIndexOf('\n') + 1;
-      if (cut <= 0) continue;
-      const text = buffer.text.slice(0, cut);
-      buffer.text = buffer.text.slice(cut);
-      this.emit(blockId, scrubSecrets(text).text);
-    }
+    for (const blockId of this.blocks.keys()) if (this.owner(blockId)) this.flushBlock(blockId);
+  }
+
+  /** Sends what the block printed so far (all of it once it ended; else whole lines). */
+  flushBlock(blockId: string): void {
+    const buffer = this.blocks.get(blockId);
+    if (!buffer?.text) return;
+    const cut = buffer.finished ? buffer.text.length : buffer.text.lastIndexOf('\n') + 1;
+    if (cut <= 0) return;
+    const text = buffer.text.slice(0, cut);
+    buffer.text = buffer.text.slice(cut);
+    this.emit(blockId, scrubSecrets(text).text);
   }
 
   dispose(): void {

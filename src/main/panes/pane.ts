@@ -240,6 +240,7 @@ export class Pane {
     if (watcher.promptShown) watching.add(this.tracker.onPromptShown(() => watcher.promptShown!()));
     if (watcher.alternateScreen) watching.add(this.stream.onAlternateScreen(() => watcher.alternateScreen!()));
     if (watcher.output) watching.add(this.stream.onOutput(() => watcher.output!()));
+    if (watcher.blockOutput) watching.add(this.stream.onBlockOutput(({ blockId, bytes }) => watcher.blockOutput!(blockId, bytes)));
     if (watcher.exited) watching.add(this.exitedEvent.event(() => watcher.exited!()));
     if (watcher.commandTyped) watching.add(this.commandTypedEvent.event((command) => watcher.commandTyped!(command)));
     return watching;

@@ -48,6 +48,7 @@ export class PaneStream {
   private integrationOn: boolean;
   private readonly enteredAlternateScreen = new Emitter<void>();
   private readonly outputRead = new Emitter<void>();
+  private readonly blockBytes = new Emitter<{ blockId: string; bytes: Uint8Array }>();
 
   constructor(options: PaneStreamOptions) {
     this.integrationOn = options.integration;
@@ -78,6 +79,11 @@ export class PaneStream {
   /** A chunk of output was read (no bytes: watchers only need to know the program is alive). */
   get onOutput() {
     return this.outputRead.event;
+  }
+
+  /** Output of the running block, as it is read (before the block's end is reported). */
+  get onBlockOutput() {
+    return this.blockBytes.event;
   }
 
   /** Bytes of output so far. */
@@ -142,6 +148,7 @@ export class PaneStream {
     this.mirror.dispose();
     this.enteredAlternateScreen.dispose();
     this.outputRead.dispose();
+    this.blockBytes.dispose();
   }
 
   /** Output up to the next mark: the block that is current now is the one it belongs to. */
@@ -152,7 +159,10 @@ export class PaneStream {
     }
     if (bytes.length === 0) return;
     const running = this.tracker.running;
-    if (running) this.printed.add(running.id, bytes);
+    if (running) {
+      this.printed.add(running.id, bytes);
+      if (this.blockBytes.hasListeners) this.blockBytes.fire({ blockId: running.id, bytes });
+    }
     this.mirror.write(bytes);
     if (this.mirror.available) this.mirrorWindow.sent(bytes.length);
   }

@@ -11,5 +11,7 @@ export interface PaneWatcher {
   alternateScreen?(): void;
   /** Output arrived (no bytes: watchers only need to know the program is alive). */
   output?(): void;
+  /** What the running block printed, as it is read, before its end is reported. */
+  blockOutput?(blockId: string, bytes: Uint8Array): void;
   exited?(): void;
 }

@@ -17,7 +17,7 @@ export interface AutoModeHost {
   busy(): boolean;
   hasPane(paneId: number): boolean;
   /** Sends the task as a message with the instructions for the model; its item id, or undefined when nothing went out. */
-  sendTask(paneId: number, task: string, instructions: string, itemId: string): Promise<string | undefined>;
+  sendTask(paneId: number, task: string, instructions: string, itemId: string, data?: string): Promise<string | undefined>;
   /** Everything the agent does stops: the stream, the plan, the running step; `stop` says why, on the cards and to the model. */
   stopEverything(stop: PlanStop): void;
   addSummary(summary: AutoSummary): void;
@@ -57,7 +57,8 @@ export class AutoMode {
     return end && planStopFor(end);
   }
 
-  async start(paneId: number, task: string): Promise<void> {
+  /** `data`: text piped into `tandem agent --auto`, sent before the task as data. */
+  async start(paneId: number, task: string, data?: string): Promise<void> {
     if (!this.host.hasPane(paneId)) throw new Error(`There is no pane ${paneId}.`);
     if (this.run) throw new Error(`An auto run is already working on "${this.run.task}"; stop it first (Esc, or Stop on its banner).`);
     if (this.host.busy()) throw new Error('The agent is still working; wait for it or cancel it (Esc) first.');
@@ -71,7 +72,7 @@ export class AutoMode {
     const itemId = randomUUID();
     this.run = new AutoRun(task.trim(), paneId, itemId, limits, { stopEverything: (end) => this.host.stopEverything(planStopFor(end)), changed: () => this.host.changed() });
     this.host.runChanged?.(paneId);
-    const sent = await this.host.sendTask(paneId, task, autoInstructions(paneId, limits.maxSteps), itemId);
+    const sent = await this.host.sendTask(paneId, task, autoInstructions(paneId, limits.maxSteps), itemId, data);
     if (!sent) this.loopEnded({ kind: 'failed', detail: 'the task could not be sent' });
   }
 

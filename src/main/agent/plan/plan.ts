@@ -22,10 +22,11 @@ export interface PlanRules {
   /**
    * A `tandem agent` run: nobody can edit a blocked step there, so RED steps are refused and a
    * step that fails or is refused ends the plan, as in auto; `name` says who refused
-   * ("tandem agent --approve=policy"). With `refuseAsking` nobody is there at all: GREEN steps
-   * that only the built-in default asks about run, and every other step that would ask is refused.
+   * ("tandem agent --approve=policy"). With `refuseAsking` nobody is there at all: every step
+   * that would ask is refused — except, with `greenRuns`, GREEN steps only the built-in default
+   * asks about, which run.
    */
-  headless?: { name: string; refuseAsking: boolean };
+  headless?: { name: string; refuseAsking: boolean; greenRuns: boolean };
 }
 
 /**
@@ -327,7 +328,7 @@ export class Plan {
 
   /** GREEN steps only the built-in default asks about run without asking: an auto run, and a headless run with nobody to ask. */
   private get greenRunsUnasked(): boolean {
-    return this.auto || this.rules.headless?.refuseAsking === true;
+    return this.auto || this.rules.headless?.greenRuns === true;
   }
 
   private approve(step: PlanStep, decider: StepDecider, detail: string | undefined, effects: PlanEffect[]): void {

@@ -1,0 +1,259 @@
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Settings } from '../../shared/settings';
+import { tandemPaths } from '../settings/paths';
+import { AGENT_EXIT, type AgentStreamEvent, type ApprovalMode } from './agentStream';
+import { AGENT_USAGE, parseAgentArguments, type AgentOptions } from './agentOptions';
+import { approvalRequest, type Approver } from './approvals/approvalRequest';
+import { StdioApprover } from './approvals/stdioApprover';
+import { TerminalApprover } from './approvals/terminalApprover';
+import { TerminalPrompter } from './approvals/terminalPrompter';
+import type { PendingApproval } from './conversationEvents';
+import { HeadlessSession } from './headlessSession';
+import { instructionSource, type Instruction } from './instructionSource';
+import { NdjsonSink, QuietSink, StreamWriter, type EventSink } from './output/eventSink';
+import { TerminalSink } from './output/terminalSink';
+import { runOutcome, type RunStop } from './runOutcome';
+
+export interface AgentIo {
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  env: NodeJS.ProcessEnv;
+  version: string;
+}
+
+/** How long a stopped run (a signal, the time limit) may take to wind down before it exits anyway. */
+const STOP_GRACE_MS = 3_000;
+
+/** `tandem agent …`: runs the agent headless and returns the exit status (docs/agent-protocol.md). */
+export async function runAgentCommand(argv: string[], io: AgentIo): Promise<number> {
+  const parsed = parseAgentArguments(argv, io.env);
+  if (parsed.kind === 'help') {
+    io.stdout.write(`${AGENT_USAGE}\n`);
+    return AGENT_EXIT.ok;
+  }
+  if (parsed.kind === 'version') {
+    io.stdout.write(`tandem ${io.version}\n`);
+    return AGENT_EXIT.ok;
+  }
+  if (parsed.kind === 'error') return usageError(io, parsed.message);
+  const options = parsed.options;
+  const problem = optionProblem(options);
+  if (problem) return usageError(io, problem);
+  if (options.acp) return usageError(io, '--acp is being built; see docs/agent-protocol.md.');
+  return new AgentRun(options, io).run();
+}
+
+function usageError(io: AgentIo, message: string): number {
+  io.stderr.write(`tandem agent: ${message}\nRun \`tandem agent --help\` for the options.\n`);
+  return AGENT_EXIT.usage;
+}
+
+/** Files and folders named on the command line must be usable before anything starts. */
+function optionProblem(options: AgentOptions): string | undefined {
+  const isFile = (path: string) => existsSync(path) && statSync(path).isFile();
+  if (options.cwd !== undefined && !(existsSync(options.cwd) && statSync(options.cwd).isDirectory())) return `--cwd ${options.cwd}: there is no such directory.`;
+  if (options.policy !== undefined && !isFile(options.policy)) return `--policy ${options.policy}: there is no such file.`;
+  if (options.config !== undefined && !isFile(options.config)) return `--config ${options.config}: there is no such file.`;
+  if (options.file !== undefined && !isFile(options.file)) return `${options.file}: there is no such file of instructions.`;
+  return undefined;
+}
+
+/** One run: its session, where its events go, who approves, and how it ends. */
+class AgentRun {
+  private readonly sink: EventSink;
+  private readonly terminal: TerminalSink | undefined;
+  private readonly prompter: TerminalPrompter | undefined;
+  private readonly approve: ApprovalMode;
+  private approver: Approver | undefined;
+  private session!: HeadlessSession;
+  private stop: RunStop | undefined;
+  private stopped: (() => void) | undefined;
+  private readonly startedAt = Date.now();
+  private requestCount = 0;
+
+  constructor(
+    private readonly options: AgentOptions,
+    private readonly io: AgentIo,
+  ) {
+    const out = new StreamWriter(io.stdout);
+    const terminalOut = io.stdout.isTTY === true;
+    const wantsTerminal = options.approve === 'ask' || (options.approve === undefined && terminalOut);
+    this.prompter = wantsTerminal ? TerminalPrompter.open(() => this.interrupt('SIGINT')) : undefined;
+    this.approve = options.approve ?? (this.prompter ? 'ask' : 'policy');
+    if (options.quiet) this.sink = new QuietSink(out, new StreamWriter(io.stderr));
+    else if (options.json || !terminalOut) this.sink = new NdjsonSink(out);
+    else this.sink = this.terminal = new TerminalSink(out, !io.env.NO_COLOR);
+  }
+
+  async run(): Promise<number> {
+    if (this.approve === 'ask' && !this.prompter) return usageError(this.io, '--approve=ask needs a terminal to ask at, and this process has none; use --approve=policy or --approve=stdio.');
+    const onSignal = (signal: NodeJS.Signals) => this.interrupt(signal);
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    const timer = this.options.timeoutSeconds ? setTimeout(() => this.halt({ kind: 'timeout', seconds: this.options.timeoutSeconds! }), this.options.timeoutSeconds * 1000) : undefined;
+    try {
+      this.session = new HeadlessSession({
+        engine: {
+          version: this.io.version,
+          env: this.io.env,
+          paths: { ...tandemPaths(this.io.env), ...(this.options.config ? { configFile: resolve(this.options.config) } : {}) },
+          headless: {
+            runPolicyFile: this.options.policy ? resolve(this.options.policy) : undefined,
+            planRules: () => this.planRules(),
+            adjustSettings: (settings) => this.adjustSettings(settings),
+          },
+        },
+        cwd: resolve(this.options.cwd ?? '.'),
+        shell: this.options.shell,
+        cols: this.io.stdout.isTTY ? Math.max(40, this.io.stdout.columns || 120) : 120,
+        rows: 40,
+        model: this.options.model,
+        backend: this.options.backend,
+        emit: (event) => this.emit(event),
+        askFor: (pending) => this.askFor(pending),
+      });
+      this.approver = this.makeApprover();
+      await this.session.start();
+      const view = this.session.view;
+      this.emit({
+        type: 'session',
+        version: 1,
+        session_id: this.session.sessionId,
+        trace_id: this.session.traceId,
+        tandem_version: this.io.version,
+        model: view.model,
+        backend: view.backend,
+        cwd: this.session.cwd,
+        shell: this.session.shell,
+        approve: this.approve,
+        auto: this.options.auto,
+      });
+      await Promise.race([this.work(), new Promise<void>((resolve) => (this.stopped = resolve))]);
+      const outcome = runOutcome(this.session.view, undefined, this.stop);
+      const usage = this.session.view.usage;
+      this.emit({
+        type: 'result',
+        subtype: outcome.subtype,
+        is_error: outcome.exitCode !== AGENT_EXIT.ok,
+        exit_code: outcome.exitCode,
+        duration_ms: Date.now() - this.startedAt,
+        num_turns: outcome.numTurns,
+        usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, context_tokens: usage.contextTokens },
+        ...(usage.costUsd !== undefined ? { total_cost_usd: usage.costUsd } : {}),
+        session_id: this.session.sessionId,
+        result: outcome.result,
+        ...(outcome.reason ? { reason: outcome.reason } : {}),
+      });
+      return outcome.exitCode;
+    } finally {
+      clearTimeout(timer);
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
+      this.approver?.dispose();
+      await this.session?.close().catch(() => undefined);
+      this.prompter?.close();
+      await this.sink.close();
+    }
+  }
+
+  /** Takes the instructions in turn until there are none left or the run is stopped. */
+  private async work(): Promise<void> {
+    const source = instructionSource(this.options, this.io, this.prompter, {
+      approval: (answer) => (this.approver instanceof StdioApprover ? this.approver.answer(answer) : this.emit({ type: 'error', message: 'An approval came on stdin, but this run does not take approvals there (--approve=stdio).' })),
+      interrupt: () => this.session.interrupt(),
+      problem: (message) => this.emit({ type: 'error', message }),
+    });
+    for await (const instruction of source) {
+      if (this.stop) break;
+      await this.take(instruction);
+      if (this.stop) break;
+      if (this.session.shellExit) {
+        this.stop = { kind: 'shell', detail: `the agent's shell ended: ${this.session.shellExit.message}` };
+        break;
+      }
+    }
+  }
+
+  private async take(instruction: Instruction): Promise<void> {
+    this.emit({ type: 'instruction', text: instruction.text, ...(instruction.data ? { piped_bytes: instruction.data.bytes } : {}) });
+    if (instruction.data?.redacted) this.emit({ type: 'notice', level: 'info', message: `Piped data: ${instruction.data.redacted}.` });
+    const data = instruction.data?.content;
+    if (this.options.auto) await this.session.auto(instruction.text, data);
+    else await this.session.instruct(instruction.text, data);
+  }
+
+  private emit(event: AgentStreamEvent): void {
+    this.sink.event(event);
+    if (event.type === 'usage') this.checkBudgets(event);
+  }
+
+  private askFor(pending: PendingApproval): void {
+    const request = approvalRequest(pending, `${pending.step.id}.${++this.requestCount}`);
+    if (!this.approver) {
+      // Nobody to ask (a mode that refuses does not get here); deny rather than wait forever.
+      this.session.decide(pending, 'deny', { reason: 'Nobody is there to approve it.' });
+      return;
+    }
+    if (this.approver instanceof TerminalApprover && this.terminal === undefined) this.emit(request);
+    this.approver.ask(request, pending);
+  }
+
+  private makeApprover(): Approver | undefined {
+    if (this.approve === 'stdio') {
+      return new StdioApprover(
+        (request) => this.emit(request),
+        (pending, action, options) => this.session.decide(pending, action, options),
+        (message) => this.emit({ type: 'error', message }),
+      );
+    }
+    if (this.approve === 'ask' && this.prompter) {
+      return new TerminalApprover(this.prompter, this.terminal, (pending, action, options) => this.session.decide(pending, action, options), () => this.halt({ kind: 'quit' }));
+    }
+    return undefined;
+  }
+
+  /** Every plan of the run: who refuses what nobody approves, and the step limit. */
+  private planRules() {
+    const name = `tandem agent --approve=${this.approve}`;
+    const headless = { name, refuseAsking: this.approve === 'policy' || this.approve === 'deny', greenRuns: this.approve === 'policy' };
+    const max = this.options.maxSteps;
+    if (!max) return { headless };
+    const used = this.session.view.items.reduce((count, item) => count + (item.role === 'plan' ? item.plan.steps.filter((step) => !step.beyondLimit).length : 0), 0);
+    return { headless, stepLimit: { left: Math.max(0, max - used), total: max } };
+  }
+
+  private adjustSettings(settings: Settings): Settings {
+    const { maxSteps, maxTokens } = this.options;
+    if (!maxSteps && !maxTokens) return settings;
+    return {
+      ...settings,
+      ai: { ...settings.ai, ...(maxTokens ? { session_token_budget: maxTokens } : {}) },
+      companion: { ...settings.companion, ...(maxSteps ? { auto_max_steps: maxSteps } : {}), ...(maxTokens ? { auto_token_budget: maxTokens } : {}) },
+    };
+  }
+
+  private checkBudgets(event: Extract<AgentStreamEvent, { type: 'usage' }>): void {
+    const { maxTokens, budgetUsd } = this.options;
+    const tokens = event.usage.input_tokens + event.usage.output_tokens;
+    if (maxTokens && tokens >= maxTokens) this.halt({ kind: 'limit', detail: `--max-tokens ${maxTokens} was reached (${tokens} tokens used)` });
+    else if (budgetUsd && (event.total_cost_usd ?? 0) >= budgetUsd) this.halt({ kind: 'limit', detail: `--budget-usd ${budgetUsd} was reached ($${event.total_cost_usd!.toFixed(4)} spent)` });
+  }
+
+  private interrupt(signal: string): void {
+    // A second signal while winding down: leave at once.
+    if (this.stop?.kind === 'interrupted') this.stopped?.();
+    this.halt({ kind: 'interrupted', signal });
+  }
+
+  /** Stops everything the agent does (the running step's process group is killed) and ends the run. */
+  private halt(stop: RunStop): void {
+    if (this.stop) return;
+    this.stop = stop;
+    this.session?.stopEverything();
+    const grace = setTimeout(() => this.stopped?.(), STOP_GRACE_MS);
+    grace.unref?.();
+  }
+}
+
