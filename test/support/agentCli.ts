@@ -27,7 +27,8 @@ export class AgentProcess {
       this.partial += text;
       const lines = this.partial.split('\n');
       this.partial = lines.pop() ?? '';
-      for (const line of lines) if (line.trim()) this.events.push(JSON.parse(line) as AgentEvent);
+      // Lines of NDJSON are parsed; the terminal form and --quiet print text, kept in `stdout` only.
+      for (const line of lines) if (line.startsWith('{')) this.events.push(JSON.parse(line) as AgentEvent);
       this.wake();
     });
     child.stderr!.setEncoding('utf8');

@@ -9,7 +9,7 @@ import { z } from 'zod';
  * follow Claude Code's `stream-json` result line where they mean the same thing.
  */
 
-/** Bumped when a field changes meaning or goes away; new fields and event types do not bump it. */
+/** Bumped when a field changes meaning or goes away. New fields and event types do not bump it: readers ignore what they do not know (the schema file of each release lists exactly what it prints). */
 export const AGENT_STREAM_VERSION = 1;
 
 const level = z.enum(['green', 'yellow', 'red']);
@@ -19,7 +19,7 @@ const stepRef = { plan_id: z.string(), step_id: z.string(), index: z.number().in
 export const ApprovalMode = z.enum(['ask', 'policy', 'stdio', 'deny']);
 export type ApprovalMode = z.infer<typeof ApprovalMode>;
 
-export const StreamUsage = z.object({
+export const StreamUsage = z.strictObject({
   input_tokens: z.number().int().nonnegative(),
   output_tokens: z.number().int().nonnegative(),
   /** Tokens of the last request's context (standing context and kept history), estimated. */
@@ -27,7 +27,7 @@ export const StreamUsage = z.object({
 });
 
 const events = [
-  z.object({
+  z.strictObject({
     type: z.literal('session'),
     version: z.literal(AGENT_STREAM_VERSION),
     session_id: z.string(),
@@ -41,16 +41,16 @@ const events = [
     auto: z.boolean(),
   }),
   /** An instruction the run took (from -c, a file, stdin or an `instruction` message). */
-  z.object({ type: z.literal('instruction'), text: z.string(), piped_bytes: z.number().int().nonnegative().optional() }),
+  z.strictObject({ type: z.literal('instruction'), text: z.string(), piped_bytes: z.number().int().nonnegative().optional() }),
   /** Streaming text of an assistant message; a `message` with the whole text follows. */
-  z.object({ type: z.literal('delta'), message_id: z.string(), text: z.string() }),
-  z.object({ type: z.literal('message'), message_id: z.string(), text: z.string(), interrupted: z.string().optional() }),
-  z.object({
+  z.strictObject({ type: z.literal('delta'), message_id: z.string(), text: z.string() }),
+  z.strictObject({ type: z.literal('message'), message_id: z.string(), text: z.string(), interrupted: z.string().optional() }),
+  z.strictObject({
     type: z.literal('plan'),
     plan_id: z.string(),
-    steps: z.array(z.object({ step_id: z.string(), index: z.number().int().positive(), kind: stepKind, command: z.string(), purpose: z.string() })),
+    steps: z.array(z.strictObject({ step_id: z.string(), index: z.number().int().positive(), kind: stepKind, command: z.string(), purpose: z.string() })),
   }),
-  z.object({
+  z.strictObject({
     type: z.literal('step'),
     phase: z.literal('proposed'),
     ...stepRef,
@@ -68,7 +68,7 @@ const events = [
     /** RED and no policy names it: never runs in a headless run. */
     blocked: z.boolean(),
   }),
-  z.object({
+  z.strictObject({
     type: z.literal('approval_request'),
     /** Echoed by the `approval` message that answers it. */
     id: z.string(),
@@ -84,7 +84,7 @@ const events = [
     session_grant: z.boolean(),
     diff: z.string().optional(),
   }),
-  z.object({
+  z.strictObject({
     type: z.literal('step'),
     phase: z.literal('decided'),
     ...stepRef,
@@ -95,10 +95,10 @@ const events = [
     rule: z.string(),
     detail: z.string().optional(),
   }),
-  z.object({ type: z.literal('step'), phase: z.literal('started'), ...stepRef, command: z.string(), cwd: z.string().optional() }),
+  z.strictObject({ type: z.literal('step'), phase: z.literal('started'), ...stepRef, command: z.string(), cwd: z.string().optional() }),
   /** What a running command printed, without escape sequences, secrets scrubbed. */
-  z.object({ type: z.literal('output'), ...stepRef, text: z.string() }),
-  z.object({
+  z.strictObject({ type: z.literal('output'), ...stepRef, text: z.string() }),
+  z.strictObject({
     type: z.literal('step'),
     phase: z.literal('finished'),
     ...stepRef,
@@ -111,13 +111,13 @@ const events = [
     /** Output left out of the stream (it went on longer than the stream carries). */
     omitted_bytes: z.number().int().nonnegative().optional(),
   }),
-  z.object({ type: z.literal('file_change'), ...stepRef, path: z.string(), creates: z.boolean(), added: z.number().int(), removed: z.number().int(), diff: z.string() }),
-  z.object({ type: z.literal('usage'), usage: StreamUsage, total_cost_usd: z.number().nonnegative().optional() }),
-  z.object({ type: z.literal('retry'), reason: z.string(), attempt: z.number().int(), attempts: z.number().int(), seconds_left: z.number().nonnegative() }),
-  z.object({ type: z.literal('error'), message: z.string(), retryable: z.boolean().optional() }),
+  z.strictObject({ type: z.literal('file_change'), ...stepRef, path: z.string(), creates: z.boolean(), added: z.number().int(), removed: z.number().int(), diff: z.string() }),
+  z.strictObject({ type: z.literal('usage'), usage: StreamUsage, total_cost_usd: z.number().nonnegative().optional() }),
+  z.strictObject({ type: z.literal('retry'), reason: z.string(), attempt: z.number().int(), attempts: z.number().int(), seconds_left: z.number().nonnegative() }),
+  z.strictObject({ type: z.literal('error'), message: z.string(), retryable: z.boolean().optional() }),
   /** Something the shell or Tandem said about the run's shell (a missing shell, a broken config). */
-  z.object({ type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), message: z.string() }),
-  z.object({
+  z.strictObject({ type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), message: z.string() }),
+  z.strictObject({
     type: z.literal('result'),
     subtype: z.enum(['success', 'error_step', 'error_refused', 'error_model', 'error_timeout', 'error_interrupted', 'error_usage', 'error_during_execution']),
     is_error: z.boolean(),
@@ -140,7 +140,7 @@ export type StreamEventOf<T extends AgentStreamEvent['type']> = Extract<AgentStr
 
 /** What a program may write to stdin, one per line (`--input-format json`). */
 export const AgentInputSchema = z.discriminatedUnion('type', [
-  z.object({
+  z.strictObject({
     type: z.literal('approval'),
     id: z.string(),
     decision: z.enum(['allow', 'allow_session', 'deny']),
@@ -149,8 +149,8 @@ export const AgentInputSchema = z.discriminatedUnion('type', [
     /** The command to run instead (judged again by the gate). */
     command: z.string().max(20_000).optional(),
   }),
-  z.object({ type: z.literal('instruction'), text: z.string().min(1).max(100_000) }),
-  z.object({ type: z.literal('interrupt') }),
+  z.strictObject({ type: z.literal('instruction'), text: z.string().min(1).max(100_000) }),
+  z.strictObject({ type: z.literal('interrupt') }),
 ]);
 export type AgentInput = z.infer<typeof AgentInputSchema>;
 
