@@ -30,9 +30,10 @@ export class TerminalApprover implements Approver {
     this.sink?.beforePrompt();
     const paint = (code: number, text: string) => this.sink?.paint(code, text) ?? text;
     const level = this.sink?.level(request.level) ?? `[${(request.level ?? '?').toUpperCase()}]`;
-    const lines = [`${level} ${request.kind === 'edit' ? `edit ${request.path}` : request.command}`];
+    // The terminal's own lines have shown the step as proposed (level, command, reasons); a pipe's have not.
+    const lines = this.sink ? [] : [`${level} ${request.kind === 'edit' ? `edit ${request.path}` : request.command}`];
     if (request.diff) lines.push(request.diff);
-    if (request.reasons.length) lines.push(paint(2, `  ${request.reasons.join('; ')}`));
+    if (!this.sink && request.reasons.length) lines.push(paint(2, `  ${request.reasons.join('; ')}`));
     if (request.rule) lines.push(paint(2, `  ${request.rule}`));
     // An edit step's change is edited by denying it with a reason; a command can be edited here.
     const keys = ['y', 'n', ...(request.session_grant ? ['a'] : []), ...(request.kind === 'command' ? ['e'] : []), 'q'];

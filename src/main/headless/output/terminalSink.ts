@@ -37,7 +37,7 @@ export class TerminalSink implements EventSink {
         this.step(event);
         return;
       case 'output':
-        this.write(this.dim(event.text.replace(/^(?=.)/gm, '  │ ')));
+        this.write(event.text.replace(/^(.*)$/gm, (line, _text, offset: number) => (line || offset < event.text.length - 1 ? this.dim(`  │ ${line}`) : '')));
         return;
       case 'file_change':
         this.line(this.diff(event.diff));
