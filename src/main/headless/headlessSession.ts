@@ -136,8 +136,14 @@ export class HeadlessSession implements PaneListener {
 
   // ── The engine's client ─────────────────────────────────────────────────────────────
 
-  /** The pane's raw output (its prompt, the typed commands): not part of the stream; steps' output comes from the watcher above. */
-  output(): void {}
+  /**
+   * The pane's raw output (its prompt, the typed commands) is not part of the stream — steps'
+   * output comes from the watcher above — but it is acknowledged at once, as a window does
+   * once it has drawn it: the delivery window would otherwise fill and hold the pty.
+   */
+  output(paneId: number, bytes: Uint8Array): void {
+    this.engine.pane(paneId).acknowledge(bytes.length);
+  }
 
   event<E extends keyof Events>(event: E, payload: Events[E]): void {
     switch (event) {

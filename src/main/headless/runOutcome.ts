@@ -26,7 +26,9 @@ export function runOutcome(view: ConversationView, firstItemId: string | undefin
   const items = view.items.slice(Math.max(0, start));
   const answers = items.filter((item): item is Extract<ConversationItem, { role: 'assistant' }> => item.role === 'assistant');
   const result = [...answers].reverse().find((item) => item.text.trim())?.text ?? '';
-  const base = { result, numTurns: answers.length };
+  // A model response is an answer, a plan, or an answer with its plan right after it.
+  const numTurns = items.filter((item, index) => item.role === 'assistant' || (item.role === 'plan' && items[index - 1]?.role !== 'assistant')).length;
+  const base = { result, numTurns };
   if (stop?.kind === 'timeout') return { ...base, exitCode: AGENT_EXIT.timeout, subtype: 'error_timeout', reason: `the time limit of ${stop.seconds} s was reached` };
   if (stop?.kind === 'interrupted') return { ...base, exitCode: AGENT_EXIT.interrupted, subtype: 'error_interrupted', reason: `interrupted (${stop.signal})` };
   if (stop?.kind === 'quit') return { ...base, exitCode: AGENT_EXIT.refused, subtype: 'error_refused', reason: 'you quit the run at an approval' };
