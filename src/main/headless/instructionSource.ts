@@ -31,8 +31,7 @@ export async function* instructionSource(
   handlers: InputHandlers,
 ): AsyncGenerator<Instruction> {
   if (options.inputFormat === 'json') {
-    if (options.command !== undefined) yield { text: commandInstruction(options.command) };
-    yield* jsonInstructions(io.stdin, handlers);
+    yield* jsonInstructions(io.stdin, handlers, options.command === undefined ? undefined : commandInstruction(options.command));
     return;
   }
   if (options.command !== undefined || options.file !== undefined) {
@@ -61,9 +60,12 @@ export async function* instructionSource(
   for await (const text of instructionsFrom(io.stdin)) yield { text };
 }
 
-/** NDJSON messages: instructions are yielded, approvals and interrupts handled as they come; a bad line is reported and skipped. */
-async function* jsonInstructions(stdin: NodeJS.ReadableStream, handlers: InputHandlers): AsyncGenerator<Instruction> {
-  const queue: string[] = [];
+/**
+ * NDJSON messages: instructions are yielded, approvals and interrupts handled as they come; a bad line is reported and skipped.
+ * `first` (-c) is yielded only once stdin is being read, so the approvals its steps wait for can arrive while it runs.
+ */
+async function* jsonInstructions(stdin: NodeJS.ReadableStream, handlers: InputHandlers, first?: string): AsyncGenerator<Instruction> {
+  const queue: string[] = first === undefined ? [] : [first];
   let closed = false;
   let wake: (() => void) | undefined;
   const reader = createInterface({ input: stdin, crlfDelay: Infinity, terminal: false });
