@@ -10,6 +10,13 @@ import react from '@vitejs/plugin-react';
 const BUNDLED_INTO_MIRROR_WORKER = ['@xterm/headless', '@xterm/addon-serialize', '@xterm/addon-unicode11'];
 
 /**
+ * The model SDKs, bundled too: loaded from node_modules they are hundreds of small files,
+ * and Node's resolving them was most of `tandem agent`'s start (≈140 ms of the Anthropic
+ * SDK's ≈165; bundled, ≈30). `bench/suites/agentcli.js` measures it.
+ */
+const BUNDLED_FOR_START = ['@anthropic-ai/sdk', 'openai'];
+
+/**
  * File names of the main build's chunks. electron-vite builds a `?modulePath` import (the
  * mirror thread's script) with this same config and names its entry like a chunk; that one
  * is `.mjs`, so Node runs it as an ES module wherever it lies — also unpacked from the
@@ -31,7 +38,7 @@ export default defineConfig({
     build: {
       // Packages in `dependencies` stay imports (electron-builder ships them); everything
       // else, and the mirror thread's packages, is bundled.
-      externalizeDeps: { exclude: BUNDLED_INTO_MIRROR_WORKER },
+      externalizeDeps: { exclude: [...BUNDLED_INTO_MIRROR_WORKER, ...BUNDLED_FOR_START] },
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import {
   MAX_LISTED_MODELS,
   MODEL_LIST_TIMEOUT_MS,
@@ -28,20 +28,27 @@ type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
  */
 export class OpenAiCompatibleBackend implements ModelBackend {
   readonly kind = 'openai-compatible' as const;
-  private readonly client: OpenAI;
+  private client: OpenAI | undefined;
 
-  constructor(private readonly options: OpenAiCompatibleOptions) {
-    this.client = new OpenAI({
-      apiKey: options.apiKey || 'not-needed',
-      baseURL: options.baseURL,
+  constructor(private readonly options: OpenAiCompatibleOptions) {}
+
+  /** The SDK is loaded on first use: an Anthropic user (and `tandem agent`'s start) never pays for it. */
+  private async sdk(): Promise<OpenAI> {
+    if (this.client) return this.client;
+    const OpenAISdk = await loadOpenAi();
+    this.client = new OpenAISdk({
+      apiKey: this.options.apiKey || 'not-needed',
+      baseURL: this.options.baseURL,
       maxRetries: 0,
       timeout: 10 * 60_000,
     });
+    return this.client;
   }
 
   async listModels(signal: AbortSignal): Promise<string[]> {
     const ids: string[] = [];
-    for await (const model of this.client.models.list({ signal, timeout: MODEL_LIST_TIMEOUT_MS })) {
+    const client = await this.sdk();
+    for await (const model of client.models.list({ signal, timeout: MODEL_LIST_TIMEOUT_MS })) {
       ids.push(model.id);
       if (ids.length >= MAX_LISTED_MODELS) break;
     }
@@ -70,7 +77,7 @@ export class OpenAiCompatibleBackend implements ModelBackend {
         stream_options: { include_usage: true },
       };
       handlers.sent?.(body);
-      const stream = await this.client.chat.completions.create(body, { signal });
+      const stream = await (await this.sdk()).chat.completions.create(body, { signal });
       for await (const chunk of stream) {
         if (chunk.usage) {
           usage.inputTokens = chunk.usage.prompt_tokens;
@@ -110,6 +117,9 @@ export class OpenAiCompatibleBackend implements ModelBackend {
   }
 
   private translate(error: unknown, model: string, partial: boolean): ModelError {
+    // Errors of the SDK's own come only once it is loaded.
+    const OpenAI = loadedOpenAi;
+    if (!OpenAI) return networkError(this.options.baseURL, error, partial);
     if (error instanceof OpenAI.APIConnectionTimeoutError) {
       return new ModelError('timeout', `${this.options.baseURL} did not answer in time.`, { partial });
     }
@@ -168,4 +178,11 @@ export function toChatMessages(system: string, messages: AgentMessage[]): ChatMe
     else if (userText) out.push({ role: 'user', content: userText });
   }
   return out;
+}
+
+let loadedOpenAi: typeof OpenAI | undefined;
+
+async function loadOpenAi(): Promise<typeof OpenAI> {
+  loadedOpenAi ??= (await import('openai')).default;
+  return loadedOpenAi;
 }
