@@ -164,6 +164,7 @@ class AgentRun {
       approval: (answer) => (this.approver instanceof StdioApprover ? this.approver.answer(answer) : this.emit({ type: 'error', message: 'An approval came on stdin, but this run does not take approvals there (--approve=stdio).' })),
       interrupt: () => this.session.interrupt(),
       problem: (message) => this.emit({ type: 'error', message }),
+      closed: () => (this.approver instanceof StdioApprover ? this.approver.inputEnded() : undefined),
     });
     for await (const instruction of source) {
       if (this.stop) break;

@@ -17,6 +17,8 @@ export interface InputHandlers {
   approval(answer: Extract<AgentInput, { type: 'approval' }>): void;
   interrupt(): void;
   problem(message: string): void;
+  /** stdin closed: no answer will come any more. */
+  closed(): void;
 }
 
 /**
@@ -90,6 +92,7 @@ async function* jsonInstructions(stdin: NodeJS.ReadableStream, handlers: InputHa
   });
   reader.on('close', () => {
     closed = true;
+    handlers.closed();
     wake?.();
   });
   for (;;) {

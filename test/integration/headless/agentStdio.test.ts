@@ -74,6 +74,19 @@ describe('tandem agent --approve=stdio', () => {
     expect(processesMatching('sleep 7171')).toEqual([]);
   }, 120_000);
 
+  it('stdin closing while a request waits denies it (nobody can answer any more) and the run ends with 3', async () => {
+    const { model, env, home } = await setup();
+    model.script({ parts: [run('w1', 'touch never-made')] }, { parts: [{ text: 'Nobody answered.' }] });
+    const agent = start(STDIO, env, { stdin: 'pipe' });
+    agent.send({ type: 'instruction', text: 'make it' });
+    await agent.waitFor((event) => event.type === 'approval_request', 'the approval request');
+    agent.child.stdin!.end();
+    expect(await agent.exitCode()).toBe(3);
+    expect(existsSync(join(home, 'never-made'))).toBe(false);
+    expect(agent.events.find((event) => event.type === 'step' && event.phase === 'decided')).toMatchObject({ verdict: 'denied' });
+    expect(toolResults(await model.waitForRequest(2))[0]).toMatchObject({ is_error: true, content: expect.stringContaining('stdin closed before an answer came') });
+  }, 120_000);
+
   it('a line that is not a message is reported and skipped; the run goes on', async () => {
     const { model, env } = await setup();
     model.script({ parts: [{ text: 'hi' }] });

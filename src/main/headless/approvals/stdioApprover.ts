@@ -2,6 +2,8 @@ import type { AgentInput } from '../agentStream';
 import type { PendingApproval } from '../conversationEvents';
 import type { ApprovalRequest, Approver, Decide } from './approvalRequest';
 
+const NO_MORE_ANSWERS = 'stdin closed before an answer came, so nobody can approve it.';
+
 /**
  * `--approve=stdio`: each step that waits goes out as an `approval_request` event and waits
  * for the `approval` line on stdin that echoes its id. An answer with a `command` edits the
@@ -11,6 +13,7 @@ export class StdioApprover implements Approver {
   private readonly waiting = new Map<string, PendingApproval>();
   /** Edits answered with allow: the step's new command, approved once the gate has judged it and still asks. */
   private readonly afterEdit = new Map<string, { command: string; decision: 'allow' | 'allow_session' }>();
+  private inputClosed = false;
 
   constructor(
     private readonly emit: (event: ApprovalRequest) => void,
@@ -19,6 +22,11 @@ export class StdioApprover implements Approver {
   ) {}
 
   ask(request: ApprovalRequest, pending: PendingApproval): void {
+    if (this.inputClosed) {
+      this.emit(request);
+      this.decide(pending, 'deny', { reason: NO_MORE_ANSWERS });
+      return;
+    }
     const edited = this.afterEdit.get(pending.step.id);
     this.afterEdit.delete(pending.step.id);
     if (edited && edited.command === pending.step.command) {
@@ -54,9 +62,13 @@ export class StdioApprover implements Approver {
     }
   }
 
-  /** Requests nobody answered (the run is ending). */
-  get open(): number {
-    return this.waiting.size;
+  /** stdin closed: what waits, and whatever asks from now on, is denied (nobody can answer). */
+  inputEnded(): void {
+    this.inputClosed = true;
+    for (const [id, pending] of [...this.waiting]) {
+      this.waiting.delete(id);
+      this.decide(pending, 'deny', { reason: NO_MORE_ANSWERS });
+    }
   }
 
   dispose(): void {
