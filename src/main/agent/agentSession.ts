@@ -294,6 +294,17 @@ export class AgentSession {
     await summarizeBlockIntoPanel(pane, blockId, this.summarizer, this.conversation);
   }
 
+  /** The conversation's id and model history, for `tandem agent --session` to go on with later. */
+  savedHistory(): ReturnType<Conversation['savedHistory']> {
+    return this.conversation.savedHistory();
+  }
+
+  /** Goes on with a saved conversation (nothing may be running). */
+  resume(saved: Parameters<Conversation['resume']>[0]): void {
+    if (this.working) throw new Error('The agent is working; a saved conversation can only be resumed before it starts.');
+    this.conversation.resume(saved);
+  }
+
   newConversation(): ConversationView {
     this.auto.abandon();
     this.cancel(true);

@@ -14,6 +14,7 @@ import { instructionSource, type Instruction } from './instructionSource';
 import { NdjsonSink, QuietSink, StreamWriter, type EventSink } from './output/eventSink';
 import { TerminalSink } from './output/terminalSink';
 import { runOutcome, type RunStop } from './runOutcome';
+import { loadSession, saveSession } from './savedSessions';
 
 export interface AgentIo {
   stdin: NodeJS.ReadStream;
@@ -115,6 +116,11 @@ class AgentRun {
         askFor: (pending) => this.askFor(pending),
       });
       this.approver = this.makeApprover();
+      if (this.options.session) {
+        const saved = loadSession(this.stateDir, this.options.session);
+        if ('error' in saved) return usageError(this.io, saved.error);
+        this.session.engine.agent.resume(saved);
+      }
       await this.session.start();
       const view = this.session.view;
       this.emit({
@@ -152,10 +158,18 @@ class AgentRun {
       process.removeListener('SIGINT', onSignal);
       process.removeListener('SIGTERM', onSignal);
       this.approver?.dispose();
+      if (this.session) {
+        const problem = saveSession(this.stateDir, this.session.engine.agent.savedHistory());
+        if (problem) this.io.stderr.write(`tandem agent: ${problem}\n`);
+      }
       await this.session?.close().catch(() => undefined);
       this.prompter?.close();
       await this.sink.close();
     }
+  }
+
+  private get stateDir(): string {
+    return tandemPaths(this.io.env).stateDir;
   }
 
   /** Takes the instructions in turn until there are none left or the run is stopped. */

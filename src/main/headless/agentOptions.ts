@@ -23,6 +23,8 @@ export interface AgentOptions {
   auto: boolean;
   /** Absent: ask when there is a terminal to ask at, policy otherwise. */
   approve?: ApprovalMode;
+  /** `--session ID`: go on with the conversation of an earlier run. */
+  session?: string;
 }
 
 export type ParsedAgentArguments = { kind: 'run'; options: AgentOptions } | { kind: 'help' } | { kind: 'version' } | { kind: 'error'; message: string };
@@ -54,6 +56,7 @@ model, never instructions. Output is readable text on a terminal and NDJSON othe
       --max-tokens N      stop once N tokens were used
       --budget-usd X      stop once the run has cost X dollars
       --timeout SECONDS   stop after this long (exit 124)
+      --session ID        go on with the conversation of an earlier run (its session_id)
       --acp               speak the Agent Client Protocol on stdio (for editors)
       --version, --help
 
@@ -96,6 +99,7 @@ export function parseAgentArguments(argv: string[], env: NodeJS.ProcessEnv): Par
         'budget-usd': { type: 'string' },
         timeout: { type: 'string' },
         acp: { type: 'boolean' },
+        session: { type: 'string' },
         version: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -144,6 +148,7 @@ export function parseAgentArguments(argv: string[], env: NodeJS.ProcessEnv): Par
     timeoutSeconds: numbers.timeoutSeconds as number | undefined,
     auto: values.auto === true,
     approve: approve?.data,
+    session: values.session,
   };
   return { kind: 'run', options };
 }

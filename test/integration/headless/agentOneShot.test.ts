@@ -149,3 +149,31 @@ describe('tandem agent -c with stdout a pipe (NDJSON)', () => {
     }
   }, 90_000);
 });
+
+describe('tandem agent --session', () => {
+  it('goes on with an earlier run’s conversation: the model gets its history, the session id stays', async () => {
+    const { model, env } = await setup();
+    model.script({ parts: [{ text: 'The secret word is kiwi.' }] }, { parts: [{ text: 'You asked about the word: kiwi.' }] });
+    const first = start(['-c', 'pick a word'], env, { stdin: 'inherit-closed' });
+    expect(await first.exitCode()).toBe(0);
+    const sessionId = String(first.events[0]!.session_id);
+    const second = start(['--session', sessionId, '-c', 'which word did you pick?'], env, { stdin: 'inherit-closed' });
+    expect(await second.exitCode()).toBe(0);
+    expect(second.events[0]).toMatchObject({ type: 'session', session_id: sessionId });
+    const messages = (await model.waitForRequest(2)).body?.messages as { role: string; content: unknown }[];
+    expect(JSON.stringify(messages)).toContain('pick a word');
+    expect(JSON.stringify(messages)).toContain('The secret word is kiwi.');
+    expect(messages.at(-1)).toMatchObject({ role: 'user' });
+    expect(JSON.stringify(messages.at(-1))).toContain('which word did you pick?');
+  }, 90_000);
+
+  it('an unknown or malformed session id is a usage error', async () => {
+    const { env } = await setup();
+    const unknown = start(['--session', '00000000-0000-4000-8000-000000000000', '-c', 'x'], env, { stdin: 'inherit-closed' });
+    expect(await unknown.exitCode()).toBe(2);
+    expect(unknown.stderr).toMatch(/there is no saved session 00000000-0000-4000-8000-000000000000/);
+    const malformed = start(['--session', '../../etc/passwd', '-c', 'x'], env, { stdin: 'inherit-closed' });
+    expect(await malformed.exitCode()).toBe(2);
+    expect(malformed.stderr).toMatch(/--session takes the session_id of an earlier run/);
+  }, 90_000);
+});

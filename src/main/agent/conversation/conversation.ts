@@ -28,7 +28,7 @@ export interface ConversationOptions {
  * answer ("what was sent"). Its view goes to the panel at most once per turn of the event loop.
  */
 export class Conversation {
-  private currentId = randomUUID();
+  private currentId: string = randomUUID();
   private list: ConversationItem[] = [];
   private messages: AgentMessage[] = [];
   private usage = { inputTokens: 0, outputTokens: 0, contextTokens: 0 };
@@ -170,6 +170,19 @@ export class Conversation {
 
   sentPayload(itemId: string): string {
     return this.sent.payload(itemId);
+  }
+
+  /** What a later run needs to go on with this conversation: its id and the model's history (scrubbed as it was kept). */
+  savedHistory(): { id: string; messages: AgentMessage[] } {
+    return { id: this.currentId, messages: this.messages.map((message) => ({ role: message.role, content: [...message.content] })) };
+  }
+
+  /** Goes on with a saved conversation (`tandem agent --session`): its id and history; the items shown start empty. */
+  resume(saved: { id: string; messages: AgentMessage[] }): void {
+    this.reset();
+    this.currentId = saved.id;
+    this.messages = saved.messages.map((message) => ({ role: message.role, content: [...message.content] }));
+    this.changed();
   }
 
   /** A new conversation: everything but the view's surroundings starts empty. */
