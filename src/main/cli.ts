@@ -55,6 +55,7 @@ export async function main(argv: string[], rendererDir = join(dirname(fileURLToP
       const status = await runAgentCommand(command.argv, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, version });
       // The run is over and its output flushed: nothing left (a model connection kept alive, stdin) may hold the process.
       process.exit(status);
+      return;
     }
     case 'web': {
       const { runWebCommand } = await import('./cli/webCommand');
