@@ -104,6 +104,20 @@ describe('tandem agent --acp (an editor drives the agent over ACP)', () => {
     expect(model.requests).toHaveLength(5);
   }, 180_000);
 
+  it('refuses a RED step without asking the editor, and tells the model why', async () => {
+    const { model, env, home } = await setup();
+    const { editor, sessionId } = await editorIn(env, home);
+    model.script({ parts: [run('r1', 'rm -rf ~')] }, { parts: [{ text: 'I will not do that.' }] });
+    const response = await editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'clean up my home' }] });
+    expect(response.stopReason).toBe('end_turn');
+    expect(editor.permissionRequests).toHaveLength(0);
+    const call = editor.updatesOf('tool_call')[0]!;
+    expect(call).toMatchObject({ title: 'rm -rf ~', kind: 'execute' });
+    expect(editor.updatesOf('tool_call_update').find((update) => update.toolCallId === call.toolCallId && update.status === 'failed')).toBeDefined();
+    expect(toolResults(model.requests[1]!)[0]).toMatchObject({ tool_use_id: 'r1', is_error: true });
+    expect(existsSync(home)).toBe(true);
+  }, 60_000);
+
   it('shows a file edit as a tool call of kind edit with the diff, and applies it once allowed', async () => {
     const { model, env, home } = await setup();
     const { editor, project, sessionId } = await editorIn(env, home);
@@ -179,7 +193,24 @@ describe('tandem agent --acp (an editor drives the agent over ACP)', () => {
     expect(editor.updatesOf('tool_call')).toHaveLength(0);
   }, 60_000);
 
-  it('refuses flags that do not apply, and a session in a directory that does not exist', async () => {
+  it('ends a prompt max_turn_requests at --max-steps, and fails it when the model cannot be reached', async () => {
+    const { model, env, home } = await setup();
+    const project = join(home, 'project');
+    mkdirSync(project);
+    const editor = startAcpEditor(env, ['--max-steps', '1'], children);
+    await editor.agent.request('initialize', { protocolVersion: 1 });
+    const { sessionId } = await editor.agent.request('session/new', { cwd: project, mcpServers: [] });
+    model.script({ parts: [run('m1', 'echo one')] }, { parts: [run('m2', 'echo two')] }, { parts: [{ text: 'Out of steps.' }] });
+    editor.answers.push('allow_once');
+    const limited = await editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo twice' }] });
+    expect(limited.stopReason).toBe('max_turn_requests');
+    expect(editor.permissionRequests).toHaveLength(1);
+
+    model.script({ status: 401, message: 'invalid x-api-key' });
+    await expect(editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and again' }] })).rejects.toThrow(/model could not be reached/);
+  }, 120_000);
+
+  it('refuses flags that do not apply and a session in a directory that does not exist; exits 0 when the editor closes stdin, 130 on SIGTERM', async () => {
     const { env, home } = await setup();
     const refused = startAcpEditor(env, ['--approve=deny'], children);
     const code = await new Promise<number | null>((resolve) => refused.child.once('close', resolve));
@@ -191,5 +222,12 @@ describe('tandem agent --acp (an editor drives the agent over ACP)', () => {
     await expect(editor.agent.request('session/new', { cwd: join(home, 'no-such-dir'), mcpServers: [] })).rejects.toThrow(/no such directory/);
     editor.child.stdin!.end();
     expect(await new Promise<number | null>((resolve) => editor.child.once('close', resolve))).toBe(0);
+
+    const signalled = startAcpEditor(env, [], children);
+    await signalled.agent.request('initialize', { protocolVersion: 1 });
+    mkdirSync(join(home, 'project'));
+    await signalled.agent.request('session/new', { cwd: join(home, 'project'), mcpServers: [] });
+    signalled.child.kill('SIGTERM');
+    expect(await new Promise<number | null>((resolve) => signalled.child.once('close', resolve))).toBe(130);
   }, 60_000);
 });
