@@ -81,11 +81,14 @@ export class SessionUpdates {
         if (this.calls.has(step.id)) this.send({ sessionUpdate: 'tool_call_update', toolCallId: step.id, title: step.command, content: this.proposedContent(step, this.calls.get(step.id)!), rawInput: rawInput(step) });
         else this.announce(step);
         return;
-      case 'started':
-        this.announce(step);
-        this.send({ sessionUpdate: 'tool_call_update', toolCallId: step.id, status: 'in_progress', title: event.command, ...(step.kind === 'edit' ? {} : { content: [] }) });
+      case 'started': {
+        const state = this.announce(step);
+        // The proposal's text gives way to the output (which may have come first, when the view was held back).
+        const content = step.kind === 'edit' ? {} : { content: state.output ? [textContent(this.shownOutput(state))] : [] };
+        this.send({ sessionUpdate: 'tool_call_update', toolCallId: step.id, status: 'in_progress', title: event.command, ...content });
         this.planStatus(step.id, 'in_progress');
         return;
+      }
       case 'finished':
         this.finished(step, event);
         return;
