@@ -10,6 +10,7 @@ import {
   type SessionUpdate,
 } from '@agentclientprotocol/sdk';
 import { TANDEM_BIN } from './agentCli';
+import { shellTimeout } from './shellTimeout';
 import { waitUntil } from './waitUntil';
 
 /** How the test answers a permission request: an offered option's kind, or the editor's cancel. */
@@ -43,6 +44,17 @@ export class AcpEditor {
     this.connection = app.connect(ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>));
   }
 
+  /** As an editor quits: closes the agent's stdin and waits for it to wind down (its shells end), killing it only if it does not. */
+  async close(): Promise<void> {
+    const { child } = this;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    child.stdin!.end();
+    const timer = setTimeout(() => child.kill('SIGKILL'), shellTimeout(15_000));
+    await closed;
+    clearTimeout(timer);
+  }
+
   get agent() {
     return this.connection.agent;
   }
@@ -67,8 +79,9 @@ export class AcpEditor {
 }
 
 /** Starts `tandem agent --acp` (built) with `env` and connects an editor to it. */
-export function startAcpEditor(env: NodeJS.ProcessEnv, args: string[] = [], children: ChildProcess[] = []): AcpEditor {
+export function startAcpEditor(env: NodeJS.ProcessEnv, args: string[] = [], editors: AcpEditor[] = []): AcpEditor {
   const child = spawn(process.execPath, [TANDEM_BIN, 'agent', '--acp', ...args], { cwd: env.HOME, env, stdio: ['pipe', 'pipe', 'pipe'] });
-  children.push(child);
-  return new AcpEditor(child);
+  const editor = new AcpEditor(child);
+  editors.push(editor);
+  return editor;
 }

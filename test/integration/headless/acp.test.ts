@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,9 +7,10 @@ import { toolResults } from '../../support/agentConversation';
 import { waitUntil } from '../../support/waitUntil';
 
 const { setup } = useAgentCli();
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+const children: AcpEditor[] = [];
+// Registered after useAgentCli's, so it runs first: the agents wind down before their test home goes.
+afterEach(async () => {
+  await Promise.all(children.splice(0).map((editor) => editor.close()));
 });
 
 const run = (id: string, command: string) => ({ toolUse: { id, name: 'run_command', input: { command, purpose: `run ${command}` } } });
