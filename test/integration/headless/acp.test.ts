@@ -166,6 +166,22 @@ describe('tandem agent --acp (an editor drives the agent over ACP)', () => {
     expect(JSON.stringify(sleepResult!.content)).toContain('interrupted');
   }, 180_000);
 
+  it('session/cancel while a permission request is open ends the prompt cancelled; the late answer runs nothing', async () => {
+    const { model, env, home } = await setup();
+    const { editor, project, sessionId } = await editorIn(env, home);
+    model.script({ parts: [run('w1', 'touch never-made')] }, { parts: [{ text: 'Fine, I will not.' }] });
+    const prompt = editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'make a file' }] });
+    await waitUntil(() => editor.permissionRequests.length === 1, 'the permission request');
+    await editor.agent.notify('session/cancel', { sessionId });
+    expect((await prompt).stopReason).toBe('cancelled');
+    // The editor answers its open request as the protocol asks, even with allow: it is too late to run it.
+    editor.answers.push('allow_once');
+    const next = await editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'never mind' }] });
+    expect(next.stopReason).toBe('end_turn');
+    expect(existsSync(join(project, 'never-made'))).toBe(false);
+    expect(toolResults(model.requests[1]!).find((result) => result.tool_use_id === 'w1')).toBeDefined();
+  }, 120_000);
+
   it('gives the model context the editor attached as data, scrubbed, before the instruction', async () => {
     const { model, env, home } = await setup();
     const { editor, project, sessionId } = await editorIn(env, home);
