@@ -226,6 +226,21 @@ describe('tandem agent --acp (an editor drives the agent over ACP)', () => {
     await expect(editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'and again' }] })).rejects.toThrow(/model could not be reached/);
   }, 120_000);
 
+  it('--auto: GREEN steps run without asking, the rest still asks the editor', async () => {
+    const { model, env, home } = await setup();
+    const project = join(home, 'project');
+    mkdirSync(project);
+    const editor = startAcpEditor(env, ['--auto'], children);
+    await editor.agent.request('initialize', { protocolVersion: 1 });
+    const { sessionId } = await editor.agent.request('session/new', { cwd: project, mcpServers: [] });
+    model.script({ parts: [run('a1', 'ls -a')] }, { parts: [run('a2', 'touch made-in-auto')] }, { parts: [{ text: 'Done: listed and made the file.' }] });
+    editor.answers.push('allow_once');
+    const response = await editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'list, then make a file' }] });
+    expect(response.stopReason).toBe('end_turn');
+    expect(editor.permissionRequests.map((request) => request.toolCall.title)).toEqual(['touch made-in-auto']);
+    expect(existsSync(join(project, 'made-in-auto'))).toBe(true);
+  }, 120_000);
+
   it('refuses flags that do not apply and a session in a directory that does not exist; exits 0 when the editor closes stdin, 130 on SIGTERM', async () => {
     const { env, home } = await setup();
     const refused = startAcpEditor(env, ['--approve=deny'], children);
