@@ -1,28 +1,20 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Settings } from '../../shared/settings';
-import { tandemPaths } from '../settings/paths';
 import { AGENT_EXIT, type AgentStreamEvent, type ApprovalMode } from './agentStream';
 import { AGENT_USAGE, parseAgentArguments, type AgentOptions } from './agentOptions';
 import { approvalRequest, type Approver } from './approvals/approvalRequest';
 import { StdioApprover } from './approvals/stdioApprover';
 import { TerminalApprover } from './approvals/terminalApprover';
 import { TerminalPrompter } from './approvals/terminalPrompter';
+import { usageError, type AgentIo } from './agentIo';
 import type { PendingApproval } from './conversationEvents';
+import { headlessEngineOptions, type HeadlessPlanRules } from './headlessEngineOptions';
 import { HeadlessSession } from './headlessSession';
 import { instructionSource, type Instruction } from './instructionSource';
 import { NdjsonSink, QuietSink, StreamWriter, type EventSink } from './output/eventSink';
 import { TerminalSink } from './output/terminalSink';
 import { runOutcome, type RunStop } from './runOutcome';
 import { loadSession, saveSession } from './savedSessions';
-
-export interface AgentIo {
-  stdin: NodeJS.ReadStream;
-  stdout: NodeJS.WriteStream;
-  stderr: NodeJS.WriteStream;
-  env: NodeJS.ProcessEnv;
-  version: string;
-}
 
 /** How long a stopped run (a signal, the time limit) may take to wind down before it exits anyway. */
 const STOP_GRACE_MS = 3_000;
@@ -42,13 +34,11 @@ export async function runAgentCommand(argv: string[], io: AgentIo): Promise<numb
   const options = parsed.options;
   const problem = optionProblem(options);
   if (problem) return usageError(io, problem);
-  if (options.acp) return usageError(io, '--acp is being built; see docs/agent-protocol.md.');
+  if (options.acp) {
+    const { runAcpAgent } = await import('./acp/acpAgent');
+    return runAcpAgent(options, io);
+  }
   return new AgentRun(options, io).run();
-}
-
-function usageError(io: AgentIo, message: string): number {
-  io.stderr.write(`tandem agent: ${message}\nRun \`tandem agent --help\` for the options.\n`);
-  return AGENT_EXIT.usage;
 }
 
 /** Files and folders named on the command line must be usable before anything starts. */
@@ -96,16 +86,7 @@ class AgentRun {
     const timer = this.options.timeoutSeconds ? setTimeout(() => this.halt({ kind: 'timeout', seconds: this.options.timeoutSeconds! }), this.options.timeoutSeconds * 1000) : undefined;
     try {
       this.session = new HeadlessSession({
-        engine: {
-          version: this.io.version,
-          env: this.io.env,
-          paths: { ...tandemPaths(this.io.env), ...(this.options.config ? { configFile: resolve(this.options.config) } : {}) },
-          headless: {
-            runPolicyFile: this.options.policy ? resolve(this.options.policy) : undefined,
-            planRules: () => this.planRules(),
-            adjustSettings: (settings) => this.adjustSettings(settings),
-          },
-        },
+        engine: headlessEngineOptions(this.options, this.io, () => this.planRules(), () => this.session.view),
         cwd: resolve(this.options.cwd ?? '.'),
         shell: this.options.shell,
         cols: this.io.stdout.isTTY ? Math.max(40, this.io.stdout.columns || 120) : 120,
@@ -229,24 +210,9 @@ class AgentRun {
     return undefined;
   }
 
-  /** Every plan of the run: who refuses what nobody approves, and the step limit. */
-  private planRules() {
-    const name = `tandem agent --approve=${this.approve}`;
-    const headless = { name, refuseAsking: this.approve === 'policy' || this.approve === 'deny', greenRuns: this.approve === 'policy' };
-    const max = this.options.maxSteps;
-    if (!max) return { headless };
-    const used = this.session.view.items.reduce((count, item) => count + (item.role === 'plan' ? item.plan.steps.filter((step) => !step.beyondLimit).length : 0), 0);
-    return { headless, stepLimit: { left: Math.max(0, max - used), total: max } };
-  }
-
-  private adjustSettings(settings: Settings): Settings {
-    const { maxSteps, maxTokens } = this.options;
-    if (!maxSteps && !maxTokens) return settings;
-    return {
-      ...settings,
-      ai: { ...settings.ai, ...(maxTokens ? { session_token_budget: maxTokens } : {}) },
-      companion: { ...settings.companion, ...(maxSteps ? { auto_max_steps: maxSteps } : {}), ...(maxTokens ? { auto_token_budget: maxTokens } : {}) },
-    };
+  /** Who refuses what nobody approves in every plan of the run. */
+  private planRules(): HeadlessPlanRules {
+    return { name: `tandem agent --approve=${this.approve}`, refuseAsking: this.approve === 'policy' || this.approve === 'deny', greenRuns: this.approve === 'policy' };
   }
 
   private checkBudgets(event: Extract<AgentStreamEvent, { type: 'usage' }>): void {
