@@ -15,6 +15,7 @@ import { NdjsonSink, QuietSink, StreamWriter, type EventSink } from './output/ev
 import { TerminalSink } from './output/terminalSink';
 import { runOutcome, type RunStop } from './runOutcome';
 import { loadSession, saveSession } from './savedSessions';
+import { tandemPaths } from '../settings/paths';
 
 /** How long a stopped run (a signal, the time limit) may take to wind down before it exits anyway. */
 const STOP_GRACE_MS = 3_000;
