@@ -34,9 +34,10 @@ describe.skipIf(skip !== undefined)(`tandem agent over ssh${skip ? ` (skipped: $
   });
 
   /** `ssh -T host '…'`: no terminal on either side; what ssh prints is what the agent printed. */
-  function sshT(remote: string, stdin: 'ignore' | 'pipe' = 'ignore'): AgentProcess {
-    const child = spawn('ssh', ['-T', ...server.clientArgs, remote], { stdio: [stdin, 'pipe', 'pipe'] });
+  function sshT(remote: string, stdin: 'ignore' | 'open' | { piped: string } = 'ignore'): AgentProcess {
+    const child = spawn('ssh', ['-T', ...server.clientArgs, remote], { stdio: [stdin === 'ignore' ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     clients.push(child);
+    if (typeof stdin === 'object') child.stdin!.end(stdin.piped);
     return new AgentProcess(child);
   }
 
@@ -72,10 +73,20 @@ describe.skipIf(skip !== undefined)(`tandem agent over ssh${skip ? ` (skipped: $
       const { model, env, home } = await setup();
       model.script({ parts: [{ text: 'Nothing was piped, and that is fine.' }] });
       // The local end of ssh's stdin is a pipe nobody writes to nor closes, as a terminal would be.
-      const agent = sshT(agentCommand(home, env, ['--json', '-c', '# anything piped?']), 'pipe');
+      const agent = sshT(agentCommand(home, env, ['--json', '-c', '# anything piped?']), 'open');
       expect(await agent.exitCode()).toBe(0);
       expect(agent.events.some((event) => event.type === 'instruction' && event.piped_bytes !== undefined)).toBe(false);
       expect(agent.events.at(-1)).toMatchObject({ type: 'result', exit_code: 0, result: 'Nothing was piped, and that is fine.' });
+    }, 120_000);
+
+    it('data piped into ssh reaches the agent on the far side as context', async () => {
+      const { model, env, home } = await setup();
+      model.script({ parts: [{ text: 'The disk is full.' }] });
+      const piped = 'kernel: EXT4-fs error: disk-full-over-ssh\n';
+      const agent = sshT(agentCommand(home, env, ['--json', '-c', '# any errors?']), { piped });
+      expect(await agent.exitCode()).toBe(0);
+      expect(agent.events.find((event) => event.type === 'instruction')).toMatchObject({ text: 'any errors?', piped_bytes: Buffer.byteLength(piped) });
+      expect(model.requests[0]?.rawBody).toContain('disk-full-over-ssh');
     }, 120_000);
   });
 
