@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import headless from '@xterm/headless';
@@ -151,6 +151,22 @@ describe.skipIf(skip !== undefined)(`tandem agent over ssh${skip ? ` (skipped: $
       expect(existsSync(join(home, 'made-over-ssh.txt'))).toBe(true);
       // Text for a person, not the event stream.
       expect(ssh.raw.join('')).not.toMatch(/\{"type":/);
+    }, 180_000);
+
+    it('Ctrl+C at the local terminal reaches the agent: the running step is stopped and ssh exits 130', async () => {
+      const { model, env, home } = await setup();
+      // A duration nothing else on this machine sleeps for, to find the step's process by.
+      const step = `sleep ${30 + (process.pid % 1000) / 1000}`;
+      const stepRuns = () => spawnSync('pgrep', ['-x', '-f', step]).status === 0;
+      model.script({ parts: [run('t1', step)] }, { parts: [{ text: 'Stopped.' }] });
+      const ssh = sshTty(agentCommand(home, env, ['-c', '# wait a while']), home);
+      await ssh.showing('Run it? [y]es / [n]o', 'the approval prompt');
+      ssh.terminal.write('y');
+      await waitUntil(stepRuns, `${step} to run on the far side`, 60_000);
+      ssh.terminal.write('\x03');
+      await waitUntil(() => ssh.exitCode() !== undefined, 'ssh to exit after Ctrl+C', 60_000);
+      expect(ssh.exitCode()).toBe(130);
+      expect(stepRuns()).toBe(false);
     }, 180_000);
   });
 });
