@@ -42,14 +42,18 @@ export async function startSshServer(): Promise<SshServer> {
       writeFileSync(config, sshdConfig(dir, port));
       try {
         const server = await listening(spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] }), port);
-        return {
-          port,
-          clientArgs: clientArgs(dir, port),
-          stop: async () => {
-            await server.stop();
-            rmSync(dir, { recursive: true, force: true });
-          },
+        const stop = async () => {
+          await server.stop();
+          rmSync(dir, { recursive: true, force: true });
         };
+        const args = clientArgs(dir, port);
+        // A login that fails (a locked account, say) says why here, not as a wrong exit status in a test.
+        const login = spawnSync('ssh', ['-n', '-T', ...args, 'true'], { encoding: 'utf8', timeout: shellTimeout(20_000) });
+        if (login.status !== 0) {
+          await stop();
+          throw new Error(`ssh to the test sshd failed (${login.status ?? login.signal}): ${login.stderr.trim()}\nsshd: ${server.log().trim()}`);
+        }
+        return { port, clientArgs: args, stop };
       } catch (error) {
         if (attempt >= 3 || !/Address already in use/.test((error as Error).message)) throw error;
       }
@@ -115,7 +119,7 @@ function freePort(): Promise<number> {
 }
 
 /** Resolves once sshd says it listens (`-e` logs to stderr); rejects with its log if it exits first. */
-function listening(sshd: ChildProcess, port: number): Promise<{ stop(): Promise<void> }> {
+function listening(sshd: ChildProcess, port: number): Promise<{ stop(): Promise<void>; log(): string }> {
   return new Promise((resolve, reject) => {
     let log = '';
     const exited = new Promise<void>((done) => sshd.once('exit', () => done()));
@@ -132,7 +136,7 @@ function listening(sshd: ChildProcess, port: number): Promise<{ stop(): Promise<
       log += text;
       if (!new RegExp(`Server listening on 127\\.0\\.0\\.1 port ${port}\\b`).test(log)) return;
       clearTimeout(timer);
-      resolve({ stop });
+      resolve({ stop, log: () => log });
     });
     sshd.once('error', (error) => {
       clearTimeout(timer);

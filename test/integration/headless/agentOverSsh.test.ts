@@ -44,8 +44,15 @@ describe.skipIf(skip !== undefined)(`tandem agent over ssh${skip ? ` (skipped: $
   describe('ssh -T: NDJSON', () => {
     it('streams the events as they come: session first, the step and its output, result last; ssh exits with the run status', async () => {
       const { model, env, home } = await setup();
-      model.script({ parts: [run('t1', 'echo hello-over-ssh')] }, { parts: [{ text: 'It printed hello over ssh.' }] });
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      model.script({ parts: [run('t1', 'echo hello-over-ssh')], holdAfterEvents: 1, releaseWhen: released }, { parts: [{ text: 'It printed hello over ssh.' }] });
       const agent = sshT(agentCommand(home, env, ['--json', '-c', '# say hello']));
+      // The first event comes through ssh while the model's answer is held back, not at the end.
+      await agent.waitFor((event) => event.type === 'session', 'the session event');
+      await model.waitForRequest(1);
+      expect(agent.events.map((event) => event.type)).not.toContain('result');
+      release();
       expect(await agent.exitCode()).toBe(0);
       const lines = agent.stdout.trim().split('\n');
       for (const line of lines) expect(AgentStreamEventSchema.safeParse(JSON.parse(line)).error).toBeUndefined();
