@@ -69,7 +69,7 @@ class AgentRun {
     private readonly options: AgentOptions,
     private readonly io: AgentIo,
   ) {
-    const out = new StreamWriter(io.stdout);
+    const out = new StreamWriter(io.stdout, () => this.halt({ kind: 'reader-gone' }));
     const terminalOut = io.stdout.isTTY === true;
     const wantsTerminal = options.approve === 'ask' || (options.approve === undefined && terminalOut);
     this.prompter = wantsTerminal ? TerminalPrompter.open(() => this.interrupt('SIGINT')) : undefined;
@@ -84,6 +84,7 @@ class AgentRun {
     const onSignal = (signal: NodeJS.Signals) => this.interrupt(signal);
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    process.on('SIGHUP', onSignal);
     const timer = this.options.timeoutSeconds ? setTimeout(() => this.halt({ kind: 'timeout', seconds: this.options.timeoutSeconds! }), this.options.timeoutSeconds * 1000) : undefined;
     try {
       this.session = new HeadlessSession({
@@ -139,6 +140,7 @@ class AgentRun {
       clearTimeout(timer);
       process.removeListener('SIGINT', onSignal);
       process.removeListener('SIGTERM', onSignal);
+      process.removeListener('SIGHUP', onSignal);
       this.approver?.dispose();
       if (this.session) {
         const problem = saveSession(this.stateDir, this.session.engine.agent.savedHistory());

@@ -14,7 +14,7 @@ export interface RunOutcome {
 }
 
 /** How the run stopped from outside the agent, when it did. */
-export type RunStop = { kind: 'timeout'; seconds: number } | { kind: 'interrupted'; signal: string } | { kind: 'quit' } | { kind: 'limit'; detail: string } | { kind: 'shell'; detail: string };
+export type RunStop = { kind: 'timeout'; seconds: number } | { kind: 'interrupted'; signal: string } | { kind: 'reader-gone' } | { kind: 'quit' } | { kind: 'limit'; detail: string } | { kind: 'shell'; detail: string };
 
 /**
  * The exit status of a `tandem agent` run from what its conversation shows (docs/agent-protocol.md):
@@ -31,6 +31,7 @@ export function runOutcome(view: ConversationView, firstItemId: string | undefin
   const base = { result, numTurns };
   if (stop?.kind === 'timeout') return { ...base, exitCode: AGENT_EXIT.timeout, subtype: 'error_timeout', reason: `the time limit of ${stop.seconds} s was reached` };
   if (stop?.kind === 'interrupted') return { ...base, exitCode: AGENT_EXIT.interrupted, subtype: 'error_interrupted', reason: `interrupted (${stop.signal})` };
+  if (stop?.kind === 'reader-gone') return { ...base, exitCode: AGENT_EXIT.interrupted, subtype: 'error_interrupted', reason: 'stdout was closed: nobody reads the run any more (as at SIGPIPE)' };
   if (stop?.kind === 'quit') return { ...base, exitCode: AGENT_EXIT.refused, subtype: 'error_refused', reason: 'you quit the run at an approval' };
   if (stop?.kind === 'shell') return { ...base, exitCode: AGENT_EXIT.failed, subtype: 'error_during_execution', reason: stop.detail };
   if (stop?.kind === 'limit') return { ...base, exitCode: AGENT_EXIT.failed, subtype: 'error_during_execution', reason: stop.detail };

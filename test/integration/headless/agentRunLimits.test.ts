@@ -64,6 +64,16 @@ describe('how a tandem agent run ends', () => {
     expect(processesMatching('sleep 7575')).toEqual([]);
   }, 120_000);
 
+  it('stdout closing under it (`| head -1`) stops the run at its next line, killing the running step: exit 130', async () => {
+    const { model, env } = await setup();
+    model.script({ parts: [run('t1', 'while :; do echo tick-7676; sleep 0.2176; done')] });
+    const agent = start(['-c', 'tick'], env, { stdin: 'inherit-closed' });
+    await agent.waitFor((event) => event.type === 'output', 'the first output');
+    agent.child.stdout!.destroy();
+    expect(await agent.exitCode()).toBe(130);
+    expect(processesMatching('sleep 0.2176')).toEqual([]);
+  }, 120_000);
+
   it('10,000 lines stream whole and in order; a flood far beyond the stream loses its middle, counted, in bounded memory', async () => {
     const { model, env } = await setup();
     model.script({ parts: [run('s1', 'seq 1 10000')] }, { parts: [run('s2', 'seq 1 4000000')] }, { parts: [{ text: 'Counted.' }] });

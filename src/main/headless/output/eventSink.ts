@@ -8,16 +8,22 @@ export interface EventSink {
 }
 
 /**
- * Writes to a stream that may close under us (`tandem agent --json | head -1`): after EPIPE
- * nothing more is written and the run goes on to its end quietly.
+ * Writes to a stream that may close under us (`tandem agent --json | head -1`, an `ssh -T`
+ * whose client went away): after EPIPE nothing more is written and `gone` is called once —
+ * the run then stops, as a program does at SIGPIPE.
  */
 export class StreamWriter {
   private broken = false;
 
-  constructor(private readonly stream: NodeJS.WritableStream) {
+  constructor(
+    private readonly stream: NodeJS.WritableStream,
+    gone: () => void = () => undefined,
+  ) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') this.broken = true;
-      else throw error;
+      if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+      if (this.broken) return;
+      this.broken = true;
+      gone();
     });
   }
 
