@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAcpEditor, type AcpEditor } from '../../support/acpClient';
+import { processesMatching } from '../../support/processes';
 import { useAgentCli } from '../../support/agentCli';
 import { toolResults } from '../../support/agentConversation';
 import { waitUntil } from '../../support/waitUntil';
@@ -24,21 +25,6 @@ async function editorIn(env: NodeJS.ProcessEnv, home: string): Promise<{ editor:
   expect(init.agentInfo?.name).toBe('tandem');
   const { sessionId } = await editor.agent.request('session/new', { cwd: project, mcpServers: [] });
   return { editor, project: realpathSync(project), sessionId };
-}
-
-/** Processes whose command line is exactly these words (a step's process left behind, or not). */
-function processesRunning(...words: string[]): number[] {
-  const wanted = `${words.join('\0')}\0`;
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8') === wanted;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }
 
 describe('tandem agent --acp (an editor drives the agent over ACP)', () => {
@@ -149,11 +135,11 @@ describe('tandem agent --acp (an editor drives the agent over ACP)', () => {
     const prompt = editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'wait a while' }] });
     const call = await editor.waitForUpdate('tool_call', (update) => update.title === 'sleep 30.417', 'the sleep step');
     await editor.waitForUpdate('tool_call_update', (update) => update.toolCallId === call.toolCallId && update.status === 'in_progress', 'the sleep step running');
-    await waitUntil(() => processesRunning('sleep', '30.417').length > 0, 'the sleep process');
+    await waitUntil(() => processesMatching('sleep 30.417').length > 0, 'the sleep process');
 
     await editor.agent.notify('session/cancel', { sessionId });
     expect((await prompt).stopReason).toBe('cancelled');
-    await waitUntil(() => processesRunning('sleep', '30.417').length === 0, 'no sleep process left');
+    await waitUntil(() => processesMatching('sleep 30.417').length === 0, 'no sleep process left');
     expect(editor.updatesOf('tool_call_update').find((update) => update.toolCallId === call.toolCallId && update.status === 'failed')).toBeDefined();
     expect(model.requests).toHaveLength(1);
 
