@@ -1,4 +1,4 @@
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArguments, USAGE } from './cli/arguments';
 import { keepWasmOnBaselineCompiler } from './cli/wasmTiering';
@@ -10,7 +10,7 @@ import { version } from './version';
  * Each subcommand's module is imported in its own case, so a command loads only what it
  * runs: `--version` nothing, `policy check` the gate, never the engine, panes or node-pty.
  */
-export async function main(argv: string[], rendererDir = join(dirname(fileURLToPath(import.meta.url)), '../renderer')): Promise<void> {
+export async function main(argv: string[], rendererDir = builtRendererDir()): Promise<void> {
   const command = parseArguments(argv);
   switch (command.kind) {
     case 'help':
@@ -70,4 +70,11 @@ export async function main(argv: string[], rendererDir = join(dirname(fileURLToP
       return;
     }
   }
+}
+
+/** out/renderer, beside out/main — this code may run from out/main/cli.js or from a chunk in out/main/chunks/. */
+function builtRendererDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  if (basename(dir) === 'chunks') dir = dirname(dir);
+  return join(dir, '../renderer');
 }

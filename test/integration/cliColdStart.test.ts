@@ -93,6 +93,19 @@ describe('the tandem command loads only what a subcommand runs', () => {
     expect(packagesIn(run.urls).filter((url) => UI_AND_ENGINE_PACKAGES.some((name) => url.includes(`/node_modules/${name}`)))).toEqual([]);
   });
 
+  it('tandem agent runs the engine under plain Node without Electron, the renderer, React or the browser-mode server', () => {
+    // No key set up: the run starts its shell, finds no model and ends with exit 4 at once.
+    const run = runTandem(['agent', '--json', '-c', 'hello']);
+    expect(run.code).toBe(4);
+    expect(run.stdout).toMatch(/"type":"result".*"exit_code":4/);
+    expect(run.sources).toContain('src/main/engine/engine.ts');
+    expect(run.urls.some((url) => url.includes('/node_modules/node-pty/'))).toBe(true);
+    expect(packagesIn(run.urls).filter((url) => ['electron', 'react', 'react-dom', 'ws', '@agentclientprotocol/', 'openai'].some((name) => url.includes(`/node_modules/${name}`)))).toEqual([]);
+    expect(run.sources.filter((source) => ['src/renderer/', 'src/main/electron/', 'src/main/server/', 'src/main/headless/acp/'].some((dir) => source.startsWith(dir)))).toEqual([]);
+    // The OpenAI SDK (bundled into a chunk of its own) loads only for that backend.
+    expect(run.urls.filter((url) => /\/chunks\/openai-/.test(url))).toEqual([]);
+  });
+
   it("policy check never hands the bash grammar to V8's optimizing compiler (a one-line check would wait for it to exit)", () => {
     const run = runTandem(['policy', 'check', '--', 'ls -la | grep x'], ['--trace-wasm-compilation-times']);
     expect(run.code).toBe(0);

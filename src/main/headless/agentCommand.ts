@@ -104,7 +104,7 @@ class AgentRun {
         if ('error' in saved) return usageError(this.io, saved.error);
         this.session.engine.agent.resume(saved);
       }
-      await this.session.start();
+      this.session.start();
       const view = this.session.view;
       this.emit({
         type: 'session',

@@ -8,7 +8,7 @@ import type { AgentStreamEvent } from './agentStream';
 import { ConversationEvents, kindOf, type PendingApproval } from './conversationEvents';
 import { StepOutputStream } from './stepOutputStream';
 
-/** How long the agent's shell may take to show its first prompt before the run goes on without waiting. */
+/** How long the agent's shell may take to show its first prompt before the run says it has not. */
 const FIRST_PROMPT_WAIT_MS = 15_000;
 
 export interface HeadlessSessionOptions {
@@ -73,8 +73,12 @@ export class HeadlessSession implements PaneListener {
     return this.engine.pane(this.paneId).info().shell;
   }
 
-  /** Starts the agent's shell and waits for its first prompt. */
-  async start(): Promise<void> {
+  /**
+   * Starts the agent's shell. Its first prompt is not waited for: the first request can go
+   * to the model meanwhile (a step waits for the prompt anyway, StepRunner), which takes the
+   * shell's start off the time to the first token.
+   */
+  start(): void {
     this.engine.attachClient(this);
     if (this.options.backend || this.options.model) this.engine.agent.setModel({ backend: this.options.backend, model: this.options.model });
     const { paneId } = this.engine.createPane({ cols: this.options.cols, rows: this.options.rows, shell: this.options.shell, cwd: this.options.cwd }, this);
@@ -85,7 +89,7 @@ export class HeadlessSession implements PaneListener {
       blockOutput: (blockId, bytes) => this.outputs.output(blockId, bytes),
       blockFinished: (block) => this.outputs.blockFinished(block.id),
     });
-    await this.untilPrompt();
+    this.noticeSlowPrompt();
   }
 
   /** Sends an instruction (with piped data before it) and resolves once the agent is idle again. */
@@ -186,18 +190,27 @@ export class HeadlessSession implements PaneListener {
     return { drained: this.outputs.drained(blockId), omitted: () => this.outputs.take(blockId) };
   }
 
-  private untilPrompt(): Promise<void> {
+  /** Resolves at the shell's first prompt, when it ended, or after FIRST_PROMPT_WAIT_MS (an editor's session/new waits for it). */
+  firstPrompt(): Promise<void> {
     if (this.engine.pane(this.paneId).state === 'PROMPT' || this.exited) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.options.emit({ type: 'notice', level: 'warning', message: `The agent's shell showed no prompt within ${FIRST_PROMPT_WAIT_MS / 1000} s; going on without waiting for it.` });
-        resolve();
-      }, FIRST_PROMPT_WAIT_MS);
+      const timer = setTimeout(resolve, FIRST_PROMPT_WAIT_MS);
+      timer.unref?.();
       this.promptWaiters.push(() => {
         clearTimeout(timer);
         resolve();
       });
     });
+  }
+
+  /** Says so when the shell shows no prompt for a long while (its rc files hang, say); steps wait for it meanwhile. */
+  private noticeSlowPrompt(): void {
+    if (this.engine.pane(this.paneId).state === 'PROMPT') return;
+    const timer = setTimeout(() => {
+      if (!this.exited) this.options.emit({ type: 'notice', level: 'warning', message: `The agent's shell has shown no prompt within ${FIRST_PROMPT_WAIT_MS / 1000} s; its steps wait for one.` });
+    }, FIRST_PROMPT_WAIT_MS);
+    timer.unref?.();
+    this.promptWaiters.push(() => clearTimeout(timer));
   }
 
   /**

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useAgentCli, type AgentEvent } from '../../support/agentCli';
@@ -54,6 +54,25 @@ describe('tandem agent --approve=stdio', () => {
       ['touch denied-file', 'denied', 'you'],
     ]);
     expect(toolResults(await model.waitForRequest(4))[0]).toMatchObject({ tool_use_id: 'd1', is_error: true, content: expect.stringContaining('not that one') });
+  }, 120_000);
+
+  it('an edit step asks with its diff and, once allowed, reports the file change', async () => {
+    const { model, env, home } = await setup();
+    writeFileSync(join(home, 'notes.txt'), 'one\ntwo\n');
+    model.script({ parts: [{ toolUse: { id: 'w1', name: 'write_file', input: { path: 'notes.txt', content: 'one\nTWO\nthree\n' } } }] }, { parts: [{ text: 'Edited.' }] });
+    const agent = start(STDIO, env, { stdin: 'pipe' });
+    agent.send({ type: 'instruction', text: 'edit the notes' });
+    const request = await agent.waitFor((event) => event.type === 'approval_request', 'the approval request');
+    expect(request).toMatchObject({ kind: 'edit', path: join(home, 'notes.txt') });
+    expect(String(request.diff)).toContain('-two\n+TWO\n+three');
+    agent.send({ type: 'approval', id: request.id, decision: 'allow' });
+    const change = await agent.waitFor((event) => event.type === 'file_change', 'the file change');
+    expect(change).toMatchObject({ path: join(home, 'notes.txt'), creates: false, added: 2, removed: 1 });
+    expect(readFileSync(join(home, 'notes.txt'), 'utf8')).toBe('one\nTWO\nthree\n');
+    await agent.waitFor((event) => event.type === 'message', 'the answer');
+    agent.child.stdin!.end();
+    expect(await agent.exitCode()).toBe(0);
+    expect(invalidEvents(agent.events)).toEqual([]);
   }, 120_000);
 
   it('an interrupt message stops the running step (Ctrl+C in its shell); the run goes on', async () => {

@@ -17,9 +17,11 @@ afterEach(() => {
   for (const terminal of terminals.splice(0)) terminal.kill('SIGKILL');
 });
 
-/** The agent in a pty; `screen` is everything it printed, colours removed. */
-function atTerminal(args: string[], env: NodeJS.ProcessEnv) {
-  const terminal = ptyModule.spawn(process.execPath, [TANDEM_BIN, 'agent', ...args], { name: 'xterm-256color', cols: 120, rows: 40, cwd: env.HOME, env: env as Record<string, string> });
+/** The agent in a pty (`pipedFrom`: a shell command whose output is piped into its stdin); `screen` is everything it printed, colours removed. */
+function atTerminal(args: string[], env: NodeJS.ProcessEnv, pipedFrom?: string) {
+  const quoted = [process.execPath, TANDEM_BIN, 'agent', ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+  const [file, argv] = pipedFrom ? ['/bin/sh', ['-c', `${pipedFrom} | ${quoted}`]] : [process.execPath, [TANDEM_BIN, 'agent', ...args]];
+  const terminal = ptyModule.spawn(file, argv, { name: 'xterm-256color', cols: 120, rows: 40, cwd: env.HOME, env: env as Record<string, string> });
   terminals.push(terminal);
   let text = '';
   terminal.onData((data) => (text += data));
@@ -50,6 +52,17 @@ describe('tandem agent at a terminal', () => {
     expect(agent.screen()).toMatch(/│ made-it/);
     expect(agent.screen()).toMatch(/✓ exit 0/);
     expect(agent.screen()).toContain('The file is there.');
+  }, 120_000);
+
+  it('with data piped into stdin, the question is still asked at the controlling terminal', async () => {
+    const { model, env, home } = await setup();
+    model.script({ parts: [run('p1', 'touch answered-at-the-terminal')] }, { parts: [{ text: 'Made it.' }] });
+    const agent = atTerminal(['-c', '# look at this log'], env, "printf 'log line one\\nlog line two\\n'");
+    await agent.until((screen) => screen.includes('Run it?'), 'the approval prompt');
+    agent.terminal.write('y');
+    expect(await agent.exit).toBe(0);
+    expect(existsSync(join(home, 'answered-at-the-terminal'))).toBe(true);
+    expect(JSON.stringify((await model.waitForRequest(1)).body?.messages)).toContain('log line one');
   }, 120_000);
 
   it('[e]dit: the edited command is judged again and runs in place of the proposed one', async () => {
