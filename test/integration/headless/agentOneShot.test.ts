@@ -2,7 +2,8 @@ import { createServer } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useAgentCli, type AgentEvent } from '../../support/agentCli';
+import { spawn } from 'node:child_process';
+import { TANDEM_BIN, useAgentCli, type AgentEvent } from '../../support/agentCli';
 import { invalidEvents } from '../../support/agentProtocol';
 import { toolResults } from '../../support/agentConversation';
 
@@ -121,6 +122,21 @@ describe('tandem agent -c with stdout a pipe (NDJSON)', () => {
     expect(await agent.exitCode()).toBe(0);
     expect(ofType(agent.events, 'instruction').map((event) => event.text)).toEqual(['first look around, then say what you saw', 'second task']);
     expect((await model.waitForRequest(2)).body?.messages).toHaveLength(3);
+  }, 90_000);
+
+  it('a file of instructions with a `#!/usr/bin/env -S … agent` line runs as a script', async () => {
+    const { model, env, home } = await setup();
+    const script = join(home, 'check.tandem');
+    writeFileSync(script, `#!/usr/bin/env -S ${process.execPath} ${TANDEM_BIN} agent --json\n# say hi\n`, { mode: 0o755 });
+    model.script({ parts: [{ text: 'hi from a script' }] });
+    const child = spawn(script, [], { cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+    const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as AgentEvent);
+    expect(lines.find((event) => event.type === 'instruction')).toMatchObject({ text: 'say hi' });
+    expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'hi from a script' });
   }, 90_000);
 
   it('exit 4 when the model cannot be reached (after its retries), with the error as an event', async () => {

@@ -54,6 +54,10 @@ describe('tandem agent --approve=stdio', () => {
       ['touch denied-file', 'denied', 'you'],
     ]);
     expect(toolResults(await model.waitForRequest(4))[0]).toMatchObject({ tool_use_id: 'd1', is_error: true, content: expect.stringContaining('not that one') });
+    // The audit trail says who answered, and through which run.
+    const audit = readFileSync(join(home, '.local/share/tandem/audit.jsonl'), 'utf8');
+    expect(audit).toContain('"decidedBy":{"kind":"person","rule":"Allow once (tandem agent --approve=stdio)"}');
+    expect(audit).toContain('"decidedBy":{"kind":"person","rule":"Deny (tandem agent --approve=stdio)"}');
   }, 120_000);
 
   it('an edit step asks with its diff and, once allowed, reports the file change', async () => {

@@ -133,7 +133,7 @@ export class Plan {
     this.transition(event, effects);
     this.advance(effects);
     this.touch();
-    return effects;
+    return this.rules.headless ? effects.map((effect) => namingHeadlessRun(effect, this.rules.headless!.name)) : effects;
   }
 
   /** Resolves at the next change of the plan. */
@@ -382,4 +382,10 @@ export class Plan {
     this.waiters = [];
     for (const wake of waiters) wake();
   }
+}
+
+/** In a `tandem agent` run, a person's decision names how it reached the run: "Allow once (tandem agent --approve=stdio)". */
+function namingHeadlessRun(effect: PlanEffect, runName: string): PlanEffect {
+  if (effect.kind !== 'audit' || effect.record.decidedBy?.kind !== 'person') return effect;
+  return { ...effect, record: { ...effect.record, decidedBy: { ...effect.record.decidedBy, rule: `${effect.record.decidedBy.rule} (${runName})` } } };
 }
