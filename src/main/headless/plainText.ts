@@ -1,6 +1,6 @@
 /**
  * Terminal output as plain text, chunk by chunk: escape sequences (CSI, OSC, DCS and the
- * rest) and control characters go, `\r\n` becomes `\n`, and a sequence split between two
+ * rest) and control characters go, `\r\n` (and the pty's `\r\r\n`) becomes `\n`, and a sequence split between two
  * chunks is still recognised. What a step printed, for the event stream and a pipe.
  */
 export class PlainText {
@@ -25,6 +25,8 @@ export class PlainText {
       const code = char.codePointAt(0)!;
       switch (this.state) {
         case 'text':
+          // Carriage returns in a row are one: a program's CRLF reaches us through the pty as CR CR LF.
+          if (this.pendingCr && char === '\r') break;
           if (this.pendingCr) {
             this.pendingCr = false;
             // A lone carriage return (a progress bar redrawing) starts a new line here.
