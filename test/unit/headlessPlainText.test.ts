@@ -21,4 +21,9 @@ describe('PlainText (a step\'s output for the event stream)', () => {
   it('starts a new line at a lone carriage return (a progress bar redrawing)', () => {
     expect(plain('10%\r20%\r30%\n')).toBe('10%\n20%\n30%\n');
   });
+
+  it('adds no blank line for a carriage return at the start of a line (fish before a command\'s output)', () => {
+    expect(plain('\r/tmp\n')).toBe('/tmp\n');
+    expect(plain('a\n', '\r', '\x1b[K', 'b\n')).toBe('a\nb\n');
+  });
 });

@@ -7,6 +7,8 @@ export class PlainText {
   private state: 'text' | 'escape' | 'csi' | 'string' | 'stringEscape' = 'text';
   private readonly decoder = new TextDecoder('utf-8');
   private pendingCr = false;
+  /** Nothing printed on the current line yet: a carriage return here moves nowhere. */
+  private atLineStart = true;
 
   push(bytes: Uint8Array): string {
     return this.strip(this.decoder.decode(bytes, { stream: true }));
@@ -31,10 +33,14 @@ export class PlainText {
             this.pendingCr = false;
             // A lone carriage return (a progress bar redrawing) starts a new line here.
             if (char !== '\n') out += '\n';
+            this.atLineStart = true;
           }
           if (code === 0x1b) this.state = 'escape';
-          else if (char === '\r') this.pendingCr = true;
-          else if (char === '\n' || char === '\t' || (code >= 0x20 && code !== 0x7f && !(code >= 0x80 && code < 0xa0))) out += char;
+          else if (char === '\r') this.pendingCr = !this.atLineStart;
+          else if (char === '\n' || char === '\t' || (code >= 0x20 && code !== 0x7f && !(code >= 0x80 && code < 0xa0))) {
+            out += char;
+            this.atLineStart = char === '\n';
+          }
           else if (code === 0x9b) this.state = 'csi';
           else if (code === 0x9d || code === 0x90) this.state = 'string';
           break;
