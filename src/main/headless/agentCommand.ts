@@ -16,6 +16,7 @@ import { TerminalSink } from './output/terminalSink';
 import { runOutcome, type RunStop } from './runOutcome';
 import { loadSession, saveSession } from './savedSessions';
 import { tandemPaths } from '../settings/paths';
+import { shellPathProblem } from '../panes/shellChoice';
 
 /** How long a stopped run (a signal, the time limit) may take to wind down before it exits anyway. */
 const STOP_GRACE_MS = 3_000;
@@ -33,7 +34,7 @@ export async function runAgentCommand(argv: string[], io: AgentIo): Promise<numb
   }
   if (parsed.kind === 'error') return usageError(io, parsed.message);
   const options = parsed.options;
-  const problem = optionProblem(options);
+  const problem = optionProblem(options, io.env);
   if (problem) return usageError(io, problem);
   if (options.acp) {
     const { runAcpAgent } = await import('./acp/acpAgent');
@@ -43,8 +44,10 @@ export async function runAgentCommand(argv: string[], io: AgentIo): Promise<numb
 }
 
 /** Files and folders named on the command line must be usable before anything starts. */
-function optionProblem(options: AgentOptions): string | undefined {
+function optionProblem(options: AgentOptions, env: NodeJS.ProcessEnv): string | undefined {
   const isFile = (path: string) => existsSync(path) && statSync(path).isFile();
+  const shellProblem = options.shell !== undefined ? shellPathProblem(options.shell, env) : undefined;
+  if (shellProblem) return `--shell ${options.shell}: ${shellProblem}.`;
   if (options.cwd !== undefined && !(existsSync(options.cwd) && statSync(options.cwd).isDirectory())) return `--cwd ${options.cwd}: there is no such directory.`;
   if (options.policy !== undefined && !isFile(options.policy)) return `--policy ${options.policy}: there is no such file.`;
   if (options.config !== undefined && !isFile(options.config)) return `--config ${options.config}: there is no such file.`;
@@ -64,6 +67,8 @@ class AgentRun {
   private stopped: (() => void) | undefined;
   private readonly startedAt = Date.now();
   private requestCount = 0;
+  /** What the run said before its `session` line (a notice about the shell): it goes out right after it. */
+  private beforeSession: AgentStreamEvent[] | undefined = [];
 
   constructor(
     private readonly options: AgentOptions,
@@ -184,7 +189,16 @@ class AgentRun {
   }
 
   private emit(event: AgentStreamEvent): void {
+    if (this.beforeSession && event.type !== 'session') {
+      this.beforeSession.push(event);
+      return;
+    }
     this.sink.event(event);
+    if (event.type === 'session') {
+      const early = this.beforeSession ?? [];
+      this.beforeSession = undefined;
+      for (const said of early) this.emit(said);
+    }
     if (event.type === 'usage') this.checkBudgets(event);
   }
 
