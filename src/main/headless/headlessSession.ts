@@ -90,6 +90,7 @@ export class HeadlessSession implements PaneListener {
       blockFinished: (block) => this.outputs.blockFinished(block.id),
     });
     this.noticeSlowPrompt();
+    this.noticeUnusableConfig();
   }
 
   /** Sends an instruction (with piped data before it) and resolves once the agent is idle again. */
@@ -201,6 +202,14 @@ export class HeadlessSession implements PaneListener {
         resolve();
       });
     });
+  }
+
+  /** A config.toml or policy.toml that cannot be used is said at the start, as the app's banner says it. */
+  private noticeUnusableConfig(): void {
+    const { settingsError, settingsNotice, configPath, policyProblems } = this.engine.hello();
+    if (settingsError) this.options.emit({ type: 'notice', level: 'warning', message: `${configPath} cannot be used, so this run has the default settings: ${settingsError}` });
+    if (settingsNotice) this.options.emit({ type: 'notice', level: 'info', message: `${configPath}: ${settingsNotice}` });
+    for (const problem of policyProblems ?? []) this.options.emit({ type: 'notice', level: 'warning', message: problem });
   }
 
   /** Says so when the shell shows no prompt for a long while (its rc files hang, say); steps wait for it meanwhile. */
