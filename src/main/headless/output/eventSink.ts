@@ -55,6 +55,9 @@ export class NdjsonSink implements EventSink {
 
 /** `--quiet`: only the final answer, for `$(tandem agent -c …)`; what went wrong goes to stderr. */
 export class QuietSink implements EventSink {
+  /** Errors already said: the result's reason is often the same words. */
+  private readonly said = new Set<string>();
+
   constructor(
     private readonly out: StreamWriter,
     private readonly err: StreamWriter,
@@ -63,8 +66,11 @@ export class QuietSink implements EventSink {
   event(event: AgentStreamEvent): void {
     if (event.type === 'result') {
       if (event.result) this.out.write(event.result.endsWith('\n') ? event.result : `${event.result}\n`);
-      if (event.is_error && event.reason) this.err.write(`tandem agent: ${event.reason}\n`);
-    } else if (event.type === 'error') this.err.write(`tandem agent: ${event.message}\n`);
+      if (event.is_error && event.reason && !this.said.has(event.reason)) this.err.write(`tandem agent: ${event.reason}\n`);
+    } else if (event.type === 'error') {
+      this.said.add(event.message);
+      this.err.write(`tandem agent: ${event.message}\n`);
+    }
   }
 
   close(): Promise<void> {

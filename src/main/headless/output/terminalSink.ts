@@ -12,6 +12,8 @@ export class TerminalSink implements EventSink {
   /** The line under the cursor has text (a streaming answer without its line break yet). */
   private midLine = false;
   private readonly streamed = new Set<string>();
+  /** Errors already shown: the result's reason is often the same words. */
+  private readonly errorsShown = new Set<string>();
 
   constructor(
     private readonly out: StreamWriter,
@@ -46,13 +48,14 @@ export class TerminalSink implements EventSink {
         this.line(this.paint(33, `${event.reason} Retrying in ${event.seconds_left} s (attempt ${event.attempt} of ${event.attempts}).`));
         return;
       case 'error':
+        this.errorsShown.add(event.message);
         this.line(this.paint(31, `Error: ${event.message}`));
         return;
       case 'notice':
         this.line(this.paint(event.level === 'error' ? 31 : event.level === 'warning' ? 33 : 2, event.message));
         return;
       case 'result':
-        if (event.is_error && event.reason) this.line(this.paint(31, `✗ ${event.reason}`));
+        if (event.is_error && event.reason && !this.errorsShown.has(event.reason)) this.line(this.paint(31, `✗ ${event.reason}`));
         return;
       default:
         return;
