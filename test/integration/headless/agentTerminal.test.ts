@@ -98,4 +98,18 @@ describe('tandem agent at a terminal', () => {
     expect(processesMatching('sleep 7272')).toEqual([]);
     expect(processesMatching('sleep 7273')).toEqual([]);
   }, 120_000);
+
+  it('Ctrl+C at the approval prompt interrupts the run (exit 130), runs nothing and prints no internal error', async () => {
+    const { model, env, home } = await setup();
+    model.script({ parts: [run('c1', 'touch never-made')] }, { parts: [{ text: 'never' }] });
+    const agent = atTerminal(['-c', 'make a file'], env);
+    await agent.until((screen) => screen.includes('Run it?'), 'the approval prompt');
+    agent.terminal.write('\x03');
+    expect(await agent.exit).toBe(130);
+    expect(agent.screen()).toMatch(/\[q\]uit \^C/);
+    expect(agent.screen()).toMatch(/interrupted \(SIGINT\)/);
+    expect(agent.screen()).not.toMatch(/tandem agent: Step/);
+    expect(existsSync(join(home, 'never-made'))).toBe(false);
+    expect(model.requests).toHaveLength(1);
+  }, 120_000);
 });

@@ -40,6 +40,8 @@ export class TerminalApprover implements Approver {
     const choices = ['[y]es', '[n]o', ...(request.session_grant ? ['[a]lways this session'] : []), ...(request.kind === 'command' ? ['[e]dit'] : []), '[q]uit'];
     this.prompter.write(`${lines.join('\n')}\n`);
     const key = await this.prompter.key(`Run it? ${choices.join(' / ')} `, keys, 'n');
+    // Ctrl+C: the run is interrupted, which cancels this step with everything else.
+    if (key === undefined) return;
     switch (key) {
       case 'y':
         this.decide(pending, 'approve');

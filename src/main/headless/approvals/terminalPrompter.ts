@@ -31,8 +31,8 @@ export class TerminalPrompter {
     this.output.write(text);
   }
 
-  /** One of `keys` (lowercase); Enter gives `enterKey`. Ctrl+C or Ctrl+D interrupts and gives 'q'. */
-  key(prompt: string, keys: readonly string[], enterKey: string): Promise<string> {
+  /** One of `keys` (lowercase); Enter gives `enterKey`, Ctrl+D 'q'. Ctrl+C interrupts the run and gives undefined. */
+  key(prompt: string, keys: readonly string[], enterKey: string): Promise<string | undefined> {
     this.output.write(prompt);
     return new Promise((resolve) => {
       this.input.setRawMode(true);
@@ -46,8 +46,13 @@ export class TerminalPrompter {
         this.input.removeListener('data', onData);
         this.input.setRawMode(false);
         this.input.pause();
+        if (text === '\x03') {
+          this.output.write('^C\n');
+          this.onInterrupt();
+          resolve(undefined);
+          return;
+        }
         this.output.write(`${key}\n`);
-        if (text === '\x03') this.onInterrupt();
         resolve(key);
       };
       this.input.on('data', onData);
