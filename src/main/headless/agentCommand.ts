@@ -7,7 +7,7 @@ import { StdioApprover } from './approvals/stdioApprover';
 import { TerminalApprover } from './approvals/terminalApprover';
 import { TerminalPrompter } from './approvals/terminalPrompter';
 import { usageError, type AgentIo } from './agentIo';
-import type { PendingApproval } from './conversationEvents';
+import { roundedUsd, type PendingApproval } from './conversationEvents';
 import { headlessEngineOptions, type HeadlessPlanRules } from './headlessEngineOptions';
 import { HeadlessSession } from './headlessSession';
 import { instructionSource, type Instruction } from './instructionSource';
@@ -135,7 +135,7 @@ class AgentRun {
         duration_ms: Date.now() - this.startedAt,
         num_turns: outcome.numTurns,
         usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, context_tokens: usage.contextTokens },
-        ...(usage.costUsd !== undefined ? { total_cost_usd: usage.costUsd } : {}),
+        ...(usage.costUsd !== undefined ? { total_cost_usd: roundedUsd(usage.costUsd) } : {}),
         session_id: this.session.sessionId,
         result: outcome.result,
         ...(outcome.reason ? { reason: outcome.reason } : {}),

@@ -17,6 +17,8 @@ interface StepSeen {
   decided?: boolean;
   started?: boolean;
   finished?: boolean;
+  /** What a running step last said of itself ("no output for 15 s: it may be waiting for input"). */
+  detail?: string;
 }
 
 /** A step waiting for someone's decision: what the approver is asked. */
@@ -82,7 +84,7 @@ export class ConversationEvents {
     const key = `${usage.inputTokens}/${usage.outputTokens}`;
     if (key !== this.usageKey && (usage.inputTokens || usage.outputTokens)) {
       this.usageKey = key;
-      this.emit({ type: 'usage', usage: streamUsage(view), ...(usage.costUsd !== undefined ? { total_cost_usd: usage.costUsd } : {}) });
+      this.emit({ type: 'usage', usage: streamUsage(view), ...(usage.costUsd !== undefined ? { total_cost_usd: roundedUsd(usage.costUsd) } : {}) });
     }
   }
 
@@ -195,6 +197,11 @@ export class ConversationEvents {
       seen.started = true;
       this.emit({ type: 'step', phase: 'started', ...ref, command: step.command, ...(step.cwd ? { cwd: step.cwd } : {}) });
     }
+    if (step.status === 'running' && step.detail && step.detail !== seen.detail) {
+      // Nobody watches the pane of a headless run: what the step runner would show on its card is said here.
+      seen.detail = step.detail;
+      this.emit({ type: 'notice', level: 'info', message: `Step ${step.index} (${step.command}): ${step.detail}` });
+    }
     const ended = step.status === 'done' || step.status === 'failed' || step.status === 'denied' || step.status === 'skipped';
     if (!ended) return true;
     seen.endedAt ??= Date.now();
@@ -219,6 +226,11 @@ export class ConversationEvents {
     });
     return true;
   }
+}
+
+/** Dollars to a millionth: what list prices mean, without the float noise of summing them. */
+export function roundedUsd(amount: number): number {
+  return Math.round(amount * 1e6) / 1e6;
 }
 
 export function kindOf(step: PlanStepView): StepKind {

@@ -53,6 +53,7 @@ export class HeadlessSession implements PaneListener {
         this.events.recheck();
         this.checkIdle();
       },
+      options.cols,
     );
     this.events = new ConversationEvents(options.emit, (step) => this.outputOf(step), options.askFor);
   }

@@ -32,6 +32,8 @@ export class StepOutputStream {
     private readonly emit: (blockId: string, text: string) => void,
     /** After every flush interval: whoever waits for a block's end looks again. */
     private readonly tick: () => void,
+    /** The pane's width: a longer line wraps, as on its screen. */
+    private readonly cols = Number.POSITIVE_INFINITY,
   ) {
     this.timer = setInterval(() => {
       this.flush();
@@ -41,7 +43,7 @@ export class StepOutputStream {
   }
 
   blockStarted(blockId: string): void {
-    this.blocks.set(blockId, { plain: new PlainText(), text: '', omitted: 0, finished: false });
+    this.blocks.set(blockId, { plain: new PlainText(this.cols), text: '', omitted: 0, finished: false });
   }
 
   output(blockId: string, bytes: Uint8Array): void {

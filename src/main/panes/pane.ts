@@ -179,10 +179,12 @@ export class Pane {
   write(data: Uint8Array | string): void {
     if (!this.process.running) return;
     this.delivery.userInput();
+    // Before the write: once the key is in, the pager may quit and the shell take the
+    // terminal back before a look after it (on a loaded machine it did). It looks at /proc
+    // for the first key of a block only, never at a prompt.
+    this.noteKeyForPager();
     const { toShell, requests, refusal } = this.input.fromUser(data);
     this.toShell(toShell, true);
-    // After the write: the look at /proc it may take is never on the keystroke's way to the shell.
-    this.noteKeyForPager();
     this.input.dispatch(requests);
     // Its cause is gone once a command starts there (the line was dealt with) or a run takes the pane.
     if (refusal) this.notice('warning', refusal, { ends: ['command', 'run-start'] });

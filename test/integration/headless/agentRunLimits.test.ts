@@ -53,6 +53,16 @@ describe('how a tandem agent run ends', () => {
     expect(processesMatching('sleep 7474')).toEqual([]);
   }, 120_000);
 
+  it('a step waiting for input says so as a notice (nobody watches the pane of a headless run)', async () => {
+    const { model, env } = await setup();
+    model.script({ parts: [run('r1', 'cat')] });
+    const agent = start(['-c', 'read something'], env, { stdin: 'inherit-closed' });
+    const notice = await agent.waitFor((event) => event.type === 'notice' && String(event.message).includes('may be waiting for input'), 'the waiting-for-input notice', 60_000);
+    expect(notice.message).toMatch(/^Step 1 \(cat\): no output for 15 s: it may be waiting for input/);
+    agent.child.kill('SIGTERM');
+    expect(await agent.exitCode()).toBe(130);
+  }, 120_000);
+
   it('SIGTERM during a step kills its process group and exits 130', async () => {
     const { model, env } = await setup();
     model.script({ parts: [run('s1', 'sleep 7575')] });

@@ -65,7 +65,7 @@ export class TerminalApprover implements Approver {
         return;
       }
       default:
-        this.decide(pending, 'deny', { reason: 'The user quit the run.' });
+        // The run stops first (its plan cancelled, this step with it): a denial first would let the agent send one more request.
         this.quit();
     }
   }
