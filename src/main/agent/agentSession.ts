@@ -311,6 +311,7 @@ export class AgentSession {
     this.auto.takeEndNote();
     this.tools.reset();
     this.conversation.reset();
+    this.models.fallbacks.reset();
     return this.view();
   }
 
