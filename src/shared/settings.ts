@@ -40,9 +40,10 @@ const sessionFields = {
 export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** One `[[ai.fallback]]` table: a further backend, with the keys `[ai]` has for one. */
+const required = (what: string) => ({ error: (issue: { input: unknown }) => (issue.input === undefined ? `required: ${what}` : undefined) });
 const fallbackBackend = z.strictObject({
-  backend: z.enum(['anthropic', 'openai-compatible']),
-  model: z.string().min(1, 'name the model this backend answers with').max(200),
+  backend: z.enum(['anthropic', 'openai-compatible'], required('"anthropic" or "openai-compatible"')),
+  model: z.string(required('the model this backend answers with')).min(1, 'name the model this backend answers with').max(200),
   /** Empty: the vendor's endpoint. */
   base_url: z.string().max(2_000).default(''),
   /**
