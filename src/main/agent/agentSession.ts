@@ -70,7 +70,9 @@ export class AgentSession {
     this.summarizer = new Summarizer({
       smallModel: () => {
         const spent = this.budget.exhausted();
-        return spent ? { ok: false, reason: 'the session token budget is used up' } : smallModelFor(this.models.connection(), this.settings().small_model);
+        // `[ai] small_model` names a model of the configured backend, not of a fallback.
+        const named = this.models.fallbacks.current() ? '' : this.settings().small_model;
+        return spent ? { ok: false, reason: 'the session token budget is used up' } : smallModelFor(this.models.connection(), named);
       },
       countUsage: (usage, model) => this.requests.countUsage(usage, model),
     });
