@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MemoryKeyStore, ModelChoice } from '../../src/main/agent/modelConnection';
 import { connectFallback, FallbackChain } from '../../src/main/agent/modelFallback';
 import { DEFAULT_SETTINGS, type FallbackBackend, type Settings } from '../../src/shared/settings';
 
@@ -84,5 +85,19 @@ describe('FallbackChain: which backend a conversation is on', () => {
     const { fallbacks } = chain([]);
     expect(fallbacks.hasNext()).toBe(false);
     expect(fallbacks.next()).toBeUndefined();
+  });
+});
+
+describe('ModelChoice on a fallback', () => {
+  it('answers with the fallback, and does not ask it for [ai] small_model (a model of the configured backend)', () => {
+    const ai = { ...DEFAULT_SETTINGS.ai, small_model: 'claude-haiku-4-5-custom', fallback: [local] };
+    const models = new ModelChoice(() => ai, { ANTHROPIC_API_KEY: 'sk-ant-test' }, new MemoryKeyStore());
+    expect(models.smallModel(ai.small_model)).toMatchObject({ ok: true, model: 'claude-haiku-4-5-custom' });
+    models.fallbacks.next();
+    expect(models.connection()).toMatchObject({ backendKind: 'openai-compatible', model: 'llama3' });
+    expect(models.configured()).toMatchObject({ backendKind: 'anthropic', model: 'claude-sonnet-5-5' });
+    expect(models.smallModel(ai.small_model)).toMatchObject({ ok: false });
+    models.choose({ model: 'claude-opus-4-5' });
+    expect(models.connection()).toMatchObject({ backendKind: 'anthropic', model: 'claude-opus-4-5' });
   });
 });

@@ -20,7 +20,6 @@ import type { PlanRunner } from './plan/planRunner';
 import { NO_PAGER_ENV } from './plan/stepEnvironment';
 import { StandingContextCache } from './standingContextCache';
 import { summarizeBlockIntoPanel } from './summarizer/blockSummaryItem';
-import { smallModelFor } from './summarizer/smallModel';
 import { Summarizer } from './summarizer/summarizer';
 import { TokenBudget } from './tokenBudget';
 import { ToolDispatcher } from './tools/toolDispatcher';
@@ -70,9 +69,7 @@ export class AgentSession {
     this.summarizer = new Summarizer({
       smallModel: () => {
         const spent = this.budget.exhausted();
-        // `[ai] small_model` names a model of the configured backend, not of a fallback.
-        const named = this.models.fallbacks.current() ? '' : this.settings().small_model;
-        return spent ? { ok: false, reason: 'the session token budget is used up' } : smallModelFor(this.models.connection(), named);
+        return spent ? { ok: false, reason: 'the session token budget is used up' } : this.models.smallModel(this.settings().small_model);
       },
       countUsage: (usage, model) => this.requests.countUsage(usage, model),
     });

@@ -3,6 +3,7 @@ import { AnthropicBackend } from './backends/anthropicBackend';
 import { OpenAiCompatibleBackend } from './backends/openaiCompatibleBackend';
 import { ANTHROPIC_ENDPOINT, isLoopbackUrl, OPENAI_ENDPOINT, shownEndpoint, type BackendKind, type ModelConnection } from './modelEndpoint';
 import { FallbackChain } from './modelFallback';
+import { smallModelFor, type SmallModelChoice } from './summarizer/smallModel';
 
 export type { BackendKind, ModelConnection } from './modelEndpoint';
 
@@ -92,6 +93,11 @@ export class ModelChoice {
 
   connection(): ModelConnection {
     return this.fallbacks.current() ?? this.configured();
+  }
+
+  /** The small model on the connection in use; `[ai] small_model` (`configured`) names one of the configured backend, not of a fallback. */
+  smallModel(configured: string): SmallModelChoice {
+    return smallModelFor(this.connection(), this.fallbacks.current() ? '' : configured);
   }
 
   /** The backend and model configured or chosen for this conversation, whatever it falls back to. */
