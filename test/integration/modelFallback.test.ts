@@ -35,6 +35,10 @@ describe('[[ai.fallback]]: the real SDKs against two scripted model servers', ()
     expect(card?.reason).toMatch(/Cannot reach .*ECONNREFUSED/);
     expect(view).toMatchObject({ backend: 'openai-compatible', model: 'llama3' });
     expect(view.items.some((item) => item.role === 'error')).toBe(false);
+    // The card comes before the answer, which streams like any other.
+    const switched = client.eventsOf('agent.conversation').find((seen) => fallbackItems(seen.items).length > 0);
+    expect(switched?.items.slice(-2).map((item) => (item.role === 'assistant' ? `assistant streaming=${item.streaming}` : item.role))).toEqual(['fallback', 'assistant streaming=true']);
+    expect(view.items.slice(-2).map((item) => item.role)).toEqual(['fallback', 'assistant']);
     const first = await fallback.server.waitForRequest(1);
     expect(first.path).toBe('/v1/chat/completions');
     expect(first.body?.model).toBe('llama3');

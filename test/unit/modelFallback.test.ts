@@ -81,10 +81,12 @@ describe('FallbackChain: which backend a conversation is on', () => {
     expect(exhausted.fallbacks.current()).toBeUndefined();
   });
 
-  it('with no fallback tables there is nowhere to go', () => {
-    const { fallbacks } = chain([]);
-    expect(fallbacks.hasNext()).toBe(false);
-    expect(fallbacks.next()).toBeUndefined();
+  it('with no fallback tables, or none whose key is there, there is nowhere to go', () => {
+    for (const tables of [[], [remote]]) {
+      const { fallbacks } = chain(tables);
+      expect(fallbacks.hasNext()).toBe(false);
+      expect(fallbacks.next()).toBeUndefined();
+    }
   });
 });
 

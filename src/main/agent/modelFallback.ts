@@ -71,9 +71,11 @@ export class FallbackChain {
     return index === undefined ? undefined : this.connectionAt(index);
   }
 
-  /** Another backend comes after the one in use. */
+  /** A backend that can be used (its key is there) comes after the one in use. */
   hasNext(): boolean {
-    return (this.activeIndex() ?? -1) + 1 < this.settings().fallback.length;
+    const entries = this.settings().fallback;
+    for (let index = (this.activeIndex() ?? -1) + 1; index < entries.length; index++) if (this.connectionAt(index).backend) return true;
+    return false;
   }
 
   /**

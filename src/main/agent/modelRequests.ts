@@ -112,7 +112,11 @@ export class ModelRequests {
         if (end.kind === 'failed' && end.error.unreachable) {
           const next = models.fallbacks.next();
           if (next) {
+            // The card goes before the answer it leads to.
+            turn.resume();
+            conversation.remove(turn.item.id);
             conversation.add(fallbackItem(connection, next, end.error.message, models.configured(), models.fallbacks.holdMinutes));
+            conversation.add(turn.item);
             connection = next.connection;
             continue;
           }

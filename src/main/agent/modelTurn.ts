@@ -91,6 +91,12 @@ export class ModelTurn {
     }
   }
 
+  /** The request that failed goes to another backend (nothing had streamed): the answer is still to come. */
+  resume(): void {
+    this.item.streaming = true;
+    this.currentPhase = 'thinking';
+  }
+
   /**
    * Esc: the request stops, and the item settles now, not when the connection has finished
    * closing. An answer that is complete stays as it is (an auto run's token budget, used up by

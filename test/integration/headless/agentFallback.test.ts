@@ -30,6 +30,7 @@ describe('tandem agent with [[ai.fallback]]', () => {
     // A refused connection is retried once, not four times, before the fallback takes over.
     expect(agent.events.filter((event) => event.type === 'retry').map((event) => event.attempts)).toEqual([2]);
     expect(agent.events.some((event) => event.type === 'error')).toBe(false);
+    expect(agent.events.filter((event) => event.type === 'message').map((event) => event.text)).toEqual(['The fallback answered.']);
     expect(agent.events.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'The fallback answered.' });
     const request = await model.waitForRequest(1);
     expect(request.path).toBe('/v1/chat/completions');
