@@ -94,10 +94,34 @@ export type ConversationItem =
       attempts: number;
       at: number;
     }
+  | FallbackItem
   | { id: string; role: 'plan'; plan: PlanView; at: number }
   /** The end of an `!auto` run, written by Tandem from what happened. */
   | { id: string; role: 'summary'; summary: AutoSummary; at: number }
   | BlockSummaryItem;
+
+/** A backend and model as the panel names it. */
+export interface BackendView {
+  backend: 'anthropic' | 'openai-compatible';
+  model: string;
+  endpoint?: string;
+}
+
+/** The request went to the next `[[ai.fallback]]` backend because this one could not be reached. */
+export interface FallbackItem {
+  id: string;
+  role: 'fallback';
+  from: BackendView;
+  to: BackendView;
+  /** Why `from` failed: "Cannot reach http://… (ECONNREFUSED …)". */
+  reason: string;
+  /** Fallbacks passed over on the way, with why ("… (OLLAMA_KEY is not set)"). */
+  skipped: string[];
+  /** The configured backend: the conversation goes back to it after `holdMinutes` or in a new conversation. */
+  configured: BackendView;
+  holdMinutes: number;
+  at: number;
+}
 
 /** Who wrote a summary: the small model; local filtering, and why; or nobody — the output as it is, and why. */
 export type SummarySource = { kind: 'model'; model: string } | { kind: 'local'; reason: string } | { kind: 'as-is'; reason: string };

@@ -36,6 +36,23 @@ const sessionFields = {
   restore: z.boolean(),
 };
 
+/** What an environment variable's name may look like. */
+export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** One `[[ai.fallback]]` table: a further backend, with the keys `[ai]` has for one. */
+const required = (what: string) => ({ error: (issue: { input: unknown }) => (issue.input === undefined ? `required: ${what}` : undefined) });
+const fallbackBackend = z.strictObject({
+  backend: z.enum(['anthropic', 'openai-compatible'], required('"anthropic" or "openai-compatible"')),
+  model: z.string(required('the model this backend answers with')).min(1, 'name the model this backend answers with').max(200),
+  /** Empty: the vendor's endpoint. */
+  base_url: z.string().max(2_000).default(''),
+  /**
+   * The environment variable holding its key. Empty: no key (a loopback endpoint needs none),
+   * or, at the vendor's own endpoint, the backend's usual variable.
+   */
+  api_key_env: z.union([z.literal(''), z.string().regex(ENV_NAME_PATTERN, 'an environment variable name')]).default(''),
+});
+
 const aiFields = {
   /** `anthropic` (Messages API) or `openai-compatible` (OpenAI, Ollama, LM Studio ...). */
   backend: z.enum(['anthropic', 'openai-compatible']),
@@ -70,6 +87,8 @@ const aiFields = {
    * the model can use it ("auto") or never ("off").
    */
   computer_use: z.enum(['auto', 'off']),
+  /** `[[ai.fallback]]`: further backends, tried in order when the one above cannot be reached (docs/ai.md). */
+  fallback: z.array(fallbackBackend).max(10),
 };
 
 /** Watch mode's hints and `!auto` runs. */
@@ -92,8 +111,6 @@ const companionFields = {
   auto_token_budget: z.number().int().min(1_000).max(100_000_000),
 };
 
-/** What an environment variable's name may look like. */
-export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** zod keeps an array's maximum to itself, so it is named here. */
 const MAX_INCLUDED_ENV = 100;
 
@@ -139,6 +156,8 @@ const AiSection = z.object(aiFields).strict();
 const ContextSection = z.object(contextFields).strict();
 const CompanionSection = z.object(companionFields).strict();
 
+export type FallbackBackend = z.infer<typeof fallbackBackend>;
+
 export type Settings = {
   shell: z.infer<typeof ShellSection>;
   terminal: z.infer<typeof TerminalSection>;
@@ -174,6 +193,7 @@ export const DEFAULT_SETTINGS: Settings = {
     session_token_budget: 2_000_000,
     small_model: '',
     computer_use: 'auto',
+    fallback: [],
   },
   context: { include_env: ['LANG', 'TERM', 'VIRTUAL_ENV', 'CONDA_DEFAULT_ENV', 'NODE_ENV'] },
   companion: {

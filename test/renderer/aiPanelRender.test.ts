@@ -122,6 +122,26 @@ describe('retries and errors', () => {
     expect(html).not.toContain('data-testid="retry-cancel"');
   });
 
+  it('a switch to a fallback backend: which answers now, why, what was passed over, and when the configured one is tried again', () => {
+    const configured = { backend: 'anthropic' as const, model: 'claude-sonnet-5-5', endpoint: 'https://api.anthropic.com' };
+    const html = render({
+      id: 'f1',
+      role: 'fallback',
+      from: configured,
+      to: { backend: 'openai-compatible', model: 'llama3', endpoint: 'http://127.0.0.1:11434/v1' },
+      reason: 'Cannot reach https://api.anthropic.com (ECONNREFUSED).',
+      skipped: ['openai-compatible qwen at https://vllm.example/v1 (VLLM_KEY is not set)'],
+      configured,
+      holdMinutes: 5,
+      at: 1,
+    });
+    expect(html).toContain('data-role="fallback"');
+    expect(html).toContain('Now answering: llama3 (openai-compatible, http://127.0.0.1:11434/v1)');
+    expect(html).toContain('claude-sonnet-5-5 (anthropic, https://api.anthropic.com) could not be reached: Cannot reach https://api.anthropic.com (ECONNREFUSED).');
+    expect(html).toContain('Passed over: openai-compatible qwen at https://vllm.example/v1 (VLLM_KEY is not set).');
+    expect(html).toContain('stay on the fallback for 5 min or until a new conversation');
+  });
+
   it('a failed request: says it retried, offers Retry and what was sent; other errors neither', () => {
     const failed = render({ id: 'e1', role: 'error', text: 'The model service failed (500).', retryable: true, attempts: 5, sentId: 'a1', at: 1 });
     expect(failed).toContain('Failed after 5 attempts');

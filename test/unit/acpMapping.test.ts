@@ -64,6 +64,14 @@ describe('ACP session updates', () => {
     expect(sent.map((update) => (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text' ? update.content.text : update.sessionUpdate))).toEqual(['Hel', 'lo', 'Whole.']);
   });
 
+  it('tells the editor when the request went to a fallback backend', () => {
+    const { sent, mapper } = updates([]);
+    mapper.event({ type: 'fallback', from: { backend: 'anthropic', model: 'claude-sonnet-5-5' }, to: { backend: 'openai-compatible', model: 'llama3' }, reason: 'Cannot reach https://api.anthropic.com (ECONNREFUSED).' });
+    expect(sent).toEqual([
+      { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: '\n\n**Tandem:** Cannot reach https://api.anthropic.com (ECONNREFUSED). Answering with llama3 (openai-compatible) instead.\n' } },
+    ]);
+  });
+
   it("keeps the end of a long step's output and says how much was left out", () => {
     const running = step({ status: 'running' });
     const { sent, mapper } = updates([running]);

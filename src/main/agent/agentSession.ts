@@ -20,7 +20,6 @@ import type { PlanRunner } from './plan/planRunner';
 import { NO_PAGER_ENV } from './plan/stepEnvironment';
 import { StandingContextCache } from './standingContextCache';
 import { summarizeBlockIntoPanel } from './summarizer/blockSummaryItem';
-import { smallModelFor } from './summarizer/smallModel';
 import { Summarizer } from './summarizer/summarizer';
 import { TokenBudget } from './tokenBudget';
 import { ToolDispatcher } from './tools/toolDispatcher';
@@ -70,7 +69,7 @@ export class AgentSession {
     this.summarizer = new Summarizer({
       smallModel: () => {
         const spent = this.budget.exhausted();
-        return spent ? { ok: false, reason: 'the session token budget is used up' } : smallModelFor(this.models.connection(), this.settings().small_model);
+        return spent ? { ok: false, reason: 'the session token budget is used up' } : this.models.smallModel(this.settings().small_model);
       },
       countUsage: (usage, model) => this.requests.countUsage(usage, model),
     });
@@ -311,6 +310,7 @@ export class AgentSession {
     this.auto.takeEndNote();
     this.tools.reset();
     this.conversation.reset();
+    this.models.fallbacks.reset();
     return this.view();
   }
 

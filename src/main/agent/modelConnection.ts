@@ -1,9 +1,11 @@
 import type { Settings } from '../../shared/settings';
 import { AnthropicBackend } from './backends/anthropicBackend';
-import type { ModelBackend } from './backends/modelBackend';
 import { OpenAiCompatibleBackend } from './backends/openaiCompatibleBackend';
+import { ANTHROPIC_ENDPOINT, isLoopbackUrl, OPENAI_ENDPOINT, shownEndpoint, type BackendKind, type ModelConnection } from './modelEndpoint';
+import { FallbackChain } from './modelFallback';
+import { smallModelFor, type SmallModelChoice } from './summarizer/smallModel';
 
-export type BackendKind = Settings['ai']['backend'];
+export type { BackendKind, ModelConnection } from './modelEndpoint';
 
 /** API keys typed into Settings → AI. The Electron build keeps them in the OS keychain. */
 export interface ApiKeyStore {
@@ -24,13 +26,6 @@ export class MemoryKeyStore implements ApiKeyStore {
   }
 }
 
-export interface ModelConnection {
-  backendKind: BackendKind;
-  model: string;
-  /** Absent when no model can be reached; then `setupHint` says how to connect one. */
-  backend?: ModelBackend;
-  setupHint?: string;
-}
 
 export const SETUP_HINT =
   'No model is connected, so the AI panel cannot answer yet (the terminal works as usual). ' +
@@ -59,28 +54,19 @@ export function connectModel(
     if (!apiKey) return { backendKind, model, setupHint: SETUP_HINT };
     const keySource = envKey ? 'ANTHROPIC_API_KEY' : 'the key in Settings → AI';
     const baseURL = env.ANTHROPIC_BASE_URL || ai.base_url || undefined;
-    return { backendKind, model, backend: new AnthropicBackend({ apiKey, baseURL, keySource }) };
+    return { backendKind, model, backend: new AnthropicBackend({ apiKey, baseURL, keySource }), endpoint: shownEndpoint(baseURL ?? ANTHROPIC_ENDPOINT) };
   }
-  const baseURL = ai.base_url || env.OPENAI_BASE_URL || 'https://api.openai.com/v1';
+  const baseURL = ai.base_url || env.OPENAI_BASE_URL || OPENAI_ENDPOINT;
   const envKey = env.OPENAI_API_KEY;
   const apiKey = envKey || keys.get('openai-compatible');
   if (!apiKey && !isLoopbackUrl(baseURL)) return { backendKind, model, setupHint: SETUP_HINT };
   const keySource = envKey ? 'OPENAI_API_KEY' : 'the key in Settings → AI';
-  return { backendKind, model, backend: new OpenAiCompatibleBackend({ apiKey, baseURL, keySource }) };
-}
-
-function isLoopbackUrl(url: string): boolean {
-  try {
-    const host = new URL(url).hostname;
-    return host === 'localhost' || host === '[::1]' || host.startsWith('127.');
-  } catch {
-    return false;
-  }
+  return { backendKind, model, backend: new OpenAiCompatibleBackend({ apiKey, baseURL, keySource }), endpoint: shownEndpoint(baseURL) };
 }
 
 /**
  * The connection for the current settings, this conversation's choice of backend and model,
- * and the stored key. Building an SDK client is not free and the view asks on every change,
+ * and the stored key — or the fallback the conversation switched to while it holds. Building an SDK client is not free and the view asks on every change,
  * so it is rebuilt only when one of them changes.
  */
 export class ModelChoice {
@@ -88,24 +74,41 @@ export class ModelChoice {
   /** The conversation's connection, and the last one built for the other backend. */
   private readonly cached: Partial<Record<'current' | 'other', { key: string; connection: ModelConnection }>> = {};
 
+  /** The `[[ai.fallback]]` backends a request goes to when this one cannot be reached. */
+  readonly fallbacks: FallbackChain;
+
   constructor(
     private readonly settings: () => Settings['ai'],
     private readonly env: NodeJS.ProcessEnv,
     private readonly keys: ApiKeyStore,
-  ) {}
+    fallbackHoldMs?: number,
+  ) {
+    this.fallbacks = new FallbackChain(settings, env, fallbackHoldMs);
+  }
 
   choose(change: { backend?: BackendKind; model?: string }): void {
     this.override = { ...this.override, ...change };
+    this.fallbacks.reset();
   }
 
   connection(): ModelConnection {
+    return this.fallbacks.current() ?? this.configured();
+  }
+
+  /** The small model on the connection in use; `[ai] small_model` (`configured`) names one of the configured backend, not of a fallback. */
+  smallModel(configured: string): SmallModelChoice {
+    return smallModelFor(this.connection(), this.fallbacks.current() ? '' : configured);
+  }
+
+  /** The backend and model configured or chosen for this conversation, whatever it falls back to. */
+  configured(): ModelConnection {
     return this.connectionWith(this.override, 'current');
   }
 
   /** The connection `backend` would have if this conversation switched to it (for the model picker). */
   connectionFor(backend: BackendKind): ModelConnection {
     const current = this.override.backend ?? this.settings().backend;
-    return backend === current ? this.connection() : this.connectionWith({ backend }, 'other');
+    return backend === current ? this.configured() : this.connectionWith({ backend }, 'other');
   }
 
   private connectionWith(override: { backend?: BackendKind; model?: string }, slot: 'current' | 'other'): ModelConnection {

@@ -1,12 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import type { AgentEvents } from '../../shared/agent';
+import type { BackendView, FallbackItem } from '../../shared/conversationView';
 import type { Settings } from '../../shared/settings';
 import { estimateTokens } from '../context/tokenEstimate';
-import type { ModelResult } from './backends/modelBackend';
+import type { AgentMessage, ModelResult } from './backends/modelBackend';
 import type { Conversation } from './conversation/conversation';
 import { BROKE_OFF_MARK, estimateMessagesTokens } from './conversation/conversationHistory';
 import { modelFacts } from './modelCatalog';
-import { NO_MODEL, type ModelChoice } from './modelConnection';
-import { ModelTurn } from './modelTurn';
+import { NO_MODEL, type ModelChoice, type ModelConnection } from './modelConnection';
+import type { FallbackStep } from './modelFallback';
+import { ModelTurn, type TurnEnd } from './modelTurn';
 import type { StandingContextCache } from './standingContextCache';
 import { SYSTEM_PROMPT } from './systemPrompt';
 import type { TokenBudget } from './tokenBudget';
@@ -62,10 +65,14 @@ export class ModelRequests {
     conversation.changed();
   }
 
-  /** The model's answer, or undefined when there is none (no model, budget spent, failed, cancelled). */
+  /**
+   * The model's answer, or undefined when there is none (no model, budget spent, failed,
+   * cancelled). A backend that cannot be reached hands the request to the next
+   * `[[ai.fallback]]` backend, with a card in the conversation saying so.
+   */
   async send(): Promise<ModelResult | undefined> {
     const { conversation, models, budget, tools } = this.host;
-    const connection = models.connection();
+    let connection = models.connection();
     if (!connection.backend) {
       // The panel's "Connect a model" card says how, once; each refused request only points there.
       conversation.addError(NO_MODEL);
@@ -94,32 +101,79 @@ export class ModelRequests {
     const settings = this.host.settings();
     const standing = await this.host.standing.build(this.host.paneId(), settings.ai.context_blocks, settings.context.include_env, this.host.env);
     const system = `${SYSTEM_PROMPT}\n\n${standing}`;
-    const { contextWindow } = modelFacts(connection.model);
-    const compactAt = Math.floor((contextWindow * settings.ai.compact_at_percent) / 100);
-    const messages = conversation.historyWithin(Math.min(settings.ai.history_token_budget, Math.floor(contextWindow * 0.6)), compactAt);
-    conversation.contextTokens = estimateTokens(system) + estimateMessagesTokens(messages);
-    conversation.changed();
     try {
-      const offered = await tools.definitions({ backend: connection.backend.kind, model: connection.model, computerUse: settings.ai.computer_use });
-      const end = await turn.run(connection.backend, { model: connection.model, system, messages, ...offered, maxTokens: settings.ai.max_output_tokens });
-      if (conversation.id !== conversationId) return undefined;
-      if (end.kind === 'answered') {
-        const { usage, content } = end.result;
-        this.countUsage(usage, connection.model);
-        conversation.appendToHistory('assistant', content);
-        tools.responseComplete();
-        return end.result;
+      for (;;) {
+        const backend = connection.backend!;
+        const messages = this.historyFor(connection.model, system);
+        const offered = await tools.definitions({ backend: backend.kind, model: connection.model, computerUse: settings.ai.computer_use });
+        const request = { model: connection.model, system, messages, ...offered, maxTokens: settings.ai.max_output_tokens };
+        const end = await turn.run(backend, request, { fallbackReady: models.fallbacks.hasNext() });
+        if (conversation.id !== conversationId) return undefined;
+        if (end.kind === 'failed' && end.error.unreachable) {
+          const next = models.fallbacks.next();
+          if (next) {
+            // The card goes before the answer it leads to.
+            turn.resume();
+            conversation.remove(turn.item.id);
+            conversation.add(fallbackItem(connection, next, end.error.message, models.configured(), models.fallbacks.holdMinutes));
+            conversation.add(turn.item);
+            connection = next.connection;
+            continue;
+          }
+        }
+        return this.settle(turn, end, connection.model);
       }
-      // What arrived stays in the conversation, for the user and the model.
-      const cut = end.kind === 'cancelled' ? CANCELLED_MARK : BROKE_OFF_MARK;
-      if (turn.item.text) conversation.appendToHistory('assistant', [{ type: 'text', text: `${turn.item.text}\n${cut}` }]);
-      tools.responseDropped();
-      if (end.kind === 'failed') conversation.addError(end.error.message, { request: { attempts: end.attempts, sentId: turn.item.id } });
-      return undefined;
     } finally {
       this.turn = undefined;
       if (!turn.item.text) conversation.remove(turn.item.id);
       conversation.changed();
     }
   }
+
+  /** The history that fits `model`'s window (a fallback's may be smaller), its size shown in the panel. */
+  private historyFor(model: string, system: string): AgentMessage[] {
+    const { conversation } = this.host;
+    const ai = this.host.settings().ai;
+    const { contextWindow } = modelFacts(model);
+    const compactAt = Math.floor((contextWindow * ai.compact_at_percent) / 100);
+    const messages = conversation.historyWithin(Math.min(ai.history_token_budget, Math.floor(contextWindow * 0.6)), compactAt);
+    conversation.contextTokens = estimateTokens(system) + estimateMessagesTokens(messages);
+    conversation.changed();
+    return messages;
+  }
+
+  private settle(turn: ModelTurn, end: TurnEnd, model: string): ModelResult | undefined {
+    const { conversation, tools } = this.host;
+    if (end.kind === 'answered') {
+      const { usage, content } = end.result;
+      this.countUsage(usage, model);
+      conversation.appendToHistory('assistant', content);
+      tools.responseComplete();
+      return end.result;
+    }
+    // What arrived stays in the conversation, for the user and the model.
+    const cut = end.kind === 'cancelled' ? CANCELLED_MARK : BROKE_OFF_MARK;
+    if (turn.item.text) conversation.appendToHistory('assistant', [{ type: 'text', text: `${turn.item.text}\n${cut}` }]);
+    tools.responseDropped();
+    if (end.kind === 'failed') conversation.addError(end.error.message, { request: { attempts: end.attempts, sentId: turn.item.id } });
+    return undefined;
+  }
+}
+
+function fallbackItem(from: ModelConnection, next: FallbackStep, reason: string, configured: ModelConnection, holdMinutes: number): FallbackItem {
+  return {
+    id: randomUUID(),
+    role: 'fallback',
+    from: backendView(from),
+    to: backendView(next.connection),
+    reason,
+    skipped: next.skipped,
+    configured: backendView(configured),
+    holdMinutes,
+    at: Date.now(),
+  };
+}
+
+function backendView(connection: ModelConnection): BackendView {
+  return { backend: connection.backendKind, model: connection.model, ...(connection.endpoint ? { endpoint: connection.endpoint } : {}) };
 }

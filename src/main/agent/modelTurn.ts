@@ -5,6 +5,12 @@ import { ModelError } from './backends/modelError';
 
 /** Automatic retries of a request that failed before anything streamed. */
 const MAX_RETRIES = 4;
+/**
+ * Retries of a request that got no answer at all (connection refused, DNS, TLS) when a
+ * fallback backend is ready: one, for a blip; an endpoint that is down rarely comes back
+ * within the 15 s all retries take, and the fallback answers now.
+ */
+const RETRIES_BEFORE_FALLBACK = 1;
 
 export type TurnEnd =
   | { kind: 'answered'; result: ModelResult }
@@ -50,7 +56,8 @@ export class ModelTurn {
     return this.currentPhase === 'retrying' ? this.countdown : undefined;
   }
 
-  async run(backend: ModelBackend, request: ModelRequest): Promise<TurnEnd> {
+  /** `fallbackReady`: another backend takes the request if this one cannot be reached (fewer retries when nothing answers). */
+  async run(backend: ModelBackend, request: ModelRequest, options: { fallbackReady?: boolean } = {}): Promise<TurnEnd> {
     const handlers: StreamHandlers = {
       text: (delta) => {
         this.item.text += delta;
@@ -72,8 +79,9 @@ export class ModelTurn {
       } catch (error) {
         const failure = error instanceof ModelError ? error : new ModelError('network', String(error));
         if (failure.kind === 'cancelled' || this.abort.signal.aborted) return this.cancelled();
-        if (failure.retryable && attempt < MAX_RETRIES) {
-          if (!(await this.waitBeforeRetry(failure, attempt))) return this.cancelled();
+        const retries = options.fallbackReady && failure.noAnswer ? RETRIES_BEFORE_FALLBACK : MAX_RETRIES;
+        if (failure.retryable && attempt < retries) {
+          if (!(await this.waitBeforeRetry(failure, attempt, retries))) return this.cancelled();
           continue;
         }
         // What arrived stays in the conversation; the error says once why it stopped.
@@ -81,6 +89,12 @@ export class ModelTurn {
         return { kind: 'failed', error: failure, attempts: attempt + 1 };
       }
     }
+  }
+
+  /** The request that failed goes to another backend (nothing had streamed): the answer is still to come. */
+  resume(): void {
+    this.item.streaming = true;
+    this.currentPhase = 'thinking';
   }
 
   /**
@@ -101,7 +115,7 @@ export class ModelTurn {
   }
 
   /** Waits before a retry with a countdown card; false when the user cancelled (the card stays, marked). */
-  private waitBeforeRetry(failure: ModelError, attempt: number): Promise<boolean> {
+  private waitBeforeRetry(failure: ModelError, attempt: number, retries: number): Promise<boolean> {
     const delay = failure.options.retryAfterMs ?? Math.min(30_000, this.retryBaseMs * 2 ** attempt);
     const until = Date.now() + delay;
     this.currentPhase = 'retrying';
@@ -112,7 +126,7 @@ export class ModelTurn {
       state: 'waiting',
       secondsLeft: Math.ceil(delay / 1000),
       attempt: attempt + 2,
-      attempts: MAX_RETRIES + 1,
+      attempts: retries + 1,
       at: Date.now(),
     };
     this.listener.retryShown(card);

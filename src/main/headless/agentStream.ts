@@ -14,6 +14,7 @@ export const AGENT_STREAM_VERSION = 1;
 
 const level = z.enum(['green', 'yellow', 'red']);
 const stepKind = z.enum(['command', 'edit', 'screenshot', 'screen-text', 'windows', 'ui']);
+const backendRef = z.strictObject({ backend: z.enum(['anthropic', 'openai-compatible']), model: z.string() });
 const stepRef = { plan_id: z.string(), step_id: z.string(), index: z.number().int().positive() };
 
 export const ApprovalMode = z.enum(['ask', 'policy', 'stdio', 'deny']);
@@ -114,6 +115,8 @@ const events = [
   z.strictObject({ type: z.literal('file_change'), ...stepRef, path: z.string(), creates: z.boolean(), added: z.number().int(), removed: z.number().int(), diff: z.string() }),
   z.strictObject({ type: z.literal('usage'), usage: StreamUsage, total_cost_usd: z.number().nonnegative().optional() }),
   z.strictObject({ type: z.literal('retry'), reason: z.string(), attempt: z.number().int(), attempts: z.number().int(), seconds_left: z.number().nonnegative() }),
+  /** The backend could not be reached (no connection, DNS, TLS, 5xx after its retries): the request went to the next `[[ai.fallback]]` backend. */
+  z.strictObject({ type: z.literal('fallback'), from: backendRef, to: backendRef, reason: z.string() }),
   z.strictObject({ type: z.literal('error'), message: z.string(), retryable: z.boolean().optional() }),
   /** Something the shell or Tandem said about the run's shell (a missing shell, a broken config). */
   z.strictObject({ type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), message: z.string() }),

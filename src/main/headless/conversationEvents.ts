@@ -29,7 +29,7 @@ export interface PendingApproval {
 
 /**
  * The conversation's views, as the panel gets them, turned into the `tandem agent` event
- * stream: each message, plan, step transition, file change, retry, error and usage change
+ * stream: each message, plan, step transition, file change, retry, fallback, error and usage change
  * once, in the order they happened. The engine stays the one writer of the state; this only
  * notices what changed since the last view. A step's end waits until its output is out
  * (`outputDrained`), so `output` lines always come before their step's `finished`.
@@ -39,6 +39,7 @@ export class ConversationEvents {
   private readonly plans = new Set<string>();
   private readonly steps = new Map<string, StepSeen>();
   private readonly retries = new Map<string, string>();
+  /** Error and fallback items already out (each once). */
   private readonly errors = new Set<string>();
   private usageKey = '';
   private latest: ConversationView | undefined;
@@ -137,6 +138,11 @@ export class ConversationEvents {
         if (item.state === 'waiting') this.emit({ type: 'retry', reason: item.reason, attempt: item.attempt, attempts: item.attempts, seconds_left: item.secondsLeft });
         return true;
       }
+      case 'fallback':
+        if (this.errors.has(item.id)) return true;
+        this.errors.add(item.id);
+        this.emit({ type: 'fallback', from: { backend: item.from.backend, model: item.from.model }, to: { backend: item.to.backend, model: item.to.model }, reason: item.reason });
+        return true;
       case 'error':
         if (this.errors.has(item.id)) return true;
         this.errors.add(item.id);

@@ -4,7 +4,7 @@ import { parse, stringify } from 'smol-toml';
 import { DEFAULT_SETTINGS, SettingsSchema, type Settings, type SettingsPatch } from '../../shared/settings';
 import { writeFileAtomic } from './atomicWrite';
 import { respellKeys, spellingNotice, type Respelling } from './keySpelling';
-import { lineOfKey, respellTomlKeys, setTomlValues, type TomlChanges } from './tomlInPlace';
+import { lineOfArrayTableKey, lineOfKey, respellTomlKeys, setTomlValues, type TomlChanges } from './tomlInPlace';
 import { describeIssues, describeTomlError } from './validationMessages';
 
 const NEW_FILE_HEADER = '# Tandem settings. See docs/configuration.md.\n';
@@ -39,7 +39,11 @@ export function loadSettings(path: string): LoadedSettings {
   const result = SettingsSchema.safeParse(data);
   if (!result.success) {
     const spelledAs = (table: string, key: string) => respelled.find((item) => item.table === table && item.to === key && !item.shadowed)?.from ?? key;
-    const error = describeIssues(result.error, { spelledAs, lineOf: (table, key) => lineOfKey(text, table, key) });
+    const error = describeIssues(result.error, {
+      spelledAs,
+      lineOf: (table, key) => lineOfKey(text, table, key),
+      lineOfArrayTableKey: (path, index, key) => lineOfArrayTableKey(text, path, index, key),
+    });
     return { settings: DEFAULT_SETTINGS, error, ...(notice ? { notice } : {}) };
   }
   return { settings: result.data, ...(notice ? { notice } : {}) };

@@ -53,6 +53,21 @@ export function lineOfKey(text: string, table: string, key: string): number | un
   return offset === undefined ? undefined : lineAt(text, offset);
 }
 
+/** The 1-based line of `key` in the `index`th `[[table.name]]` table (of its header without `key`). */
+export function lineOfArrayTableKey(text: string, path: readonly string[], index: number, key?: string): number | undefined {
+  let layout: TomlLayout;
+  try {
+    layout = tomlLayout(text);
+  } catch {
+    return undefined;
+  }
+  const header = layout.headers.filter((candidate) => candidate.array && same(candidate.path, path))[index];
+  if (!header) return undefined;
+  const next = layout.headers.find((candidate) => candidate.start > header.start);
+  const entry = key === undefined ? undefined : layout.entries.find((candidate) => candidate.lineStart >= header.lineEnd && (!next || candidate.lineStart < next.start) && same(candidate.key, [key]));
+  return lineAt(text, entry?.valueStart ?? header.start);
+}
+
 function lineAt(text: string, offset: number): number {
   let line = 1;
   for (let index = text.indexOf('\n'); index >= 0 && index < offset; index = text.indexOf('\n', index + 1)) line++;
@@ -74,7 +89,9 @@ function setValue(text: string, layout: TomlLayout, table: string, key: string, 
   if (layout.entries.some((candidate) => candidate.table.length === 0 && candidate.key[0] === table)) {
     throw new Error(`[${table}] is written as an inline table or dotted keys`);
   }
-  if (layout.headers.some((header) => header.path[0] === table)) throw new Error(`[${table}] has sub-tables`);
+  // Only sub-tables (`[[ai.fallback]]`) so far: the table goes before the first of them.
+  const firstSubTable = layout.headers.find((header) => header.path[0] === table);
+  if (firstSubTable) return `${text.slice(0, firstSubTable.start)}[${tomlKey(table)}]\n${line}\n${text.slice(firstSubTable.start)}`;
   const separator = text === '' ? '' : text.endsWith('\n\n') ? '' : text.endsWith('\n') ? '\n' : '\n\n';
   return `${text}${separator}[${tomlKey(table)}]\n${line}`;
 }

@@ -4,6 +4,8 @@ import type { z } from 'zod';
 /** Where a key of the file is: its line, and how the file spells it (an old spelling of a key). */
 export interface KeyLocator {
   lineOf(table: string, key: string): number | undefined;
+  /** The line of `key` in the `index`th `[[table.name]]` table. */
+  lineOfArrayTableKey?(path: readonly string[], index: number, key?: string): number | undefined;
   spelledAs?(table: string, key: string): string;
 }
 
@@ -15,6 +17,8 @@ export function describeIssues(error: z.ZodError, locate?: KeyLocator): string {
   return error.issues
     .slice(0, 3)
     .map((issue) => {
+      const inArrayTable = describeArrayTableIssue(issue, locate);
+      if (inArrayTable) return inArrayTable;
       const path = issue.path.map(String);
       // An unknown key is reported on its table; name the key itself.
       if (issue.code === 'unrecognized_keys' && issue.keys.length > 0) path.push(issue.keys[0]!);
@@ -23,6 +27,20 @@ export function describeIssues(error: z.ZodError, locate?: KeyLocator): string {
       return `${path.join('.') || '(top level)'}${line ? ` (line ${line})` : ''}: ${issue.message}`;
     })
     .join('; ');
+}
+
+/**
+ * A problem in one table of an array of tables, named as the file shows it and counted from 1:
+ * `[[ai.fallback]] #2, model (line 9): required`.
+ */
+function describeArrayTableIssue(issue: z.core.$ZodIssue, locate?: KeyLocator): string | undefined {
+  const index = issue.path.findIndex((part) => typeof part === 'number');
+  if (index < 1) return undefined;
+  const tablePath = issue.path.slice(0, index).map(String);
+  const position = issue.path[index] as number;
+  const key = issue.code === 'unrecognized_keys' && issue.keys.length > 0 ? issue.keys[0] : issue.path[index + 1] === undefined ? undefined : String(issue.path[index + 1]);
+  const line = locate?.lineOfArrayTableKey?.(tablePath, position, key);
+  return `[[${tablePath.join('.')}]] #${position + 1}${key ? `, ${key}` : ''}${line ? ` (line ${line})` : ''}: ${issue.message}`;
 }
 
 /**

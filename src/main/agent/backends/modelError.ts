@@ -13,6 +13,10 @@ export type ModelErrorKind =
   | 'cancelled';
 
 const RETRYABLE: ReadonlySet<ModelErrorKind> = new Set(['rate-limit', 'overloaded', 'server', 'network', 'timeout']);
+/** The endpoint itself failed (no connection, DNS, TLS, no answer, 5xx); a 4xx is about the request or the key, which another backend does not fix. */
+const UNREACHABLE: ReadonlySet<ModelErrorKind> = new Set(['overloaded', 'server', 'network', 'timeout']);
+/** Failed before any HTTP answer: no connection, DNS, TLS, or no answer in time. */
+const NO_ANSWER: ReadonlySet<ModelErrorKind> = new Set(['network', 'timeout']);
 
 /** A failed model request, with a message that tells the user what to do about it. */
 export class ModelError extends Error {
@@ -33,6 +37,16 @@ export class ModelError extends Error {
   /** Worth retrying automatically: only when nothing was streamed yet (no duplicate answers). */
   get retryable(): boolean {
     return RETRYABLE.has(this.kind) && !this.options.partial;
+  }
+
+  /** The backend could not be reached or failed on its side before answering: a fallback backend may answer instead. */
+  get unreachable(): boolean {
+    return UNREACHABLE.has(this.kind) && !this.options.partial;
+  }
+
+  /** Not even an HTTP answer came back (connection refused, DNS, TLS, no answer in time). */
+  get noAnswer(): boolean {
+    return NO_ANSWER.has(this.kind) && !this.options.partial;
   }
 }
 

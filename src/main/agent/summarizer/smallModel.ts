@@ -1,5 +1,5 @@
 import type { ModelBackend } from '../backends/modelBackend';
-import type { BackendKind, ModelConnection } from '../modelConnection';
+import type { BackendKind, ModelConnection } from '../modelEndpoint';
 
 /**
  * The small model when `[ai] small_model` is empty: the backend's cheapest current model. An

@@ -59,6 +59,9 @@ export class SessionUpdates {
       case 'error':
         this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n\n**Error:** ${event.message}\n` } });
         return;
+      case 'fallback':
+        this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n\n**Tandem:** ${event.reason} Answering with ${event.to.model} (${event.to.backend}) instead.\n` } });
+        return;
       case 'notice':
         if (event.level === 'error') this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `\n\n**Tandem:** ${event.message}\n` } });
         return;

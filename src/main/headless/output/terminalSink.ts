@@ -47,6 +47,9 @@ export class TerminalSink implements EventSink {
       case 'retry':
         this.line(this.paint(33, `${event.reason} Retrying in ${event.seconds_left} s (attempt ${event.attempt} of ${event.attempts}).`));
         return;
+      case 'fallback':
+        this.line(this.paint(33, `${event.reason} Falling back to ${event.to.backend} ${event.to.model}.`));
+        return;
       case 'error':
         this.errorsShown.add(event.message);
         this.line(this.paint(31, `Error: ${event.message}`));

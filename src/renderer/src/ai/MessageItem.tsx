@@ -4,6 +4,7 @@ import { cancelAgent, retryRequest } from './agentRequests';
 import { AssistantText } from './AssistantText';
 import { AutoSummaryMessage } from './AutoSummaryMessage';
 import { BlockSummaryMessage } from './BlockSummaryMessage';
+import { FallbackCard } from './FallbackCard';
 import { useConversationStore } from './conversationStore';
 import { PlanCard } from './PlanCard';
 import { SentPayloadButton } from './SentPayloadButton';
@@ -23,6 +24,8 @@ export const MessageItem = memo(function MessageItem({ item }: { item: Conversat
       return <ErrorMessage item={item} />;
     case 'retry':
       return <RetryCard item={item} />;
+    case 'fallback':
+      return <FallbackCard item={item} />;
     case 'plan':
       return <PlanCard item={item} />;
     case 'summary':
