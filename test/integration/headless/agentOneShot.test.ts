@@ -1,10 +1,10 @@
-import { createServer } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { TANDEM_BIN, useAgentCli, type AgentEvent } from '../../support/agentCli';
 import { invalidEvents } from '../../support/agentProtocol';
+import { deadPort } from '../../support/deadPort';
 import { toolResults } from '../../support/agentConversation';
 
 // `tandem agent` as a script runs it: the built CLI under plain Node, stdout a pipe (NDJSON),
@@ -14,13 +14,6 @@ const { setup, start } = useAgentCli();
 const run = (id: string, command: string) => ({ toolUse: { id, name: 'run_command', input: { command, purpose: `run ${command}` } } });
 const ofType = (events: AgentEvent[], type: string) => events.filter((event) => event.type === type);
 
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('tandem agent -c with stdout a pipe (NDJSON)', () => {
   it('runs a GREEN step in its own shell and streams it; every line is valid against the published schema', async () => {
