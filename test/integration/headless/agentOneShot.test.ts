@@ -117,6 +117,15 @@ describe('tandem agent -c with stdout a pipe (NDJSON)', () => {
     expect((await model.waitForRequest(2)).body?.messages).toHaveLength(3);
   }, 90_000);
 
+  it('with neither -c nor a file, stdin carries the instructions, one per line (# lines joined, a blank line ends one)', async () => {
+    const { model, env } = await setup();
+    model.script({ parts: [{ text: 'first answer' }] }, { parts: [{ text: 'second answer' }] });
+    const agent = start([], env, { stdin: '# check the disk,\n# then the memory\n\nand say hello\n' });
+    expect(await agent.exitCode()).toBe(0);
+    expect(ofType(agent.events, 'instruction').map((event) => event.text)).toEqual(['check the disk, then the memory', 'and say hello']);
+    expect(ofType(agent.events, 'message').map((event) => event.text)).toEqual(['first answer', 'second answer']);
+  }, 90_000);
+
   it('a file of instructions with a `#!/usr/bin/env -S … agent` line runs as a script', async () => {
     const { model, env, home } = await setup();
     const script = join(home, 'check.tandem');
