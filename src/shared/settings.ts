@@ -149,12 +149,22 @@ function numberLimits(schema: z.ZodNumber): { min: number; max: number } {
   return { min: schema.minValue ?? Number.MIN_SAFE_INTEGER, max: schema.maxValue ?? Number.MAX_SAFE_INTEGER };
 }
 
+const telemetryFields = {
+  /** Off: no span is made and nothing is written (docs/telemetry.md). */
+  enabled: z.boolean(),
+  /** Prompts and command text in spans, scrubbed of secrets; off by default. */
+  include_content: z.boolean(),
+  /** traces.jsonl keeps the spans of this many days. */
+  retain_days: z.number().int().min(1).max(3_650),
+};
+
 const ShellSection = z.object(shellFields).strict();
 const TerminalSection = z.object(terminalFields).strict();
 const SessionSection = z.object(sessionFields).strict();
 const AiSection = z.object(aiFields).strict();
 const ContextSection = z.object(contextFields).strict();
 const CompanionSection = z.object(companionFields).strict();
+const TelemetrySection = z.object(telemetryFields).strict();
 
 export type FallbackBackend = z.infer<typeof fallbackBackend>;
 
@@ -165,6 +175,7 @@ export type Settings = {
   ai: z.infer<typeof AiSection>;
   context: z.infer<typeof ContextSection>;
   companion: z.infer<typeof CompanionSection>;
+  telemetry: z.infer<typeof TelemetrySection>;
 };
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -206,6 +217,7 @@ export const DEFAULT_SETTINGS: Settings = {
     auto_time_limit_minutes: 30,
     auto_token_budget: 1_000_000,
   },
+  telemetry: { enabled: true, include_content: false, retain_days: 30 },
 };
 
 /** A partial update, one or more sections, only the keys that change. */
@@ -217,6 +229,7 @@ export const SettingsPatchSchema = z
     ai: AiSection.partial().optional(),
     context: ContextSection.partial().optional(),
     companion: CompanionSection.partial().optional(),
+    telemetry: TelemetrySection.partial().optional(),
   })
   .strict();
 
@@ -235,6 +248,7 @@ export function applySettingsPatch(base: Settings, patch: SettingsPatch): Settin
     ai: { ...base.ai, ...defined(patch.ai) },
     context: { ...base.context, ...defined(patch.context) },
     companion: { ...base.companion, ...defined(patch.companion) },
+    telemetry: { ...base.telemetry, ...defined(patch.telemetry) },
   };
 }
 

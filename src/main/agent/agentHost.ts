@@ -2,6 +2,7 @@ import type { AgentEvents } from '../../shared/agent';
 import type { Settings } from '../../shared/settings';
 import type { Desktop } from '../desktop/desktop';
 import type { EngineLog } from '../log/engineLog';
+import type { Tracer } from '../telemetry/tracer';
 import type { ApprovalGate } from '../safety/approval/approvalGate';
 import type { AuditLog } from '../safety/audit/auditLog';
 import type { AgentPane } from './agentPane';
@@ -29,6 +30,8 @@ export interface AgentHost {
   desktop?: Desktop;
   /** The rules of every plan in a `tandem agent` run (who refuses what nobody approves, its step limit). */
   planRules?(): PlanRules | undefined;
+  /** Where the agent's spans go; absent: none are made. */
+  tracer?: Tracer;
   /** An `!auto` run started (a pane id) or ended (undefined): Watch mode's hints keep quiet meanwhile. */
   autoChanged?(paneId: number | undefined): void;
 }

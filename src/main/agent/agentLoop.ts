@@ -2,6 +2,7 @@ import type { AutoEnd } from '../../shared/companion';
 import type { AutoMode } from './auto/autoMode';
 import type { Conversation } from './conversation/conversation';
 import type { ModelRequests } from './modelRequests';
+import type { AgentTracing } from '../telemetry/agentTracing';
 import type { TokenBudget } from './tokenBudget';
 import type { ToolDispatcher } from './tools/toolDispatcher';
 
@@ -11,6 +12,8 @@ export interface AgentLoopParts {
   tools: Pick<ToolDispatcher, 'plan' | 'execute'>;
   auto: Pick<AutoMode, 'running' | 'stopping' | 'planStop' | 'stepsRan' | 'loopEnded'>;
   budget: Pick<TokenBudget, 'exhausted'>;
+  /** Each run of the loop is an `invoke_agent` span. */
+  tracing?: Pick<AgentTracing, 'loopStarted' | 'loopEnded'>;
 }
 
 /**
@@ -31,6 +34,7 @@ export class AgentLoop {
   async run(resend = false): Promise<void> {
     if (this.looping) return;
     this.looping = true;
+    this.parts.tracing?.loopStarted();
     const { conversation, requests, tools, auto } = this.parts;
     // An answer without tool calls ends the loop with the model's say-so (an auto run is done).
     let answered = false;
@@ -60,6 +64,7 @@ export class AgentLoop {
       }
     } finally {
       this.looping = false;
+      this.parts.tracing?.loopEnded(answered ? 'success' : 'failed');
       if (auto.running) auto.loopEnded(answered ? { kind: 'done' } : this.unansweredEnd());
       conversation.changed();
     }

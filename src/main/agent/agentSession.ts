@@ -6,6 +6,7 @@ import { quickQuestion } from '../companion/quickQuestion';
 import type { PromptRequest } from '../prompt/promptInterceptor';
 import { describeRedactions, scrubSecrets } from '../safety/secretScrubber';
 import type { AgentHost } from './agentHost';
+import { AgentTracing } from '../telemetry/agentTracing';
 import { AgentLoop } from './agentLoop';
 import type { AgentContent } from './backends/modelBackend';
 import { AutoMode } from './auto/autoMode';
@@ -49,9 +50,11 @@ export class AgentSession {
   private lastCancelAt = 0;
   private activePaneId: number | undefined;
   private readonly auto: AutoMode;
+  private readonly tracing: AgentTracing | undefined;
 
   constructor(private readonly host: AgentHost) {
     this.conversation = new Conversation({ surroundings: () => this.surroundings(), emit: (view) => host.emit('agent.conversation', view), log: host.log });
+    this.tracing = host.tracer && new AgentTracing(host.tracer, () => this.conversation.id);
     this.models = new ModelChoice(() => host.settings().ai, host.env, host.keys);
     this.budget = new TokenBudget(() => this.settings().session_token_budget);
     this.standing = new StandingContextCache((paneId) => host.pane(paneId));
@@ -84,6 +87,7 @@ export class AgentSession {
       log: host.log,
       stepTimeoutMs: () => this.auto.stepTimeoutMs() ?? this.settings().step_timeout_seconds * 1000,
       stepEnv: () => (this.settings().steps_use_pager ? undefined : NO_PAGER_ENV),
+      tracing: this.tracing,
       planRules: () => this.planRules(),
       summarizer: this.summarizer,
       desktop: host.desktop,
@@ -101,8 +105,9 @@ export class AgentSession {
       paneId: () => this.paneId(),
       used: (tokens) => this.auto.countTokens(tokens),
       retryBaseMs: host.retryBaseMs,
+      tracing: this.tracing,
     });
-    this.loop = new AgentLoop({ conversation: this.conversation, requests: this.requests, tools, auto: this.auto, budget: this.budget });
+    this.loop = new AgentLoop({ conversation: this.conversation, requests: this.requests, tools, auto: this.auto, budget: this.budget, tracing: this.tracing });
   }
 
   view(): ConversationView {
@@ -175,6 +180,7 @@ export class AgentSession {
       return undefined;
     }
     const scrubbed = scrubSecrets(text);
+    this.tracing?.instruction(text);
     this.conversation.add({
       id: itemId,
       role: 'user',

@@ -12,6 +12,7 @@ import type { FallbackStep } from './modelFallback';
 import { ModelTurn, type TurnEnd } from './modelTurn';
 import type { StandingContextCache } from './standingContextCache';
 import { SYSTEM_PROMPT } from './systemPrompt';
+import type { AgentTracing } from '../telemetry/agentTracing';
 import type { TokenBudget } from './tokenBudget';
 import type { ToolDispatcher } from './tools/toolDispatcher';
 
@@ -32,6 +33,8 @@ export interface ModelRequestsHost {
   /** An answer used these tokens (an auto run counts them). */
   used?(tokens: number): void;
   retryBaseMs?: number;
+  /** Each request to a backend is a `chat {model}` span. */
+  tracing?: Pick<AgentTracing, 'chatStarted' | 'chatEnded'>;
 }
 
 /**
@@ -107,7 +110,9 @@ export class ModelRequests {
         const messages = this.historyFor(connection.model, system);
         const offered = await tools.definitions({ backend: backend.kind, model: connection.model, computerUse: settings.ai.computer_use });
         const request = { model: connection.model, system, messages, ...offered, maxTokens: settings.ai.max_output_tokens };
+        const span = this.host.tracing?.chatStarted(connection);
         const end = await turn.run(backend, request, { fallbackReady: models.fallbacks.hasNext() });
+        this.host.tracing?.chatEnded(span, end);
         if (conversation.id !== conversationId) return undefined;
         if (end.kind === 'failed' && end.error.unreachable) {
           const next = models.fallbacks.next();

@@ -26,6 +26,7 @@ import { restoredLine } from '../session/restoredLine';
 import { SessionKeeper } from '../session/sessionKeeper';
 import { LiveSettings } from '../settings/liveSettings';
 import { tandemPaths, type TandemPaths } from '../settings/paths';
+import { Tracer } from '../telemetry/tracer';
 
 export interface EngineOptions {
   version: string;
@@ -86,6 +87,8 @@ export class Engine {
   readonly agent: AgentSession;
   readonly log: EngineLog;
   private readonly audit: AuditLog;
+  /** Spans of the agent's instructions, requests and steps (docs/telemetry.md). */
+  readonly tracer: Tracer;
   private readonly gate: ApprovalGate;
   private readonly watchHints: WatchHints;
   private readonly grantLifetime: GrantLifetime;
@@ -103,7 +106,15 @@ export class Engine {
         this.log.error('audit', what, error);
       },
     });
+    this.tracer = new Tracer({
+      env: this.env,
+      file: this.paths.traceFile,
+      settings: () => this.settings.telemetry,
+      oneTrace: options.headless !== undefined,
+      onError: (error) => this.log.error('telemetry', 'the trace file could not be written', error),
+    });
     this.agent = new AgentSession({
+      tracer: this.tracer,
       settings: () => this.settings,
       env: this.env,
       keys: options.keys ?? new MemoryKeyStore(),
@@ -338,7 +349,7 @@ export class Engine {
       await this.saveSession();
     } finally {
       await Promise.all([...this.panes.keys()].map((id) => this.closePane(id)));
-      await this.audit.flush();
+      await Promise.all([this.audit.flush(), this.tracer.flush()]);
     }
   }
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { ConversationView, PlanStepView, StepAction } from '../../shared/agent';
 import type { Events } from '../../shared/protocol';
 import type { BackendKind } from '../agent/modelConnection';
@@ -41,8 +40,9 @@ export class HeadlessSession implements PaneListener {
   private exitWaiters: ((exit: Events['pane.exit']) => void)[] = [];
 
   constructor(private readonly options: HeadlessSessionOptions) {
-    this.traceId = options.engine.env?.TANDEM_TRACE_ID?.match(/^[0-9a-f]{32}$/)?.[0] ?? randomBytes(16).toString('hex');
     this.engine = new Engine(options.engine);
+    // The trace this run's spans are in: the one it was started in (TRACEPARENT, TANDEM_TRACE_ID), or its own.
+    this.traceId = this.engine.tracer.runTraceId;
     this.outputs = new StepOutputStream(
       (blockId) => this.events.stepOfBlock(blockId) !== undefined,
       (blockId, text) => {

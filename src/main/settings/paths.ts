@@ -13,6 +13,8 @@ export interface TandemPaths {
   auditHeadFile: string;
   /** The engine's own log of what went wrong inside it (docs/architecture.md). */
   logFile: string;
+  /** Finished spans, one JSON object a line (docs/telemetry.md). */
+  traceFile: string;
 }
 
 export function tandemPaths(env: NodeJS.ProcessEnv = process.env): TandemPaths {
@@ -34,5 +36,6 @@ export function tandemPaths(env: NodeJS.ProcessEnv = process.env): TandemPaths {
     auditFile: join(dataDir, 'audit.jsonl'),
     auditHeadFile: join(dataDir, 'audit.head'),
     logFile: join(stateDir, 'engine.log'),
+    traceFile: join(stateDir, 'traces.jsonl'),
   };
 }

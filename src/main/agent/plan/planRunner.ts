@@ -17,8 +17,10 @@ import type { UiSteps } from '../vision/uiSteps';
 export interface PlanRunnerDeps {
   pane(paneId: number): AgentPane | undefined;
   timeoutMs(): number;
-  /** The environment steps run with (no pager), or undefined to run them as the user's commands. */
-  stepEnv?(): Readonly<Record<string, string>> | undefined;
+  /** The environment steps run with (no pager, the step's trace context), or undefined to run them as the user's commands. */
+  stepEnv?(step?: Readonly<PlanStep>): Readonly<Record<string, string>> | undefined;
+  /** A step started or ended (its span: telemetry/AgentTracing). */
+  stepTraced?(step: Readonly<PlanStep>, phase: 'started' | 'ended'): void;
   /** A command's risk where it runs, with the variables it gets (classified once per command text: CommandRisks). */
   risk(command: string, cwd: string, environment?: Readonly<Record<string, string>>): Promise<RiskResult>;
   /** The approval gate: policy, hooks and session grants; `risk` is the command's classification when known. */
@@ -152,7 +154,13 @@ export class PlanRunner {
 
   private apply(event: PlanEvent, notify = true): void {
     for (const effect of this.plan.apply(event)) this.carryOut(effect);
+    if (event.kind === 'started' || event.kind === 'ended') this.traced(event.stepId, event.kind);
     if (notify) this.deps.changed();
+  }
+
+  private traced(stepId: string, phase: 'started' | 'ended'): void {
+    const step = this.plan.step(stepId);
+    if (step) this.deps.stepTraced?.(step, phase);
   }
 
   private carryOut(effect: PlanEffect): void {
@@ -266,7 +274,7 @@ export class PlanRunner {
     this.apply({ kind: 'started', stepId }, false);
     const runner = new StepRunner(pane, step.command, {
       timeoutMs: this.deps.timeoutMs(),
-      env: this.deps.stepEnv?.(),
+      env: this.deps.stepEnv?.(step),
       onDetail: (detail) => this.apply({ kind: 'progress', stepId, detail }),
       onBlockStarted: (block) => this.apply({ kind: 'block-started', stepId, blockId: block.id }),
     });

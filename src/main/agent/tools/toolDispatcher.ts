@@ -19,6 +19,7 @@ import { LookSteps } from '../vision/lookSteps';
 import { ScreenshotMemory } from '../vision/screenshotMemory';
 import { UiSteps } from '../vision/uiSteps';
 import type { Desktop } from '../../desktop/desktop';
+import type { AgentTracing } from '../../telemetry/agentTracing';
 import type { AgentTool, CommandTool, GatedTool, ImmediateTool, ToolResult } from './agentTool';
 
 type ToolCall = { id: string; name: string; input: unknown };
@@ -38,6 +39,8 @@ export interface ToolDispatcherHost {
   stepTimeoutMs(): number;
   /** The environment plan steps run with (see NO_PAGER_ENV), or undefined. */
   stepEnv?(): Readonly<Record<string, string>> | undefined;
+  /** The spans of plan steps. */
+  tracing?: Pick<AgentTracing, 'stepStarted' | 'stepEnded' | 'stepEnvironment'>;
   /** How the next plan differs (an `!auto` run's), or undefined for an ordinary plan. */
   planRules?(): PlanRules | undefined;
   /** Summaries for `terminal_history` (the small model, or local filtering). */
@@ -226,7 +229,8 @@ export class ToolDispatcher {
     return new PlanRunner(plan, {
       pane: (paneId) => this.host.pane(paneId),
       timeoutMs: () => this.host.stepTimeoutMs(),
-      stepEnv: () => this.host.stepEnv?.(),
+      stepEnv: (step) => withTraceContext(this.host.stepEnv?.(), step && this.host.tracing?.stepEnvironment(step.id)),
+      stepTraced: (step, phase) => (phase === 'started' ? this.host.tracing?.stepStarted(step) : this.host.tracing?.stepEnded(step)),
       risk: (command, cwd, environment) => this.risks.of(command, cwd, environment),
       decide: (proposed, risk) => gate.decide({ ...proposed, conversationId: conversation.id }, risk),
       grant: (shape, command) => gate.grants.grant(shape, command),
@@ -290,4 +294,10 @@ export class ToolDispatcher {
 
 function unknownTool(name: string): ToolResult {
   return { content: `There is no tool named ${name}.`, isError: true, summary: `unknown tool ${name}` };
+}
+
+/** The step's trace variables go with the no-pager ones (and alone when the pager is wanted). */
+function withTraceContext(env: Readonly<Record<string, string>> | undefined, trace: Record<string, string> | undefined): Readonly<Record<string, string>> | undefined {
+  if (!trace || Object.keys(trace).length === 0) return env;
+  return { ...env, ...trace };
 }
