@@ -101,7 +101,7 @@ export function useAgentCli() {
     if (!existsSync(join(__dirname, '../../out/main/cli.js'))) throw new Error('tandem agent tests run the built CLI: run `npm run build` first.');
     model = await startScriptedModelServer();
     home = makeTestHome('tandem-agent-');
-    const env = { ...testHomeEnv(home), ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-test', TANDEM_MODEL: 'claude-sonnet-5-5' };
+    const env: NodeJS.ProcessEnv = { ...testHomeEnv(home), ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-ant-test', TANDEM_MODEL: 'claude-sonnet-5-5' };
     return { model, home, env };
   }
 
