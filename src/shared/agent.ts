@@ -9,7 +9,7 @@ import { PlanActionSchema, StepActionSchema } from './planViews';
  */
 
 export type { AgentStatus, AttachmentView, ConversationItem, SummarySource, BlockSummaryItem, ConversationUsage, ConversationView, ModelList } from './conversationView';
-export type { StepRisk, StepApproval, StepDecider, StepStatus, DiffLine, DiffHunk, DiffView, EditStepView, PlanStepView, PlanState, PlanView, PlanAction, StepAction } from './planViews';
+export type { StepRisk, StepApproval, StepDecider, StepStatus, ChildAgentView, ChildStepView, ChildApprovalView, DiffLine, DiffHunk, DiffView, EditStepView, PlanStepView, PlanState, PlanView, PlanAction, StepAction } from './planViews';
 export { PlanActionSchema, StepActionSchema } from './planViews';
 
 const text = z.string().max(100_000);
@@ -41,6 +41,17 @@ export const AgentRequestSchemas = {
       /** The edited command (edit), or the reason the model is told (deny). */
       command: z.string().max(20_000).optional(),
       reason: z.string().max(2_000).optional(),
+    })
+    .strict(),
+  /** A decision on a child agent's step that asks (shown nested under its spawn_agent step). */
+  'agent.child-approval': z
+    .object({
+      planId: id,
+      stepId: id,
+      requestId: z.string().min(1).max(200),
+      decision: z.enum(['allow', 'deny']),
+      /** Why, for the child's model (deny). */
+      note: z.string().max(2_000).optional(),
     })
     .strict(),
   /** A note between steps: sent to the model, which revises the remaining steps. */
@@ -78,6 +89,7 @@ export interface AgentResults {
   'agent.cancel': { cancelled: 'stream' | 'plan' | 'step' | 'everything' | 'nothing' };
   'agent.plan': Record<string, never>;
   'agent.step': Record<string, never>;
+  'agent.child-approval': Record<string, never>;
   'agent.note': Record<string, never>;
   'agent.run': Record<string, never>;
   'agent.auto': Record<string, never>;

@@ -122,6 +122,53 @@ export interface PlanStepView {
   redacted?: string;
   /** Proposed after its auto run's step limit was reached: refused, and not counted against the limit. */
   beyondLimit?: boolean;
+  /** A `spawn_agent` step: the child agent it starts, and what the child has done so far. */
+  child?: ChildAgentView;
+}
+
+/** A child agent (`tandem agent` started by a spawn_agent step in the pane), as its parent's card shows it. */
+export interface ChildAgentView {
+  instruction: string;
+  /** What the child may do, a line each: the policy it runs under (never more than its parent's), its limits. */
+  may: string[];
+  /** 1 for a child of the app's agent, 2 for a grandchild … */
+  depth: number;
+  /** Before the child has connected back: `starting`. */
+  state: 'starting' | 'running' | 'done' | 'failed' | 'stopped';
+  pid?: number;
+  /** The child's own steps, in order. */
+  steps: ChildStepView[];
+  /** Files the child's edit steps changed. */
+  filesChanged: string[];
+  /** The child's steps waiting for a decision here: approvals bubble up to the parent. */
+  asking: ChildApprovalView[];
+  usage?: { inputTokens: number; outputTokens: number; costUsd?: number };
+  /** The child's final answer (the spawn step's result for the model). */
+  answer?: string;
+  /** Why it ended without an answer: "--budget-usd 0.5 was reached", "it was interrupted" … */
+  reason?: string;
+}
+
+export interface ChildStepView {
+  index: number;
+  command: string;
+  status: 'asking' | 'running' | 'done' | 'failed' | 'denied' | 'skipped';
+  exitCode?: number;
+}
+
+/** A child's step that asks: the parent's user answers it on the spawn step's card. */
+export interface ChildApprovalView {
+  /** The child's approval request id (answer with `agent.child-approval`). */
+  id: string;
+  kind: string;
+  command: string;
+  purpose: string;
+  level?: 'green' | 'yellow' | 'red';
+  reasons: string[];
+  /** The rule that made the child's gate ask. */
+  rule: string;
+  /** An edit step's unified diff. */
+  diff?: string;
 }
 
 export type PlanState =

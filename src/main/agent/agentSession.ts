@@ -255,6 +255,11 @@ export class AgentSession {
     this.planFor(planId).stepAction(stepId, action, command, reason);
   }
 
+  /** A decision on a child agent's step that asks, from the nested card under its spawn step. */
+  childApproval(planId: string, stepId: string, requestId: string, decision: 'allow' | 'deny', note?: string): void {
+    this.tools.childAgents.answer(planId, stepId, requestId, decision, note);
+  }
+
   cancel(everything: boolean): AgentResults['agent.cancel'] {
     const now = Date.now();
     const double = now - this.lastCancelAt < DOUBLE_CANCEL_MS;

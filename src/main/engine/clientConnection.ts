@@ -93,6 +93,10 @@ export class ClientConnection implements PaneListener {
         this.engine.agent.stepAction(planId, stepId, action, command, reason);
         return {};
       },
+      'agent.child-approval': ({ planId, stepId, requestId, decision, note }) => {
+        this.engine.agent.childApproval(planId, stepId, requestId, decision, note);
+        return {};
+      },
       'agent.note': ({ text }) => {
         this.engine.agent.note(text);
         return {};
