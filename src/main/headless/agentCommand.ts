@@ -49,7 +49,8 @@ function optionProblem(options: AgentOptions, env: NodeJS.ProcessEnv): string | 
   const shellProblem = options.shell !== undefined ? shellPathProblem(options.shell, env) : undefined;
   if (shellProblem) return `--shell ${options.shell}: ${shellProblem}.`;
   if (options.cwd !== undefined && !(existsSync(options.cwd) && statSync(options.cwd).isDirectory())) return `--cwd ${options.cwd}: there is no such directory.`;
-  if (options.policy !== undefined && !isFile(options.policy)) return `--policy ${options.policy}: there is no such file.`;
+  const missingPolicy = options.policies.find((policy) => !isFile(policy));
+  if (missingPolicy !== undefined) return `--policy ${missingPolicy}: there is no such file.`;
   if (options.config !== undefined && !isFile(options.config)) return `--config ${options.config}: there is no such file.`;
   if (options.file !== undefined && !isFile(options.file)) return `${options.file}: there is no such file of instructions.`;
   return undefined;

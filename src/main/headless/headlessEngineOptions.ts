@@ -21,7 +21,7 @@ export function headlessEngineOptions(options: AgentOptions, io: Pick<AgentIo, '
     env: io.env,
     paths: { ...tandemPaths(io.env), ...(options.config ? { configFile: resolve(options.config) } : {}) },
     headless: {
-      runPolicyFile: options.policy ? resolve(options.policy) : undefined,
+      runPolicyFiles: options.policies.map((policy) => resolve(policy)),
       planRules: () => planRules(options, rules(), view),
       adjustSettings: (settings) => adjustSettings(options, settings),
     },
