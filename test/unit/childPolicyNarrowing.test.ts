@@ -105,6 +105,16 @@ describe('child agent policies only narrow', () => {
     expect(asksForMake.policy.layer.ignored).toContain('[approval.shell].allow_patterns');
   }, 60_000);
 
+  it('an agent cannot change its own run policy files (a child cannot loosen what it was given)', async () => {
+    const layer = runLayer('spawn', { shell: { deny_patterns: ['git push*'] } });
+    const child = gateFor({}, { default: 'allow' }, [layer]);
+    for (const command of [`echo '' > ${layer}`, `rm ${layer}`, `sed -i d ${layer}`]) {
+      const decision = await child.gate.decide({ command, purpose: 'p', cwd, conversationId: 'c' });
+      expect(decision, command).toMatchObject({ decision: 'deny', decidedBy: 'builtin' });
+      expect(decision.rule).toContain("Tandem's own files");
+    }
+  }, 60_000);
+
   it('names a broken spawn policy instead of starting a child that would ask for everything', () => {
     const broken = readSpawnPolicy('[approval.shell]\nallow_pattern = ["x"]', cwd);
     expect(broken.ok).toBe(false);

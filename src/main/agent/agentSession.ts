@@ -95,6 +95,10 @@ export class AgentSession {
       childAgents: host.childAgents && {
         ...host.childAgents,
         maxDepth: () => this.settings().max_agent_depth,
+        model: () => {
+          const connection = this.models.connection();
+          return { backend: connection.backendKind, model: connection.model };
+        },
       },
     });
     this.tools = tools;

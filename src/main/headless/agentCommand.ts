@@ -261,7 +261,9 @@ class AgentRun {
 
   /** A child agent's step asks: the run's approval mode answers it, as it would the run's own. */
   private relayChild(request: ChildApprovalRequest, from: { depth: number; pid?: number }, reply: (answer: RelayedAnswer) => void): void {
-    const parsed = AgentStreamEventSchema.safeParse({ ...request, id: `child${from.pid ?? ''}.${request.id}`, agent: { depth: from.depth, ...(from.pid ? { pid: from.pid } : {}) } });
+    // A grandchild's request, passed on by the child, names the grandchild: who asks is the deepest agent.
+    const agent = request.agent ?? { depth: from.depth, ...(from.pid ? { pid: from.pid } : {}) };
+    const parsed = AgentStreamEventSchema.safeParse({ ...request, id: `child${from.pid ?? ''}.${request.id}`, agent });
     if (!parsed.success || parsed.data.type !== 'approval_request') {
       reply({ decision: 'deny', note: 'The parent agent could not read the request.' });
       return;

@@ -1,7 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useAgentCli, type AgentEvent } from '../../support/agentCli';
+import { waitUntil } from '../../support/waitUntil';
 
 // spawn_agent from a headless parent: the built CLI, real shells in real ptys, the real SDK
 // against the scripted model server (parent and child requests come in turn: the parent waits
@@ -89,4 +91,28 @@ describe('spawn_agent (headless parent)', () => {
     expect(offered).toContain('run_command');
     expect(offered).not.toContain('spawn_agent');
   }, 120_000);
+
+  it("interrupting the parent's spawn step ends the child and its running step's process group", async () => {
+    const { model, env } = await setup();
+    const marker = `sleep ${900 + Math.floor(Math.random() * 99)}`;
+    model.script({ parts: [spawnCall('s1', { instruction: '# wait a long time' })] }, { parts: [runCall('c1', `${marker}; echo never`)] }, { parts: [{ text: 'Stopped.' }] });
+    const parent = start(STDIO, env, { stdin: 'pipe' });
+    await parent.waitFor((event) => event.type === 'session', 'the session event');
+    parent.send({ type: 'instruction', text: '# start a long child' });
+    const spawnRequest = await parent.waitFor((event) => event.type === 'approval_request', 'the spawn step asks');
+    parent.send({ type: 'approval', id: spawnRequest.id, decision: 'allow' });
+    const childRequest = await parent.waitFor((event: AgentEvent) => event.type === 'approval_request' && event.agent !== undefined, "the child's step asks");
+    const childPid = (childRequest.agent as { pid: number }).pid;
+    parent.send({ type: 'approval', id: childRequest.id, decision: 'allow' });
+    const running = () => spawnSync('pgrep', ['-f', `^${marker}`]).status === 0;
+    await waitUntil(running, `the child's ${marker} is running`, 60_000);
+
+    parent.send({ type: 'interrupt' });
+    const ended = await parent.waitFor((event) => event.type === 'step' && event.phase === 'finished' && String(event.command).includes('--parent'), 'the spawn step ends', 60_000);
+    expect(ended.status).toBe('failed');
+    await waitUntil(() => !running(), `${marker} is gone`, 30_000);
+    await waitUntil(() => spawnSync('kill', ['-0', String(childPid)]).status !== 0, 'the child agent is gone', 30_000);
+    parent.child.stdin!.end();
+    await parent.exitCode();
+  }, 150_000);
 });

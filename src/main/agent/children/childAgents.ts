@@ -28,6 +28,8 @@ export interface ChildAgentsHost {
   policyVerdict(command: string, cwd: string): Promise<PolicyVerdict>;
   /** This agent's own run policy files: the child gets them too. */
   runPolicyFiles(): string[];
+  /** The conversation's backend and model: a child uses them unless the spawn names a model. */
+  model?(): { backend: string; model: string };
   /** What is left of the budget shared by this agent and its children (undefined: none set). */
   budgetLeftUsd?(): number | undefined;
   /** A spawn step's child view changed (toolUseId of its step). */
@@ -95,6 +97,8 @@ export class ChildAgents {
       writeFileSync(policyFile, read.policy.text, { mode: 0o600 });
     }
     const self = this.host.selfCommand() ?? ['tandem'];
+    const parentModel = this.host.model?.();
+    const model = request.model ?? parentModel?.model;
     const argv = [
       ...self,
       'agent',
@@ -102,7 +106,8 @@ export class ChildAgents {
       channel.path,
       ...[...this.host.runPolicyFiles(), ...(policyFile ? [policyFile] : [])].flatMap((file) => ['--policy', file]),
       ...(cwd ? ['--cwd', cwd] : []),
-      ...(request.model ? ['--model', request.model] : []),
+      ...(parentModel ? ['--backend', parentModel.backend] : []),
+      ...(model ? ['--model', model] : []),
       ...(request.max_steps ? ['--max-steps', String(request.max_steps)] : []),
       ...(budget !== undefined ? ['--budget-usd', budget.toFixed(4)] : []),
       '-c',

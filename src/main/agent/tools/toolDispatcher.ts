@@ -51,7 +51,7 @@ export interface ToolDispatcherHost {
   /** Screenshots and the window list; absent: look steps say it is not available. */
   desktop?: Desktop;
   /** How child agents start here (spawn_agent); absent: the tool is not offered. */
-  childAgents?: Pick<ChildAgentsHost, 'selfCommand' | 'depth' | 'maxDepth' | 'budgetLeftUsd' | 'asks'>;
+  childAgents?: Pick<ChildAgentsHost, 'selfCommand' | 'depth' | 'maxDepth' | 'budgetLeftUsd' | 'asks' | 'model'>;
 }
 
 /**
@@ -90,6 +90,7 @@ export class ToolDispatcher {
       depth: host.childAgents?.depth ?? 0,
       maxDepth: () => host.childAgents?.maxDepth() ?? 0,
       budgetLeftUsd: () => host.childAgents?.budgetLeftUsd?.(),
+      model: host.childAgents?.model,
       asks: host.childAgents?.asks,
       policyVerdict: (command, cwd) => host.gate.policyVerdict(command, cwd),
       runPolicyFiles: () => host.gate.runPolicyFiles(),

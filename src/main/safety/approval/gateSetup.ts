@@ -45,7 +45,8 @@ export function createApprovalGate(paths: TandemPaths, env: NodeJS.ProcessEnv, o
   return new ApprovalGate({
     home,
     protectedPaths: protectedPaths(paths, home, systemPolicyFile),
-    tandemPaths: tandemOwnPaths(paths, systemPolicyFile),
+    // A run's own policy files are Tandem's too: an agent cannot loosen its own policy (a child's, its parent's layers included).
+    tandemPaths: [...tandemOwnPaths(paths, systemPolicyFile), ...(options.runPolicyFiles ?? [])],
     policy: new PolicyFiles([
       { file: systemPolicyFile, kind: 'system' },
       { file: policyFile, kind: 'user' },
