@@ -8,6 +8,7 @@ import type { AgentTool } from '../../src/main/agent/tools/agentTool';
 import { computerTool } from '../../src/main/agent/tools/computerTool';
 import { ToolDispatcher } from '../../src/main/agent/tools/toolDispatcher';
 import { AGENT_TOOLS } from '../../src/main/agent/tools/toolRegistry';
+import { spawnAgentTool } from '../../src/main/agent/children/spawnAgentTool';
 import type { Desktop, DesktopAvailability, ScreenInfo } from '../../src/main/desktop/desktop';
 import { createApprovalGate } from '../../src/main/safety/approval/gateSetup';
 import { tandemPaths } from '../../src/main/settings/paths';
@@ -66,7 +67,8 @@ function dispatcherWith(desktop: OfferDesktop | undefined, tools: readonly Agent
 const names = (offer: { tools: { name: string }[] }) => offer.tools.map((tool) => tool.name);
 const described = (offer: { tools: ToolDefinition[] }, name: string) => offer.tools.find((tool) => tool.name === name)?.description ?? '';
 const SCREEN_TOOLS = ['screenshot', 'read_screen_text', 'list_windows', 'ui_action'];
-const generic = AGENT_TOOLS.filter((tool) => tool !== computerTool).map((tool) => tool.definition.name);
+// spawn_agent is offered only where child agents can start (the dispatcher here has no such host).
+const generic = AGENT_TOOLS.filter((tool) => tool !== computerTool && tool !== spawnAgentTool).map((tool) => tool.definition.name);
 const withoutScreen = generic.filter((name) => !SCREEN_TOOLS.includes(name));
 const anthropic = { backend: 'anthropic' as const, model: 'claude-sonnet-4-5', computerUse: 'auto' as const };
 const generalOnly = { ...anthropic, computerUse: 'off' as const };

@@ -6,7 +6,6 @@ import { quickQuestion } from '../companion/quickQuestion';
 import type { PromptRequest } from '../prompt/promptInterceptor';
 import { describeRedactions, scrubSecrets } from '../safety/secretScrubber';
 import type { AgentHost } from './agentHost';
-import { AGENT_DEPTH_VARIABLE } from './children/agentDepth';
 import { AgentTracing } from '../telemetry/agentTracing';
 import { AgentLoop } from './agentLoop';
 import type { AgentContent } from './backends/modelBackend';
@@ -18,14 +17,13 @@ import { ModelLists } from './modelList';
 import { ModelRequests } from './modelRequests';
 import type { PlanRules } from './plan/plan';
 import type { PlanStop } from './plan/planEvents';
-import type { PlanRunner } from './plan/planRunner';
-import { NO_PAGER_ENV } from './plan/stepEnvironment';
+import { PlanControls } from './plan/planControls';
 import { StandingContextCache } from './standingContextCache';
 import { summarizeBlockIntoPanel } from './summarizer/blockSummaryItem';
 import { Summarizer } from './summarizer/summarizer';
 import { TokenBudget } from './tokenBudget';
-import { ToolDispatcher } from './tools/toolDispatcher';
-import { AGENT_TOOLS } from './tools/toolRegistry';
+import type { ToolDispatcher } from './tools/toolDispatcher';
+import { agentTools } from './agentTools';
 import { UserCommand } from './userCommand';
 
 /** Two cancels within this window stop everything the agent is doing. */
@@ -43,6 +41,7 @@ export class AgentSession {
   private readonly modelLists = new ModelLists();
   private readonly budget: TokenBudget;
   private readonly tools: ToolDispatcher;
+  private readonly controls: PlanControls;
   private readonly userCommand = new UserCommand();
   private readonly standing: StandingContextCache;
   private readonly requests: ModelRequests;
@@ -77,31 +76,18 @@ export class AgentSession {
       },
       countUsage: (usage, model) => this.requests.countUsage(usage, model),
     });
-    const tools = new ToolDispatcher(AGENT_TOOLS, {
-      pane: (paneId) => host.pane(paneId),
+    const tools = agentTools(host, {
+      conversation: this.conversation,
+      models: this.models,
+      summarizer: this.summarizer,
+      tracing: this.tracing,
       paneId: () => this.paneId(),
       cwd: () => this.cwd(),
-      homeDir: host.env.HOME,
-      conversation: this.conversation,
-      gate: host.gate,
-      audit: host.audit,
-      log: host.log,
       stepTimeoutMs: () => this.auto.stepTimeoutMs() ?? this.settings().step_timeout_seconds * 1000,
-      stepEnv: () => ({ ...(this.settings().steps_use_pager ? {} : NO_PAGER_ENV), ...(host.childAgents ? { [AGENT_DEPTH_VARIABLE]: String(host.childAgents.depth + 1) } : {}) }),
-      tracing: this.tracing,
       planRules: () => this.planRules(),
-      summarizer: this.summarizer,
-      desktop: host.desktop,
-      childAgents: host.childAgents && {
-        ...host.childAgents,
-        maxDepth: () => this.settings().max_agent_depth,
-        model: () => {
-          const connection = this.models.connection();
-          return { backend: connection.backendKind, model: connection.model };
-        },
-      },
     });
     this.tools = tools;
+    this.controls = new PlanControls({ tools, conversation: this.conversation, send: (text) => void this.send({ text, attachments: [] }), reportError: (error) => this.reportError(error) });
     this.requests = new ModelRequests({
       conversation: this.conversation,
       models: this.models,
@@ -185,7 +171,7 @@ export class AgentSession {
     if (!text && attachments.length === 0) return undefined;
     // While a plan waits for the user, a message steers it: the rest of the plan is revised.
     if (this.tools.plan?.steerable) {
-      this.addNote(text, attachments.map((attachment) => attachment.content));
+      this.controls.addNote(text, attachments.map((attachment) => attachment.content));
       return undefined;
     }
     const scrubbed = scrubSecrets(text);
@@ -244,31 +230,19 @@ export class AgentSession {
   }
 
   note(text: string): void {
-    if (!this.tools.plan) {
-      void this.send({ text, attachments: [] });
-      return;
-    }
-    this.addNote(text, []);
+    this.controls.note(text);
   }
 
   planAction(planId: string, action: PlanAction): void {
-    this.planFor(planId).planAction(action);
+    this.controls.planAction(planId, action);
   }
 
   stepAction(planId: string, stepId: string, action: StepAction, command?: string, reason?: string): void {
-    if (action === 'undo') {
-      // The plan may be long finished; the card shows how it went, an error card what stopped it.
-      this.tools.undoEdit(planId, stepId).catch((error: unknown) => this.reportError(error));
-      return;
-    }
-    this.planFor(planId).stepAction(stepId, action, command, reason);
+    this.controls.stepAction(planId, stepId, action, command, reason);
   }
 
-  /** A decision on a child agent's step that asks, from the nested card under its spawn step. */
   childApproval(planId: string, stepId: string, requestId: string, decision: 'allow' | 'deny', note?: string): void {
-    const step = this.planFor(planId).plan.step(stepId);
-    if (!step) throw new Error('That step is no longer in this conversation.');
-    this.tools.childAgents.answer(step.toolUseId, requestId, { decision, ...(note ? { note } : {}) });
+    this.controls.childApproval(planId, stepId, requestId, decision, note);
   }
 
   cancel(everything: boolean): AgentResults['agent.cancel'] {
@@ -371,22 +345,6 @@ export class AgentSession {
     this.userCommand.interrupt();
     this.conversation.takeQueued();
     this.conversation.changed();
-  }
-
-  private addNote(text: string, attachmentContent: string[]): void {
-    this.conversation.add({ id: randomUUID(), role: 'user', text, source: 'note', attachments: [], at: Date.now() });
-    const note = [
-      ...attachmentContent,
-      `Note from the user before the remaining steps: ${scrubSecrets(text).text}\nRevise the remaining steps accordingly.`,
-    ].join('\n\n');
-    this.tools.plan?.addNote(note);
-    this.conversation.changed();
-  }
-
-  private planFor(planId: string): PlanRunner {
-    const runner = this.tools.plan;
-    if (!runner || runner.plan.id !== planId) throw new Error('That plan is no longer waiting for a decision.');
-    return runner;
   }
 
   // ── State ────────────────────────────────────────────────────────────────────────────

@@ -4,12 +4,11 @@ import type { ChildAgentView } from '../../../shared/agent';
 import type { GateDecision } from '../../safety/approval/gateDecision';
 import type { PolicyVerdict } from '../../safety/policy/policyEvaluator';
 import { ChildChannel } from './childChannel';
-import { ChildProgress } from './childProgress';
+import { ChildProgress, type ChildApprovalRequest } from './childProgress';
+
+export type { ChildApprovalRequest } from './childProgress';
 import { policyLines, readSpawnPolicy, refusedByParent, type SpawnPolicy } from './childPolicy';
 import type { SpawnRequest } from './spawnRequest';
-
-/** A child's approval request as it came over the channel (an `approval_request` event). */
-export type ChildApprovalRequest = Record<string, unknown> & { id: string; command: string };
 
 /** The answer a child's StdioApprover takes (an `approval` message). */
 export interface ChildApprovalAnswer {

@@ -1,7 +1,9 @@
 import type { ChildAgentView, ChildApprovalView, ChildStepView } from '../../../shared/agent';
-import type { ChildApprovalRequest } from './childAgents';
 
 type Message = Record<string, unknown>;
+
+/** A child's approval request as it came over the channel (an `approval_request` event). */
+export type ChildApprovalRequest = Message & { id: string; command: string };
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
