@@ -27,6 +27,7 @@ import { SessionKeeper } from '../session/sessionKeeper';
 import { LiveSettings } from '../settings/liveSettings';
 import { tandemPaths, type TandemPaths } from '../settings/paths';
 import { Tracer } from '../telemetry/tracer';
+import type { SpanStream } from '../telemetry/traceSinks';
 
 export interface EngineOptions {
   version: string;
@@ -57,6 +58,8 @@ export interface EngineOptions {
 }
 
 export interface HeadlessEngineOptions {
+  /** `TANDEM_TRACE_SINK=stdout`: finished spans go to the run's event stream (only an NDJSON stream takes them). */
+  spanStream?: SpanStream;
   /** `--policy FILE`: judged with the user's policy, but it can only narrow it. */
   runPolicyFile?: string;
   /** The rules of every plan of the run (who refuses what nobody approves, its step limit). */
@@ -112,6 +115,13 @@ export class Engine {
       settings: () => this.settings.telemetry,
       oneTrace: options.headless !== undefined,
       onError: (error) => this.log.error('telemetry', 'the trace file could not be written', error),
+      stream: options.headless?.spanStream,
+      version: options.version,
+      onProblem: (message) => {
+        this.log.warning('telemetry', message);
+        // A headless run has no banner: its stderr is where the person or program running it looks.
+        if (options.headless) process.stderr.write(`tandem: ${message}\n`);
+      },
     });
     this.agent = new AgentSession({
       tracer: this.tracer,

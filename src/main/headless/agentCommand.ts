@@ -16,6 +16,7 @@ import { TerminalSink } from './output/terminalSink';
 import { runOutcome, type RunStop } from './runOutcome';
 import { loadSession, saveSession } from './savedSessions';
 import { tandemPaths } from '../settings/paths';
+import type { SpanStream } from '../telemetry/traceSinks';
 import { shellPathProblem } from '../panes/shellChoice';
 
 /** How long a stopped run (a signal, the time limit) may take to wind down before it exits anyway. */
@@ -69,6 +70,9 @@ class AgentRun {
   private requestCount = 0;
   /** What the run said before its `session` line (a notice about the shell): it goes out right after it. */
   private beforeSession: AgentStreamEvent[] | undefined = [];
+  /** `TANDEM_TRACE_SINK=stdout`: spans go on the NDJSON stream until its `result` line (later ones go to the file). */
+  private readonly spanStream: SpanStream | undefined;
+  private resultSent = false;
 
   constructor(
     private readonly options: AgentOptions,
@@ -82,6 +86,15 @@ class AgentRun {
     if (options.quiet) this.sink = new QuietSink(out, new StreamWriter(io.stderr));
     else if (options.json || !terminalOut) this.sink = new NdjsonSink(out);
     else this.sink = this.terminal = new TerminalSink(out, !io.env.NO_COLOR);
+    if (this.sink instanceof NdjsonSink) {
+      this.spanStream = {
+        write: (span) => {
+          if (this.resultSent) return false;
+          this.emit({ type: 'span', span });
+          return true;
+        },
+      };
+    }
   }
 
   async run(): Promise<number> {
@@ -93,7 +106,7 @@ class AgentRun {
     const timer = this.options.timeoutSeconds ? setTimeout(() => this.halt({ kind: 'timeout', seconds: this.options.timeoutSeconds! }), this.options.timeoutSeconds * 1000) : undefined;
     try {
       this.session = new HeadlessSession({
-        engine: headlessEngineOptions(this.options, this.io, () => this.planRules(), () => this.session.view),
+        engine: headlessEngineOptions(this.options, this.io, () => this.planRules(), () => this.session.view, this.spanStream),
         cwd: resolve(this.options.cwd ?? '.'),
         shell: this.options.shell,
         cols: this.io.stdout.isTTY ? Math.max(40, this.io.stdout.columns || 120) : 120,
@@ -194,6 +207,7 @@ class AgentRun {
       return;
     }
     this.sink.event(event);
+    if (event.type === 'result') this.resultSent = true;
     if (event.type === 'session') {
       const early = this.beforeSession ?? [];
       this.beforeSession = undefined;

@@ -4,6 +4,7 @@ import type { Settings } from '../../shared/settings';
 import type { PlanRules } from '../agent/plan/plan';
 import type { EngineOptions } from '../engine/engine';
 import { tandemPaths } from '../settings/paths';
+import type { SpanStream } from '../telemetry/traceSinks';
 import type { AgentIo } from './agentIo';
 import type { AgentOptions } from './agentOptions';
 
@@ -15,7 +16,7 @@ export type HeadlessPlanRules = NonNullable<PlanRules['headless']>;
  * `--config`), `--policy` as a narrowing run policy, the run's plan rules with its step limit
  * (`--max-steps`, counted over the conversation `view` shows) and its flags over config.toml.
  */
-export function headlessEngineOptions(options: AgentOptions, io: Pick<AgentIo, 'env' | 'version'>, rules: () => HeadlessPlanRules, view: () => ConversationView): EngineOptions {
+export function headlessEngineOptions(options: AgentOptions, io: Pick<AgentIo, 'env' | 'version'>, rules: () => HeadlessPlanRules, view: () => ConversationView, spanStream?: SpanStream): EngineOptions {
   return {
     version: io.version,
     env: io.env,
@@ -24,6 +25,7 @@ export function headlessEngineOptions(options: AgentOptions, io: Pick<AgentIo, '
       runPolicyFile: options.policy ? resolve(options.policy) : undefined,
       planRules: () => planRules(options, rules(), view),
       adjustSettings: (settings) => adjustSettings(options, settings),
+      spanStream,
     },
   };
 }
