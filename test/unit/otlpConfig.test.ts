@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keyValuePairs, otlpChoice, tracesUrl } from '../../src/main/telemetry/otlpConfig';
+import { SettingsSchema } from '../../src/shared/settings';
 
 describe('OTLP configuration from the OpenTelemetry variables', () => {
   it('is off without any OTLP variable or setting, and OTEL_SERVICE_NAME alone does not turn it on', () => {
@@ -84,3 +85,14 @@ describe('OTLP configuration from the OpenTelemetry variables', () => {
     expect(otlpChoice({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }).problems).toEqual([expect.stringContaining('grpc is not supported')]);
   });
 });
+
+describe('[telemetry] otlp_endpoint', () => {
+  it('is empty by default, takes an http(s) URL, and refuses anything else with a clear message', () => {
+    expect(SettingsSchema.parse({}).telemetry.otlp_endpoint).toBe('');
+    expect(SettingsSchema.parse({ telemetry: { otlp_endpoint: 'https://otel.example:4318' } }).telemetry.otlp_endpoint).toBe('https://otel.example:4318');
+    const refused = SettingsSchema.safeParse({ telemetry: { otlp_endpoint: 'localhost:4318' } });
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues[0]).toMatchObject({ path: ['telemetry', 'otlp_endpoint'], message: 'must be an http:// or https:// URL, or empty' });
+  });
+});
+

@@ -36,13 +36,15 @@ export interface TraceSinksOptions {
 export class TraceSinks implements SpanSink {
   private decided: { choice: TraceSinkChoice; otlp: OtlpSink | undefined } | undefined;
   private file: JsonlTraceSink | undefined;
+  private childSinkValue: string | undefined;
 
   constructor(private readonly options: TraceSinksOptions) {}
 
   /** The `TANDEM_TRACE_SINK` of a step's shell: this process's file, also when its own spans go to its stream (a step's output is no place for them). */
   get childSink(): string {
     const choice = this.decide().choice;
-    return sinkForChildren(choice.kind === 'file' ? choice.file : this.options.defaultFile);
+    this.childSinkValue ??= sinkForChildren(choice.kind === 'file' ? choice.file : this.options.defaultFile);
+    return this.childSinkValue;
   }
 
   /** Called when a trace starts: the OTLP exporter starts loading while the first request is on its way. */
@@ -65,7 +67,7 @@ export class TraceSinks implements SpanSink {
     const { env, defaultFile, onProblem } = this.options;
     const choice = traceSinkChoice(env.TANDEM_TRACE_SINK, defaultFile);
     if (choice.kind === 'file' && choice.problem) onProblem(choice.problem);
-    if (choice.kind === 'stdout' && !this.options.stream) onProblem(`TANDEM_TRACE_SINK=stdout applies to \`tandem agent --json\` runs; this process writes its spans to ${defaultFile}.`);
+    if (choice.kind === 'stdout' && !this.options.stream) onProblem(`TANDEM_TRACE_SINK=stdout applies to a \`tandem agent\` run's NDJSON event stream, which this process does not print; its spans go to ${defaultFile}.`);
     const otlp = otlpChoice(env, this.options.otlpEndpoint());
     for (const problem of otlp.problems) onProblem(problem);
     this.decided = {
