@@ -120,7 +120,8 @@ describe('tandem agent OTLP export', () => {
     for (const endpoint of [`http://127.0.0.1:${await deadPort()}`, hanging.url]) {
       const { model, env } = await setup();
       model.script({ parts: [{ text: 'Hi.' }] });
-      const run = start(['-c', '# hello'], env, { stdin: 'inherit-closed', env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${endpoint}/v1/traces` } });
+      // The SDK would go on retrying (or waiting for an answer) for a minute: the run must not wait with it.
+      const run = start(['-c', '# hello'], env, { stdin: 'inherit-closed', env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${endpoint}/v1/traces`, OTEL_EXPORTER_OTLP_TIMEOUT: '60000' } });
       expect(await run.exitCode(30_000)).toBe(0);
       expect(run.events.at(-1)).toMatchObject({ type: 'result', subtype: 'success' });
       expect(jsonlSpans(env).map((span) => span.name).sort()).toEqual(['chat claude-sonnet-5-5', 'invoke_agent']);
