@@ -40,11 +40,19 @@ export class TraceSinks implements SpanSink {
 
   constructor(private readonly options: TraceSinksOptions) {}
 
-  /** The `TANDEM_TRACE_SINK` of a step's shell: this process's file, also when its own spans go to its stream (a step's output is no place for them). */
-  get childSink(): string {
+  /**
+   * The `TANDEM_TRACE_SINK` a step's shell gets: the file this process was told to write, or
+   * `file` (the default file) when its own spans go to its stream — a step's output is no place
+   * for them — or its value was one Tandem does not know. Nothing when none was given, so
+   * `SendEnv TANDEM_*` carries no local path to another host.
+   */
+  get childSink(): string | undefined {
     const choice = this.decide().choice;
-    this.childSinkValue ??= sinkForChildren(choice.kind === 'file' ? choice.file : this.options.defaultFile);
-    return this.childSinkValue;
+    if (choice.kind === 'file' && choice.file !== this.options.defaultFile) {
+      this.childSinkValue ??= sinkForChildren(choice.file);
+      return this.childSinkValue;
+    }
+    return this.options.env.TANDEM_TRACE_SINK === undefined ? undefined : 'file';
   }
 
   /** Called when a trace starts: the OTLP exporter starts loading while the first request is on its way. */

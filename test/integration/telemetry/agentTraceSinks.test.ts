@@ -15,7 +15,7 @@ const defaultFile = (env: NodeJS.ProcessEnv) => join(env.XDG_STATE_HOME!, 'tande
 type SpanEvent = { type: 'span'; span: { trace_id: string; span_id: string; parent_span: string | null; name: string; attributes: Record<string, unknown> } };
 
 describe('TANDEM_TRACE_SINK', () => {
-  it('stdout: spans come on the event stream, valid against the schema and before the result line; no file is written; a step’s shell is pointed at the file', async () => {
+  it('stdout: spans come on the event stream, valid against the schema and before the result line; no file is written; a step’s shell is told to write the default file', async () => {
     const { model, env } = await setup();
     model.script({ parts: [{ toolUse: { id: 's1', name: 'run_command', input: { command: 'echo "sink=$TANDEM_TRACE_SINK"', purpose: 'show the sink' } } }] }, { parts: [{ text: 'Done.' }] });
     const agent = start(STDIO, env, { stdin: 'pipe', env: { TANDEM_TRACE_SINK: 'stdout' } });
@@ -41,18 +41,19 @@ describe('TANDEM_TRACE_SINK', () => {
 
     expect(existsSync(defaultFile(env))).toBe(false);
     const output = agent.events.filter((event) => event.type === 'output').map((event) => String(event.text)).join('');
-    expect(output).toContain(`sink=${pathToFileURL(defaultFile(env)).href}`);
+    expect(output).toContain('sink=file\n');
   }, 90_000);
 
-  it('file:///path writes the spans to that file instead of the default one', async () => {
+  it('file:///path writes the spans to that file instead of the default one, and a step’s shell is pointed at it', async () => {
     const { model, env } = await setup();
     const elsewhere = join(env.HOME!, 'spans dir', 'run.jsonl');
-    model.script({ parts: [{ text: 'Hi.' }] });
-    const run = start(['-c', '# hello'], env, { stdin: 'inherit-closed', env: { TANDEM_TRACE_SINK: pathToFileURL(elsewhere).href } });
+    model.script({ parts: [{ toolUse: { id: 'f1', name: 'run_command', input: { command: 'echo "sink=$TANDEM_TRACE_SINK"', purpose: 'show the sink' } } }] }, { parts: [{ text: 'Hi.' }] });
+    const run = start(['--approve=policy', '-c', '# hello'], env, { stdin: 'inherit-closed', env: { TANDEM_TRACE_SINK: pathToFileURL(elsewhere).href } });
     expect(await run.exitCode()).toBe(0);
+    expect(run.events.filter((event) => event.type === 'output').map((event) => String(event.text)).join('')).toContain(`sink=${pathToFileURL(elsewhere).href}`);
     expect(run.events.filter((event) => event.type === 'span')).toEqual([]);
     const names = readFileSync(elsewhere, 'utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { name: string }).name);
-    expect(names.sort()).toEqual(['chat claude-sonnet-5-5', 'invoke_agent']);
+    expect(names.sort()).toEqual(['chat claude-sonnet-5-5', 'chat claude-sonnet-5-5', 'execute_tool run_command', 'invoke_agent']);
     expect(existsSync(defaultFile(env))).toBe(false);
   }, 60_000);
 
