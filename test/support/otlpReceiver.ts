@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 /** An OTLP/HTTP attribute value as the JSON protocol encodes it. */
 type AnyValue = { stringValue?: string; intValue?: number | string; doubleValue?: number; boolValue?: boolean };
 type KeyValue = { key: string; value: AnyValue };
-type JsonSpan = { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; startTimeUnixNano: string; endTimeUnixNano: string; attributes?: KeyValue[]; events?: { name: string; attributes?: KeyValue[] }[]; status?: { code?: number; message?: string } };
+type JsonSpan = { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; startTimeUnixNano: string | number; endTimeUnixNano: string | number; attributes?: KeyValue[]; events?: { name: string; attributes?: KeyValue[] }[]; status?: { code?: number; message?: string } };
 /** ExportTraceServiceRequest in the OTLP JSON encoding (ids as hex strings). */
 type ExportRequest = { resourceSpans?: { resource?: { attributes?: KeyValue[] }; scopeSpans?: { scope?: { name?: string }; spans?: JsonSpan[] }[] }[] };
 
@@ -21,6 +21,9 @@ export interface ReceivedSpan {
   parentSpanId: string | undefined;
   name: string;
   kind: number;
+  /** Start and end in ms since the epoch (the JSON has nanoseconds). */
+  startMs: number;
+  endMs: number;
   attributes: Record<string, string | number | boolean>;
   resource: Record<string, string | number | boolean>;
   events: { name: string; attributes: Record<string, string | number | boolean> }[];
@@ -57,6 +60,8 @@ export async function startOtlpReceiver(options: { answer?: 'ok' | 'never' } = {
             parentSpanId: span.parentSpanId || undefined,
             name: span.name,
             kind: span.kind,
+            startMs: Number(BigInt(span.startTimeUnixNano) / 1_000_000n),
+            endMs: Number(BigInt(span.endTimeUnixNano) / 1_000_000n),
             attributes: attributesOf(span.attributes),
             resource,
             events: (span.events ?? []).map((event) => ({ name: event.name, attributes: attributesOf(event.attributes) })),

@@ -75,7 +75,14 @@ describe('tandem agent OTLP export', () => {
     expect(exported.map((span) => span.spanId).sort()).toEqual(lines.map((line) => line.span_id).sort());
     for (const line of lines) {
       const span = exported.find((candidate) => candidate.spanId === line.span_id)!;
-      expect({ traceId: span.traceId, parent: span.parentSpanId ?? null, name: span.name, pid: span.resource['process.pid'] }).toEqual({ traceId: line.trace_id, parent: line.parent_span, name: line.name, pid: line.pid });
+      expect({ traceId: span.traceId, parent: span.parentSpanId ?? null, name: span.name, pid: span.resource['process.pid'], start: span.startMs, end: span.endMs }).toEqual({
+        traceId: line.trace_id,
+        parent: line.parent_span,
+        name: line.name,
+        pid: line.pid,
+        start: Date.parse(line.start as string),
+        end: Date.parse(line.end as string),
+      });
     }
 
     const mine = exported.filter((span) => span.resource['process.pid'] === parent.child.pid);
