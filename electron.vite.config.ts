@@ -18,7 +18,7 @@ const BUNDLED_FOR_START = ['@anthropic-ai/sdk', 'openai'];
 // The OpenTelemetry SDK and OTLP exporter stay imports of node_modules (they are in
 // `dependencies`): only src/main/telemetry/otlpExport.ts imports them, and only when OTLP is on.
 // Bundled, their CommonJS and protobuf code made that chunk 850 KB and slower to load (and
-// pulled @opentelemetry/api into the engine chunk).
+// moved @opentelemetry/api, which the bundled Anthropic SDK imports, into the engine chunk).
 
 /**
  * File names of the main build's chunks. electron-vite builds a `?modulePath` import (the
