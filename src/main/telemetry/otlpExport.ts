@@ -79,10 +79,6 @@ class ReportingExporter implements SpanExporter {
     return this.inner.shutdown();
   }
 
-  forceFlush(): Promise<void> {
-    return this.inner.forceFlush?.() ?? Promise.resolve();
-  }
-
   private report(message: string): void {
     if (this.reported) return;
     this.reported = true;

@@ -3,7 +3,7 @@ import type { OtlpExport, OtlpExportOptions } from './otlpExport';
 import type { SpanRecord, SpanSink } from './span';
 
 /** How long the end of a run (or the app's quit) waits for the collector to take the last spans. */
-export const OTLP_FLUSH_LIMIT_MS = 2_000;
+const OTLP_FLUSH_LIMIT_MS = 2_000;
 /** Spans kept while the exporter module loads; past this they are dropped (it loads in well under a second). */
 const MAX_WAITING = 2_048;
 

@@ -14,7 +14,7 @@ export interface TracerOptions {
   /** A `tandem agent` run: every instruction of the run is in one trace (the one its session event names). */
   oneTrace: boolean;
   onError(error: Error): void;
-  /** `TANDEM_TRACE_SINK=stdout`: a `tandem agent --json` run's event stream. */
+  /** `TANDEM_TRACE_SINK=stdout`: a `tandem agent` run's NDJSON event stream. */
   stream?: SpanStream;
   /** Tandem's version (the OTLP resource's service.version). */
   version?: string;
