@@ -15,6 +15,10 @@ const BUNDLED_INTO_MIRROR_WORKER = ['@xterm/headless', '@xterm/addon-serialize',
  * SDK's ≈165; bundled, ≈30). `bench/suites/agentcli.js` measures it.
  */
 const BUNDLED_FOR_START = ['@anthropic-ai/sdk', 'openai'];
+// The OpenTelemetry SDK and OTLP exporter stay imports of node_modules (they are in
+// `dependencies`): only src/main/telemetry/otlpExport.ts imports them, and only when OTLP is on.
+// Bundled, their CommonJS and protobuf code made that chunk 850 KB and slower to load (and
+// moved @opentelemetry/api, which the bundled Anthropic SDK imports, into the engine chunk).
 
 /**
  * File names of the main build's chunks. electron-vite builds a `?modulePath` import (the

@@ -158,6 +158,11 @@ const telemetryFields = {
   include_content: z.boolean(),
   /** traces.jsonl keeps the spans of this many days. */
   retain_days: z.number().int().min(1).max(3_650),
+  /** An OTLP/HTTP collector's base URL (spans go to …/v1/traces); empty: only the OTEL_ variables turn OTLP on. */
+  otlp_endpoint: z
+    .string()
+    .max(2_000)
+    .refine((text) => text === '' || /^https?:\/\/[^/\s]/.test(text), 'must be an http:// or https:// URL, or empty'),
 };
 
 const ShellSection = z.object(shellFields).strict();
@@ -220,7 +225,7 @@ export const DEFAULT_SETTINGS: Settings = {
     auto_time_limit_minutes: 30,
     auto_token_budget: 1_000_000,
   },
-  telemetry: { enabled: true, include_content: false, retain_days: 30 },
+  telemetry: { enabled: true, include_content: false, retain_days: 30, otlp_endpoint: '' },
 };
 
 /** A partial update, one or more sections, only the keys that change. */

@@ -24,5 +24,6 @@ describe('trace context in the environment', () => {
     const env = childEnvironment({ traceId: TRACE, spanId: SPAN, parentSpanId: 'a'.repeat(16) }, 1, 'vendor=x');
     expect(env).toEqual({ TRACEPARENT: `00-${TRACE}-${SPAN}-01`, TRACESTATE: 'vendor=x', TANDEM_TRACE_ID: TRACE, TANDEM_SPAN_ID: SPAN, TANDEM_PARENT_SPAN_ID: 'a'.repeat(16), TANDEM_TRACE_DEPTH: '2' });
     expect(inheritedContext(env)).toMatchObject({ traceId: TRACE, parentSpanId: SPAN, depth: 2 });
+    expect(childEnvironment({ traceId: TRACE, spanId: SPAN }, 0, undefined, 'file:///tmp/t.jsonl')).toMatchObject({ TANDEM_TRACE_SINK: 'file:///tmp/t.jsonl', TANDEM_TRACE_DEPTH: '1' });
   });
 });

@@ -29,6 +29,7 @@ import { tandemPaths, type TandemPaths } from '../settings/paths';
 import { Tracer } from '../telemetry/tracer';
 import { agentDepth } from '../agent/children/agentDepth';
 import type { ChildAgentsHost } from '../agent/children/childAgents';
+import type { SpanStream } from '../telemetry/traceSinks';
 
 export interface EngineOptions {
   version: string;
@@ -63,6 +64,8 @@ export interface EngineOptions {
 export interface HeadlessEngineOptions {
   /** `--policy FILE`s (a child agent's parent's first): judged with the user's policy, but they can only narrow it. */
   runPolicyFiles?: readonly string[];
+  /** `TANDEM_TRACE_SINK=stdout`: finished spans go to the run's event stream (only an NDJSON stream takes them). */
+  spanStream?: SpanStream;
   /** The rules of every plan of the run (who refuses what nobody approves, its step limit). */
   planRules(): PlanRules | undefined;
   /** The run's flags over config.toml (`--max-steps`, `--max-tokens`). */
@@ -118,6 +121,13 @@ export class Engine {
       settings: () => this.settings.telemetry,
       oneTrace: options.headless !== undefined,
       onError: (error) => this.log.error('telemetry', 'the trace file could not be written', error),
+      stream: options.headless?.spanStream,
+      version: options.version,
+      onProblem: (message) => {
+        this.log.warning('telemetry', message);
+        // A headless run has no banner: its stderr is where the person or program running it looks.
+        if (options.headless) process.stderr.write(`tandem: ${message}\n`);
+      },
     });
     this.agent = new AgentSession({
       tracer: this.tracer,

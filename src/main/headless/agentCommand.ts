@@ -19,6 +19,7 @@ import { TerminalSink } from './output/terminalSink';
 import { runOutcome, type RunStop } from './runOutcome';
 import { loadSession, saveSession } from './savedSessions';
 import { tandemPaths } from '../settings/paths';
+import type { SpanStream } from '../telemetry/traceSinks';
 import { shellPathProblem } from '../panes/shellChoice';
 
 /** How long a stopped run (a signal, the time limit) may take to wind down before it exits anyway. */
@@ -77,6 +78,9 @@ class AgentRun {
   private spentUsd = 0;
   /** What the run said before its `session` line (a notice about the shell): it goes out right after it. */
   private beforeSession: AgentStreamEvent[] | undefined = [];
+  /** `TANDEM_TRACE_SINK=stdout`: spans go on the NDJSON stream until its `result` line (later ones go to the file). */
+  private readonly spanStream: SpanStream | undefined;
+  private resultSent = false;
 
   constructor(
     private readonly options: AgentOptions,
@@ -91,6 +95,15 @@ class AgentRun {
     if (options.quiet) this.sink = new QuietSink(out, new StreamWriter(io.stderr));
     else if (options.json || !terminalOut) this.sink = new NdjsonSink(out);
     else this.sink = this.terminal = new TerminalSink(out, !io.env.NO_COLOR);
+    if (this.sink instanceof NdjsonSink) {
+      this.spanStream = {
+        write: (span) => {
+          if (this.resultSent) return false;
+          this.emit({ type: 'span', span });
+          return true;
+        },
+      };
+    }
   }
 
   async run(): Promise<number> {
@@ -110,8 +123,11 @@ class AgentRun {
     try {
       this.session = new HeadlessSession({
         engine: headlessEngineOptions(this.options, this.io, () => this.planRules(), () => this.session.view, {
-          asks: (request, from, reply) => this.relayChild(request, from, reply),
-          budgetLeftUsd: () => (this.options.budgetUsd !== undefined ? this.options.budgetUsd - this.spentUsd : undefined),
+          spanStream: this.spanStream,
+          childAgents: {
+            asks: (request, from, reply) => this.relayChild(request, from, reply),
+            budgetLeftUsd: () => (this.options.budgetUsd !== undefined ? this.options.budgetUsd - this.spentUsd : undefined),
+          },
         }),
         cwd: resolve(this.options.cwd ?? '.'),
         shell: this.options.shell,
@@ -215,6 +231,7 @@ class AgentRun {
     }
     this.sink.event(event);
     this.link?.event(event);
+    if (event.type === 'result') this.resultSent = true;
     if (event.type === 'session') {
       const early = this.beforeSession ?? [];
       this.beforeSession = undefined;

@@ -16,6 +16,24 @@ const level = z.enum(['green', 'yellow', 'red']);
 const stepKind = z.enum(['command', 'edit', 'screenshot', 'screen-text', 'windows', 'ui']);
 const backendRef = z.strictObject({ backend: z.enum(['anthropic', 'openai-compatible']), model: z.string() });
 const stepRef = { plan_id: z.string(), step_id: z.string(), index: z.number().int().positive() };
+const attributes = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+const spanId = z.string().regex(/^[0-9a-f]{16}$/);
+
+/** A finished span as traces.jsonl has it (docs/telemetry.md); the seed's fields (backend, actions, tokens_in, result …) vary by span, so more may come. */
+export const StreamSpan = z.looseObject({
+  trace_id: z.string().regex(/^[0-9a-f]{32}$/),
+  span_id: spanId,
+  parent_span: spanId.nullable(),
+  name: z.string(),
+  pid: z.number().int(),
+  host: z.string(),
+  start: z.string(),
+  end: z.string(),
+  duration_ms: z.number().nonnegative(),
+  status: z.enum(['ok', 'error']),
+  attributes,
+  events: z.array(z.strictObject({ name: z.string(), time: z.string(), attributes: attributes.optional() })).optional(),
+});
 
 export const ApprovalMode = z.enum(['ask', 'policy', 'stdio', 'deny']);
 export type ApprovalMode = z.infer<typeof ApprovalMode>;
@@ -120,6 +138,8 @@ const events = [
   /** The backend could not be reached (no connection, DNS, TLS, 5xx after its retries): the request went to the next `[[ai.fallback]]` backend. */
   z.strictObject({ type: z.literal('fallback'), from: backendRef, to: backendRef, reason: z.string() }),
   z.strictObject({ type: z.literal('error'), message: z.string(), retryable: z.boolean().optional() }),
+  /** A finished span, with `TANDEM_TRACE_SINK=stdout` (docs/telemetry.md): a parent that reads the stream aggregates them. Never after `result`. */
+  z.strictObject({ type: z.literal('span'), span: StreamSpan }),
   /** Something the shell or Tandem said about the run's shell (a missing shell, a broken config). */
   z.strictObject({ type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), message: z.string() }),
   z.strictObject({

@@ -20,7 +20,7 @@ export function headlessEngineOptions(
   io: Pick<AgentIo, 'env' | 'version' | 'selfCommand'>,
   rules: () => HeadlessPlanRules,
   view: () => ConversationView,
-  childAgents?: HeadlessEngineOptions['childAgents'],
+  run: Pick<HeadlessEngineOptions, 'childAgents' | 'spanStream'> = {},
 ): EngineOptions {
   return {
     version: io.version,
@@ -31,7 +31,8 @@ export function headlessEngineOptions(
       runPolicyFiles: options.policies.map((policy) => resolve(policy)),
       planRules: () => planRules(options, rules(), view),
       adjustSettings: (settings) => adjustSettings(options, settings),
-      childAgents,
+      childAgents: run.childAgents,
+      spanStream: run.spanStream,
     },
   };
 }

@@ -33,8 +33,11 @@ export function inheritedContext(env: NodeJS.ProcessEnv): InheritedContext | und
   return undefined;
 }
 
-/** The variables a step's shell gets: a process started there joins the trace under `spanId` (the step's span), one level deeper. */
-export function childEnvironment(span: { traceId: string; spanId: string; parentSpanId?: string }, depth: number, traceState?: string): Record<string, string> {
+/**
+ * The variables a step's shell gets: a process started there joins the trace under `spanId`
+ * (the step's span), one level deeper, and writes its spans to `sink` (TANDEM_TRACE_SINK).
+ */
+export function childEnvironment(span: { traceId: string; spanId: string; parentSpanId?: string }, depth: number, traceState?: string, sink?: string): Record<string, string> {
   return {
     TRACEPARENT: `00-${span.traceId}-${span.spanId}-01`,
     ...(traceState ? { TRACESTATE: traceState } : {}),
@@ -42,5 +45,6 @@ export function childEnvironment(span: { traceId: string; spanId: string; parent
     TANDEM_SPAN_ID: span.spanId,
     ...(span.parentSpanId ? { TANDEM_PARENT_SPAN_ID: span.parentSpanId } : {}),
     TANDEM_TRACE_DEPTH: String(depth + 1),
+    ...(sink ? { TANDEM_TRACE_SINK: sink } : {}),
   };
 }

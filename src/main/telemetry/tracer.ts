@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
 import type { Settings } from '../../shared/settings';
-import { JsonlTraceSink } from './jsonlTraceSink';
-import { Span, type SpanRecord, type SpanSink } from './span';
+import { Span } from './span';
 import { childEnvironment, inheritedContext, newTraceId, type InheritedContext } from './traceContext';
+import { TraceSinks, type SpanStream } from './traceSinks';
 
 export type TelemetrySettings = Settings['telemetry'];
 
@@ -14,6 +14,12 @@ export interface TracerOptions {
   /** A `tandem agent` run: every instruction of the run is in one trace (the one its session event names). */
   oneTrace: boolean;
   onError(error: Error): void;
+  /** `TANDEM_TRACE_SINK=stdout`: a `tandem agent` run's NDJSON event stream. */
+  stream?: SpanStream;
+  /** Tandem's version (the OTLP resource's service.version). */
+  version?: string;
+  /** A telemetry variable that cannot be used, an OTLP collector that cannot be reached. */
+  onProblem?(message: string): void;
 }
 
 /**
@@ -25,12 +31,23 @@ export class Tracer {
   readonly runTraceId: string;
   private readonly inherited: InheritedContext | undefined;
   private readonly origin = { pid: process.pid, host: hostname() };
-  private sink: JsonlTraceSink | undefined;
-  private readonly forwarding: SpanSink = { write: (record: SpanRecord) => this.fileSink().write(record) };
+  private readonly sinks: TraceSinks;
 
   constructor(private readonly options: TracerOptions) {
     this.inherited = inheritedContext(options.env);
     this.runTraceId = this.inherited?.traceId ?? newTraceId();
+    this.sinks = new TraceSinks({
+      env: options.env,
+      defaultFile: options.file,
+      retainDays: () => options.settings().retain_days,
+      trims: this.inherited === undefined,
+      stream: options.stream,
+      otlpEndpoint: () => options.settings().otlp_endpoint,
+      origin: this.origin,
+      version: options.version ?? 'unknown',
+      onError: options.onError,
+      onProblem: options.onProblem ?? (() => undefined),
+    });
   }
 
   get enabled(): boolean {
@@ -50,30 +67,22 @@ export class Tracer {
   startRoot(name: string): Span | undefined {
     if (!this.enabled) return undefined;
     const traceId = this.inherited?.traceId ?? (this.options.oneTrace ? this.runTraceId : newTraceId());
-    return new Span(name, traceId, this.inherited?.parentSpanId, this.forwarding, this.origin);
+    this.sinks.prepare();
+    return new Span(name, traceId, this.inherited?.parentSpanId, this.sinks, this.origin);
   }
 
   startChild(name: string, parent: Span | undefined): Span | undefined {
     if (!parent || !this.enabled) return undefined;
-    return new Span(name, parent.traceId, parent.spanId, this.forwarding, this.origin);
+    return new Span(name, parent.traceId, parent.spanId, this.sinks, this.origin);
   }
 
   /** What a step's shell gets so a process it starts joins the trace under the step's span. */
   environmentFor(span: Span): Record<string, string> {
-    return childEnvironment(span, this.depth, this.inherited?.traceState);
+    return childEnvironment(span, this.depth, this.inherited?.traceState, this.sinks.childSink);
   }
 
+  /** Everything handed over so far is in the file (and at the OTLP collector, or given up on after a while). */
   flush(): Promise<void> {
-    return this.sink?.flush() ?? Promise.resolve();
-  }
-
-  private fileSink(): JsonlTraceSink {
-    this.sink ??= new JsonlTraceSink({
-      file: this.options.file,
-      retainDays: this.options.settings().retain_days,
-      trims: this.inherited === undefined,
-      onError: this.options.onError,
-    });
-    return this.sink;
+    return this.sinks.flush();
   }
 }
