@@ -4,6 +4,7 @@ import { isBlocked } from '../../../shared/planSteps';
 import { formatDuration } from '../blocks/blockStatus';
 import { useAiPanelStore } from './aiPanelStore';
 import { focusPlanAfter, keepFocusOnClick } from './planFocus';
+import { ChildAgentCard } from './ChildAgentCard';
 import { DiffCard } from './DiffCard';
 import { ScreenshotThumbnail } from './ScreenshotThumbnail';
 import { decideStep } from './planRequests';
@@ -189,6 +190,7 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
           {step.redacted}
         </div>
       )}
+      {step.child && <ChildAgentCard planId={planId} stepId={step.id} spawnStatus={step.status} child={step.child} />}
       {actionable && !editing && (
         <div className="plan-step__buttons">
           {button(
@@ -250,7 +252,11 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
         </div>
       )}
       {actionable && askingReason && !editing && (
-        <StepDenyReason planId={planId} stepId={step.id} onClose={() => setAskingReason(false)} />
+        <StepDenyReason
+          draftKey={`reason:${step.id}`}
+          onDeny={(reason) => decideStep(planId, step.id, 'deny', reason)}
+          onClose={() => setAskingReason(false)}
+        />
       )}
     </li>
   );
