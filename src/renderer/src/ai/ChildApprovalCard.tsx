@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ChildApprovalView } from '../../../shared/agent';
 import { childAskText } from './childAgentText';
-import { focusPlanAfter, keepFocusOnClick } from './planFocus';
+import { DecisionButton, DenyReasonToggle } from './DecisionButton';
 import { decideChildStep } from './planRequests';
 import { StepDenyReason } from './StepDenyReason';
 import { UnifiedDiffText } from './UnifiedDiffText';
@@ -59,40 +59,13 @@ export function ChildApprovalCard({ planId, stepId, who, request }: ChildApprova
         asks you · {request.rule}
       </div>
       <div className="plan-step__buttons">
-        <button
-          type="button"
-          data-action="child-allow"
-          title="Let the child agent do this once"
-          onMouseDown={keepFocusOnClick}
-          onClick={(event) => {
-            focusPlanAfter(event);
-            decide('allow');
-          }}
-        >
+        <DecisionButton action="child-allow" title="Let the child agent do this, once" onDecide={() => decide('allow')}>
           Allow
-        </button>
-        <button
-          type="button"
-          data-action="child-deny"
-          title="The child agent does not do this; its model is told"
-          onMouseDown={keepFocusOnClick}
-          onClick={(event) => {
-            focusPlanAfter(event);
-            decide('deny');
-          }}
-        >
+        </DecisionButton>
+        <DecisionButton action="child-deny" title="The child agent does not do this; its model is told" onDecide={() => decide('deny')}>
           Deny
-        </button>
-        <button
-          type="button"
-          className="plan-step__reason-toggle"
-          data-action="child-deny-with-reason"
-          title="Deny, telling the child agent why"
-          aria-expanded={askingReason}
-          onClick={() => setAskingReason((value) => !value)}
-        >
-          Deny with reason…
-        </button>
+        </DecisionButton>
+        <DenyReasonToggle action="child-deny-with-reason" told="child agent" open={askingReason} onToggle={() => setAskingReason((value) => !value)} />
       </div>
       {askingReason && (
         <StepDenyReason
