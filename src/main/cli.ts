@@ -52,7 +52,8 @@ export async function main(argv: string[], rendererDir = builtRendererDir()): Pr
     }
     case 'agent': {
       const { runAgentCommand } = await import('./headless/agentCommand');
-      const status = await runAgentCommand(command.argv, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, version });
+      const { selfCommand } = await import('./agent/children/selfCommand');
+      const status = await runAgentCommand(command.argv, { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, version, selfCommand: selfCommand() });
       // The run is over and its output flushed: nothing left (a model connection kept alive, stdin) may hold the process.
       process.exit(status);
       return;

@@ -160,6 +160,8 @@ export interface ChildStepView {
 export interface ChildApprovalView {
   /** The child's approval request id (answer with `agent.child-approval`). */
   id: string;
+  /** The child's own id of the step that asks. */
+  stepId?: string;
   kind: string;
   command: string;
   purpose: string;

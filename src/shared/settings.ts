@@ -87,6 +87,8 @@ const aiFields = {
    * the model can use it ("auto") or never ("off").
    */
   computer_use: z.enum(['auto', 'off']),
+  /** How deep child agents (spawn_agent) may nest: 1 lets the agent start children but not grandchildren; 0 turns spawn_agent off. */
+  max_agent_depth: z.number().int().min(0).max(10),
   /** `[[ai.fallback]]`: further backends, tried in order when the one above cannot be reached (docs/ai.md). */
   fallback: z.array(fallbackBackend).max(10),
 };
@@ -204,6 +206,7 @@ export const DEFAULT_SETTINGS: Settings = {
     session_token_budget: 2_000_000,
     small_model: '',
     computer_use: 'auto',
+    max_agent_depth: 3,
     fallback: [],
   },
   context: { include_env: ['LANG', 'TERM', 'VIRTUAL_ENV', 'CONDA_DEFAULT_ENV', 'NODE_ENV'] },

@@ -8,6 +8,7 @@ import type { AuditLog } from '../safety/audit/auditLog';
 import type { AgentPane } from './agentPane';
 import type { PlanRules } from './plan/plan';
 import type { ApiKeyStore } from './modelConnection';
+import type { ChildAgentsHost } from './children/childAgents';
 
 /** What the agent needs from the engine. */
 export interface AgentHost {
@@ -32,6 +33,8 @@ export interface AgentHost {
   planRules?(): PlanRules | undefined;
   /** Where the agent's spans go; absent: none are made. */
   tracer?: Tracer;
+  /** How this agent starts child agents (spawn_agent); absent: it cannot. */
+  childAgents?: Pick<ChildAgentsHost, 'selfCommand' | 'depth' | 'budgetLeftUsd' | 'asks'>;
   /** An `!auto` run started (a pane id) or ended (undefined): Watch mode's hints keep quiet meanwhile. */
   autoChanged?(paneId: number | undefined): void;
 }

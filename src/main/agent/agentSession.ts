@@ -6,6 +6,7 @@ import { quickQuestion } from '../companion/quickQuestion';
 import type { PromptRequest } from '../prompt/promptInterceptor';
 import { describeRedactions, scrubSecrets } from '../safety/secretScrubber';
 import type { AgentHost } from './agentHost';
+import { AGENT_DEPTH_VARIABLE } from './children/agentDepth';
 import { AgentTracing } from '../telemetry/agentTracing';
 import { AgentLoop } from './agentLoop';
 import type { AgentContent } from './backends/modelBackend';
@@ -86,11 +87,15 @@ export class AgentSession {
       audit: host.audit,
       log: host.log,
       stepTimeoutMs: () => this.auto.stepTimeoutMs() ?? this.settings().step_timeout_seconds * 1000,
-      stepEnv: () => (this.settings().steps_use_pager ? undefined : NO_PAGER_ENV),
+      stepEnv: () => ({ ...(this.settings().steps_use_pager ? {} : NO_PAGER_ENV), ...(host.childAgents ? { [AGENT_DEPTH_VARIABLE]: String(host.childAgents.depth + 1) } : {}) }),
       tracing: this.tracing,
       planRules: () => this.planRules(),
       summarizer: this.summarizer,
       desktop: host.desktop,
+      childAgents: host.childAgents && {
+        ...host.childAgents,
+        maxDepth: () => this.settings().max_agent_depth,
+      },
     });
     this.tools = tools;
     this.requests = new ModelRequests({
@@ -257,7 +262,9 @@ export class AgentSession {
 
   /** A decision on a child agent's step that asks, from the nested card under its spawn step. */
   childApproval(planId: string, stepId: string, requestId: string, decision: 'allow' | 'deny', note?: string): void {
-    this.tools.childAgents.answer(planId, stepId, requestId, decision, note);
+    const step = this.planFor(planId).plan.step(stepId);
+    if (!step) throw new Error('That step is no longer in this conversation.');
+    this.tools.childAgents.answer(step.toolUseId, requestId, { decision, ...(note ? { note } : {}) });
   }
 
   cancel(everything: boolean): AgentResults['agent.cancel'] {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Engine } from '../engine/engine';
+import { selfCommand } from '../agent/children/selfCommand';
 import { WebServer } from '../server/webServer';
 
 export interface WebCommandOptions {
@@ -21,6 +22,7 @@ export async function runWebCommand(options: WebCommandOptions): Promise<void> {
   const engine = new Engine({
     version: options.version,
     shellOverride: options.shell,
+    selfCommand: selfCommand(),
     echoLog: options.verbose ? (line) => process.stderr.write(`tandem log: ${line}`) : undefined,
   });
   const server = new WebServer({ engine, rendererDir: options.rendererDir, port: options.port });

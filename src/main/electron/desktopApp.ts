@@ -12,6 +12,7 @@ import { desktopSurface } from './desktopSurface';
 import { createMainWindow, rendererUrl, type MainWindowPaths } from './mainWindow';
 import { QuitConfirmation } from './quitConfirmation';
 import { sandboxWarnings } from './sandboxWarning';
+import { selfCommand } from '../agent/children/selfCommand';
 import { ownPageMatcher } from './senderCheck';
 
 /** How long quitting waits for the engine to save the session and end the shells. */
@@ -62,6 +63,7 @@ export function startDesktopApp(paths: MainWindowPaths): void {
         keys: new KeychainKeyStore(join(tandemPaths(process.env).dataDir, 'api-keys.json')),
         hostWarnings: sandboxWarnings((name) => app.commandLine.hasSwitch(name), process.env),
         electron: desktopSurface(() => mainWindow),
+        selfCommand: selfCommand(),
       });
       installIpcBridge(engine, () => mainWindow, isOwnPage);
       openWindow();

@@ -27,6 +27,8 @@ import { SessionKeeper } from '../session/sessionKeeper';
 import { LiveSettings } from '../settings/liveSettings';
 import { tandemPaths, type TandemPaths } from '../settings/paths';
 import { Tracer } from '../telemetry/tracer';
+import { agentDepth } from '../agent/children/agentDepth';
+import type { ChildAgentsHost } from '../agent/children/childAgents';
 
 export interface EngineOptions {
   version: string;
@@ -54,15 +56,19 @@ export interface EngineOptions {
   grantsKeptWithoutWindowMs?: number;
   /** A `tandem agent` run (src/main/headless/): no saved session, its own narrowing policy, its plan rules and settings. */
   headless?: HeadlessEngineOptions;
+  /** The argv that starts this program (`tandem`), for child agents; absent: spawn_agent is not offered. */
+  selfCommand?: readonly string[];
 }
 
 export interface HeadlessEngineOptions {
-  /** `--policy FILE`: judged with the user's policy, but it can only narrow it. */
-  runPolicyFile?: string;
+  /** `--policy FILE`s (a child agent's parent's first): judged with the user's policy, but they can only narrow it. */
+  runPolicyFiles?: readonly string[];
   /** The rules of every plan of the run (who refuses what nobody approves, its step limit). */
   planRules(): PlanRules | undefined;
   /** The run's flags over config.toml (`--max-steps`, `--max-tokens`). */
   adjustSettings?(settings: Settings): Settings;
+  /** Child agents' steps that ask go to the run's approval mode; left of the run's budget (`--budget-usd`). */
+  childAgents?: Pick<ChildAgentsHost, 'asks' | 'budgetLeftUsd'>;
 }
 
 export class UserError extends Error {}
@@ -98,7 +104,7 @@ export class Engine {
     this.paths = options.paths ?? tandemPaths(this.env);
     this.log = new EngineLog({ file: this.paths.logFile, echo: options.echoLog });
     this.liveSettings = new LiveSettings(this.paths, this.log);
-    this.gate = createApprovalGate(this.paths, this.env, { systemPolicyFile: options.systemPolicyFile, log: this.log, runPolicyFile: options.headless?.runPolicyFile });
+    this.gate = createApprovalGate(this.paths, this.env, { systemPolicyFile: options.systemPolicyFile, log: this.log, runPolicyFiles: options.headless?.runPolicyFiles });
     this.audit = new AuditLog(this.paths.auditFile, this.paths.auditHeadFile, {
       onError: (error) => {
         const what = error instanceof FileLockNotTaken ? 'the audit log was written without its lock' : 'the audit log could not be written';
@@ -127,6 +133,11 @@ export class Engine {
       log: this.log,
       autoChanged: (paneId) => this.watchHints.quietIn(paneId),
       planRules: options.headless?.planRules,
+      childAgents: options.selfCommand && {
+        selfCommand: () => options.selfCommand,
+        depth: agentDepth(this.env),
+        ...options.headless?.childAgents,
+      },
       desktop:
         options.desktop ??
         chooseDesktop({

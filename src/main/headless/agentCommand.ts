@@ -1,8 +1,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { AGENT_EXIT, type AgentStreamEvent, type ApprovalMode } from './agentStream';
+import { AGENT_EXIT, AgentStreamEventSchema, type AgentInput, type AgentStreamEvent, type ApprovalMode } from './agentStream';
+import type { ChildApprovalRequest } from '../agent/children/childAgents';
+import { agentDepth } from '../agent/children/agentDepth';
+import { ParentLink } from './parentLink';
 import { AGENT_USAGE, parseAgentArguments, type AgentOptions } from './agentOptions';
-import { approvalRequest, type Approver } from './approvals/approvalRequest';
+import { approvalRequest, type Approver, type RelayedAnswer } from './approvals/approvalRequest';
 import { StdioApprover } from './approvals/stdioApprover';
 import { TerminalApprover } from './approvals/terminalApprover';
 import { TerminalPrompter } from './approvals/terminalPrompter';
@@ -49,7 +52,8 @@ function optionProblem(options: AgentOptions, env: NodeJS.ProcessEnv): string | 
   const shellProblem = options.shell !== undefined ? shellPathProblem(options.shell, env) : undefined;
   if (shellProblem) return `--shell ${options.shell}: ${shellProblem}.`;
   if (options.cwd !== undefined && !(existsSync(options.cwd) && statSync(options.cwd).isDirectory())) return `--cwd ${options.cwd}: there is no such directory.`;
-  if (options.policy !== undefined && !isFile(options.policy)) return `--policy ${options.policy}: there is no such file.`;
+  const missingPolicy = options.policies.find((policy) => !isFile(policy));
+  if (missingPolicy !== undefined) return `--policy ${missingPolicy}: there is no such file.`;
   if (options.config !== undefined && !isFile(options.config)) return `--config ${options.config}: there is no such file.`;
   if (options.file !== undefined && !isFile(options.file)) return `${options.file}: there is no such file of instructions.`;
   return undefined;
@@ -67,6 +71,10 @@ class AgentRun {
   private stopped: (() => void) | undefined;
   private readonly startedAt = Date.now();
   private requestCount = 0;
+  /** `--parent`: the line to the parent agent (a child agent's run). */
+  private link: ParentLink | undefined;
+  /** What the run has spent so far (its children included), for the budget it shares with them. */
+  private spentUsd = 0;
   /** What the run said before its `session` line (a notice about the shell): it goes out right after it. */
   private beforeSession: AgentStreamEvent[] | undefined = [];
 
@@ -76,9 +84,10 @@ class AgentRun {
   ) {
     const out = new StreamWriter(io.stdout, () => this.halt({ kind: 'reader-gone' }));
     const terminalOut = io.stdout.isTTY === true;
-    const wantsTerminal = options.approve === 'ask' || (options.approve === undefined && terminalOut);
+    // A child agent asks its parent (--parent): its approvals go over that line, as with stdio.
+    const wantsTerminal = options.parent === undefined && (options.approve === 'ask' || (options.approve === undefined && terminalOut));
     this.prompter = wantsTerminal ? TerminalPrompter.open(() => this.interrupt('SIGINT')) : undefined;
-    this.approve = options.approve ?? (this.prompter ? 'ask' : 'policy');
+    this.approve = options.parent !== undefined ? 'stdio' : (options.approve ?? (this.prompter ? 'ask' : 'policy'));
     if (options.quiet) this.sink = new QuietSink(out, new StreamWriter(io.stderr));
     else if (options.json || !terminalOut) this.sink = new NdjsonSink(out);
     else this.sink = this.terminal = new TerminalSink(out, !io.env.NO_COLOR);
@@ -90,10 +99,20 @@ class AgentRun {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
     process.on('SIGHUP', onSignal);
+    if (this.options.parent) {
+      try {
+        this.link = await ParentLink.connect(this.options.parent, agentDepth(this.io.env), (input) => this.fromParent(input), () => this.halt({ kind: 'reader-gone' }));
+      } catch (error) {
+        return usageError(this.io, (error as Error).message);
+      }
+    }
     const timer = this.options.timeoutSeconds ? setTimeout(() => this.halt({ kind: 'timeout', seconds: this.options.timeoutSeconds! }), this.options.timeoutSeconds * 1000) : undefined;
     try {
       this.session = new HeadlessSession({
-        engine: headlessEngineOptions(this.options, this.io, () => this.planRules(), () => this.session.view),
+        engine: headlessEngineOptions(this.options, this.io, () => this.planRules(), () => this.session.view, {
+          asks: (request, from, reply) => this.relayChild(request, from, reply),
+          budgetLeftUsd: () => (this.options.budgetUsd !== undefined ? this.options.budgetUsd - this.spentUsd : undefined),
+        }),
         cwd: resolve(this.options.cwd ?? '.'),
         shell: this.options.shell,
         cols: this.io.stdout.isTTY ? Math.max(40, this.io.stdout.columns || 120) : 120,
@@ -152,6 +171,7 @@ class AgentRun {
         if (problem) this.io.stderr.write(`tandem agent: ${problem}\n`);
       }
       await this.session?.close().catch(() => undefined);
+      await this.link?.close();
       this.prompter?.close();
       await this.sink.close();
     }
@@ -194,6 +214,7 @@ class AgentRun {
       return;
     }
     this.sink.event(event);
+    this.link?.event(event);
     if (event.type === 'session') {
       const early = this.beforeSession ?? [];
       this.beforeSession = undefined;
@@ -232,7 +253,29 @@ class AgentRun {
     return { name: `tandem agent --approve=${this.approve}`, refuseAsking: this.approve === 'policy' || this.approve === 'deny', greenRuns: this.approve === 'policy' };
   }
 
+  /** A message from the parent agent (`--parent`): the answer to an approval request, or an interrupt. */
+  private fromParent(input: AgentInput): void {
+    if (input.type === 'approval' && this.approver instanceof StdioApprover) this.approver.answer(input);
+    else if (input.type === 'interrupt') this.session?.interrupt();
+  }
+
+  /** A child agent's step asks: the run's approval mode answers it, as it would the run's own. */
+  private relayChild(request: ChildApprovalRequest, from: { depth: number; pid?: number }, reply: (answer: RelayedAnswer) => void): void {
+    const parsed = AgentStreamEventSchema.safeParse({ ...request, id: `child${from.pid ?? ''}.${request.id}`, agent: { depth: from.depth, ...(from.pid ? { pid: from.pid } : {}) } });
+    if (!parsed.success || parsed.data.type !== 'approval_request') {
+      reply({ decision: 'deny', note: 'The parent agent could not read the request.' });
+      return;
+    }
+    if (!this.approver) {
+      this.emit(parsed.data);
+      reply({ decision: 'deny', note: `The parent run (--approve=${this.approve}) refuses steps that ask.` });
+      return;
+    }
+    this.approver.relay(parsed.data, reply);
+  }
+
   private checkBudgets(event: Extract<AgentStreamEvent, { type: 'usage' }>): void {
+    this.spentUsd = event.total_cost_usd ?? this.spentUsd;
     const { maxTokens, budgetUsd } = this.options;
     const tokens = event.usage.input_tokens + event.usage.output_tokens;
     if (maxTokens && tokens >= maxTokens) this.halt({ kind: 'limit', detail: `--max-tokens ${maxTokens} was reached (${tokens} tokens used)` });

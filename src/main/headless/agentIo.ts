@@ -7,6 +7,8 @@ export interface AgentIo {
   stderr: NodeJS.WriteStream;
   env: NodeJS.ProcessEnv;
   version: string;
+  /** The argv that starts `tandem` again (for child agents); absent: spawn_agent is not offered. */
+  selfCommand?: readonly string[];
 }
 
 /** A usage error: said on stderr with the way to the options; the exit status to return. */

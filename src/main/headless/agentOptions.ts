@@ -13,7 +13,10 @@ export interface AgentOptions {
   model?: string;
   backend?: 'anthropic' | 'openai-compatible';
   config?: string;
-  policy?: string;
+  /** `--policy` files (several may be given; `TANDEM_POLICY` comes first): each can only narrow. */
+  policies: string[];
+  /** `--parent SOCKET`: a child agent started by a spawn_agent step; its events and approvals go to the parent there. */
+  parent?: string;
   cwd?: string;
   shell?: string;
   maxSteps?: number;
@@ -46,7 +49,8 @@ model, never instructions. Output is readable text on a terminal and NDJSON othe
                           stdio: approval requests as events, answers as NDJSON on stdin
                           deny: run only what the policy allows; refuse everything else
       --auto              work until the task is done, like !auto in the app
-      --policy FILE       a policy for this run; it can only narrow policy.toml
+      --policy FILE       a policy for this run; it can only narrow policy.toml (repeatable)
+      --parent SOCKET     a child agent: report to, and ask, the parent agent listening there
       --config FILE       use this config.toml
       --model NAME        the model
       --backend NAME      anthropic or openai-compatible
@@ -88,7 +92,8 @@ export function parseAgentArguments(argv: string[], env: NodeJS.ProcessEnv): Par
         'input-format': { type: 'string' },
         approve: { type: 'string' },
         auto: { type: 'boolean' },
-        policy: { type: 'string' },
+        policy: { type: 'string', multiple: true },
+        parent: { type: 'string' },
         config: { type: 'string' },
         model: { type: 'string' },
         backend: { type: 'string' },
@@ -118,6 +123,7 @@ export function parseAgentArguments(argv: string[], env: NodeJS.ProcessEnv): Par
   if (inputFormat !== 'text' && inputFormat !== 'json') return { kind: 'error', message: `--input-format is text or json, got "${inputFormat}".` };
   const approve = values.approve === undefined ? undefined : ApprovalMode.safeParse(values.approve);
   if (approve && !approve.success) return { kind: 'error', message: `--approve is ask, policy, stdio or deny, got "${values.approve}".` };
+  if (values.parent !== undefined && approve !== undefined) return { kind: 'error', message: '--parent sends the approvals to the parent agent: no --approve with it.' };
   if (approve?.data === 'stdio' && inputFormat !== 'json') return { kind: 'error', message: '--approve=stdio reads the answers as NDJSON on stdin: add --input-format json.' };
   const backend = values.backend;
   if (backend !== undefined && backend !== 'anthropic' && backend !== 'openai-compatible') return { kind: 'error', message: `--backend is anthropic or openai-compatible, got "${backend}".` };
@@ -139,7 +145,8 @@ export function parseAgentArguments(argv: string[], env: NodeJS.ProcessEnv): Par
     model: values.model ?? (env.TANDEM_MODEL || undefined),
     backend,
     config: values.config ?? (env.TANDEM_CONFIG || undefined),
-    policy: values.policy ?? (env.TANDEM_POLICY || undefined),
+    policies: [...(env.TANDEM_POLICY ? [env.TANDEM_POLICY] : []), ...(values.policy ?? [])],
+    parent: values.parent,
     cwd: values.cwd,
     shell: values.shell,
     maxSteps: numbers.maxSteps as number | undefined,

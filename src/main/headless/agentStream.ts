@@ -84,6 +84,8 @@ const events = [
     /** allow_session is offered (never for RED, nor for an edit outside the working directory). */
     session_grant: z.boolean(),
     diff: z.string().optional(),
+    /** A child agent's step (spawn_agent) that asks here: answer it like the run's own. */
+    agent: z.strictObject({ depth: z.number().int().positive(), pid: z.number().int().positive().optional() }).optional(),
   }),
   z.strictObject({
     type: z.literal('step'),

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { ConversationView } from '../../shared/agent';
 import type { Settings } from '../../shared/settings';
 import type { PlanRules } from '../agent/plan/plan';
-import type { EngineOptions } from '../engine/engine';
+import type { EngineOptions, HeadlessEngineOptions } from '../engine/engine';
 import { tandemPaths } from '../settings/paths';
 import type { AgentIo } from './agentIo';
 import type { AgentOptions } from './agentOptions';
@@ -15,15 +15,23 @@ export type HeadlessPlanRules = NonNullable<PlanRules['headless']>;
  * `--config`), `--policy` as a narrowing run policy, the run's plan rules with its step limit
  * (`--max-steps`, counted over the conversation `view` shows) and its flags over config.toml.
  */
-export function headlessEngineOptions(options: AgentOptions, io: Pick<AgentIo, 'env' | 'version'>, rules: () => HeadlessPlanRules, view: () => ConversationView): EngineOptions {
+export function headlessEngineOptions(
+  options: AgentOptions,
+  io: Pick<AgentIo, 'env' | 'version' | 'selfCommand'>,
+  rules: () => HeadlessPlanRules,
+  view: () => ConversationView,
+  childAgents?: HeadlessEngineOptions['childAgents'],
+): EngineOptions {
   return {
     version: io.version,
     env: io.env,
+    selfCommand: io.selfCommand,
     paths: { ...tandemPaths(io.env), ...(options.config ? { configFile: resolve(options.config) } : {}) },
     headless: {
-      runPolicyFile: options.policy ? resolve(options.policy) : undefined,
+      runPolicyFiles: options.policies.map((policy) => resolve(policy)),
       planRules: () => planRules(options, rules(), view),
       adjustSettings: (settings) => adjustSettings(options, settings),
+      childAgents,
     },
   };
 }

@@ -157,6 +157,13 @@ export class Conversation {
     if (cost !== undefined) this.costUsd = (this.costUsd ?? 0) + cost;
   }
 
+  /** A child agent's tokens and cost (as it reported them), counted in this conversation's totals. */
+  countChildUsage(usage: { inputTokens: number; outputTokens: number; costUsd?: number }): void {
+    this.usage.inputTokens += usage.inputTokens;
+    this.usage.outputTokens += usage.outputTokens;
+    if (usage.costUsd !== undefined) this.costUsd = (this.costUsd ?? 0) + usage.costUsd;
+  }
+
   /** The estimated size of the last request. */
   set contextTokens(tokens: number) {
     this.usage.contextTokens = tokens;

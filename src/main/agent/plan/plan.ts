@@ -1,4 +1,4 @@
-import type { PlanAction, PlanState, PlanView, StepDecider, StepStatus } from '../../../shared/agent';
+import type { ChildAgentView, PlanAction, PlanState, PlanView, StepDecider, StepStatus } from '../../../shared/agent';
 import { isOpen, isPending } from '../../../shared/planSteps';
 import type { AuditRecord } from '../../safety/audit/auditEntry';
 import { USER_CANCEL, type PlanEffect, type PlanEvent, type PlanWait, type StepEnd } from './planEvents';
@@ -98,6 +98,13 @@ export class Plan {
 
   stepForCall(toolUseId: string): Readonly<PlanStep> | undefined {
     return this.list.find((step) => step.toolUseId === toolUseId);
+  }
+
+  /** A spawn step's child agent reported: its card shows the new view. False when no step answers the call. */
+  childChanged(toolUseId: string, child: ChildAgentView): boolean {
+    const step = this.list.find((candidate) => candidate.toolUseId === toolUseId);
+    if (step) step.child = child;
+    return step !== undefined;
   }
 
   runningStep(): Readonly<PlanStep> | undefined {
@@ -234,6 +241,7 @@ export class Plan {
       ...(event.vision ? { kind: event.vision.look, visionRequest: event.vision } : {}),
       // Until it is judged, the action in words is its command.
       ...(event.ui ? { kind: 'ui' as const, uiRequest: event.ui, ui: { action: event.ui.action, description: event.command } } : {}),
+      ...(event.child ? { child: event.child } : {}),
     };
     const limit = this.rules.stepLimit;
     const withinLimit = this.list.filter((candidate) => !candidate.beyondLimit).length;

@@ -1,5 +1,5 @@
 import type { ToolResultContent } from '../backends/modelBackend';
-import type { EditStepView, PlanAction, StepAction, StepDecider, StepRisk } from '../../../shared/agent';
+import type { ChildAgentView, EditStepView, PlanAction, StepAction, StepDecider, StepRisk } from '../../../shared/agent';
 import type { ScreenshotView, UiStepView } from '../../../shared/screenSteps';
 import type { GateDecision } from '../../safety/approval/approvalGate';
 import type { AuditRecord } from '../../safety/audit/auditEntry';
@@ -12,7 +12,7 @@ import type { StepOutcome } from './stepRunner';
 /** Everything that moves a plan, from whoever it comes: the model's tool calls, the gate, the user, the step being run. */
 export type PlanEvent =
   /** A tool call of the streaming response proposes a step (ignored past MAX_PLAN_STEPS). */
-  | { kind: 'proposed'; toolUseId: string; tool: string; command: string; purpose: string; paneId?: number; cwd: string; edit?: { path: string; request: EditRequest }; vision?: VisionRequest; ui?: UiRequest }
+  | { kind: 'proposed'; toolUseId: string; tool: string; command: string; purpose: string; paneId?: number; cwd: string; edit?: { path: string; request: EditRequest }; vision?: VisionRequest; ui?: UiRequest; child?: ChildAgentView }
   /** An edit step's change, worked out against the file as it is when the step comes up (before the gate judges it). */
   | { kind: 'edit-prepared'; stepId: string; edit: EditStepView }
   /** A UI action step was resolved: its action in words, the window it reaches, where it lands on the last screenshot. */

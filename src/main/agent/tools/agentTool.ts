@@ -7,6 +7,7 @@ import type { Summarizer } from '../summarizer/summarizer';
 import type { DesktopOffer } from '../vision/desktopOffer';
 import type { UiRequest } from '../vision/uiRequest';
 import type { VisionRequest } from '../vision/visionRequest';
+import type { SpawnRequest } from '../children/spawnRequest';
 import type { FileToolContext } from './filePaths';
 
 /**
@@ -79,6 +80,8 @@ export interface ProposedStep {
   vision?: VisionRequest;
   /** A UI action step's request. */
   ui?: UiRequest;
+  /** A spawn_agent step: the child it asks for (the dispatcher's ChildAgents makes its command line). */
+  spawn?: SpawnRequest;
 }
 
 /** What an immediate tool is given: where it runs, and the panes it may read. */

@@ -21,6 +21,9 @@ import { UiSteps } from '../vision/uiSteps';
 import type { Desktop } from '../../desktop/desktop';
 import type { AgentTracing } from '../../telemetry/agentTracing';
 import type { AgentTool, CommandTool, GatedTool, ImmediateTool, ToolResult } from './agentTool';
+import type { ChildAgentView } from '../../../shared/agent';
+import { ChildAgents, type ChildAgentsHost } from '../children/childAgents';
+import { spawnAgentTool } from '../children/spawnAgentTool';
 
 type ToolCall = { id: string; name: string; input: unknown };
 
@@ -47,6 +50,8 @@ export interface ToolDispatcherHost {
   summarizer?: Summarizer;
   /** Screenshots and the window list; absent: look steps say it is not available. */
   desktop?: Desktop;
+  /** How child agents start here (spawn_agent); absent: the tool is not offered. */
+  childAgents?: Pick<ChildAgentsHost, 'selfCommand' | 'depth' | 'maxDepth' | 'budgetLeftUsd' | 'asks'>;
 }
 
 /**
@@ -68,6 +73,8 @@ export class ToolDispatcher {
   private readonly ui: UiSteps;
   /** What the last request offered: a look reports OCR boxes in the computer tool's display when that tool was offered. */
   private offer: DesktopOffer = NO_DESKTOP;
+  /** The child agents of spawn_agent steps. */
+  readonly childAgents: ChildAgents;
 
   constructor(
     private readonly tools: readonly AgentTool[],
@@ -78,6 +85,20 @@ export class ToolDispatcher {
     this.looks = new LookSteps({ desktop: host.desktop, gate: host.gate, pane: (paneId) => host.pane(paneId), memory, computerOffered: () => this.offer.computerDisplay !== undefined });
     this.ui = new UiSteps({ desktop: host.desktop, gate: host.gate, memory });
     this.edits = new EditSteps({ homeDir: host.homeDir, decide: (proposed) => host.gate.decideEdit({ ...proposed, conversationId: host.conversation.id }) });
+    this.childAgents = new ChildAgents({
+      selfCommand: () => host.childAgents?.selfCommand(),
+      depth: host.childAgents?.depth ?? 0,
+      maxDepth: () => host.childAgents?.maxDepth() ?? 0,
+      budgetLeftUsd: () => host.childAgents?.budgetLeftUsd?.(),
+      asks: host.childAgents?.asks,
+      policyVerdict: (command, cwd) => host.gate.policyVerdict(command, cwd),
+      runPolicyFiles: () => host.gate.runPolicyFiles(),
+      changed: (toolUseId, view) => this.childChanged(toolUseId, view),
+      ended: (view) => {
+        if (view.usage) host.conversation.countChildUsage(view.usage);
+        host.conversation.changed();
+      },
+    });
   }
 
   /**
@@ -89,7 +110,7 @@ export class ToolDispatcher {
   async definitions(connection: OfferConnection): Promise<{ tools: ToolDefinition[]; computerTool?: ComputerToolDefinition }> {
     const offer = await desktopOffer(this.host.desktop, connection, this.tools.includes(computerTool));
     this.offer = offer;
-    const offered = this.tools.filter((tool) => tool.offeredWith?.(offer) ?? true);
+    const offered = this.tools.filter((tool) => (tool.offeredWith?.(offer) ?? true) && (tool !== spawnAgentTool || this.spawnsChildren()));
     const display = offer.computerDisplay;
     return { tools: offered.map((tool) => tool.definitionWith?.(offer) ?? tool.definition), ...(display ? { computerTool: computerTool.definitionFor(display) } : {}) };
   }
@@ -107,7 +128,8 @@ export class ToolDispatcher {
     if (!proposed.ok) return;
     const runner = (this.proposal ??= this.newRunner(new Plan(randomUUID().slice(0, 8), this.host.planRules?.())));
     const paneId = proposed.step.paneId ?? this.host.paneId();
-    if (!runner.propose(call, { ...proposed.step, paneId })) return;
+    const step = proposed.step.spawn ? { ...proposed.step, ...this.childAgents.prepare(call.id, proposed.step.spawn, (paneId !== undefined ? this.host.pane(paneId)?.cwd : undefined) || this.host.cwd()) } : proposed.step;
+    if (!runner.propose(call, { ...step, paneId })) return;
     if (proposed.step.edit) this.editPlans.set(runner.plan.id, runner);
     if (runner.plan.steps.length === 1) this.host.conversation.addPlan(runner.plan.view());
   }
@@ -122,6 +144,7 @@ export class ToolDispatcher {
   /** The response was cancelled or failed: its plan goes with it. */
   responseDropped(): void {
     if (this.proposal) this.host.conversation.removePlan(this.proposal.plan.id);
+    this.proposal?.plan.steps.forEach((step) => this.childAgents.stepEnded(step.toolUseId));
     this.proposal = undefined;
   }
 
@@ -177,6 +200,7 @@ export class ToolDispatcher {
     const runner = this.runner;
     if (runner) {
       for (const result of await runner.run()) results.set(result.toolUseId, result);
+      runner.plan.steps.forEach((step) => this.childAgents.stepEnded(step.toolUseId));
       stop = runner.plan.state === 'cancelled';
       note = runner.plan.note;
       this.runner = undefined;
@@ -186,6 +210,21 @@ export class ToolDispatcher {
       return { type: 'tool_result', tool_use_id: call.id, content: result.content, ...(result.isError ? { is_error: true } : {}) };
     });
     return { results: content, stop, note };
+  }
+
+  /** A child agent's view changed: its spawn step's card shows it. */
+  private childChanged(toolUseId: string, view: ChildAgentView): void {
+    for (const runner of [this.runner, this.proposal]) {
+      const copy = { ...view, steps: view.steps.map((taken) => ({ ...taken })), asking: [...view.asking], filesChanged: [...view.filesChanged] };
+      if (!runner?.plan.childChanged(toolUseId, copy)) continue;
+      this.host.conversation.updatePlan(runner.plan.view());
+      return;
+    }
+  }
+
+  private spawnsChildren(): boolean {
+    const children = this.host.childAgents;
+    return children !== undefined && children.selfCommand() !== undefined && children.depth < children.maxDepth();
   }
 
   private find(name: string): AgentTool | undefined {
@@ -230,9 +269,15 @@ export class ToolDispatcher {
       pane: (paneId) => this.host.pane(paneId),
       timeoutMs: () => this.host.stepTimeoutMs(),
       stepEnv: (step) => withTraceContext(this.host.stepEnv?.(), step && this.host.tracing?.stepEnvironment(step.id)),
-      stepTraced: (step, phase) => (phase === 'started' ? this.host.tracing?.stepStarted(step) : this.host.tracing?.stepEnded(step)),
+      stepTraced: (step, phase) => {
+        if (phase === 'started') this.host.tracing?.stepStarted(step);
+        else {
+          this.host.tracing?.stepEnded(step);
+          this.childAgents.stepEnded(step.toolUseId);
+        }
+      },
       risk: (command, cwd, environment) => this.risks.of(command, cwd, environment),
-      decide: (proposed, risk) => gate.decide({ ...proposed, conversationId: conversation.id }, risk),
+      decide: async (proposed, risk) => this.childAgents.judge(proposed.command, await gate.decide({ ...proposed, conversationId: conversation.id }, risk)),
       grant: (shape, command) => gate.grants.grant(shape, command),
       audit: (record) => void audit.append({ ...record, conversation: conversation.id, plan: plan.id }),
       report: (step, run, ownFilesChanged) => this.commandTool(step.tool).report(step, run, ownFilesChanged),

@@ -5,9 +5,18 @@ import { unifiedDiff } from '../unifiedDiff';
 
 export type ApprovalRequest = StreamEventOf<'approval_request'>;
 
+/** An answer to a child agent's request, as its `approval` message carries it. */
+export interface RelayedAnswer {
+  decision: 'allow' | 'allow_session' | 'deny';
+  note?: string;
+  command?: string;
+}
+
 /** Who answers the steps that wait for a decision: a person at the terminal, or a program over stdio. */
 export interface Approver {
   ask(request: ApprovalRequest, pending: PendingApproval): void;
+  /** A child agent's step that asks (it bubbles up): the answer goes back to the child. */
+  relay(request: ApprovalRequest, reply: (answer: RelayedAnswer) => void): void;
   dispose(): void;
 }
 

@@ -1,6 +1,6 @@
 import type { AgentInput } from '../agentStream';
 import type { PendingApproval } from '../conversationEvents';
-import type { ApprovalRequest, Approver, Decide } from './approvalRequest';
+import type { ApprovalRequest, Approver, Decide, RelayedAnswer } from './approvalRequest';
 
 const NO_MORE_ANSWERS = 'stdin closed before an answer came, so nobody can approve it.';
 
@@ -14,6 +14,8 @@ export class StdioApprover implements Approver {
   /** Edits answered with allow: the step's new command, approved once the gate has judged it and still asks. */
   private readonly afterEdit = new Map<string, { command: string; decision: 'allow' | 'allow_session' }>();
   private inputClosed = false;
+  /** A child agent's requests, passed on: the answer goes back to the child as it came. */
+  private readonly relayed = new Map<string, (answer: RelayedAnswer) => void>();
 
   constructor(
     private readonly emit: (event: ApprovalRequest) => void,
@@ -37,8 +39,21 @@ export class StdioApprover implements Approver {
     this.emit(request);
   }
 
+  /** A child agent's step that asks: the request goes out, and the answer that echoes its id goes back to the child. */
+  relay(request: ApprovalRequest, reply: (answer: RelayedAnswer) => void): void {
+    this.emit(request);
+    if (this.inputClosed) reply({ decision: 'deny', note: NO_MORE_ANSWERS });
+    else this.relayed.set(request.id, reply);
+  }
+
   /** An `approval` line from stdin. */
   answer(input: Extract<AgentInput, { type: 'approval' }>): void {
+    const reply = this.relayed.get(input.id);
+    if (reply) {
+      this.relayed.delete(input.id);
+      reply({ decision: input.decision, ...(input.note ? { note: input.note } : {}), ...(input.command !== undefined ? { command: input.command } : {}) });
+      return;
+    }
     const pending = this.waiting.get(input.id);
     if (!pending) {
       this.problem(`No approval request ${JSON.stringify(input.id)} is waiting${this.waiting.size ? `; waiting: ${[...this.waiting.keys()].join(', ')}` : ''}.`);
@@ -65,6 +80,10 @@ export class StdioApprover implements Approver {
   /** stdin closed: what waits, and whatever asks from now on, is denied (nobody can answer). */
   inputEnded(): void {
     this.inputClosed = true;
+    for (const [id, reply] of [...this.relayed]) {
+      this.relayed.delete(id);
+      reply({ decision: 'deny', note: NO_MORE_ANSWERS });
+    }
     for (const [id, pending] of [...this.waiting]) {
       this.waiting.delete(id);
       this.decide(pending, 'deny', { reason: NO_MORE_ANSWERS });

@@ -217,6 +217,20 @@ export class ApprovalGate {
     return this.exclusions ?? defaults;
   }
 
+  /** What the policy files alone (deny lists first, then the strictest layer) say about a command, without hooks or grants. */
+  async policyVerdict(command: string, cwd: string): Promise<PolicyVerdict> {
+    const dir = cwd || this.options.home;
+    const risk = await this.classify(command, dir);
+    const layers = this.options.policy.layers();
+    const facts = this.facts(command, dir, risk);
+    return policyDenyList(layers, facts) ?? policyDecision(layers, facts);
+  }
+
+  /** The run policy files of this agent (a child agent gets them too, so it can never have more). */
+  runPolicyFiles(): string[] {
+    return this.options.policy.files.filter((layer) => layer.kind === 'run').map((layer) => layer.file);
+  }
+
   /** Reads by the agent's file tools: refused when the policy's filesystem globs say so. */
   fileRead(path: string, cwd: string): PolicyVerdict | undefined {
     return policyFileRead(this.options.policy.layers(), path, { cwd: cwd || this.options.home, home: this.options.home });

@@ -10,8 +10,8 @@ export interface GateSetupOptions {
   /** The system policy (default /etc/tandem/policy.toml); tests point it elsewhere. */
   systemPolicyFile?: string;
   hookTimeoutMs?: number;
-  /** A `tandem agent` run's own policy file: judged with the others, but it can only narrow them. */
-  runPolicyFile?: string;
+  /** A `tandem agent` run's own policy files (its parent's first): judged with the others, but they can only narrow them. */
+  runPolicyFiles?: readonly string[];
   log?: Pick<EngineLog, 'warning'>;
 }
 
@@ -49,7 +49,7 @@ export function createApprovalGate(paths: TandemPaths, env: NodeJS.ProcessEnv, o
     policy: new PolicyFiles([
       { file: systemPolicyFile, kind: 'system' },
       { file: policyFile, kind: 'user' },
-      ...(options.runPolicyFile ? [{ file: options.runPolicyFile, kind: 'run' as const }] : []),
+      ...(options.runPolicyFiles ?? []).map((file) => ({ file, kind: 'run' as const })),
     ]),
     hooksDir,
     hookTimeoutMs: options.hookTimeoutMs,

@@ -27,7 +27,7 @@ export const SYSTEM_POLICY_FILE = '/etc/tandem/policy.toml';
 export class PolicyFiles {
   private readonly cache = new Map<string, { stamp: string; layer: PolicyLayer }>();
 
-  constructor(private readonly files: readonly { file: string; kind: PolicyLayer['kind'] }[]) {}
+  constructor(readonly files: readonly { file: string; kind: PolicyLayer['kind'] }[]) {}
 
   /** The layers that exist, in order (system first). */
   layers(): PolicyLayer[] {

@@ -1,0 +1,92 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useAgentCli, type AgentEvent } from '../../support/agentCli';
+
+// spawn_agent from a headless parent: the built CLI, real shells in real ptys, the real SDK
+// against the scripted model server (parent and child requests come in turn: the parent waits
+// on its spawn step while the child works).
+
+const { setup, start } = useAgentCli();
+const STDIO = ['--approve=stdio', '--input-format', 'json'];
+const spawnCall = (id: string, input: Record<string, unknown>) => ({ toolUse: { id, name: 'spawn_agent', input: { purpose: 'a sub-task', ...input } } });
+const runCall = (id: string, command: string) => ({ toolUse: { id, name: 'run_command', input: { command, purpose: `run ${command}` } } });
+
+function writeConfigFile(env: NodeJS.ProcessEnv, name: string, toml: string): void {
+  const dir = join(env.XDG_CONFIG_HOME!, 'tandem');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, name), toml);
+}
+
+const toolResultText = (body: unknown): string => JSON.stringify(body);
+
+describe('spawn_agent (headless parent)', () => {
+  it('starts a child through the gate; the child’s asking step bubbles up to the parent’s stdio; its answer is the tool result', async () => {
+    const { model, env, home } = await setup();
+    model.script(
+      { parts: [{ text: 'Handing it to a child.' }, spawnCall('s1', { instruction: '# create child-file' })], usage: { inputTokens: 1000, outputTokens: 100 } },
+      { parts: [runCall('c1', 'touch child-file')], usage: { inputTokens: 20_000, outputTokens: 2_000 } },
+      { parts: [{ text: 'CHILD-ANSWER: created child-file.' }], usage: { inputTokens: 300_000, outputTokens: 30_000 } },
+      { parts: [{ text: 'All done.' }], usage: { inputTokens: 4_000_000, outputTokens: 400_000 } },
+    );
+    const parent = start(STDIO, env, { stdin: 'pipe' });
+    await parent.waitFor((event) => event.type === 'session', 'the session event');
+    parent.send({ type: 'instruction', text: '# get child-file made by a child' });
+    const spawnRequest = await parent.waitFor((event) => event.type === 'approval_request', 'the spawn step asks');
+    expect(spawnRequest.command).toMatch(/ agent --parent \S+parent\.sock .*-c '# create child-file'$/);
+    expect(spawnRequest.agent).toBeUndefined();
+    parent.send({ type: 'approval', id: spawnRequest.id, decision: 'allow' });
+
+    const childRequest = await parent.waitFor((event: AgentEvent) => event.type === 'approval_request' && event.agent !== undefined, "the child's step asks the parent");
+    expect(childRequest).toMatchObject({ command: 'touch child-file', agent: { depth: 1, pid: expect.any(Number) } });
+    expect(existsSync(join(home, 'child-file'))).toBe(false);
+    parent.send({ type: 'approval', id: childRequest.id, decision: 'allow' });
+
+    await parent.waitFor((event) => event.type === 'message' && event.text === 'All done.', 'the final answer', 120_000);
+    parent.child.stdin!.end();
+    expect(await parent.exitCode()).toBe(0);
+    expect(existsSync(join(home, 'child-file'))).toBe(true);
+
+    // The parent's model got the child's answer and what it did as the spawn step's result.
+    const last = model.requests.at(-1)!;
+    const result = toolResultText(last.body?.messages?.at(-1));
+    expect(result).toContain('CHILD-ANSWER: created child-file.');
+    expect(result).toContain('touch child-file');
+    expect(result).toMatch(/Child agent \(depth 1, pid \d+\) finished, exit 0/);
+    // The child's requests are its own conversation: its first request carries only its instruction.
+    expect(JSON.stringify(model.requests[1]!.body?.messages)).not.toContain('get child-file made by a child');
+    // Usage rolls up: the parent's totals count the child's two requests too.
+    const final = parent.events.find((event) => event.type === 'result')!;
+    expect(final.usage).toMatchObject({ input_tokens: 4_321_000, output_tokens: 432_100 });
+  }, 180_000);
+
+  it('refuses, before it starts, a child whose policy asks for what the parent’s policy denies', async () => {
+    const { model, env } = await setup();
+    writeConfigFile(env, 'policy.toml', '[approval.shell]\ndeny_patterns = ["rm *"]\n');
+    model.script(
+      { parts: [spawnCall('s1', { instruction: '# clean up', policy: '[approval.shell]\nallow_patterns = ["rm *"]' })] },
+      { parts: [{ text: 'Understood.' }] },
+    );
+    const parent = start(['--approve=policy', '-c', '# clean up with a child'], env, { stdin: 'inherit-closed' });
+    const decided = await parent.waitFor((event) => event.type === 'step' && event.phase === 'proposed', 'the spawn step judged');
+    expect(decided).toMatchObject({ decision: 'deny' });
+    expect(String(decided.rule)).toContain('the child asked to be allowed "rm *", which this agent\'s policy denies');
+    await parent.exitCode();
+    expect(model.requests).toHaveLength(2);
+    expect(toolResultText(model.requests[1]!.body?.messages?.at(-1))).toContain('rm *');
+  }, 120_000);
+
+  it('is not offered past the depth limit, and a call made anyway is refused with the limit named', async () => {
+    const { model, env } = await setup();
+    writeConfigFile(env, 'config.toml', '[ai]\nmax_agent_depth = 2\n');
+    model.script({ parts: [spawnCall('s1', { instruction: '# deeper' })] }, { parts: [{ text: 'OK.' }] });
+    const parent = start(['--approve=policy', '-c', '# go deeper'], env, { stdin: 'inherit-closed', env: { TANDEM_AGENT_DEPTH: '2' } });
+    const decided = await parent.waitFor((event) => event.type === 'step' && event.phase === 'proposed', 'the spawn step judged');
+    expect(decided).toMatchObject({ decision: 'deny' });
+    expect(String(decided.rule)).toContain('the depth limit is reached: a child here would be at depth 3, and [ai] max_agent_depth is 2');
+    await parent.exitCode();
+    const offered = (model.requests[0]!.body?.tools ?? []).map((tool) => tool.name);
+    expect(offered).toContain('run_command');
+    expect(offered).not.toContain('spawn_agent');
+  }, 120_000);
+});
