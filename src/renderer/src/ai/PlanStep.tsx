@@ -3,7 +3,8 @@ import type { PlanStepView, StepAction, StepDecider, StepStatus } from '../../..
 import { isBlocked } from '../../../shared/planSteps';
 import { formatDuration } from '../blocks/blockStatus';
 import { useAiPanelStore } from './aiPanelStore';
-import { focusPlanAfter, keepFocusOnClick } from './planFocus';
+import { ChildAgentCard } from './ChildAgentCard';
+import { DecisionButton, DenyReasonToggle } from './DecisionButton';
 import { DiffCard } from './DiffCard';
 import { ScreenshotThumbnail } from './ScreenshotThumbnail';
 import { decideStep } from './planRequests';
@@ -93,19 +94,9 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
   const whyRed = redReasons(step);
   const detail = shownDetail(step);
   const button = (action: StepAction, label: string, title: string, disabled = false) => (
-    <button
-      type="button"
-      data-action={action}
-      title={title}
-      disabled={disabled}
-      onMouseDown={keepFocusOnClick}
-      onClick={(event) => {
-        if (action !== 'edit') focusPlanAfter(event);
-        decideStep(planId, step.id, action);
-      }}
-    >
+    <DecisionButton action={action} title={title} disabled={disabled} leavesCard={action !== 'edit'} onDecide={() => decideStep(planId, step.id, action)}>
       {label}
-    </button>
+    </DecisionButton>
   );
 
   const result = [
@@ -189,6 +180,7 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
           {step.redacted}
         </div>
       )}
+      {step.child && <ChildAgentCard planId={planId} stepId={step.id} spawnStatus={step.status} child={step.child} />}
       {actionable && !editing && (
         <div className="plan-step__buttons">
           {button(
@@ -214,33 +206,19 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
           {button('deny', 'Deny', 'Do not run it (N)')}
           {(step.kind ?? 'command') === 'command' && button('edit', 'Edit', 'Change the command, then run it (E)')}
           {button('skip', 'Skip', 'Leave this step out and go on (S)')}
-          <button
-            type="button"
-            className="plan-step__reason-toggle"
-            data-action="deny-with-reason"
-            title="Deny, telling the agent why"
-            aria-expanded={askingReason}
-            onClick={() => setAskingReason((value) => !value)}
-          >
-            Deny with reason…
-          </button>
+          <DenyReasonToggle action="deny-with-reason" told="agent" open={askingReason} onToggle={() => setAskingReason((value) => !value)} />
         </div>
       )}
       {step.edit && step.status === 'done' && (
         <div className="plan-step__undo">
           {!step.edit.undo?.restored && (
-            <button
-              type="button"
-              data-action="undo"
+            <DecisionButton
+              action="undo"
               title="Put back what the file held before this edit (only if it has not changed since)"
-              onMouseDown={keepFocusOnClick}
-              onClick={(event) => {
-                focusPlanAfter(event);
-                decideStep(planId, step.id, 'undo');
-              }}
+              onDecide={() => decideStep(planId, step.id, 'undo')}
             >
               Undo
-            </button>
+            </DecisionButton>
           )}
           {step.edit.undo && (
             <span className="plan-step__undo-result" data-testid="undo-result" data-restored={String(step.edit.undo.restored)}>
@@ -250,7 +228,11 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
         </div>
       )}
       {actionable && askingReason && !editing && (
-        <StepDenyReason planId={planId} stepId={step.id} onClose={() => setAskingReason(false)} />
+        <StepDenyReason
+          draftKey={`reason:${step.id}`}
+          onDeny={(reason) => decideStep(planId, step.id, 'deny', reason)}
+          onClose={() => setAskingReason(false)}
+        />
       )}
     </li>
   );

@@ -1,21 +1,29 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { useAiPanelStore } from './aiPanelStore';
 import { focusPlanFrom, keepFocusOnClick, leaveFieldOnEscape } from './planFocus';
-import { decideStep } from './planRequests';
+
+interface StepDenyReasonProps {
+  /** Where the typed reason is kept while the field is closed (one per step, or per child request). */
+  draftKey: string;
+  onDeny: (reason: string) => void;
+  onClose: () => void;
+  /** Whose model is told the reason: "agent", "child agent". */
+  told?: string;
+  testId?: string;
+}
 
 /**
  * Deny a step with a reason the model is told. Enter denies, and the plan card takes the
  * keyboard (the field goes with the step's turn); Esc closes the field and keeps the reason
  * for when it opens again.
  */
-export function StepDenyReason({ planId, stepId, onClose }: { planId: string; stepId: string; onClose: () => void }) {
-  const draftKey = `reason:${stepId}`;
+export function StepDenyReason({ draftKey, onDeny, onClose, told = 'agent', testId = 'plan-step-deny-reason' }: StepDenyReasonProps) {
   const [reason, setReason] = useState(() => useAiPanelStore.getState().fieldDrafts[draftKey] ?? '');
   const row = useRef<HTMLDivElement>(null);
   const deny = () => {
     focusPlanFrom(row.current);
     useAiPanelStore.getState().setFieldDraft(draftKey, undefined);
-    decideStep(planId, stepId, 'deny', reason);
+    onDeny(reason);
     onClose();
   };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
@@ -32,9 +40,9 @@ export function StepDenyReason({ planId, stepId, onClose }: { planId: string; st
   return (
     <div className="plan-step__reason" ref={row}>
       <input
-        data-testid="plan-step-deny-reason"
-        aria-label="Why not? (the agent is told)"
-        placeholder="Why not? The agent is told."
+        data-testid={testId}
+        aria-label={`Why not? (the ${told} is told)`}
+        placeholder={`Why not? The ${told} is told.`}
         value={reason}
         maxLength={2_000}
         autoFocus

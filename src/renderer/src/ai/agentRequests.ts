@@ -71,6 +71,11 @@ export function stepAction(params: Params<'agent.step'>): Promise<unknown> {
   return attempt('Could not update the step', () => engine().request('agent.step', params));
 }
 
+/** Allow or deny a child agent's step that asks, from the card nested under its spawn step. */
+export function childApproval(params: Params<'agent.child-approval'>): Promise<unknown> {
+  return attempt('Could not answer the child agent', () => engine().request('agent.child-approval', params));
+}
+
 export async function addNote(text: string): Promise<boolean> {
   return (await attempt('Could not add the note', () => engine().request('agent.note', { text }))) !== undefined;
 }

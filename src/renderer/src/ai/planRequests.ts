@@ -1,5 +1,5 @@
 import type { PlanAction, StepAction } from '../../../shared/agent';
-import { planAction, stepAction } from './agentRequests';
+import { childApproval, planAction, stepAction } from './agentRequests';
 import { useAiPanelStore } from './aiPanelStore';
 
 /** A decision on a step; `edit` opens the step's editor, the edited command goes with `saveEdit`. */
@@ -20,6 +20,11 @@ export function saveEdit(planId: string, stepId: string, original: string, comma
     edited === original ? { planId, stepId, action: 'approve' } : { planId, stepId, action: 'edit', command: edited },
   );
   return true;
+}
+
+/** The user's answer to a child agent's step that asks (a deny's reason goes to the child's model). */
+export function decideChildStep(planId: string, stepId: string, requestId: string, decision: 'allow' | 'deny', note?: string): void {
+  void childApproval({ planId, stepId, requestId, decision, note: note?.trim() || undefined });
 }
 
 export function decidePlan(planId: string, action: PlanAction): void {
