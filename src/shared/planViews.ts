@@ -122,6 +122,9 @@ export interface PlanStepView {
   redacted?: string;
   /** Proposed after its auto run's step limit was reached: refused, and not counted against the limit. */
   beyondLimit?: boolean;
+  /** The trace the step is in and its own span (docs/telemetry.md); absent when telemetry is off. */
+  traceId?: string;
+  spanId?: string;
 }
 
 export type PlanState =
