@@ -6,6 +6,7 @@ import './styles/blocks.css';
 import './styles/dialogs.css';
 import './styles/ai.css';
 import './styles/screenshot.css';
+import './styles/trace.css';
 import { createRoot } from 'react-dom/client';
 import { installShortcuts } from './actions/installShortcuts';
 import { App } from './app/App';
