@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseArguments, USAGE } from '../../src/main/cli/arguments';
 import { parseTraceArguments, runTraceCommand } from '../../src/main/cli/traceCommand';
 import { parseSince, readSpanRecords } from '../../src/main/telemetry/traceFile';
 import { findTrace, summarizeTrace, traceTree } from '../../src/main/telemetry/traceTree';
@@ -51,6 +52,10 @@ describe('traces.jsonl reading', () => {
     expect(parseTraceArguments(['list', '--since', 'soon'])).toMatchObject({ kind: 'error' });
     expect(parseTraceArguments(['show'])).toMatchObject({ kind: 'error' });
     expect(parseTraceArguments(['show', 'abc', '--json'])).toEqual({ kind: 'show', traceId: 'abc', json: true, file: undefined });
+    expect(parseTraceArguments(['show', 'not-hex'])).toMatchObject({ kind: 'error' });
+    expect(parseTraceArguments(['list', 'abc'])).toMatchObject({ kind: 'error', message: expect.stringContaining('tandem trace show abc') });
+    expect(parseArguments(['trace', 'list', '--json'])).toEqual({ kind: 'trace', argv: ['list', '--json'] });
+    expect(USAGE).toContain('tandem trace show TRACE-ID');
   });
 });
 

@@ -108,11 +108,14 @@ describe('tandem trace', () => {
     expect(tandemTrace(['list'], nowhere)).toMatchObject({ code: 1, stderr: expect.stringContaining('does not exist yet') });
   }, 180_000);
 
-  it('a step beyond --max-steps has a span that says it was refused by the limit', async () => {
+  it('a step beyond --max-steps, and a call with invalid input, have spans that say they were refused', async () => {
     const { model, env } = await setup();
-    model.script({ parts: [run('g1', 'echo first'), run('g2', 'echo second')] }, { parts: [{ text: 'Only one ran.' }] });
-    expect(await start(['--max-steps', '1', '-c', 'two echoes'], env, { stdin: 'inherit-closed' }).exitCode()).toBe(1);
+    const invalid = { toolUse: { id: 'bad1', name: 'run_command', input: { purpose: 'no command given' } } };
+    model.script({ parts: [run('g1', 'echo first'), run('g2', 'echo second'), invalid] }, { parts: [{ text: 'Only one ran.' }] });
+    await start(['--max-steps', '1', '-c', 'two echoes'], env, { stdin: 'inherit-closed' }).exitCode();
     const second = spans(env).find((span) => span.attributes['gen_ai.tool.call.id'] === 'g2')!;
+    // A call whose input was invalid never became a step; its span says it was refused.
+    expect(spans(env).find((span) => span.attributes['gen_ai.tool.call.id'] === 'bad1')).toMatchObject({ name: 'execute_tool run_command', attributes: { 'tandem.step.status': 'refused' } });
     expect(second).toMatchObject({ name: 'execute_tool run_command', attributes: { 'tandem.step.status': 'denied', 'tandem.step.beyond_limit': true } });
     expect(second.events?.find((event) => event.name === 'approval')?.attributes?.['tandem.approval.rule']).toContain('limit of 1 step');
   }, 120_000);
