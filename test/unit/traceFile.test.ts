@@ -106,7 +106,7 @@ describe('tandem trace (in process)', () => {
     expect(shown.exitCode).toBe(0);
     expect(shown.stderr).toContain('skipped 1 line');
     expect(shown.stdout).toContain(`trace ${T1}`);
-    expect(shown.stdout).toMatch(/│  └─ invoke_agent .*child agent, pid 11 on h/);
+    expect(shown.stdout).toMatch(/│ {2}└─ invoke_agent .*child agent, pid 11 on h/);
     expect(shown.stdout).toMatch(/└─ execute_tool run_command .*denied/);
     expect(await runTraceCommand(['show', '1', '--file', path], {})).toMatchObject({ exitCode: 1, stderr: expect.stringContaining('start of 2 traces') });
     expect(await runTraceCommand(['show', 'ffff', '--file', path], {})).toMatchObject({ exitCode: 1, stderr: expect.stringContaining('no trace ffff') });
