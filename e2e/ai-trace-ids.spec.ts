@@ -9,7 +9,7 @@ import { allowClipboard, readClipboardText } from './support/uiPage';
 
 const ai = useAgentTandem();
 
-type SpanLine = { trace_id: string; span_id: string; name: string };
+type SpanLine = { trace_id: string; span_id: string; name: string; approval?: string; attributes: Record<string, unknown> };
 
 function spans(home: string): SpanLine[] {
   try {
@@ -46,7 +46,13 @@ test('each answer and each step card shows its trace id, the one in traces.jsonl
   // The file has the same ids: the step's span, and the chat spans of both answers.
   await expect.poll(() => spans(server.home).filter((span) => span.name === 'invoke_agent').length, { timeout: 15_000 }).toBe(1);
   const written = spans(server.home);
-  expect(written.find((span) => span.name === 'execute_tool run_command')).toMatchObject({ trace_id: traceId, span_id: spanId });
+  // Approved with the card's button: the span says by whom, and how long the step waited for that click.
+  expect(written.find((span) => span.name === 'execute_tool run_command')).toMatchObject({
+    trace_id: traceId,
+    span_id: spanId,
+    approval: 'you',
+    attributes: { 'tandem.approval.decision': 'ask', 'tandem.approval.wait_ms': expect.any(Number) },
+  });
   expect(written.filter((span) => span.name.startsWith('chat ')).map((span) => span.trace_id)).toEqual([traceId, traceId]);
 
   await answers.last().locator('[data-action="copy-trace-id"]').click();
