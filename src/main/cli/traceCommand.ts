@@ -2,7 +2,7 @@ import { plural } from '../../shared/countWords';
 import { tandemPaths } from '../settings/paths';
 import type { SpanRecord } from '../telemetry/span';
 import { parseSince, readSpanRecords, type SpanRecords } from '../telemetry/traceFile';
-import { findTrace, groupByTrace, summarizeTrace, traceTree, type TraceNode } from '../telemetry/traceTree';
+import { findTrace, groupByTrace, summarizeTrace, traceTree, type TraceNode, type TraceSummary } from '../telemetry/traceTree';
 import { summaryLine, treeText } from './traceText';
 
 export const TRACE_USAGE = `Usage:
@@ -99,7 +99,7 @@ function show(read: SpanRecords, prefix: string, json: boolean, file: string): T
   return { stdout: `${treeText(summary, roots)}\n`, stderr: '', exitCode: 0 };
 }
 
-function summaryJson(summary: ReturnType<typeof summarizeTrace>) {
+function summaryJson(summary: TraceSummary) {
   return {
     trace_id: summary.traceId,
     start: summary.start,
