@@ -3,6 +3,8 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { deadPort } from '../../support/deadPort';
+import { processesMatching } from '../../support/processes';
+import { shellTimeout } from '../../support/shellTimeout';
 import { TANDEM_BIN, useAgentCli } from '../../support/agentCli';
 
 // `tandem trace` on the traces.jsonl of real `tandem agent` runs (the built CLI, its own bash in
@@ -26,6 +28,14 @@ const spans = (env: NodeJS.ProcessEnv): SpanLine[] =>
 function tandemTrace(args: string[], env: NodeJS.ProcessEnv) {
   const result = spawnSync(process.execPath, [TANDEM_BIN, 'trace', ...args], { env, encoding: 'utf8', timeout: 60_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+async function waitForProcess(commandLine: string): Promise<void> {
+  const until = Date.now() + shellTimeout(30_000);
+  while (processesMatching(commandLine).length === 0) {
+    if (Date.now() > until) throw new Error(`no process ${commandLine} appeared`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 function writeTandemFile(env: NodeJS.ProcessEnv, name: string, text: string): void {
@@ -118,6 +128,26 @@ describe('tandem trace', () => {
     expect(spans(env).find((span) => span.attributes['gen_ai.tool.call.id'] === 'bad1')).toMatchObject({ name: 'execute_tool run_command', attributes: { 'tandem.step.status': 'refused' } });
     expect(second).toMatchObject({ name: 'execute_tool run_command', attributes: { 'tandem.step.status': 'denied', 'tandem.step.beyond_limit': true } });
     expect(second.events?.find((event) => event.name === 'approval')?.attributes?.['tandem.approval.rule']).toContain('limit of 1 step');
+  }, 120_000);
+
+  it('a step stopped while it runs, and the one after it that never ran, have spans that say so', async () => {
+    const { model, env } = await setup();
+    model.script({ parts: [run('s1', 'sleep 7373'), run('s2', 'echo never-runs')] }, { parts: [{ text: 'Stopped.' }] });
+    const agent = start(STDIO, env, { stdin: 'pipe' });
+    await agent.waitFor((event) => event.type === 'session', 'the session event');
+    agent.send({ type: 'instruction', text: 'sleep then echo' });
+    const request = await agent.waitFor((event) => event.type === 'approval_request', 'the approval request');
+    agent.send({ type: 'approval', id: request.id, decision: 'allow' });
+    await agent.waitFor((event) => event.type === 'step' && event.phase === 'started', 'the sleep to start');
+    await waitForProcess('sleep 7373');
+    agent.send({ type: 'interrupt' });
+    await agent.waitFor((event) => event.type === 'message' && event.text === 'Stopped.', 'the answer after it', 60_000);
+    agent.child.stdin!.end();
+    await agent.exitCode();
+    const byCall = (id: string) => spans(env).find((span) => span.attributes['gen_ai.tool.call.id'] === id);
+    expect(byCall('s1')?.attributes['tandem.step.status']).toMatch(/^(failed|skipped)$/);
+    expect(byCall('s2')).toMatchObject({ name: 'execute_tool run_command', attributes: { 'tandem.step.status': 'skipped' } });
+    expect(byCall('s2')?.exit).toBeUndefined();
   }, 120_000);
 
   it('records a backend fallback on the chat spans, and the root names the backend that answered', async () => {
