@@ -51,7 +51,7 @@ describe('traces.jsonl reading', () => {
     expect(parseSince('7', now)).toBeUndefined();
     expect(parseTraceArguments(['list', '--since', 'soon'])).toMatchObject({ kind: 'error' });
     expect(parseTraceArguments(['show'])).toMatchObject({ kind: 'error' });
-    expect(parseTraceArguments(['show', 'abc', '--json'])).toEqual({ kind: 'show', traceId: 'abc', json: true, file: undefined });
+    expect(parseTraceArguments(['show', 'abc', '--json'])).toEqual({ kind: 'show', traceId: 'abc', json: true, files: [] });
     expect(parseTraceArguments(['show', 'not-hex'])).toMatchObject({ kind: 'error' });
     expect(parseTraceArguments(['list', 'abc'])).toMatchObject({ kind: 'error', message: expect.stringContaining('tandem trace show abc') });
     expect(parseArguments(['trace', 'list', '--json'])).toEqual({ kind: 'trace', argv: ['list', '--json'] });
@@ -112,5 +112,14 @@ describe('tandem trace (in process)', () => {
     expect(await runTraceCommand(['show', 'ffff', '--file', path], {})).toMatchObject({ exitCode: 1, stderr: expect.stringContaining('no trace ffff') });
     expect(await runTraceCommand(['show', 'ffff', '--file', `${path}.none`], {})).toMatchObject({ exitCode: 1, stderr: expect.stringContaining('does not exist yet') });
     expect(await runTraceCommand(['list', '--bogus'], {})).toMatchObject({ exitCode: 2 });
+
+    // Files from two hosts read together make one tree: the child's spans hang under the parent's step.
+    const parentHost = file([ROOT, CHAT, STEP]);
+    const childHost = file([CHILD.replace('"host":"h"', '"host":"remote"'), CHILD_CHAT.replace('"host":"h"', '"host":"remote"')]);
+    const joined = await runTraceCommand(['show', T1, '--json', '--file', parentHost, '--file', childHost], {});
+    const tree = JSON.parse(joined.stdout) as { spans: { children: { children: { host: string; other_process: boolean }[] }[] }[]; processes: number };
+    expect(tree.spans).toHaveLength(1);
+    expect(tree.spans[0]!.children[1]!.children[0]).toMatchObject({ host: 'remote', other_process: true });
+    expect(tree.processes).toBe(2);
   });
 });

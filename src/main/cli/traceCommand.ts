@@ -6,14 +6,15 @@ import { findTrace, groupByTrace, summarizeTrace, traceTree, type TraceNode, typ
 import { summaryLine, treeText } from './traceText';
 
 export const TRACE_USAGE = `Usage:
-  tandem trace list [--since 7d] [--json] [--file PATH]
+  tandem trace list [--since 7d] [--json] [--file PATH …]
                        the recent traces, newest first: start, trace id, duration, result, steps,
                        tokens (and the instruction when [telemetry] include_content recorded it);
                        --since takes 30m, 12h, 7d, 2w or a date (default 7d)
-  tandem trace show TRACE-ID [--json] [--file PATH]
+  tandem trace show TRACE-ID [--json] [--file PATH …]
                        one trace as a tree (a unique prefix of the id will do): the agent's runs,
                        their model requests and steps, child agents in other processes
-  The file is $XDG_STATE_HOME/tandem/traces.jsonl unless --file names another.`;
+  The file is $XDG_STATE_HOME/tandem/traces.jsonl unless --file names others (given more than
+  once, the files are read together: copies from the hosts a trace crossed make one tree).`;
 
 export interface TraceOutcome {
   stdout: string;
@@ -22,8 +23,8 @@ export interface TraceOutcome {
 }
 
 type TraceArguments =
-  | { kind: 'list'; since: number; json: boolean; file?: string }
-  | { kind: 'show'; traceId: string; json: boolean; file?: string }
+  | { kind: 'list'; since: number; json: boolean; files: string[] }
+  | { kind: 'show'; traceId: string; json: boolean; files: string[] }
   | { kind: 'help' }
   | { kind: 'error'; message: string };
 
@@ -34,7 +35,7 @@ export function parseTraceArguments(argv: string[], now = Date.now()): TraceArgu
   if (sub === undefined || sub === '--help' || sub === '-h' || sub === 'help') return { kind: 'help' };
   if (sub !== 'list' && sub !== 'show') return { kind: 'error', message: `Unknown trace command "${sub}"; try \`tandem trace list\` or \`tandem trace show TRACE-ID\`.` };
   let json = false;
-  let file: string | undefined;
+  const files: string[] = [];
   let since = parseSince(DEFAULT_SINCE, now)!;
   const ids: string[] = [];
   for (let i = 0; i < rest.length; i++) {
@@ -43,8 +44,9 @@ export function parseTraceArguments(argv: string[], now = Date.now()): TraceArgu
     const value = () => inline ?? rest[++i];
     if (flag === '--json') json = true;
     else if (flag === '--file') {
-      file = value();
+      const file = value();
       if (!file) return { kind: 'error', message: '--file needs a path.' };
+      files.push(file);
     } else if (flag === '--since' && sub === 'list') {
       const text = value() ?? '';
       const parsed = parseSince(text, now);
@@ -53,9 +55,9 @@ export function parseTraceArguments(argv: string[], now = Date.now()): TraceArgu
     } else if (flag.startsWith('-')) return { kind: 'error', message: `Unknown option "${arg}" for tandem trace ${sub}.` };
     else ids.push(arg);
   }
-  if (sub === 'list') return ids.length ? { kind: 'error', message: `tandem trace list takes no id ("${ids[0]}"); use tandem trace show ${ids[0]}.` } : { kind: 'list', since, json, file };
+  if (sub === 'list') return ids.length ? { kind: 'error', message: `tandem trace list takes no id ("${ids[0]}"); use tandem trace show ${ids[0]}.` } : { kind: 'list', since, json, files };
   if (ids.length !== 1 || !/^[0-9a-fA-F]+$/.test(ids[0]!)) return { kind: 'error', message: 'tandem trace show needs one trace id (or a prefix of it, in hex): tandem trace show 4bf92f35' };
-  return { kind: 'show', traceId: ids[0]!, json, file };
+  return { kind: 'show', traceId: ids[0]!, json, files };
 }
 
 /** `tandem trace …`: 0 when it printed what was asked, 1 when the file or the trace is not there, 2 for a bad command line. */
@@ -63,17 +65,23 @@ export async function runTraceCommand(argv: string[], env: NodeJS.ProcessEnv): P
   const parsed = parseTraceArguments(argv);
   if (parsed.kind === 'help') return { stdout: `${TRACE_USAGE}\n`, stderr: '', exitCode: 0 };
   if (parsed.kind === 'error') return { stdout: '', stderr: `tandem: ${parsed.message}\n${TRACE_USAGE}\n`, exitCode: 2 };
-  const file = parsed.file ?? tandemPaths(env).traceFile;
-  let read: SpanRecords;
-  try {
-    read = await readSpanRecords(file, parsed.kind === 'list' ? { since: parsed.since } : {});
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'it does not exist yet (spans are written there once the agent runs with [telemetry] enabled)' : (error as Error).message;
-    return { stdout: '', stderr: `tandem: no traces to read in ${file}: ${why}\n`, exitCode: 1 };
+  const files = parsed.files.length ? parsed.files : [tandemPaths(env).traceFile];
+  const read: SpanRecords = { records: [], corrupt: 0 };
+  let skipped = '';
+  for (const file of files) {
+    let one: SpanRecords;
+    try {
+      one = await readSpanRecords(file, parsed.kind === 'list' ? { since: parsed.since } : {});
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'it does not exist yet (spans are written there once the agent runs with [telemetry] enabled)' : (error as Error).message;
+      return { stdout: '', stderr: `tandem: no traces to read in ${file}: ${why}\n`, exitCode: 1 };
+    }
+    read.records.push(...one.records);
+    read.corrupt += one.corrupt;
+    if (one.corrupt) skipped += `tandem: skipped ${plural(one.corrupt, 'line')} of ${file} that ${one.corrupt === 1 ? 'is' : 'are'} not a span (the first is line ${one.firstCorruptLine})\n`;
   }
-  const skipped = read.corrupt ? `tandem: skipped ${plural(read.corrupt, 'line')} of ${file} that ${read.corrupt === 1 ? 'is' : 'are'} not a span (the first is line ${read.firstCorruptLine})\n` : '';
-  const outcome = parsed.kind === 'list' ? list(read, parsed.json) : show(read, parsed.traceId, parsed.json, file);
+  const outcome = parsed.kind === 'list' ? list(read, parsed.json) : show(read, parsed.traceId, parsed.json, files.join(', '));
   return { ...outcome, stderr: skipped + outcome.stderr };
 }
 
