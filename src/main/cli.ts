@@ -50,6 +50,14 @@ export async function main(argv: string[], rendererDir = builtRendererDir()): Pr
       process.exitCode = outcome.exitCode;
       return;
     }
+    case 'trace': {
+      const { runTraceCommand } = await import('./cli/traceCommand');
+      const outcome = await runTraceCommand(command.argv, process.env);
+      process.stdout.write(outcome.stdout);
+      process.stderr.write(outcome.stderr);
+      process.exitCode = outcome.exitCode;
+      return;
+    }
     case 'agent': {
       const { runAgentCommand } = await import('./headless/agentCommand');
       const { selfCommand } = await import('./agent/children/selfCommand');

@@ -53,6 +53,8 @@ export type ConversationItem =
       interrupted?: string;
       /** The request behind this answer is kept: `agent.sent` returns exactly what went to the model. */
       sent?: boolean;
+      /** The trace of the run this answer is part of (docs/telemetry.md); absent when telemetry is off. */
+      traceId?: string;
       at: number;
     }
   | {

@@ -124,6 +124,9 @@ export interface PlanStepView {
   beyondLimit?: boolean;
   /** A `spawn_agent` step: the child agent it starts, and what the child has done so far. */
   child?: ChildAgentView;
+  /** The trace the step is in and its own span (docs/telemetry.md); absent when telemetry is off. */
+  traceId?: string;
+  spanId?: string;
 }
 
 /** A child agent (`tandem agent` started by a spawn_agent step in the pane), as its parent's card shows it. */

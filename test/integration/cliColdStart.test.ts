@@ -93,6 +93,16 @@ describe('the tandem command loads only what a subcommand runs', () => {
     expect(packagesIn(run.urls).filter((url) => UI_AND_ENGINE_PACKAGES.some((name) => url.includes(`/node_modules/${name}`)))).toEqual([]);
   });
 
+  it('trace list loads the trace reader, not the gate, the engine or a model SDK', () => {
+    // No traces.jsonl in the test home yet: it says so and exits 1.
+    const run = runTandem(['trace', 'list']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('does not exist yet');
+    expect(run.sources).toContain('src/main/telemetry/traceFile.ts');
+    expect(run.sources.filter((source) => source.startsWith('src/main/safety/') || source.startsWith('src/main/agent/') || ENGINE_SOURCE_DIRS.some((dir) => source.startsWith(dir)))).toEqual([]);
+    expect(packagesIn(run.urls).filter((url) => UI_AND_ENGINE_PACKAGES.some((name) => url.includes(`/node_modules/${name}`)))).toEqual([]);
+  });
+
   it('tandem agent runs the engine under plain Node without Electron, the renderer, React or the browser-mode server', () => {
     // No key set up: the run starts its shell, finds no model and ends with exit 4 at once.
     const run = runTandem(['agent', '--json', '-c', 'hello']);

@@ -104,27 +104,29 @@ export class ModelRequests {
     const settings = this.host.settings();
     const standing = await this.host.standing.build(this.host.paneId(), settings.ai.context_blocks, settings.context.include_env, this.host.env);
     const system = `${SYSTEM_PROMPT}\n\n${standing}`;
+    let fellBackFrom: ModelConnection | undefined;
     try {
       for (;;) {
         const backend = connection.backend!;
         const messages = this.historyFor(connection.model, system);
         const offered = await tools.definitions({ backend: backend.kind, model: connection.model, computerUse: settings.ai.computer_use });
         const request = { model: connection.model, system, messages, ...offered, maxTokens: settings.ai.max_output_tokens };
-        const span = this.host.tracing?.chatStarted(connection);
+        const span = this.host.tracing?.chatStarted(connection, fellBackFrom);
+        if (span) turn.item.traceId = span.traceId;
         const end = await turn.run(backend, request, { fallbackReady: models.fallbacks.hasNext() });
-        this.host.tracing?.chatEnded(span, end);
-        if (conversation.id !== conversationId) return undefined;
-        if (end.kind === 'failed' && end.error.unreachable) {
-          const next = models.fallbacks.next();
-          if (next) {
-            // The card goes before the answer it leads to.
-            turn.resume();
-            conversation.remove(turn.item.id);
-            conversation.add(fallbackItem(connection, next, end.error.message, models.configured(), models.fallbacks.holdMinutes));
-            conversation.add(turn.item);
-            connection = next.connection;
-            continue;
-          }
+        const replaced = conversation.id !== conversationId;
+        const next = !replaced && end.kind === 'failed' && end.error.unreachable ? models.fallbacks.next() : undefined;
+        this.host.tracing?.chatEnded(span, end, next?.connection);
+        if (replaced) return undefined;
+        if (next && end.kind === 'failed') {
+          // The card goes before the answer it leads to.
+          turn.resume();
+          conversation.remove(turn.item.id);
+          conversation.add(fallbackItem(connection, next, end.error.message, models.configured(), models.fallbacks.holdMinutes));
+          conversation.add(turn.item);
+          fellBackFrom = connection;
+          connection = next.connection;
+          continue;
         }
         return this.settle(turn, end, connection.model);
       }

@@ -9,6 +9,8 @@ export type CliCommand =
   | { kind: 'audit-verify'; file?: string }
   /** `tandem agent …`: its own options (src/main/headless/agentOptions.ts). */
   | { kind: 'agent'; argv: string[] }
+  /** `tandem trace …`: its own options (src/main/cli/traceCommand.ts). */
+  | { kind: 'trace'; argv: string[] }
   | { kind: 'error'; message: string };
 
 export const USAGE = `Usage:
@@ -27,6 +29,11 @@ export const USAGE = `Usage:
   tandem audit verify [--file PATH]
                                  check the agent's audit trail; exit 0 when intact, 1 naming the first broken line,
                                  2 when it cannot be read or the --file does not exist
+  tandem trace list [--since 7d] [--json]
+                                 the agent's recent traces (start, id, duration, result, steps, tokens)
+  tandem trace show TRACE-ID [--json]
+                                 one trace as a tree: runs, model requests, steps, child agents
+                                 (a unique prefix of the id will do; \`tandem trace --help\`)
   tandem --help | --version`;
 
 export function parseArguments(argv: string[]): CliCommand {
@@ -37,6 +44,7 @@ export function parseArguments(argv: string[]): CliCommand {
   if (command === 'policy') return parsePolicyArguments(rest);
   if (command === 'audit') return parseAuditArguments(rest);
   if (command === 'agent') return { kind: 'agent', argv: rest };
+  if (command === 'trace') return { kind: 'trace', argv: rest };
   if (command !== 'web') return { kind: 'error', message: `Unknown command "${command}".` };
   let port = 0;
   let shell: string | undefined;

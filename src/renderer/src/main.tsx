@@ -7,6 +7,7 @@ import './styles/dialogs.css';
 import './styles/ai.css';
 import './styles/screenshot.css';
 import './styles/childAgent.css';
+import './styles/trace.css';
 import { createRoot } from 'react-dom/client';
 import { installShortcuts } from './actions/installShortcuts';
 import { App } from './app/App';

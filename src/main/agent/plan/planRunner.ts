@@ -19,8 +19,8 @@ export interface PlanRunnerDeps {
   timeoutMs(): number;
   /** The environment steps run with (no pager, the step's trace context), or undefined to run them as the user's commands. */
   stepEnv?(step?: Readonly<PlanStep>): Readonly<Record<string, string>> | undefined;
-  /** A step started or ended (its span: telemetry/AgentTracing). */
-  stepTraced?(step: Readonly<PlanStep>, phase: 'started' | 'ended'): void;
+  /** The plan changed: its steps' spans follow (telemetry/stepSpans.ts). */
+  stepsChanged?(steps: readonly Readonly<PlanStep>[]): void;
   /** A command's risk where it runs, with the variables it gets (classified once per command text: CommandRisks). */
   risk(command: string, cwd: string, environment?: Readonly<Record<string, string>>): Promise<RiskResult>;
   /** The approval gate: policy, hooks and session grants; `risk` is the command's classification when known. */
@@ -154,13 +154,8 @@ export class PlanRunner {
 
   private apply(event: PlanEvent, notify = true): void {
     for (const effect of this.plan.apply(event)) this.carryOut(effect);
-    if (event.kind === 'started' || event.kind === 'ended') this.traced(event.stepId, event.kind);
+    this.deps.stepsChanged?.(this.plan.steps);
     if (notify) this.deps.changed();
-  }
-
-  private traced(stepId: string, phase: 'started' | 'ended'): void {
-    const step = this.plan.step(stepId);
-    if (step) this.deps.stepTraced?.(step, phase);
   }
 
   private carryOut(effect: PlanEffect): void {

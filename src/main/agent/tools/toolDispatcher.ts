@@ -18,10 +18,12 @@ import type { Summarizer } from '../summarizer/summarizer';
 import { LookSteps } from '../vision/lookSteps';
 import { ScreenshotMemory } from '../vision/screenshotMemory';
 import { UiSteps } from '../vision/uiSteps';
+import type { PlanView } from '../../../shared/agent';
 import type { Desktop } from '../../desktop/desktop';
 import type { AgentTracing } from '../../telemetry/agentTracing';
 import type { AgentTool, CommandTool, GatedTool, ImmediateTool, ToolResult } from './agentTool';
 import type { ChildAgentView } from '../../../shared/agent';
+import { isPending } from '../../../shared/planSteps';
 import { ChildAgents, type ChildAgentsHost } from '../children/childAgents';
 import { spawnAgentTool } from '../children/spawnAgentTool';
 
@@ -43,7 +45,7 @@ export interface ToolDispatcherHost {
   /** The environment plan steps run with (see NO_PAGER_ENV), or undefined. */
   stepEnv?(): Readonly<Record<string, string>> | undefined;
   /** The spans of plan steps. */
-  tracing?: Pick<AgentTracing, 'stepStarted' | 'stepEnded' | 'stepEnvironment'>;
+  tracing?: Pick<AgentTracing, 'stepsChanged' | 'stepEnvironment' | 'stepIds' | 'callRefused'>;
   /** How the next plan differs (an `!auto` run's), or undefined for an ordinary plan. */
   planRules?(): PlanRules | undefined;
   /** Summaries for `terminal_history` (the small model, or local filtering). */
@@ -132,7 +134,7 @@ export class ToolDispatcher {
     const step = proposed.step.spawn ? { ...proposed.step, ...this.childAgents.prepare(call.id, proposed.step.spawn, (paneId !== undefined ? this.host.pane(paneId)?.cwd : undefined) || this.host.cwd()) } : proposed.step;
     if (!runner.propose(call, { ...step, paneId })) return;
     if (proposed.step.edit) this.editPlans.set(runner.plan.id, runner);
-    if (runner.plan.steps.length === 1) this.host.conversation.addPlan(runner.plan.view());
+    if (runner.plan.steps.length === 1) this.host.conversation.addPlan(this.planView(runner.plan));
   }
 
   /** The response is complete: its plan waits for decisions. */
@@ -207,7 +209,7 @@ export class ToolDispatcher {
       this.runner = undefined;
     }
     const content: AgentContent[] = calls.map((call) => {
-      const result = results.get(call.id) ?? this.refusal(call);
+      const result = results.get(call.id) ?? this.refused(call);
       return { type: 'tool_result', tool_use_id: call.id, content: result.content, ...(result.isError ? { is_error: true } : {}) };
     });
     return { results: content, stop, note };
@@ -257,6 +259,20 @@ export class ToolDispatcher {
     return tool;
   }
 
+  /** A gated call without a step: the model is told why, and the trace has a span that says so. */
+  private refused(call: ToolCall): { content: string; isError: boolean } {
+    this.host.tracing?.callRefused({ tool: call.name, toolUseId: call.id });
+    return this.refusal(call);
+  }
+
+  /** The plan as its card shows it: each step with its place in the trace. */
+  private planView(plan: Plan): PlanView {
+    const view = plan.view();
+    const tracing = this.host.tracing;
+    if (!tracing) return view;
+    return { ...view, steps: view.steps.map((step) => ({ ...step, ...tracing.stepIds(step.id) })) };
+  }
+
   /** Why a gated call has no step: its input was invalid, or the plan was full. */
   private refusal(call: ToolCall): { content: string; isError: boolean } {
     const proposed = this.gatedTool(call.name).propose(call.input);
@@ -270,12 +286,10 @@ export class ToolDispatcher {
       pane: (paneId) => this.host.pane(paneId),
       timeoutMs: () => this.host.stepTimeoutMs(),
       stepEnv: (step) => withTraceContext(this.host.stepEnv?.(), step && this.host.tracing?.stepEnvironment(step.id)),
-      stepTraced: (step, phase) => {
-        if (phase === 'started') this.host.tracing?.stepStarted(step);
-        else {
-          this.host.tracing?.stepEnded(step);
-          this.childAgents.stepEnded(step.toolUseId);
-        }
+      stepsChanged: (steps) => {
+        this.host.tracing?.stepsChanged(steps);
+        // A spawn step that ended (or will never run): its child's channel closes and its usage counts.
+        for (const step of steps) if (!isPending(step)) this.childAgents.stepEnded(step.toolUseId);
       },
       risk: (command, cwd, environment) => this.risks.of(command, cwd, environment),
       decide: async (proposed, risk) => this.childAgents.judge(proposed.command, await gate.decide({ ...proposed, conversationId: conversation.id }, risk)),
@@ -288,7 +302,7 @@ export class ToolDispatcher {
       conversationId: conversation.id,
       executed: (step, cwd) => void this.afterExecution(plan, step, cwd),
       ownFiles: gate.ownFiles,
-      changed: () => conversation.updatePlan(plan.view()),
+      changed: () => conversation.updatePlan(this.planView(plan)),
     });
   }
 

@@ -8,6 +8,7 @@ import { FallbackCard } from './FallbackCard';
 import { useConversationStore } from './conversationStore';
 import { PlanCard } from './PlanCard';
 import { SentPayloadButton } from './SentPayloadButton';
+import { TraceIdChip } from './TraceIdChip';
 
 type ItemOf<R extends ConversationItem['role']> = Extract<ConversationItem, { role: R }>;
 
@@ -111,6 +112,11 @@ function AssistantMessage({ item }: { item: ItemOf<'assistant'> }) {
         </p>
       )}
       {item.sent && !item.streaming && <SentPayloadButton itemId={item.id} />}
+      {item.traceId && !item.streaming && (
+        <div className="ai-message__trace">
+          <TraceIdChip traceId={item.traceId} />
+        </div>
+      )}
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { useAiPanelStore } from './aiPanelStore';
 import { ChildAgentCard } from './ChildAgentCard';
 import { DecisionButton, DenyReasonToggle } from './DecisionButton';
 import { DiffCard } from './DiffCard';
+import { TraceIdChip } from './TraceIdChip';
 import { ScreenshotThumbnail } from './ScreenshotThumbnail';
 import { decideStep } from './planRequests';
 import { StepDenyReason } from './StepDenyReason';
@@ -175,6 +176,11 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
       )}
       {detail && <div className="plan-step__detail">{detail}</div>}
       {result.length > 0 && <div className="plan-step__result">{result.join(' · ')}</div>}
+      {step.traceId && (
+        <div className="plan-step__trace">
+          <TraceIdChip traceId={step.traceId} spanId={step.spanId} />
+        </div>
+      )}
       {step.redacted && (
         <div className="plan-step__redacted" data-testid="redacted" title="The model received [REDACTED:kind] in their place">
           {step.redacted}
