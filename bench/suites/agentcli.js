@@ -7,6 +7,7 @@
 //     Where the agent's time goes is in the notes: Node's start, loading the modules (a process
 //     that only imports the agent's chunk), the shell's first prompt (→ `session`), the request
 //     reaching the stub, the first token
+//   - a child agent's start → its first event on the parent's socket (childStart.js)
 //   - approval round trip over stdio: `--approve=stdio --input-format json`, the model proposes
 //     one YELLOW `touch` per plan; the `approval` line written → the step's `started` line read,
 //     against a Node process echoing a JSON line over the same kind of pipes
@@ -19,6 +20,7 @@ import { measure } from '../lib/report.js';
 import { ROOT } from '../lib/root.js';
 import { summary } from '../lib/stats.js';
 import { makeHome, requireBuild } from '../lib/tandem.js';
+import { childStartSamples, reportChildStarts } from './childStart.js';
 
 const ROUNDS = Number(process.env.BENCH_AGENTCLI_ROUNDS ?? 9);
 const STEPS = Number(process.env.BENCH_AGENTCLI_STEPS ?? 20);
@@ -40,6 +42,8 @@ export async function agentcli(report) {
     const run = { home: home.home, env, stub };
     const starts = await measure(report, 'agent cli: start', () => startSamples(run));
     if (starts) reportStarts(report, starts);
+    const children = await measure(report, 'agent cli: child agent start', () => childStartSamples(run, TANDEM, ROUNDS));
+    if (children) reportChildStarts(report, children, START_LIMIT_MS);
     const approvals = await measure(report, 'agent cli: approval round trip over stdio', () => approvalSamples(run));
     if (approvals) reportApprovals(report, approvals);
   } finally {
