@@ -93,3 +93,56 @@ test("a child agent's step that asks is decided on the spawn step's card; the ch
   expect(JSON.stringify(result?.content)).toContain(ANSWER);
   await expect(panel.locator('[data-testid="ai-message"][data-role="assistant"]').last()).toContainText('The child agent made the marker.');
 });
+
+test('a child that runs a command and spawns a grandchild: the grandchild asks on the same card, and the trace links the three processes', async ({ page }) => {
+  const { panel, server } = await ai.start(page);
+  const GRANDCHILD = 'say hello from the grandchild';
+  const CHILD = 'run one command and hand one part on';
+  const replies: Record<'parent' | 'child' | 'grandchild', ScriptedReply[]> = {
+    parent: [[{ toolUse: { id: 'toolu_spawn', name: 'spawn_agent', input: { instruction: CHILD } } }], [{ text: 'The tree is done.' }]],
+    child: [
+      [runCommandTool('toolu_c1', 'echo from-child', 'say hello'), { toolUse: { id: 'toolu_c2', name: 'spawn_agent', input: { instruction: GRANDCHILD } } }],
+      [{ text: 'Child done.' }],
+    ],
+    grandchild: [[runCommandTool('toolu_g1', 'echo from-grandchild', 'say hello')], [{ text: 'Grandchild done.' }]],
+  };
+  ai.model.respond((request) => {
+    const first = JSON.stringify(request.body?.messages?.[0]?.content ?? '');
+    const who = first.includes(GRANDCHILD) ? 'grandchild' : first.includes(CHILD) ? 'child' : 'parent';
+    return replies[who].shift() ?? { status: 500, message: `no reply scripted for the ${who}` };
+  });
+  await sendFromPanel(page, 'do it with a tree of agents');
+
+  const spawn = panel.locator('[data-testid="plan-step"]:has([data-testid="child-agent"])');
+  await spawn.locator('[data-action="approve"]').click();
+  const child = spawn.getByTestId('child-agent');
+  // Every step below asks here, on the spawn step's card: the child's command, its spawn, the grandchild's command.
+  for (const command of ['echo from-child', /agent --parent .* -c '?say hello from the grandchild/, 'echo from-grandchild']) {
+    const asking = spawn.locator('[data-testid="child-approval"]').filter({ hasText: command });
+    await expect(asking).toHaveCount(1);
+    if (command === 'echo from-grandchild') await expect(asking).toContainText(/depth 2/);
+    await asking.getByRole('button', { name: 'Allow', exact: true }).click();
+    await expect(asking).toHaveCount(0);
+  }
+  await expect(child).toHaveAttribute('data-state', 'done');
+  await expect(spawn).toHaveAttribute('data-status', 'done');
+  await expect(panel.locator('[data-testid="ai-message"][data-role="assistant"]').last()).toContainText('The tree is done.');
+
+  // One trace: the child's root under the app's spawn step, the grandchild's under the child's spawn step.
+  const spawnSpanId = await spawn.getByTestId('trace-id').first().getAttribute('data-span-id');
+  type Span = { trace_id: string; span_id: string; parent_span: string | null; name: string; pid: number };
+  const read = (): Span[] =>
+    readFileSync(join(server.home, '.local/state/tandem/traces.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Span);
+  await expect.poll(() => read().filter((span) => span.name === 'invoke_agent').length, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+  const spans = read();
+  const childRoot = spans.find((span) => span.name === 'invoke_agent' && span.parent_span === spawnSpanId);
+  expect(childRoot).toBeDefined();
+  const childSpawn = spans.find((span) => span.pid === childRoot!.pid && span.name === 'execute_tool spawn_agent')!;
+  const grandchildRoot = spans.find((span) => span.name === 'invoke_agent' && span.parent_span === childSpawn.span_id);
+  expect(grandchildRoot).toBeDefined();
+  expect(new Set([childRoot!.trace_id, grandchildRoot!.trace_id, childSpawn.trace_id]).size).toBe(1);
+  expect(new Set([childRoot!.pid, grandchildRoot!.pid]).size).toBe(2);
+});

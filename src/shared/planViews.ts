@@ -165,6 +165,8 @@ export interface ChildApprovalView {
   id: string;
   /** The child's own id of the step that asks. */
   stepId?: string;
+  /** A deeper agent (a grandchild …) whose request the child passed on: who asks. */
+  agent?: { depth: number; pid?: number };
   kind: string;
   command: string;
   purpose: string;

@@ -122,6 +122,7 @@ export class ChildProgress {
       reasons: Array.isArray(message.reasons) ? message.reasons.map(text).filter(Boolean) : [],
       rule: text(message.rule),
       ...(text(message.diff) ? { diff: text(message.diff) } : {}),
+      ...(deeperAgent(message.agent) ? { agent: deeperAgent(message.agent) } : {}),
     };
     this.view.asking.push(asking);
     return { ...message, id, command: asking.command };
@@ -134,4 +135,12 @@ export class ChildProgress {
     const subtype = text(message.subtype);
     this.end(subtype === 'success' ? 'done' : subtype === 'error_interrupted' ? 'stopped' : 'failed', message.is_error === true ? text(message.reason) || subtype : undefined);
   }
+}
+
+/** The `agent` of a request a child passed on from its own child: who asks, further down the tree. */
+function deeperAgent(value: unknown): { depth: number; pid?: number } | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const depth = count((value as Message).depth);
+  const pid = count((value as Message).pid);
+  return depth !== undefined ? { depth, ...(pid !== undefined ? { pid } : {}) } : undefined;
 }

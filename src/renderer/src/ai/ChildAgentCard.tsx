@@ -67,7 +67,7 @@ export function ChildAgentCard({ planId, stepId, spawnStatus, child }: ChildAgen
         </ol>
       )}
       {child.asking.map((request) => (
-        <ChildApprovalCard key={request.id} planId={planId} stepId={stepId} who={who} request={request} />
+        <ChildApprovalCard key={request.id} planId={planId} stepId={stepId} who={request.agent ? childWho(request.agent) : who} request={request} />
       ))}
       {child.filesChanged.length > 0 && (
         <div className="child-agent__files" data-testid="child-files">

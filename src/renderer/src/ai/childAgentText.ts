@@ -2,9 +2,9 @@ import type { ChildAgentView, ChildApprovalView, ChildStepView, StepStatus } fro
 import { formatCount, plural } from '../../../shared/countWords';
 import { formatCost, formatTokens } from './usageFormat';
 
-/** "Child agent · depth 1 · pid 1234": who the nested card is about (and who asks). */
-export function childWho(child: ChildAgentView): string {
-  return ['Child agent', `depth ${child.depth}`, child.pid !== undefined ? `pid ${child.pid}` : undefined].filter(Boolean).join(' · ');
+/** "Child agent · depth 1 · pid 1234": who the nested card is about (and who asks); a grandchild's request names the grandchild. */
+export function childWho(child: Pick<ChildAgentView, 'depth' | 'pid'>): string {
+  return [child.depth > 1 ? 'Descendant agent' : 'Child agent', `depth ${child.depth}`, child.pid !== undefined ? `pid ${child.pid}` : undefined].filter(Boolean).join(' · ');
 }
 
 const STATE_TEXT: Record<ChildAgentView['state'], string> = {
