@@ -34,7 +34,7 @@ export interface AgentHost {
   /** Where the agent's spans go; absent: none are made. */
   tracer?: Tracer;
   /** How this agent starts child agents (spawn_agent); absent: it cannot. */
-  childAgents?: Pick<ChildAgentsHost, 'selfCommand' | 'depth' | 'budgetLeftUsd' | 'asks'>;
+  childAgents?: Pick<ChildAgentsHost, 'selfCommand' | 'depth' | 'budgetLeftUsd' | 'asks' | 'childCost'>;
   /** An `!auto` run started (a pane id) or ended (undefined): Watch mode's hints keep quiet meanwhile. */
   autoChanged?(paneId: number | undefined): void;
 }

@@ -71,7 +71,7 @@ export interface HeadlessEngineOptions {
   /** The run's flags over config.toml (`--max-steps`, `--max-tokens`). */
   adjustSettings?(settings: Settings): Settings;
   /** Child agents' steps that ask go to the run's approval mode; left of the run's budget (`--budget-usd`). */
-  childAgents?: Pick<ChildAgentsHost, 'asks' | 'budgetLeftUsd'>;
+  childAgents?: Pick<ChildAgentsHost, 'asks' | 'budgetLeftUsd' | 'childCost'>;
 }
 
 export class UserError extends Error {}

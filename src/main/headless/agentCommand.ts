@@ -127,6 +127,7 @@ class AgentRun {
           childAgents: {
             asks: (request, from, reply) => this.relayChild(request, from, reply),
             budgetLeftUsd: () => (this.options.budgetUsd !== undefined ? this.options.budgetUsd - this.spentUsd : undefined),
+            childCost: (usd) => this.childCost(usd),
           },
         }),
         cwd: resolve(this.options.cwd ?? '.'),
@@ -291,6 +292,13 @@ class AgentRun {
       return;
     }
     this.approver.relay(parsed.data, reply);
+  }
+
+  /** A child agent ended: its cost counts at once, so a budget the tree has spent stops the run before its next request. */
+  private childCost(usd: number): void {
+    this.spentUsd += usd;
+    const { budgetUsd } = this.options;
+    if (budgetUsd && this.spentUsd >= budgetUsd) this.halt({ kind: 'limit', detail: `--budget-usd ${budgetUsd} was reached ($${this.spentUsd.toFixed(4)} spent, its child agents included)` });
   }
 
   private checkBudgets(event: Extract<AgentStreamEvent, { type: 'usage' }>): void {

@@ -115,4 +115,22 @@ describe('spawn_agent (headless parent)', () => {
     parent.child.stdin!.end();
     await parent.exitCode();
   }, 150_000);
+
+  it("under --approve=policy the spawn runs where the policy names it, and the child's steps that ask are refused with the parent's mode named", async () => {
+    const { model, env, home } = await setup();
+    writeConfigFile(env, 'policy.toml', '[approval.shell]\nallow_patterns = ["* agent --parent *"]\n');
+    model.script(
+      { parts: [spawnCall('s1', { instruction: '# make refused-file' })] },
+      { parts: [runCall('c1', 'touch refused-file')] },
+      { parts: [{ text: 'I was not allowed.' }] },
+      { parts: [{ text: 'The child could not.' }] },
+    );
+    const parent = start(['--approve=policy', '-c', '# have a child make a file'], env, { stdin: 'inherit-closed' });
+    const relayed = await parent.waitFor((event: AgentEvent) => event.type === 'approval_request' && event.agent !== undefined, "the child's request, shown");
+    expect(relayed.command).toBe('touch refused-file');
+    await parent.waitFor((event) => event.type === 'message' && event.text === 'The child could not.', 'the final answer', 120_000);
+    await parent.exitCode();
+    expect(existsSync(join(home, 'refused-file'))).toBe(false);
+    expect(JSON.stringify(model.requests[2]!.body?.messages?.at(-1))).toContain('The parent run (--approve=policy) refuses steps that ask.');
+  }, 120_000);
 });

@@ -112,4 +112,25 @@ describe('tandem agent at a terminal', () => {
     expect(existsSync(join(home, 'never-made'))).toBe(false);
     expect(model.requests).toHaveLength(1);
   }, 120_000);
+
+  it("a child agent's step that asks is asked here too, saying which child asks (spawn_agent under --approve=ask)", async () => {
+    const { model, env, home } = await setup();
+    model.script(
+      { parts: [{ toolUse: { id: 's1', name: 'spawn_agent', input: { instruction: '# make child-made', purpose: 'a child' } } }] },
+      { parts: [run('c1', 'touch child-made')] },
+      { parts: [{ text: 'Child made it.' }] },
+      { parts: [{ text: 'The child made it.' }] },
+    );
+    const agent = atTerminal(['-c', '# have a child make a file'], env);
+    await agent.until((screen) => screen.includes('Run it?'), 'the question about the spawn step');
+    expect(agent.screen()).toMatch(/agent --parent \S+ .*-c '# make child-made'/);
+    agent.terminal.write('y');
+    await agent.until((screen) => /Child agent \(depth 1, pid \d+\) asks: \[YELLOW\] touch child-made/.test(screen), "the child's question");
+    await agent.until((screen) => screen.split('Run it?').length === 3, 'the second prompt');
+    expect(existsSync(join(home, 'child-made'))).toBe(false);
+    agent.terminal.write('y');
+    expect(await agent.exit).toBe(0);
+    expect(existsSync(join(home, 'child-made'))).toBe(true);
+    expect(agent.screen()).toContain('The child made it.');
+  }, 120_000);
 });

@@ -37,6 +37,8 @@ export interface ChildAgentsHost {
   asks?(request: ChildApprovalRequest, from: { depth: number; pid?: number; stepCommand: string }, reply: (answer: ChildApprovalAnswer) => void): void;
   /** A child ended: its usage counts in this conversation. */
   ended(view: ChildAgentView): void;
+  /** A child ended having cost this much: a budget shared with it is checked before the next request. */
+  childCost?(usd: number): void;
 }
 
 interface Child {
@@ -144,6 +146,8 @@ export class ChildAgents {
     child.channel.close();
     if (child.progress.view.state === 'starting' || child.progress.view.state === 'running') child.progress.end('stopped', 'its step ended before it reported a result');
     this.host.ended(child.progress.view);
+    const cost = child.progress.view.usage?.costUsd;
+    if (cost) this.host.childCost?.(cost);
   }
 
   /** Whether a step's command is a spawn this conversation prepared. */

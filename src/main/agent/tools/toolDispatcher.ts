@@ -53,7 +53,7 @@ export interface ToolDispatcherHost {
   /** Screenshots and the window list; absent: look steps say it is not available. */
   desktop?: Desktop;
   /** How child agents start here (spawn_agent); absent: the tool is not offered. */
-  childAgents?: Pick<ChildAgentsHost, 'selfCommand' | 'depth' | 'maxDepth' | 'budgetLeftUsd' | 'asks' | 'model'>;
+  childAgents?: Pick<ChildAgentsHost, 'selfCommand' | 'depth' | 'maxDepth' | 'budgetLeftUsd' | 'asks' | 'model' | 'childCost'>;
 }
 
 /**
@@ -93,6 +93,7 @@ export class ToolDispatcher {
       maxDepth: () => host.childAgents?.maxDepth() ?? 0,
       budgetLeftUsd: () => host.childAgents?.budgetLeftUsd?.(),
       model: host.childAgents?.model,
+      childCost: host.childAgents?.childCost,
       asks: host.childAgents?.asks,
       policyVerdict: (command, cwd) => host.gate.policyVerdict(command, cwd),
       runPolicyFiles: () => host.gate.runPolicyFiles(),
