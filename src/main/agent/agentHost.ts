@@ -32,6 +32,8 @@ export interface AgentHost {
   planRules?(): PlanRules | undefined;
   /** Where the agent's spans go; absent: none are made. */
   tracer?: Tracer;
+  /** A `tandem agent` run: its spans' source is `headless` (or `child`), not the panel. */
+  headless?: boolean;
   /** An `!auto` run started (a pane id) or ended (undefined): Watch mode's hints keep quiet meanwhile. */
   autoChanged?(paneId: number | undefined): void;
 }

@@ -54,7 +54,7 @@ export class AgentSession {
 
   constructor(private readonly host: AgentHost) {
     this.conversation = new Conversation({ surroundings: () => this.surroundings(), emit: (view) => host.emit('agent.conversation', view), log: host.log });
-    this.tracing = host.tracer && new AgentTracing(host.tracer, () => this.conversation.id);
+    this.tracing = host.tracer && new AgentTracing(host.tracer, () => this.conversation.id, host.headless);
     this.models = new ModelChoice(() => host.settings().ai, host.env, host.keys);
     this.budget = new TokenBudget(() => this.settings().session_token_budget);
     this.standing = new StandingContextCache((paneId) => host.pane(paneId));
@@ -75,6 +75,7 @@ export class AgentSession {
         return spent ? { ok: false, reason: 'the session token budget is used up' } : this.models.smallModel(this.settings().small_model);
       },
       countUsage: (usage, model) => this.requests.countUsage(usage, model),
+      tracing: this.tracing,
     });
     const tools = new ToolDispatcher(AGENT_TOOLS, {
       pane: (paneId) => host.pane(paneId),
@@ -180,7 +181,7 @@ export class AgentSession {
       return undefined;
     }
     const scrubbed = scrubSecrets(text);
-    this.tracing?.instruction(text);
+    this.tracing?.instruction(text, source === 'auto' ? 'auto' : 'panel');
     this.conversation.add({
       id: itemId,
       role: 'user',

@@ -9,6 +9,8 @@ export type CliCommand =
   | { kind: 'audit-verify'; file?: string }
   /** `tandem agent …`: its own options (src/main/headless/agentOptions.ts). */
   | { kind: 'agent'; argv: string[] }
+  /** `tandem usage …`: its own options (src/main/cli/usageCommand.ts). */
+  | { kind: 'usage'; argv: string[] }
   | { kind: 'error'; message: string };
 
 export const USAGE = `Usage:
@@ -27,6 +29,8 @@ export const USAGE = `Usage:
   tandem audit verify [--file PATH]
                                  check the agent's audit trail; exit 0 when intact, 1 naming the first broken line,
                                  2 when it cannot be read or the --file does not exist
+  tandem usage [--since 7d|24h|30m|YYYY-MM-DD] [--json]
+                                 tokens and cost of the agent's model requests per day, model and source
   tandem --help | --version`;
 
 export function parseArguments(argv: string[]): CliCommand {
@@ -37,6 +41,7 @@ export function parseArguments(argv: string[]): CliCommand {
   if (command === 'policy') return parsePolicyArguments(rest);
   if (command === 'audit') return parseAuditArguments(rest);
   if (command === 'agent') return { kind: 'agent', argv: rest };
+  if (command === 'usage') return { kind: 'usage', argv: rest };
   if (command !== 'web') return { kind: 'error', message: `Unknown command "${command}".` };
   let port = 0;
   let shell: string | undefined;

@@ -115,6 +115,7 @@ export class Engine {
     });
     this.agent = new AgentSession({
       tracer: this.tracer,
+      headless: options.headless !== undefined,
       settings: () => this.settings,
       env: this.env,
       keys: options.keys ?? new MemoryKeyStore(),

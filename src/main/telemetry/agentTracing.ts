@@ -1,5 +1,6 @@
 import type { PlanStepView } from '../../shared/agent';
 import type { TurnEnd } from '../agent/modelTurn';
+import { costUsd } from '../agent/modelPrices';
 import { scrubSecrets } from '../safety/secretScrubber';
 import type { Span } from './span';
 import type { Tracer } from './tracer';
@@ -8,6 +9,9 @@ import type { Tracer } from './tracer';
 export const GEN_AI_CONVENTIONS = '1.37.0';
 
 const PROVIDER_NAMES: Record<string, string> = { anthropic: 'anthropic', 'openai-compatible': 'openai' };
+
+/** Who a root's model requests were for (`tandem usage` sums by it). */
+export type UsageSource = 'panel' | 'auto' | 'headless' | 'child' | 'summarizer';
 
 interface Action {
   type: string;
@@ -29,15 +33,21 @@ export class AgentTracing {
   private actions: Action[] = [];
   private model: { backend: string; model: string } | undefined;
   private readonly steps = new Map<string, Span>();
+  private source: UsageSource;
 
+  /** `headless`: a `tandem agent` run (a child one when its environment carries a parent trace). */
   constructor(
     private readonly tracer: Tracer,
     private readonly conversationId: () => string,
-  ) {}
+    private readonly headless = false,
+  ) {
+    this.source = this.runSource('panel');
+  }
 
-  /** The user's message that the next loop answers. */
-  instruction(text: string): void {
+  /** The user's message that the next loop answers; `auto` for an `!auto` run's task. */
+  instruction(text: string, from: 'panel' | 'auto' = 'panel'): void {
     this.pendingInstruction = text;
+    this.source = this.runSource(from);
   }
 
   loopStarted(): void {
@@ -49,7 +59,7 @@ export class AgentTracing {
     const instruction = this.pendingInstruction;
     this.pendingInstruction = undefined;
     if (!root) return;
-    root.set({ 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'tandem', 'gen_ai.conversation.id': this.conversationId(), 'tandem.trace.depth': this.tracer.depth });
+    root.set({ 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'tandem', 'gen_ai.conversation.id': this.conversationId(), 'tandem.trace.depth': this.tracer.depth, 'tandem.source': this.source });
     if (instruction !== undefined && this.tracer.includeContent) root.field('instruction', scrubSecrets(instruction).text);
   }
 
@@ -73,20 +83,26 @@ export class AgentTracing {
 
   chatStarted(connection: { backendKind: string; model: string }): Span | undefined {
     this.model = { backend: connection.backendKind, model: connection.model };
-    return this.tracer.startChild(`chat ${connection.model}`, this.root)?.set({
-      'gen_ai.operation.name': 'chat',
-      'gen_ai.provider.name': PROVIDER_NAMES[connection.backendKind] ?? connection.backendKind,
-      'gen_ai.request.model': connection.model,
-      'gen_ai.conversation.id': this.conversationId(),
-    });
+    return this.chatSpan(this.tracer.startChild(`chat ${connection.model}`, this.root), connection, this.source);
+  }
+
+  /** A small-model summary request: under the running instruction when there is one, else a root of its own. */
+  summaryStarted(connection: { backendKind: string; model: string }): Span | undefined {
+    const span = this.root ? this.tracer.startChild(`chat ${connection.model}`, this.root) : this.tracer.startRoot(`chat ${connection.model}`);
+    return this.chatSpan(span, connection, 'summarizer');
+  }
+
+  summaryEnded(span: Span | undefined, model: string, outcome: { usage: { inputTokens: number; outputTokens: number } } | { error: string }): void {
+    if ('usage' in outcome) this.recordUsage(span, model, outcome.usage);
+    else span?.fail().set({ 'error.type': outcome.error });
+    span?.end();
   }
 
   chatEnded(span: Span | undefined, end: TurnEnd): void {
     if (end.kind === 'answered') {
-      const { inputTokens, outputTokens } = end.result.usage;
-      this.tokens.in += inputTokens;
-      this.tokens.out += outputTokens;
-      span?.set({ 'gen_ai.usage.input_tokens': inputTokens, 'gen_ai.usage.output_tokens': outputTokens }).field('tokens_in', inputTokens).field('tokens_out', outputTokens);
+      this.tokens.in += end.result.usage.inputTokens;
+      this.tokens.out += end.result.usage.outputTokens;
+      this.recordUsage(span, this.model?.model ?? '', end.result.usage);
     } else if (end.kind === 'failed') {
       span?.fail().set({ 'error.type': end.error.kind, 'tandem.request.attempts': end.attempts });
     } else {
@@ -139,5 +155,28 @@ export class AgentTracing {
       .field('exit', step.exitCode)
       .field('approval', step.decider?.by)
       .end();
+  }
+
+  private chatSpan(span: Span | undefined, connection: { backendKind: string; model: string }, source: UsageSource): Span | undefined {
+    return span?.set({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': PROVIDER_NAMES[connection.backendKind] ?? connection.backendKind,
+      'gen_ai.request.model': connection.model,
+      'gen_ai.conversation.id': this.conversationId(),
+      'tandem.source': source,
+    });
+  }
+
+  /** Tokens and, when the model has a price, `tandem.cost_usd` (absent: cost unknown). */
+  private recordUsage(span: Span | undefined, model: string, usage: { inputTokens: number; outputTokens: number }): void {
+    span
+      ?.set({ 'gen_ai.usage.input_tokens': usage.inputTokens, 'gen_ai.usage.output_tokens': usage.outputTokens, 'tandem.cost_usd': costUsd(model, usage) })
+      .field('tokens_in', usage.inputTokens)
+      .field('tokens_out', usage.outputTokens);
+  }
+
+  private runSource(from: 'panel' | 'auto'): UsageSource {
+    if (!this.headless) return from;
+    return this.tracer.inheritsTrace ? 'child' : 'headless';
   }
 }

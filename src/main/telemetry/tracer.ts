@@ -46,6 +46,11 @@ export class Tracer {
     return this.inherited?.depth ?? 0;
   }
 
+  /** This process was started inside a trace (a parent agent's step, TRACEPARENT in its environment). */
+  get inheritsTrace(): boolean {
+    return this.inherited !== undefined;
+  }
+
   /** A root span (an instruction), or undefined when telemetry is off. */
   startRoot(name: string): Span | undefined {
     if (!this.enabled) return undefined;

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { ConversationItem, ConversationView, PlanView } from '../../../shared/agent';
 import type { EngineLog } from '../../log/engineLog';
 import type { AgentContent, AgentMessage } from '../backends/modelBackend';
-import { estimateCostUsd, modelFacts } from '../modelCatalog';
+import { modelFacts } from '../modelCatalog';
+import { costUsd } from '../modelPrices';
 import { withRecentImages } from '../vision/recentImages';
 import { appendMessage, BROKE_OFF_MARK, fitHistory } from './conversationHistory';
 import { compactHistory, type CompactionFacts } from './historyCompaction';
@@ -153,7 +154,7 @@ export class Conversation {
   countUsage(usage: { inputTokens: number; outputTokens: number }, model: string): void {
     this.usage.inputTokens += usage.inputTokens;
     this.usage.outputTokens += usage.outputTokens;
-    const cost = estimateCostUsd(model, usage.inputTokens, usage.outputTokens);
+    const cost = costUsd(model, usage);
     if (cost !== undefined) this.costUsd = (this.costUsd ?? 0) + cost;
   }
 
@@ -213,7 +214,7 @@ export class Conversation {
         inputTokens: this.usage.inputTokens,
         outputTokens: this.usage.outputTokens,
         // Nothing priced yet: $0.00 for a model with a list price, no cost for one without (a local model).
-        costUsd: this.costUsd ?? estimateCostUsd(model, 0, 0),
+        costUsd: this.costUsd ?? costUsd(model, { inputTokens: 0, outputTokens: 0 }),
         contextTokens: this.usage.contextTokens,
         contextWindow: modelFacts(model).contextWindow,
       },
