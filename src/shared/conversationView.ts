@@ -78,6 +78,8 @@ export type ConversationItem =
       attempts?: number;
       /** "What was sent" for the failed request (`agent.sent` takes this id). */
       sentId?: string;
+      /** The request was refused before it was sent: today's spend reached `[ai] daily_budget_usd`. */
+      dailyBudget?: boolean;
       at: number;
     }
   | {

@@ -12,6 +12,7 @@ import type { AgentContent } from './backends/modelBackend';
 import { AutoMode } from './auto/autoMode';
 import { attachBlocks } from './conversation/attachments';
 import { Conversation, type ConversationSurroundings } from './conversation/conversation';
+import { DailySpend } from './dailySpend';
 import { ModelChoice, type BackendKind } from './modelConnection';
 import { ModelLists } from './modelList';
 import { ModelRequests } from './modelRequests';
@@ -41,6 +42,7 @@ export class AgentSession {
   private readonly models: ModelChoice;
   private readonly modelLists = new ModelLists();
   private readonly budget: TokenBudget;
+  private readonly daily: DailySpend;
   private readonly tools: ToolDispatcher;
   private readonly userCommand = new UserCommand();
   private readonly standing: StandingContextCache;
@@ -57,6 +59,10 @@ export class AgentSession {
     this.tracing = host.tracer && new AgentTracing(host.tracer, () => this.conversation.id, host.headless);
     this.models = new ModelChoice(() => host.settings().ai, host.env, host.keys);
     this.budget = new TokenBudget(() => this.settings().session_token_budget);
+    this.daily = new DailySpend({
+      limitUsd: () => this.settings().daily_budget_usd,
+      traceFile: () => (host.tracer?.enabled ? host.tracer.file : undefined),
+    });
     this.standing = new StandingContextCache((paneId) => host.pane(paneId));
     this.auto = new AutoMode({
       settings: () => host.settings().companion,
@@ -71,8 +77,9 @@ export class AgentSession {
     });
     this.summarizer = new Summarizer({
       smallModel: () => {
-        const spent = this.budget.exhausted();
-        return spent ? { ok: false, reason: 'the session token budget is used up' } : this.models.smallModel(this.settings().small_model);
+        if (this.budget.exhausted()) return { ok: false, reason: 'the session token budget is used up' };
+        if (this.daily.refusal()) return { ok: false, reason: "today's spend reached [ai] daily_budget_usd" };
+        return this.models.smallModel(this.settings().small_model);
       },
       countUsage: (usage, model) => this.requests.countUsage(usage, model),
       tracing: this.tracing,
@@ -98,6 +105,7 @@ export class AgentSession {
       conversation: this.conversation,
       models: this.models,
       budget: this.budget,
+      daily: this.daily,
       tools,
       standing: this.standing,
       settings: () => host.settings(),

@@ -5,6 +5,7 @@ import type { Settings } from '../../shared/settings';
 import { estimateTokens } from '../context/tokenEstimate';
 import type { AgentMessage, ModelResult } from './backends/modelBackend';
 import type { Conversation } from './conversation/conversation';
+import type { DailySpend } from './dailySpend';
 import { BROKE_OFF_MARK, estimateMessagesTokens } from './conversation/conversationHistory';
 import { modelFacts } from './modelCatalog';
 import { NO_MODEL, type ModelChoice, type ModelConnection } from './modelConnection';
@@ -23,6 +24,8 @@ export interface ModelRequestsHost {
   conversation: Conversation;
   models: ModelChoice;
   budget: TokenBudget;
+  /** Today's spend against `[ai] daily_budget_usd`: past it, no request goes out. */
+  daily?: Pick<DailySpend, 'refresh' | 'refusal' | 'record'>;
   tools: Pick<ToolDispatcher, 'toolUse' | 'definitions' | 'responseComplete' | 'responseDropped'>;
   standing: StandingContextCache;
   settings(): Settings;
@@ -62,6 +65,7 @@ export class ModelRequests {
   countUsage(usage: { inputTokens: number; outputTokens: number }, model: string): void {
     const { conversation, budget } = this.host;
     conversation.countUsage(usage, model);
+    this.host.daily?.record(model, usage);
     this.host.used?.(usage.inputTokens + usage.outputTokens);
     const warning = budget.count(usage.inputTokens + usage.outputTokens);
     if (warning) conversation.addError(warning);
@@ -84,6 +88,12 @@ export class ModelRequests {
     const spent = budget.exhausted();
     if (spent) {
       conversation.addError(spent);
+      return undefined;
+    }
+    await this.host.daily?.refresh();
+    const overBudget = this.host.daily?.refusal();
+    if (overBudget) {
+      conversation.addError(overBudget, { dailyBudget: true });
       return undefined;
     }
     const conversationId = conversation.id;

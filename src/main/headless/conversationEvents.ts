@@ -146,7 +146,7 @@ export class ConversationEvents {
       case 'error':
         if (this.errors.has(item.id)) return true;
         this.errors.add(item.id);
-        this.emit({ type: 'error', message: item.text, ...(item.retryable !== undefined ? { retryable: item.retryable } : {}) });
+        this.emit({ type: 'error', message: item.text, ...(item.retryable !== undefined ? { retryable: item.retryable } : {}), ...(item.dailyBudget ? { code: 'daily_budget' as const } : {}) });
         return true;
       default:
         return true;

@@ -70,10 +70,17 @@ export class Conversation {
   }
 
   /** An error for the user, recorded in the engine log unless it was already; a failed request's error offers Retry. */
-  addError(text: string, options: { logged?: boolean; request?: { attempts: number; sentId?: string } } = {}): void {
+  addError(text: string, options: { logged?: boolean; request?: { attempts: number; sentId?: string }; dailyBudget?: boolean } = {}): void {
     if (!options.logged) this.options.log?.error('model', text);
     const request = options.request;
-    this.add({ id: randomUUID(), role: 'error', text, at: Date.now(), ...(request && { retryable: true, attempts: request.attempts, sentId: request.sentId }) });
+    this.add({
+      id: randomUUID(),
+      role: 'error',
+      text,
+      at: Date.now(),
+      ...(request && { retryable: true, attempts: request.attempts, sentId: request.sentId }),
+      ...(options.dailyBudget && { dailyBudget: true }),
+    });
   }
 
   /** Another request goes out: older failures are no longer the one Retry would send. */
