@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { localDay, type UsageReport } from '../../../src/main/telemetry/usageReport';
@@ -46,6 +46,13 @@ describe('tandem usage', () => {
     // A run whose environment carries a parent's trace is a child agent.
     const child = { TANDEM_MODEL: 'llama-local-7b', TRACEPARENT: `00-${'c'.repeat(32)}-${'d'.repeat(16)}-01`, TANDEM_TRACE_DEPTH: '1' };
     expect(await start(['-c', '# second'], env, { stdin: 'inherit-closed', env: child }).exitCode()).toBe(0);
+
+    // The spans themselves: each chat span its cost (absent when unknown), each root its source.
+    const spans = readFileSync(join(env.XDG_STATE_HOME!, 'tandem', 'traces.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { name: string; attributes: Record<string, unknown> });
+    const chat = (name: string) => spans.find((span) => span.name === name)!.attributes;
+    expect(chat('chat claude-sonnet-5-5')['tandem.cost_usd']).toBeCloseTo(SONNET_COST, 10);
+    expect(chat('chat llama-local-7b')).not.toHaveProperty('tandem.cost_usd');
+    expect(spans.filter((span) => span.name === 'invoke_agent').map((span) => span.attributes['tandem.source'])).toEqual(['headless', 'child']);
 
     const json = await usage(['--json', '--since', '24h'], env);
     expect(json.code).toBe(0);
