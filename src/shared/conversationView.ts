@@ -80,6 +80,8 @@ export type ConversationItem =
       sentId?: string;
       /** The request was refused before it was sent: today's spend reached `[ai] daily_budget_usd`. */
       dailyBudget?: boolean;
+      /** No backend answered (§14.8): the card offers to queue the instruction until one does. */
+      offerQueue?: boolean;
       at: number;
     }
   | {
@@ -193,6 +195,16 @@ export interface ConversationView {
   policyProblems: string[];
   /** The `!auto` run working now, if one is. */
   auto?: AutoView;
+  /** Instructions queued because no backend answered (§14.8), sent when one does. */
+  offline?: OfflineView;
+}
+
+export interface OfflineView {
+  instructions: { text: string; at: number }[];
+  /** Checks that found no backend since they were queued. */
+  checks: number;
+  /** When the next check goes out (absent while one runs). */
+  nextCheckAt?: number;
 }
 
 /** The models the picker offers for a backend. */

@@ -32,8 +32,10 @@ export interface AgentHost {
   planRules?(): PlanRules | undefined;
   /** Where the agent's spans go; absent: none are made. */
   tracer?: Tracer;
-  /** A `tandem agent` run: its spans' source is `headless` (or `child`), not the panel. */
+  /** A `tandem agent` run: its spans' source is `headless` (or `child`), not the panel; nothing is queued offline. */
   headless?: boolean;
+  /** Where instructions queued while no backend answers are kept across restarts (and restored from). */
+  queueFile?: string;
   /** An `!auto` run started (a pane id) or ended (undefined): Watch mode's hints keep quiet meanwhile. */
   autoChanged?(paneId: number | undefined): void;
 }

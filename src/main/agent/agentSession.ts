@@ -13,6 +13,7 @@ import { AutoMode } from './auto/autoMode';
 import { attachBlocks } from './conversation/attachments';
 import { Conversation, type ConversationSurroundings } from './conversation/conversation';
 import { DailySpend } from './dailySpend';
+import { OfflineQueue } from './offline/offlineQueue';
 import { ModelChoice, type BackendKind } from './modelConnection';
 import { ModelLists } from './modelList';
 import { ModelRequests } from './modelRequests';
@@ -43,6 +44,8 @@ export class AgentSession {
   private readonly modelLists = new ModelLists();
   private readonly budget: TokenBudget;
   private readonly daily: DailySpend;
+  /** §14.8: instructions no backend answered, queued at the user's word (the app only). */
+  private readonly offline: OfflineQueue | undefined;
   private readonly tools: ToolDispatcher;
   private readonly userCommand = new UserCommand();
   private readonly standing: StandingContextCache;
@@ -63,6 +66,16 @@ export class AgentSession {
       limitUsd: () => this.settings().daily_budget_usd,
       traceFile: () => (host.tracer?.enabled ? host.tracer.file : undefined),
     });
+    this.offline = host.headless
+      ? undefined
+      : new OfflineQueue({
+          file: host.queueFile,
+          conversation: this.conversation,
+          busy: () => this.loop.running || this.requests.current !== undefined,
+          run: (resend) => void this.loop.run(resend),
+          firstCheckMs: host.retryBaseMs && host.retryBaseMs * 15,
+          onError: (error) => host.log?.warning('session', error.message),
+        });
     this.standing = new StandingContextCache((paneId) => host.pane(paneId));
     this.auto = new AutoMode({
       settings: () => host.settings().companion,
@@ -106,6 +119,7 @@ export class AgentSession {
       models: this.models,
       budget: this.budget,
       daily: this.daily,
+      offline: this.offline,
       tools,
       standing: this.standing,
       settings: () => host.settings(),
@@ -117,6 +131,7 @@ export class AgentSession {
       tracing: this.tracing,
     });
     this.loop = new AgentLoop({ conversation: this.conversation, requests: this.requests, tools, auto: this.auto, budget: this.budget, tracing: this.tracing });
+    this.offline?.restore();
   }
 
   view(): ConversationView {
@@ -149,6 +164,14 @@ export class AgentSession {
   /** The model picker's list for a backend: the endpoint's own, or the catalog. */
   listModels(backend?: BackendKind): Promise<ModelList> {
     return this.modelLists.list(backend ? this.models.connectionFor(backend) : this.models.connection());
+  }
+
+  /** The no-backend card's "Queue it", the queue banner's "Retry now" and "Discard". */
+  offlineAction(action: 'queue' | 'retry' | 'discard'): void {
+    if (!this.offline) throw new Error('Instructions are queued only in the app.');
+    if (action === 'queue') this.offline.queueUnanswered();
+    else if (action === 'retry') this.offline.check();
+    else this.offline.discard();
   }
 
   /** The window closed (GrantLifetime): its session grants end. */
@@ -205,6 +228,7 @@ export class AgentSession {
     if (autoEnd) content.unshift({ type: 'text', text: autoEnd });
     if (text) content.push({ type: 'text', text: modelHint ? `${scrubbed.text}\n${modelHint}` : scrubbed.text });
     this.conversation.queue(content, true);
+    if (this.offline?.active) this.offline.add(text);
     void this.loop.run();
     return itemId;
   }
@@ -324,6 +348,7 @@ export class AgentSession {
     this.cancel(true);
     this.auto.takeEndNote();
     this.tools.reset();
+    this.offline?.discard();
     this.conversation.reset();
     this.models.fallbacks.reset();
     return this.view();
@@ -354,6 +379,7 @@ export class AgentSession {
 
   dispose(): void {
     this.cancel(true);
+    this.offline?.dispose();
     this.conversation.dispose();
   }
 
@@ -396,6 +422,7 @@ export class AgentSession {
       grants: this.host.gate.grants.list().map(({ shape, example }) => ({ shape, example })),
       policyProblems: this.host.gate.policyProblems(),
       auto: this.auto.view(),
+      offline: this.offline?.view(),
     };
   }
 

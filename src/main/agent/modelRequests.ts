@@ -9,7 +9,8 @@ import type { DailySpend } from './dailySpend';
 import { BROKE_OFF_MARK, estimateMessagesTokens } from './conversation/conversationHistory';
 import { modelFacts } from './modelCatalog';
 import { NO_MODEL, type ModelChoice, type ModelConnection } from './modelConnection';
-import type { FallbackStep } from './modelFallback';
+import { describeConnection, type FallbackStep } from './modelFallback';
+import type { OfflineQueue } from './offline/offlineQueue';
 import { ModelTurn, type TurnEnd } from './modelTurn';
 import type { StandingContextCache } from './standingContextCache';
 import { SYSTEM_PROMPT } from './systemPrompt';
@@ -36,6 +37,8 @@ export interface ModelRequestsHost {
   /** An answer used these tokens (an auto run counts them). */
   used?(tokens: number): void;
   retryBaseMs?: number;
+  /** Instructions queued because no backend answered (the app's panel; absent headless). */
+  offline?: Pick<OfflineQueue, 'active' | 'checkFailed' | 'delivered'>;
   /** Each request to a backend is a `chat {model}` span. */
   tracing?: Pick<AgentTracing, 'chatStarted' | 'chatEnded'>;
 }
@@ -114,9 +117,11 @@ export class ModelRequests {
     const settings = this.host.settings();
     const standing = await this.host.standing.build(this.host.paneId(), settings.ai.context_blocks, settings.context.include_env, this.host.env);
     const system = `${SYSTEM_PROMPT}\n\n${standing}`;
+    const tried: string[] = [];
     try {
       for (;;) {
         const backend = connection.backend!;
+        tried.push(describeConnection(connection));
         const messages = this.historyFor(connection.model, system);
         const offered = await tools.definitions({ backend: backend.kind, model: connection.model, computerUse: settings.ai.computer_use });
         const request = { model: connection.model, system, messages, ...offered, maxTokens: settings.ai.max_output_tokens };
@@ -136,7 +141,7 @@ export class ModelRequests {
             continue;
           }
         }
-        return this.settle(turn, end, connection.model);
+        return this.settle(turn, end, connection.model, tried);
       }
     } finally {
       this.turn = undefined;
@@ -157,10 +162,11 @@ export class ModelRequests {
     return messages;
   }
 
-  private settle(turn: ModelTurn, end: TurnEnd, model: string): ModelResult | undefined {
-    const { conversation, tools } = this.host;
+  private settle(turn: ModelTurn, end: TurnEnd, model: string, tried: string[]): ModelResult | undefined {
+    const { conversation, tools, offline } = this.host;
     if (end.kind === 'answered') {
       const { usage, content } = end.result;
+      offline?.delivered();
       this.countUsage(usage, model);
       conversation.appendToHistory('assistant', content);
       tools.responseComplete();
@@ -170,7 +176,18 @@ export class ModelRequests {
     const cut = end.kind === 'cancelled' ? CANCELLED_MARK : BROKE_OFF_MARK;
     if (turn.item.text) conversation.appendToHistory('assistant', [{ type: 'text', text: `${turn.item.text}\n${cut}` }]);
     tools.responseDropped();
-    if (end.kind === 'failed') conversation.addError(end.error.message, { request: { attempts: end.attempts, sentId: turn.item.id } });
+    if (end.kind !== 'failed') return undefined;
+    if (!end.error.unreachable) {
+      conversation.addError(end.error.message, { request: { attempts: end.attempts, sentId: turn.item.id } });
+      return undefined;
+    }
+    // §14.8: nothing answered. While instructions are queued, this was one more check (the panel's banner says so).
+    if (offline?.active) {
+      offline.checkFailed();
+      return undefined;
+    }
+    const text = tried.length > 1 ? `No backend answered: ${tried.join(', then ')}. The last one: ${end.error.message}` : end.error.message;
+    conversation.addError(text, { request: { attempts: end.attempts, sentId: turn.item.id }, offerQueue: offline !== undefined });
     return undefined;
   }
 }

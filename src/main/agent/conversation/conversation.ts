@@ -13,7 +13,7 @@ export type AssistantItem = Extract<ConversationItem, { role: 'assistant' }>;
 export type RetryItem = Extract<ConversationItem, { role: 'retry' }>;
 
 /** What the view shows besides the conversation itself: the agent's state, model, budget and grants. */
-export type ConversationSurroundings = Pick<ConversationView, 'status' | 'statusDetail' | 'backend' | 'model' | 'setupHint' | 'budget' | 'grants' | 'policyProblems' | 'auto'>;
+export type ConversationSurroundings = Pick<ConversationView, 'status' | 'statusDetail' | 'backend' | 'model' | 'setupHint' | 'budget' | 'grants' | 'policyProblems' | 'auto' | 'offline'>;
 
 export interface ConversationOptions {
   surroundings(): ConversationSurroundings;
@@ -70,7 +70,7 @@ export class Conversation {
   }
 
   /** An error for the user, recorded in the engine log unless it was already; a failed request's error offers Retry. */
-  addError(text: string, options: { logged?: boolean; request?: { attempts: number; sentId?: string }; dailyBudget?: boolean } = {}): void {
+  addError(text: string, options: { logged?: boolean; request?: { attempts: number; sentId?: string }; dailyBudget?: boolean; offerQueue?: boolean } = {}): void {
     if (!options.logged) this.options.log?.error('model', text);
     const request = options.request;
     this.add({
@@ -80,6 +80,7 @@ export class Conversation {
       at: Date.now(),
       ...(request && { retryable: true, attempts: request.attempts, sentId: request.sentId }),
       ...(options.dailyBudget && { dailyBudget: true }),
+      ...(options.offerQueue && { offerQueue: true }),
     });
   }
 
@@ -209,7 +210,7 @@ export class Conversation {
   }
 
   view(): ConversationView {
-    const { status, statusDetail, backend, model, setupHint, budget, grants, policyProblems, auto } = this.options.surroundings();
+    const { status, statusDetail, backend, model, setupHint, budget, grants, policyProblems, auto, offline } = this.options.surroundings();
     return {
       id: this.currentId,
       items: this.list.map((item) => (item.role === 'plan' ? { ...item, plan: item.plan } : { ...item })),
@@ -233,6 +234,7 @@ export class Conversation {
       grants,
       policyProblems,
       ...(auto ? { auto } : {}),
+      ...(offline ? { offline } : {}),
     };
   }
 
