@@ -52,7 +52,7 @@ describe('no backend answers (§14.8)', () => {
     expect(model.requests).toHaveLength(0);
 
     await client.request('agent.offline', { action: 'queue' });
-    const queued = latest(client)!;
+    const queued = await client.waitFor(() => (latest(client)?.offline ? latest(client) : undefined), 10_000, 'the queue bar');
     expect(queued.offline?.instructions.map((instruction) => instruction.text)).toEqual(['deploy the fix']);
     expect(errorCard(queued.items)?.offerQueue).toBe(false);
     const file = join(home, '.local/state/tandem/queued.json');

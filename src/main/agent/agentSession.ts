@@ -12,7 +12,6 @@ import type { AgentContent } from './backends/modelBackend';
 import { AutoMode } from './auto/autoMode';
 import { attachBlocks } from './conversation/attachments';
 import { Conversation, type ConversationSurroundings } from './conversation/conversation';
-import { DailySpend } from './dailySpend';
 import { OfflineQueue } from './offline/offlineQueue';
 import { ModelChoice, type BackendKind } from './modelConnection';
 import { ModelLists } from './modelList';
@@ -43,7 +42,6 @@ export class AgentSession {
   private readonly models: ModelChoice;
   private readonly modelLists = new ModelLists();
   private readonly budget: TokenBudget;
-  private readonly daily: DailySpend;
   /** §14.8: instructions no backend answered, queued at the user's word (the app only). */
   private readonly offline: OfflineQueue | undefined;
   private readonly tools: ToolDispatcher;
@@ -62,10 +60,6 @@ export class AgentSession {
     this.tracing = host.tracer && new AgentTracing(host.tracer, () => this.conversation.id, host.headless);
     this.models = new ModelChoice(() => host.settings().ai, host.env, host.keys);
     this.budget = new TokenBudget(() => this.settings().session_token_budget);
-    this.daily = new DailySpend({
-      limitUsd: () => this.settings().daily_budget_usd,
-      traceFile: () => (host.tracer?.enabled ? host.tracer.file : undefined),
-    });
     this.offline = host.headless
       ? undefined
       : new OfflineQueue({
@@ -91,7 +85,7 @@ export class AgentSession {
     this.summarizer = new Summarizer({
       smallModel: () => {
         if (this.budget.exhausted()) return { ok: false, reason: 'the session token budget is used up' };
-        if (this.daily.refusal()) return { ok: false, reason: "today's spend reached [ai] daily_budget_usd" };
+        if (this.requests.daily.refusal()) return { ok: false, reason: "today's spend reached [ai] daily_budget_usd" };
         return this.models.smallModel(this.settings().small_model);
       },
       countUsage: (usage, model) => this.requests.countUsage(usage, model),
@@ -118,7 +112,6 @@ export class AgentSession {
       conversation: this.conversation,
       models: this.models,
       budget: this.budget,
-      daily: this.daily,
       offline: this.offline,
       tools,
       standing: this.standing,
@@ -128,6 +121,7 @@ export class AgentSession {
       paneId: () => this.paneId(),
       used: (tokens) => this.auto.countTokens(tokens),
       retryBaseMs: host.retryBaseMs,
+      tracer: host.tracer,
       tracing: this.tracing,
     });
     this.loop = new AgentLoop({ conversation: this.conversation, requests: this.requests, tools, auto: this.auto, budget: this.budget, tracing: this.tracing });
@@ -169,9 +163,7 @@ export class AgentSession {
   /** The no-backend card's "Queue it", the queue banner's "Retry now" and "Discard". */
   offlineAction(action: 'queue' | 'retry' | 'discard'): void {
     if (!this.offline) throw new Error('Instructions are queued only in the app.');
-    if (action === 'queue') this.offline.queueUnanswered();
-    else if (action === 'retry') this.offline.check();
-    else this.offline.discard();
+    this.offline.act(action);
   }
 
   /** The window closed (GrantLifetime): its session grants end. */

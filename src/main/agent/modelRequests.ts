@@ -5,7 +5,7 @@ import type { Settings } from '../../shared/settings';
 import { estimateTokens } from '../context/tokenEstimate';
 import type { AgentMessage, ModelResult } from './backends/modelBackend';
 import type { Conversation } from './conversation/conversation';
-import type { DailySpend } from './dailySpend';
+import { DailySpend } from './dailySpend';
 import { BROKE_OFF_MARK, estimateMessagesTokens } from './conversation/conversationHistory';
 import { modelFacts } from './modelCatalog';
 import { NO_MODEL, type ModelChoice, type ModelConnection } from './modelConnection';
@@ -15,6 +15,7 @@ import { ModelTurn, type TurnEnd } from './modelTurn';
 import type { StandingContextCache } from './standingContextCache';
 import { SYSTEM_PROMPT } from './systemPrompt';
 import type { AgentTracing } from '../telemetry/agentTracing';
+import type { Tracer } from '../telemetry/tracer';
 import type { TokenBudget } from './tokenBudget';
 import type { ToolDispatcher } from './tools/toolDispatcher';
 
@@ -25,8 +26,6 @@ export interface ModelRequestsHost {
   conversation: Conversation;
   models: ModelChoice;
   budget: TokenBudget;
-  /** Today's spend against `[ai] daily_budget_usd`: past it, no request goes out. */
-  daily?: Pick<DailySpend, 'refresh' | 'refusal' | 'record'>;
   tools: Pick<ToolDispatcher, 'toolUse' | 'definitions' | 'responseComplete' | 'responseDropped'>;
   standing: StandingContextCache;
   settings(): Settings;
@@ -39,6 +38,8 @@ export interface ModelRequestsHost {
   retryBaseMs?: number;
   /** Instructions queued because no backend answered (the app's panel; absent headless). */
   offline?: Pick<OfflineQueue, 'active' | 'checkFailed' | 'delivered'>;
+  /** Where spans go: today's spend is read from its file. */
+  tracer?: Pick<Tracer, 'enabled' | 'file'>;
   /** Each request to a backend is a `chat {model}` span. */
   tracing?: Pick<AgentTracing, 'chatStarted' | 'chatEnded'>;
 }
@@ -51,8 +52,15 @@ export interface ModelRequestsHost {
  */
 export class ModelRequests {
   private turn: ModelTurn | undefined;
+  /** Today's spend against `[ai] daily_budget_usd`: past it, no request goes out. */
+  readonly daily: DailySpend;
 
-  constructor(private readonly host: ModelRequestsHost) {}
+  constructor(private readonly host: ModelRequestsHost) {
+    this.daily = new DailySpend({
+      limitUsd: () => host.settings().ai.daily_budget_usd,
+      traceFile: () => (host.tracer?.enabled ? host.tracer.file : undefined),
+    });
+  }
 
   /** The request in flight, if one is. */
   get current(): ModelTurn | undefined {
@@ -68,7 +76,7 @@ export class ModelRequests {
   countUsage(usage: { inputTokens: number; outputTokens: number }, model: string): void {
     const { conversation, budget } = this.host;
     conversation.countUsage(usage, model);
-    this.host.daily?.record(model, usage);
+    this.daily.record(model, usage);
     this.host.used?.(usage.inputTokens + usage.outputTokens);
     const warning = budget.count(usage.inputTokens + usage.outputTokens);
     if (warning) conversation.addError(warning);
@@ -93,8 +101,8 @@ export class ModelRequests {
       conversation.addError(spent);
       return undefined;
     }
-    await this.host.daily?.refresh();
-    const overBudget = this.host.daily?.refusal();
+    await this.daily.refresh();
+    const overBudget = this.daily.refusal();
     if (overBudget) {
       conversation.addError(overBudget, { dailyBudget: true });
       return undefined;

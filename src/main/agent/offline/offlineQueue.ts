@@ -50,6 +50,13 @@ export class OfflineQueue {
     return { instructions: this.instructions.map((instruction) => ({ ...instruction })), checks: this.checks, ...(this.nextCheckAt ? { nextCheckAt: this.nextCheckAt } : {}) };
   }
 
+  /** The card's "Queue it", the bar's "Retry now" and "Discard". */
+  act(action: 'queue' | 'retry' | 'discard'): void {
+    if (action === 'queue') this.queueUnanswered();
+    else if (action === 'retry') this.check();
+    else this.discard();
+  }
+
   /** The card's "Queue it": the instruction no backend answered waits for one. */
   queueUnanswered(): void {
     const card = [...this.host.conversation.items].reverse().find((item) => item.role === 'error');
