@@ -1,5 +1,4 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { latest, waitForIdleWithAnswer } from '../support/agentConversation';
 import { useAgentCli } from '../support/agentCli';
 import { useAgentEngine } from '../support/agentEngine';
 import { deadPort } from '../support/deadPort';
+import { forwardPort } from '../support/portForwarder';
 
 // §14.8 with the engine, a real bash and the real SDKs: the configured backend and its
 // [[ai.fallback]] refuse connections; later one answers (a loopback forwarder to the scripted
@@ -20,17 +20,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-/** Starts answering on `port`: every connection is forwarded to `target`. */
 async function comeAlive(port: number, target: string): Promise<void> {
-  const { port: targetPort } = new URL(target);
-  const server: Server = createServer((socket) => {
-    const upstream = createConnection({ host: '127.0.0.1', port: Number(targetPort) });
-    socket.pipe(upstream).pipe(socket);
-    socket.on('error', () => upstream.destroy());
-    upstream.on('error', () => socket.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  cleanups.push(await forwardPort(port, target));
 }
 
 async function deadBackends() {
