@@ -33,6 +33,20 @@ describe('[ai] daily_budget_usd in the panel', () => {
   });
 });
 
+describe('[ai] daily_budget_usd in an !auto run', () => {
+  it('the step that ran stays; the run ends at the budget, says which limit, and its requests are source auto', async () => {
+    const { client, model, paneId, home } = await open({ configToml: '[ai]\ndaily_budget_usd = 0.005\n' });
+    model.script({ parts: [{ toolUse: { id: 'toolu_a', name: 'run_command', input: { command: 'echo auto-step', purpose: 'a step' } } }], usage: { inputTokens: 1_000, outputTokens: 200 } }, { parts: [{ text: 'Never sent.' }] });
+    await client.request('agent.auto', { paneId, task: 'do the task' });
+    const summary = await client.waitFor(() => latest(client)?.items.find((item) => item.role === 'summary'), 30_000, 'the auto summary');
+    expect(summary.role === 'summary' && summary.summary.end).toEqual({ kind: 'limit', limit: 'daily-budget', detail: "today's spend reached the daily budget ([ai] daily_budget_usd)" });
+    expect(summary.role === 'summary' && summary.summary.steps[0]).toMatchObject({ command: 'echo auto-step', status: 'done' });
+    expect(model.requests).toHaveLength(1);
+    await waitUntil(() => spansIn(home).some((span) => span.name === 'invoke_agent'), 'the run in the traces file');
+    expect(spansIn(home).find((span) => span.name === 'chat claude-sonnet-5-5')?.attributes['tandem.source']).toBe('auto');
+  });
+});
+
 describe('the sources of model requests in the traces', () => {
   it('a panel instruction is source panel; the small model’s summary of a long block is a chat span with source summarizer under it', async () => {
     const { client, model, paneId, home } = await open();

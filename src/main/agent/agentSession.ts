@@ -124,7 +124,7 @@ export class AgentSession {
       tracer: host.tracer,
       tracing: this.tracing,
     });
-    this.loop = new AgentLoop({ conversation: this.conversation, requests: this.requests, tools, auto: this.auto, budget: this.budget, tracing: this.tracing });
+    this.loop = new AgentLoop({ conversation: this.conversation, requests: this.requests, tools, auto: this.auto, budget: this.budget, daily: this.requests.daily, tracing: this.tracing });
     this.offline?.restore();
   }
 
