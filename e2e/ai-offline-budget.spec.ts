@@ -43,5 +43,6 @@ test('a daily budget reached refuses the next message before it is sent, with a 
   const card = panel.locator('[data-testid="ai-message"][data-role="error"]');
   await expect(card).toContainText("today's model spend is $0.0060, which reaches the daily budget of $0.0050 ([ai] daily_budget_usd)");
   await expect(card).toContainText('raise daily_budget_usd in the [ai] section');
+  await expect(panel.getByTestId('daily-budget-warning')).toContainText('Daily budget reached: $0.006 of $0.005 today ([ai] daily_budget_usd).');
   expect(ai.model.requests).toHaveLength(1);
 });

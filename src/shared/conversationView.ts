@@ -197,6 +197,16 @@ export interface ConversationView {
   auto?: AutoView;
   /** Instructions queued because no backend answered (§14.8), sent when one does. */
   offline?: OfflineView;
+  dailyBudget?: DailyBudgetView;
+}
+
+/** `[ai] daily_budget_usd` while one is set. */
+export interface DailyBudgetView {
+  /** Today's spend as last read (every process), in USD. */
+  spentUsd: number;
+  limitUsd: number;
+  /** Models asked here that have no price: their requests are not counted. */
+  unpriced: string[];
 }
 
 export interface OfflineView {

@@ -415,6 +415,7 @@ export class AgentSession {
       policyProblems: this.host.gate.policyProblems(),
       auto: this.auto.view(),
       offline: this.offline?.view(),
+      dailyBudget: this.requests.daily.view(),
     };
   }
 

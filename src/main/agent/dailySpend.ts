@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import type { DailyBudgetView } from '../../shared/conversationView';
 import { readUsageEntries } from '../telemetry/usageLedger';
 import { localDay } from '../telemetry/usageReport';
 import { costUsd } from './modelPrices';
@@ -21,13 +22,18 @@ export class DailySpend {
   private readonly host = hostname();
   private own = { day: '', usd: 0 };
   private others = { day: '', usd: 0 };
+  /** Models this process asked that have no price: the budget cannot count them (the panel and the stream say so once). */
+  private readonly unpriced = new Set<string>();
 
   constructor(private readonly options: DailySpendOptions) {}
 
   /** A request's tokens, priced at the model that answered. */
   record(model: string, usage: { inputTokens: number; outputTokens: number }): void {
     const cost = costUsd(model, usage);
-    if (cost === undefined) return;
+    if (cost === undefined) {
+      this.unpriced.add(model);
+      return;
+    }
     const day = localDay(this.now());
     if (this.own.day !== day) this.own = { day, usd: 0 };
     this.own.usd += cost;
@@ -53,6 +59,13 @@ export class DailySpend {
   get todayUsd(): number {
     const day = localDay(this.now());
     return (this.own.day === day ? this.own.usd : 0) + (this.others.day === day ? this.others.usd : 0);
+  }
+
+  /** While a budget is set: today's spend against it, and the models it cannot count. */
+  view(): DailyBudgetView | undefined {
+    const limitUsd = this.options.limitUsd();
+    if (limitUsd <= 0) return undefined;
+    return { spentUsd: this.todayUsd, limitUsd, unpriced: [...this.unpriced] };
   }
 
   /** Why no new request may go out: today's spend reached the budget. */

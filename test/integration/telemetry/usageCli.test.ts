@@ -114,6 +114,25 @@ describe('[ai] daily_budget_usd in tandem agent', () => {
     expect(model.requests).toHaveLength(1);
   }, 120_000);
 
+  it('a model without a price is not counted, and the stream says so once', async () => {
+    const { model, env } = await setup();
+    writeConfig(env, '[ai]\ndaily_budget_usd = 0.000001\n');
+    model.script({ parts: [{ text: 'One.' }], usage: { inputTokens: 100_000, outputTokens: 10_000 } }, { parts: [{ text: 'Two.' }] });
+    const agent = start(['--json', '--approve=stdio', '--input-format', 'json'], env, { stdin: 'pipe', env: { TANDEM_MODEL: 'llama-local-7b' } });
+    await agent.waitFor((event) => event.type === 'session', 'the session event');
+    agent.send({ type: 'instruction', text: 'first' });
+    await agent.waitFor((event) => event.type === 'message' && event.text === 'One.', 'the first answer');
+    agent.send({ type: 'instruction', text: 'second' });
+    await agent.waitFor((event) => (event.type === 'message' && event.text === 'Two.') || event.type === 'error', 'the second answer, not refused');
+    expect(agent.events.find((event) => event.type === 'error')).toBeUndefined();
+    agent.child.stdin!.end();
+    expect(await agent.exitCode()).toBe(0);
+    const notices = agent.events.filter((event) => event.type === 'notice' && String(event.message).includes('llama-local-7b has no price'));
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatchObject({ level: 'warning' });
+    expect(model.requests).toHaveLength(2);
+  }, 90_000);
+
   it("counts what other processes spent today from the traces file: the first request is refused", async () => {
     const { model, env } = await setup();
     writeConfig(env, '[ai]\ndaily_budget_usd = 1\n');

@@ -13,7 +13,7 @@ export type AssistantItem = Extract<ConversationItem, { role: 'assistant' }>;
 export type RetryItem = Extract<ConversationItem, { role: 'retry' }>;
 
 /** What the view shows besides the conversation itself: the agent's state, model, budget and grants. */
-export type ConversationSurroundings = Pick<ConversationView, 'status' | 'statusDetail' | 'backend' | 'model' | 'setupHint' | 'budget' | 'grants' | 'policyProblems' | 'auto' | 'offline'>;
+export type ConversationSurroundings = Pick<ConversationView, 'status' | 'statusDetail' | 'backend' | 'model' | 'setupHint' | 'budget' | 'grants' | 'policyProblems' | 'auto' | 'offline' | 'dailyBudget'>;
 
 export interface ConversationOptions {
   surroundings(): ConversationSurroundings;
@@ -210,7 +210,7 @@ export class Conversation {
   }
 
   view(): ConversationView {
-    const { status, statusDetail, backend, model, setupHint, budget, grants, policyProblems, auto, offline } = this.options.surroundings();
+    const { status, statusDetail, backend, model, setupHint, budget, grants, policyProblems, auto, offline, dailyBudget } = this.options.surroundings();
     return {
       id: this.currentId,
       items: this.list.map((item) => (item.role === 'plan' ? { ...item, plan: item.plan } : { ...item })),
@@ -235,6 +235,7 @@ export class Conversation {
       policyProblems,
       ...(auto ? { auto } : {}),
       ...(offline ? { offline } : {}),
+      ...(dailyBudget ? { dailyBudget } : {}),
     };
   }
 
