@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -170,8 +170,26 @@ describe('the daily budget', () => {
     expect(spend.refusal()).toBeUndefined();
   });
 
+  it('reads only what was appended since, a line still being written once it is whole, and all again after a trim', async () => {
+    const line = (cost: number) => chatLine({ start: today, model: 'claude-sonnet-5-5', input: 0, output: 0, cost });
+    const file = tempFile(`${line(0.25)}\n`);
+    const spend = new DailySpend({ limitUsd: () => 10, traceFile: () => file });
+    await spend.refresh();
+    expect(spend.todayUsd).toBeCloseTo(0.25);
+    const half = line(0.5);
+    appendFileSync(file, half.slice(0, 40));
+    await spend.refresh();
+    expect(spend.todayUsd).toBeCloseTo(0.25);
+    appendFileSync(file, `${half.slice(40)}\n`);
+    await spend.refresh();
+    expect(spend.todayUsd).toBeCloseTo(0.75);
+    writeFileSync(file, `${line(1)}\n`);
+    await spend.refresh();
+    expect(spend.todayUsd).toBeCloseTo(1);
+  });
+
   it('does not count models without a price, and with telemetry off counts this process only', async () => {
-    const file = tempFile(chatLine({ start: today, model: 'claude-sonnet-5-5', input: 0, output: 0, cost: 3 }));
+    const file = tempFile(`${chatLine({ start: today, model: 'claude-sonnet-5-5', input: 0, output: 0, cost: 3 })}\n`);
     const spend = new DailySpend({ limitUsd: () => 1, traceFile: () => undefined });
     spend.record('llama3.1', { inputTokens: 10_000_000, outputTokens: 10_000_000 });
     await spend.refresh();

@@ -1,6 +1,7 @@
+import { stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import type { DailyBudgetView } from '../../shared/conversationView';
-import { readUsageEntries } from '../telemetry/usageLedger';
+import { readUsageFrom } from '../telemetry/usageLedger';
 import { localDay } from '../telemetry/usageReport';
 import { costUsd } from './modelPrices';
 
@@ -21,7 +22,7 @@ export class DailySpend {
   private readonly startedAt = new Date();
   private readonly host = hostname();
   private own = { day: '', usd: 0 };
-  private others = { day: '', usd: 0 };
+  private others: { day: string; usd: number; file: string | undefined; endByte: number } = { day: '', usd: 0, file: undefined, endByte: 0 };
   /** Models this process asked that have no price: the budget cannot count them (the panel and the stream say so once). */
   private readonly unpriced = new Set<string>();
 
@@ -39,20 +40,28 @@ export class DailySpend {
     this.own.usd += cost;
   }
 
-  /** Reads what the other processes spent today from the traces file (only when a budget is set). */
+  /**
+   * Reads what the other processes spent today from the traces file (only when a budget is
+   * set): what was appended since the last read, or the whole file on a new day or after it
+   * was trimmed.
+   */
   async refresh(): Promise<void> {
     const file = this.options.traceFile();
     const now = this.now();
     const day = localDay(now);
     if (this.options.limitUsd() <= 0 || !file) {
-      this.others = { day, usd: 0 };
+      this.others = { day, usd: 0, file: undefined, endByte: 0 };
       return;
     }
+    const size = await stat(file).then((stats) => stats.size, () => 0);
+    if (this.others.day !== day || this.others.file !== file || size < this.others.endByte) this.others = { day, usd: 0, file, endByte: 0 };
     const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate());
-    const entries = (await readUsageEntries(file, { since: midnight }).catch(() => undefined)) ?? [];
+    const read = await readUsageFrom(file, midnight, this.others.endByte).catch(() => undefined);
+    if (!read) return;
     // This process's own spans are counted in `own` already, flushed or not.
-    const others = entries.filter((entry) => !(entry.pid === process.pid && entry.host === this.host && entry.at >= this.startedAt));
-    this.others = { day, usd: others.reduce((total, entry) => total + (entry.costUsd ?? 0), 0) };
+    const others = read.entries.filter((entry) => !(entry.pid === process.pid && entry.host === this.host && entry.at >= this.startedAt));
+    this.others.usd += others.reduce((total, entry) => total + (entry.costUsd ?? 0), 0);
+    this.others.endByte = read.endByte;
   }
 
   /** Today's spend in USD, as last refreshed. */

@@ -1,6 +1,5 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import { costUsd } from '../agent/modelPrices';
 
 /** One model request as the traces file recorded it (a `chat {model}` span). */
@@ -24,6 +23,19 @@ export interface UsageEntry {
  * line cut short by a crash must not hide the rest).
  */
 export async function readUsageEntries(file: string, options: { since: Date }): Promise<UsageEntry[] | undefined> {
+  const read = await readUsageFrom(file, options.since, 0);
+  if (!read) return undefined;
+  // A last line without its newline (written by hand, say) counts here too.
+  const last = usageEntryOf(read.rest);
+  return last && last.at >= options.since ? [...read.entries, last] : read.entries;
+}
+
+/**
+ * The same from byte `fromByte` on, reading whole lines only: `endByte` is where the next
+ * read goes on (a line still being written is read then; `rest` is what there is of it). Lines that started before `since`
+ * are passed over without being parsed.
+ */
+export async function readUsageFrom(file: string, since: Date, fromByte: number): Promise<{ entries: UsageEntry[]; endByte: number; rest: string } | undefined> {
   const exists = await stat(file).then(
     () => true,
     (error: NodeJS.ErrnoException) => {
@@ -32,14 +44,29 @@ export async function readUsageEntries(file: string, options: { since: Date }): 
     },
   );
   if (!exists) return undefined;
-  const input = createReadStream(file, { encoding: 'utf8' });
+  const sinceIso = since.toISOString();
   const entries: UsageEntry[] = [];
-  for await (const line of createInterface({ input, crlfDelay: Infinity })) {
-    const entry = usageEntryOf(line);
-    if (entry && entry.at >= options.since) entries.push(entry);
+  let endByte = fromByte;
+  let partial: Buffer = Buffer.alloc(0);
+  for await (const chunk of createReadStream(file, { start: fromByte }) as AsyncIterable<Buffer>) {
+    let data: Buffer = partial.length ? Buffer.concat([partial, chunk]) : chunk;
+    let newline: number;
+    while ((newline = data.indexOf(10)) >= 0) {
+      const line = data.subarray(0, newline).toString('utf8');
+      endByte += newline + 1;
+      data = data.subarray(newline + 1);
+      const started = START.exec(line)?.[1];
+      if (started !== undefined && started < sinceIso) continue;
+      const entry = usageEntryOf(line);
+      if (entry && entry.at >= since) entries.push(entry);
+    }
+    partial = data;
   }
-  return entries;
+  return { entries, endByte, rest: partial.toString('utf8') };
 }
+
+/** A span line's `start` (ISO 8601 in UTC, so it compares as text). */
+const START = /"start":"([^"]+)"/;
 
 export function usageEntryOf(line: string): UsageEntry | undefined {
   if (!line.startsWith('{')) return undefined;
