@@ -44,6 +44,8 @@ export function sum(entries: readonly UsageEntry[]): UsageSum {
     if (entry.costUsd === undefined) total.cost_unknown_requests++;
     else total.cost_usd = (total.cost_usd ?? 0) + entry.costUsd;
   }
+  // Sums of prices per token carry float noise (0.1 + 0.2); a millionth of a dollar is plenty.
+  if (total.cost_usd !== null) total.cost_usd = Math.round(total.cost_usd * 1e6) / 1e6;
   return total;
 }
 
