@@ -34,6 +34,15 @@ test('no backend answers: the card offers Queue it, the bar shows the queued ins
   expect(JSON.stringify((await ai.model.waitForRequest(1)).body)).toContain('deploy the fix');
 });
 
+test('a model without a price says cost unknown in the header instead of a guess', async ({ page }) => {
+  const { panel } = await ai.start(page, undefined, { TANDEM_MODEL: 'llama-local-7b' });
+  ai.model.script({ parts: [{ text: 'Local answer.' }], usage: { inputTokens: 500, outputTokens: 20 } });
+  await sendFromPanel(page, 'hello');
+  await expect(panel.locator('[data-testid="ai-message"][data-role="assistant"]').last()).toContainText('Local answer.');
+  await expect(panel.getByTestId('ai-cost')).toHaveText('cost unknown');
+  await expect(panel.getByTestId('ai-cost')).toHaveAttribute('title', /llama-local-7b has no price/);
+});
+
 test('a daily budget reached refuses the next message before it is sent, with a card naming the budget and how to raise it', async ({ page }) => {
   const { panel } = await ai.start(page, makeHomeWithConfig('[ai]\ndaily_budget_usd = 0.005\n'));
   ai.model.script({ parts: [{ text: 'First answer.' }], usage: { inputTokens: 1_000, outputTokens: 200 } }, { parts: [{ text: 'Never sent.' }] });

@@ -158,6 +158,8 @@ export interface ConversationUsage {
    * does not reprice past requests); absent when no request had a known price (local models).
    */
   costUsd?: number;
+  /** Some request was to a model without a price: its cost is not in `costUsd` ("cost unknown"). */
+  costUnknown?: boolean;
   /** Estimated tokens of the last request (standing context + kept history). */
   contextTokens: number;
   contextWindow: number;

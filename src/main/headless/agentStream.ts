@@ -113,7 +113,8 @@ const events = [
     omitted_bytes: z.number().int().nonnegative().optional(),
   }),
   z.strictObject({ type: z.literal('file_change'), ...stepRef, path: z.string(), creates: z.boolean(), added: z.number().int(), removed: z.number().int(), diff: z.string() }),
-  z.strictObject({ type: z.literal('usage'), usage: StreamUsage, total_cost_usd: z.number().nonnegative().optional() }),
+  /** `cost_unknown`: a request was to a model without a price, so its cost is not in `total_cost_usd`. */
+  z.strictObject({ type: z.literal('usage'), usage: StreamUsage, total_cost_usd: z.number().nonnegative().optional(), cost_unknown: z.literal(true).optional() }),
   z.strictObject({ type: z.literal('retry'), reason: z.string(), attempt: z.number().int(), attempts: z.number().int(), seconds_left: z.number().nonnegative() }),
   /** The backend could not be reached (no connection, DNS, TLS, 5xx after its retries): the request went to the next `[[ai.fallback]]` backend. */
   z.strictObject({ type: z.literal('fallback'), from: backendRef, to: backendRef, reason: z.string() }),
@@ -130,6 +131,7 @@ const events = [
     num_turns: z.number().int().nonnegative(),
     usage: StreamUsage,
     total_cost_usd: z.number().nonnegative().optional(),
+    cost_unknown: z.literal(true).optional(),
     session_id: z.string(),
     /** The final answer's text (empty when there was none). */
     result: z.string(),

@@ -92,7 +92,7 @@ export class ConversationEvents {
     const key = `${usage.inputTokens}/${usage.outputTokens}`;
     if (key !== this.usageKey && (usage.inputTokens || usage.outputTokens)) {
       this.usageKey = key;
-      this.emit({ type: 'usage', usage: streamUsage(view), ...(usage.costUsd !== undefined ? { total_cost_usd: roundedUsd(usage.costUsd) } : {}) });
+      this.emit({ type: 'usage', usage: streamUsage(view), ...(usage.costUsd !== undefined ? { total_cost_usd: roundedUsd(usage.costUsd) } : {}), ...(usage.costUnknown ? { cost_unknown: true as const } : {}) });
     }
   }
 

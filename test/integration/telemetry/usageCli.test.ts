@@ -41,11 +41,19 @@ describe('tandem usage', () => {
   it('sums two runs per day, model and source: a priced model and one whose cost is unknown (a child run)', async () => {
     const { model, env } = await setup();
     model.script({ parts: [{ text: 'Priced.' }], usage: { inputTokens: 1_000, outputTokens: 200 } });
-    expect(await start(['-c', '# first'], env, { stdin: 'inherit-closed' }).exitCode()).toBe(0);
+    const priced = start(['-c', '# first'], env, { stdin: 'inherit-closed' });
+    expect(await priced.exitCode()).toBe(0);
+    expect(priced.events.at(-1)).toMatchObject({ type: 'result', total_cost_usd: SONNET_COST });
+    expect(priced.events.at(-1)).not.toHaveProperty('cost_unknown');
     model.script({ parts: [{ text: 'Local.' }], usage: { inputTokens: 300, outputTokens: 40 } });
     // A run whose environment carries a parent's trace is a child agent.
     const child = { TANDEM_MODEL: 'llama-local-7b', TRACEPARENT: `00-${'c'.repeat(32)}-${'d'.repeat(16)}-01`, TANDEM_TRACE_DEPTH: '1' };
-    expect(await start(['-c', '# second'], env, { stdin: 'inherit-closed', env: child }).exitCode()).toBe(0);
+    const unpriced = start(['-c', '# second'], env, { stdin: 'inherit-closed', env: child });
+    expect(await unpriced.exitCode()).toBe(0);
+    // The stream says cost unknown rather than a guess.
+    expect(unpriced.events.find((event) => event.type === 'usage')).toMatchObject({ cost_unknown: true });
+    expect(unpriced.events.at(-1)).toMatchObject({ type: 'result', cost_unknown: true });
+    expect(unpriced.events.at(-1)).not.toHaveProperty('total_cost_usd');
 
     // The spans themselves: each chat span its cost (absent when unknown), each root its source.
     const spans = readFileSync(join(env.XDG_STATE_HOME!, 'tandem', 'traces.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { name: string; attributes: Record<string, unknown> });

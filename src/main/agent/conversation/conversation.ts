@@ -35,6 +35,8 @@ export class Conversation {
   private usage = { inputTokens: 0, outputTokens: 0, contextTokens: 0 };
   /** Each request priced at its own model's list price when it was made; undefined until one had a known price. */
   private costUsd: number | undefined;
+  /** A request was to a model without a price. */
+  private costUnknown = false;
   /** User content waiting for the next request: queued messages, `! cmd` results, a plan's note. */
   private queued: AgentContent[] = [];
   private queuedMessages = 0;
@@ -164,6 +166,7 @@ export class Conversation {
     this.usage.outputTokens += usage.outputTokens;
     const cost = costUsd(model, usage);
     if (cost !== undefined) this.costUsd = (this.costUsd ?? 0) + cost;
+    else this.costUnknown = true;
   }
 
   /** The estimated size of the last request. */
@@ -205,6 +208,7 @@ export class Conversation {
     this.takeQueued();
     this.usage = { inputTokens: 0, outputTokens: 0, contextTokens: 0 };
     this.costUsd = undefined;
+    this.costUnknown = false;
     this.sent.clear();
     this.changed();
   }
@@ -223,6 +227,7 @@ export class Conversation {
         outputTokens: this.usage.outputTokens,
         // Nothing priced yet: $0.00 for a model with a list price, no cost for one without (a local model).
         costUsd: this.costUsd ?? costUsd(model, { inputTokens: 0, outputTokens: 0 }),
+        ...(this.costUnknown ? { costUnknown: true } : {}),
         contextTokens: this.usage.contextTokens,
         contextWindow: modelFacts(model).contextWindow,
       },
