@@ -66,6 +66,14 @@ export async function main(argv: string[], rendererDir = builtRendererDir()): Pr
       process.exit(status);
       return;
     }
+    case 'usage': {
+      const { runUsage } = await import('./cli/usageCommand');
+      const outcome = await runUsage(command.argv, process.env);
+      if (outcome.stdout) process.stdout.write(`${outcome.stdout}\n`);
+      if (outcome.stderr) process.stderr.write(`${outcome.stderr}\n`);
+      process.exitCode = outcome.exitCode;
+      return;
+    }
     case 'web': {
       const { runWebCommand } = await import('./cli/webCommand');
       await runWebCommand({

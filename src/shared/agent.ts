@@ -75,6 +75,8 @@ export const AgentRequestSchemas = {
   'agent.image': z.object({ id }).strict(),
   /** Send the last request again after it failed (an error card's Retry). */
   'agent.retry': z.object({}).strict(),
+  /** §14.8 when no backend answers: queue the instruction, check for a backend now, or discard the queue. */
+  'agent.offline': z.object({ action: z.enum(['queue', 'retry', 'discard']) }).strict(),
   /** Withdraw an "Allow for this session" grant. */
   'agent.revoke': z.object({ shape: z.string().max(20_000) }).strict(),
   /** "Summarize output" on a block: its summary (small model or local filtering) is added to the panel. */
@@ -100,6 +102,7 @@ export interface AgentResults {
   'agent.sent': { payload: string };
   'agent.image': { src: string };
   'agent.retry': Record<string, never>;
+  'agent.offline': Record<string, never>;
   'agent.models': ModelList;
   'agent.revoke': ConversationView;
   'agent.summarize': Record<string, never>;

@@ -55,7 +55,7 @@ export type AutoEnd =
   | { kind: 'done' }
   /** ctrl-c: in the run's pane; stop-button: Stop on its banner; panel: Esc (or Ctrl+C) in the AI panel. */
   | { kind: 'stopped'; by: AutoStopper }
-  | { kind: 'limit'; limit: 'steps' | 'time' | 'tokens' | 'session-budget'; detail: string }
+  | { kind: 'limit'; limit: 'steps' | 'time' | 'tokens' | 'session-budget' | 'daily-budget'; detail: string }
   | { kind: 'failed'; detail: string };
 
 /** One step of the run as the summary lists it; `planId`/`stepId` lead to its card (an edit's diff). */

@@ -80,6 +80,10 @@ export type ConversationItem =
       attempts?: number;
       /** "What was sent" for the failed request (`agent.sent` takes this id). */
       sentId?: string;
+      /** The request was refused before it was sent: today's spend reached `[ai] daily_budget_usd`. */
+      dailyBudget?: boolean;
+      /** No backend answered (§14.8): the card offers to queue the instruction until one does. */
+      offerQueue?: boolean;
       at: number;
     }
   | {
@@ -156,6 +160,8 @@ export interface ConversationUsage {
    * does not reprice past requests); absent when no request had a known price (local models).
    */
   costUsd?: number;
+  /** Some request was to a model without a price: its cost is not in `costUsd` ("cost unknown"). */
+  costUnknown?: boolean;
   /** Estimated tokens of the last request (standing context + kept history). */
   contextTokens: number;
   contextWindow: number;
@@ -193,6 +199,26 @@ export interface ConversationView {
   policyProblems: string[];
   /** The `!auto` run working now, if one is. */
   auto?: AutoView;
+  /** Instructions queued because no backend answered (§14.8), sent when one does. */
+  offline?: OfflineView;
+  dailyBudget?: DailyBudgetView;
+}
+
+/** `[ai] daily_budget_usd` while one is set. */
+export interface DailyBudgetView {
+  /** Today's spend as last read (every process), in USD. */
+  spentUsd: number;
+  limitUsd: number;
+  /** Models asked here that have no price: their requests are not counted. */
+  unpriced: string[];
+}
+
+export interface OfflineView {
+  instructions: { text: string; at: number }[];
+  /** Checks that found no backend since they were queued. */
+  checks: number;
+  /** When the next check goes out (absent while one runs). */
+  nextCheckAt?: number;
 }
 
 /** The models the picker offers for a backend. */

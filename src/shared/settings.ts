@@ -76,6 +76,8 @@ const aiFields = {
   compact_at_percent: z.number().int().min(0).max(90),
   /** Tokens (sent + received) the agent may use until the window closes: a warning at 80%, a stop at 100%; 0 = no limit. */
   session_token_budget: z.number().int().min(0).max(1_000_000_000),
+  /** USD all of today's model requests (local day, every Tandem process) may cost; then new requests are refused. 0 = no limit. */
+  daily_budget_usd: z.number().min(0).max(1_000_000),
   /**
    * The small model that summarizes long output.
    * Empty: the backend's cheapest current model (Anthropic: claude-haiku-4-5); an
@@ -209,6 +211,7 @@ export const DEFAULT_SETTINGS: Settings = {
     history_token_budget: 60_000,
     compact_at_percent: 10,
     session_token_budget: 2_000_000,
+    daily_budget_usd: 0,
     small_model: '',
     computer_use: 'auto',
     max_agent_depth: 3,

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BlockSummaryItem } from '../../src/shared/agent';
-import { estimateCostUsd } from '../../src/main/agent/modelCatalog';
+import { costUsd } from '../../src/main/agent/modelPrices';
 import { TYPE_INSTRUCTIONS } from '../../src/main/agent/summarizer/summaryPrompts';
 import { latest, toolResults, waitForIdleWithAnswer } from '../support/agentConversation';
 import { useAgentEngine } from '../support/agentEngine';
@@ -72,7 +72,7 @@ describe('the summarizer, with a real bash and the real SDK against a scripted m
     // The panel's figures: the three requests, the summary priced at the small model's rate.
     expect(view.usage.inputTokens).toBe(10 + 5_000 + 10);
     const mainOutput = view.usage.outputTokens - 50;
-    expect(view.usage.costUsd).toBeCloseTo(estimateCostUsd('claude-sonnet-5-5', 20, mainOutput)! + estimateCostUsd('claude-haiku-4-5', 5_000, 50)!, 10);
+    expect(view.usage.costUsd).toBeCloseTo(costUsd('claude-sonnet-5-5', { inputTokens: 20, outputTokens: mainOutput })! + costUsd('claude-haiku-4-5', { inputTokens: 5_000, outputTokens: 50 })!, 10);
     expect(view.budget.used).toBe(view.usage.inputTokens + view.usage.outputTokens);
   });
 

@@ -3,7 +3,8 @@ import type { AgentMessage } from '../../src/main/agent/backends/modelBackend';
 import { errorForStatus, retryAfterMs } from '../../src/main/agent/backends/modelError';
 import { Conversation } from '../../src/main/agent/conversation/conversation';
 import { appendMessage, estimateMessagesTokens, fitHistory } from '../../src/main/agent/conversation/conversationHistory';
-import { estimateCostUsd, modelFacts } from '../../src/main/agent/modelCatalog';
+import { modelFacts } from '../../src/main/agent/modelCatalog';
+import { costUsd } from '../../src/main/agent/modelPrices';
 import { MemoryKeyStore, connectModel } from '../../src/main/agent/modelConnection';
 import { DEFAULT_SETTINGS } from '../../src/shared/settings';
 
@@ -102,8 +103,8 @@ describe('model connection', () => {
 
   it('knows context windows and prices, and admits when it does not', () => {
     expect(modelFacts('claude-sonnet-5-5').contextWindow).toBe(200_000);
-    expect(estimateCostUsd('claude-sonnet-5-5', 1_000_000, 1_000_000)).toBeCloseTo(18);
-    expect(estimateCostUsd('llama3:8b', 1_000, 1_000)).toBeUndefined();
+    expect(costUsd('claude-sonnet-5-5', { inputTokens: 1_000_000, outputTokens: 1_000_000 })).toBeCloseTo(18);
+    expect(costUsd('llama3:8b', { inputTokens: 1_000, outputTokens: 1_000 })).toBeUndefined();
   });
 });
 

@@ -35,6 +35,10 @@ export interface AgentHost {
   tracer?: Tracer;
   /** How this agent starts child agents (spawn_agent); absent: it cannot. */
   childAgents?: Pick<ChildAgentsHost, 'selfCommand' | 'depth' | 'budgetLeftUsd' | 'asks' | 'childCost'>;
+  /** A `tandem agent` run: its spans' source is `headless` (or `child`), not the panel; nothing is queued offline. */
+  headless?: boolean;
+  /** Where instructions queued while no backend answers are kept across restarts (and restored from). */
+  queueFile?: string;
   /** An `!auto` run started (a pane id) or ended (undefined): Watch mode's hints keep quiet meanwhile. */
   autoChanged?(paneId: number | undefined): void;
 }

@@ -3,6 +3,7 @@ import type { AutoMode } from './auto/autoMode';
 import type { Conversation } from './conversation/conversation';
 import type { ModelRequests } from './modelRequests';
 import type { AgentTracing } from '../telemetry/agentTracing';
+import type { DailySpend } from './dailySpend';
 import type { TokenBudget } from './tokenBudget';
 import type { ToolDispatcher } from './tools/toolDispatcher';
 
@@ -12,6 +13,8 @@ export interface AgentLoopParts {
   tools: Pick<ToolDispatcher, 'plan' | 'execute'>;
   auto: Pick<AutoMode, 'running' | 'stopping' | 'planStop' | 'stepsRan' | 'loopEnded'>;
   budget: Pick<TokenBudget, 'exhausted'>;
+  /** Today's spend against `[ai] daily_budget_usd`. */
+  daily?: Pick<DailySpend, 'refusal'>;
   /** Each run of the loop is an `invoke_agent` span. */
   tracing?: Pick<AgentTracing, 'loopStarted' | 'loopEnded'>;
 }
@@ -73,6 +76,7 @@ export class AgentLoop {
   /** Why the loop ended without an answer: the session budget, or a request that failed (its error card says how). */
   private unansweredEnd(): AutoEnd {
     if (this.parts.budget.exhausted()) return { kind: 'limit', limit: 'session-budget', detail: 'the session token budget was used up' };
+    if (this.parts.daily?.refusal()) return { kind: 'limit', limit: 'daily-budget', detail: "today's spend reached the daily budget ([ai] daily_budget_usd)" };
     return { kind: 'failed', detail: 'the model request failed (the error is shown above)' };
   }
 }

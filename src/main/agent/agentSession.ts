@@ -12,6 +12,7 @@ import type { AgentContent } from './backends/modelBackend';
 import { AutoMode } from './auto/autoMode';
 import { attachBlocks } from './conversation/attachments';
 import { Conversation, type ConversationSurroundings } from './conversation/conversation';
+import { OfflineQueue } from './offline/offlineQueue';
 import { ModelChoice, type BackendKind } from './modelConnection';
 import { ModelLists } from './modelList';
 import { ModelRequests } from './modelRequests';
@@ -40,6 +41,8 @@ export class AgentSession {
   private readonly models: ModelChoice;
   private readonly modelLists = new ModelLists();
   private readonly budget: TokenBudget;
+  /** §14.8: instructions no backend answered, queued at the user's word (the app only). */
+  private readonly offline: OfflineQueue | undefined;
   private readonly tools: ToolDispatcher;
   private readonly controls: PlanControls;
   private readonly userCommand = new UserCommand();
@@ -54,9 +57,19 @@ export class AgentSession {
 
   constructor(private readonly host: AgentHost) {
     this.conversation = new Conversation({ surroundings: () => this.surroundings(), emit: (view) => host.emit('agent.conversation', view), log: host.log });
-    this.tracing = host.tracer && new AgentTracing(host.tracer, () => this.conversation.id);
+    this.tracing = host.tracer && new AgentTracing(host.tracer, () => this.conversation.id, host.headless);
     this.models = new ModelChoice(() => host.settings().ai, host.env, host.keys);
     this.budget = new TokenBudget(() => this.settings().session_token_budget);
+    this.offline = host.headless
+      ? undefined
+      : new OfflineQueue({
+          file: host.queueFile,
+          conversation: this.conversation,
+          busy: () => this.loop.running || this.requests.current !== undefined,
+          run: (resend) => void this.loop.run(resend),
+          firstCheckMs: host.retryBaseMs && host.retryBaseMs * 15,
+          onError: (error) => host.log?.warning('session', error.message),
+        });
     this.standing = new StandingContextCache((paneId) => host.pane(paneId));
     this.auto = new AutoMode({
       settings: () => host.settings().companion,
@@ -71,10 +84,12 @@ export class AgentSession {
     });
     this.summarizer = new Summarizer({
       smallModel: () => {
-        const spent = this.budget.exhausted();
-        return spent ? { ok: false, reason: 'the session token budget is used up' } : this.models.smallModel(this.settings().small_model);
+        if (this.budget.exhausted()) return { ok: false, reason: 'the session token budget is used up' };
+        if (this.requests.daily.refusal()) return { ok: false, reason: "today's spend reached [ai] daily_budget_usd" };
+        return this.models.smallModel(this.settings().small_model);
       },
       countUsage: (usage, model) => this.requests.countUsage(usage, model),
+      tracing: this.tracing,
     });
     const tools = agentTools(host, {
       conversation: this.conversation,
@@ -92,6 +107,7 @@ export class AgentSession {
       conversation: this.conversation,
       models: this.models,
       budget: this.budget,
+      offline: this.offline,
       tools,
       standing: this.standing,
       settings: () => host.settings(),
@@ -100,9 +116,11 @@ export class AgentSession {
       paneId: () => this.paneId(),
       used: (tokens) => this.auto.countTokens(tokens),
       retryBaseMs: host.retryBaseMs,
+      tracer: host.tracer,
       tracing: this.tracing,
     });
-    this.loop = new AgentLoop({ conversation: this.conversation, requests: this.requests, tools, auto: this.auto, budget: this.budget, tracing: this.tracing });
+    this.loop = new AgentLoop({ conversation: this.conversation, requests: this.requests, tools, auto: this.auto, budget: this.budget, daily: this.requests.daily, tracing: this.tracing });
+    this.offline?.restore();
   }
 
   view(): ConversationView {
@@ -135,6 +153,12 @@ export class AgentSession {
   /** The model picker's list for a backend: the endpoint's own, or the catalog. */
   listModels(backend?: BackendKind): Promise<ModelList> {
     return this.modelLists.list(backend ? this.models.connectionFor(backend) : this.models.connection());
+  }
+
+  /** The no-backend card's "Queue it", the queue banner's "Retry now" and "Discard". */
+  offlineAction(action: 'queue' | 'retry' | 'discard'): void {
+    if (!this.offline) throw new Error('Instructions are queued only in the app.');
+    this.offline.act(action);
   }
 
   /** The window closed (GrantLifetime): its session grants end. */
@@ -175,7 +199,7 @@ export class AgentSession {
       return undefined;
     }
     const scrubbed = scrubSecrets(text);
-    this.tracing?.instruction(text);
+    this.tracing?.instruction(text, source === 'auto' ? 'auto' : 'panel');
     this.conversation.add({
       id: itemId,
       role: 'user',
@@ -191,6 +215,7 @@ export class AgentSession {
     if (autoEnd) content.unshift({ type: 'text', text: autoEnd });
     if (text) content.push({ type: 'text', text: modelHint ? `${scrubbed.text}\n${modelHint}` : scrubbed.text });
     this.conversation.queue(content, true);
+    if (this.offline?.active) this.offline.add(text);
     void this.loop.run();
     return itemId;
   }
@@ -305,6 +330,7 @@ export class AgentSession {
     this.cancel(true);
     this.auto.takeEndNote();
     this.tools.reset();
+    this.offline?.discard();
     this.conversation.reset();
     this.models.fallbacks.reset();
     return this.view();
@@ -335,6 +361,7 @@ export class AgentSession {
 
   dispose(): void {
     this.cancel(true);
+    this.offline?.dispose();
     this.conversation.dispose();
   }
 
@@ -361,6 +388,8 @@ export class AgentSession {
       grants: this.host.gate.grants.list().map(({ shape, example }) => ({ shape, example })),
       policyProblems: this.host.gate.policyProblems(),
       auto: this.auto.view(),
+      offline: this.offline?.view(),
+      dailyBudget: this.requests.daily.view(),
     };
   }
 

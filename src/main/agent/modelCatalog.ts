@@ -1,26 +1,16 @@
 /**
- * What we know about models: context window and list price per million tokens, for the
- * panel's context gauge and cost estimate. Unknown models (local ones) get a default
- * window and no price: the panel then shows tokens without a cost.
+ * What we know about models: the context window, for the panel's context gauge and the
+ * history that fits. Unknown models (local ones) get a default window. Prices: modelPrices.ts.
  */
 interface ModelFacts {
   contextWindow: number;
-  /** USD per million input / output tokens. */
-  inputPrice?: number;
-  outputPrice?: number;
 }
 
 const FAMILIES: [RegExp, ModelFacts][] = [
-  [/^claude-opus-4-[5-9]|^claude-opus-[5-9]/, { contextWindow: 200_000, inputPrice: 5, outputPrice: 25 }],
-  [/^claude-opus-4/, { contextWindow: 200_000, inputPrice: 15, outputPrice: 75 }],
-  [/^claude-(3-7-)?sonnet|^claude-sonnet/, { contextWindow: 200_000, inputPrice: 3, outputPrice: 15 }],
-  [/^claude-haiku-4|^claude-haiku-[5-9]/, { contextWindow: 200_000, inputPrice: 1, outputPrice: 5 }],
-  [/^claude-3-5-haiku/, { contextWindow: 200_000, inputPrice: 0.8, outputPrice: 4 }],
   [/^claude-/, { contextWindow: 200_000 }],
-  [/^gpt-4o-mini/, { contextWindow: 128_000, inputPrice: 0.15, outputPrice: 0.6 }],
-  [/^gpt-4o/, { contextWindow: 128_000, inputPrice: 2.5, outputPrice: 10 }],
-  [/^gpt-4\.1/, { contextWindow: 1_000_000, inputPrice: 2, outputPrice: 8 }],
-  [/^gpt-5/, { contextWindow: 400_000, inputPrice: 1.25, outputPrice: 10 }],
+  [/^gpt-4o/, { contextWindow: 128_000 }],
+  [/^gpt-4\.1/, { contextWindow: 1_000_000 }],
+  [/^gpt-5/, { contextWindow: 400_000 }],
 ];
 
 const UNKNOWN: ModelFacts = { contextWindow: 32_000 };
@@ -33,12 +23,6 @@ export const CATALOG_MODELS: Record<'anthropic' | 'openai-compatible', readonly 
 
 export function modelFacts(model: string): ModelFacts {
   return FAMILIES.find(([pattern]) => pattern.test(model))?.[1] ?? UNKNOWN;
-}
-
-export function estimateCostUsd(model: string, inputTokens: number, outputTokens: number): number | undefined {
-  const facts = modelFacts(model);
-  if (facts.inputPrice === undefined || facts.outputPrice === undefined) return undefined;
-  return (inputTokens * facts.inputPrice + outputTokens * facts.outputPrice) / 1_000_000;
 }
 
 /** Claude models that use Anthropic's `computer_20250124` tool (Claude 3.7 Sonnet and the Claude 4 and later families). */

@@ -5,14 +5,17 @@ import type { Settings } from '../../shared/settings';
 import { estimateTokens } from '../context/tokenEstimate';
 import type { AgentMessage, ModelResult } from './backends/modelBackend';
 import type { Conversation } from './conversation/conversation';
+import { DailySpend } from './dailySpend';
 import { BROKE_OFF_MARK, estimateMessagesTokens } from './conversation/conversationHistory';
 import { modelFacts } from './modelCatalog';
 import { NO_MODEL, type ModelChoice, type ModelConnection } from './modelConnection';
-import type { FallbackStep } from './modelFallback';
+import { describeConnection, type FallbackStep } from './modelFallback';
+import type { OfflineQueue } from './offline/offlineQueue';
 import { ModelTurn, type TurnEnd } from './modelTurn';
 import type { StandingContextCache } from './standingContextCache';
 import { SYSTEM_PROMPT } from './systemPrompt';
 import type { AgentTracing } from '../telemetry/agentTracing';
+import type { Tracer } from '../telemetry/tracer';
 import type { TokenBudget } from './tokenBudget';
 import type { ToolDispatcher } from './tools/toolDispatcher';
 
@@ -33,6 +36,10 @@ export interface ModelRequestsHost {
   /** An answer used these tokens (an auto run counts them). */
   used?(tokens: number): void;
   retryBaseMs?: number;
+  /** Instructions queued because no backend answered (the app's panel; absent headless). */
+  offline?: Pick<OfflineQueue, 'active' | 'checkFailed' | 'delivered'>;
+  /** Where spans go: today's spend is read from its file. */
+  tracer?: Pick<Tracer, 'enabled' | 'file'>;
   /** Each request to a backend is a `chat {model}` span. */
   tracing?: Pick<AgentTracing, 'chatStarted' | 'chatEnded'>;
 }
@@ -45,8 +52,15 @@ export interface ModelRequestsHost {
  */
 export class ModelRequests {
   private turn: ModelTurn | undefined;
+  /** Today's spend against `[ai] daily_budget_usd`: past it, no request goes out. */
+  readonly daily: DailySpend;
 
-  constructor(private readonly host: ModelRequestsHost) {}
+  constructor(private readonly host: ModelRequestsHost) {
+    this.daily = new DailySpend({
+      limitUsd: () => host.settings().ai.daily_budget_usd,
+      traceFile: () => (host.tracer?.enabled ? host.tracer.file : undefined),
+    });
+  }
 
   /** The request in flight, if one is. */
   get current(): ModelTurn | undefined {
@@ -62,6 +76,7 @@ export class ModelRequests {
   countUsage(usage: { inputTokens: number; outputTokens: number }, model: string): void {
     const { conversation, budget } = this.host;
     conversation.countUsage(usage, model);
+    this.daily.record(model, usage);
     this.host.used?.(usage.inputTokens + usage.outputTokens);
     const warning = budget.count(usage.inputTokens + usage.outputTokens);
     if (warning) conversation.addError(warning);
@@ -86,6 +101,12 @@ export class ModelRequests {
       conversation.addError(spent);
       return undefined;
     }
+    await this.daily.refresh();
+    const overBudget = this.daily.refusal();
+    if (overBudget) {
+      conversation.addError(overBudget, { dailyBudget: true });
+      return undefined;
+    }
     const conversationId = conversation.id;
     const turn = new ModelTurn(
       {
@@ -105,9 +126,11 @@ export class ModelRequests {
     const standing = await this.host.standing.build(this.host.paneId(), settings.ai.context_blocks, settings.context.include_env, this.host.env);
     const system = `${SYSTEM_PROMPT}\n\n${standing}`;
     let fellBackFrom: ModelConnection | undefined;
+    const tried: string[] = [];
     try {
       for (;;) {
         const backend = connection.backend!;
+        tried.push(describeConnection(connection));
         const messages = this.historyFor(connection.model, system);
         const offered = await tools.definitions({ backend: backend.kind, model: connection.model, computerUse: settings.ai.computer_use });
         const request = { model: connection.model, system, messages, ...offered, maxTokens: settings.ai.max_output_tokens };
@@ -128,7 +151,7 @@ export class ModelRequests {
           connection = next.connection;
           continue;
         }
-        return this.settle(turn, end, connection.model);
+        return this.settle(turn, end, connection.model, tried);
       }
     } finally {
       this.turn = undefined;
@@ -149,10 +172,11 @@ export class ModelRequests {
     return messages;
   }
 
-  private settle(turn: ModelTurn, end: TurnEnd, model: string): ModelResult | undefined {
-    const { conversation, tools } = this.host;
+  private settle(turn: ModelTurn, end: TurnEnd, model: string, tried: string[]): ModelResult | undefined {
+    const { conversation, tools, offline } = this.host;
     if (end.kind === 'answered') {
       const { usage, content } = end.result;
+      offline?.delivered();
       this.countUsage(usage, model);
       conversation.appendToHistory('assistant', content);
       tools.responseComplete();
@@ -162,7 +186,18 @@ export class ModelRequests {
     const cut = end.kind === 'cancelled' ? CANCELLED_MARK : BROKE_OFF_MARK;
     if (turn.item.text) conversation.appendToHistory('assistant', [{ type: 'text', text: `${turn.item.text}\n${cut}` }]);
     tools.responseDropped();
-    if (end.kind === 'failed') conversation.addError(end.error.message, { request: { attempts: end.attempts, sentId: turn.item.id } });
+    if (end.kind !== 'failed') return undefined;
+    if (!end.error.unreachable) {
+      conversation.addError(end.error.message, { request: { attempts: end.attempts, sentId: turn.item.id } });
+      return undefined;
+    }
+    // §14.8: nothing answered. While instructions are queued, this was one more check (the panel's banner says so).
+    if (offline?.active) {
+      offline.checkFailed();
+      return undefined;
+    }
+    const text = tried.length > 1 ? `No backend answered: ${tried.join(', then ')}. The last one: ${end.error.message}` : end.error.message;
+    conversation.addError(text, { request: { attempts: end.attempts, sentId: turn.item.id }, offerQueue: offline !== undefined });
     return undefined;
   }
 }

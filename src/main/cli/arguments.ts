@@ -11,6 +11,8 @@ export type CliCommand =
   | { kind: 'agent'; argv: string[] }
   /** `tandem trace …`: its own options (src/main/cli/traceCommand.ts). */
   | { kind: 'trace'; argv: string[] }
+  /** `tandem usage …`: its own options (src/main/cli/usageCommand.ts). */
+  | { kind: 'usage'; argv: string[] }
   | { kind: 'error'; message: string };
 
 export const USAGE = `Usage:
@@ -34,6 +36,8 @@ export const USAGE = `Usage:
   tandem trace show TRACE-ID [--json]
                                  one trace as a tree: runs, model requests, steps, child agents
                                  (a unique prefix of the id will do; \`tandem trace --help\`)
+  tandem usage [--since 7d|24h|30m|YYYY-MM-DD] [--json]
+                                 tokens and cost of the agent's model requests per day, model and source
   tandem --help | --version`;
 
 export function parseArguments(argv: string[]): CliCommand {
@@ -45,6 +49,7 @@ export function parseArguments(argv: string[]): CliCommand {
   if (command === 'audit') return parseAuditArguments(rest);
   if (command === 'agent') return { kind: 'agent', argv: rest };
   if (command === 'trace') return { kind: 'trace', argv: rest };
+  if (command === 'usage') return { kind: 'usage', argv: rest };
   if (command !== 'web') return { kind: 'error', message: `Unknown command "${command}".` };
   let port = 0;
   let shell: string | undefined;

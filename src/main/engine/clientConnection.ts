@@ -129,6 +129,10 @@ export class ClientConnection implements PaneListener {
         this.engine.agent.retry();
         return {};
       },
+      'agent.offline': ({ action }) => {
+        this.engine.agent.offlineAction(action);
+        return {};
+      },
       'agent.revoke': ({ shape }) => this.engine.agent.revokeGrant(shape),
       'agent.summarize': ({ paneId, blockId }) => {
         this.engine.pane(paneId);

@@ -131,6 +131,9 @@ export class Engine {
     });
     this.agent = new AgentSession({
       tracer: this.tracer,
+      headless: options.headless !== undefined,
+      // Queued instructions come back with the session (a `tandem agent` run queues nothing).
+      queueFile: options.headless === undefined && this.settings.session.restore ? this.paths.queueFile : undefined,
       settings: () => this.settings,
       env: this.env,
       keys: options.keys ?? new MemoryKeyStore(),

@@ -172,6 +172,7 @@ class AgentRun {
         num_turns: outcome.numTurns,
         usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, context_tokens: usage.contextTokens },
         ...(usage.costUsd !== undefined ? { total_cost_usd: roundedUsd(usage.costUsd) } : {}),
+        ...(usage.costUnknown ? { cost_unknown: true as const } : {}),
         session_id: this.session.sessionId,
         result: outcome.result,
         ...(outcome.reason ? { reason: outcome.reason } : {}),

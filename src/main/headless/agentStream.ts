@@ -133,24 +133,27 @@ const events = [
     omitted_bytes: z.number().int().nonnegative().optional(),
   }),
   z.strictObject({ type: z.literal('file_change'), ...stepRef, path: z.string(), creates: z.boolean(), added: z.number().int(), removed: z.number().int(), diff: z.string() }),
-  z.strictObject({ type: z.literal('usage'), usage: StreamUsage, total_cost_usd: z.number().nonnegative().optional() }),
+  /** `cost_unknown`: a request was to a model without a price, so its cost is not in `total_cost_usd`. */
+  z.strictObject({ type: z.literal('usage'), usage: StreamUsage, total_cost_usd: z.number().nonnegative().optional(), cost_unknown: z.literal(true).optional() }),
   z.strictObject({ type: z.literal('retry'), reason: z.string(), attempt: z.number().int(), attempts: z.number().int(), seconds_left: z.number().nonnegative() }),
   /** The backend could not be reached (no connection, DNS, TLS, 5xx after its retries): the request went to the next `[[ai.fallback]]` backend. */
   z.strictObject({ type: z.literal('fallback'), from: backendRef, to: backendRef, reason: z.string() }),
-  z.strictObject({ type: z.literal('error'), message: z.string(), retryable: z.boolean().optional() }),
+  /** `code: daily_budget`: the request was refused before it was sent, today's spend reached `[ai] daily_budget_usd`. */
+  z.strictObject({ type: z.literal('error'), message: z.string(), retryable: z.boolean().optional(), code: z.literal('daily_budget').optional() }),
   /** A finished span, with `TANDEM_TRACE_SINK=stdout` (docs/telemetry.md): a parent that reads the stream aggregates them. Never after `result`. */
   z.strictObject({ type: z.literal('span'), span: StreamSpan }),
   /** Something the shell or Tandem said about the run's shell (a missing shell, a broken config). */
   z.strictObject({ type: z.literal('notice'), level: z.enum(['info', 'warning', 'error']), message: z.string() }),
   z.strictObject({
     type: z.literal('result'),
-    subtype: z.enum(['success', 'error_step', 'error_refused', 'error_model', 'error_timeout', 'error_interrupted', 'error_usage', 'error_during_execution']),
+    subtype: z.enum(['success', 'error_step', 'error_refused', 'error_model', 'error_timeout', 'error_interrupted', 'error_usage', 'error_during_execution', 'error_budget']),
     is_error: z.boolean(),
     exit_code: z.number().int(),
     duration_ms: z.number().nonnegative(),
     num_turns: z.number().int().nonnegative(),
     usage: StreamUsage,
     total_cost_usd: z.number().nonnegative().optional(),
+    cost_unknown: z.literal(true).optional(),
     session_id: z.string(),
     /** The final answer's text (empty when there was none). */
     result: z.string(),
@@ -186,6 +189,8 @@ export const AGENT_EXIT = {
   usage: 2,
   refused: 3,
   model: 4,
+  /** Today's spend reached `[ai] daily_budget_usd`: no model was asked (the same status as no model answering). */
+  budget: 4,
   timeout: 124,
   interrupted: 130,
 } as const;

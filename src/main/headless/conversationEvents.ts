@@ -42,6 +42,8 @@ export class ConversationEvents {
   /** Error and fallback items already out (each once). */
   private readonly errors = new Set<string>();
   private usageKey = '';
+  /** Models already named as not counted by the daily budget. */
+  private readonly unpriced = new Set<string>();
   private latest: ConversationView | undefined;
   /** Streaming text held back while a step's end waits for its output (it came after that step). */
   private heldDeltas: { messageId: string; text: string }[] = [];
@@ -81,11 +83,16 @@ export class ConversationEvents {
       }
     }
     this.releaseDeltas();
+    for (const model of view.dailyBudget?.unpriced ?? []) {
+      if (this.unpriced.has(model)) continue;
+      this.unpriced.add(model);
+      this.emit({ type: 'notice', level: 'warning', message: unpricedNotice(model) });
+    }
     const usage = view.usage;
     const key = `${usage.inputTokens}/${usage.outputTokens}`;
     if (key !== this.usageKey && (usage.inputTokens || usage.outputTokens)) {
       this.usageKey = key;
-      this.emit({ type: 'usage', usage: streamUsage(view), ...(usage.costUsd !== undefined ? { total_cost_usd: roundedUsd(usage.costUsd) } : {}) });
+      this.emit({ type: 'usage', usage: streamUsage(view), ...(usage.costUsd !== undefined ? { total_cost_usd: roundedUsd(usage.costUsd) } : {}), ...(usage.costUnknown ? { cost_unknown: true as const } : {}) });
     }
   }
 
@@ -146,7 +153,7 @@ export class ConversationEvents {
       case 'error':
         if (this.errors.has(item.id)) return true;
         this.errors.add(item.id);
-        this.emit({ type: 'error', message: item.text, ...(item.retryable !== undefined ? { retryable: item.retryable } : {}) });
+        this.emit({ type: 'error', message: item.text, ...(item.retryable !== undefined ? { retryable: item.retryable } : {}), ...(item.dailyBudget ? { code: 'daily_budget' as const } : {}) });
         return true;
       default:
         return true;
@@ -245,4 +252,8 @@ export function kindOf(step: PlanStepView): StepKind {
 
 export function streamUsage(view: ConversationView): { input_tokens: number; output_tokens: number; context_tokens: number } {
   return { input_tokens: view.usage.inputTokens, output_tokens: view.usage.outputTokens, context_tokens: view.usage.contextTokens };
+}
+
+export function unpricedNotice(model: string): string {
+  return `${model} has no price in Tandem's table: its requests are not counted toward [ai] daily_budget_usd (tandem usage shows them as cost unknown).`;
 }

@@ -18,7 +18,7 @@ export type RunStop = { kind: 'timeout'; seconds: number } | { kind: 'interrupte
 
 /**
  * The exit status of a `tandem agent` run from what its conversation shows (docs/agent-protocol.md):
- * 124 a time limit, 130 an interrupt, 4 no model answered, 3 the last step proposed was refused
+ * 124 a time limit, 130 an interrupt, 4 no model answered (or the daily budget refused the request), 3 the last step proposed was refused
  * or denied, 1 the agent failed or the last step that ran failed, 0 otherwise.
  */
 export function runOutcome(view: ConversationView, firstItemId: string | undefined, stop: RunStop | undefined): RunOutcome {
@@ -41,6 +41,7 @@ export function runOutcome(view: ConversationView, firstItemId: string | undefin
   const failedRequest = afterAsk.filter((item) => item.role === 'error').pop();
   const lastAnswerAt = lastIndexOf(afterAsk, (item) => item.role === 'assistant' && !item.interrupted && item.text.trim() !== '');
   const lastErrorAt = lastIndexOf(afterAsk, (item) => item.role === 'error');
+  if (failedRequest?.role === 'error' && lastErrorAt > lastAnswerAt && failedRequest.dailyBudget) return { ...base, exitCode: AGENT_EXIT.budget, subtype: 'error_budget', reason: failedRequest.text };
   if (failedRequest?.role === 'error' && lastErrorAt > lastAnswerAt) return { ...base, exitCode: AGENT_EXIT.model, subtype: 'error_model', reason: failedRequest.text };
   const steps = items.flatMap((item) => (item.role === 'plan' ? item.plan.steps : []));
   const last = steps[steps.length - 1];

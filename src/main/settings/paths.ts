@@ -15,6 +15,8 @@ export interface TandemPaths {
   logFile: string;
   /** Finished spans, one JSON object a line (docs/telemetry.md). */
   traceFile: string;
+  /** Instructions queued while no backend answers (§14.8, docs/ai.md), kept with the session. */
+  queueFile: string;
 }
 
 export function tandemPaths(env: NodeJS.ProcessEnv = process.env): TandemPaths {
@@ -37,5 +39,6 @@ export function tandemPaths(env: NodeJS.ProcessEnv = process.env): TandemPaths {
     auditHeadFile: join(dataDir, 'audit.head'),
     logFile: join(stateDir, 'engine.log'),
     traceFile: join(stateDir, 'traces.jsonl'),
+    queueFile: join(stateDir, 'queued.json'),
   };
 }

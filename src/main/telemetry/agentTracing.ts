@@ -1,3 +1,4 @@
+import { costUsd } from '../agent/modelPrices';
 import type { TurnEnd } from '../agent/modelTurn';
 import { scrubSecrets } from '../safety/secretScrubber';
 import type { Span } from './span';
@@ -17,6 +18,9 @@ const backendName = (connection: ChatBackend) => `${connection.backendKind} ${co
 
 const PROVIDER_NAMES: Record<string, string> = { anthropic: 'anthropic', 'openai-compatible': 'openai' };
 
+/** Who a root's model requests were for (`tandem usage` sums by it). */
+export type UsageSource = 'panel' | 'auto' | 'headless' | 'child' | 'summarizer';
+
 /**
  * The agent's spans: each run of the loop (an instruction, a retry, an auto task) is an
  * `invoke_agent` root, each model request a `chat {model}` under it, each plan step an
@@ -31,17 +35,22 @@ export class AgentTracing {
   private tried: BackendModel | undefined;
   private answered: BackendModel | undefined;
   private readonly steps: StepSpans;
+  private source: UsageSource;
 
   constructor(
     private readonly tracer: Tracer,
     private readonly conversationId: () => string,
+    /** `headless`: a `tandem agent` run (a child one when its environment carries a parent trace). */
+    private readonly headless = false,
   ) {
     this.steps = new StepSpans(tracer, conversationId, (action) => this.actions.push(action));
+    this.source = this.runSource('panel');
   }
 
-  /** The user's message that the next loop answers. */
-  instruction(text: string): void {
+  /** The user's message that the next loop answers; `auto` for an `!auto` run's task. */
+  instruction(text: string, from: 'panel' | 'auto' = 'panel'): void {
     this.pendingInstruction = text;
+    this.source = this.runSource(from);
   }
 
   loopStarted(): void {
@@ -53,7 +62,7 @@ export class AgentTracing {
     const instruction = this.pendingInstruction;
     this.pendingInstruction = undefined;
     if (!root) return;
-    root.set({ 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'tandem', 'gen_ai.conversation.id': this.conversationId(), 'tandem.trace.depth': this.tracer.depth });
+    root.set({ 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'tandem', 'gen_ai.conversation.id': this.conversationId(), 'tandem.trace.depth': this.tracer.depth, 'tandem.source': this.source });
     if (instruction !== undefined && this.tracer.includeContent) root.field('instruction', scrubSecrets(instruction).text);
   }
 
@@ -78,24 +87,29 @@ export class AgentTracing {
   /** A request to a backend; `fallbackFrom` is the backend that could not be reached before it. */
   chatStarted(connection: ChatBackend, fallbackFrom?: ChatBackend): Span | undefined {
     this.tried = { backend: connection.backendKind, model: connection.model };
-    return this.tracer.startChild(`chat ${connection.model}`, this.root)?.set({
-      'gen_ai.operation.name': 'chat',
-      'gen_ai.provider.name': PROVIDER_NAMES[connection.backendKind] ?? connection.backendKind,
-      'gen_ai.request.model': connection.model,
-      'gen_ai.conversation.id': this.conversationId(),
-      'tandem.fallback.from': fallbackFrom && backendName(fallbackFrom),
-    });
+    return this.chatSpan(this.tracer.startChild(`chat ${connection.model}`, this.root), connection, this.source)?.set({ 'tandem.fallback.from': fallbackFrom && backendName(fallbackFrom) });
+  }
+
+  /** A small-model summary request: under the running instruction when there is one, else a root of its own. */
+  summaryStarted(connection: ChatBackend): Span | undefined {
+    const span = this.root ? this.tracer.startChild(`chat ${connection.model}`, this.root) : this.tracer.startRoot(`chat ${connection.model}`);
+    return this.chatSpan(span, connection, 'summarizer');
+  }
+
+  summaryEnded(span: Span | undefined, model: string, outcome: { usage: { inputTokens: number; outputTokens: number } } | { error: string }): void {
+    if ('usage' in outcome) this.recordUsage(span, model, outcome.usage);
+    else span?.fail().set({ 'error.type': outcome.error });
+    span?.end();
   }
 
   /** The request's end; `fallbackTo` when it could not reach its backend and the next `[[ai.fallback]]` one takes over. */
   chatEnded(span: Span | undefined, end: TurnEnd, fallbackTo?: ChatBackend): void {
     if (end.kind === 'answered') {
-      const { inputTokens, outputTokens } = end.result.usage;
-      this.tokens.in += inputTokens;
-      this.tokens.out += outputTokens;
+      this.tokens.in += end.result.usage.inputTokens;
+      this.tokens.out += end.result.usage.outputTokens;
       // Requests go one at a time: this answer came from the backend last tried.
       this.answered = this.tried;
-      span?.set({ 'gen_ai.usage.input_tokens': inputTokens, 'gen_ai.usage.output_tokens': outputTokens }).field('tokens_in', inputTokens).field('tokens_out', outputTokens);
+      this.recordUsage(span, this.tried?.model ?? '', end.result.usage);
     } else if (end.kind === 'failed') {
       span?.fail().set({ 'error.type': end.error.kind, 'tandem.request.attempts': end.attempts, 'tandem.fallback.to': fallbackTo && backendName(fallbackTo) });
     } else {
@@ -123,5 +137,28 @@ export class AgentTracing {
   stepEnvironment(stepId: string): Record<string, string> {
     const span = this.steps.openSpan(stepId);
     return span ? this.tracer.environmentFor(span) : {};
+  }
+
+  private chatSpan(span: Span | undefined, connection: ChatBackend, source: UsageSource): Span | undefined {
+    return span?.set({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': PROVIDER_NAMES[connection.backendKind] ?? connection.backendKind,
+      'gen_ai.request.model': connection.model,
+      'gen_ai.conversation.id': this.conversationId(),
+      'tandem.source': source,
+    });
+  }
+
+  /** Tokens and, when the model has a price, `tandem.cost_usd` (absent: cost unknown). */
+  private recordUsage(span: Span | undefined, model: string, usage: { inputTokens: number; outputTokens: number }): void {
+    span
+      ?.set({ 'gen_ai.usage.input_tokens': usage.inputTokens, 'gen_ai.usage.output_tokens': usage.outputTokens, 'tandem.cost_usd': costUsd(model, usage) })
+      .field('tokens_in', usage.inputTokens)
+      .field('tokens_out', usage.outputTokens);
+  }
+
+  private runSource(from: 'panel' | 'auto'): UsageSource {
+    if (!this.headless) return from;
+    return this.tracer.inheritsTrace ? 'child' : 'headless';
   }
 }

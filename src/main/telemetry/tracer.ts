@@ -63,6 +63,16 @@ export class Tracer {
     return this.inherited?.depth ?? 0;
   }
 
+  /** The JSONL file spans are written to. */
+  get file(): string {
+    return this.options.file;
+  }
+
+  /** This process was started inside a trace (a parent agent's step, TRACEPARENT in its environment). */
+  get inheritsTrace(): boolean {
+    return this.inherited !== undefined;
+  }
+
   /** A root span (an instruction), or undefined when telemetry is off. */
   startRoot(name: string): Span | undefined {
     if (!this.enabled) return undefined;

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { ConversationItem, ConversationView, PlanView } from '../../../shared/agent';
 import type { EngineLog } from '../../log/engineLog';
 import type { AgentContent, AgentMessage } from '../backends/modelBackend';
-import { estimateCostUsd, modelFacts } from '../modelCatalog';
+import { modelFacts } from '../modelCatalog';
+import { costUsd } from '../modelPrices';
 import { withRecentImages } from '../vision/recentImages';
 import { appendMessage, BROKE_OFF_MARK, fitHistory } from './conversationHistory';
 import { compactHistory, type CompactionFacts } from './historyCompaction';
@@ -12,7 +13,7 @@ export type AssistantItem = Extract<ConversationItem, { role: 'assistant' }>;
 export type RetryItem = Extract<ConversationItem, { role: 'retry' }>;
 
 /** What the view shows besides the conversation itself: the agent's state, model, budget and grants. */
-export type ConversationSurroundings = Pick<ConversationView, 'status' | 'statusDetail' | 'backend' | 'model' | 'setupHint' | 'budget' | 'grants' | 'policyProblems' | 'auto'>;
+export type ConversationSurroundings = Pick<ConversationView, 'status' | 'statusDetail' | 'backend' | 'model' | 'setupHint' | 'budget' | 'grants' | 'policyProblems' | 'auto' | 'offline' | 'dailyBudget'>;
 
 export interface ConversationOptions {
   surroundings(): ConversationSurroundings;
@@ -34,6 +35,8 @@ export class Conversation {
   private usage = { inputTokens: 0, outputTokens: 0, contextTokens: 0 };
   /** Each request priced at its own model's list price when it was made; undefined until one had a known price. */
   private costUsd: number | undefined;
+  /** A request was to a model without a price. */
+  private costUnknown = false;
   /** User content waiting for the next request: queued messages, `! cmd` results, a plan's note. */
   private queued: AgentContent[] = [];
   private queuedMessages = 0;
@@ -69,10 +72,18 @@ export class Conversation {
   }
 
   /** An error for the user, recorded in the engine log unless it was already; a failed request's error offers Retry. */
-  addError(text: string, options: { logged?: boolean; request?: { attempts: number; sentId?: string } } = {}): void {
+  addError(text: string, options: { logged?: boolean; request?: { attempts: number; sentId?: string }; dailyBudget?: boolean; offerQueue?: boolean } = {}): void {
     if (!options.logged) this.options.log?.error('model', text);
     const request = options.request;
-    this.add({ id: randomUUID(), role: 'error', text, at: Date.now(), ...(request && { retryable: true, attempts: request.attempts, sentId: request.sentId }) });
+    this.add({
+      id: randomUUID(),
+      role: 'error',
+      text,
+      at: Date.now(),
+      ...(request && { retryable: true, attempts: request.attempts, sentId: request.sentId }),
+      ...(options.dailyBudget && { dailyBudget: true }),
+      ...(options.offerQueue && { offerQueue: true }),
+    });
   }
 
   /** Another request goes out: older failures are no longer the one Retry would send. */
@@ -153,8 +164,9 @@ export class Conversation {
   countUsage(usage: { inputTokens: number; outputTokens: number }, model: string): void {
     this.usage.inputTokens += usage.inputTokens;
     this.usage.outputTokens += usage.outputTokens;
-    const cost = estimateCostUsd(model, usage.inputTokens, usage.outputTokens);
+    const cost = costUsd(model, usage);
     if (cost !== undefined) this.costUsd = (this.costUsd ?? 0) + cost;
+    else this.costUnknown = true;
   }
 
   /** A child agent's tokens and cost (as it reported them), counted in this conversation's totals. */
@@ -203,12 +215,13 @@ export class Conversation {
     this.takeQueued();
     this.usage = { inputTokens: 0, outputTokens: 0, contextTokens: 0 };
     this.costUsd = undefined;
+    this.costUnknown = false;
     this.sent.clear();
     this.changed();
   }
 
   view(): ConversationView {
-    const { status, statusDetail, backend, model, setupHint, budget, grants, policyProblems, auto } = this.options.surroundings();
+    const { status, statusDetail, backend, model, setupHint, budget, grants, policyProblems, auto, offline, dailyBudget } = this.options.surroundings();
     return {
       id: this.currentId,
       items: this.list.map((item) => (item.role === 'plan' ? { ...item, plan: item.plan } : { ...item })),
@@ -220,7 +233,8 @@ export class Conversation {
         inputTokens: this.usage.inputTokens,
         outputTokens: this.usage.outputTokens,
         // Nothing priced yet: $0.00 for a model with a list price, no cost for one without (a local model).
-        costUsd: this.costUsd ?? estimateCostUsd(model, 0, 0),
+        costUsd: this.costUsd ?? costUsd(model, { inputTokens: 0, outputTokens: 0 }),
+        ...(this.costUnknown ? { costUnknown: true } : {}),
         contextTokens: this.usage.contextTokens,
         contextWindow: modelFacts(model).contextWindow,
       },
@@ -232,6 +246,8 @@ export class Conversation {
       grants,
       policyProblems,
       ...(auto ? { auto } : {}),
+      ...(offline ? { offline } : {}),
+      ...(dailyBudget ? { dailyBudget } : {}),
     };
   }
 

@@ -1,4 +1,5 @@
 import type { SummarySource } from '../../../shared/agent';
+import type { AgentTracing } from '../../telemetry/agentTracing';
 import { splitLines, summarizeOutput } from '../../context/outputExcerpt';
 import { scrubSecrets } from '../../safety/secretScrubber';
 import type { ModelUsage } from '../backends/modelBackend';
@@ -40,6 +41,8 @@ export interface SummarizerOptions {
   smallModel(): SmallModelChoice;
   /** A summary's tokens, priced at the small model, for the panel's figures and the budget. */
   countUsage?(usage: ModelUsage, model: string): void;
+  /** Each summary request is a `chat {model}` span with source `summarizer`. */
+  tracing?: Pick<AgentTracing, 'summaryStarted' | 'summaryEnded'>;
   timeoutMs?: number;
 }
 
@@ -93,6 +96,7 @@ export class Summarizer {
         reject(new Error('timed out'));
       }, timeoutMs);
     });
+    const span = this.options.tracing?.summaryStarted({ backendKind: choice.backend.kind, model: choice.model });
     try {
       const streamed = choice.backend.stream(
         { model: choice.model, system: prompt.system, messages: [{ role: 'user', content: [{ type: 'text', text: prompt.user }] }], tools: [], maxTokens: SUMMARY_MAX_TOKENS },
@@ -101,6 +105,7 @@ export class Summarizer {
       );
       streamed.catch(() => undefined);
       const result = await Promise.race([streamed, timedOut]);
+      this.options.tracing?.summaryEnded(span, choice.model, { usage: result.usage });
       this.options.countUsage?.(result.usage, choice.model);
       this.backoff = undefined;
       const answer = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('').trim();
@@ -108,6 +113,7 @@ export class Summarizer {
       const cut = result.stopReason === 'max_tokens' ? '\n[the summary reached its length limit here]' : '';
       return { text: scrubSecrets(answer).text + cut, outputType, lineCount, source: { kind: 'model', model: choice.model } };
     } catch (error) {
+      this.options.tracing?.summaryEnded(span, choice.model, { error: abort.signal.aborted ? 'timeout' : 'failed' });
       if (!abort.signal.aborted) return localSummary(request.text, outputType, lineCount, `the small model ${choice.model} failed: ${error instanceof Error ? error.message : String(error)}`);
       const reason = `the small model ${choice.model} did not answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`;
       this.backoff = { until: Date.now() + TIMEOUT_BACKOFF_MS, reason };

@@ -70,9 +70,13 @@ export function AiHeader() {
               ↑{formatTokens(usage.inputTokens)} ↓{formatTokens(usage.outputTokens)}
             </span>
           )}
-          {cost && (
-            <span className="ai-header__cost" data-testid="ai-cost" title="Estimated: each request at the list price of the model that answered it">
-              {cost}
+          {usage && (
+            <span
+              className="ai-header__cost"
+              data-testid="ai-cost"
+              title={cost ? 'Estimated: each request at the list price of the model that answered it' : `${model ?? 'This model'} has no price in Tandem's table: its cost is not guessed`}
+            >
+              {cost ? `${cost}${usage.costUnknown ? ' + unknown' : ''}` : 'cost unknown'}
             </span>
           )}
           {usage && <ContextGauge usage={usage} />}

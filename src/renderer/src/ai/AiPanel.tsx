@@ -6,6 +6,7 @@ import { AttachmentChips } from './AttachmentChips';
 import { carriesBlock, droppedBlockId } from './blockDrag';
 import { useConversationStore } from './conversationStore';
 import { MessageList } from './MessageList';
+import { OfflineQueueBar } from './OfflineQueueBar';
 import { PanelNotice } from './PanelNotice';
 import { attachBlocks } from './panelControl';
 import { onPanelKeyDown } from './panelKeys';
@@ -76,6 +77,7 @@ function AiPanelContent() {
         <PanelNotice />
         <SafetyBar />
         <MessageList />
+        <OfflineQueueBar />
         <ShareOfferBar />
         <AttachmentChips />
         <AiInput />

@@ -1,6 +1,6 @@
 import { memo, type ReactNode } from 'react';
 import type { AttachmentView, ConversationItem } from '../../../shared/agent';
-import { cancelAgent, retryRequest } from './agentRequests';
+import { cancelAgent, offlineAction, retryRequest } from './agentRequests';
 import { AssistantText } from './AssistantText';
 import { AutoSummaryMessage } from './AutoSummaryMessage';
 import { BlockSummaryMessage } from './BlockSummaryMessage';
@@ -162,8 +162,13 @@ function ErrorMessage({ item }: { item: ItemOf<'error'> }) {
     <div className="ai-message ai-message--error" data-testid="ai-message" data-role="error" data-item-id={item.id} data-attempts={item.attempts}>
       <strong className="ai-message__error-label">{retried ? `Failed after ${item.attempts} attempts` : 'Error'}</strong>
       <span className="ai-message__text">{item.text}</span>
-      {(item.retryable || item.sentId) && (
+      {(item.retryable || item.sentId || item.offerQueue) && (
         <div className="ai-message__actions">
+          {item.offerQueue && (
+            <button type="button" className="button--primary" data-testid="error-queue" title="Keep it and send it when a backend answers again" onClick={() => void offlineAction('queue')}>
+              Queue it
+            </button>
+          )}
           {item.retryable && (
             <button type="button" data-testid="error-retry" title="Send the same request again" onClick={() => void retryRequest()}>
               Retry

@@ -1,5 +1,6 @@
 import { revokeGrant } from './agentRequests';
 import { useConversationStore } from './conversationStore';
+import { formatCost } from './usageFormat';
 
 const WARNING_SHARE = 0.8;
 
@@ -11,9 +12,11 @@ const WARNING_SHARE = 0.8;
 export function SafetyBar() {
   const conversation = useConversationStore((state) => state.conversation);
   if (!conversation) return null;
-  const { policyProblems, budget, grants } = conversation;
+  const { policyProblems, budget, grants, dailyBudget } = conversation;
   const share = budget.limit > 0 ? budget.used / budget.limit : 0;
-  if (policyProblems.length === 0 && share < WARNING_SHARE && grants.length === 0) return null;
+  const dailyShare = dailyBudget ? dailyBudget.spentUsd / dailyBudget.limitUsd : 0;
+  const unpriced = dailyBudget?.unpriced ?? [];
+  if (policyProblems.length === 0 && share < WARNING_SHARE && grants.length === 0 && dailyShare < WARNING_SHARE && unpriced.length === 0) return null;
   return (
     <div className="safety-bar">
       {policyProblems.map((problem) => (
@@ -25,6 +28,17 @@ export function SafetyBar() {
         <p className="safety-bar__budget" data-testid="budget-warning" role="status">
           {share >= 1 ? 'Token budget used up' : `${Math.round(share * 100)}% of the token budget used`}: {budget.used.toLocaleString()} of{' '}
           {budget.limit.toLocaleString()} tokens this session.
+        </p>
+      )}
+      {dailyBudget && dailyShare >= WARNING_SHARE && (
+        <p className="safety-bar__budget" data-testid="daily-budget-warning" role="status">
+          {dailyShare >= 1 ? 'Daily budget reached' : `${Math.round(dailyShare * 100)}% of the daily budget spent`}: {formatCost(dailyBudget.spentUsd)} of{' '}
+          {formatCost(dailyBudget.limitUsd)} today ([ai] daily_budget_usd).
+        </p>
+      )}
+      {unpriced.length > 0 && (
+        <p className="safety-bar__budget" data-testid="daily-budget-unpriced" role="status">
+          {unpriced.join(', ')} {unpriced.length === 1 ? 'has' : 'have'} no price in Tandem&apos;s table: not counted toward the daily budget.
         </p>
       )}
       {grants.length > 0 && (

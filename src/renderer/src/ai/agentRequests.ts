@@ -115,6 +115,13 @@ export async function retryRequest(): Promise<void> {
   await attempt('Could not retry', () => engine().request('agent.retry', {}));
 }
 
+/** §14.8: queue the instruction no backend answered, check for a backend now, or discard the queue. */
+export async function offlineAction(action: 'queue' | 'retry' | 'discard'): Promise<void> {
+  await attempt(action === 'queue' ? 'Could not queue the instruction' : action === 'retry' ? 'Could not check for a backend' : 'Could not discard the queue', () =>
+    engine().request('agent.offline', { action }),
+  );
+}
+
 export async function revokeGrant(shape: string): Promise<void> {
   const view = await attempt('Could not withdraw the permission', () => engine().request('agent.revoke', { shape }));
   if (view) receiveConversation(view);
