@@ -33,6 +33,8 @@ export interface AgentHost {
   planRules?(): PlanRules | undefined;
   /** Where the agent's spans go; absent: none are made. */
   tracer?: Tracer;
+  /** Why no model request may go now (a headless run's spent budget); undefined: they may. */
+  requestRefusal?(): string | undefined;
   /** How this agent starts child agents (spawn_agent); absent: it cannot. */
   childAgents?: Pick<ChildAgentsHost, 'selfCommand' | 'depth' | 'budgetLeftUsd' | 'asks' | 'childCost'>;
   /** A `tandem agent` run: its spans' source is `headless` (or `child`), not the panel; nothing is queued offline. */

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { AgentResults, AgentStatus, ConversationView, ModelList, PlanAction, StepAction } from '../../shared/agent';
+import type { AgentResults, ConversationView, ModelList, PlanAction, StepAction } from '../../shared/agent';
 import type { AutoStopper } from '../../shared/companion';
 import type { Settings } from '../../shared/settings';
 import { quickQuestion } from '../companion/quickQuestion';
 import type { PromptRequest } from '../prompt/promptInterceptor';
-import { describeRedactions, scrubSecrets } from '../safety/secretScrubber';
 import type { AgentHost } from './agentHost';
 import { AgentTracing } from '../telemetry/agentTracing';
 import { AgentLoop } from './agentLoop';
-import type { AgentContent } from './backends/modelBackend';
+import { sessionSurroundings } from './agentSurroundings';
 import { AutoMode } from './auto/autoMode';
 import { attachBlocks } from './conversation/attachments';
 import { Conversation, type ConversationSurroundings } from './conversation/conversation';
+import { userMessage } from './conversation/userMessage';
 import { OfflineQueue } from './offline/offlineQueue';
 import { ModelChoice, type BackendKind } from './modelConnection';
 import { ModelLists } from './modelList';
@@ -107,6 +107,7 @@ export class AgentSession {
       conversation: this.conversation,
       models: this.models,
       budget: this.budget,
+      refusal: host.requestRefusal,
       offline: this.offline,
       tools,
       standing: this.standing,
@@ -198,22 +199,10 @@ export class AgentSession {
       this.controls.addNote(text, attachments.map((attachment) => attachment.content));
       return undefined;
     }
-    const scrubbed = scrubSecrets(text);
     this.tracing?.instruction(text, source === 'auto' ? 'auto' : 'panel');
-    this.conversation.add({
-      id: itemId,
-      role: 'user',
-      text,
-      source,
-      attachments: attachments.map((attachment) => attachment.view),
-      redacted: describeRedactions(scrubbed.redactions) || undefined,
-      at: Date.now(),
-    });
-    const content: AgentContent[] = attachments.map((attachment) => ({ type: 'text', text: attachment.content }));
-    if (request.data) content.unshift({ type: 'text', text: request.data });
-    const autoEnd = this.auto.takeEndNote();
-    if (autoEnd) content.unshift({ type: 'text', text: autoEnd });
-    if (text) content.push({ type: 'text', text: modelHint ? `${scrubbed.text}\n${modelHint}` : scrubbed.text });
+    const message = userMessage({ id: itemId, text, source, attachments, data: request.data, autoEnd: this.auto.takeEndNote(), modelHint });
+    this.conversation.add(message.item);
+    const content = message.content;
     this.conversation.queue(content, true);
     if (this.offline?.active) this.offline.add(text);
     void this.loop.run();
@@ -377,30 +366,8 @@ export class AgentSession {
   // ── State ────────────────────────────────────────────────────────────────────────────
 
   private surroundings(): ConversationSurroundings {
-    const connection = this.models.connection();
-    return {
-      status: this.status(),
-      statusDetail: this.requests.current?.phase === 'retrying' ? this.requests.current.detail : this.tools.plan?.detail,
-      backend: connection.backendKind,
-      model: connection.model,
-      setupHint: connection.setupHint,
-      budget: { used: this.budget.used, limit: this.settings().session_token_budget },
-      grants: this.host.gate.grants.list().map(({ shape, example }) => ({ shape, example })),
-      policyProblems: this.host.gate.policyProblems(),
-      auto: this.auto.view(),
-      offline: this.offline?.view(),
-      dailyBudget: this.requests.daily.view(),
-    };
-  }
-
-  private status(): AgentStatus {
-    const turn = this.requests.current;
-    if (turn) return turn.phase;
-    const plan = this.tools.plan;
-    if (this.userCommand.running || plan?.runningStep) return 'running-step';
-    if (plan?.waitingForUser) return 'awaiting-approval';
-    if (this.loop.running) return 'thinking';
-    return 'idle';
+    const { models, requests, tools, budget, auto, userCommand, loop, offline } = this;
+    return sessionSurroundings({ models, requests, tools, budget, auto, userCommand, loop, offline, gate: this.host.gate, ai: this.settings() });
   }
 
   /** A headless run's rules (who refuses, the step limit) under an auto run's, when one runs. */

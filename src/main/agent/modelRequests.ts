@@ -26,6 +26,8 @@ export interface ModelRequestsHost {
   conversation: Conversation;
   models: ModelChoice;
   budget: TokenBudget;
+  /** Why no request may go now (a `tandem agent` run's budget, shared with its child agents, is spent); undefined: they may. */
+  refusal?(): string | undefined;
   tools: Pick<ToolDispatcher, 'toolUse' | 'definitions' | 'responseComplete' | 'responseDropped'>;
   standing: StandingContextCache;
   settings(): Settings;
@@ -99,6 +101,11 @@ export class ModelRequests {
     const spent = budget.exhausted();
     if (spent) {
       conversation.addError(spent);
+      return undefined;
+    }
+    const refused = this.host.refusal?.();
+    if (refused) {
+      conversation.addError(refused);
       return undefined;
     }
     await this.daily.refresh();

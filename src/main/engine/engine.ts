@@ -70,6 +70,8 @@ export interface HeadlessEngineOptions {
   planRules(): PlanRules | undefined;
   /** The run's flags over config.toml (`--max-steps`, `--max-tokens`). */
   adjustSettings?(settings: Settings): Settings;
+  /** Why no model request may go now: the run's budget (`--budget-usd`), its child agents' cost included, is spent. */
+  requestRefusal?(): string | undefined;
   /** Child agents' steps that ask go to the run's approval mode; left of the run's budget (`--budget-usd`). */
   childAgents?: Pick<ChildAgentsHost, 'asks' | 'budgetLeftUsd' | 'childCost'>;
 }
@@ -146,6 +148,7 @@ export class Engine {
       log: this.log,
       autoChanged: (paneId) => this.watchHints.quietIn(paneId),
       planRules: options.headless?.planRules,
+      requestRefusal: options.headless?.requestRefusal,
       childAgents: options.selfCommand && {
         selfCommand: () => options.selfCommand,
         depth: agentDepth(this.env),

@@ -124,6 +124,7 @@ class AgentRun {
       this.session = new HeadlessSession({
         engine: headlessEngineOptions(this.options, this.io, () => this.planRules(), () => this.session.view, {
           spanStream: this.spanStream,
+          requestRefusal: () => this.budgetRefusal(),
           childAgents: {
             asks: (request, from, reply) => this.relayChild(request, from, reply),
             budgetLeftUsd: () => (this.options.budgetUsd !== undefined ? this.options.budgetUsd - this.spentUsd : undefined),
@@ -297,9 +298,16 @@ class AgentRun {
 
   /** A child agent ended: its cost counts at once, so a budget the tree has spent stops the run before its next request. */
   private childCost(usd: number): void {
-    this.spentUsd += usd;
+    // The conversation's cost counts the child's by now (ChildAgents reports `ended` first); the usage event may not have come yet.
+    this.spentUsd = Math.max(this.spentUsd, this.session.engine.agent.view().usage.costUsd ?? this.spentUsd + usd);
+    const refusal = this.budgetRefusal();
+    if (refusal) this.halt({ kind: 'limit', detail: refusal });
+  }
+
+  private budgetRefusal(): string | undefined {
     const { budgetUsd } = this.options;
-    if (budgetUsd && this.spentUsd >= budgetUsd) this.halt({ kind: 'limit', detail: `--budget-usd ${budgetUsd} was reached ($${this.spentUsd.toFixed(4)} spent, its child agents included)` });
+    if (!budgetUsd || this.spentUsd < budgetUsd) return undefined;
+    return `--budget-usd ${budgetUsd} was reached ($${this.spentUsd.toFixed(4)} spent, its child agents included)`;
   }
 
   private checkBudgets(event: Extract<AgentStreamEvent, { type: 'usage' }>): void {

@@ -20,7 +20,7 @@ export function headlessEngineOptions(
   io: Pick<AgentIo, 'env' | 'version' | 'selfCommand'>,
   rules: () => HeadlessPlanRules,
   view: () => ConversationView,
-  run: Pick<HeadlessEngineOptions, 'childAgents' | 'spanStream'> = {},
+  run: Pick<HeadlessEngineOptions, 'childAgents' | 'spanStream' | 'requestRefusal'> = {},
 ): EngineOptions {
   return {
     version: io.version,
@@ -33,6 +33,7 @@ export function headlessEngineOptions(
       adjustSettings: (settings) => adjustSettings(options, settings),
       childAgents: run.childAgents,
       spanStream: run.spanStream,
+      requestRefusal: run.requestRefusal,
     },
   };
 }

@@ -133,4 +133,32 @@ describe('spawn_agent (headless parent)', () => {
     expect(existsSync(join(home, 'refused-file'))).toBe(false);
     expect(JSON.stringify(model.requests[2]!.body?.messages?.at(-1))).toContain('The parent run (--approve=policy) refuses steps that ask.');
   }, 120_000);
+
+  it('shares --budget-usd with the child: it gets what is left, its cost counts in the parent, and the parent stops when the tree spent it', async () => {
+    const { model, env } = await setup();
+    // claude-sonnet-5-5 at $3 / $15 per million tokens: each parent request costs $0.0045, the child's $0.06.
+    const parentUsage = { inputTokens: 1_000, outputTokens: 100 };
+    model.script(
+      { parts: [runCall('p1', 'true')], usage: parentUsage },
+      { parts: [spawnCall('s1', { instruction: '# an expensive sub-task' })], usage: parentUsage },
+      { parts: [runCall('c1', 'touch never-made')], usage: { inputTokens: 20_000, outputTokens: 0 } },
+      { parts: [{ text: 'Not reached.' }] },
+    );
+    const parent = start([...STDIO, '--budget-usd', '0.05'], env, { stdin: 'pipe' });
+    await parent.waitFor((event) => event.type === 'session', 'the session event');
+    parent.send({ type: 'instruction', text: '# spend it' });
+    const first = await parent.waitFor((event) => event.type === 'approval_request', 'the first step asks');
+    parent.send({ type: 'approval', id: first.id, decision: 'allow' });
+    const spawnRequest = await parent.waitFor((event) => event.type === 'approval_request' && event.id !== first.id, 'the spawn step asks');
+    // What was left when the spawn was proposed: $0.05 less the first request's $0.0045.
+    expect(spawnRequest.command).toContain('--budget-usd 0.0455 ');
+    parent.send({ type: 'approval', id: spawnRequest.id, decision: 'allow' });
+    const result = await parent.waitFor((event) => event.type === 'result', 'the result', 120_000);
+    expect(result.reason).toContain('--budget-usd 0.05 was reached');
+    expect(result.total_cost_usd).toBeGreaterThanOrEqual(0.069);
+    // The child stopped at its own share after one request; the parent asked nothing more.
+    expect(model.requests).toHaveLength(3);
+    parent.child.stdin!.end();
+    await parent.exitCode();
+  }, 120_000);
 });
