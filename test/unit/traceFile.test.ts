@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseArguments, USAGE } from '../../src/main/cli/arguments';
 import { parseTraceArguments, runTraceCommand } from '../../src/main/cli/traceCommand';
-import { parseSince, readSpanRecords } from '../../src/main/telemetry/traceFile';
+import { readSpanRecords } from '../../src/main/telemetry/traceFile';
 import { findTrace, summarizeTrace, traceTree } from '../../src/main/telemetry/traceTree';
 
 const T1 = '1'.repeat(32);
@@ -42,13 +42,10 @@ describe('traces.jsonl reading', () => {
     await expect(readSpanRecords(join(path, '..', 'missing.jsonl'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it('parses --since as a span back from now or a date', () => {
+  it('parses the trace command line (--since as tandem usage takes it: sinceOption.ts)', () => {
     const now = Date.parse('2026-11-28T12:00:00Z');
-    expect(parseSince('7d', now)).toBe(now - 7 * 86_400_000);
-    expect(parseSince('30m', now)).toBe(now - 30 * 60_000);
-    expect(parseSince('2026-11-01', now)).toBe(Date.parse('2026-11-01'));
-    expect(parseSince('yesterday', now)).toBeUndefined();
-    expect(parseSince('7', now)).toBeUndefined();
+    expect(parseTraceArguments(['list', '--since', '2w'], now)).toMatchObject({ kind: 'list', since: now - 14 * 86_400_000 });
+    expect(parseTraceArguments(['list', '--since', '7'], now)).toMatchObject({ kind: 'error', message: expect.stringContaining('--since takes') });
     expect(parseTraceArguments(['list', '--since', 'soon'])).toMatchObject({ kind: 'error' });
     expect(parseTraceArguments(['show'])).toMatchObject({ kind: 'error' });
     expect(parseTraceArguments(['show', 'abc', '--json'])).toEqual({ kind: 'show', traceId: 'abc', json: true, files: [] });

@@ -6,7 +6,7 @@ import { DailySpend } from '../../src/main/agent/dailySpend';
 import { costUsd, priceOf, PRICES_AS_OF } from '../../src/main/agent/modelPrices';
 import { readUsageEntries, usageEntryOf, type UsageEntry } from '../../src/main/telemetry/usageLedger';
 import { localDay, usageReport, usageTable } from '../../src/main/telemetry/usageReport';
-import { parseSince } from '../../src/main/telemetry/usageSince';
+import { parseSince } from '../../src/main/telemetry/sinceOption';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -68,12 +68,13 @@ describe('--since', () => {
     expect(parseSince('7d', now)).toEqual(new Date(now.getTime() - 7 * 86_400_000));
     expect(parseSince('24h', now)).toEqual(new Date(now.getTime() - 24 * 3_600_000));
     expect(parseSince('30m', now)).toEqual(new Date(now.getTime() - 30 * 60_000));
+    expect(parseSince('2w', now)).toEqual(new Date(now.getTime() - 14 * 86_400_000));
     expect(parseSince('2026-11-01', now)).toEqual(new Date(2026, 10, 1));
     expect(parseSince('2026-11-01T10:00:00Z', now)).toEqual(new Date(Date.UTC(2026, 10, 1, 10)));
   });
 
   it('refuses anything else with the forms it takes', () => {
-    for (const bad of ['7', 'd7', '7w', 'yesterday', '2026-02-30', '', '-3d']) {
+    for (const bad of ['7', 'd7', 'yesterday', '2026-02-30', '', '-3d', '7y']) {
       const parsed = parseSince(bad, now);
       expect(parsed, bad).not.toBeInstanceOf(Date);
       expect((parsed as { error: string }).error).toContain('7d, 24h or 30m');

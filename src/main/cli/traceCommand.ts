@@ -1,7 +1,8 @@
 import { plural } from '../../shared/countWords';
 import { tandemPaths } from '../settings/paths';
 import type { SpanRecord } from '../telemetry/span';
-import { parseSince, readSpanRecords, type SpanRecords } from '../telemetry/traceFile';
+import { readSpanRecords, type SpanRecords } from '../telemetry/traceFile';
+import { parseSince } from '../telemetry/sinceOption';
 import { findTrace, groupByTrace, summarizeTrace, traceTree, type TraceNode, type TraceSummary } from '../telemetry/traceTree';
 import { summaryLine, treeText } from './traceText';
 
@@ -36,7 +37,7 @@ export function parseTraceArguments(argv: string[], now = Date.now()): TraceArgu
   if (sub !== 'list' && sub !== 'show') return { kind: 'error', message: `Unknown trace command "${sub}"; try \`tandem trace list\` or \`tandem trace show TRACE-ID\`.` };
   let json = false;
   const files: string[] = [];
-  let since = parseSince(DEFAULT_SINCE, now)!;
+  let since = (parseSince(DEFAULT_SINCE, new Date(now)) as Date).getTime();
   const ids: string[] = [];
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
@@ -49,9 +50,9 @@ export function parseTraceArguments(argv: string[], now = Date.now()): TraceArgu
       files.push(file);
     } else if (flag === '--since' && sub === 'list') {
       const text = value() ?? '';
-      const parsed = parseSince(text, now);
-      if (parsed === undefined) return { kind: 'error', message: `--since takes 30m, 12h, 7d, 2w or a date such as 2026-11-01, got "${text}".` };
-      since = parsed;
+      const parsed = parseSince(text, new Date(now));
+      if ('error' in parsed) return { kind: 'error', message: parsed.error };
+      since = parsed.getTime();
     } else if (flag.startsWith('-')) return { kind: 'error', message: `Unknown option "${arg}" for tandem trace ${sub}.` };
     else ids.push(arg);
   }

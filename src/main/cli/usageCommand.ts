@@ -2,7 +2,7 @@ import { loadSettings } from '../settings/configFile';
 import { tandemPaths } from '../settings/paths';
 import { readUsageEntries } from '../telemetry/usageLedger';
 import { usageReport, usageTable } from '../telemetry/usageReport';
-import { parseSince } from '../telemetry/usageSince';
+import { parseSince } from '../telemetry/sinceOption';
 
 export interface UsageOutcome {
   stdout: string;

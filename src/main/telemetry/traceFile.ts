@@ -71,17 +71,3 @@ function parseSpanLine(line: string): SpanRecord | undefined {
   const parsed = SpanLineSchema.safeParse(value);
   return parsed.success ? (parsed.data as SpanRecord) : undefined;
 }
-
-const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-
-/**
- * `--since`: a span of time back from `now` (`30m`, `12h`, `7d`, `2w`) or a date (`2026-11-01`,
- * an ISO time). Undefined when it is neither.
- */
-export function parseSince(text: string, now = Date.now()): number | undefined {
-  const relative = /^(\d+)\s*([mhdw])$/.exec(text.trim());
-  if (relative) return now - Number(relative[1]) * UNIT_MS[relative[2]!]!;
-  if (!/^\d{4}-\d{2}-\d{2}/.test(text.trim())) return undefined;
-  const at = Date.parse(text.trim());
-  return Number.isNaN(at) ? undefined : at;
-}

@@ -1,7 +1,7 @@
-const RELATIVE = /^(\d+)([dhm])$/;
-const UNIT_MS = { d: 86_400_000, h: 3_600_000, m: 60_000 } as const;
+const RELATIVE = /^(\d+)\s*([wdhm])$/;
+const UNIT_MS = { w: 604_800_000, d: 86_400_000, h: 3_600_000, m: 60_000 } as const;
 
-/** `--since`: `7d`, `24h`, `30m` back from `now`, or an ISO date (`2026-11-01`, local midnight) or date-time. */
+/** `--since` of `tandem usage` and `tandem trace list`: `2w`, `7d`, `24h`, `30m` back from `now`, or an ISO date (`2026-11-01`, local midnight) or date-time. */
 export function parseSince(text: string, now: Date): Date | { error: string } {
   const trimmed = text.trim();
   const relative = RELATIVE.exec(trimmed);
@@ -13,5 +13,5 @@ export function parseSince(text: string, now: Date): Date | { error: string } {
   } else if (/^\d{4}-\d{2}-\d{2}T/.test(trimmed) && !Number.isNaN(Date.parse(trimmed))) {
     return new Date(trimmed);
   }
-  return { error: `--since takes a duration such as 7d, 24h or 30m, or an ISO date such as 2026-11-01; got "${text}".` };
+  return { error: `--since takes a duration such as 2w, 7d, 24h or 30m, or an ISO date such as 2026-11-01; got "${text}".` };
 }
