@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TANDEM_BIN, useAgentCli, type AgentEvent } from '../../support/agentCli';
 import { shellWord, sshSkipReason, startSshServer, type SshServer } from '../../support/sshServer';
+import { readSpanLines } from '../../support/tandemFiles';
 
 // A tree of agents in one trace: a headless parent spawns a child (spawn_agent); the child runs a
 // `tandem agent` on "another host" over a real ssh to loopback (the trace variables passed with
@@ -13,7 +12,6 @@ const skip = sshSkipReason();
 const { setup, start } = useAgentCli();
 const STDIO = ['--approve=stdio', '--input-format', 'json'];
 
-type SpanLine = { trace_id: string; span_id: string; parent_span: string | null; name: string; pid: number; attributes: Record<string, unknown> };
 
 describe.skipIf(skip !== undefined)(`child agents in one trace${skip ? ` (skipped: ${skip})` : ''}`, () => {
   let server: SshServer;
@@ -68,10 +66,7 @@ describe.skipIf(skip !== undefined)(`child agents in one trace${skip ? ` (skippe
     const childPid = (asked[1]!.agent as { pid: number }).pid;
     const grandchildPid = (asked[3]!.agent as { pid: number }).pid;
 
-    const spans = readFileSync(join(env.XDG_STATE_HOME!, 'tandem', 'traces.jsonl'), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as SpanLine);
+    const spans = readSpanLines(env);
     expect(new Set(spans.map((span) => span.trace_id))).toEqual(new Set([session.trace_id]));
     const byPid = (pid: number) => spans.filter((span) => span.pid === pid);
     const spawnSpan = byPid(parent.child.pid!).find((span) => span.name === 'execute_tool spawn_agent')!;

@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useAgentCli, type AgentEvent } from '../../support/agentCli';
 import { waitUntil } from '../../support/waitUntil';
+import { writeTandemFile } from '../../support/tandemFiles';
 
 // spawn_agent from a headless parent: the built CLI, real shells in real ptys, the real SDK
 // against the scripted model server (parent and child requests come in turn: the parent waits
@@ -14,11 +15,6 @@ const STDIO = ['--approve=stdio', '--input-format', 'json'];
 const spawnCall = (id: string, input: Record<string, unknown>) => ({ toolUse: { id, name: 'spawn_agent', input: { purpose: 'a sub-task', ...input } } });
 const runCall = (id: string, command: string) => ({ toolUse: { id, name: 'run_command', input: { command, purpose: `run ${command}` } } });
 
-function writeConfigFile(env: NodeJS.ProcessEnv, name: string, toml: string): void {
-  const dir = join(env.XDG_CONFIG_HOME!, 'tandem');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, name), toml);
-}
 
 const toolResultText = (body: unknown): string => JSON.stringify(body);
 
@@ -64,7 +60,7 @@ describe('spawn_agent (headless parent)', () => {
 
   it('refuses, before it starts, a child whose policy asks for what the parent’s policy denies', async () => {
     const { model, env } = await setup();
-    writeConfigFile(env, 'policy.toml', '[approval.shell]\ndeny_patterns = ["rm *"]\n');
+    writeTandemFile(env, 'policy.toml', '[approval.shell]\ndeny_patterns = ["rm *"]\n');
     model.script(
       { parts: [spawnCall('s1', { instruction: '# clean up', policy: '[approval.shell]\nallow_patterns = ["rm *"]' })] },
       { parts: [{ text: 'Understood.' }] },
@@ -80,7 +76,7 @@ describe('spawn_agent (headless parent)', () => {
 
   it('is not offered past the depth limit, and a call made anyway is refused with the limit named', async () => {
     const { model, env } = await setup();
-    writeConfigFile(env, 'config.toml', '[ai]\nmax_agent_depth = 2\n');
+    writeTandemFile(env, 'config.toml', '[ai]\nmax_agent_depth = 2\n');
     model.script({ parts: [spawnCall('s1', { instruction: '# deeper' })] }, { parts: [{ text: 'OK.' }] });
     const parent = start(['--approve=policy', '-c', '# go deeper'], env, { stdin: 'inherit-closed', env: { TANDEM_AGENT_DEPTH: '2' } });
     const decided = await parent.waitFor((event) => event.type === 'step' && event.phase === 'proposed', 'the spawn step judged');
@@ -118,7 +114,7 @@ describe('spawn_agent (headless parent)', () => {
 
   it("under --approve=policy the spawn runs where the policy names it, and the child's steps that ask are refused with the parent's mode named", async () => {
     const { model, env, home } = await setup();
-    writeConfigFile(env, 'policy.toml', '[approval.shell]\nallow_patterns = ["* agent --parent *"]\n');
+    writeTandemFile(env, 'policy.toml', '[approval.shell]\nallow_patterns = ["* agent --parent *"]\n');
     model.script(
       { parts: [spawnCall('s1', { instruction: '# make refused-file' })] },
       { parts: [runCall('c1', 'touch refused-file')] },

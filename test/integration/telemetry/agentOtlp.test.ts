@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TANDEM_BIN, useAgentCli } from '../../support/agentCli';
 import { deadPort } from '../../support/deadPort';
 import { startOtlpReceiver } from '../../support/otlpReceiver';
+import { readSpanLines, traceFile, writeTandemFile } from '../../support/tandemFiles';
 
 // OTLP export of real `tandem agent` runs (the built CLI, its own bash in its own pty, the real
 // SDK against the scripted model server) to a small OTLP/HTTP collector on loopback.
@@ -14,20 +15,10 @@ const MODULE_LOG_HOOK = join(__dirname, '../../support/moduleLog/register.mjs');
 const CHAT = 3; // OTLP's SPAN_KIND_CLIENT
 const INTERNAL = 1;
 
-type SpanLine = { trace_id: string; span_id: string; parent_span: string | null; name: string; pid: number } & Record<string, unknown>;
 
-const traceFile = (env: NodeJS.ProcessEnv) => join(env.XDG_STATE_HOME!, 'tandem', 'traces.jsonl');
-const jsonlSpans = (env: NodeJS.ProcessEnv): SpanLine[] =>
-  readFileSync(traceFile(env), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as SpanLine);
+const jsonlSpans = readSpanLines;
 
-function writeConfig(env: NodeJS.ProcessEnv, toml: string): void {
-  const dir = join(env.XDG_CONFIG_HOME!, 'tandem');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'config.toml'), toml);
-}
+const writeConfig = (env: NodeJS.ProcessEnv, toml: string) => writeTandemFile(env, 'config.toml', toml);
 
 const receivers: { close(): Promise<void> }[] = [];
 afterEach(async () => {

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TANDEM_BIN, useAgentCli } from '../../support/agentCli';
+import { readSpanLines, traceFile, writeTandemFile } from '../../support/tandemFiles';
 
 // Traces of real `tandem agent` runs (the built CLI, its own bash in its own pty, the real SDK
 // against the scripted model server), read back from $XDG_STATE_HOME/tandem/traces.jsonl.
@@ -9,20 +10,10 @@ import { TANDEM_BIN, useAgentCli } from '../../support/agentCli';
 const { setup, start } = useAgentCli();
 const STDIO = ['--approve=stdio', '--input-format', 'json'];
 
-type SpanLine = { trace_id: string; span_id: string; parent_span: string | null; name: string; pid: number; attributes: Record<string, unknown> } & Record<string, unknown>;
 
-const traceFile = (env: NodeJS.ProcessEnv) => join(env.XDG_STATE_HOME!, 'tandem', 'traces.jsonl');
-const spans = (env: NodeJS.ProcessEnv): SpanLine[] =>
-  readFileSync(traceFile(env), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as SpanLine);
+const spans = readSpanLines;
 
-function writeConfig(env: NodeJS.ProcessEnv, toml: string): void {
-  const dir = join(env.XDG_CONFIG_HOME!, 'tandem');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'config.toml'), toml);
-}
+const writeConfig = (env: NodeJS.ProcessEnv, toml: string) => writeTandemFile(env, 'config.toml', toml);
 
 describe('tandem agent traces', () => {
   it('links root → chat → execute_tool, and a tandem agent started by a step joins the trace under that step; no content by default', async () => {

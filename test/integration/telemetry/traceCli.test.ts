@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { deadPort } from '../../support/deadPort';
 import { processesMatching } from '../../support/processes';
 import { shellTimeout } from '../../support/shellTimeout';
 import { TANDEM_BIN, useAgentCli } from '../../support/agentCli';
+import { writeTandemFile } from '../../support/tandemFiles';
 
 // `tandem trace` on the traces.jsonl of real `tandem agent` runs (the built CLI, its own bash in
 // its own pty, the real SDKs against the scripted model server), and the spans those runs write
@@ -38,11 +39,6 @@ async function waitForProcess(commandLine: string): Promise<void> {
   }
 }
 
-function writeTandemFile(env: NodeJS.ProcessEnv, name: string, text: string): void {
-  const dir = join(env.XDG_CONFIG_HOME!, 'tandem');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, name), text);
-}
 
 describe('tandem trace', () => {
   it('lists and shows the tree of a run with a child agent, and steps that did not run with who decided', async () => {

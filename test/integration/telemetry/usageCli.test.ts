@@ -5,17 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { localDay, type UsageReport } from '../../../src/main/telemetry/usageReport';
 import { TANDEM_BIN, useAgentCli } from '../../support/agentCli';
 import { shellTimeout } from '../../support/shellTimeout';
+import { writeTandemFile } from '../../support/tandemFiles';
 
 // `tandem usage` and `[ai] daily_budget_usd` with the built CLI: real `tandem agent` runs (the
 // real SDK against the scripted model server) write the traces file `tandem usage` reads.
 
 const { setup, start } = useAgentCli();
 
-function writeConfig(env: NodeJS.ProcessEnv, toml: string): void {
-  const dir = join(env.XDG_CONFIG_HOME!, 'tandem');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'config.toml'), toml);
-}
+const writeConfig = (env: NodeJS.ProcessEnv, toml: string) => writeTandemFile(env, 'config.toml', toml);
 
 function usage(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
