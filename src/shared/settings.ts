@@ -91,6 +91,8 @@ const aiFields = {
   computer_use: z.enum(['auto', 'off']),
   /** How deep child agents (spawn_agent) may nest: 1 lets the agent start children but not grandchildren; 0 turns spawn_agent off. */
   max_agent_depth: z.number().int().min(0).max(10),
+  /** Child agents start with this window's "Allow for this session" grants (off: with none). */
+  pass_grants_to_children: z.boolean(),
   /** `[[ai.fallback]]`: further backends, tried in order when the one above cannot be reached (docs/ai.md). */
   fallback: z.array(fallbackBackend).max(10),
 };
@@ -215,6 +217,7 @@ export const DEFAULT_SETTINGS: Settings = {
     small_model: '',
     computer_use: 'auto',
     max_agent_depth: 3,
+    pass_grants_to_children: false,
     fallback: [],
   },
   context: { include_env: ['LANG', 'TERM', 'VIRTUAL_ENV', 'CONDA_DEFAULT_ENV', 'NODE_ENV'] },

@@ -162,6 +162,11 @@ export class AgentSession {
     this.offline.act(action);
   }
 
+  /** A child agent starts with the grants its parent passed on (`[ai] pass_grants_to_children`). */
+  inheritGrants(grants: readonly { shape: string; example: string }[]): void {
+    for (const { shape, example } of grants) this.host.gate.grants.grant(shape, example);
+  }
+
   /** The window closed (GrantLifetime): its session grants end. */
   revokeAllGrants(): void {
     for (const grant of this.host.gate.grants.list()) this.host.gate.grants.revoke(grant.shape);

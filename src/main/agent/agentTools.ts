@@ -47,6 +47,7 @@ export function agentTools(host: AgentHost, context: AgentToolsContext): ToolDis
     childAgents: host.childAgents && {
       ...host.childAgents,
       maxDepth: () => ai().max_agent_depth,
+      grantsToPass: () => (ai().pass_grants_to_children ? host.gate.grants.list().map(({ shape, example }) => ({ shape, example })) : []),
       model: () => {
         const connection = context.models.connection();
         return { backend: connection.backendKind, model: connection.model };

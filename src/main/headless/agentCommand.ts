@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { AGENT_EXIT, AgentStreamEventSchema, type AgentInput, type AgentStreamEvent, type ApprovalMode } from './agentStream';
 import type { ChildApprovalRequest } from '../agent/children/childAgents';
 import { agentDepth } from '../agent/children/agentDepth';
-import { ParentLink } from './parentLink';
+import { ParentLink, type PassedGrant } from './parentLink';
 import { AGENT_USAGE, parseAgentArguments, type AgentOptions } from './agentOptions';
 import { approvalRequest, type Approver, type RelayedAnswer } from './approvals/approvalRequest';
 import { StdioApprover } from './approvals/stdioApprover';
@@ -112,9 +112,12 @@ class AgentRun {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
     process.on('SIGHUP', onSignal);
+    let inherited: PassedGrant[] = [];
     if (this.options.parent) {
       try {
-        this.link = await ParentLink.connect(this.options.parent, agentDepth(this.io.env), (input) => this.fromParent(input), () => this.halt({ kind: 'reader-gone' }));
+        const connected = await ParentLink.connect(this.options.parent, agentDepth(this.io.env), (input) => this.fromParent(input), () => this.halt({ kind: 'reader-gone' }));
+        this.link = connected.link;
+        inherited = connected.grants;
       } catch (error) {
         return usageError(this.io, (error as Error).message);
       }
@@ -141,6 +144,7 @@ class AgentRun {
         askFor: (pending) => this.askFor(pending),
       });
       this.approver = this.makeApprover();
+      this.session.engine.agent.inheritGrants(inherited);
       if (this.options.session) {
         const saved = loadSession(this.stateDir, this.options.session);
         if ('error' in saved) return usageError(this.io, saved.error);

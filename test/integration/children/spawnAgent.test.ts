@@ -157,4 +157,35 @@ describe('spawn_agent (headless parent)', () => {
     parent.child.stdin!.end();
     await parent.exitCode();
   }, 120_000);
+
+  it.each([true, false])('passes the session grants on only where [ai] pass_grants_to_children says so (%s)', async (passed) => {
+    const { model, env } = await setup();
+    writeTandemFile(env, 'config.toml', `[ai]\npass_grants_to_children = ${passed}\n`);
+    model.script(
+      { parts: [runCall('p1', 'touch shared.txt')] },
+      { parts: [spawnCall('s1', { instruction: '# touch shared.txt' })] },
+      { parts: [runCall('c1', 'touch shared.txt')] },
+      { parts: [{ text: 'Touched it too.' }] },
+      { parts: [{ text: 'Both touched it.' }] },
+    );
+    const parent = start(STDIO, env, { stdin: 'pipe' });
+    await parent.waitFor((event) => event.type === 'session', 'the session event');
+    parent.send({ type: 'instruction', text: '# touch shared.txt, then have a child touch it' });
+    const first = await parent.waitFor((event) => event.type === 'approval_request', 'the first step asks');
+    expect(first.session_grant).toBe(true);
+    parent.send({ type: 'approval', id: first.id, decision: 'allow_session' });
+    const spawnRequest = await parent.waitFor((event) => event.type === 'approval_request' && event.id !== first.id, 'the spawn step asks');
+    parent.send({ type: 'approval', id: spawnRequest.id, decision: 'allow' });
+    if (!passed) {
+      const asked = await parent.waitFor((event: AgentEvent) => event.type === 'approval_request' && event.agent !== undefined, "the child's step asks: it has no grants");
+      expect(asked.command).toBe('touch shared.txt');
+      parent.send({ type: 'approval', id: asked.id, decision: 'allow' });
+    }
+    await parent.waitFor((event) => event.type === 'message' && event.text === 'Both touched it.', 'the final answer', 120_000);
+    parent.child.stdin!.end();
+    expect(await parent.exitCode()).toBe(0);
+    // The child's step ran (its result went to its model); with the grants passed on, on the parent's grant: nobody was asked.
+    expect(JSON.stringify(model.requests[3]!.body?.messages?.at(-1))).toContain('Exit code: 0');
+    expect(parent.events.some((event) => event.type === 'approval_request' && event.agent !== undefined)).toBe(!passed);
+  }, 120_000);
 });

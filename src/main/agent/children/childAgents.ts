@@ -29,6 +29,8 @@ export interface ChildAgentsHost {
   runPolicyFiles(): string[];
   /** The conversation's backend and model: a child uses them unless the spawn names a model. */
   model?(): { backend: string; model: string };
+  /** The session grants a child starts with: this agent's, when `[ai] pass_grants_to_children` is on; none otherwise. */
+  grantsToPass?(): { shape: string; example: string }[];
   /** What is left of the budget shared by this agent and its children (undefined: none set). */
   budgetLeftUsd?(): number | undefined;
   /** A spawn step's child view changed (toolUseId of its step). */
@@ -70,11 +72,13 @@ export class ChildAgents {
     const cwd = request.cwd ? (isAbsolute(request.cwd) ? request.cwd : resolve(paneCwd || '.', request.cwd)) : paneCwd;
     const read = request.policy ? readSpawnPolicy(request.policy, paneCwd || '.') : undefined;
     const budget = this.budgetFor(request);
+    const grants = this.host.grantsToPass?.() ?? [];
     const progress = new ChildProgress(
       {
         instruction: request.instruction,
         may: [
           ...policyLines(read?.ok ? read.policy : undefined),
+          grants.length ? `It starts with your session grants: ${grants.map((grant) => grant.shape).join(', ')}.` : 'It starts with none of your session grants.',
           `Depth ${depth} of at most ${this.host.maxDepth()}.`,
           ...(request.max_steps ? [`At most ${request.max_steps} steps.`] : []),
           ...(budget !== undefined ? [`At most $${budget.toFixed(2)}.`] : []),
@@ -184,6 +188,8 @@ export class ChildAgents {
   private message(toolUseId: string, message: Record<string, unknown>): void {
     const child = this.children.get(toolUseId);
     if (!child || child.over) return;
+    // The child waits for this answer to its hello before it starts: the grants it may have are there before its first step.
+    if (message.type === 'hello') child.channel.send({ type: 'welcome', grants: this.host.grantsToPass?.() ?? [] });
     const request = child.progress.take(message);
     if (!request) return;
     const asks = this.host.asks;

@@ -53,7 +53,7 @@ export interface ToolDispatcherHost {
   /** Screenshots and the window list; absent: look steps say it is not available. */
   desktop?: Desktop;
   /** How child agents start here (spawn_agent); absent: the tool is not offered. */
-  childAgents?: Pick<ChildAgentsHost, 'selfCommand' | 'depth' | 'maxDepth' | 'budgetLeftUsd' | 'asks' | 'model' | 'childCost'>;
+  childAgents?: Pick<ChildAgentsHost, 'selfCommand' | 'depth' | 'maxDepth' | 'budgetLeftUsd' | 'asks' | 'model' | 'childCost' | 'grantsToPass'>;
 }
 
 /**
@@ -94,6 +94,7 @@ export class ToolDispatcher {
       budgetLeftUsd: () => host.childAgents?.budgetLeftUsd?.(),
       model: host.childAgents?.model,
       childCost: host.childAgents?.childCost,
+      grantsToPass: host.childAgents?.grantsToPass,
       asks: host.childAgents?.asks,
       policyVerdict: (command, cwd) => host.gate.policyVerdict(command, cwd),
       runPolicyFiles: () => host.gate.runPolicyFiles(),
