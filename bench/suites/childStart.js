@@ -1,5 +1,6 @@
 // Part of the agentcli suite: a child agent's start as its parent sees it. The bench listens on
-// a Unix socket as a parent agent does (src/main/agent/children/childChannel.ts) and starts
+// a Unix socket as a parent agent does (src/main/agent/children/childChannel.ts), answers the child's
+// hello with a welcome, and starts
 // `node bin/tandem.js agent --parent SOCKET -c '# hi'`:
 //   - spawn → the child's `hello` line on the socket (it connected, before its engine and shell)
 //   - spawn → its `session` event on the socket (its shell at the prompt; the first event of the
@@ -43,6 +44,8 @@ async function childStart(run, tandem, round) {
         const event = JSON.parse(pending.slice(0, end));
         pending = pending.slice(end + 1);
         seen[event.type] ??= at - startedAt;
+        // A parent answers the hello with its welcome (no grants passed on here); the child waits for it.
+        if (event.type === 'hello') socket.write('{"type":"welcome","grants":[]}\n');
         if (event.type === 'result') done();
       }
     });
