@@ -83,7 +83,7 @@ describe('tandem usage', () => {
     expect((JSON.parse((await usage(['--json', '--since', '2999-01-01'], env)).stdout) as UsageReport).total.requests).toBe(0);
     const bad = await usage(['--since', 'last week'], env);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--since takes a duration such as 7d');
+    expect(bad.stderr).toContain('--since takes a duration such as 2w, 7d, 24h or 30m');
   }, 120_000);
 
   it('says so when there is no traces file, and why when telemetry is off', async () => {
