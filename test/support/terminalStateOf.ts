@@ -29,6 +29,7 @@ export function terminalStateOf(terminal: HeadlessTerminal): Record<string, unkn
     normalRegion: internals.normal && { top: internals.normal.scrollTop, bottom: internals.normal.scrollBottom },
     saved: savedOf(active),
     normalSaved: onAlternate ? savedOf(internals.normal) : undefined,
+    alternateSaved: onAlternate ? undefined : internals.alternate && { ...savedOf(internals.alternate), charset: charsetName(internals.alternate.savedCharset) },
     modes: { ...terminal.modes, convertEol: terminal.options.convertEol ?? false },
     mouse: [internals.mouseProtocol, internals.mouseEncoding],
     cursorLook: [internals.cursorHidden, internals.cursorStyle, internals.cursorBlink],

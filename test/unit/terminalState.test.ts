@@ -178,6 +178,30 @@ describe('re-attach snapshot: the terminal state beyond the normal screen', () =
     copy.dispose();
   });
 
+  it("keeps the alternate screen's saved cursor while the normal one is up: a program that comes back and restores gets it (found by the property below)", async () => {
+    const source = new TerminalMirror(COLS, ROWS, SCROLLBACK);
+    // Line drawing in G0, saved twice on the way in (the second time on the alternate screen), then back to the normal one.
+    await written(source, '\x1b(0\x1b[?1049h\x1b[2;3H\x1b[?1049h\x1b[?1049l');
+    const copy = await replayed(source);
+    expect(terminalStateOf(headlessOf(copy))).toEqual(terminalStateOf(headlessOf(source)));
+    // Back on the alternate screen without saving there, then restoring what was saved there before.
+    for (const mirror of [source, copy]) await written(mirror, '\x1b(B\x1b[?1047h\x1b[?1048lq');
+    expect(terminalStateOf(headlessOf(copy))).toEqual(terminalStateOf(headlessOf(source)));
+    source.dispose();
+    copy.dispose();
+  });
+
+  it("keeps an alternate-screen cursor saved waiting to wrap at the last column (the screen is cleared when it comes back, so any last cell will do)", async () => {
+    const source = new TerminalMirror(COLS, ROWS, SCROLLBACK);
+    await written(source, `\x1b[?1049h${'x'.repeat(COLS)}\x1b7\x1b[?1049l`);
+    const copy = await replayed(source);
+    expect(terminalStateOf(headlessOf(copy))).toEqual(terminalStateOf(headlessOf(source)));
+    for (const mirror of [source, copy]) await written(mirror, '\x1b[?1047h\x1b[?1048lwrapped');
+    expect(terminalStateOf(headlessOf(copy))).toEqual(terminalStateOf(headlessOf(source)));
+    source.dispose();
+    copy.dispose();
+  });
+
   it('a snapshot anywhere in program output, even inside a sequence: replayed plus the rest equals the source', async () => {
     await fc.assert(
       fc.asyncProperty(program, program, fc.nat(), async (first, second, at) => {

@@ -33,6 +33,11 @@ export function terminalStateSequences(terminal: HeadlessTerminal): string {
     // CSI ?1049h saves the cursor the program gets back when it leaves (the shell's place).
     out += scrollRegion(internals.normal, rows) + savedCursor(terminal.buffer.normal, internals.normal, cols, '\x1b[?1049h\x1b(B\x0f');
     out += screenRedraw(terminal.buffer.alternate, cols, rows);
+  } else if (hasSavedCursor(internals.alternate)) {
+    // The alternate screen keeps what DECSC saved there while the normal one is up: a program
+    // that comes back with CSI ?1049h and restores (CSI ?1048l) gets it. CSI ?1047h/l switch
+    // without saving or restoring anything; the cursor is placed below.
+    out += '\x1b[?1047h' + savedCursor(terminal.buffer.alternate, internals.alternate, cols, '\x1b7', true) + '\x1b[?1047l';
   }
   out += savedCursor(terminal.buffer.active, active, cols, '\x1b7');
   if (internals.currentStyle) out += sgrSequence(internals.currentStyle);
@@ -59,12 +64,18 @@ function scrollRegion(buffer: BufferInternals | undefined, rows: number): string
  * by `save` (ESC 7, or CSI ?1049h). Leaves G0 designated as the saved charset:
  * charsetSequences designates all four afterwards.
  */
-function savedCursor(buffer: IBuffer, internals: BufferInternals | undefined, cols: number, save: string): string {
+function savedCursor(buffer: IBuffer, internals: BufferInternals | undefined, cols: number, save: string, onClearedScreen = false): string {
   if (!internals) return '';
-  const place = cursorTo(buffer, screenRow(internals.savedY, internals), internals.savedX, cols, 0);
+  // A screen cleared when it comes up again (the alternate one, saved from while the normal one is up) takes any last cell.
+  const place = onClearedScreen && internals.savedX >= cols ? `\x1b[${screenRow(internals.savedY, internals) + 1};${cols}H ` : cursorTo(buffer, screenRow(internals.savedY, internals), internals.savedX, cols, 0);
   const style = internals.savedStyle ? sgrSequence(internals.savedStyle) : '\x1b[0m';
   const charset = `\x1b(${designatorOf(internals.savedCharset) ?? 'B'}\x0f`;
   return place + style + charset + save;
+}
+
+/** DECSC saved something in this buffer (a fresh buffer's saved cursor is the top left, plain, US ASCII). */
+function hasSavedCursor(buffer: BufferInternals | undefined): buffer is BufferInternals {
+  return buffer !== undefined && (buffer.savedX !== 0 || buffer.savedY !== 0 || buffer.savedStyle !== undefined || buffer.savedCharset !== undefined);
 }
 
 /** A row counted from the top of the buffer, as a row of the screen (as DECRC clamps it). */
