@@ -104,10 +104,13 @@ function runBatch(tracer, tracing, batch) {
   const chat = (performance.now() - t) / BATCH;
   t = performance.now();
   for (let i = 0; i < BATCH; i++) {
-    const step = { id: `s${batch}-${i}`, index: i + 1, command: `ls -la dir-${i}`, purpose: 'look', status: 'running', tool: 'run_command', toolUseId: `t${i}`, risk: { level: 'green', reasons: [] }, decider: { by: 'policy', verdict: 'allowed', rule: 'ls' } };
-    tracing.stepStarted(step);
+    // A step's life as the plan reports it: proposed, allowed and running (its shell's variables), done.
+    const step = { id: `s${batch}-${i}`, index: i + 1, command: `ls -la dir-${i}`, purpose: 'look', status: 'proposed', tool: 'run_command', toolUseId: `t${i}`, risk: { level: 'green', reasons: [] } };
+    tracing.stepsChanged([step]);
+    const running = { ...step, status: 'running', decider: { by: 'policy', verdict: 'allowed', rule: 'ls' } };
+    tracing.stepsChanged([running]);
     tracing.stepEnvironment(step.id);
-    tracing.stepEnded({ ...step, status: 'done', exitCode: 0, durationMs: 12 });
+    tracing.stepsChanged([{ ...running, status: 'done', exitCode: 0, durationMs: 12 }]);
   }
   const step = (performance.now() - t) / BATCH;
   return { span, chat, step };
