@@ -173,6 +173,7 @@
         });
       };
     },
-    counts: (id) => ({ ...terminal(id).__benchCounts }),
+    /** Bytes written and parsed, and (Tandem) output the engine skipped because it would have scrolled out unseen. */
+    counts: (id) => ({ ...terminal(id).__benchCounts, skipped: window.__tandem?.skippedBytes(id) ?? 0 }),
   };
 })();

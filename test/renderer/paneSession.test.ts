@@ -79,7 +79,7 @@ async function openSession(paneInfo: PaneInfo, scrollback = appearance.scrollbac
     onBlocksListed: (paneId, blocks) => record(`listed in ${paneId}: ${blocks.map((each) => `${each.id} ${placed(each.id)}`).join(', ')}`),
     onPaneEvent: (event) => record(`${event.name}, cursor row ${JSON.stringify(cursorLine())}`),
   };
-  const transport = { sendInput: () => undefined, sendAck: (_paneId: number, count: number) => acks.push(count), resize: () => undefined };
+  const transport = { sendInput: () => undefined, sendAck: (_paneId: number, count: number) => acks.push(count), resize: () => Promise.resolve(true) };
   const session = new PaneSession(paneInfo, transport, hooks, { ...appearance, scrollback }, new InputPriority());
   const buffer = () => session.terminal.buffer.active;
   const lineText = (row: number) => buffer().getLine(row)?.translateToString(true) ?? '';

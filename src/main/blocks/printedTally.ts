@@ -94,28 +94,27 @@ export class PrintedTally {
     }
     let head = this.heads.get(blockId);
     if (head?.full) head = undefined;
-    if (!head && this.escape === Escape.None && chunk.indexOf(ESC) === -1) {
-      this.addPlain(count, chunk);
-      return;
-    }
-    let { lines, bytes, open } = count;
     let escape = this.escape;
-    for (let i = 0; i < chunk.length; i++) {
-      const byte = chunk[i]!;
+    let i = 0;
+    while (i < chunk.length) {
+      if (escape === Escape.None && !head) {
+        // Text up to the next escape sequence (most of a huge output): only line ends to count.
+        const next = chunk.indexOf(ESC, i);
+        const end = next === -1 ? chunk.length : next;
+        countText(count, chunk, i, end);
+        if (next === -1) break;
+        escape = Escape.Start;
+        i = next + 1;
+        continue;
+      }
+      const byte = chunk[i++]!;
       switch (escape) {
         case Escape.None:
           if (byte === ESC) {
             escape = Escape.Start;
             break;
           }
-          if (byte === LF) {
-            lines++;
-            bytes++;
-            open = false;
-          } else if (byte !== CR && byte !== BEL) {
-            bytes++;
-            open = true;
-          }
+          countText(count, chunk, i - 1, i);
           if (head && byte !== BEL) {
             head.push(byte);
             if (head.full) head = undefined;
@@ -137,25 +136,6 @@ export class PrintedTally {
       }
     }
     this.escape = escape;
-    count.lines = lines;
-    count.bytes = bytes;
-    count.open = open;
-  }
-
-  /** A chunk without escape sequences (most of a huge output): only line feeds and carriage returns to count. */
-  private addPlain(count: { lines: number; bytes: number; open: boolean }, chunk: Uint8Array): void {
-    let lines = 0;
-    let skipped = 0;
-    for (let i = 0; i < chunk.length; i++) {
-      const byte = chunk[i]!;
-      if (byte === LF) lines++;
-      else if (byte === CR || byte === BEL) skipped++;
-    }
-    count.lines += lines;
-    count.bytes += chunk.length - skipped;
-    let last = chunk.length - 1;
-    while (last >= 0 && (chunk[last] === CR || chunk[last] === BEL)) last--;
-    if (last >= 0) count.open = chunk[last] !== LF;
   }
 
   /** What the block printed so far; undefined for a block that printed nothing. */
@@ -165,4 +145,25 @@ export class PrintedTally {
     const head = this.heads.get(blockId);
     return { lines: count.lines + (count.open ? 1 : 0), bytes: count.bytes, ...(head && { head: head.text() }) };
   }
+}
+
+/** Text bytes `from`..`to` (no escape sequence in them): lines, bytes without CR and BEL, and whether the last line is open. */
+function countText(count: { lines: number; bytes: number; open: boolean }, chunk: Uint8Array, from: number, to: number): void {
+  let lines = 0;
+  let skipped = 0;
+  let last = -1;
+  for (let i = from; i < to; i++) {
+    const byte = chunk[i]!;
+    if (byte === LF) {
+      lines++;
+      last = i;
+    } else if (byte === CR || byte === BEL) {
+      skipped++;
+    } else {
+      last = i;
+    }
+  }
+  count.lines += lines;
+  count.bytes += to - from - skipped;
+  if (last >= 0) count.open = chunk[last] !== LF;
 }

@@ -247,6 +247,7 @@ export class Engine {
       cols: request.cols,
       rows: request.rows,
       scrollback: this.settings.terminal.scrollback,
+      currentScrollback: () => this.settings.terminal.scrollback,
       integration: this.settings.shell.integration,
       login: this.settings.shell.login,
       env: this.env,

@@ -66,11 +66,15 @@ export class OscScanner {
     const found: ScannedOsc[] = [];
     let i = 0;
     const n = chunk.length;
+    // Where the next ESC and C2 lie, searched again only once passed: a coloured log has an
+    // ESC every few bytes, and searching the rest of the chunk for a C2 at each was quadratic.
+    let escape = -2;
+    let c1 = -2;
     while (i < n) {
       switch (this.state) {
         case State.Ground: {
-          const escape = chunk.indexOf(ESC, i);
-          const c1 = chunk.indexOf(C1_LEAD, i);
+          if (escape !== -1 && escape < i) escape = chunk.indexOf(ESC, i);
+          if (c1 !== -1 && c1 < i) c1 = chunk.indexOf(C1_LEAD, i);
           if (escape === -1 && c1 === -1) return found;
           if (c1 !== -1 && (escape === -1 || c1 < escape)) {
             this.state = State.GroundC1;

@@ -51,7 +51,14 @@ export class Pane {
       () => this.process.resume(),
     );
     this.stream = new PaneStream({ ...options, ...this.size, paneId: this.id, nonce: this.nonce, throttle });
-    this.delivery = new PaneDelivery(this.id, throttle);
+    let scrollback = options.scrollback;
+    this.delivery = new PaneDelivery(this.id, throttle, {
+      cols: () => this.size.cols,
+      rows: () => this.size.rows,
+      // The most it has been: the renderer may not have applied a smaller setting yet.
+      scrollback: () => (scrollback = Math.max(scrollback, options.currentScrollback?.() ?? scrollback)),
+      parsedScreen: () => this.stream.mirror.parsedScreen,
+    });
     const onPromptRequest = options.onPromptRequest;
     this.input = new PromptInput({
       shell: () => promptShellOf(this.process.shellPath),
@@ -163,12 +170,10 @@ export class Pane {
     return this.stream.environment.values();
   }
 
-  /** Clean text a block printed (from the mirror). */
+  /** Clean text a block printed, and how much it printed in all (both from the mirror). */
   async outputOf(blockId: string): Promise<BlockOutput | undefined> {
     if (!this.tracker.find(blockId)) return undefined;
-    const output = (await this.stream.mirror.readBlock(blockId)) ?? { text: '', truncated: true, lineCount: 0 };
-    const printed = this.stream.printed.of(blockId);
-    return printed ? { ...output, printed } : output;
+    return (await this.stream.mirror.readBlock(blockId)) ?? { text: '', truncated: true, lineCount: 0 };
   }
 
   screenText(): Promise<string> {
@@ -251,6 +256,7 @@ export class Pane {
   resize(cols: number, rows: number): { cols: number; rows: number } {
     this.size = clampSize(cols, rows);
     this.stream.mirror.resize(this.size.cols, this.size.rows);
+    this.delivery.resized(this.size.cols, this.size.rows);
     this.process.resize(this.size.cols, this.size.rows);
     return this.size;
   }

@@ -1,8 +1,9 @@
 import type { Events } from '../../shared/protocol';
 import { BacklogCost } from '../pty/backlogCost';
 import { DeliveryWindow, type PtyThrottle } from '../pty/flowControl';
-import { FLOODING_BYTES, NO_READ_AHEAD_AFTER_INPUT_MS, READ_AHEAD_COST, RENDERER_WINDOW } from '../pty/flowPolicy';
+import { FLOODING_BYTES, NO_READ_AHEAD_AFTER_INPUT_MS, READ_AHEAD_COST, RENDERER_WINDOW, SKIP_AT_LEAST, SKIPPING_READ_AHEAD_COST } from '../pty/flowPolicy';
 import { OutputBatcher, utf8SafeEnd } from '../pty/outputBatcher';
+import { FloodSkip, lineEndBefore, type FloodScreen } from './floodSkip';
 
 /** The client a pane's output and events go to. */
 export interface PaneListener {
@@ -12,6 +13,11 @@ export interface PaneListener {
 
 type Send = (listener: PaneListener) => void;
 
+/** Written in place of skipped lines whose last colour change was a reset; not part of the stream's offsets. */
+const RESET_ATTRIBUTES = new TextEncoder().encode('\x1b[0m');
+
+const NEVER_SKIP: FloodScreen = { cols: () => 80, rows: () => 24, scrollback: () => 0, parsedScreen: () => ({ offset: -1, plain: false }) };
+
 /**
  * Gets a pane's output and events to its client, in stream order: each event goes out right
  * after the bytes before its stream offset and before the bytes after it, so the renderer
@@ -20,6 +26,10 @@ type Send = (listener: PaneListener) => void;
  * Output is batched (OutputBatcher) within the client's delivery window; read-ahead from the
  * pty is limited by what the waiting backlog will cost to parse. While a client re-attaches,
  * everything produced meanwhile is held and handed over, in order, after its snapshot.
+ *
+ * A flood of plain text the client has fallen behind on is not sent in full: what would scroll
+ * out of its buffer before it could be seen is dropped (FloodSkip), a `pane.skipped` event takes
+ * its place in the stream, and the pty is read at full speed meanwhile.
  */
 export class PaneDelivery {
   private readonly batcher: OutputBatcher;
@@ -35,16 +45,23 @@ export class PaneDelivery {
   private delivered = 0;
   /** Events waiting for the bytes before their offset, in order. */
   private events: { offset: number; send: Send }[] = [];
+  private readonly skip: FloodSkip;
+  /** The bytes sent last ended a line (CR LF): the client's parser is between sequences. */
+  private sentLineEnd = false;
 
   constructor(
     private readonly paneId: number,
     private readonly throttle: PtyThrottle,
+    /** The client's terminal, for skipping what it cannot show; nothing is skipped without it. */
+    screen: FloodScreen = NEVER_SKIP,
   ) {
+    this.skip = new FloodSkip(screen);
     this.window = new DeliveryWindow(RENDERER_WINDOW, { reopened: () => this.batcher.flushNow() });
     this.batcher = new OutputBatcher(
       (bytes, remaining) => {
         this.backlogCost.sent(bytes.length, remaining);
         this.delivered += bytes.length;
+        this.sentLineEnd = bytes.length >= 2 && bytes[bytes.length - 1] === 0x0a && bytes[bytes.length - 2] === 0x0d;
         this.deliver(bytes);
       },
       {
@@ -53,6 +70,8 @@ export class PaneDelivery {
           this.releaseDueEvents();
           this.limitReadAhead();
         },
+        // Frames of a flood that may be skipped end at line ends, where a skip can begin.
+        frameEnd: (bytes, end) => (this.skip.skippable ? lineEndBefore(bytes, end) : end),
       },
     );
   }
@@ -68,8 +87,16 @@ export class PaneDelivery {
     // Only a full window lets the backlog grow past one batch; lines are counted for it alone
     // (counting costs about 1 ms per MB).
     if (this.window.isFull) this.backlogCost.added(chunk);
+    this.skip.scan(chunk);
     this.batcher.push(chunk);
+    this.skipUnseen();
     this.limitReadAhead();
+  }
+
+  /** The client's terminal has a new size from this point of the stream on. */
+  resized(cols: number, rows: number): void {
+    this.skip.reset();
+    this.event('pane.resized', { paneId: this.paneId, cols, rows }, this.received);
   }
 
   /**
@@ -98,6 +125,7 @@ export class PaneDelivery {
     this.held = [];
     this.batcher.discardPending();
     this.delivered = this.received;
+    this.skip.reset();
     this.releaseDueEvents();
     this.window.reset();
     this.limitReadAhead();
@@ -127,6 +155,7 @@ export class PaneDelivery {
   userInput(): void {
     if (this.window.outstanding <= FLOODING_BYTES) return;
     this.inputDuringFloodAt = performance.now();
+    this.skipUnseen(0);
     this.limitReadAhead();
   }
 
@@ -157,9 +186,35 @@ export class PaneDelivery {
     }
   }
 
+  /**
+   * While the client is behind on a plain flood, drops what it would only parse to throw away:
+   * from where it is up to the last line end whose following lines fill its whole buffer. A cut
+   * is made once it drops at least SKIP_AT_LEAST bytes (each is an event, and a reset), or at
+   * any size when a key is pressed into the flood (less to parse before the prompt shows).
+   */
+  private skipUnseen(atLeast = SKIP_AT_LEAST): void {
+    if (!this.listener || this.held || !this.window.isFull || this.batcher.pending === 0) return;
+    const limit = Math.min(this.events[0]?.offset ?? Infinity, this.received);
+    const cut = this.skip.cutAfter(this.delivered, this.sentLineEnd, limit);
+    if (!cut || cut.offset - this.delivered < atLeast) return;
+    const count = cut.offset - this.delivered;
+    this.batcher.dropFront(count);
+    this.backlogCost.sent(count, this.batcher.pending);
+    this.delivered = cut.offset;
+    if (cut.resetAttributes) {
+      // The rest starts with the attributes the dropped lines left: the defaults.
+      this.batcher.pushFront(RESET_ATTRIBUTES);
+      this.delivered -= RESET_ATTRIBUTES.length;
+    }
+    const skipped = { paneId: this.paneId, bytes: count, resetAttributes: cut.resetAttributes };
+    this.events.unshift({ offset: this.delivered, send: (listener) => listener.event('pane.skipped', skipped) });
+    this.releaseDueEvents();
+  }
+
   private limitReadAhead(): void {
     const afterInput = performance.now() - this.inputDuringFloodAt < NO_READ_AHEAD_AFTER_INPUT_MS;
-    const limit = afterInput ? 0 : READ_AHEAD_COST;
+    // A flood that is being skipped keeps only what the client can show: read it at full speed.
+    const limit = afterInput ? 0 : this.skip.skippable ? SKIPPING_READ_AHEAD_COST : READ_AHEAD_COST;
     const waiting = this.backlogCost.cost(this.batcher.pending);
     if (waiting > limit) this.throttle.hold('read-ahead');
     else if (waiting <= limit / 2) this.throttle.release('read-ahead');

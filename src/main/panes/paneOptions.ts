@@ -11,6 +11,8 @@ export interface PaneOptions {
   cols: number;
   rows: number;
   scrollback: number;
+  /** The renderer's scrollback as the settings say now (they change while the pane runs); `scrollback` when absent. */
+  currentScrollback?: () => number;
   integration: boolean;
   login: boolean;
   env?: NodeJS.ProcessEnv;

@@ -3,7 +3,6 @@ import { AlternateScreenDetector } from '../blocks/alternateScreenDetector';
 import { BlockTracker } from '../blocks/blockTracker';
 import type { MirrorThread } from '../blocks/mirror/mirrorThread';
 import { PaneMirror } from '../blocks/mirror/paneMirror';
-import { PrintedTally } from '../blocks/printedTally';
 import { PromptHeuristics } from '../blocks/promptHeuristics';
 import { interpretOsc } from '../osc/marks';
 import { OscScanner } from '../osc/oscScanner';
@@ -34,8 +33,6 @@ export interface PaneStreamOptions {
 export class PaneStream {
   readonly tracker: BlockTracker;
   readonly mirror: PaneMirror;
-  /** Lines and bytes each block printed, counted as they stream (the mirror keeps only the end of a huge output). */
-  readonly printed = new PrintedTally();
   /** What the shell exports, from its start and our integration's reports. */
   readonly environment: PaneEnvironment;
   private readonly scanner = new OscScanner();
@@ -159,10 +156,7 @@ export class PaneStream {
     }
     if (bytes.length === 0) return;
     const running = this.tracker.running;
-    if (running) {
-      this.printed.add(running.id, bytes);
-      if (this.blockBytes.hasListeners) this.blockBytes.fire({ blockId: running.id, bytes });
-    }
+    if (running && this.blockBytes.hasListeners) this.blockBytes.fire({ blockId: running.id, bytes });
     this.mirror.write(bytes);
     if (this.mirror.available) this.mirrorWindow.sent(bytes.length);
   }

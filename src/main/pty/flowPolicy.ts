@@ -53,6 +53,20 @@ export const LINE_COST = 14;
  */
 export const READ_AHEAD_COST = 320 * 1024;
 
+/**
+ * While a plain flood is skipped (panes/floodSkip.ts), the backlog keeps only the lines the
+ * renderer can show: screen and scrollback, about 10,000 lines (30 KB of `yes`, 1.8 MB of a
+ * coloured log). Read-ahead goes on up to this parse cost, which only lines far longer than
+ * a log's ever reach.
+ */
+export const SKIPPING_READ_AHEAD_COST = 4 * 1024 * 1024;
+
+/**
+ * A skip is made once it drops at least this much (or at any size after a key): each costs an
+ * event, and one per pty read (4 KB) swamped the renderer with tiny writes.
+ */
+export const SKIP_AT_LEAST = 256 * 1024;
+
 /** After a key pressed into a flooding pane (Ctrl+C, `q`), nothing is read ahead for this long. */
 export const NO_READ_AHEAD_AFTER_INPUT_MS = 1_000;
 

@@ -17,6 +17,8 @@ export interface BatcherOptions {
   room?: () => number;
   /** After every flush, whether or not it sent anything. */
   flushed?: () => void;
+  /** Where a frame that could end at `end` should end instead (at most `end`); `end` when absent. */
+  frameEnd?: (bytes: Uint8Array, end: number) => number;
 }
 
 export class OutputBatcher {
@@ -30,6 +32,7 @@ export class OutputBatcher {
   private readonly maxBytes: number;
   private readonly room: () => number;
   private readonly flushed: () => void;
+  private readonly frameEnd: (bytes: Uint8Array, end: number) => number;
 
   constructor(
     /** One frame, and how many bytes are still waiting after it. */
@@ -40,6 +43,7 @@ export class OutputBatcher {
     this.maxBytes = options.maxBytes ?? BATCH_MAX_BYTES;
     this.room = options.room ?? (() => Infinity);
     this.flushed = options.flushed ?? (() => {});
+    this.frameEnd = options.frameEnd ?? ((_bytes, end) => end);
   }
 
   /** Bytes waiting to be sent. */
@@ -82,6 +86,28 @@ export class OutputBatcher {
     this.flush();
   }
 
+  /** Drop the first `count` bytes waiting (the renderer would only have thrown them away). */
+  dropFront(count: number): void {
+    let left = Math.min(count, this.size);
+    this.size -= left;
+    while (left > 0) {
+      const first = this.chunks[0]!;
+      if (first.length <= left) {
+        this.chunks.shift();
+        left -= first.length;
+      } else {
+        this.chunks[0] = first.subarray(left);
+        left = 0;
+      }
+    }
+  }
+
+  /** Puts `bytes` in front of what is waiting (they go out first). */
+  pushFront(bytes: Uint8Array): void {
+    this.chunks.unshift(bytes);
+    this.size += bytes.length;
+  }
+
   /** Drop whatever is buffered (it was delivered another way, or the pane is closing). */
   discardPending(): void {
     if (this.timer) clearTimeout(this.timer);
@@ -102,7 +128,7 @@ export class OutputBatcher {
       if (room <= 0) break;
       const all = this.chunks.length === 1 ? this.chunks[0]! : concat(this.chunks, this.size);
       const end = Math.min(all.length, this.maxBytes, room);
-      let cut = utf8SafeEnd(all, end);
+      let cut = utf8SafeEnd(all, end < all.length ? this.frameEnd(all, end) : end);
       const tailIsPartial = cut < end && end === all.length;
       if (tailIsPartial && this.heldBackOnce) cut = end;
       if (cut === 0 && end < all.length) break; // less room than one character

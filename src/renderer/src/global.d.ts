@@ -10,7 +10,7 @@ declare global {
   interface Window {
     tandemElectron?: TandemElectronBridge;
     /** Test hook: the xterm instance of every live pane, by engine pane id. */
-    __tandem?: { terminals: Map<number, Terminal> };
+    __tandem?: { terminals: Map<number, Terminal>; skippedBytes(paneId: number): number };
   }
 }
 

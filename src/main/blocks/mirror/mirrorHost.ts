@@ -1,4 +1,5 @@
 import { MIRROR_RELEASE_AFTER_QUIET_MS } from '../../pty/flowPolicy';
+import { PrintedTally } from '../printedTally';
 import { BlockOutputs } from './blockOutputs';
 import { DeferredPlainOutput } from './deferredPlainOutput';
 import type { MirrorCommand, MirrorEvent } from './mirrorProtocol';
@@ -13,6 +14,10 @@ class PaneMirrorState {
   readonly outputs: BlockOutputs;
   readonly marks = new Map<number, Mark>();
   readonly deferred = new DeferredPlainOutput();
+  /** Lines and bytes each block printed, counted here, off the engine's main thread. */
+  readonly printed = new PrintedTally();
+  /** The block whose output the bytes written now are (between its start and its end). */
+  runningBlock: string | undefined;
   releaseTimer: NodeJS.Timeout | undefined;
   modes = { alternateScreen: false, bracketedPaste: false };
 
@@ -59,9 +64,12 @@ export class MirrorHost {
     }
     const { terminal } = state;
     if (command.op === 'write' && typeof command.data !== 'string') {
+      if (state.runningBlock) state.printed.add(state.runningBlock, command.data);
       this.writeOutput(command.mirror, state, command.data);
       return;
     }
+    if (command.op === 'blockStart' || command.op === 'blockStartAtMark') state.runningBlock = command.blockId;
+    if (command.op === 'blockEnd' && state.runningBlock === command.blockId) state.runningBlock = undefined;
     state.releaseHeld();
     if (command.op === 'write' || command.op === 'resize') state.deferred.screenChanged();
     switch (command.op) {
@@ -103,7 +111,10 @@ export class MirrorHost {
     const reply = (value: unknown) => this.send({ kind: 'answer', request: query.request, value });
     switch (query.op) {
       case 'readBlock':
-        void state.outputs.read(query.blockId).then(reply);
+        void state.outputs.read(query.blockId).then((output) => {
+          const printed = state.printed.of(query.blockId);
+          reply(output && printed ? { ...output, printed } : output);
+        });
         return;
       case 'serialize':
         // Runs right after the bytes queued before it are parsed, before any later ones.
@@ -140,8 +151,9 @@ export class MirrorHost {
     const { terminal } = state;
     const now = state.deferred.push(data, terminal);
     if (now.length === 0) {
-      // Held: as good as parsed for flow control, since what is held is bounded.
-      this.send({ kind: 'parsed', mirror, bytes: data.byteLength });
+      // Held: as good as parsed for flow control, since what is held is bounded. Only plain
+      // text on a plain screen is held.
+      this.send({ kind: 'parsed', mirror, bytes: data.byteLength, plainScreen: true });
       clearTimeout(state.releaseTimer);
       state.releaseTimer = setTimeout(() => state.releaseHeld(), MIRROR_RELEASE_AFTER_QUIET_MS);
       return;
@@ -151,7 +163,7 @@ export class MirrorHost {
     // `now` ends with this chunk (after what was held, already acknowledged).
     for (const bytes of now) terminal.write(bytes);
     terminal.afterPendingWrites(() => {
-      this.send({ kind: 'parsed', mirror, bytes: data.byteLength });
+      this.send({ kind: 'parsed', mirror, bytes: data.byteLength, plainScreen: terminal.plainScreen });
       this.reportModes(mirror, state);
     });
   }

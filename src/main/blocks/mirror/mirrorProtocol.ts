@@ -50,7 +50,10 @@ export type MirrorEvent =
   /** The thread has loaded and listens: commands are posted to it from now on. */
   | { kind: 'ready' }
   | { kind: 'answer'; request: number; value: unknown }
-  /** `bytes` more of this mirror's output are parsed (flow control). */
-  | { kind: 'parsed'; mirror: number; bytes: number }
+  /**
+   * `bytes` more of this mirror's output are parsed (flow control); `plainScreen`: right after
+   * them, plain text would go down the screen and into the scrollback in the ordinary way.
+   */
+  | { kind: 'parsed'; mirror: number; bytes: number; plainScreen: boolean }
   /** Terminal modes the engine needs, sent when they change. */
   | { kind: 'modes'; mirror: number; alternateScreen: boolean; bracketedPaste: boolean };

@@ -9,7 +9,7 @@ import { unpackedPath } from '../../packaged/unpackedPath';
 
 /** What a pane's mirror hears from the thread. */
 export interface MirrorSubscriber {
-  parsed(bytes: number): void;
+  parsed(bytes: number, plainScreen: boolean): void;
   modes(modes: { alternateScreen: boolean; bracketedPaste: boolean }): void;
   /** The thread died after working: this mirror's content is gone (it is opened again, empty). */
   lost(reason: string): void;
@@ -194,7 +194,7 @@ export class MirrorThread {
       return;
     }
     const subscriber = this.subscribers.get(event.mirror);
-    if (event.kind === 'parsed') subscriber?.parsed(event.bytes);
+    if (event.kind === 'parsed') subscriber?.parsed(event.bytes, event.plainScreen);
     else subscriber?.modes({ alternateScreen: event.alternateScreen, bracketedPaste: event.bracketedPaste });
   }
 

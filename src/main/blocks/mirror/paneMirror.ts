@@ -18,6 +18,10 @@ export class PaneMirror {
   private modes = { alternateScreen: false, bracketedPaste: false };
   private closed = false;
   private offState: MirrorOff | undefined;
+  /** Pty output written here and parsed so far, in stream offsets, and the screen right after the parsed part. */
+  private outputWritten = 0;
+  private outputParsed = 0;
+  private plainAfterParsed = false;
   private readonly parsed = new Emitter<number>();
   private readonly lost = new Emitter<string>();
   private readonly wentOff = new Emitter<MirrorOff>();
@@ -39,11 +43,18 @@ export class PaneMirror {
   ) {
     this.size = { cols, rows };
     this.id = thread.register({
-      parsed: (bytes) => this.parsed.fire(bytes),
+      parsed: (bytes, plainScreen) => {
+        this.outputParsed += bytes;
+        this.plainAfterParsed = plainScreen;
+        this.parsed.fire(bytes);
+      },
       modes: (modes) => (this.modes = modes),
       lost: (reason) => {
         if (this.closed) return;
         this.modes = { alternateScreen: false, bracketedPaste: false };
+        // What was waiting is gone with the thread; the new mirror knows nothing of the screen.
+        this.outputParsed = this.outputWritten;
+        this.plainAfterParsed = false;
         this.open();
         this.lost.fire(reason);
       },
@@ -51,6 +62,7 @@ export class PaneMirror {
         if (this.closed || this.offState) return;
         this.offState = off;
         this.modes = { alternateScreen: false, bracketedPaste: false };
+        this.plainAfterParsed = false;
         this.wentOff.fire(off);
       },
     });
@@ -71,8 +83,20 @@ export class PaneMirror {
     return this.modes.bracketedPaste;
   }
 
+  /** Pty output (bytes, counted in the stream), or Tandem's own text (a restored screen, not counted). */
   write(data: Uint8Array | string): void {
+    if (typeof data !== 'string') this.outputWritten += data.byteLength;
     this.post({ op: 'write', data });
+  }
+
+  /**
+   * How far the mirror has parsed the pty output (a stream offset), and whether plain text
+   * printed right there goes down a plain screen (normal screen, autowrap on, no insert or
+   * origin mode, no scroll region). Plain text changes none of that, so the answer holds for
+   * a whole run of plain text around that offset.
+   */
+  get parsedScreen(): { offset: number; plain: boolean } {
+    return { offset: this.outputParsed, plain: this.plainAfterParsed };
   }
 
   resize(cols: number, rows: number): void {

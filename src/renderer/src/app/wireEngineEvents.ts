@@ -17,6 +17,8 @@ export function wireEngineEvents(connection: EngineConnection): void {
   connection.on('pane.exit', (payload) => paneStreams.paneEvent({ name: 'pane.exit', payload }));
   connection.on('pane.notice', (payload) => paneStreams.paneEvent({ name: 'pane.notice', payload }));
   connection.on('pane.notice.withdrawn', (payload) => paneStreams.paneEvent({ name: 'pane.notice.withdrawn', payload }));
+  connection.on('pane.skipped', (payload) => paneStreams.paneEvent({ name: 'pane.skipped', payload }));
+  connection.on('pane.resized', (payload) => paneStreams.paneEvent({ name: 'pane.resized', payload }));
   connection.on('block.started', (block) => paneStreams.block(block));
   connection.on('block.finished', (block) => paneStreams.block(block));
 

@@ -19,7 +19,8 @@ export type { TerminalAppearance } from './paneAppearance';
 export interface PaneTransport {
   sendInput(paneId: number, data: string | Uint8Array): void;
   sendAck(paneId: number, byteCount: number): void;
-  resize(paneId: number, cols: number, rows: number): void;
+  /** False if the engine did not take the size (the pane closed, the connection dropped). */
+  resize(paneId: number, cols: number, rows: number): Promise<boolean>;
 }
 
 /** What the pane tells the rest of the app. Block and pane events come once their place in the output is on screen. */
@@ -57,6 +58,8 @@ export class PaneSession implements PaneStreamSink {
   private readonly appearance: PaneAppearance;
   private exited = false;
   private disposed = false;
+  /** Output of floods the engine did not send, since the lines after it filled the buffer (pane.skipped). */
+  skippedBytes = 0;
 
   constructor(
     info: PaneInfo,
@@ -118,6 +121,16 @@ export class PaneSession implements PaneStreamSink {
   }
 
   receivePaneEvent(event: PaneEvent): void {
+    if (event.name === 'pane.skipped') {
+      // Lines that would have scrolled out unseen were not sent (the engine resets the attributes they left).
+      this.skippedBytes += event.payload.bytes;
+      return;
+    }
+    if (event.name === 'pane.resized') {
+      const { rows } = event.payload;
+      this.queue.event(() => this.host.engineResized(rows));
+      return;
+    }
     this.queue.event(() => {
       if (event.name === 'pane.exit') this.markExited(event.payload.exitCode);
       this.hooks.onPaneEvent(event);

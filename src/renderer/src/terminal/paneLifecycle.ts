@@ -15,13 +15,14 @@ import { currentAppearance } from './terminalAppearance';
 const transport: PaneTransport = {
   sendInput: (paneId, data) => engine().sendInput(paneId, data),
   sendAck: (paneId, byteCount) => engine().sendAck(paneId, byteCount),
-  resize: (paneId, cols, rows) => {
+  resize: (paneId, cols, rows) =>
     engine()
       .request('pane.resize', { paneId, cols, rows })
-      .catch(() => {
+      .then(
+        () => true,
         // The pane closed or the connection dropped; the next fit sends the size again.
-      });
-  },
+        () => false,
+      ),
 };
 
 const hooks: PaneSessionHooks = {

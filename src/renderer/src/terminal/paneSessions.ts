@@ -4,7 +4,8 @@ import type { PaneSession } from './PaneSession';
 /** Live pane sessions by engine pane id. Not React state: these hold xterm instances. */
 const sessions = new Map<number, PaneSession>();
 const terminals = new Map<number, Terminal>();
-window.__tandem = { terminals };
+// For tests and the bench: the panes' terminals, and how much of a pane's output was skipped (pane.skipped).
+window.__tandem = { terminals, skippedBytes: (paneId) => sessions.get(paneId)?.skippedBytes ?? 0 };
 
 export const paneSessions = {
   get(paneId: number): PaneSession | undefined {

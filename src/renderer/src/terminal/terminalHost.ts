@@ -8,8 +8,8 @@ export interface TerminalHostOwner {
   paneId(): number;
   hasExited(): boolean;
   webglWanted(): boolean;
-  /** The terminal now has this size; the engine's pty should too. */
-  resize(paneId: number, cols: number, rows: number): void;
+  /** The terminal now has this size; the engine's pty should too. False if the engine did not take it. */
+  resize(paneId: number, cols: number, rows: number): Promise<boolean>;
   onFocus(paneId: number): void;
   /** The terminal's box or size changed: whatever is drawn over its rows measures again. */
   onGeometryChange(): void;
@@ -33,6 +33,12 @@ export class TerminalHost {
   private focusWhenOpened = false;
   private visible = false;
   private disposed = false;
+  /** Rows of the engine's output as far as the stream has been parsed (its last `pane.resized`). */
+  private streamRows: number;
+  /** Sizes asked of the engine whose `pane.resized` has not been parsed yet, oldest first. */
+  private pendingRows: { rows: number }[] = [];
+  /** The box has room for more rows than are shown, until the stream is for them. */
+  private rowsHeldBack = false;
 
   constructor(
     private readonly terminal: Terminal,
@@ -40,6 +46,7 @@ export class TerminalHost {
     /** The size the engine's pty has, as far as this side knows. */
     private engineSize: { cols: number; rows: number },
   ) {
+    this.streamRows = engineSize.rows;
     terminal.loadAddon(this.fit);
     this.webgl = new WebglRendererSlot(terminal);
     this.element = document.createElement('div');
@@ -90,6 +97,15 @@ export class TerminalHost {
   /** The pane now runs a shell of this size (a restart). */
   setEngineSize(size: { cols: number; rows: number }): void {
     this.engineSize = size;
+    this.streamRows = size.rows;
+    this.pendingRows = [];
+  }
+
+  /** The pane's stream reached the point where the engine applied a resize (`pane.resized`). */
+  engineResized(rows: number): void {
+    this.pendingRows.shift();
+    this.streamRows = rows;
+    if (this.rowsHeldBack) this.fitNow();
   }
 
   focus(): void {
@@ -128,12 +144,36 @@ export class TerminalHost {
     if (!proposed || !Number.isFinite(proposed.cols) || !Number.isFinite(proposed.rows)) return;
     const cols = Math.max(2, Math.floor(proposed.cols));
     const rows = Math.max(1, Math.floor(proposed.rows));
-    if (cols !== this.terminal.cols || rows !== this.terminal.rows) this.terminal.resize(cols, rows);
     if (cols !== this.engineSize.cols || rows !== this.engineSize.rows) {
       this.engineSize = { cols, rows };
-      if (!this.owner.hasExited()) this.owner.resize(this.owner.paneId(), cols, rows);
+      if (!this.owner.hasExited()) this.askEngine(cols, rows);
     }
+    const shownRows = this.rowsAllowed(rows);
+    this.rowsHeldBack = shownRows < rows;
+    if (cols !== this.terminal.cols || shownRows !== this.terminal.rows) this.terminal.resize(cols, shownRows);
     this.owner.onGeometryChange();
+  }
+
+  /**
+   * More rows only once the stream is for them: until then the engine may skip output of a
+   * flood (pane.skipped) by how much a screen of the old height holds, and a taller screen
+   * would keep lines that were never sent. Fewer rows and another width are safe at once.
+   */
+  private rowsAllowed(rows: number): number {
+    if (rows <= this.terminal.rows || this.owner.hasExited()) return rows;
+    const safe = Math.min(this.streamRows, ...this.pendingRows.map((pending) => pending.rows));
+    return Math.max(this.terminal.rows, Math.min(rows, safe));
+  }
+
+  private askEngine(cols: number, rows: number): void {
+    const pending = { rows };
+    this.pendingRows.push(pending);
+    void this.owner.resize(this.owner.paneId(), cols, rows).then((taken) => {
+      if (taken) return;
+      // No `pane.resized` will come for it (the pane closed, the connection dropped).
+      this.pendingRows = this.pendingRows.filter((entry) => entry !== pending);
+      if (this.rowsHeldBack) this.fitNow();
+    });
   }
 
   /**

@@ -1,0 +1,106 @@
+import { CutKind, PlainTextScanner } from '../blocks/mirror/plainTextScanner';
+
+/** What the skip needs to know about the renderer's terminal. */
+export interface FloodScreen {
+  rows(): number;
+  cols(): number;
+  /** The most scrollback the renderer may keep. */
+  scrollback(): number;
+  /** How far the mirror has parsed the output, and whether the screen was plain there. */
+  parsedScreen(): { offset: number; plain: boolean };
+}
+
+/** Where output waiting for the renderer may be cut, and what the renderer needs before the rest. */
+export interface FloodCut {
+  /** Stream offset just after a line end: everything from the renderer's position up to here may be dropped. */
+  offset: number;
+  /** The attributes there are the defaults: the renderer resets its own before the rest. */
+  resetAttributes: boolean;
+}
+
+/**
+ * Finds the part of a flood the renderer would only parse to throw away. Output is followed the
+ * way xterm parses it (PlainTextScanner). While it is a run of plain text (printable text, CR LF,
+ * SGR colours) on a plain screen (the mirror says so for an offset inside the run: plain text
+ * changes no mode), every line end is noted. Once the lines after a line end E certainly scroll
+ * everything before them out of the renderer's buffer, nothing between the renderer's position
+ * and E can survive there, so it need not be sent.
+ *
+ * Lines, not rows, are counted: a line takes at least one row however wide the terminal is, so
+ * a cut stays exact when the renderer's width changes while the rest is on its way. The lines
+ * needed are the buffer (screen and scrollback), one screen more (the cursor may first move
+ * down over rows already there, which are old rows, not new ones) and one more (the line right
+ * after the cut may join what the renderer has on its last row). A height increase waits for
+ * the engine in the renderer, so the rows counted here are never fewer than the renderer's.
+ */
+export class FloodSkip {
+  private readonly scanner = new PlainTextScanner();
+  /** Stream offset where the current plain run began, when one is going on. */
+  private runStart: number | undefined;
+  private scanned = 0;
+
+  constructor(private readonly screen: FloodScreen) {}
+
+  /** The next output, in stream order. */
+  scan(chunk: Uint8Array): void {
+    if (this.runStart === undefined && this.scanner.atBoundary) {
+      this.scanner.beginRun(this.screen.cols());
+      this.runStart = this.scanned;
+    }
+    this.scanner.scan(chunk);
+    this.scanned += chunk.length;
+    if (this.runStart !== undefined && !this.scanner.plain) this.endRun();
+  }
+
+  /** The terminal was resized or replaced: the lines noted so far are forgotten. */
+  reset(): void {
+    this.endRun();
+  }
+
+  /** Output is a plain run on a plain screen: lines may be skipped once enough follow. */
+  get skippable(): boolean {
+    if (this.runStart === undefined) return false;
+    const parsed = this.screen.parsedScreen();
+    return parsed.plain && parsed.offset >= this.runStart && parsed.offset <= this.scanned;
+  }
+
+  /**
+   * The last line end after `from` and at most at `limit` where a cut may end, if the lines after
+   * it are enough. The renderer's parser must be between sequences at `from`: the run's start,
+   * or a line end inside it (`fromLineEnd`: the bytes before `from` end in CR LF). Line ends up
+   * to the cut are forgotten.
+   */
+  cutAfter(from: number, fromLineEnd: boolean, limit: number): FloodCut | undefined {
+    const start = this.runStart;
+    if (start === undefined || from < start || (from > start && !fromLineEnd) || !this.skippable) return undefined;
+    const needed = this.screen.scrollback() + 2 * this.screen.rows() + 1;
+    const ends = this.scanner.lineEnds;
+    while (ends.head < ends.end && start + ends.offset(ends.head) <= from) ends.dropBefore(ends.head + 1);
+    const last = ends.end - 1;
+    let cut = -1;
+    let i = ends.head;
+    for (; i < ends.end; i++) {
+      if (last - (i + 1) < needed || start + ends.offset(i) > limit) break;
+      if (ends.kind(i) !== CutKind.None) cut = i;
+    }
+    if (cut < 0) {
+      // None of these can ever be a cut (the attributes there are unknown): not looked at again.
+      ends.dropBefore(i);
+      return undefined;
+    }
+    const found = { offset: start + ends.offset(cut), resetAttributes: ends.kind(cut) === CutKind.AfterReset };
+    ends.dropBefore(cut + 1);
+    return found;
+  }
+
+  private endRun(): void {
+    this.runStart = undefined;
+    this.scanner.endRun();
+  }
+}
+
+/** Where a frame of a plain flood should end: after the last line end before `end`, if one is in its second half. */
+export function lineEndBefore(bytes: Uint8Array, end: number): number {
+  const lastFeed = bytes.lastIndexOf(0x0a, end - 1);
+  return lastFeed >= 1 && bytes[lastFeed - 1] === 0x0d && lastFeed + 1 > end / 2 ? lastFeed + 1 : end;
+}
