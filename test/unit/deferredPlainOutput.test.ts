@@ -6,6 +6,7 @@ import { MirrorHost } from '../../src/main/blocks/mirror/mirrorHost';
 import type { MirrorCommand, MirrorEvent } from '../../src/main/blocks/mirror/mirrorProtocol';
 import { PlainTextScanner } from '../../src/main/blocks/mirror/plainTextScanner';
 import { TerminalMirror } from '../../src/main/blocks/mirror/terminalMirror';
+import { PrintedTally } from '../../src/main/blocks/printedTally';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const bytesOf = (parts: Uint8Array[]) => parts.reduce((sum, part) => sum + part.byteLength, 0);
@@ -153,6 +154,9 @@ async function expectSameAsParsingEverything(size: { cols: number; rows: number;
   host.handle({ op: 'open', mirror: 1, cols, rows, scrollback });
   const reference = new TerminalMirror(cols, rows, scrollback);
   const referenceOutputs = new BlockOutputs(reference);
+  // The totals the mirror thread counts for each block: every byte of it, held or parsed.
+  const referenceTotals = new PrintedTally();
+  let running: string | undefined;
   let blocks = 0;
   let chunkIndex = 0;
   for (const item of steps) {
@@ -160,9 +164,11 @@ async function expectSameAsParsingEverything(size: { cols: number; rows: number;
       blocks++;
       host.handle({ op: 'blockStart', mirror: 1, blockId: `b${blocks}` });
       referenceOutputs.startAtCursor(`b${blocks}`);
+      running = `b${blocks}`;
     } else if (item.kind === 'blockEnd' && blocks > 0) {
       host.handle({ op: 'blockEnd', mirror: 1, blockId: `b${blocks}` });
       referenceOutputs.endAtCursor(`b${blocks}`);
+      if (running === `b${blocks}`) running = undefined;
     } else if (item.kind === 'text') {
       const bytes = toBytes(item.text);
       for (let offset = 0; offset < bytes.length; ) {
@@ -171,6 +177,7 @@ async function expectSameAsParsingEverything(size: { cols: number; rows: number;
         offset += chunkSize;
         host.handle({ op: 'write', mirror: 1, data: chunk });
         reference.write(chunk);
+        if (running) referenceTotals.add(running, chunk);
       }
     }
   }
@@ -181,7 +188,9 @@ async function expectSameAsParsingEverything(size: { cols: number; rows: number;
   expect(held).toBe(reference.serialize(full));
   for (let block = 1; block <= blocks; block++) {
     const answer = await ask(host, events, { op: 'readBlock', mirror: 1, request: request++, blockId: `b${block}` });
-    expect(answer).toEqual(await referenceOutputs.read(`b${block}`));
+    const expected = await referenceOutputs.read(`b${block}`);
+    const printed = referenceTotals.of(`b${block}`);
+    expect(answer).toEqual(expected && printed ? { ...expected, printed } : expected);
   }
   host.handle({ op: 'close', mirror: 1 });
   reference.dispose();

@@ -34,7 +34,8 @@ export interface FloodCut {
  * the engine in the renderer, so the rows counted here are never fewer than the renderer's.
  */
 export class FloodSkip {
-  private readonly scanner = new PlainTextScanner();
+  /** Line ends noted only where a cut may be made, 1 KB apart at least. */
+  private readonly scanner = new PlainTextScanner(1024);
   /** Stream offset where the current plain run began, when one is going on. */
   private runStart: number | undefined;
   private scanned = 0;
@@ -76,18 +77,14 @@ export class FloodSkip {
     const needed = this.screen.scrollback() + 2 * this.screen.rows() + 1;
     const ends = this.scanner.lineEnds;
     while (ends.head < ends.end && start + ends.offset(ends.head) <= from) ends.dropBefore(ends.head + 1);
-    const last = ends.end - 1;
+    const linesNow = this.scanner.linesSoFar;
     let cut = -1;
-    let i = ends.head;
-    for (; i < ends.end; i++) {
-      if (last - (i + 1) < needed || start + ends.offset(i) > limit) break;
-      if (ends.kind(i) !== CutKind.None) cut = i;
+    for (let i = ends.head; i < ends.end; i++) {
+      // The lines after the one that follows this line end.
+      if (linesNow - ends.lines(i) - 1 < needed || start + ends.offset(i) > limit) break;
+      cut = i;
     }
-    if (cut < 0) {
-      // None of these can ever be a cut (the attributes there are unknown): not looked at again.
-      ends.dropBefore(i);
-      return undefined;
-    }
+    if (cut < 0) return undefined;
     const found = { offset: start + ends.offset(cut), resetAttributes: ends.kind(cut) === CutKind.AfterReset };
     ends.dropBefore(cut + 1);
     return found;

@@ -30,7 +30,8 @@ const RESET_ATTRIBUTES = new TextEncoder().encode('\x1b[0m');
  * terminal is exact whenever it is looked at.
  */
 export class DeferredPlainOutput {
-  private readonly scanner = new PlainTextScanner();
+  /** Only line ends where a cut may be made are noted, 1 KB apart at least (`yes` ends a line every 3 bytes). */
+  private readonly scanner = new PlainTextScanner(1024);
   private held: Uint8Array[] = [];
   private heldBytes = 0;
   /** Run offset of held[0][0]. */
@@ -98,9 +99,9 @@ export class DeferredPlainOutput {
     const rowsNow = this.scanner.rowsSoFar;
     const ends = this.scanner.lineEnds;
     let cut = -1;
-    for (let i = ends.head; i + 1 < ends.end; i++) {
-      if (rowsNow - ends.rows(i + 1) < rowsNeeded) break;
-      if (ends.kind(i) !== CutKind.None) cut = i;
+    for (let i = ends.head; i < ends.end; i++) {
+      if (rowsNow - ends.nextRows(i) < rowsNeeded) break;
+      cut = i;
     }
     if (cut < 0) return;
     this.dropBefore(ends.offset(cut));

@@ -36,15 +36,19 @@ export const enum CutKind {
 export class LineEndLog {
   private offsets: Float64Array<ArrayBuffer> = new Float64Array(1024);
   private rowCounts: Float64Array<ArrayBuffer> = new Float64Array(1024);
+  private lineCounts: Float64Array<ArrayBuffer> = new Float64Array(1024);
+  private nextRowCounts: Float64Array<ArrayBuffer> = new Float64Array(1024);
   private kinds: Uint8Array<ArrayBuffer> = new Uint8Array(1024);
   /** Entries before `head` were dropped; `end` is one past the last. */
   head = 0;
   end = 0;
 
-  push(offset: number, rows: number, kind: CutKind): void {
+  push(offset: number, rows: number, lines: number, kind: CutKind): void {
     if (this.end === this.offsets.length) this.makeRoom();
     this.offsets[this.end] = offset;
     this.rowCounts[this.end] = rows;
+    this.lineCounts[this.end] = lines;
+    this.nextRowCounts[this.end] = Infinity;
     this.kinds[this.end] = kind;
     this.end++;
   }
@@ -55,6 +59,21 @@ export class LineEndLog {
 
   rows(index: number): number {
     return this.rowCounts[index]!;
+  }
+
+  /** Line ends in the run up to and including this one. */
+  lines(index: number): number {
+    return this.lineCounts[index]!;
+  }
+
+  /** Rows advanced by the end of the line after this line end; Infinity until that line has ended. */
+  nextRows(index: number): number {
+    return this.nextRowCounts[index]!;
+  }
+
+  /** The line after the last noted line end ended with the run `rows` rows on. */
+  nextLineEnded(rows: number): void {
+    if (this.end > this.head) this.nextRowCounts[this.end - 1] = rows;
   }
 
   kind(index: number): CutKind {
@@ -76,11 +95,15 @@ export class LineEndLog {
     if (this.head >= live) {
       this.offsets.copyWithin(0, this.head, this.end);
       this.rowCounts.copyWithin(0, this.head, this.end);
+      this.lineCounts.copyWithin(0, this.head, this.end);
+      this.nextRowCounts.copyWithin(0, this.head, this.end);
       this.kinds.copyWithin(0, this.head, this.end);
     } else {
       const size = this.offsets.length * 2;
       this.offsets = grow(this.offsets, size, this.head, this.end);
       this.rowCounts = grow(this.rowCounts, size, this.head, this.end);
+      this.lineCounts = grow(this.lineCounts, size, this.head, this.end);
+      this.nextRowCounts = grow(this.nextRowCounts, size, this.head, this.end);
       const kinds = new Uint8Array(size);
       kinds.set(this.kinds.subarray(this.head, this.end));
       this.kinds = kinds;
@@ -121,6 +144,11 @@ export class PlainTextScanner {
   private cols = 80;
   private runLength = 0;
   private rows = 0;
+  private lines = 0;
+  /** Run offset of the last line end noted, for `noteEvery`. */
+  private lastNoted = -Infinity;
+  /** The last noted line end waits for the end of the line after it. */
+  private awaitingNextLine = false;
   private lineWidth = 0;
   private attributes = CutKind.AsAtStart;
   /** In a plain run, inside `ESC [`: whether the parameters so far are only zeros and separators. */
@@ -130,6 +158,12 @@ export class PlainTextScanner {
   readonly lineEnds = new LineEndLog();
   /** Offset in the run just after the byte being scanned. */
   private at = 0;
+
+  /**
+   * `noteEvery`: 0 notes every line end; more notes only line ends where a cut may be made
+   * (their attributes known), at least this many bytes apart (`yes` ends a line every 3 bytes).
+   */
+  constructor(private readonly noteEvery = 0) {}
 
   /** xterm is between sequences: a plain run may begin at the next byte. */
   get atBoundary(): boolean {
@@ -148,6 +182,9 @@ export class PlainTextScanner {
     this.cols = Math.max(1, cols);
     this.runLength = 0;
     this.rows = 0;
+    this.lines = 0;
+    this.lastNoted = -Infinity;
+    this.awaitingNextLine = false;
     this.lineWidth = 0;
     // Whatever attributes the terminal has now stay until the run's first SGR.
     this.attributes = CutKind.AsAtStart;
@@ -165,6 +202,11 @@ export class PlainTextScanner {
     return this.rows;
   }
 
+  /** Line ends in the current plain run. */
+  get linesSoFar(): number {
+    return this.lines;
+  }
+
   scan(bytes: Uint8Array): void {
     const base = this.runLength;
     const length = bytes.length;
@@ -179,6 +221,13 @@ export class PlainTextScanner {
         } while (i < length && byte >= 0x20 && byte < 0x7f);
         this.lineWidth += width;
         if (i >= length) break;
+      }
+      if (byte === CR && bytes[i + 1] === LF && this.vt === Vt.Ground && this.utf8Need === 0 && !this.crPending) {
+        // A line end, the other common case.
+        i++;
+        this.at = base + i + 1;
+        this.lineEnd();
+        continue;
       }
       if (this.utf8Need > 0) {
         if ((byte & 0xc0) === 0x80) {
@@ -297,9 +346,17 @@ export class PlainTextScanner {
 
   private lineEnd(): void {
     if (!this.plain) return;
-    this.rows += Math.max(1, Math.ceil(this.lineWidth / this.cols));
+    this.rows += this.lineWidth > this.cols ? Math.ceil(this.lineWidth / this.cols) : 1;
+    this.lines++;
     this.lineWidth = 0;
-    this.lineEnds.push(this.at, this.rows, this.attributes);
+    if (this.awaitingNextLine) {
+      this.lineEnds.nextLineEnded(this.rows);
+      this.awaitingNextLine = false;
+    }
+    if (this.noteEvery > 0 && (this.attributes === CutKind.None || this.at - this.lastNoted < this.noteEvery)) return;
+    this.lastNoted = this.at;
+    this.awaitingNextLine = true;
+    this.lineEnds.push(this.at, this.rows, this.lines, this.attributes);
   }
 
   private escape(code: number): void {
