@@ -4,12 +4,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditLog } from '../../src/main/safety/audit/auditLog';
 import { makeTestHome, removeTestHome, testHomeEnv } from '../support/testHome';
 
 /**
  * What the built `tandem` command loads under plain Node, recorded by a module hook that
  * notes every URL Node loads, and which of our source files the loaded chunks hold (the
- * bundler marks each with a `// src/…` line). How long it takes is the bench's business
+ * bundler marks each with a `// src/…` line); an `Intl.NumberFormat` built is noted as
+ * `intl:NumberFormat` (the first one loads ICU's locale data). How long it takes is the bench's business
  * (`node bench/run.js cli`); this guards the structure that makes it short. Needs the build
  * (`npm test` builds first).
  */
@@ -30,7 +32,11 @@ beforeAll(() => {
   const hooks = join(scratch, 'recordHooks.mjs');
   writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(process.env.TANDEM_LOADED_MODULES, url + '\\n');\n  return next(url, context);\n}\n`);
   recorder = join(scratch, 'record.mjs');
-  writeFileSync(recorder, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+  writeFileSync(
+    recorder,
+    `import { appendFileSync } from 'node:fs';\nimport { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n` +
+      `Intl.NumberFormat = new Proxy(Intl.NumberFormat, { construct(target, args) { appendFileSync(process.env.TANDEM_LOADED_MODULES, 'intl:NumberFormat\\n'); return Reflect.construct(target, args); } });\n`,
+  );
 });
 
 afterAll(() => {
@@ -97,9 +103,16 @@ describe('the tandem command loads only what a subcommand runs', () => {
     expect(run.urls.filter((url) => /mirrorWorker/.test(url))).toEqual([]);
   });
 
-  it('audit verify loads the verifier, not the gate or the engine', () => {
-    const run = runTandem(['audit', 'verify']);
+  it('audit verify loads the verifier, not the gate or the engine, and counts without ICU', async () => {
+    const file = join(scratch, 'audit.jsonl');
+    const log = new AuditLog(file, join(scratch, 'audit.head'));
+    for (const event of ['proposed', 'approved', 'executed'] as const) void log.append({ event, command: 'ls', level: 'green' });
+    await log.flush();
+    expect(log.lastError).toBeUndefined();
+    const run = runTandem(['audit', 'verify', '--file', file]);
     expect(run.code).toBe(0);
+    expect(run.stdout).toContain('audit log intact: 3 entries');
+    expect(run.urls).not.toContain('intl:NumberFormat');
     expect(run.sources).toContain('src/main/safety/audit/auditVerify.ts');
     expect(packageNames(run.urls)).toEqual([]);
     expect(run.sources.filter((source) => source.startsWith('src/main/safety/approval/') || ENGINE_SOURCE_DIRS.some((dir) => source.startsWith(dir)))).toEqual([]);
