@@ -11,7 +11,7 @@
 //     policy check 150 ms, the gate's modules and the bash grammar (about 110 ms on the
 //     2-core bench machine), while a path that reads zod, smol-toml and picomatch from
 //     node_modules again (+80 ms), pulls in the engine (+400 ms) or waits for V8 to optimise
-//     the grammar (+700 ms) misses it; audit verify 100 ms, the verifier and zod (about 45 ms)
+//     the grammar (+700 ms) misses it; audit verify 100 ms, the verifier and zod (about 55 ms)
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
