@@ -87,6 +87,7 @@ describe('the tandem command loads only what a subcommand runs', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(runTandem(['--version']).stdout);
     expect(packagesIn(run.urls)).toEqual([]);
+    expect(run.urls).not.toContain('intl:NumberFormat');
     expect(run.sources.filter((source) => !source.startsWith('src/main/cli'))).toEqual(['src/main/version.ts']);
   });
 
@@ -98,6 +99,7 @@ describe('the tandem command loads only what a subcommand runs', () => {
     // The only package read from node_modules: zod, smol-toml and picomatch are bundled (read
     // from there, file by file, they made the check about 80 ms slower).
     expect(packageNames(run.urls)).toEqual(['web-tree-sitter']);
+    expect(run.urls).not.toContain('intl:NumberFormat');
     expect(packagesIn(run.urls).filter((url) => UI_AND_ENGINE_PACKAGES.some((name) => url.includes(`/node_modules/${name}`)))).toEqual([]);
     expect(run.sources.filter((source) => ENGINE_SOURCE_DIRS.some((dir) => source.startsWith(dir)))).toEqual([]);
     expect(run.urls.filter((url) => /mirrorWorker/.test(url))).toEqual([]);
