@@ -8,7 +8,7 @@
 //     warm-up round (the page cache), then the median of ROUNDS
 //   - limits are deltas over the `node -e 0` median: --version and agent --version may add
 //     50 ms (the launcher and the argument parser, nothing else: no agent, engine or SDK);
-//     policy check 150 ms, the gate's modules and the bash grammar (about 110 ms on the
+//     policy check 150 ms, the gate's modules and the bash grammar (110–130 ms on the
 //     2-core bench machine), while a path that reads zod, smol-toml and picomatch from
 //     node_modules again (+80 ms), pulls in the engine (+400 ms) or waits for V8 to optimise
 //     the grammar (+700 ms) misses it; audit verify 100 ms, the verifier and zod (about 55 ms)
