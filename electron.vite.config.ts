@@ -10,11 +10,15 @@ import react from '@vitejs/plugin-react';
 const BUNDLED_INTO_MIRROR_WORKER = ['@xterm/headless', '@xterm/addon-serialize', '@xterm/addon-unicode11'];
 
 /**
- * The model SDKs, bundled too: loaded from node_modules they are hundreds of small files,
- * and Node's resolving them was most of `tandem agent`'s start (≈140 ms of the Anthropic
- * SDK's ≈165; bundled, ≈30). `bench/suites/agentcli.js` measures it.
+ * Bundled too, because a process that starts often must not resolve hundreds of small files:
+ * - the model SDKs: Node's resolving them was most of `tandem agent`'s start (≈140 ms of the
+ *   Anthropic SDK's ≈165; bundled, ≈30; `bench/suites/agentcli.js` measures it)
+ * - zod (110 files, all its locales included), smol-toml and picomatch: what `tandem policy check`,
+ *   `audit verify` and `trace` need of node_modules besides the bash grammar; loaded from there,
+ *   they were about 80 ms of the policy check's ≈200 over a bare `node -e 0`
+ *   (`bench/suites/cli.js`; docs/architecture.md, CLI start)
  */
-const BUNDLED_FOR_START = ['@anthropic-ai/sdk', 'openai'];
+const BUNDLED_FOR_START = ['@anthropic-ai/sdk', 'openai', 'zod', 'smol-toml', 'picomatch'];
 // The OpenTelemetry SDK and OTLP exporter stay imports of node_modules (they are in
 // `dependencies`): only src/main/telemetry/otlpExport.ts imports them, and only when OTLP is on.
 // Bundled, their CommonJS and protobuf code made that chunk 850 KB and slower to load (and
@@ -48,7 +52,12 @@ export default defineConfig({
           index: resolve(__dirname, 'src/main/index.ts'),
           cli: resolve(__dirname, 'src/main/cli.ts'),
         },
-        output: { chunkFileNames: mainChunkFileName },
+        output: {
+          chunkFileNames: mainChunkFileName,
+          // zod in a chunk of its own, shared by the engine and the subcommands that validate
+          // (policy check, audit verify, trace), instead of beside whichever module came first.
+          codeSplitting: { groups: [{ name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/ }] },
+        },
         // Code the Electron entry shares with a CLI subcommand stays in a chunk of its own. By
         // default rolldown merges it into index.js, and `tandem policy check` under plain Node
         // would then import index.js, and with it Electron.

@@ -4,10 +4,14 @@
  * `agree` for the words that go with it.
  */
 
-const numberFormat = new Intl.NumberFormat('en-US');
+let numberFormat: Intl.NumberFormat | undefined;
 
 /** "1,234". */
 export function formatCount(n: number): string {
+  // Whole numbers, nearly every count, are grouped here: a process's first Intl.NumberFormat
+  // loads ICU's locale data, about 18 ms of a `tandem audit verify` that prints one count.
+  if (Number.isSafeInteger(n) && !Object.is(n, -0)) return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+  numberFormat ??= new Intl.NumberFormat('en-US');
   return numberFormat.format(n);
 }
 

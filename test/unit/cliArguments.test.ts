@@ -23,6 +23,13 @@ describe('parseArguments', () => {
     expect(parseArguments(['--version']).kind).toBe('version');
   });
 
+  it("answers `tandem agent --version` itself, and hands every other agent command line to the agent's parser", () => {
+    expect(parseArguments(['agent', '--version'])).toEqual({ kind: 'version' });
+    expect(parseArguments(['agent', '--version', '--json'])).toEqual({ kind: 'agent', argv: ['--version', '--json'] });
+    expect(parseArguments(['agent', '-c', 'hello', '--version'])).toEqual({ kind: 'agent', argv: ['-c', 'hello', '--version'] });
+    expect(parseArguments(['agent', '--help'])).toEqual({ kind: 'agent', argv: ['--help'] });
+  });
+
   it('explains bad input instead of throwing', () => {
     expect(parseArguments(['web', '--port', 'abc'])).toMatchObject({ kind: 'error', message: expect.stringContaining('--port') });
     expect(parseArguments(['web', '--port', '70000']).kind).toBe('error');

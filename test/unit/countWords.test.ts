@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { agree, plural } from '../../src/shared/countWords';
+import { agree, formatCount, plural } from '../../src/shared/countWords';
 import { failuresForModel } from '../../src/main/companion/whatJustHappened';
 import { FakePane } from '../support/fakePane';
 
@@ -12,6 +13,14 @@ describe('counts in words', () => {
     expect(plural(3, 'entry', 'entries')).toBe('3 entries');
     expect(`${plural(1, 'message')} ${agree(1, 'waits', 'wait')}`).toBe('1 message waits');
     expect(`${plural(2, 'message')} ${agree(2, 'waits', 'wait')}`).toBe('2 messages wait');
+  });
+
+  it('formats every number as en-US Intl.NumberFormat does, whole ones without it', () => {
+    const intl = new Intl.NumberFormat('en-US');
+    for (const n of [0, -0, 7, 999, 1000, -1000, 123456, 1234567, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 60, 0.5, 1234.5678, NaN, Infinity]) {
+      expect(formatCount(n)).toBe(intl.format(n));
+    }
+    fc.assert(fc.property(fc.oneof(fc.maxSafeInteger(), fc.integer(), fc.double()), (n) => formatCount(n) === intl.format(n)));
   });
 });
 

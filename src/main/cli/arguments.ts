@@ -47,6 +47,8 @@ export function parseArguments(argv: string[]): CliCommand {
   if (command === '--version' || command === '-v') return { kind: 'version' };
   if (command === 'policy') return parsePolicyArguments(rest);
   if (command === 'audit') return parseAuditArguments(rest);
+  // Answered here, as `tandem --version` is: the agent's own parser would load the agent, the engine and the SDKs first.
+  if (command === 'agent' && rest.length === 1 && rest[0] === '--version') return { kind: 'version' };
   if (command === 'agent') return { kind: 'agent', argv: rest };
   if (command === 'trace') return { kind: 'trace', argv: rest };
   if (command === 'usage') return { kind: 'usage', argv: rest };
