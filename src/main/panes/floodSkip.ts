@@ -34,13 +34,18 @@ export interface FloodCut {
  * the engine in the renderer, so the rows counted here are never fewer than the renderer's.
  */
 export class FloodSkip {
-  /** Line ends noted only where a cut may be made, 1 KB apart at least. */
-  private readonly scanner = new PlainTextScanner(1024);
+  private readonly scanner: PlainTextScanner;
   /** Stream offset where the current plain run began, when one is going on. */
   private runStart: number | undefined;
   private scanned = 0;
 
-  constructor(private readonly screen: FloodScreen) {}
+  /** `noteEvery`: line ends are noted only where a cut may be made, this many bytes apart at least. */
+  constructor(
+    private readonly screen: FloodScreen,
+    noteEvery = 1024,
+  ) {
+    this.scanner = new PlainTextScanner(noteEvery);
+  }
 
   /** The next output, in stream order. */
   scan(chunk: Uint8Array): void {

@@ -1,6 +1,7 @@
 import type { Events } from '../../shared/protocol';
 import { BacklogCost } from '../pty/backlogCost';
 import { DeliveryWindow, type PtyThrottle } from '../pty/flowControl';
+import type { Watermarks } from '../pty/flowPolicy';
 import { FLOODING_BYTES, NO_READ_AHEAD_AFTER_INPUT_MS, READ_AHEAD_COST, RENDERER_WINDOW, SKIP_AT_LEAST, SKIPPING_READ_AHEAD_COST } from '../pty/flowPolicy';
 import { OutputBatcher, utf8SafeEnd } from '../pty/outputBatcher';
 import { FloodSkip, lineEndBefore, type FloodScreen } from './floodSkip';
@@ -48,19 +49,25 @@ export class PaneDelivery {
   private readonly skip: FloodSkip;
   /** The bytes sent last ended a line (CR LF): the client's parser is between sequences. */
   private sentLineEnd = false;
+  /** A reset written in place of skipped lines waits at the front of the backlog (not part of the stream). */
+  private resetInFront = 0;
 
   constructor(
     private readonly paneId: number,
     private readonly throttle: PtyThrottle,
     /** The client's terminal, for skipping what it cannot show; nothing is skipped without it. */
     screen: FloodScreen = NEVER_SKIP,
+    /** The client's window, the smallest skip and how far apart cuts may be (flowPolicy.ts); tests make them small. */
+    private readonly policy: { window: Watermarks; skipAtLeast: number; cutsApart?: number } = { window: RENDERER_WINDOW, skipAtLeast: SKIP_AT_LEAST },
   ) {
-    this.skip = new FloodSkip(screen);
-    this.window = new DeliveryWindow(RENDERER_WINDOW, { reopened: () => this.batcher.flushNow() });
+    this.skip = new FloodSkip(screen, policy.cutsApart);
+    this.window = new DeliveryWindow(policy.window, { reopened: () => this.batcher.flushNow() });
     this.batcher = new OutputBatcher(
       (bytes, remaining) => {
         this.backlogCost.sent(bytes.length, remaining);
-        this.delivered += bytes.length;
+        const reset = Math.min(this.resetInFront, bytes.length);
+        this.resetInFront -= reset;
+        this.delivered += bytes.length - reset;
         this.sentLineEnd = bytes.length >= 2 && bytes[bytes.length - 1] === 0x0a && bytes[bytes.length - 2] === 0x0d;
         this.deliver(bytes);
       },
@@ -68,6 +75,8 @@ export class PaneDelivery {
         room: () => this.room(),
         flushed: () => {
           this.releaseDueEvents();
+          // The window may have just filled up with the backlog still waiting.
+          this.skipUnseen();
           this.limitReadAhead();
         },
         // Frames of a flood that may be skipped end at line ends, where a skip can begin.
@@ -125,6 +134,7 @@ export class PaneDelivery {
     this.held = [];
     this.batcher.discardPending();
     this.delivered = this.received;
+    this.resetInFront = 0;
     this.skip.reset();
     this.releaseDueEvents();
     this.window.reset();
@@ -174,7 +184,7 @@ export class PaneDelivery {
   private room(): number {
     this.releaseDueEvents();
     const next = this.events[0];
-    const beforeEvent = next ? next.offset - this.delivered : Infinity;
+    const beforeEvent = next ? next.offset - this.delivered + this.resetInFront : Infinity;
     return Math.min(this.window.room(), beforeEvent);
   }
 
@@ -192,19 +202,20 @@ export class PaneDelivery {
    * is made once it drops at least SKIP_AT_LEAST bytes (each is an event, and a reset), or at
    * any size when a key is pressed into the flood (less to parse before the prompt shows).
    */
-  private skipUnseen(atLeast = SKIP_AT_LEAST): void {
+  private skipUnseen(atLeast = this.policy.skipAtLeast): void {
     if (!this.listener || this.held || !this.window.isFull || this.batcher.pending === 0) return;
     const limit = Math.min(this.events[0]?.offset ?? Infinity, this.received);
     const cut = this.skip.cutAfter(this.delivered, this.sentLineEnd, limit);
     if (!cut || cut.offset - this.delivered < atLeast) return;
     const count = cut.offset - this.delivered;
-    this.batcher.dropFront(count);
-    this.backlogCost.sent(count, this.batcher.pending);
+    this.batcher.dropFront(this.resetInFront + count);
+    this.backlogCost.sent(this.resetInFront + count, this.batcher.pending);
     this.delivered = cut.offset;
+    this.resetInFront = 0;
     if (cut.resetAttributes) {
       // The rest starts with the attributes the dropped lines left: the defaults.
       this.batcher.pushFront(RESET_ATTRIBUTES);
-      this.delivered -= RESET_ATTRIBUTES.length;
+      this.resetInFront = RESET_ATTRIBUTES.length;
     }
     const skipped = { paneId: this.paneId, bytes: count, resetAttributes: cut.resetAttributes };
     this.events.unshift({ offset: this.delivered, send: (listener) => listener.event('pane.skipped', skipped) });

@@ -1,6 +1,7 @@
 import type { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import { FIT_DEBOUNCE_MS } from './flowPolicy';
+import { RowsAfterSkips } from './rowsAfterSkips';
 import { WebglRendererSlot } from './webglRenderer';
 
 /** What the host needs from its pane, asked each time (the pane id changes on restart). */
@@ -33,10 +34,7 @@ export class TerminalHost {
   private focusWhenOpened = false;
   private visible = false;
   private disposed = false;
-  /** Rows of the engine's output as far as the stream has been parsed (its last `pane.resized`). */
-  private streamRows: number;
-  /** Sizes asked of the engine whose `pane.resized` has not been parsed yet, oldest first. */
-  private pendingRows: { rows: number }[] = [];
+  private readonly rowsAfterSkips: RowsAfterSkips;
   /** The box has room for more rows than are shown, until the stream is for them. */
   private rowsHeldBack = false;
 
@@ -46,7 +44,7 @@ export class TerminalHost {
     /** The size the engine's pty has, as far as this side knows. */
     private engineSize: { cols: number; rows: number },
   ) {
-    this.streamRows = engineSize.rows;
+    this.rowsAfterSkips = new RowsAfterSkips(engineSize.rows);
     terminal.loadAddon(this.fit);
     this.webgl = new WebglRendererSlot(terminal);
     this.element = document.createElement('div');
@@ -97,14 +95,12 @@ export class TerminalHost {
   /** The pane now runs a shell of this size (a restart). */
   setEngineSize(size: { cols: number; rows: number }): void {
     this.engineSize = size;
-    this.streamRows = size.rows;
-    this.pendingRows = [];
+    this.rowsAfterSkips.reset(size.rows);
   }
 
   /** The pane's stream reached the point where the engine applied a resize (`pane.resized`). */
   engineResized(rows: number): void {
-    this.pendingRows.shift();
-    this.streamRows = rows;
+    this.rowsAfterSkips.engineResized(rows);
     if (this.rowsHeldBack) this.fitNow();
   }
 
@@ -148,30 +144,17 @@ export class TerminalHost {
       this.engineSize = { cols, rows };
       if (!this.owner.hasExited()) this.askEngine(cols, rows);
     }
-    const shownRows = this.rowsAllowed(rows);
+    const shownRows = this.rowsAfterSkips.allowed(rows, this.terminal.rows, this.owner.hasExited());
     this.rowsHeldBack = shownRows < rows;
     if (cols !== this.terminal.cols || shownRows !== this.terminal.rows) this.terminal.resize(cols, shownRows);
     this.owner.onGeometryChange();
   }
 
-  /**
-   * More rows only once the stream is for them: until then the engine may skip output of a
-   * flood (pane.skipped) by how much a screen of the old height holds, and a taller screen
-   * would keep lines that were never sent. Fewer rows and another width are safe at once.
-   */
-  private rowsAllowed(rows: number): number {
-    if (rows <= this.terminal.rows || this.owner.hasExited()) return rows;
-    const safe = Math.min(this.streamRows, ...this.pendingRows.map((pending) => pending.rows));
-    return Math.max(this.terminal.rows, Math.min(rows, safe));
-  }
-
   private askEngine(cols: number, rows: number): void {
-    const pending = { rows };
-    this.pendingRows.push(pending);
+    const asked = this.rowsAfterSkips.asked(rows);
     void this.owner.resize(this.owner.paneId(), cols, rows).then((taken) => {
       if (taken) return;
-      // No `pane.resized` will come for it (the pane closed, the connection dropped).
-      this.pendingRows = this.pendingRows.filter((entry) => entry !== pending);
+      this.rowsAfterSkips.notTaken(asked);
       if (this.rowsHeldBack) this.fitNow();
     });
   }
