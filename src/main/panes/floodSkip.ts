@@ -58,6 +58,14 @@ export class FloodSkip {
     if (this.runStart !== undefined && !this.scanner.plain) this.endRun();
   }
 
+  /** Output up to `offset` went to the renderer: no cut can end there any more. */
+  sentUpTo(offset: number): void {
+    const start = this.runStart;
+    if (start === undefined) return;
+    const ends = this.scanner.lineEnds;
+    while (ends.head < ends.end && start + ends.offset(ends.head) <= offset) ends.dropBefore(ends.head + 1);
+  }
+
   /** The terminal was resized or replaced: the lines noted so far are forgotten. */
   reset(): void {
     this.endRun();
@@ -81,7 +89,7 @@ export class FloodSkip {
     if (start === undefined || from < start || (from > start && !fromLineEnd) || !this.skippable) return undefined;
     const needed = this.screen.scrollback() + 2 * this.screen.rows() + 1;
     const ends = this.scanner.lineEnds;
-    while (ends.head < ends.end && start + ends.offset(ends.head) <= from) ends.dropBefore(ends.head + 1);
+    this.sentUpTo(from);
     const linesNow = this.scanner.linesSoFar;
     let cut = -1;
     for (let i = ends.head; i < ends.end; i++) {

@@ -67,6 +67,7 @@ export class Pane {
       programReadsKeys: () => this.stream.mirror.isAlternateScreen || this.process.foregroundPager() !== undefined,
       requested: onPromptRequest && ((request) => onPromptRequest(this.id, request)),
     });
+    this.stream.mirror.onParsed(() => this.delivery.screenParsed());
     this.wireShell();
     this.wireStream();
   }

@@ -68,6 +68,7 @@ export class PaneDelivery {
         const reset = Math.min(this.resetInFront, bytes.length);
         this.resetInFront -= reset;
         this.delivered += bytes.length - reset;
+        this.skip.sentUpTo(this.delivered);
         this.sentLineEnd = bytes.length >= 2 && bytes[bytes.length - 1] === 0x0a && bytes[bytes.length - 2] === 0x0d;
         this.deliver(bytes);
       },
@@ -80,7 +81,7 @@ export class PaneDelivery {
           this.limitReadAhead();
         },
         // Frames of a flood that may be skipped end at line ends, where a skip can begin.
-        frameEnd: (bytes, end) => (this.skip.skippable ? lineEndBefore(bytes, end) : end),
+        frameEnd: (bytes, end) => (bytes.length >= FLOODING_BYTES && this.skip.skippable ? lineEndBefore(bytes, end) : end),
       },
     );
   }
@@ -98,6 +99,13 @@ export class PaneDelivery {
     if (this.window.isFull) this.backlogCost.added(chunk);
     this.skip.scan(chunk);
     this.batcher.push(chunk);
+    this.skipUnseen();
+    this.limitReadAhead();
+  }
+
+  /** The mirror parsed more: it may now say the screen is plain, and a flood may be skipped. */
+  screenParsed(): void {
+    if (!this.window.isFull || this.batcher.pending === 0) return;
     this.skipUnseen();
     this.limitReadAhead();
   }

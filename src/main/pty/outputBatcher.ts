@@ -17,7 +17,7 @@ export interface BatcherOptions {
   room?: () => number;
   /** After every flush, whether or not it sent anything. */
   flushed?: () => void;
-  /** Where a frame that could end at `end` should end instead (at most `end`); `end` when absent. */
+  /** Where a frame that could end at `end` should end instead (at most `end`; a shorter last frame waits one more period, like a partial character). */
   frameEnd?: (bytes: Uint8Array, end: number) => number;
 }
 
@@ -128,7 +128,7 @@ export class OutputBatcher {
       if (room <= 0) break;
       const all = this.chunks.length === 1 ? this.chunks[0]! : concat(this.chunks, this.size);
       const end = Math.min(all.length, this.maxBytes, room);
-      let cut = utf8SafeEnd(all, end < all.length ? this.frameEnd(all, end) : end);
+      let cut = utf8SafeEnd(all, this.frameEnd(all, end));
       const tailIsPartial = cut < end && end === all.length;
       if (tailIsPartial && this.heldBackOnce) cut = end;
       if (cut === 0 && end < all.length) break; // less room than one character
