@@ -20,6 +20,7 @@ const FILES = {
   '/xterm.js': ['node_modules/@xterm/xterm/lib/xterm.js', 'text/javascript'],
   '/xterm.css': ['node_modules/@xterm/xterm/css/xterm.css', 'text/css'],
   '/addon-unicode11.js': ['node_modules/@xterm/addon-unicode11/lib/addon-unicode11.js', 'text/javascript'],
+  '/addon-webgl.js': ['node_modules/@xterm/addon-webgl/lib/addon-webgl.js', 'text/javascript'],
 };
 
 /** The engine's renderer window, the very value (src/main/pty/flowPolicy.ts). */

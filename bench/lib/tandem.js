@@ -20,16 +20,16 @@ export function requireRendererBuild() {
 }
 
 /** The tests' throwaway HOME (test/support/testHome.ts), with the bench's prompt and settings. */
-export function makeHome({ scrollback = 10_000 } = {}) {
+export function makeHome({ scrollback = 10_000, webgl = false } = {}) {
   const home = testHome.makeTestHome('tandem-bench-home-');
   // The suites read the prompt as `$ `; no history file, so runs do not feed each other.
   writeFileSync(join(home, '.bashrc'), "PS1='$ '\nHISTFILE=/dev/null\n");
   mkdirSync(join(home, '.config/tandem'), { recursive: true });
-  // The DOM renderer, like the reference page (the bench Chromium runs with --disable-gpu);
-  // no session restore, so every run starts from an empty layout.
+  // The DOM renderer, like the reference page (the bench Chromium runs with --disable-gpu),
+  // unless `webgl` (SwiftShader); no session restore, so every run starts from an empty layout.
   writeFileSync(
     join(home, '.config/tandem/config.toml'),
-    `[terminal]\nwebgl = false\ncursor_blink = false\nscrollback = ${scrollback}\n\n[session]\nrestore = false\n`,
+    `[terminal]\nwebgl = ${webgl}\ncursor_blink = false\nscrollback = ${scrollback}\n\n[session]\nrestore = false\n`,
   );
   const env = {
     ...testHome.testHomeEnv(home),

@@ -5,7 +5,7 @@
   let nextId = 1;
 
   function createTerminal(options = {}) {
-    const { cols = 120, rows = 40, hidden = false, ...rest } = options;
+    const { cols = 120, rows = 40, hidden = false, webgl = false, ...rest } = options;
     const host = document.createElement('div');
     host.className = 'term';
     if (hidden) host.style.display = 'none';
@@ -14,6 +14,8 @@
     term.loadAddon(new window.Unicode11Addon.Unicode11Addon());
     term.unicode.activeVersion = '11';
     term.open(host);
+    // Like Tandem's pane with [terminal] webgl = true (SwiftShader in the bench's Chromium).
+    if (webgl) term.loadAddon(new window.WebglAddon.WebglAddon());
     const id = nextId++;
     terminals.set(id, term);
     return id;

@@ -38,6 +38,7 @@ export class FloodSkip {
   /** Stream offset where the current plain run began, when one is going on. */
   private runStart: number | undefined;
   private scanned = 0;
+  private skippedInRun = false;
 
   /** `noteEvery`: line ends are noted only where a cut may be made, this many bytes apart at least. */
   constructor(
@@ -69,6 +70,16 @@ export class FloodSkip {
   /** The terminal was resized or replaced: the lines noted so far are forgotten. */
   reset(): void {
     this.endRun();
+  }
+
+  /** Lines of the current run were skipped: the renderer is behind on it. */
+  get skipping(): boolean {
+    return this.skippedInRun && this.runStart !== undefined;
+  }
+
+  /** A cut from cutAfter was made. */
+  cutMade(): void {
+    this.skippedInRun = true;
   }
 
   /** Output is a plain run on a plain screen: lines may be skipped once enough follow. */
@@ -105,6 +116,7 @@ export class FloodSkip {
 
   private endRun(): void {
     this.runStart = undefined;
+    this.skippedInRun = false;
     this.scanner.endRun();
   }
 }

@@ -2,8 +2,9 @@ import type { Events } from '../../shared/protocol';
 import { BacklogCost } from '../pty/backlogCost';
 import { DeliveryWindow, type PtyThrottle } from '../pty/flowControl';
 import type { Watermarks } from '../pty/flowPolicy';
-import { FLOODING_BYTES, NO_READ_AHEAD_AFTER_INPUT_MS, READ_AHEAD_COST, RENDERER_WINDOW, SKIP_AT_LEAST, SKIPPING_READ_AHEAD_COST } from '../pty/flowPolicy';
+import { FLOODING_BYTES, NO_READ_AHEAD_AFTER_INPUT_MS, PACE_WHILE_OUTPUT_WITHIN_MS, READ_AHEAD_COST, RENDERER_WINDOW, SKIP_AT_LEAST, SKIPPING_READ_AHEAD_COST } from '../pty/flowPolicy';
 import { OutputBatcher, utf8SafeEnd } from '../pty/outputBatcher';
+import { FloodPace } from './floodPace';
 import { FloodSkip, lineEndBefore, type FloodScreen } from './floodSkip';
 
 /** The client a pane's output and events go to. */
@@ -51,6 +52,8 @@ export class PaneDelivery {
   private sentLineEnd = false;
   /** A reset written in place of skipped lines waits at the front of the backlog (not part of the stream). */
   private resetInFront = 0;
+  private readonly pace = new FloodPace(() => this.batcher.flushNow());
+  private lastOutputAt = -Infinity;
 
   constructor(
     private readonly paneId: number,
@@ -68,6 +71,7 @@ export class PaneDelivery {
         const reset = Math.min(this.resetInFront, bytes.length);
         this.resetInFront -= reset;
         this.delivered += bytes.length - reset;
+        this.pace.sent(bytes.length);
         this.skip.sentUpTo(this.delivered);
         this.sentLineEnd = bytes.length >= 2 && bytes[bytes.length - 1] === 0x0a && bytes[bytes.length - 2] === 0x0d;
         this.deliver(bytes);
@@ -96,7 +100,8 @@ export class PaneDelivery {
     this.receivedWhole = this.received - (chunk.length - utf8SafeEnd(chunk, chunk.length));
     // Only a full window lets the backlog grow past one batch; lines are counted for it alone
     // (counting costs about 1 ms per MB).
-    if (this.window.isFull) this.backlogCost.added(chunk);
+    if (this.behind()) this.backlogCost.added(chunk);
+    this.lastOutputAt = performance.now();
     this.skip.scan(chunk);
     this.batcher.push(chunk);
     this.skipUnseen();
@@ -105,7 +110,7 @@ export class PaneDelivery {
 
   /** The mirror parsed more: it may now say the screen is plain, and a flood may be skipped. */
   screenParsed(): void {
-    if (!this.window.isFull || this.batcher.pending === 0) return;
+    if (!this.behind() || this.batcher.pending === 0) return;
     this.skipUnseen();
     this.limitReadAhead();
   }
@@ -185,6 +190,7 @@ export class PaneDelivery {
   /** The pane is closing: nothing more goes out. */
   discardPending(): void {
     this.batcher.discardPending();
+    this.pace.dispose();
     this.events = [];
   }
 
@@ -193,7 +199,18 @@ export class PaneDelivery {
     this.releaseDueEvents();
     const next = this.events[0];
     const beforeEvent = next ? next.offset - this.delivered + this.resetInFront : Infinity;
-    return Math.min(this.window.room(), beforeEvent);
+    const room = Math.min(this.window.room(), beforeEvent);
+    return this.paced() ? Math.min(room, this.pace.room(performance.now())) : room;
+  }
+
+  /** A flood is being skipped and goes on: the client gets a frame per display frame (FloodPace). */
+  private paced(): boolean {
+    return this.skip.skipping && performance.now() - this.lastOutputAt < PACE_WHILE_OUTPUT_WITHIN_MS;
+  }
+
+  /** The client is behind on the output: its window is full, or it is paced through a flood. */
+  private behind(): boolean {
+    return this.window.isFull || this.paced();
   }
 
   private releaseDueEvents(): void {
@@ -211,7 +228,7 @@ export class PaneDelivery {
    * any size when a key is pressed into the flood (less to parse before the prompt shows).
    */
   private skipUnseen(atLeast = this.policy.skipAtLeast): void {
-    if (!this.listener || this.held || !this.window.isFull || this.batcher.pending === 0) return;
+    if (!this.listener || this.held || !this.behind() || this.batcher.pending === 0) return;
     const limit = Math.min(this.events[0]?.offset ?? Infinity, this.received);
     const cut = this.skip.cutAfter(this.delivered, this.sentLineEnd, limit);
     if (!cut || cut.offset - this.delivered < atLeast) return;
@@ -225,6 +242,7 @@ export class PaneDelivery {
       this.batcher.pushFront(RESET_ATTRIBUTES);
       this.resetInFront = RESET_ATTRIBUTES.length;
     }
+    this.skip.cutMade();
     const skipped = { paneId: this.paneId, bytes: count, resetAttributes: cut.resetAttributes };
     this.events.unshift({ offset: this.delivered, send: (listener) => listener.event('pane.skipped', skipped) });
     this.releaseDueEvents();

@@ -62,6 +62,17 @@ export const READ_AHEAD_COST = 320 * 1024;
 export const SKIPPING_READ_AHEAD_COST = 4 * 1024 * 1024;
 
 /**
+ * While a flood is skipped the renderer gets at most this much output per display frame
+ * (panes/floodPace.ts): about 350 lines of a coloured log sixty times a second, more than a
+ * screen shows, and the page's parsing no longer takes the CPU the flood itself needs.
+ */
+export const SKIPPING_FRAME_BYTES = 64 * 1024;
+export const SKIPPING_FRAME_MS = 16;
+
+/** The pace holds only while output keeps coming: the rest of a flood that stopped goes at full speed. */
+export const PACE_WHILE_OUTPUT_WITHIN_MS = 50;
+
+/**
  * A skip is made once it drops at least this much (or at any size after a key): each costs an
  * event, and one per pty read (4 KB) swamped the renderer with tiny writes.
  */
