@@ -3,6 +3,7 @@
  * inside JSON strings (`\n` escapes) or base64-encoded once more (Kubernetes secrets,
  * kubeconfig `client-key-data`). Certificates and public keys are left alone.
  */
+import type { KeywordHits } from './keywordScan';
 import { redacted, type Redaction, type Replacement } from './redaction';
 
 const PEM_BEGIN = /-----BEGIN (?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?-----/g;
@@ -63,8 +64,8 @@ function keyMaterialIn(text: string, from: number, to: number): number {
  * (BEGIN … END); a block whose end is missing (output cut off): the BEGIN line and the body
  * lines under it; a block whose start scrolled away: the base64 lines above an END line.
  */
-export function scanPrivateKeys(text: string): Replacement[] {
-  if (!text.includes('PRIVATE KEY')) return [];
+export function scanPrivateKeys(text: string, privateKeyWords: KeywordHits): Replacement[] {
+  if (privateKeyWords.starts.length === 0) return [];
   const begins = allMatches(PEM_BEGIN, text);
   const ends = allMatches(PEM_END, text);
   const out: Replacement[] = [];
