@@ -26,21 +26,31 @@ export interface KeywordHits {
 const fold = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c);
 
 export class KeywordScanner {
-  /** Byte → character class (0: no keyword holds it). */
-  private readonly classOf = new Uint8Array(256);
+  /** UTF-16 unit → character class (0: no keyword holds it); a unit above 255 is read as its low byte. */
+  private readonly classOf = new Uint8Array(65536);
   private readonly classes: number;
   /** Next state, pre-multiplied by `classes`, indexed by state × classes + class. */
   private readonly next: Int32Array;
-  /** Keyword ids ending at a state (pre-multiplied index): outputs[outputStart[s] … outputStart[s] + outputCount[s]). */
+  /** The walk's first state, pre-multiplied. */
+  private readonly start: number;
+  /** States below this (pre-multiplied) end at least one keyword. */
+  private readonly hitLimit: number;
+  /** Keyword ids ending at state s: outputs[outputStart[s] … outputStart[s] + outputCount[s]). */
   private readonly outputStart: Int32Array;
   private readonly outputCount: Uint8Array;
   private readonly outputs: Int32Array;
+  /** By keyword id: its length, its text when it must match exactly, and its detectors (consumerList[consumerStart[id] … consumerStart[id + 1])). */
+  private readonly keywordLength: Int32Array;
+  private readonly exactText: (string | undefined)[];
+  private readonly consumerStart: Int32Array;
+  private readonly consumerList: Int32Array;
 
   /** `keywords[i]` → the detectors (indexes) that look for it. */
-  constructor(
-    private readonly keywords: readonly Keyword[],
-    private readonly consumers: readonly (readonly number[])[],
-  ) {
+  constructor(keywords: readonly Keyword[], consumers: readonly (readonly number[])[]) {
+    this.keywordLength = Int32Array.from(keywords, (k) => k.text.length);
+    this.exactText = keywords.map((k) => (k.ignoreCase ? undefined : k.text));
+    this.consumerStart = Int32Array.from([0, ...consumers.map((_, id) => consumers.slice(0, id + 1).reduce((n, c) => n + c.length, 0))]);
+    this.consumerList = Int32Array.from(consumers.flat());
     let classes = 1;
     for (const k of keywords) {
       for (let i = 0; i < k.text.length; i++) {
@@ -49,6 +59,7 @@ export class KeywordScanner {
       }
     }
     for (let c = 65; c <= 90; c++) this.classOf[c] = this.classOf[c + 32] as number;
+    for (let c = 256; c < 65536; c++) this.classOf[c] = this.classOf[c & 255] as number;
     this.classes = classes;
     // The trie.
     const trie: number[][] = [new Array<number>(classes).fill(-1)];
@@ -91,52 +102,90 @@ export class KeywordScanner {
         }
       }
     }
+    // States that end a keyword get the lowest numbers, so the walk tells a hit by one comparison.
+    const order = trie.map((_, state) => state).sort((a, b) => Number((ends[b] as number[]).length > 0) - Number((ends[a] as number[]).length > 0) || a - b);
+    const renumbered = new Array<number>(trie.length);
+    order.forEach((state, i) => (renumbered[state] = i));
     this.next = new Int32Array(trie.length * classes);
-    this.outputStart = new Int32Array(trie.length * classes);
-    this.outputCount = new Uint8Array(trie.length * classes);
+    this.outputStart = new Int32Array(trie.length);
+    this.outputCount = new Uint8Array(trie.length);
     const outputs: number[] = [];
-    trie.forEach((row, s) => {
-      row.forEach((t, cls) => (this.next[s * classes + cls] = t * classes));
-      this.outputStart[s * classes] = outputs.length;
-      this.outputCount[s * classes] = (ends[s] as number[]).length;
-      outputs.push(...(ends[s] as number[]));
+    order.forEach((state, i) => {
+      (trie[state] as number[]).forEach((t, cls) => (this.next[i * classes + cls] = (renumbered[t] as number) * classes));
+      this.outputStart[i] = outputs.length;
+      this.outputCount[i] = (ends[state] as number[]).length;
+      outputs.push(...(ends[state] as number[]));
     });
     this.outputs = Int32Array.from(outputs);
+    this.start = (renumbered[0] as number) * classes;
+    this.hitLimit = order.filter((state) => (ends[state] as number[]).length > 0).length * classes;
   }
 
   /** Every detector's hits, by detector index (an empty list for a detector none of whose keywords is in the text). */
   scan(text: string, detectorCount: number): KeywordHits[] {
-    const { classOf, next, outputCount } = this;
-    const hitEnds: number[] = [];
-    const hitStates: number[] = [];
-    let s = 0;
-    for (let i = 0, n = text.length; i < n; i++) {
-      s = next[s + (classOf[text.charCodeAt(i) & 255] as number)] as number;
-      if (outputCount[s] !== 0) {
-        hitEnds.push(i + 1);
-        hitStates.push(s);
-      }
+    const { classes, outputCount } = this;
+    const walk: Walk = { at: 0, state: this.start, hits: 0, hitEnds: new Int32Array(1 + (text.length >> 4)), hitStates: new Int32Array(1 + (text.length >> 4)) };
+    while (walkUntilFull(text, this.next, this.classOf, this.hitLimit, walk) < text.length) {
+      walk.hitEnds = grown(walk.hitEnds);
+      walk.hitStates = grown(walk.hitStates);
     }
+    const { hits, hitEnds, hitStates } = walk;
     const byDetector: KeywordHits[] = Array.from({ length: detectorCount }, () => ({ starts: [], ends: [] }));
-    for (let h = 0; h < hitEnds.length; h++) {
+    const { outputStart, outputs, keywordLength, exactText, consumerStart, consumerList } = this;
+    for (let h = 0; h < hits; h++) {
       const end = hitEnds[h] as number;
-      const state = hitStates[h] as number;
-      const first = this.outputStart[state] as number;
-      for (let o = first, last = first + (outputCount[state] as number); o < last; o++) {
-        const id = this.outputs[o] as number;
-        const keyword = this.keywords[id] as Keyword;
-        const start = end - keyword.text.length;
-        if (!keyword.ignoreCase && !text.startsWith(keyword.text, start)) continue;
-        for (const d of this.consumers[id] as number[]) {
-          const hits = byDetector[d] as KeywordHits;
-          hits.starts.push(start);
-          hits.ends.push(end);
+      const state = (hitStates[h] as number) / classes;
+      for (let o = outputStart[state] as number, last = o + (outputCount[state] as number); o < last; o++) {
+        const id = outputs[o] as number;
+        const start = end - (keywordLength[id] as number);
+        const exact = exactText[id];
+        if (exact !== undefined && !text.startsWith(exact, start)) continue;
+        for (let c = consumerStart[id] as number, stop = consumerStart[id + 1] as number; c < stop; c++) {
+          const mine = byDetector[consumerList[c] as number] as KeywordHits;
+          mine.starts.push(start);
+          mine.ends.push(end);
         }
       }
     }
-    for (const hits of byDetector) sortHits(hits);
+    for (const mine of byDetector) sortHits(mine);
     return byDetector;
   }
+}
+
+interface Walk {
+  /** Where the walk stands, and in which state (pre-multiplied). */
+  at: number;
+  state: number;
+  /** Keyword ends and the states they were found in, `hits` of them. */
+  hits: number;
+  hitEnds: Int32Array;
+  hitStates: Int32Array;
+}
+
+/** The automaton's walk over `text` from `walk.at`, until the text or the room for hits ends; returns where it stopped. Kept apart so V8 compiles the loop alone. */
+function walkUntilFull(text: string, next: Int32Array, classOf: Uint8Array, hitLimit: number, walk: Walk): number {
+  const { hitEnds, hitStates } = walk;
+  const room = hitEnds.length;
+  let hits = walk.hits;
+  let s = walk.state;
+  let i = walk.at;
+  for (const n = text.length; i < n && hits < room; i++) {
+    s = next[s + (classOf[text.charCodeAt(i)] as number)] as number;
+    if (s < hitLimit) {
+      hitEnds[hits] = i + 1;
+      hitStates[hits++] = s;
+    }
+  }
+  walk.at = i;
+  walk.state = s;
+  walk.hits = hits;
+  return i;
+}
+
+function grown(array: Int32Array): Int32Array {
+  const bigger = new Int32Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
 }
 
 /** Hits arrive by their end; a detector whose keywords differ in length may see starts out of order. */
