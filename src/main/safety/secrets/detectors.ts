@@ -9,14 +9,14 @@ import { scanAuthorizationHeaders } from './authorizationHeaders';
 import { COMMAND_PASSWORD_DETECTORS } from './commandPasswords';
 import { scanKubernetesSecrets } from './kubernetesSecrets';
 import { NAMED_VALUE_DETECTORS, scanNetrc, scanXmlElements } from './namedShapes';
-import { BASE64_PEM, redactBase64PrivateKey, scanPrivateKeys } from './privateKeys';
+import { BASE64_PEM, PRIVATE_KEY_MARKS, redactBase64PrivateKey, scanPrivateKeys } from './privateKeys';
 import type { SecretDetector } from './redaction';
 import { TOKEN_FORMAT_DETECTORS, scanUrlPasswords } from './tokenFormats';
 import { VENDOR_TOKEN_KEYWORDS, VENDOR_TOKEN_PATTERNS, scanVendorTokens } from './vendorTokens';
 
 /** Detectors in the order they run. Extend by adding rows; keep specific formats before broad rules. */
 export const SECRET_DETECTORS: readonly SecretDetector[] = [
-  { kind: 'private-key', keywords: ['PRIVATE KEY'], scan: scanPrivateKeys },
+  { kind: 'private-key', keywords: PRIVATE_KEY_MARKS, scan: scanPrivateKeys },
   { kind: 'private-key', keywords: ['LS0tLS1CRUdJTi'], pattern: BASE64_PEM, redact: redactBase64PrivateKey },
   { kind: 'vendor-token', keywords: VENDOR_TOKEN_KEYWORDS, scan: scanVendorTokens },
   ...TOKEN_FORMAT_DETECTORS,
