@@ -19,8 +19,8 @@ export interface Keyword {
 
 /** Where the keywords of one detector stand: starts in increasing order (ties by end), each with its end. */
 export interface KeywordHits {
-  starts: number[];
-  ends: number[];
+  starts: Int32Array;
+  ends: Int32Array;
 }
 
 const fold = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c);
@@ -29,8 +29,8 @@ export class KeywordScanner {
   /** UTF-16 unit → character class (0: no keyword holds it); a unit above 255 is read as its low byte. */
   private readonly classOf = new Uint8Array(65536);
   private readonly classes: number;
-  /** Next state, pre-multiplied by `classes`, indexed by state × classes + class. */
-  private readonly next: Int32Array;
+  /** Next state, pre-multiplied by `classes`, indexed by state × classes + class (16 bits while it fits: a smaller table walks faster). */
+  private readonly next: Uint16Array | Int32Array;
   /** The walk's first state, pre-multiplied. */
   private readonly start: number;
   /** States below this (pre-multiplied) end at least one keyword. */
@@ -44,6 +44,8 @@ export class KeywordScanner {
   private readonly exactText: (string | undefined)[];
   private readonly consumerStart: Int32Array;
   private readonly consumerList: Int32Array;
+  /** The most keywords one state ends. */
+  private readonly maxOutputs: number;
 
   /** `keywords[i]` → the detectors (indexes) that look for it. */
   constructor(keywords: readonly Keyword[], consumers: readonly (readonly number[])[]) {
@@ -106,7 +108,7 @@ export class KeywordScanner {
     const order = trie.map((_, state) => state).sort((a, b) => Number((ends[b] as number[]).length > 0) - Number((ends[a] as number[]).length > 0) || a - b);
     const renumbered = new Array<number>(trie.length);
     order.forEach((state, i) => (renumbered[state] = i));
-    this.next = new Int32Array(trie.length * classes);
+    this.next = trie.length * classes <= 0xffff ? new Uint16Array(trie.length * classes) : new Int32Array(trie.length * classes);
     this.outputStart = new Int32Array(trie.length);
     this.outputCount = new Uint8Array(trie.length);
     const outputs: number[] = [];
@@ -117,6 +119,7 @@ export class KeywordScanner {
       outputs.push(...(ends[state] as number[]));
     });
     this.outputs = Int32Array.from(outputs);
+    this.maxOutputs = Math.max(1, ...this.outputCount);
     this.start = (renumbered[0] as number) * classes;
     this.hitLimit = order.filter((state) => (ends[state] as number[]).length > 0).length * classes;
   }
@@ -130,8 +133,13 @@ export class KeywordScanner {
       walk.hitStates = grown(walk.hitStates);
     }
     const { hits, hitEnds, hitStates } = walk;
-    const byDetector: KeywordHits[] = Array.from({ length: detectorCount }, () => ({ starts: [], ends: [] }));
+    // The keywords found (a hit may end several), checked, then handed to their detectors in typed arrays of the right size.
     const { outputStart, outputs, keywordLength, exactText, consumerStart, consumerList } = this;
+    const foundStart = new Int32Array(hits * this.maxOutputs);
+    const foundEnd = new Int32Array(hits * this.maxOutputs);
+    const foundId = new Int32Array(hits * this.maxOutputs);
+    const perDetector = new Int32Array(detectorCount);
+    let found = 0;
     for (let h = 0; h < hits; h++) {
       const end = hitEnds[h] as number;
       const state = (hitStates[h] as number) / classes;
@@ -140,11 +148,23 @@ export class KeywordScanner {
         const start = end - (keywordLength[id] as number);
         const exact = exactText[id];
         if (exact !== undefined && !text.startsWith(exact, start)) continue;
-        for (let c = consumerStart[id] as number, stop = consumerStart[id + 1] as number; c < stop; c++) {
-          const mine = byDetector[consumerList[c] as number] as KeywordHits;
-          mine.starts.push(start);
-          mine.ends.push(end);
-        }
+        foundStart[found] = start;
+        foundEnd[found] = end;
+        foundId[found++] = id;
+        for (let c = consumerStart[id] as number, stop = consumerStart[id + 1] as number; c < stop; c++) (perDetector[consumerList[c] as number] as number)++;
+      }
+    }
+    const byDetector: KeywordHits[] = Array.from(perDetector, (n) => ({ starts: new Int32Array(n), ends: new Int32Array(n) }));
+    const filled = new Int32Array(detectorCount);
+    for (let f = 0; f < found; f++) {
+      const id = foundId[f] as number;
+      for (let c = consumerStart[id] as number, stop = consumerStart[id + 1] as number; c < stop; c++) {
+        const d = consumerList[c] as number;
+        const mine = byDetector[d] as KeywordHits;
+        const at = (filled[d] as number) + 0;
+        mine.starts[at] = foundStart[f] as number;
+        mine.ends[at] = foundEnd[f] as number;
+        filled[d] = at + 1;
       }
     }
     for (const mine of byDetector) sortHits(mine);
@@ -163,7 +183,7 @@ interface Walk {
 }
 
 /** The automaton's walk over `text` from `walk.at`, until the text or the room for hits ends; returns where it stopped. Kept apart so V8 compiles the loop alone. */
-function walkUntilFull(text: string, next: Int32Array, classOf: Uint8Array, hitLimit: number, walk: Walk): number {
+function walkUntilFull(text: string, next: Uint16Array | Int32Array, classOf: Uint8Array, hitLimit: number, walk: Walk): number {
   const { hitEnds, hitStates } = walk;
   const room = hitEnds.length;
   let hits = walk.hits;
@@ -194,7 +214,7 @@ function sortHits(hits: KeywordHits): void {
   let sorted = true;
   for (let i = 1; i < starts.length && sorted; i++) sorted = (starts[i - 1] as number) < (starts[i] as number) || (starts[i - 1] === starts[i] && (ends[i - 1] as number) <= (ends[i] as number));
   if (sorted) return;
-  const order = starts.map((_, i) => i).sort((a, b) => (starts[a] as number) - (starts[b] as number) || (ends[a] as number) - (ends[b] as number));
-  hits.starts = order.map((i) => starts[i] as number);
-  hits.ends = order.map((i) => ends[i] as number);
+  const order = Array.from(starts, (_, i) => i).sort((a, b) => (starts[a] as number) - (starts[b] as number) || (ends[a] as number) - (ends[b] as number));
+  hits.starts = Int32Array.from(order, (i) => starts[i] as number);
+  hits.ends = Int32Array.from(order, (i) => ends[i] as number);
 }
