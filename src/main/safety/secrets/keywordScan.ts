@@ -3,9 +3,9 @@
  * (token prefixes such as `ghp_`, words such as `token` or `curl`, operators `:` and `=`) finds
  * all of them in a single walk, and each detector then looks only where its keywords are.
  *
- * Matching folds ASCII case and looks at the low byte of each UTF-16 unit, so it finds a
- * superset: every place a keyword stands, and a few more (`Ők` reads as `Pk`). Hits of a
- * case-sensitive keyword are checked against the text before they are handed on.
+ * The walk folds ASCII case and reads the low byte of each UTF-16 unit, so it finds every
+ * place a keyword stands and a few more (`Ők` reads as `Pk`); each hit is checked against the
+ * text (exactly as written, or in any case for a case-blind keyword) before it is handed on.
  *
  * Why not one regex of all keywords: V8's regex engine tries each alternative at nearly every
  * character, and a dozen keywords already cost more than this walk does for a hundred and fifty
@@ -147,7 +147,7 @@ export class KeywordScanner {
         const id = outputs[o] as number;
         const start = end - (keywordLength[id] as number);
         const exact = exactText[id];
-        if (exact !== undefined && !text.startsWith(exact, start)) continue;
+        if (exact !== undefined ? !text.startsWith(exact, start) : !withinLatin1(text, start, end)) continue;
         foundStart[found] = start;
         foundEnd[found] = end;
         foundId[found++] = id;
@@ -170,6 +170,12 @@ export class KeywordScanner {
     for (const mine of byDetector) sortHits(mine);
     return byDetector;
   }
+}
+
+/** Whether no character of text[start, end) lies above Latin-1 (where the walk reads only the low byte, it may have seen a keyword that is not there). */
+function withinLatin1(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (text.charCodeAt(i) > 255) return false;
+  return true;
 }
 
 interface Walk {

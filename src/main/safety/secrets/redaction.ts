@@ -17,6 +17,12 @@ export interface PatternDetector {
    * whole match becomes `[REDACTED:<kind>]`. Name-keeping detectors report their own kind.
    */
   redact?: (match: RegExpExecArray) => Redaction | undefined;
+  /**
+   * The Shannon entropy (bits per character) the secret must reach for a match to count: the
+   * last capture group that matched, or the whole match. For formats whose fixed part is
+   * short, so that words and placeholders of the same shape are left alone.
+   */
+  minEntropy?: number;
   /** Literal text (ASCII) every match holds. */
   keywords?: readonly string[];
   /** Whether the keywords match in any case (default: exactly as written). */

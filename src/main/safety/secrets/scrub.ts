@@ -12,6 +12,7 @@
  * repetition is bounded.
  */
 import { SECRET_DETECTORS } from './detectors';
+import { shannonEntropy } from './entropy';
 import { plural } from '../../../shared/countWords';
 import { KeywordScanner, type Keyword, type KeywordHits } from './keywordScan';
 import { redacted, type PatternDetector, type Replacement, type SecretDetector } from './redaction';
@@ -43,7 +44,14 @@ function compiledPattern(detector: PatternDetector): RegExp {
   return re;
 }
 
+/** The secret part of a match: its last capture group that matched, or the whole match. */
+function secretPart(m: RegExpExecArray): string {
+  for (let g = m.length - 1; g > 0; g--) if (m[g] !== undefined) return m[g] as string;
+  return m[0];
+}
+
 function replacementFor(detector: PatternDetector, m: RegExpExecArray): Replacement | undefined {
+  if (detector.minEntropy !== undefined && shannonEntropy(secretPart(m)) < detector.minEntropy) return undefined;
   const replacement = detector.redact ? detector.redact(m) : { text: redacted(detector.kind), kind: detector.kind };
   return replacement && { start: m.index, end: m.index + m[0].length, ...replacement };
 }
