@@ -1,6 +1,6 @@
 /**
- * The detector table. Every detector looks at the whole text; where matches overlap, the row
- * nearer the top wins: key blocks first (so no other rule reports pieces of one), then token
+ * The detector table. Each row names the keywords its matches hold and looks only where the
+ * scrubber's one keyword pass found them; where matches overlap, the row nearer the top wins: key blocks first (so no other rule reports pieces of one), then token
  * formats, then the name-based and entropy rules. No detector matches `[REDACTED:…]`, which
  * makes scrubbing idempotent.
  */
@@ -14,7 +14,7 @@ import type { SecretDetector } from './redaction';
 import { TOKEN_FORMAT_DETECTORS, scanUrlPasswords } from './tokenFormats';
 import { VENDOR_TOKEN_KEYWORDS, VENDOR_TOKEN_PATTERNS, scanVendorTokens } from './vendorTokens';
 
-/** Detectors in the order they run. Extend by adding rows; keep specific formats before broad rules. */
+/** Detectors in the order they run. Extend by adding rows (see docs/safety.md, "How the scrubber searches"); keep specific formats before broad rules. */
 export const SECRET_DETECTORS: readonly SecretDetector[] = [
   { kind: 'private-key', keywords: PRIVATE_KEY_MARKS, scan: scanPrivateKeys },
   { kind: 'private-key', keywords: ['LS0tLS1CRUdJTi'], pattern: BASE64_PEM, redact: redactBase64PrivateKey },

@@ -2,8 +2,9 @@
  * Runs the detector table over a text: `scrubSecrets` replaces every secret with
  * `[REDACTED:<kind>]`; `findSecrets` says where they are.
  *
- * Every detector looks at the original text. Where matches of two detectors overlap, the one
- * earlier in the table wins (a GitHub token under `GITHUB_TOKEN=` is reported as a
+ * One walk over the text finds every detector's keywords (keywordScan.ts); each detector then
+ * looks at the original text where its keywords are, and finds what a search of the whole
+ * text would. Where matches of two detectors overlap, the one earlier in the table wins (a GitHub token under `GITHUB_TOKEN=` is reported as a
  * github-token, not as a token named by its variable); the text is rebuilt once at the end.
  *
  * Everything here must stay linear on hostile input (a 4 MB line of base64, thousands of BEGIN

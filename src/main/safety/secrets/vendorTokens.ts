@@ -3,8 +3,8 @@
  * Notion, 1Password, DigitalOcean, Fly.io, Sentry, Shopify, Facebook, Azure AD client secrets,
  * OpenShift … (the prefix rules of gitleaks' rule set, written anew; see docs/safety.md).
  *
- * One scan for all of them (see `scanVendorTokens` for how candidates are found), then the row
- * for the candidate's prefix checks the body with a sticky regex. A token must start where a
+ * Every row's prefix is a keyword of the scrubber's one keyword pass; where one is found, the
+ * rows for its first two characters check the body with a sticky regex. A token must start where a
  * run of token characters starts and end where it ends, and a body that is a placeholder
  * (`hf_xxxx…`, one character repeated) is left alone.
  */
