@@ -28,14 +28,13 @@ const fold = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c);
 export class KeywordScanner {
   /** UTF-16 unit → character class (0: no keyword holds it); a unit above 255 is read as its low byte. */
   private readonly classOf = new Uint8Array(65536);
-  private readonly classes: number;
   /** Next state, pre-multiplied by `classes`, indexed by state × classes + class (16 bits while it fits: a smaller table walks faster). */
   private readonly next: Uint16Array | Int32Array;
   /** The walk's first state, pre-multiplied. */
   private readonly start: number;
   /** States below this (pre-multiplied) end at least one keyword. */
   private readonly hitLimit: number;
-  /** Keyword ids ending at state s: outputs[outputStart[s] … outputStart[s] + outputCount[s]). */
+  /** Keyword ids ending at (pre-multiplied) state s: outputs[outputStart[s] … outputStart[s] + outputCount[s]). */
   private readonly outputStart: Int32Array;
   private readonly outputCount: Uint8Array;
   private readonly outputs: Int32Array;
@@ -44,8 +43,6 @@ export class KeywordScanner {
   private readonly exactText: (string | undefined)[];
   private readonly consumerStart: Int32Array;
   private readonly consumerList: Int32Array;
-  /** The most keywords one state ends. */
-  private readonly maxOutputs: number;
 
   /** `keywords[i]` → the detectors (indexes) that look for it. */
   constructor(keywords: readonly Keyword[], consumers: readonly (readonly number[])[]) {
@@ -62,7 +59,6 @@ export class KeywordScanner {
     }
     for (let c = 65; c <= 90; c++) this.classOf[c] = this.classOf[c + 32] as number;
     for (let c = 256; c < 65536; c++) this.classOf[c] = this.classOf[c & 255] as number;
-    this.classes = classes;
     // The trie.
     const trie: number[][] = [new Array<number>(classes).fill(-1)];
     const ends: number[][] = [[]];
@@ -109,66 +105,66 @@ export class KeywordScanner {
     const renumbered = new Array<number>(trie.length);
     order.forEach((state, i) => (renumbered[state] = i));
     this.next = trie.length * classes <= 0xffff ? new Uint16Array(trie.length * classes) : new Int32Array(trie.length * classes);
-    this.outputStart = new Int32Array(trie.length);
-    this.outputCount = new Uint8Array(trie.length);
+    this.outputStart = new Int32Array(trie.length * classes);
+    this.outputCount = new Uint8Array(trie.length * classes);
     const outputs: number[] = [];
     order.forEach((state, i) => {
       (trie[state] as number[]).forEach((t, cls) => (this.next[i * classes + cls] = (renumbered[t] as number) * classes));
-      this.outputStart[i] = outputs.length;
-      this.outputCount[i] = (ends[state] as number[]).length;
+      this.outputStart[i * classes] = outputs.length;
+      this.outputCount[i * classes] = (ends[state] as number[]).length;
       outputs.push(...(ends[state] as number[]));
     });
     this.outputs = Int32Array.from(outputs);
-    this.maxOutputs = Math.max(1, ...this.outputCount);
     this.start = (renumbered[0] as number) * classes;
     this.hitLimit = order.filter((state) => (ends[state] as number[]).length > 0).length * classes;
   }
 
   /** Every detector's hits, by detector index (an empty list for a detector none of whose keywords is in the text). */
   scan(text: string, detectorCount: number): KeywordHits[] {
-    const { classes, outputCount } = this;
+    const { outputCount } = this;
     const walk: Walk = { at: 0, state: this.start, hits: 0, hitEnds: new Int32Array(1 + (text.length >> 4)), hitStates: new Int32Array(1 + (text.length >> 4)) };
     while (walkUntilFull(text, this.next, this.classOf, this.hitLimit, walk) < text.length) {
       walk.hitEnds = grown(walk.hitEnds);
       walk.hitStates = grown(walk.hitStates);
     }
     const { hits, hitEnds, hitStates } = walk;
-    // The keywords found (a hit may end several), checked, then handed to their detectors in typed arrays of the right size.
+    // Each hit's keywords (a hit may end several), checked against the text, handed to their detectors.
     const { outputStart, outputs, keywordLength, exactText, consumerStart, consumerList } = this;
-    const foundStart = new Int32Array(hits * this.maxOutputs);
-    const foundEnd = new Int32Array(hits * this.maxOutputs);
-    const foundId = new Int32Array(hits * this.maxOutputs);
-    const perDetector = new Int32Array(detectorCount);
-    let found = 0;
+    const lists = Array.from({ length: detectorCount }, () => new HitList());
     for (let h = 0; h < hits; h++) {
       const end = hitEnds[h] as number;
-      const state = (hitStates[h] as number) / classes;
+      const state = hitStates[h] as number;
       for (let o = outputStart[state] as number, last = o + (outputCount[state] as number); o < last; o++) {
         const id = outputs[o] as number;
         const start = end - (keywordLength[id] as number);
         const exact = exactText[id];
         if (exact !== undefined ? !text.startsWith(exact, start) : !withinLatin1(text, start, end)) continue;
-        foundStart[found] = start;
-        foundEnd[found] = end;
-        foundId[found++] = id;
-        for (let c = consumerStart[id] as number, stop = consumerStart[id + 1] as number; c < stop; c++) (perDetector[consumerList[c] as number] as number)++;
+        for (let c = consumerStart[id] as number, stop = consumerStart[id + 1] as number; c < stop; c++) (lists[consumerList[c] as number] as HitList).add(start, end);
       }
     }
-    const byDetector: KeywordHits[] = Array.from(perDetector, (n) => ({ starts: new Int32Array(n), ends: new Int32Array(n) }));
-    const filled = new Int32Array(detectorCount);
-    for (let f = 0; f < found; f++) {
-      const id = foundId[f] as number;
-      for (let c = consumerStart[id] as number, stop = consumerStart[id + 1] as number; c < stop; c++) {
-        const d = consumerList[c] as number;
-        const mine = byDetector[d] as KeywordHits;
-        const at = (filled[d] as number) + 0;
-        mine.starts[at] = foundStart[f] as number;
-        mine.ends[at] = foundEnd[f] as number;
-        filled[d] = at + 1;
-      }
-    }
+    const byDetector = lists.map((list) => list.hits());
     for (const mine of byDetector) sortHits(mine);
     return byDetector;
+  }
+}
+
+/** Hits of one detector as they are found, in typed arrays that grow. */
+class HitList {
+  private starts = new Int32Array(16);
+  private ends = new Int32Array(16);
+  private count = 0;
+
+  add(start: number, end: number): void {
+    if (this.count === this.starts.length) {
+      this.starts = grown(this.starts);
+      this.ends = grown(this.ends);
+    }
+    this.starts[this.count] = start;
+    this.ends[this.count++] = end;
+  }
+
+  hits(): KeywordHits {
+    return { starts: this.starts.subarray(0, this.count), ends: this.ends.subarray(0, this.count) };
   }
 }
 
