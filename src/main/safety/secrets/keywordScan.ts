@@ -150,8 +150,8 @@ export class KeywordScanner {
 
 /** Hits of one detector as they are found, in typed arrays that grow. */
 class HitList {
-  private starts = new Int32Array(16);
-  private ends = new Int32Array(16);
+  private starts: Int32Array<ArrayBuffer> = new Int32Array(16);
+  private ends: Int32Array<ArrayBuffer> = new Int32Array(16);
   private count = 0;
 
   add(start: number, end: number): void {
@@ -180,8 +180,8 @@ interface Walk {
   state: number;
   /** Keyword ends and the states they were found in, `hits` of them. */
   hits: number;
-  hitEnds: Int32Array;
-  hitStates: Int32Array;
+  hitEnds: Int32Array<ArrayBuffer>;
+  hitStates: Int32Array<ArrayBuffer>;
 }
 
 /** The automaton's walk over `text` from `walk.at`, until the text or the room for hits ends; returns where it stopped. Kept apart so V8 compiles the loop alone. */
@@ -204,7 +204,7 @@ function walkUntilFull(text: string, next: Uint16Array | Int32Array, classOf: Ui
   return i;
 }
 
-function grown(array: Int32Array): Int32Array {
+function grown(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   const bigger = new Int32Array(array.length * 2);
   bigger.set(array);
   return bigger;
