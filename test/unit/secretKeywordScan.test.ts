@@ -103,3 +103,23 @@ describe('scrubSecrets: rules that use the keyword pass', () => {
     expect(scrubSecrets(`${random} ${repeated}`, detectors).text).toBe(`[REDACTED:acme-key] ${repeated}`);
   });
 });
+
+describe('scrubSecrets: assignments found from a keyword of their name', () => {
+  // Short values, so that no operator is looked at for a long token after it: only the name's keyword leads to it.
+  const cases: [string, string][] = [
+    [`$dbPassword .= 'Sum!2x';`, `$dbPassword .= '[REDACTED:password]';`],
+    ['x_token.= "abc!2x9"', 'x_token.= "[REDACTED:token]"'],
+    ['DB_PASSWORD ?= Sum!2x', 'DB_PASSWORD ?= [REDACTED:password]'],
+    ['DB_PASSWORD += Sum!2x', 'DB_PASSWORD += [REDACTED:password]'],
+    ['"db_password"   :   "Sum!2x"', '"db_password"   :   "[REDACTED:password]"'],
+    ['var dbToken string = "abc!2x9"', 'var dbToken string = "[REDACTED:token]"'],
+    ['val apiKey: String = "abc!2x9"', 'val apiKey: String = "[REDACTED:api-key]"'],
+    [`password => 'Sum!2x'`, `password => '[REDACTED:password]'`],
+    ['token := "abc!2x9"', 'token := "[REDACTED:token]"'],
+  ];
+  for (const [text, scrubbed] of cases) {
+    it(JSON.stringify(text), () => {
+      expect(scrubSecrets(text).text).toBe(scrubbed);
+    });
+  }
+});
