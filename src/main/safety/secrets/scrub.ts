@@ -80,7 +80,7 @@ function keywordReplacements(text: string, detector: PatternDetector, hits: Keyw
     const start = hits.starts[h] as number;
     const from = detector.startsFrom ? detector.startsFrom(text, start, hits.ends[h] as number) : start;
     if (typeof from === 'number') starts.push(from);
-    else starts.push(...from);
+    else for (const candidate of from) starts.push(candidate);
   }
   if (detector.startsFrom) starts.sort((a, b) => a - b);
   const re = compiledPattern(detector);

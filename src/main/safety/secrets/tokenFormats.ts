@@ -28,6 +28,18 @@ function isJwtHeader(part: string): boolean {
   }
 }
 
+/** Whether `[_-]?(?:access[_-]?)?key` (any case) follows `secret` ending at `end`: most `secret`s in output are not an AWS key's name. */
+function followedByKeyWord(text: string, end: number): boolean {
+  let i = end;
+  const separator = (k: number): boolean => text.charCodeAt(k) === 95 || text.charCodeAt(k) === 45;
+  if (separator(i)) i++;
+  if (text.slice(i, i + 6).toLowerCase() === 'access') {
+    i += 6;
+    if (separator(i)) i++;
+  }
+  return text.slice(i, i + 3).toLowerCase() === 'key';
+}
+
 const hasDigitAndLetter = (value: string): boolean => /\d/.test(value) && /[A-Za-z]/.test(value);
 
 const keepWhen =
@@ -68,7 +80,7 @@ const FORMAT_DETECTORS: readonly PatternDetector[] = [
     kind: 'aws-secret-access-key',
     keywords: ['secret'],
     ignoreCase: true,
-    startsFrom: (_text, at) => [at - 'aws_'.length, at - 'aws'.length, at],
+    startsFrom: (text, at, end) => (followedByKeyWord(text, end) ? [at - 'aws_'.length, at - 'aws'.length, at] : []),
     pattern: /(?<![A-Za-z0-9_])((?:aws_?)?secret[_-]?(?:access[_-]?)?key["']?(?:[ \t]*[:=][ \t]*["']?|[ \t]+))([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
     redact: keepPrefix('aws-secret-access-key'),
   },
