@@ -119,10 +119,20 @@ export class KeywordScanner {
     this.hitLimit = order.filter((state) => (ends[state] as number[]).length > 0).length * classes;
   }
 
-  /** Every detector's hits, by detector index (an empty list for a detector none of whose keywords is in the text). */
+  /** Room for the walk's hits and each detector's, kept from scan to scan (a scan of a large text would otherwise make megabytes of garbage). */
+  private readonly walk: Walk = { at: 0, state: 0, hits: 0, hitEnds: new Int32Array(1024), hitStates: new Int32Array(1024) };
+  private readonly lists: HitList[] = [];
+
+  /**
+   * Every detector's hits, by detector index (an empty list for a detector none of whose
+   * keywords is in the text): views of the scanner's own arrays, good until its next scan.
+   */
   scan(text: string, detectorCount: number): KeywordHits[] {
     const { outputCount } = this;
-    const walk: Walk = { at: 0, state: this.start, hits: 0, hitEnds: new Int32Array(1 + (text.length >> 4)), hitStates: new Int32Array(1 + (text.length >> 4)) };
+    const walk = this.walk;
+    walk.at = 0;
+    walk.state = this.start;
+    walk.hits = 0;
     while (walkUntilFull(text, this.next, this.classOf, this.hitLimit, walk) < text.length) {
       walk.hitEnds = grown(walk.hitEnds);
       walk.hitStates = grown(walk.hitStates);
@@ -130,7 +140,9 @@ export class KeywordScanner {
     const { hits, hitEnds, hitStates } = walk;
     // Each hit's keywords (a hit may end several), checked against the text, handed to their detectors.
     const { outputStart, outputs, keywordLength, exactText, consumerStart, consumerList } = this;
-    const lists = Array.from({ length: detectorCount }, () => new HitList());
+    while (this.lists.length < detectorCount) this.lists.push(new HitList());
+    const lists = this.lists;
+    for (const list of lists) list.clear();
     for (let h = 0; h < hits; h++) {
       const end = hitEnds[h] as number;
       const state = hitStates[h] as number;
@@ -142,7 +154,7 @@ export class KeywordScanner {
         for (let c = consumerStart[id] as number, stop = consumerStart[id + 1] as number; c < stop; c++) (lists[consumerList[c] as number] as HitList).add(start, end);
       }
     }
-    const byDetector = lists.map((list) => list.hits());
+    const byDetector = lists.slice(0, detectorCount).map((list) => list.hits());
     for (const mine of byDetector) sortHits(mine);
     return byDetector;
   }
@@ -153,6 +165,10 @@ class HitList {
   private starts: Int32Array<ArrayBuffer> = new Int32Array(16);
   private ends: Int32Array<ArrayBuffer> = new Int32Array(16);
   private count = 0;
+
+  clear(): void {
+    this.count = 0;
+  }
 
   add(start: number, end: number): void {
     if (this.count === this.starts.length) {
