@@ -41,7 +41,7 @@ export const NAMED_VALUE_DETECTORS: readonly PatternDetector[] = [
     kind: 'secret-assignment',
     keywords: ['--'],
     // Most `--` are rules of dashes or the middle of a word: the pattern would fail there at once.
-    startsFrom: (text, at) => (isOptionStart(text, at) ? at : []),
+    startsFrom: (text, at) => (isOptionStart(text, at) ? at : -1),
     pattern: /(?<![A-Za-z0-9_-])(--(?=[A-Za-z0-9-]{0,60}?(?:pass|secret|token|key|auth|cred|pwd|salt|Pass|Secret|Token|Key|PASS|SECRET|TOKEN|KEY))[A-Za-z][A-Za-z0-9-]{0,60})([ \t]+)("[^"\r\n]{1,4096}"|'[^'\r\n]{1,4096}'|[^\s'"<>-][^\s'"&;|<>()`]{0,4095})/g,
     redact: (m) => redactNamed(`${m[1] ?? ''}${m[2] ?? ''}`, (m[1] ?? '').replace(/^-+/, ''), m[3] ?? ''),
   },

@@ -27,7 +27,7 @@ export interface PatternDetector {
   keywords?: readonly string[];
   /** Whether the keywords match in any case (default: exactly as written). */
   ignoreCase?: boolean;
-  /** Where a match holding the keyword found at [start, end) may start; default: `start`. */
+  /** Where a match holding the keyword found at [start, end) may start (none: an empty list or -1); default: `start`. */
   startsFrom?: (text: string, start: number, end: number) => number | readonly number[];
 }
 

@@ -79,10 +79,13 @@ function keywordReplacements(text: string, detector: PatternDetector, hits: Keyw
   for (let h = 0; h < hits.starts.length; h++) {
     const start = hits.starts[h] as number;
     const from = detector.startsFrom ? detector.startsFrom(text, start, hits.ends[h] as number) : start;
-    if (typeof from === 'number') starts.push(from);
-    else for (const candidate of from) starts.push(candidate);
+    if (typeof from === 'number') {
+      if (from >= 0) starts.push(from);
+    } else {
+      for (const candidate of from) if (candidate >= 0) starts.push(candidate);
+    }
   }
-  if (detector.startsFrom) starts.sort((a, b) => a - b);
+  if (detector.startsFrom && starts.some((start, i) => i > 0 && start < (starts[i - 1] as number))) starts.sort((a, b) => a - b);
   const re = compiledPattern(detector);
   const out: Replacement[] = [];
   let searchFrom = 0;
