@@ -281,7 +281,6 @@ export function scanAssignments(text: string, hits: KeywordHits): Replacement[] 
     const compound = opStart < at;
     let nameEnd = opStart;
     while (nameEnd > 0 && (text.charCodeAt(nameEnd - 1) === 32 || text.charCodeAt(nameEnd - 1) === 9)) nameEnd--;
-    let before = text.slice(nameEnd, opStart);
     let keyQuote = '';
     const q = text[nameEnd - 1];
     if (q === '"' || q === "'") {
@@ -292,24 +291,22 @@ export function scanAssignments(text: string, hits: KeywordHits): Replacement[] 
     if (keyQuote !== '' && text[nameStart - 1] !== keyQuote) continue; // "name: not a quoted key
     if (keyQuote === '' && nameEnd - nameStart >= 3 && nameEnd - nameStart <= 12 && TYPE_FIRST.has(text.charCodeAt(nameStart)) && TYPE_WORDS.has(text.slice(nameStart, nameEnd))) {
       const typed = nameBeforeType(text, nameStart);
-      if (typed) {
-        [nameStart, nameEnd] = typed;
-        before = text.slice(nameEnd, opStart);
-      }
+      if (typed) [nameStart, nameEnd] = typed;
     }
     if ((op === '=' && second === '>') || (op === ':' && second === '=')) op += second;
     let valueStart = at + op.length;
     while (text.charCodeAt(valueStart) === 32 || text.charCodeAt(valueStart) === 9) valueStart++;
-    const after = text.slice(at + op.length, valueStart);
     const longToken = longTokenAt(text, valueStart);
     if (!longToken && !mayBeNamed(letterBits(text, nameStart, nameEnd))) continue;
     const name = text.slice(nameStart, nameEnd);
-    const opText = compound ? text.slice(opStart, at) + op : op;
     const rule = ruleForName(name);
-    if (rule === 'none') continue;
+    if (rule === 'none' || (rule === 'entropy' && !longToken)) continue;
+    // What stands between the name and the value, kept as written.
+    const before = text.slice(nameEnd + keyQuote.length, opStart);
+    const after = text.slice(at + op.length, valueStart);
+    const opText = compound ? text.slice(opStart, at) + op : op;
     let raw: string | undefined;
     if (rule === 'entropy') {
-      if (!longToken) continue;
       raw = stickyMatch(TOKEN_VALUE, text, valueStart);
     } else {
       if (op === ':' && text.startsWith('//', valueStart)) continue; // `https://…`: a scheme
