@@ -14,11 +14,6 @@ import { redactNamed } from './valueJudgement';
 const QUOTED = `"(?:\\\\.|[^"\\\\\\r\\n]){0,4096}"|'(?:\\\\.|[^'\\\\\\r\\n]){0,4096}'`;
 
 const isWordChar = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
-/** `--` that starts an option: not glued to a word or dash before it, a letter after it. */
-function isOptionStart(text: string, at: number): boolean {
-  const after = text.charCodeAt(at + 2) | 0x20;
-  return !(at > 0 && isWordChar(text.charCodeAt(at - 1))) && after >= 97 && after <= 122;
-}
 
 export const NAMED_VALUE_DETECTORS: readonly PatternDetector[] = [
   {
@@ -39,9 +34,10 @@ export const NAMED_VALUE_DETECTORS: readonly PatternDetector[] = [
   {
     // --password hunter2, --token "abc" on a command line.
     kind: 'secret-assignment',
-    keywords: ['--'],
-    // Most `--` are rules of dashes or the middle of a word: the pattern would fail there at once.
-    startsFrom: (text, at) => (isOptionStart(text, at) ? at : -1),
+    // `--` and the option's first letter (a rule of dashes holds no keyword); not where the `--` is glued to a word.
+    keywords: [...'abcdefghijklmnopqrstuvwxyz'].map((letter) => `--${letter}`),
+    ignoreCase: true,
+    startsFrom: (text, at) => (at > 0 && isWordChar(text.charCodeAt(at - 1)) ? -1 : at),
     pattern: /(?<![A-Za-z0-9_-])(--(?=[A-Za-z0-9-]{0,60}?(?:pass|secret|token|key|auth|cred|pwd|salt|Pass|Secret|Token|Key|PASS|SECRET|TOKEN|KEY))[A-Za-z][A-Za-z0-9-]{0,60})([ \t]+)("[^"\r\n]{1,4096}"|'[^'\r\n]{1,4096}'|[^\s'"<>-][^\s'"&;|<>()`]{0,4095})/g,
     redact: (m) => redactNamed(`${m[1] ?? ''}${m[2] ?? ''}`, (m[1] ?? '').replace(/^-+/, ''), m[3] ?? ''),
   },
