@@ -159,11 +159,17 @@ export class KeywordScanner {
         for (let c = consumerStart[id] as number, stop = consumerStart[id + 1] as number; c < stop; c++) (lists[consumerList[c] as number] as HitList).add(start, end);
       }
     }
-    const byDetector = lists.slice(0, detectorCount).map((list) => list.hits());
-    for (const mine of byDetector) sortHits(mine);
+    const byDetector: KeywordHits[] = [];
+    for (let d = 0; d < detectorCount; d++) {
+      const mine = (lists[d] as HitList).hits();
+      sortHits(mine);
+      byDetector.push(mine);
+    }
     return byDetector;
   }
 }
+
+const NO_HITS: KeywordHits = { starts: new Int32Array(0), ends: new Int32Array(0) };
 
 /** Hits of one detector as they are found, in typed arrays that grow. */
 class HitList {
@@ -185,7 +191,7 @@ class HitList {
   }
 
   hits(): KeywordHits {
-    return { starts: this.starts.subarray(0, this.count), ends: this.ends.subarray(0, this.count) };
+    return this.count === 0 ? NO_HITS : { starts: this.starts.subarray(0, this.count), ends: this.ends.subarray(0, this.count) };
   }
 }
 

@@ -155,6 +155,7 @@ function findReplacements(text: string, detectors: readonly SecretDetector[]): R
   let kept: Replacement[] = [];
   detectors.forEach((detector, d) => {
     const mine = hits[d] as KeywordHits;
+    if (detector.keywords && mine.starts.length === 0) return; // none of its keywords is in the text: nothing it could match
     const found = 'scan' in detector ? detector.scan(text, mine) : detector.keywords ? keywordReplacements(text, detector, mine) : wholeTextReplacements(text, detector);
     if (found.length > 0) kept = mergeKeepingEarlier(text, kept, found);
   });
