@@ -6,7 +6,10 @@
 //     pass, not in the command); p50 and p99 over the commands vs 2 ms. Every single sample's
 //     p99 and the raw tree-sitter parse of the same commands alongside
 //   - secret scrubbing: scrubSecrets on 10 MB of mixed output (the ordinary-output fixtures of
-//     test/fixtures/secrets/ with a planted-secret document after every nine of them) vs 50 MB/s.
+//     test/fixtures/secrets/ with a planted-secret document after every nine of them) vs 100 MB/s;
+//     beside it, on the same text, the recall (planted secrets redacted whole under a fitting
+//     kind) and the false positives (redactions in the ordinary output), each bounded by what the
+//     scrubber before issue 25 scored.
 //     A run's rate is over the thread's CPU time, not wall time (lib/threadCpuTime.js): on a
 //     shared machine the wall clock swung the same input's median by a third between bench runs
 //   - with BENCH_SAFETY_BASE=<another checkout>: the same two measurements of that checkout's
@@ -24,7 +27,10 @@ const CLASSIFY_PASSES = 5;
 const CLASSIFY_LIMIT_MS = 2;
 const SCRUB_MB = Number(process.env.BENCH_SCRUB_MB ?? 10);
 const SCRUB_RUNS = 9;
-const SCRUB_LIMIT_MB_S = 50;
+const SCRUB_LIMIT_MB_S = 100;
+/** What the scrubber before issue 25 (02bcbd7) scored on this text at 10 MB (2,320 of 2,334 planted secrets; no redaction in ordinary output): the bounds of the rows below. */
+const MAIN_RECALL_PERCENT = 99.4;
+const MAIN_FALSE_POSITIVES_PER_MB = 0;
 /** The context of the command corpus (as in test/unit/commandRisk.test.ts). */
 const HOME = '/home/u';
 const RISK_CONTEXT = {
@@ -97,33 +103,69 @@ function reportClassification(report, { commands, medians, samples, parse, slowe
 
 // ── secret scrubbing ──────────────────────────────────────────────────────────────────────
 
-/** Ordinary output with a planted-secret document after every nine ordinary files, up to `mb` MB. */
+/**
+ * Ordinary output with a planted-secret document after every nine ordinary files, up to `mb` MB;
+ * with where each planted secret is (absolute `start`, `end`, the kinds that `fit` it) and how
+ * much of the text is ordinary output (`ordinary`: [start, end) ranges).
+ */
 function mixedOutput(fillTemplate, mb) {
   const fixtures = join(ROOT, 'test/fixtures/secrets');
   const ordinary = readdirSync(join(fixtures, 'ordinary')).sort().map((f) => readFileSync(join(fixtures, 'ordinary', f), 'utf8'));
   const templates = readdirSync(join(fixtures, 'planted')).sort().map((f) => [f, readFileSync(join(fixtures, 'planted', f), 'utf8')]);
   const parts = [];
+  const secrets = [];
+  const ordinaryRanges = [];
   let size = 0;
   let planted = 0;
-  let secrets = 0;
   for (let i = 0; size < mb * MB; i++) {
     let part;
     if (i % 10 === 9) {
       const [name, template] = templates[planted % templates.length];
       const doc = fillTemplate(name, template, ++planted);
-      secrets += doc.secrets.length;
+      for (const secret of doc.secrets) secrets.push({ start: size + secret.start, end: size + secret.end, fits: secret.fits });
       part = doc.text;
     } else {
       part = ordinary[i % ordinary.length];
+      ordinaryRanges.push([size, size + part.length]);
     }
     parts.push(part);
     size += part.length;
   }
-  return { text: parts.join(''), planted: secrets };
+  return { text: parts.join(''), planted: secrets.length, secrets, ordinary: ordinaryRanges };
+}
+
+/**
+ * Recall: planted secrets that one redacted span covers whole, under a kind that fits (as in
+ * test/unit/secretScrubberCorpus.test.ts), over all planted. False positives: redacted spans
+ * inside the ordinary output (which holds no secret), per MB of ordinary output.
+ */
+function accuracy(spans, { secrets, ordinary }) {
+  let found = 0;
+  let s = 0;
+  for (const secret of secrets) {
+    while (s < spans.length && spans[s].end <= secret.start) s++;
+    for (let k = s; k < spans.length && spans[k].start <= secret.start; k++) {
+      if (spans[k].end >= secret.end && secret.fits.includes(spans[k].kind)) {
+        found++;
+        break;
+      }
+    }
+  }
+  let falsePositives = 0;
+  let ordinaryChars = 0;
+  let o = 0;
+  for (const [start, end] of ordinary) {
+    ordinaryChars += end - start;
+    while (o < spans.length && spans[o].end <= start) o++;
+    for (let k = o; k < spans.length && spans[k].start < end; k++) falsePositives++;
+  }
+  return { found, recall: found / secrets.length, falsePositives, perMB: falsePositives / (ordinaryChars / MB) };
 }
 
 async function scrubSamples({ secretScrubber, plantedSecrets }) {
-  const { text, planted } = mixedOutput(plantedSecrets.fillTemplate, SCRUB_MB);
+  const mixed = mixedOutput(plantedSecrets.fillTemplate, SCRUB_MB);
+  const { text, planted } = mixed;
+  const found = accuracy(secretScrubber.findSecrets(text), mixed);
   const first = secretScrubber.scrubSecrets(text); // warm-up
   const redacted = first.redactions.reduce((sum, r) => sum + r.count, 0);
   const rates = [];
@@ -136,10 +178,10 @@ async function scrubSamples({ secretScrubber, plantedSecrets }) {
     rates.push(text.length / MB / (threadCpuSeconds() - cpu0));
     wallRates.push(text.length / MB / wall);
   }
-  return { chars: text.length, planted, redacted, rates, wallRates };
+  return { chars: text.length, planted, redacted, rates, wallRates, found };
 }
 
-function reportScrubbing(report, { chars, planted, redacted, rates, wallRates }) {
+function reportScrubbing(report, { chars, planted, redacted, rates, wallRates, found }) {
   const sorted = [...rates].sort((a, b) => a - b);
   report.absolute({
     name: `safety: scrubSecrets on ${(chars / MB).toFixed(0)} MB of mixed output, median (CPU time)`,
@@ -148,6 +190,24 @@ function reportScrubbing(report, { chars, planted, redacted, rates, wallRates })
     limit: SCRUB_LIMIT_MB_S,
     better: 'higher',
     note: `${SCRUB_RUNS} runs after a warm-up: ${sorted.map((r) => r.toFixed(1)).join(', ')} MB/s of ${threadCpuClock} (MB = 2^20 UTF-16 characters); wall-clock median ${percentile(wallRates, 50).toFixed(1)} MB/s; ${planted} planted secrets, ${redacted} redactions per pass`,
+  });
+  report.compare({
+    name: 'safety: scrubSecrets recall on the planted secrets',
+    value: found.recall * 100,
+    unit: '%',
+    ref: MAIN_RECALL_PERCENT,
+    refName: 'before issue 25',
+    target: 1,
+    note: `${found.found} of ${planted} planted secrets redacted whole under a fitting kind; target: not below ${MAIN_RECALL_PERCENT}%, the scrubber of 02bcbd7 on the same text`,
+  });
+  report.delta({
+    name: 'safety: scrubSecrets false positives in ordinary output',
+    value: found.perMB,
+    unit: 'per MB',
+    ref: MAIN_FALSE_POSITIVES_PER_MB,
+    refName: 'before issue 25',
+    maxDelta: 0,
+    note: `${found.falsePositives} redactions in the ordinary-output parts of the text (they hold no secret); target: no more than the scrubber of 02bcbd7 on the same text`,
   });
 }
 
@@ -179,8 +239,11 @@ async function compareWithBase(report, engine, baseRoot) {
   const p99 = (name) => percentile(perCommand[name].map((samples) => percentile(samples, 50)), 99);
   report.info('safety: classify p99, this / base', p99('this') / p99('base'), 'x', `${commands.length} commands of this checkout, each its median of ${2 * CLASSIFY_PASSES} passes, the two interleaved: this ${p99('this').toFixed(3)} ms, base ${p99('base').toFixed(3)} ms (${baseRoot})`);
 
-  const { text } = mixedOutput(engine.plantedSecrets.fillTemplate, SCRUB_MB);
+  const mixed = mixedOutput(engine.plantedSecrets.fillTemplate, SCRUB_MB);
+  const { text } = mixed;
   for (const tree of Object.values(trees)) tree.secretScrubber.scrubSecrets(text);
+  const baseAccuracy = accuracy(base.secretScrubber.findSecrets(text), mixed);
+  report.info('safety: scrubSecrets recall, base', baseAccuracy.recall * 100, '%', `${baseAccuracy.found} of ${mixed.planted} planted secrets; false positives in ordinary output ${baseAccuracy.falsePositives} (${baseAccuracy.perMB.toFixed(2)} per MB) (${baseRoot})`);
   const rates = { this: [], base: [] };
   const ratios = [];
   for (let round = 0; round < COMPARE_ROUNDS; round++) {

@@ -11,6 +11,7 @@
 import { looksHighEntropy } from './entropy';
 import { redacted, type Replacement } from './redaction';
 import { holdsOrdinaryValue, nameSecrecy, secretKindForName, type NameSecrecy } from './secretNames';
+import type { KeywordHits } from './keywordScan';
 import { LineTracker } from './textSearch';
 import { acceptsSecretValue, splitQuotes } from './valueJudgement';
 
@@ -77,10 +78,8 @@ function judge(text: string, nameAt: number, name: string, inner: string, litera
 }
 
 // An operator with a name before it (maybe quoted, as in JSON; maybe a PHP `$name`; maybe a
-// compound `?=` `+=` `.=` `||=` of Makefiles, PHP and Ruby). The search stops only at `:`
-// and `=`, so it is fast on ordinary output, where most words are not names; the name is then
-// read backwards, and the value parsed only after the name passes.
-const OPERATOR_AFTER_NAME = /[:=](?<=(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_.-]{0,80}["']?[ \t]*(?:[?+.]|\|\|)?[:=])/g;
+// compound `?=` `+=` `.=` `||=` of Makefiles, PHP and Ruby), checked at one operator.
+const NAME_THEN_OPERATOR = /[:=](?<=(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_.-]{0,80}["']?[ \t]*(?:[?+.]|\|\|)?[:=])/y;
 const MAX_NAME = 81;
 /** What may stand before a name that starts a line: indentation, a list bullet, `export`, `set -x`'s `+`. */
 const LINE_START_PREFIX = /^[ \t]*(?:[-+*>][ \t]+)?(?:(?:export|declare[ \t]+-x|setenv|set|readonly|local)[ \t]+)?:?$/;
@@ -210,17 +209,66 @@ function blockBelow(text: string, lineEnd: number, indent: number): [number, num
   return first === -1 ? undefined : [first, last];
 }
 
-export function scanAssignments(text: string): Replacement[] {
+/**
+ * What the keyword pass finds for this scan: the operators, the words a secret's name holds
+ * (pass, pwd, secret, token, cred, key, auth, salt) or that name their pair (value, content),
+ * and the type words written between a name and its `=`.
+ */
+export const ASSIGNMENT_KEYWORDS: readonly string[] = [':', '=', 'pass', 'pwd', 'secret', 'token', 'cred', 'key', 'auth', 'salt', 'value', 'content', ...TYPE_WORDS];
+
+const isBlank = (c: number): boolean => c === 32 || c === 9;
+
+/**
+ * The operator that a name holding a keyword at [start, end) stands before: past the rest of
+ * the name, its quote, blanks and a compound operator's first characters. -1 when there is none.
+ */
+function operatorAfterName(text: string, start: number, end: number): number {
+  let i = end;
+  while (i < text.length && i - start < MAX_NAME && isNameChar(text.charCodeAt(i))) i++;
+  const q = text.charCodeAt(i);
+  if (q === 34 || q === 39) i++;
+  while (isBlank(text.charCodeAt(i))) i++;
+  const c = text.charCodeAt(i);
+  if (c === 58 || c === 61) return i;
+  if ((c === 63 || c === 43 || c === 46) && text.charCodeAt(i + 1) === 61) return i + 1; // `?=` `+=` `.=`
+  if (c === 124 && text.charCodeAt(i + 1) === 124 && text.charCodeAt(i + 2) === 61) return i + 2; // `||=`
+  return -1;
+}
+
+/** Whether a long token follows the operator at `at` (the entropy rule's value). */
+function longTokenAfter(text: string, at: number): boolean {
+  let value = at + 1;
+  const next = text.charCodeAt(value);
+  if (next === 61 || next === 62) value++; // `:=`, `=>`
+  while (isBlank(text.charCodeAt(value))) value++;
+  return longTokenAt(text, value);
+}
+
+/**
+ * `name = value` and its kin. The operators looked at are those after a name holding one of
+ * the keywords (or a type word), and those a long token follows: more than the rules below
+ * can use, never fewer, so the result is what a look at every operator gives. Most operators
+ * in output (`12:30`, `https:`, `a=b`) are passed over without a look.
+ */
+export function scanAssignments(text: string, hits: KeywordHits): Replacement[] {
   const out: Replacement[] = [];
-  const re = OPERATOR_AFTER_NAME;
-  re.lastIndex = 0;
   const line = new LineTracker(text);
-  while (re.test(text)) {
-    const at = re.lastIndex - 1;
+  const { starts, ends } = hits;
+  let namedOperator = -1;
+  let resumeAt = 0;
+  for (let h = 0; h < starts.length; h++) {
+    const at = starts[h] as number;
+    if ((ends[h] as number) - at > 1) {
+      namedOperator = Math.max(namedOperator, operatorAfterName(text, at, ends[h] as number));
+      continue;
+    }
+    if (at < resumeAt || (at !== namedOperator && !longTokenAfter(text, at))) continue;
+    NAME_THEN_OPERATOR.lastIndex = at;
+    if (!NAME_THEN_OPERATOR.test(text)) continue;
     let op = text[at] as string;
     const second = text[at + 1];
     if (op === '=' && second === '=') {
-      re.lastIndex = at + 2; // `==`, `===`: a comparison
+      resumeAt = at + 2; // `==`, `===`: a comparison
       continue;
     }
     // A compound operator: Makefile `?=` `+=`, PHP `.=`, Ruby `||=`.
@@ -233,7 +281,6 @@ export function scanAssignments(text: string): Replacement[] {
     const compound = opStart < at;
     let nameEnd = opStart;
     while (nameEnd > 0 && (text.charCodeAt(nameEnd - 1) === 32 || text.charCodeAt(nameEnd - 1) === 9)) nameEnd--;
-    let before = text.slice(nameEnd, opStart);
     let keyQuote = '';
     const q = text[nameEnd - 1];
     if (q === '"' || q === "'") {
@@ -244,24 +291,22 @@ export function scanAssignments(text: string): Replacement[] {
     if (keyQuote !== '' && text[nameStart - 1] !== keyQuote) continue; // "name: not a quoted key
     if (keyQuote === '' && nameEnd - nameStart >= 3 && nameEnd - nameStart <= 12 && TYPE_FIRST.has(text.charCodeAt(nameStart)) && TYPE_WORDS.has(text.slice(nameStart, nameEnd))) {
       const typed = nameBeforeType(text, nameStart);
-      if (typed) {
-        [nameStart, nameEnd] = typed;
-        before = text.slice(nameEnd, opStart);
-      }
+      if (typed) [nameStart, nameEnd] = typed;
     }
     if ((op === '=' && second === '>') || (op === ':' && second === '=')) op += second;
     let valueStart = at + op.length;
     while (text.charCodeAt(valueStart) === 32 || text.charCodeAt(valueStart) === 9) valueStart++;
-    const after = text.slice(at + op.length, valueStart);
     const longToken = longTokenAt(text, valueStart);
     if (!longToken && !mayBeNamed(letterBits(text, nameStart, nameEnd))) continue;
     const name = text.slice(nameStart, nameEnd);
-    const opText = compound ? text.slice(opStart, at) + op : op;
     const rule = ruleForName(name);
-    if (rule === 'none') continue;
+    if (rule === 'none' || (rule === 'entropy' && !longToken)) continue;
+    // What stands between the name and the value, kept as written.
+    const before = text.slice(nameEnd + keyQuote.length, opStart);
+    const after = text.slice(at + op.length, valueStart);
+    const opText = compound ? text.slice(opStart, at) + op : op;
     let raw: string | undefined;
     if (rule === 'entropy') {
-      if (!longToken) continue;
       raw = stickyMatch(TOKEN_VALUE, text, valueStart);
     } else {
       if (op === ':' && text.startsWith('//', valueStart)) continue; // `https://…`: a scheme
@@ -279,7 +324,7 @@ export function scanAssignments(text: string): Replacement[] {
         if (block && kind) {
           const start = nameStart - keyQuote.length;
           out.push({ start, end: block[1], text: `${text.slice(start, block[0])}${redacted(kind)}`, kind });
-          re.lastIndex = block[1];
+          resumeAt = block[1];
         }
         continue;
       }
@@ -297,7 +342,7 @@ export function scanAssignments(text: string): Replacement[] {
     if (!kind) continue;
     const start = nameStart - keyQuote.length;
     out.push({ start, end, text: `${text.slice(start, nameEnd)}${keyQuote}${before}${opText}${after}${quote}${redacted(kind)}${quote}`, kind });
-    re.lastIndex = end;
+    resumeAt = end;
   }
   return out;
 }

@@ -7,12 +7,12 @@
  * (`Digest username="…", response="…"`, `AWS4-HMAC-SHA256 Credential=…, Signature=…`) has all of
  * its parameters redacted.
  */
+import type { KeywordHits } from './keywordScan';
 import { redacted, type Replacement } from './redaction';
 import { isPlaceholderValue } from './secretNames';
 
 /** `authorization`, then how the value is attached: `: `, `=`, `"]  = "`, `", "`. */
 const HEADER = /(?<![A-Za-z0-9_-])(?:proxy-)?authorization(?:(["'])\]?[ \t]*(?:[:=]|,)|[ \t]*[:=])[ \t]*(["']?)/giy;
-const NAME = /authorization/gi;
 const SCHEME = /^([A-Za-z][A-Za-z0-9_.-]{0,30})[ \t]+(?=\S)/;
 const PARAMETERS = /^[A-Za-z][A-Za-z0-9_-]*=/;
 const CREDENTIAL = /^[^\s"'`,;]{6,4096}/;
@@ -20,12 +20,12 @@ const CREDENTIAL = /^[^\s"'`,;]{6,4096}/;
 /** Whether a credential looks like one rather than a word: a digit, or long and mixed-case. */
 const looksLikeCredential = (value: string): boolean => /\d/.test(value) || (value.length >= 16 && /[a-z]/.test(value) && /[A-Z]/.test(value));
 
-export function scanAuthorizationHeaders(text: string): Replacement[] {
+export function scanAuthorizationHeaders(text: string, names: KeywordHits): Replacement[] {
   const out: Replacement[] = [];
-  NAME.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = NAME.exec(text)) !== null) {
-    const nameAt = m.index;
+  let searchFrom = 0;
+  for (const nameAt of names.starts) {
+    if (nameAt < searchFrom) continue;
+    searchFrom = nameAt + 'authorization'.length;
     let start = nameAt;
     if (start >= 6 && /^proxy-$/i.test(text.slice(start - 6, start))) start -= 6;
     HEADER.lastIndex = start;
@@ -62,7 +62,7 @@ export function scanAuthorizationHeaders(text: string): Replacement[] {
     if (out.length > 0 && start < (out[out.length - 1] as Replacement).end) continue;
     const end = credentialAt + credential.length;
     out.push({ start, end, text: `${text.slice(start, credentialAt)}${redacted('authorization')}`, kind: 'authorization' });
-    NAME.lastIndex = end;
+    searchFrom = end;
   }
   return out;
 }

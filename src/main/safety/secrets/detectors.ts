@@ -1,32 +1,32 @@
 /**
- * The detector table. Every detector looks at the whole text; where matches overlap, the row
- * nearer the top wins: key blocks first (so no other rule reports pieces of one), then token
+ * The detector table. Each row names the keywords its matches hold and looks only where the
+ * scrubber's one keyword pass found them; where matches overlap, the row nearer the top wins: key blocks first (so no other rule reports pieces of one), then token
  * formats, then the name-based and entropy rules. No detector matches `[REDACTED:…]`, which
  * makes scrubbing idempotent.
  */
-import { scanAssignments } from './assignments';
+import { ASSIGNMENT_KEYWORDS, scanAssignments } from './assignments';
 import { scanAuthorizationHeaders } from './authorizationHeaders';
 import { COMMAND_PASSWORD_DETECTORS } from './commandPasswords';
 import { scanKubernetesSecrets } from './kubernetesSecrets';
 import { NAMED_VALUE_DETECTORS, scanNetrc, scanXmlElements } from './namedShapes';
-import { BASE64_PEM, redactBase64PrivateKey, scanPrivateKeys } from './privateKeys';
+import { BASE64_PEM, PRIVATE_KEY_MARKS, redactBase64PrivateKey, scanPrivateKeys } from './privateKeys';
 import type { SecretDetector } from './redaction';
 import { TOKEN_FORMAT_DETECTORS, scanUrlPasswords } from './tokenFormats';
-import { VENDOR_TOKEN_PATTERNS, scanVendorTokens } from './vendorTokens';
+import { VENDOR_TOKEN_KEYWORDS, VENDOR_TOKEN_PATTERNS, scanVendorTokens } from './vendorTokens';
 
-/** Detectors in the order they run. Extend by adding rows; keep specific formats before broad rules. */
+/** Detectors in the order they run. Extend by adding rows (see docs/safety.md, "How the scrubber searches"); keep specific formats before broad rules. */
 export const SECRET_DETECTORS: readonly SecretDetector[] = [
-  { kind: 'private-key', scan: scanPrivateKeys },
-  { kind: 'private-key', needle: 'LS0tLS1CRUdJTi', pattern: BASE64_PEM, redact: redactBase64PrivateKey },
-  { kind: 'vendor-token', scan: scanVendorTokens },
+  { kind: 'private-key', keywords: PRIVATE_KEY_MARKS, scan: scanPrivateKeys },
+  { kind: 'private-key', keywords: ['LS0tLS1CRUdJTi'], pattern: BASE64_PEM, redact: redactBase64PrivateKey },
+  { kind: 'vendor-token', keywords: VENDOR_TOKEN_KEYWORDS, scan: scanVendorTokens },
   ...TOKEN_FORMAT_DETECTORS,
   ...VENDOR_TOKEN_PATTERNS,
-  { kind: 'authorization', scan: scanAuthorizationHeaders },
-  { kind: 'url-password', scan: scanUrlPasswords },
+  { kind: 'authorization', keywords: ['authorization'], ignoreCase: true, scan: scanAuthorizationHeaders },
+  { kind: 'url-password', keywords: ['://'], scan: scanUrlPasswords },
   ...COMMAND_PASSWORD_DETECTORS,
   ...NAMED_VALUE_DETECTORS,
-  { kind: 'secret-assignment', scan: scanXmlElements },
-  { kind: 'password', scan: scanNetrc },
-  { kind: 'secret-assignment', scan: scanKubernetesSecrets },
-  { kind: 'secret-assignment', scan: scanAssignments },
+  { kind: 'secret-assignment', keywords: ['</'], scan: scanXmlElements },
+  { kind: 'password', keywords: ['passw'], scan: scanNetrc },
+  { kind: 'secret-assignment', keywords: ['kind'], scan: scanKubernetesSecrets },
+  { kind: 'secret-assignment', keywords: ASSIGNMENT_KEYWORDS, ignoreCase: true, scan: scanAssignments },
 ];

@@ -1,6 +1,7 @@
 /** Does a value look random? For values whose name does not say they are secret. */
 
-function shannonEntropy(value: string): number {
+/** Bits per character of `value`'s own character distribution. */
+export function shannonEntropy(value: string): number {
   const counts = new Map<string, number>();
   let length = 0;
   for (const ch of value) {

@@ -4,6 +4,7 @@
  * (`kubectl get secret -o yaml`, a manifest, `helm template`), and of its JSON form
  * (`kubectl get secret -o json`).
  */
+import type { KeywordHits } from './keywordScan';
 import { redacted, type Replacement } from './redaction';
 import { isPlaceholderValue } from './secretNames';
 
@@ -11,7 +12,7 @@ import { isPlaceholderValue } from './secretNames';
 const DATA_KEY = /^([ \t]*(?:- )?)(data|stringData):[ \t]*\r?$|(["'])(data|stringData)\3[ \t]*:[ \t]*\{/gm;
 const KIND_SECRET = /(?:^|[{,\s])["']?kind["']?[ \t]*:[ \t]*["']?Secret["']?[ \t]*(?:,|\r?$)/m;
 /** Where a Secret is: a literal first, so the search is fast; `data:` keys are looked for only near one. */
-const KIND_SECRET_ANYWHERE = /kind["']?[ \t]*:[ \t]*["']?Secret\b/g;
+const KIND_SECRET_AT = /kind["']?[ \t]*:[ \t]*["']?Secret\b/y;
 /** A base64 value (what `data:` holds): a secret even when it looks like a path (`/2HQ7…`) or a word. */
 const BASE64_VALUE = /^[A-Za-z0-9+/]{8,}={0,2}$/;
 /** How far around `data:` the document's `kind: Secret` may be. */
@@ -90,13 +91,17 @@ function jsonEntries(text: string, from: number, out: Replacement[]): void {
   }
 }
 
-export function scanKubernetesSecrets(text: string): Replacement[] {
+export function scanKubernetesSecrets(text: string, kinds: KeywordHits): Replacement[] {
   const out: Replacement[] = [];
   // Only the documents that say `kind: Secret` are searched for `data:` keys.
-  KIND_SECRET_ANYWHERE.lastIndex = 0;
   let searchedTo = 0;
-  let k: RegExpExecArray | null;
-  while ((k = KIND_SECRET_ANYWHERE.exec(text)) !== null) {
+  let matchedTo = 0;
+  for (const at of kinds.starts) {
+    if (at < matchedTo) continue;
+    KIND_SECRET_AT.lastIndex = at;
+    const k = KIND_SECRET_AT.exec(text);
+    if (k === null) continue;
+    matchedTo = at + k[0].length;
     const from = Math.max(searchedTo, k.index - DOCUMENT_WINDOW);
     const to = Math.min(text.length, k.index + DOCUMENT_WINDOW);
     if (from < to) dataEntries(text, from, to, out);

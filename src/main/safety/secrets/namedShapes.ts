@@ -7,23 +7,26 @@
  */
 import { redacted, type PatternDetector, type Replacement } from './redaction';
 import { isPlaceholderValue } from './secretNames';
-import { LineTracker, indexFrom } from './textSearch';
+import { LineTracker } from './textSearch';
+import type { KeywordHits } from './keywordScan';
 import { redactNamed } from './valueJudgement';
 
 const QUOTED = `"(?:\\\\.|[^"\\\\\\r\\n]){0,4096}"|'(?:\\\\.|[^'\\\\\\r\\n]){0,4096}'`;
+
+const isWordChar = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
 
 export const NAMED_VALUE_DETECTORS: readonly PatternDetector[] = [
   {
     // PHP: define( 'DB_PASSWORD', '…' );
     kind: 'secret-assignment',
-    needle: 'define(',
+    keywords: ['define('],
     pattern: new RegExp(`(?<![A-Za-z0-9_])(define\\([ \\t]*(["'])([A-Za-z0-9_]{1,80})\\2[ \\t]*,[ \\t]*)(${QUOTED})`, 'g'),
     redact: (m) => redactNamed(m[1] ?? '', m[3] ?? '', m[4] ?? ''),
   },
   {
     // setProperty("X_TOKEN", "…"), put('apiKey', '…'), env["X_TOKEN"] = "…", ENV['X_TOKEN'] ||= '…'
-    // (the quote right after the bracket: a two-character start is found fast).
     kind: 'secret-assignment',
+    keywords: ['("', "('", '["', "['"],
     pattern: new RegExp(`([([](["'])([A-Za-z_][A-Za-z0-9_.-]{0,79})\\2[ \\t]*(?:,|\\][ \\t]*(?:[.+]|\\|\\|)?=)[ \\t]*)(${QUOTED})`, 'g'),
     redact: (m) => redactNamed(m[1] ?? '', m[3] ?? '', m[4] ?? ''),
   },
@@ -31,7 +34,10 @@ export const NAMED_VALUE_DETECTORS: readonly PatternDetector[] = [
   {
     // --password hunter2, --token "abc" on a command line.
     kind: 'secret-assignment',
-    needle: '--',
+    // `--` and the option's first letter (a rule of dashes holds no keyword); not where the `--` is glued to a word.
+    keywords: [...'abcdefghijklmnopqrstuvwxyz'].map((letter) => `--${letter}`),
+    ignoreCase: true,
+    startsFrom: (text, at) => (at > 0 && isWordChar(text.charCodeAt(at - 1)) ? -1 : at),
     pattern: /(?<![A-Za-z0-9_-])(--(?=[A-Za-z0-9-]{0,60}?(?:pass|secret|token|key|auth|cred|pwd|salt|Pass|Secret|Token|Key|PASS|SECRET|TOKEN|KEY))[A-Za-z][A-Za-z0-9-]{0,60})([ \t]+)("[^"\r\n]{1,4096}"|'[^'\r\n]{1,4096}'|[^\s'"<>-][^\s'"&;|<>()`]{0,4095})/g,
     redact: (m) => redactNamed(`${m[1] ?? ''}${m[2] ?? ''}`, (m[1] ?? '').replace(/^-+/, ''), m[3] ?? ''),
   },
@@ -39,14 +45,13 @@ export const NAMED_VALUE_DETECTORS: readonly PatternDetector[] = [
 
 const NETRC_LINE = /([ \t]*(?:(?:machine[ \t]+\S+|default)[ \t]+)?(?:(?:login|account)[ \t]+\S+[ \t]+)*(?:password|passwd)[ \t]+)(\S{1,4096})(?=[ \t\r]*(?:\n|$)|[ \t]+(?:login|machine|account|macdef|default)\b)/y;
 const MAX_NETRC_PREFIX = 600;
-const PASSW = /passw/g;
 
 /** .netrc: `machine host login user password secret`, or `password secret` on a line of its own. */
-export function scanNetrc(text: string): Replacement[] {
+export function scanNetrc(text: string, passw: KeywordHits): Replacement[] {
   const out: Replacement[] = [];
   const line = new LineTracker(text);
   let lastLine = -1;
-  for (let at = indexFrom(PASSW, 5, text, 0); at !== -1; at = indexFrom(PASSW, 5, text, at + 5)) {
+  for (const at of passw.starts) {
     line.moveTo(at);
     if (line.start === lastLine || at - line.start > MAX_NETRC_PREFIX) continue;
     lastLine = line.start;
@@ -60,15 +65,14 @@ export function scanNetrc(text: string): Replacement[] {
 
 const CLOSING_TAG = /<\/([A-Za-z][A-Za-z0-9_.:-]{0,90})>/y;
 const MAX_ELEMENT_TEXT = 4096;
-const CLOSE = /<\//g;
 
 /**
  * XML: <password>…</password>, <ns:Token>…</ns:Token>, on one line or with the value on a line of its own. Found from each `</`, which
  * is rare in terminal output; the text holds no `<`, so the opening tag is the last `<` before.
  */
-export function scanXmlElements(text: string): Replacement[] {
+export function scanXmlElements(text: string, closingTags: KeywordHits): Replacement[] {
   const out: Replacement[] = [];
-  for (let at = indexFrom(CLOSE, 2, text, 0); at !== -1; at = indexFrom(CLOSE, 2, text, at + 2)) {
+  for (const at of closingTags.starts) {
     CLOSING_TAG.lastIndex = at;
     const m = CLOSING_TAG.exec(text);
     if (!m) continue;

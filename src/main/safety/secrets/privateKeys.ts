@@ -3,10 +3,15 @@
  * inside JSON strings (`\n` escapes) or base64-encoded once more (Kubernetes secrets,
  * kubeconfig `client-key-data`). Certificates and public keys are left alone.
  */
+import type { KeywordHits } from './keywordScan';
 import { redacted, type Redaction, type Replacement } from './redaction';
 
-const PEM_BEGIN = /-----BEGIN (?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?-----/g;
-const PEM_END = /-----END (?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?-----/g;
+const BEGIN = '-----BEGIN ';
+const END = '-----END ';
+const PEM_BEGIN = /-----BEGIN (?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?-----/y;
+const PEM_END = /-----END (?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?-----/y;
+/** What the keyword pass looks for on behalf of `scanPrivateKeys`. */
+export const PRIVATE_KEY_MARKS: readonly string[] = [BEGIN, END];
 /** A line of a key body: base64, or an RFC 1421 header such as `Proc-Type: 4,ENCRYPTED`. */
 const KEY_BODY_LINE = /^(?:[A-Za-z0-9+/=]*|[A-Za-z-]{1,40}: [^\n]*)\r?$/;
 const BASE64_LINE = /^[A-Za-z0-9+/=]{16,}\r?$/;
@@ -14,11 +19,18 @@ const BASE64_LINE = /^[A-Za-z0-9+/=]{16,}\r?$/;
 const MAX_KEY_LINES = 256;
 const MAX_KEY_BLOCK_CHARS = 64 * 1024;
 
-function allMatches(re: RegExp, text: string): { start: number; end: number }[] {
+/** The matches of `marker` (sticky) where `word` stands, as a search of the whole text finds them. */
+function markersAt(marker: RegExp, word: string, text: string, hits: KeywordHits): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
-  const global = new RegExp(re.source, 'g');
-  let m: RegExpExecArray | null;
-  while ((m = global.exec(text)) !== null) out.push({ start: m.index, end: m.index + m[0].length });
+  let searchFrom = 0;
+  for (const at of hits.starts) {
+    if (at < searchFrom || !text.startsWith(word, at)) continue;
+    marker.lastIndex = at;
+    const m = marker.exec(text);
+    if (m === null) continue;
+    out.push({ start: at, end: at + m[0].length });
+    searchFrom = at + m[0].length;
+  }
   return out;
 }
 
@@ -63,10 +75,10 @@ function keyMaterialIn(text: string, from: number, to: number): number {
  * (BEGIN … END); a block whose end is missing (output cut off): the BEGIN line and the body
  * lines under it; a block whose start scrolled away: the base64 lines above an END line.
  */
-export function scanPrivateKeys(text: string): Replacement[] {
-  if (!text.includes('PRIVATE KEY')) return [];
-  const begins = allMatches(PEM_BEGIN, text);
-  const ends = allMatches(PEM_END, text);
+export function scanPrivateKeys(text: string, marks: KeywordHits): Replacement[] {
+  if (marks.starts.length === 0) return [];
+  const begins = markersAt(PEM_BEGIN, BEGIN, text, marks);
+  const ends = markersAt(PEM_END, END, text, marks);
   const out: Replacement[] = [];
   const usedEnds = new Set<number>();
   let floor = 0;

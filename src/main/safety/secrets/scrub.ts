@@ -2,8 +2,9 @@
  * Runs the detector table over a text: `scrubSecrets` replaces every secret with
  * `[REDACTED:<kind>]`; `findSecrets` says where they are.
  *
- * Every detector looks at the original text. Where matches of two detectors overlap, the one
- * earlier in the table wins (a GitHub token under `GITHUB_TOKEN=` is reported as a
+ * One walk over the text finds every detector's keywords (keywordScan.ts); each detector then
+ * looks at the original text where its keywords are, and finds what a search of the whole
+ * text would. Where matches of two detectors overlap, the one earlier in the table wins (a GitHub token under `GITHUB_TOKEN=` is reported as a
  * github-token, not as a token named by its variable); the text is rebuilt once at the end.
  *
  * Everything here must stay linear on hostile input (a 4 MB line of base64, thousands of BEGIN
@@ -12,7 +13,9 @@
  * repetition is bounded.
  */
 import { SECRET_DETECTORS } from './detectors';
+import { shannonEntropy } from './entropy';
 import { plural } from '../../../shared/countWords';
+import { KeywordScanner, type Keyword, type KeywordHits } from './keywordScan';
 import { redacted, type PatternDetector, type Replacement, type SecretDetector } from './redaction';
 
 export interface ScrubResult {
@@ -28,23 +31,34 @@ export interface SecretSpan {
   kind: string;
 }
 
-/** One global copy of each detector's pattern, reused from call to call. */
+/** Each detector's pattern as used: global for a whole-text search, sticky where its keywords are. */
 const compiled = new WeakMap<PatternDetector, RegExp>();
 
-function globalPattern(detector: PatternDetector): RegExp {
+function compiledPattern(detector: PatternDetector): RegExp {
   let re = compiled.get(detector);
   if (!re) {
-    const flags = detector.pattern.flags.includes('g') ? detector.pattern.flags : `${detector.pattern.flags}g`;
-    re = new RegExp(detector.pattern.source, flags);
+    const flags = detector.pattern.flags.replace(/[gy]/g, '');
+    re = new RegExp(detector.pattern.source, detector.keywords ? `${flags}y` : `${flags}g`);
     compiled.set(detector, re);
   }
   re.lastIndex = 0;
   return re;
 }
 
-function patternReplacements(text: string, detector: PatternDetector): Replacement[] {
-  if (detector.needle !== undefined && !text.includes(detector.needle)) return [];
-  const re = globalPattern(detector);
+/** The secret part of a match: its last capture group that matched, or the whole match. */
+function secretPart(m: RegExpExecArray): string {
+  for (let g = m.length - 1; g > 0; g--) if (m[g] !== undefined) return m[g] as string;
+  return m[0];
+}
+
+function replacementFor(detector: PatternDetector, m: RegExpExecArray): Replacement | undefined {
+  if (detector.minEntropy !== undefined && shannonEntropy(secretPart(m)) < detector.minEntropy) return undefined;
+  const replacement = detector.redact ? detector.redact(m) : { text: redacted(detector.kind), kind: detector.kind };
+  return replacement && { start: m.index, end: m.index + m[0].length, ...replacement };
+}
+
+function wholeTextReplacements(text: string, detector: PatternDetector): Replacement[] {
+  const re = compiledPattern(detector);
   const out: Replacement[] = [];
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) !== null) {
@@ -52,9 +66,38 @@ function patternReplacements(text: string, detector: PatternDetector): Replaceme
       re.lastIndex++;
       continue;
     }
-    const replacement = detector.redact ? detector.redact(m) : { text: redacted(detector.kind), kind: detector.kind };
-    if (!replacement) continue;
-    out.push({ start: m.index, end: m.index + m[0].length, ...replacement });
+    const r = replacementFor(detector, m);
+    if (r) out.push(r);
+  }
+  return out;
+}
+
+/** The matches a whole-text search would find, found by trying the pattern only where a match can start. */
+function keywordReplacements(text: string, detector: PatternDetector, hits: KeywordHits): Replacement[] {
+  if (hits.starts.length === 0) return [];
+  const starts: number[] = [];
+  for (let h = 0; h < hits.starts.length; h++) {
+    const start = hits.starts[h] as number;
+    const from = detector.startsFrom ? detector.startsFrom(text, start, hits.ends[h] as number) : start;
+    if (typeof from === 'number') {
+      if (from >= 0) starts.push(from);
+    } else {
+      for (const candidate of from) if (candidate >= 0) starts.push(candidate);
+    }
+  }
+  if (detector.startsFrom && starts.some((start, i) => i > 0 && start < (starts[i - 1] as number))) starts.sort((a, b) => a - b);
+  const re = compiledPattern(detector);
+  const out: Replacement[] = [];
+  let searchFrom = 0;
+  for (const start of starts) {
+    if (start < searchFrom) continue;
+    searchFrom = start + 1;
+    re.lastIndex = start;
+    const m = re.exec(text);
+    if (m === null || m[0] === '') continue;
+    searchFrom = start + m[0].length;
+    const r = replacementFor(detector, m);
+    if (r) out.push(r);
   }
   return out;
 }
@@ -78,12 +121,44 @@ function mergeKeepingEarlier(text: string, kept: readonly Replacement[], found: 
   return out;
 }
 
-function findReplacements(text: string, detectors: readonly SecretDetector[]): Replacement[] {
-  let kept: Replacement[] = [];
-  for (const detector of detectors) {
-    const found = 'scan' in detector ? detector.scan(text) : patternReplacements(text, detector);
-    if (found.length > 0) kept = mergeKeepingEarlier(text, kept, found);
+/** The keyword scanner of a detector table, built once per table. */
+const scanners = new WeakMap<readonly SecretDetector[], KeywordScanner>();
+
+function scannerFor(detectors: readonly SecretDetector[]): KeywordScanner {
+  let scanner = scanners.get(detectors);
+  if (!scanner) {
+    const ids = new Map<string, number>();
+    const keywords: Keyword[] = [];
+    const consumers: number[][] = [];
+    detectors.forEach((detector, d) => {
+      const ignoreCase = detector.ignoreCase === true;
+      for (const text of detector.keywords ?? []) {
+        const key = `${ignoreCase ? 'i' : 's'}:${text}`;
+        let id = ids.get(key);
+        if (id === undefined) {
+          id = keywords.length;
+          ids.set(key, id);
+          keywords.push({ text, ignoreCase });
+          consumers.push([]);
+        }
+        (consumers[id] as number[]).push(d);
+      }
+    });
+    scanner = new KeywordScanner(keywords, consumers);
+    scanners.set(detectors, scanner);
   }
+  return scanner;
+}
+
+function findReplacements(text: string, detectors: readonly SecretDetector[]): Replacement[] {
+  const hits = scannerFor(detectors).scan(text, detectors.length);
+  let kept: Replacement[] = [];
+  detectors.forEach((detector, d) => {
+    const mine = hits[d] as KeywordHits;
+    if (detector.keywords && mine.starts.length === 0) return; // none of its keywords is in the text: nothing it could match
+    const found = 'scan' in detector ? detector.scan(text, mine) : detector.keywords ? keywordReplacements(text, detector, mine) : wholeTextReplacements(text, detector);
+    if (found.length > 0) kept = mergeKeepingEarlier(text, kept, found);
+  });
   return kept;
 }
 

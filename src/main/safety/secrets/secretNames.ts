@@ -129,33 +129,44 @@ export function isPlaceholderValue(value: string): boolean {
   const v = value.trim().replace(/(?<=\w)[;,]$/, '');
   if (v.length < 3) return true; // `token = "<"`: nothing worth hiding
   if (v.startsWith(REDACTED_PREFIX)) return true;
+  if (startsLikePlaceholder(v)) return true;
+  if (PLACEHOLDER_TEXT.test(v)) return true;
+  // Cut short or with a hole to fill: `ntn_...`, `sk-…`, `sntrys_<your token>`.
+  if (/(?:\.\.\.|…)$/.test(v) || (v.includes('<') && /<[^<>\s]*(?:[ _-][^<>]*)?>|<(?:your|my|insert|enter|the)\b/i.test(v))) return true;
+  // One character repeated (`aaaaaaaa`, `0000-0000`), or a token format filled with one (`ghp_xxxx…`,
+  // `xoxb-xxxx-…`, `hf_aaaa…`): a random value never has ten alike in a row.
+  return /^(.)(?:[-_.]?\1){5,}$/.test(v) || /x{6,}|X{6,}|([A-Za-z0-9])\1{9,}/.test(v);
+}
+
+/**
+ * The placeholder shapes anchored at the value's start, each tried only when the value's first
+ * character can begin it (most values are checked against a few of them, not all).
+ */
+function startsLikePlaceholder(v: string): boolean {
+  const c = v.charCodeAt(0);
+  const digit = c >= 48 && c <= 57;
+  const lower = c >= 97 && c <= 122;
+  const letter = lower || (c >= 65 && c <= 90);
   // A setting (`token_ttl: 3600`, `1_000`, `0.5`); six digits or more may be a PIN or a password.
-  if (/^-?\d[\d_]{0,4}$|^-?\d+\.\d+$/.test(v)) return true;
-  if (PLACEHOLDER_WORD.test(v) || TYPE_EXPRESSION.test(v) || TYPE_ANNOTATION.test(v) || PLACEHOLDER_TEXT.test(v)) return true;
+  if ((digit || c === 45) && /^-?\d[\d_]{0,4}$|^-?\d+\.\d+$/.test(v)) return true;
+  if (letter && (PLACEHOLDER_WORD.test(v) || TYPE_EXPRESSION.test(v) || TYPE_ANNOTATION.test(v))) return true;
   // References: $VAR, ${VAR}, $(cmd), {{ tmpl }}, %VAR%, %(name)s, #{ruby}, <%= erb %>, ${{ secrets.X }}
-  if (/^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/.test(v) || v === '$' || /^(?:\$\(|\$\{|\{\{|#\{|<%)/.test(v)) return true;
-  if (/^%[A-Za-z_][A-Za-z0-9_]*%$|^%(?:\([A-Za-z_][A-Za-z0-9_]*\))?[sdr]$/.test(v)) return true;
+  if ((c === 36 || c === 123 || c === 35 || c === 60) && (/^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/.test(v) || /^(?:\$\(|\$\{|\{\{|#\{|<%)/.test(v))) return true;
+  if (c === 37 && /^%[A-Za-z_][A-Za-z0-9_]*%$|^%(?:\([A-Za-z_][A-Za-z0-9_]*\))?[sdr]$/.test(v)) return true;
   // A version range (`"jsonwebtoken": "^9.0.2"`), not a password.
-  if (/^(?:[\^~]|[<>]=?|=)?v?\d+(?:\.(?:\d+|x|\*)){1,3}(?:-[0-9A-Za-z.]+)?$/.test(v)) return true;
-  // <your token>, <set to the key 'password' in secret 'db'>, (sensitive value), [hidden]
-  if (/^<[^<>]*>/.test(v) || /^\([^()]*\)$/.test(v) || /^\[[^[\]]*\]$/.test(v)) return true;
-  // A JSX or template expression (value={value}), or an object or array literal that starts here.
-  if (/^\{[^{}]*\}$/.test(v) || /^[{[(]$/.test(v)) return true;
-  // A package and its version: `io.jsonwebtoken:jjwt-jackson-0.11.2`, `jsonwebtoken@9.0.2`.
-  if (/^[a-z][a-z0-9_.:-]*[-:@]v?\d+\.\d+(?:\.\d+)*(?:[-.][A-Za-z0-9]+)?(?::[a-z]+)?$/.test(v)) return true;
-  // Cut short or with a hole to fill: `ntn_...`, `sk-…`, `sntrys_<your token>` (and its `sntrys_` alone).
-  if (/^[a-z]{2,8}[_-]$/.test(v)) return true;
-  if (/(?:\.\.\.|…)$/.test(v) || /<[^<>\s]*(?:[ _-][^<>]*)?>|<(?:your|my|insert|enter|the)\b/i.test(v)) return true;
-  // One character repeated (`aaaaaaaa`, `0000-0000`), x's with separators (`xxxx-xxxx`), or a
-  // token format filled with them (`ghp_xxxx…`, `xoxb-xxxx-…`, `hf_aaaa…`): a random value never has ten alike in a row.
-  if (/^(.)(?:[-_.]?\1){5,}$/.test(v) || /^[xX]{3,}(?:[-_.][xX]{3,})+$/.test(v) || /x{6,}|X{6,}|([A-Za-z0-9])\1{9,}/.test(v)) return true;
-  // Masks: ****, xxxx, ••••, ****************ABCD
-  if (/^[*x•.]+$/i.test(v) || /^\*{4,}/.test(v)) return true;
+  if ((digit || c === 94 || c === 126 || c === 60 || c === 62 || c === 61 || c === 118) && /^(?:[\^~]|[<>]=?|=)?v?\d+(?:\.(?:\d+|x|\*)){1,3}(?:-[0-9A-Za-z.]+)?$/.test(v)) return true;
+  // <your token>, <set to the key 'password' in secret 'db'>, (sensitive value), [hidden]; a JSX or template expression (value={value}).
+  if ((c === 60 && /^<[^<>]*>/.test(v)) || (c === 40 && /^\([^()]*\)$/.test(v)) || (c === 91 && /^\[[^[\]]*\]$/.test(v)) || (c === 123 && /^\{[^{}]*\}$/.test(v))) return true;
+  // A package and its version (`io.jsonwebtoken:jjwt-jackson-0.11.2`, `jsonwebtoken@9.0.2`), or a prefix alone (`sntrys_`).
+  if (lower && (/^[a-z][a-z0-9_.:-]*[-:@]v?\d+\.\d+(?:\.\d+)*(?:[-.][A-Za-z0-9]+)?(?::[a-z]+)?$/.test(v) || /^[a-z]{2,8}[_-]$/.test(v))) return true;
+  // x's with separators (`xxxx-xxxx`); masks: ****, xxxx, ••••, ****************ABCD
+  if ((c === 120 || c === 88) && /^[xX]{3,}(?:[-_.][xX]{3,})+$/.test(v)) return true;
+  if ((c === 42 || c === 120 || c === 88 || c === 0x2022 || c === 46) && /^[*x•.]+$/i.test(v)) return true;
+  if (c === 42 && /^\*{4,}/.test(v)) return true;
   // YAML block scalar indicators: the value is on the lines below.
-  if (/^[|>][-+]?\d?$/.test(v)) return true;
+  if ((c === 124 || c === 62) && /^[|>][-+]?\d?$/.test(v)) return true;
   // A file path.
-  if (/^(?:\/|~\/|\.\.?\/)/.test(v)) return true;
-  return false;
+  return (c === 47 || c === 126 || c === 46) && /^(?:\/|~\/|\.\.?\/)/.test(v);
 }
 
 /** One segment of a member chain: a camelCase or snake_case identifier, maybe with a digit or two. */

@@ -1,18 +1,23 @@
 /**
- * Forward searches for the scans. They use a global regex rather than `indexOf`: in code V8 has
- * optimized, `text.indexOf(needle, from)` in a loop can cost the whole text on every call
- * (seen with Node 20 after an earlier `indexOf` on the same text), which turns a scan quadratic.
+ * Line boundaries for the scans, found only around the places they look at. Forward searches
+ * use a global regex rather than `indexOf`: in code V8 has optimized, `text.indexOf(needle,
+ * from)` in a loop can cost the whole text on every call (seen with Node 20 after an earlier
+ * `indexOf` on the same text), which turns a scan quadratic.
  */
-
-/** Where `literal` (a global regex matching exactly `length` characters) next matches at or after `from`, or -1. */
-export function indexFrom(literal: RegExp, length: number, text: string, from: number): number {
-  literal.lastIndex = from;
-  return literal.test(text) ? literal.lastIndex - length : -1;
-}
 
 const NEWLINE = /\n/g;
 
-/** Follows the line that positions, given in increasing order, fall on. */
+/** Where the next line break is at or after `from`, or -1. */
+function newlineFrom(text: string, from: number): number {
+  NEWLINE.lastIndex = from;
+  return NEWLINE.test(text) ? NEWLINE.lastIndex - 1 : -1;
+}
+
+/**
+ * Follows the line that positions, given in increasing order, fall on. Each move looks back
+ * from the new position to the line's start and forward to its end, never over text an
+ * earlier move looked at, so following a whole text costs one walk over it at most.
+ */
 export class LineTracker {
   /** Start of the current line. */
   start = 0;
@@ -20,15 +25,16 @@ export class LineTracker {
   end: number;
 
   constructor(private readonly text: string) {
-    this.end = indexFrom(NEWLINE, 1, text, 0);
+    this.end = newlineFrom(text, 0);
   }
 
   /** Moves to the line holding `at` (never backwards). */
   moveTo(at: number): void {
-    while (this.end !== -1 && this.end < at) {
-      this.start = this.end + 1;
-      this.end = indexFrom(NEWLINE, 1, this.text, this.start);
-    }
+    if (this.end === -1 || at <= this.end) return;
+    let start = at;
+    while (start > this.end + 1 && this.text.charCodeAt(start - 1) !== 10) start--;
+    this.start = start;
+    this.end = newlineFrom(this.text, at);
   }
 
   /** The end of the current line: its line break or the end of the text. */

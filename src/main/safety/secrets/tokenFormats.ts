@@ -9,7 +9,7 @@
  */
 import { isPlaceholderValue } from './secretNames';
 import { redacted, type PatternDetector, type Redaction, type Replacement } from './redaction';
-import { indexFrom } from './textSearch';
+import type { KeywordHits } from './keywordScan';
 import { isPlaceholderToken } from './vendorTokens';
 
 function decodeBase64Url(part: string): string {
@@ -28,6 +28,20 @@ function isJwtHeader(part: string): boolean {
   }
 }
 
+/** Whether `[_-]?(?:access[_-]?)?key` (any case) follows `secret` ending at `end`: most `secret`s in output are not an AWS key's name. */
+function followedByKeyWord(text: string, end: number): boolean {
+  let i = end;
+  const separator = (k: number): boolean => text.charCodeAt(k) === 95 || text.charCodeAt(k) === 45;
+  if (separator(i)) i++;
+  if (text.slice(i, i + 6).toLowerCase() === 'access') {
+    i += 6;
+    if (separator(i)) i++;
+  }
+  return text.slice(i, i + 3).toLowerCase() === 'key';
+}
+
+const isTokenCharOrDash = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
+
 const hasDigitAndLetter = (value: string): boolean => /\d/.test(value) && /[A-Za-z]/.test(value);
 
 const keepWhen =
@@ -44,28 +58,33 @@ const keepPrefix =
 const FORMAT_DETECTORS: readonly PatternDetector[] = [
   {
     kind: 'openai-api-key',
-    needle: 'sk-',
+    keywords: ['sk-'],
+    // The pattern's own look behind, checked before it runs: `sk-sk-sk-…` would otherwise cost a regex call each.
+    startsFrom: (text, at) => (at > 0 && isTokenCharOrDash(text.charCodeAt(at - 1)) ? -1 : at),
     pattern: /(?<![A-Za-z0-9_-])sk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{32,}(?![A-Za-z0-9_-]))/g,
     redact: keepWhen((s) => hasDigitAndLetter(s.slice(3)), 'openai-api-key'),
   },
-  { kind: 'slack-webhook', needle: 'hooks.slack.com', pattern: /https?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+/g },
+  { kind: 'slack-webhook', keywords: ['hooks.slack.com'], startsFrom: (_text, at) => [at - 'https://'.length, at - 'http://'.length], pattern: /https?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+/g },
   // The same webhook as `curl -v` prints it in the request line: the path alone.
-  { kind: 'slack-webhook', needle: '/services/T', pattern: /(?<![A-Za-z0-9_/-])\/services\/T[A-Z0-9]{6,12}\/B[A-Z0-9]{6,12}\/[A-Za-z0-9]{20,32}(?![A-Za-z0-9])/g },
+  { kind: 'slack-webhook', keywords: ['/services/T'], pattern: /(?<![A-Za-z0-9_/-])\/services\/T[A-Z0-9]{6,12}\/B[A-Z0-9]{6,12}\/[A-Za-z0-9]{20,32}(?![A-Za-z0-9])/g },
   {
     kind: 'jwt',
-    needle: 'ey',
+    keywords: ['eyJ', 'eyI'],
     pattern: /(?<![A-Za-z0-9_-])(ey[JI][A-Za-z0-9_-]{7,})\.([A-Za-z0-9_-]{2,})\.([A-Za-z0-9_-]*)(?![A-Za-z0-9_-])/g,
     redact: (m) => (isJwtHeader(m[1] ?? '') ? { text: redacted('jwt'), kind: 'jwt' } : undefined),
   },
   {
     kind: 'authorization',
-    needle: 'Bearer',
+    keywords: ['Bearer'],
     pattern: /(?<![A-Za-z0-9_-])(Bearer[ \t]+)([A-Za-z0-9._~+/-]{20,}=*)/g,
     redact: keepPrefix('authorization'),
   },
   {
     // aws_secret_access_key = …, "SecretAccessKey": "…", secret-key: …, `aws configure set aws_secret_access_key …`
     kind: 'aws-secret-access-key',
+    keywords: ['secret'],
+    ignoreCase: true,
+    startsFrom: (text, at, end) => (followedByKeyWord(text, end) ? [at - 'aws_'.length, at - 'aws'.length, at] : []),
     pattern: /(?<![A-Za-z0-9_])((?:aws_?)?secret[_-]?(?:access[_-]?)?key["']?(?:[ \t]*[:=][ \t]*["']?|[ \t]+))([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
     redact: keepPrefix('aws-secret-access-key'),
   },
@@ -77,7 +96,6 @@ export const TOKEN_FORMAT_DETECTORS: readonly PatternDetector[] = FORMAT_DETECTO
   return { ...detector, redact: (m: RegExpExecArray) => (isPlaceholderToken(m[0], 0) ? undefined : redact(m)) };
 });
 
-const SCHEME_END = /:\/\//g;
 const URL_USERINFO = /([A-Za-z][A-Za-z0-9+.-]{0,30}:\/\/[^\s:@/?#'"[\]]{0,256}:)([^\s@/?#'"]{1,256})(?=@)/y;
 const isSchemeChar = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 43 || c === 45 || c === 46;
 const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
@@ -86,9 +104,9 @@ const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <
  * scheme://user:password@host (the user may be empty: redis://:password@host): keeps the user
  * and the host. Found from each `://`, which is rare, rather than tried at every word.
  */
-export function scanUrlPasswords(text: string): Replacement[] {
+export function scanUrlPasswords(text: string, schemeEnds: KeywordHits): Replacement[] {
   const out: Replacement[] = [];
-  for (let at = indexFrom(SCHEME_END, 3, text, 0); at !== -1; at = indexFrom(SCHEME_END, 3, text, at + 3)) {
+  for (const at of schemeEnds.starts) {
     let start = at;
     while (start > 0 && at - start < 31 && isSchemeChar(text.charCodeAt(start - 1))) start--;
     if ((start > 0 && isSchemeChar(text.charCodeAt(start - 1))) || !isLetter(text.charCodeAt(start))) continue;

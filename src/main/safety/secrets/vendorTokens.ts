@@ -3,11 +3,12 @@
  * Notion, 1Password, DigitalOcean, Fly.io, Sentry, Shopify, Facebook, Azure AD client secrets,
  * OpenShift … (the prefix rules of gitleaks' rule set, written anew; see docs/safety.md).
  *
- * One scan for all of them (see `scanVendorTokens` for how candidates are found), then the row
- * for the candidate's prefix checks the body with a sticky regex. A token must start where a
+ * Every row's prefix is a keyword of the scrubber's one keyword pass; where one is found, the
+ * rows for its first two characters check the body with a sticky regex. A token must start where a
  * run of token characters starts and end where it ends, and a body that is a placeholder
  * (`hf_xxxx…`, one character repeated) is left alone.
  */
+import type { KeywordHits } from './keywordScan';
 import { redacted, type PatternDetector, type Replacement } from './redaction';
 
 interface VendorToken {
@@ -123,47 +124,63 @@ function tokenAt(text: string, start: number): Replacement | undefined {
   return undefined;
 }
 
-/**
- * Where tokens are looked for: one search for what the prefixes hold, whose hits are looked up.
- * A regex with every prefix as an alternative is slow on ordinary text (tried at almost every
- * character), so the search holds only rarer characters: the `_` of `hf_`, `ntn_`, `sgp_` …
- * (the word before it is looked up), the `~` of `sha256~` and Azure's `Q~`, prefixes that start
- * with a capital letter where a word starts, and a few literal prefixes with a `-` or `.`.
- * One search rather than one per kind: each pass over the text costs about as much as the hits.
- */
-const CANDIDATES = /[_~]|(?<![A-Za-z0-9])(?:A(?:KIA|SIA|BIA|CCA|KCp|BSK|QVN|Iza|3-|GE-SECRET-KEY-1)|EAA|SK[0-9a-f]|IQoJb3JpZ2luX2Vj|FwoGZXIvYXdzE)|pypi-AgE|HRKU-|sk-ant-|gl(?:pat|dt|rt|ptt|ft|imt|oas|cbt|soat|ffct|agent)-|xox[abposre]-|xapp-|ya29\.|hv[sbr]\./g;
+/** Azure AD client secrets are found from their `Q~`, four characters into the token. */
+const AZURE_MARK = 'Q~';
 
-/** Vendor tokens with a fixed prefix, anywhere in the text. */
-export function scanVendorTokens(text: string): Replacement[] {
+/** What the scrubber's keyword pass looks for on behalf of `scanVendorTokens`: every row's prefix, and Azure's `Q~`. */
+export const VENDOR_TOKEN_KEYWORDS: readonly string[] = [...new Set([...ROWS.map((row) => row.prefix), AZURE_MARK])];
+
+/**
+ * Where the one search this scan used to make stopped for a prefix found at [start, end): its
+ * first `_` or `~` (the word before it was looked up), else its first character. Candidates are
+ * taken in that order, as they always were, so that overlapping ones resolve as before.
+ */
+function searchPoint(text: string, start: number, end: number): number {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 95 || c === 126) return i;
+  }
+  return start;
+}
+
+/** Vendor tokens with a fixed prefix, wherever the keyword pass found one of the prefixes (or Azure's `Q~`). */
+export function scanVendorTokens(text: string, prefixes: KeywordHits): Replacement[] {
+  const candidates: { at: number; start: number }[] = [];
+  prefixes.starts.forEach((start, h) => candidates.push({ at: searchPoint(text, start, prefixes.ends[h] as number), start }));
+  candidates.sort((a, b) => a.at - b.at);
   const found: Replacement[] = [];
-  const add = (r: Replacement | undefined): number => {
-    if (!r) return -1;
-    found.push(r);
-    return r.end;
-  };
-  const re = CANDIDATES;
-  re.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(text)) !== null) {
-    const at = m.index;
-    const c = text.charCodeAt(at);
-    let end = -1;
-    if (c === 95) {
-      // `hf_…`: the word before the first `_` of a token is its prefix.
-      let start = at;
-      while (start > 0 && at - start < 10 && isAlnum(text.charCodeAt(start - 1))) start--;
-      if (start !== at) end = add(tokenAt(text, start));
-    } else if (c === 126) {
-      if (at >= 6 && text.startsWith('sha256', at - 6)) end = add(tokenAt(text, at - 6));
-      else if (at >= 5 && text.charCodeAt(at - 1) === 81 && !(at > 5 && gluedLeft(text.charCodeAt(at - 6)))) end = add(tryRow(text, at - 5, AZURE));
+  let resumeAt = 0;
+  let lastAt = -1;
+  for (const { at, start } of candidates) {
+    if (at < resumeAt || at === lastAt) continue;
+    lastAt = at;
+    let r: Replacement | undefined;
+    if (text.startsWith(AZURE_MARK, start)) {
+      if (at >= 5 && !(at > 5 && gluedLeft(text.charCodeAt(at - 6)))) r = tryRow(text, at - 5, AZURE);
     } else {
-      end = add(tokenAt(text, at));
+      r = tokenAt(text, start);
     }
-    if (end > at) re.lastIndex = end;
+    if (r) {
+      found.push(r);
+      if (r.end > at) resumeAt = r.end;
+    }
   }
   // A token found from its `_` starts before that `_`, so one may overlap a token found earlier.
   found.sort((a, b) => a.start - b.start);
   return found.filter((r, i) => i === 0 || r.start >= (found[i - 1] as Replacement).end);
+}
+
+/** Where a Teams webhook holding `office.com/webhook` at `at` starts: `https://outlook.` before it, or `https://<tenant>.webhook.`. */
+function teamsWebhookStarts(text: string, at: number): number[] {
+  const starts: number[] = [];
+  let k = at - '.webhook.'.length;
+  if (text.startsWith('.webhook.', k)) {
+    const tenantEnd = k;
+    while (k > 0 && (isAlnum(text.charCodeAt(k - 1)) || text.charCodeAt(k - 1) === 45)) k--;
+    if (k < tenantEnd && text.startsWith('https://', k - 8)) starts.push(k - 8);
+  }
+  if (text.startsWith('https://outlook.', at - 16)) starts.push(at - 16);
+  return starts;
 }
 
 /** Tokens whose fixed part is not at their start, each found from that part (rare in text). */
@@ -171,7 +188,8 @@ export const VENDOR_TOKEN_PATTERNS: readonly PatternDetector[] = [
   // Microsoft Teams / Office 365 incoming webhooks (old and new hosts).
   {
     kind: 'teams-webhook',
-    needle: 'office.com/webhook',
+    keywords: ['office.com/webhook'],
+    startsFrom: teamsWebhookStarts,
     pattern: /https:\/\/[A-Za-z0-9-]+\.webhook\.office\.com\/webhookb2\/[A-Za-z0-9@-]{20,120}\/IncomingWebhook\/[A-Za-z0-9]{20,40}\/[A-Za-z0-9-]{20,40}(?:\/[A-Za-z0-9_-]{20,80})?|https:\/\/outlook\.office\.com\/webhook\/[A-Za-z0-9@-]{20,120}\/IncomingWebhook\/[A-Za-z0-9]{20,40}\/[A-Za-z0-9-]{20,40}/g,
   },
 

@@ -1,0 +1,125 @@
+/**
+ * The scrubber's keyword pass (an Aho–Corasick automaton over every detector's keywords) and
+ * the rule shapes that use it: it must find every place a keyword stands — overlapping ones,
+ * in any case for a case-blind keyword, exactly as written otherwise — and hand each detector
+ * its own hits in order.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { KeywordScanner, type Keyword } from '../../src/main/safety/secrets/keywordScan';
+import { SECRET_DETECTORS, scrubSecrets, type SecretDetector } from '../../src/main/safety/secretScrubber';
+import { ALNUM, pseudo } from '../support/pseudoText';
+
+/** Every [start, end) where `keyword` stands in `text`, overlapping ones included. */
+function naiveHits(text: string, keyword: Keyword): [number, number][] {
+  const out: [number, number][] = [];
+  const haystack = keyword.ignoreCase ? text.replace(/[A-Z]/g, (c) => c.toLowerCase()) : text;
+  const needle = keyword.ignoreCase ? keyword.text.toLowerCase() : keyword.text;
+  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + 1)) out.push([at, at + needle.length]);
+  return out;
+}
+
+function hitsOf(scanner: KeywordScanner, text: string, detectors: number, d: number): [number, number][] {
+  const hits = scanner.scan(text, detectors)[d];
+  if (!hits) throw new Error(`no hits for detector ${d}`);
+  return Array.from(hits.starts, (start, i) => [start, hits.ends[i] as number]);
+}
+
+const byPosition = (a: [number, number], b: [number, number]): number => a[0] - b[0] || a[1] - b[1];
+
+describe('KeywordScanner', () => {
+  it('finds overlapping keywords and keywords inside others', () => {
+    const keywords: Keyword[] = [
+      { text: 'pass', ignoreCase: true },
+      { text: 'sshpass', ignoreCase: false },
+      { text: 'ss', ignoreCase: false },
+    ];
+    const scanner = new KeywordScanner(keywords, [[0], [1], [2]]);
+    const text = 'sshpass -p x; PASSWORD=1; passpass';
+    expect(hitsOf(scanner, text, 3, 0)).toEqual([[3, 7], [14, 18], [26, 30], [30, 34]]);
+    expect(hitsOf(scanner, text, 3, 1)).toEqual([[0, 7]]);
+    expect(hitsOf(scanner, text, 3, 2)).toEqual([[0, 2], [5, 7], [28, 30], [32, 34]]);
+  });
+
+  it('matches a case-sensitive keyword only as written, a case-blind one in any case', () => {
+    const scanner = new KeywordScanner([{ text: 'Bearer', ignoreCase: false }, { text: 'token', ignoreCase: true }], [[0], [1]]);
+    const text = 'bearer BEARER Bearer TOKEN Token token';
+    expect(hitsOf(scanner, text, 2, 0)).toEqual([[14, 20]]);
+    expect(hitsOf(scanner, text, 2, 1)).toEqual([[21, 26], [27, 32], [33, 38]]);
+  });
+
+  it('hands a keyword two detectors ask for to both, in order of position', () => {
+    const scanner = new KeywordScanner([{ text: 'key', ignoreCase: true }, { text: 'api_key', ignoreCase: false }], [[0, 1], [1]]);
+    const text = 'api_key=1 KEY=2';
+    expect(hitsOf(scanner, text, 2, 0)).toEqual([[4, 7], [10, 13]]);
+    expect(hitsOf(scanner, text, 2, 1)).toEqual([[0, 7], [4, 7], [10, 13]]);
+  });
+
+  it('does not take a character outside Latin-1 for the one its low byte spells', () => {
+    const scanner = new KeywordScanner([{ text: 'pk', ignoreCase: false }], [[0]]);
+    // U+0150 has the low byte of 'P': the walk sees `Pk`, the check drops it.
+    expect(hitsOf(scanner, 'Ők pk', 1, 0)).toEqual([[3, 5]]);
+    const blind = new KeywordScanner([{ text: 'pk', ignoreCase: true }], [[0]]);
+    expect(hitsOf(blind, 'Ők PK', 1, 0)).toEqual([[3, 5]]);
+  });
+
+  it('finds many hits (its room for them grows)', () => {
+    const scanner = new KeywordScanner([{ text: ':', ignoreCase: false }], [[0]]);
+    const text = 'a:'.repeat(200_000);
+    const hits = scanner.scan(text, 1)[0];
+    expect(hits?.starts.length).toBe(200_000);
+    expect(hits?.starts[199_999]).toBe(399_999);
+  });
+
+  it('finds what a plain search finds, for any keywords and text', () => {
+    const letters = 'abAB:_-é\u0161';
+    const keywordArb = fc.record({ text: fc.string({ unit: fc.constantFrom(...'abAB:_-'.split('')), minLength: 1, maxLength: 4 }), ignoreCase: fc.boolean() });
+    fc.assert(
+      fc.property(fc.array(keywordArb, { minLength: 1, maxLength: 6 }), fc.string({ unit: fc.constantFrom(...letters.split('')), maxLength: 200 }), (keywords, text) => {
+        const scanner = new KeywordScanner(keywords, keywords.map((_, i) => [i]));
+        keywords.forEach((keyword, i) => {
+          expect(hitsOf(scanner, text, keywords.length, i).sort(byPosition)).toEqual(naiveHits(text, keyword));
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('scrubSecrets: rules that use the keyword pass', () => {
+  it('tries a keyword rule where its keyword is, and where startsFrom says the match starts', () => {
+    const detectors: SecretDetector[] = [
+      { kind: 'acme-key', keywords: ['acme_'], pattern: /acme_[0-9]{8}\b/ },
+      // The keyword is in the middle of the match: the match starts at the `id-` before it.
+      { kind: 'zeta-key', keywords: ['.zeta.'], startsFrom: (_text, at) => at - 'id-1234'.length, pattern: /id-[0-9]{4}\.zeta\.[a-z]{6}/ },
+    ];
+    expect(scrubSecrets('a acme_12345678 b id-4321.zeta.qwerty c', detectors).text).toBe('a [REDACTED:acme-key] b [REDACTED:zeta-key] c');
+  });
+
+  it('leaves a match below a rule’s entropy floor alone', () => {
+    const detectors: SecretDetector[] = [...SECRET_DETECTORS, { kind: 'acme-key', keywords: ['acme_'], pattern: /acme_([A-Za-z0-9]{24})\b/, minEntropy: 3.5 }];
+    const random = `acme_${pseudo(24, ALNUM, 31)}`;
+    const repeated = `acme_${'ab'.repeat(12)}`;
+    expect(scrubSecrets(`${random} ${repeated}`, detectors).text).toBe(`[REDACTED:acme-key] ${repeated}`);
+  });
+});
+
+describe('scrubSecrets: assignments found from a keyword of their name', () => {
+  // Short values, so that no operator is looked at for a long token after it: only the name's keyword leads to it.
+  const cases: [string, string][] = [
+    [`$dbPassword .= 'Sum!2x';`, `$dbPassword .= '[REDACTED:password]';`],
+    ['x_token.= "abc!2x9"', 'x_token.= "[REDACTED:token]"'],
+    ['DB_PASSWORD ?= Sum!2x', 'DB_PASSWORD ?= [REDACTED:password]'],
+    ['DB_PASSWORD += Sum!2x', 'DB_PASSWORD += [REDACTED:password]'],
+    ['"db_password"   :   "Sum!2x"', '"db_password"   :   "[REDACTED:password]"'],
+    ['var dbToken string = "abc!2x9"', 'var dbToken string = "[REDACTED:token]"'],
+    ['val apiKey: String = "abc!2x9"', 'val apiKey: String = "[REDACTED:api-key]"'],
+    [`password => 'Sum!2x'`, `password => '[REDACTED:password]'`],
+    ['token := "abc!2x9"', 'token := "[REDACTED:token]"'],
+  ];
+  for (const [text, scrubbed] of cases) {
+    it(JSON.stringify(text), () => {
+      expect(scrubSecrets(text).text).toBe(scrubbed);
+    });
+  }
+});
