@@ -226,10 +226,10 @@ export interface Events extends AgentEvents {
   /**
    * The renderer fell behind on a flood of plain text: `bytes` of output right here were not sent,
    * since the lines after them fill its whole buffer (screen and scrollback) and would have
-   * scrolled them out unseen. `resetAttributes`: the output after it starts with `ESC [ 0 m`,
-   * the attributes the skipped lines left (those 4 bytes are not part of the stream's offsets).
+   * scrolled them out unseen. The output after it starts with `prefixBytes` bytes of SGR
+   * sequences that set the attributes the skipped lines left (not part of the stream's offsets).
    */
-  'pane.skipped': { paneId: number; bytes: number; resetAttributes: boolean };
+  'pane.skipped': { paneId: number; bytes: number; prefixBytes: number };
   /** From here on the output is for a terminal of this size (the engine applied a resize). */
   'pane.resized': { paneId: number; cols: number; rows: number };
   /** The pane's notices on `topic` no longer hold (integration reported in after all ...): they go. */

@@ -117,6 +117,16 @@ describe.skipIf(!SHELLS.bash)('a flood the renderer falls behind on', () => {
     expect(target.blocks().map((block) => block.exitCode)).toEqual([0, 0, 0, 0]);
   }, 240_000);
 
+  it('skips lines whose colours never reset (bold off, default colour), and the flood still ends on the screen', async () => {
+    const { pane: target, renderer: model } = await start();
+    // Each line leaves bold on and off again without a full reset: the attributes at a cut are
+    // set again by the SGR sequences since the run began (each is a plain setting).
+    writeFileSync(join(home!, 'bold.log'), Array.from({ length: 150_000 }, (_, i) => `\x1b[32mINFO\x1b[39m line ${i} ${'données '.repeat(i % 13)}\x1b[1mbold\x1b[22m end`).join('\n') + '\n');
+    await run(target, model, 'cat bold.log; echo BENCH""-DONE');
+    expect(model.skipped).toBeGreaterThan(1_000_000);
+    await expectSameAsMirror(target, model);
+  }, 120_000);
+
   it('comes back from Ctrl+C under yes with the prompt and the same screen as the mirror', async () => {
     const { pane: target, renderer: model } = await start();
     const before = target.blocks().length;

@@ -64,7 +64,8 @@ describe('the mirror thread', () => {
     mirror.write(bytes('$ two\r\n'));
     mirror.startBlock('b2');
     mirror.write(bytes('second, still running'));
-    expect(await mirror.readBlock('b1')).toEqual({ text: 'first', truncated: false, lineCount: 1 });
+    // With how much the block printed in all, counted in the thread as it streamed.
+    expect(await mirror.readBlock('b1')).toEqual({ text: 'first', truncated: false, lineCount: 1, printed: { lines: 1, bytes: 6, head: 'first' } });
     expect((await mirror.readBlock('b2'))?.text).toBe('second, still running');
     expect(await mirror.readBlock('unknown')).toBeUndefined();
     // The snapshot holds exactly what was written before it was asked for.

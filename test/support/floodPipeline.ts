@@ -56,8 +56,8 @@ export class RendererModel {
   private wanted: { cols: number; rows: number };
   /** How far into the whole stream (skipped parts included) the terminal has got. */
   streamOffset = 0;
-  /** Reset bytes the engine put in front of the output after a skip: not part of the stream. */
-  private resetBytesLeft = 0;
+  /** SGR bytes the engine put in front of the output after a skip: not part of the stream. */
+  private prefixBytesLeft = 0;
   skipped = 0;
   readonly resizes: { offset: number; cols: number; rows: number }[] = [];
 
@@ -86,15 +86,15 @@ export class RendererModel {
       const item = this.inbox.shift()!;
       if ('bytes' in item) {
         await written(this.terminal, item.bytes);
-        const reset = Math.min(this.resetBytesLeft, item.bytes.length);
-        this.resetBytesLeft -= reset;
-        this.streamOffset += item.bytes.length - reset;
+        const prefix = Math.min(this.prefixBytesLeft, item.bytes.length);
+        this.prefixBytesLeft -= prefix;
+        this.streamOffset += item.bytes.length - prefix;
         this.acknowledge(item.bytes.length);
       } else if (item.event === 'pane.skipped') {
-        const skip = item.payload as { bytes: number; resetAttributes: boolean };
+        const skip = item.payload as { bytes: number; prefixBytes: number };
         this.streamOffset += skip.bytes;
         this.skipped += skip.bytes;
-        this.resetBytesLeft = skip.resetAttributes ? 4 : 0;
+        this.prefixBytesLeft = skip.prefixBytes;
       } else if (item.event === 'pane.resized') {
         this.rows.engineResized((item.payload as { rows: number }).rows);
         this.applyWanted();

@@ -1,4 +1,4 @@
-import { SKIPPING_FRAME_BYTES, SKIPPING_FRAME_MS } from '../pty/flowPolicy';
+import { SKIPPING_FRAME_BYTES, SKIPPING_FRAME_MS, SMALLEST_FRAME } from '../pty/flowPolicy';
 
 /**
  * While a flood is being skipped, the renderer gets one frame of output per display frame:
@@ -23,8 +23,10 @@ export class FloodPace {
       this.frameStart = now;
       this.sentInFrame = 0;
     }
+    // Less than a small frame left counts as none: a frame that small is not worth sending,
+    // and one too small for the next character would never go at all.
     const left = this.bytesPerFrame - this.sentInFrame;
-    if (left <= 0 && !this.timer) {
+    if (left < SMALLEST_FRAME && !this.timer) {
       this.timer = setTimeout(
         () => {
           this.timer = undefined;
@@ -33,7 +35,7 @@ export class FloodPace {
         Math.max(0, this.frameStart + this.frameMs - now),
       );
     }
-    return Math.max(0, left);
+    return left < SMALLEST_FRAME ? 0 : left;
   }
 
   sent(bytes: number): void {

@@ -1,4 +1,4 @@
-import { CutKind, PlainTextScanner } from '../blocks/mirror/plainTextScanner';
+import { PlainTextScanner } from '../blocks/mirror/plainTextScanner';
 
 /** What the skip needs to know about the renderer's terminal. */
 export interface FloodScreen {
@@ -14,8 +14,8 @@ export interface FloodScreen {
 export interface FloodCut {
   /** Stream offset just after a line end: everything from the renderer's position up to here may be dropped. */
   offset: number;
-  /** The attributes there are the defaults: the renderer resets its own before the rest. */
-  resetAttributes: boolean;
+  /** SGR sequences to write before the rest, so the attributes are what the skipped lines left (maybe none). */
+  prefix: Uint8Array;
 }
 
 /**
@@ -106,10 +106,10 @@ export class FloodSkip {
     for (let i = ends.head; i < ends.end; i++) {
       // The lines after the one that follows this line end.
       if (linesNow - ends.lines(i) - 1 < needed || start + ends.offset(i) > limit) break;
-      cut = i;
+      if (ends.prefix(i)) cut = i;
     }
     if (cut < 0) return undefined;
-    const found = { offset: start + ends.offset(cut), resetAttributes: ends.kind(cut) === CutKind.AfterReset };
+    const found = { offset: start + ends.offset(cut), prefix: ends.prefix(cut)! };
     ends.dropBefore(cut + 1);
     return found;
   }

@@ -15,9 +15,6 @@ export interface PaneListener {
 
 type Send = (listener: PaneListener) => void;
 
-/** Written in place of skipped lines whose last colour change was a reset; not part of the stream's offsets. */
-const RESET_ATTRIBUTES = new TextEncoder().encode('\x1b[0m');
-
 const NEVER_SKIP: FloodScreen = { cols: () => 80, rows: () => 24, scrollback: () => 0, parsedScreen: () => ({ offset: -1, plain: false }) };
 
 /**
@@ -50,8 +47,8 @@ export class PaneDelivery {
   private readonly skip: FloodSkip;
   /** The bytes sent last ended a line (CR LF): the client's parser is between sequences. */
   private sentLineEnd = false;
-  /** A reset written in place of skipped lines waits at the front of the backlog (not part of the stream). */
-  private resetInFront = 0;
+  /** SGR sequences written in place of skipped lines wait at the front of the backlog (not part of the stream). */
+  private attributesInFront = 0;
   private readonly pace = new FloodPace(() => this.batcher.flushNow());
   private lastOutputAt = -Infinity;
 
@@ -68,8 +65,8 @@ export class PaneDelivery {
     this.batcher = new OutputBatcher(
       (bytes, remaining) => {
         this.backlogCost.sent(bytes.length, remaining);
-        const reset = Math.min(this.resetInFront, bytes.length);
-        this.resetInFront -= reset;
+        const reset = Math.min(this.attributesInFront, bytes.length);
+        this.attributesInFront -= reset;
         this.delivered += bytes.length - reset;
         this.pace.sent(bytes.length);
         this.skip.sentUpTo(this.delivered);
@@ -147,7 +144,7 @@ export class PaneDelivery {
     this.held = [];
     this.batcher.discardPending();
     this.delivered = this.received;
-    this.resetInFront = 0;
+    this.attributesInFront = 0;
     this.skip.reset();
     this.releaseDueEvents();
     this.window.reset();
@@ -172,6 +169,8 @@ export class PaneDelivery {
 
   acknowledge(bytes: number): void {
     this.window.acknowledged(bytes);
+    // A paced client's window is never full, so it never reopens: what waits goes on here.
+    if (this.batcher.pending > 0 && this.paced()) this.batcher.flushNow();
   }
 
   /** A key from the user. During a flood (Ctrl+C, q), what is in flight already is all that stays ahead of it. */
@@ -198,7 +197,7 @@ export class PaneDelivery {
   private room(): number {
     this.releaseDueEvents();
     const next = this.events[0];
-    const beforeEvent = next ? next.offset - this.delivered + this.resetInFront : Infinity;
+    const beforeEvent = next ? next.offset - this.delivered + this.attributesInFront : Infinity;
     const room = Math.min(this.window.room(), beforeEvent);
     return this.paced() ? Math.min(room, this.pace.room(performance.now())) : room;
   }
@@ -233,17 +232,14 @@ export class PaneDelivery {
     const cut = this.skip.cutAfter(this.delivered, this.sentLineEnd, limit);
     if (!cut || cut.offset - this.delivered < atLeast) return;
     const count = cut.offset - this.delivered;
-    this.batcher.dropFront(this.resetInFront + count);
-    this.backlogCost.sent(this.resetInFront + count, this.batcher.pending);
+    this.batcher.dropFront(this.attributesInFront + count);
+    this.backlogCost.sent(this.attributesInFront + count, this.batcher.pending);
     this.delivered = cut.offset;
-    this.resetInFront = 0;
-    if (cut.resetAttributes) {
-      // The rest starts with the attributes the dropped lines left: the defaults.
-      this.batcher.pushFront(RESET_ATTRIBUTES);
-      this.resetInFront = RESET_ATTRIBUTES.length;
-    }
+    // The rest starts with the attributes the dropped lines left.
+    if (cut.prefix.length > 0) this.batcher.pushFront(cut.prefix);
+    this.attributesInFront = cut.prefix.length;
     this.skip.cutMade();
-    const skipped = { paneId: this.paneId, bytes: count, resetAttributes: cut.resetAttributes };
+    const skipped = { paneId: this.paneId, bytes: count, prefixBytes: cut.prefix.length };
     this.events.unshift({ offset: this.delivered, send: (listener) => listener.event('pane.skipped', skipped) });
     this.releaseDueEvents();
   }

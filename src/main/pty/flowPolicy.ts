@@ -67,7 +67,7 @@ export const SKIPPING_READ_AHEAD_COST = 4 * 1024 * 1024;
  * screen shows, and the page's parsing no longer takes the CPU the flood itself needs.
  */
 export const SKIPPING_FRAME_BYTES = 64 * 1024;
-export const SKIPPING_FRAME_MS = 16;
+export const SKIPPING_FRAME_MS = 33;
 
 /** The pace holds only while output keeps coming: the rest of a flood that stopped goes at full speed. */
 export const PACE_WHILE_OUTPUT_WITHIN_MS = 50;

@@ -1,5 +1,5 @@
 import { MIRROR_MAX_HELD_BYTES } from '../../pty/flowPolicy';
-import { CutKind, PlainTextScanner } from './plainTextScanner';
+import { PlainTextScanner } from './plainTextScanner';
 
 /** What the caller needs to know about the terminal when a plain run could begin. */
 export interface DeferralTerminal {
@@ -13,9 +13,6 @@ export interface DeferralTerminal {
   readonly plainScreen: boolean;
 }
 
-/** Written ahead of the kept rows after a cut where the last SGR was a reset. */
-const RESET_ATTRIBUTES = new TextEncoder().encode('\x1b[0m');
-
 /**
  * Output for a headless mirror that nobody reads while it floods by (`cat` of a big log)
  * is held instead of parsed, and lines that would have scrolled out of the scrollback
@@ -24,10 +21,10 @@ const RESET_ATTRIBUTES = new TextEncoder().encode('\x1b[0m');
  *
  * Only plain text is held (see PlainTextScanner): text, CR LF and SGR, starting between
  * sequences on a plain screen, so the rows kept come out exactly as if everything had been
- * parsed. A cut is made only where the attributes are known: untouched since the run began
- * (what is kept then starts as it is), or just reset (what is kept then starts with a
- * reset). Anything else, a read, a mark or a resize releases what is held first, so the
- * terminal is exact whenever it is looked at.
+ * parsed. What is kept after a cut starts with the SGR sequences that make the attributes
+ * what they were there (the run's own since it began or since its last reset; see
+ * PlainTextScanner). Anything else, a read, a mark or a resize releases what is held first,
+ * so the terminal is exact whenever it is looked at.
  */
 export class DeferredPlainOutput {
   /** Only line ends where a cut may be made are noted, 1 KB apart at least (`yes` ends a line every 3 bytes). */
@@ -36,7 +33,7 @@ export class DeferredPlainOutput {
   private heldBytes = 0;
   /** Run offset of held[0][0]. */
   private heldFrom = 0;
-  /** What the kept rows need in front of them after a cut: a reset, or nothing. */
+  /** What the kept rows need in front of them after a cut: SGR sequences, or nothing. */
   private keptPrefix: Uint8Array | undefined;
   /**
    * Everything the terminal was given since it was last seen on a plain screen is plain
@@ -101,11 +98,12 @@ export class DeferredPlainOutput {
     let cut = -1;
     for (let i = ends.head; i < ends.end; i++) {
       if (rowsNow - ends.nextRows(i) < rowsNeeded) break;
-      cut = i;
+      if (ends.prefix(i)) cut = i;
     }
     if (cut < 0) return;
     this.dropBefore(ends.offset(cut));
-    this.keptPrefix = ends.kind(cut) === CutKind.AfterReset ? RESET_ATTRIBUTES : undefined;
+    const prefix = ends.prefix(cut)!;
+    this.keptPrefix = prefix.length > 0 ? prefix : undefined;
     ends.dropBefore(cut + 1);
   }
 

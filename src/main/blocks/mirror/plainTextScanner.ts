@@ -1,3 +1,6 @@
+import { LineEndLog } from './lineEndLog';
+import { SgrReplay } from './sgrReplay';
+
 /** Parser states as far as "is xterm between sequences?" needs them (xterm's VT500 parser). */
 const enum Vt {
   Ground,
@@ -17,107 +20,7 @@ const SUB = 0x1a;
 const BEL = 0x07;
 const CR = 0x0d;
 const LF = 0x0a;
-
-/** Whether the rows after a line end may be parsed without what came before them. */
-export const enum CutKind {
-  /** The attributes are not known here. */
-  None = 0,
-  /** No SGR since the run began: the attributes are the terminal's own. */
-  AsAtStart = 1,
-  /** The last SGR was a plain reset: the attributes are the defaults. */
-  AfterReset = 2,
-}
-
-/**
- * The line ends of a plain run (just after each CR LF): where, how many rows the run had
- * advanced by there (at least), and whether it could be cut there. Typed arrays, not an
- * object per line: `yes` ends a line every three bytes.
- */
-export class LineEndLog {
-  private offsets: Float64Array<ArrayBuffer> = new Float64Array(1024);
-  private rowCounts: Float64Array<ArrayBuffer> = new Float64Array(1024);
-  private lineCounts: Float64Array<ArrayBuffer> = new Float64Array(1024);
-  private nextRowCounts: Float64Array<ArrayBuffer> = new Float64Array(1024);
-  private kinds: Uint8Array<ArrayBuffer> = new Uint8Array(1024);
-  /** Entries before `head` were dropped; `end` is one past the last. */
-  head = 0;
-  end = 0;
-
-  push(offset: number, rows: number, lines: number, kind: CutKind): void {
-    if (this.end === this.offsets.length) this.makeRoom();
-    this.offsets[this.end] = offset;
-    this.rowCounts[this.end] = rows;
-    this.lineCounts[this.end] = lines;
-    this.nextRowCounts[this.end] = Infinity;
-    this.kinds[this.end] = kind;
-    this.end++;
-  }
-
-  offset(index: number): number {
-    return this.offsets[index]!;
-  }
-
-  rows(index: number): number {
-    return this.rowCounts[index]!;
-  }
-
-  /** Line ends in the run up to and including this one. */
-  lines(index: number): number {
-    return this.lineCounts[index]!;
-  }
-
-  /** Rows advanced by the end of the line after this line end; Infinity until that line has ended. */
-  nextRows(index: number): number {
-    return this.nextRowCounts[index]!;
-  }
-
-  /** The line after the last noted line end ended with the run `rows` rows on. */
-  nextLineEnded(rows: number): void {
-    if (this.end > this.head) this.nextRowCounts[this.end - 1] = rows;
-  }
-
-  kind(index: number): CutKind {
-    return this.kinds[index]! as CutKind;
-  }
-
-  /** Forget the entries before `index`. */
-  dropBefore(index: number): void {
-    this.head = index;
-  }
-
-  clear(): void {
-    this.head = 0;
-    this.end = 0;
-  }
-
-  private makeRoom(): void {
-    const live = this.end - this.head;
-    if (this.head >= live) {
-      this.offsets.copyWithin(0, this.head, this.end);
-      this.rowCounts.copyWithin(0, this.head, this.end);
-      this.lineCounts.copyWithin(0, this.head, this.end);
-      this.nextRowCounts.copyWithin(0, this.head, this.end);
-      this.kinds.copyWithin(0, this.head, this.end);
-    } else {
-      const size = this.offsets.length * 2;
-      this.offsets = grow(this.offsets, size, this.head, this.end);
-      this.rowCounts = grow(this.rowCounts, size, this.head, this.end);
-      this.lineCounts = grow(this.lineCounts, size, this.head, this.end);
-      this.nextRowCounts = grow(this.nextRowCounts, size, this.head, this.end);
-      const kinds = new Uint8Array(size);
-      kinds.set(this.kinds.subarray(this.head, this.end));
-      this.kinds = kinds;
-    }
-    this.head = 0;
-    this.end = live;
-  }
-}
-
-function grow(array: Float64Array<ArrayBuffer>, size: number, from: number, to: number): Float64Array<ArrayBuffer> {
-  const bigger = new Float64Array(size);
-  bigger.set(array.subarray(from, to));
-  return bigger;
-}
+const SGR_FINAL = 0x6d;
 
 /**
  * Follows output byte by byte the way xterm's UTF-8 decoder and escape-sequence parser
@@ -150,10 +53,15 @@ export class PlainTextScanner {
   /** The last noted line end waits for the end of the line after it. */
   private awaitingNextLine = false;
   private lineWidth = 0;
-  private attributes = CutKind.AsAtStart;
-  /** In a plain run, inside `ESC [`: whether the parameters so far are only zeros and separators. */
-  private sgrIsReset = true;
+  /** The run's SGR sequences, to write after a cut so the attributes there are exact. */
+  private replay = new SgrReplay();
+  /** What a cut at the next line end writes first (undefined: not known), while no SGR changes it. */
+  private notedPrefix: Uint8Array | undefined;
+  private notedPrefixValid = false;
+  /** Inside `ESC [`: whether it is still an SGR sequence (digits, `;`, `:`), and its parameters. */
   private sgrPlain = true;
+  private readonly sgrParameters: number[] = [];
+  private sgrLength = 0;
   /** Line ends of the current plain run. */
   readonly lineEnds = new LineEndLog();
   /** Offset in the run just after the byte being scanned. */
@@ -187,7 +95,8 @@ export class PlainTextScanner {
     this.awaitingNextLine = false;
     this.lineWidth = 0;
     // Whatever attributes the terminal has now stay until the run's first SGR.
-    this.attributes = CutKind.AsAtStart;
+    this.replay = new SgrReplay();
+    this.notedPrefixValid = false;
     this.lineEnds.clear();
   }
 
@@ -289,8 +198,8 @@ export class PlainTextScanner {
         this.crPending = false;
         this.notPlain();
       }
-      this.sgrIsReset = true;
       this.sgrPlain = true;
+      this.sgrLength = 0;
       return;
     }
     if (code >= 0x80 && code <= 0x9f) {
@@ -353,10 +262,10 @@ export class PlainTextScanner {
       this.lineEnds.nextLineEnded(this.rows);
       this.awaitingNextLine = false;
     }
-    if (this.noteEvery > 0 && (this.attributes === CutKind.None || this.at - this.lastNoted < this.noteEvery)) return;
+    if (this.noteEvery > 0 && (this.at - this.lastNoted < this.noteEvery || !this.cutPrefix())) return;
     this.lastNoted = this.at;
     this.awaitingNextLine = true;
-    this.lineEnds.push(this.at, this.rows, this.lines, this.attributes);
+    this.lineEnds.push(this.at, this.rows, this.lines, this.cutPrefix());
   }
 
   private escape(code: number): void {
@@ -376,23 +285,33 @@ export class PlainTextScanner {
   private csi(code: number): void {
     if (code >= 0x40 && code <= 0x7e) {
       this.vt = Vt.Ground;
-      if (code === 0x6d && this.sgrPlain) {
-        this.attributes = this.sgrIsReset ? CutKind.AfterReset : CutKind.None;
+      if (code === SGR_FINAL && this.sgrPlain) {
+        this.sgrDone();
       } else {
         this.notPlain();
       }
       return;
     }
-    if (code >= 0x30 && code <= 0x39) {
-      if (code !== 0x30) this.sgrIsReset = false;
-    } else if (code === 0x3b) {
-      // A separator: zeros and separators only still mean "reset".
-    } else if (code === 0x3a) {
-      this.sgrIsReset = false;
+    if ((code >= 0x30 && code <= 0x39) || code === 0x3b || code === 0x3a) {
+      this.sgrParameters[this.sgrLength++] = code;
     } else {
       this.sgrPlain = false;
       if (code > 0x7f) this.vt = Vt.Unknown;
     }
+  }
+
+  private sgrDone(): void {
+    this.replay.add(this.sgrParameters, this.sgrLength);
+    this.notedPrefixValid = false;
+  }
+
+  /** What a cut at this line end writes first; undefined when the attributes are not known. */
+  private cutPrefix(): Uint8Array | undefined {
+    if (!this.notedPrefixValid) {
+      this.notedPrefix = this.replay.sequence();
+      this.notedPrefixValid = true;
+    }
+    return this.notedPrefix;
   }
 
   private c1(code: number): void {

@@ -122,7 +122,7 @@ export class PaneSession implements PaneStreamSink {
 
   receivePaneEvent(event: PaneEvent): void {
     if (event.name === 'pane.skipped') {
-      // Lines that would have scrolled out unseen were not sent (the engine resets the attributes they left).
+      // Lines that would have scrolled out unseen were not sent (the engine sets the attributes they left).
       this.skippedBytes += event.payload.bytes;
       return;
     }
