@@ -175,9 +175,11 @@ export class PaneDelivery {
 
   /** A key from the user. During a flood (Ctrl+C, q), what is in flight already is all that stays ahead of it. */
   userInput(): void {
-    if (this.window.outstanding <= FLOODING_BYTES) return;
-    this.inputDuringFloodAt = performance.now();
+    // A flood being skipped is paced, so little is outstanding; it is a flood all the same.
+    if (this.window.outstanding <= FLOODING_BYTES && !this.paced()) return;
     this.skipUnseen(0);
+    this.inputDuringFloodAt = performance.now();
+    this.batcher.flushNow();
     this.limitReadAhead();
   }
 
@@ -204,7 +206,9 @@ export class PaneDelivery {
 
   /** A flood is being skipped and goes on: the client gets a frame per display frame (FloodPace). */
   private paced(): boolean {
-    return this.skip.skipping && performance.now() - this.lastOutputAt < PACE_WHILE_OUTPUT_WITHIN_MS;
+    const now = performance.now();
+    // After a key into the flood (Ctrl+C, q) what is left goes at full speed: the prompt is next.
+    return this.skip.skipping && now - this.lastOutputAt < PACE_WHILE_OUTPUT_WITHIN_MS && now - this.inputDuringFloodAt >= NO_READ_AHEAD_AFTER_INPUT_MS;
   }
 
   /** The client is behind on the output: its window is full, or it is paced through a flood. */
