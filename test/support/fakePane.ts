@@ -1,6 +1,6 @@
 import type { Block, TerminalState } from '../../src/shared/blocks';
 import { toDisposable, type Disposable } from '../../src/shared/events';
-import type { AgentPane, PaneWatcher } from '../../src/main/agent/agentPane';
+import type { AgentPane, PaneWatcher, TypeCommandOptions } from '../../src/main/agent/agentPane';
 import type { BlockOutput } from '../../src/main/blocks/mirror/blockOutputs';
 import { untilTrue } from './untilTrue';
 
@@ -47,9 +47,16 @@ export class FakePane implements AgentPane {
   /** The environment each typed command was given, in order. */
   readonly typedEnv: (Readonly<Record<string, string>> | undefined)[] = [];
 
-  typeCommand(command: string, env?: Readonly<Record<string, string>>): void {
+  /** What the runner did between typing a line and pressing Enter (`beforeEnter`), by command. */
+  readonly beforeEnter: string[] = [];
+
+  typeCommand(command: string, { env, beforeEnter }: TypeCommandOptions = {}): void {
     this.typed.push(command);
     this.typedEnv.push(env);
+    if (beforeEnter) {
+      beforeEnter();
+      this.beforeEnter.push(command);
+    }
   }
 
   interrupt(): void {

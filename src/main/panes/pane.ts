@@ -3,6 +3,7 @@ import type { Block, TerminalState } from '../../shared/blocks';
 import { DisposableStore, Emitter, type Disposable } from '../../shared/events';
 import type { Events, NoticeEnd, PaneInfo } from '../../shared/protocol';
 import type { BlockOutput } from '../blocks/mirror/blockOutputs';
+import { latencyMarks } from '../log/latencyMarks';
 import { PtyThrottle } from '../pty/flowControl';
 import { PaneDelivery, type PaneListener } from './paneDelivery';
 import type { PaneOptions } from './paneOptions';
@@ -185,6 +186,7 @@ export class Pane {
     this.noteKeyForPager();
     const { toShell, requests, refusal } = this.input.fromUser(data);
     this.toShell(toShell, true);
+    if (latencyMarks.on) latencyMarks.mark('input-written', { pane: this.id });
     this.input.dispatch(requests);
     // Its cause is gone once a command starts there (the line was dealt with) or a run takes the pane.
     if (refusal) this.notice('warning', refusal, { ends: ['command', 'run-start'] });
@@ -192,10 +194,15 @@ export class Pane {
 
   /**
    * Types a whole command at the prompt and presses Enter, as if the user had (a plan step).
-   * `env` goes to the shell integration, which exports it for this command line alone.
+   * The line goes first, so the shell echoes it while what must be in place before Enter is
+   * done: `env` written for the shell integration (which exports it for this command line
+   * alone), then `beforeEnter`.
    */
-  typeCommand(command: string, env?: Readonly<Record<string, string>>): void {
+  typeCommand(command: string, { env, beforeEnter }: { env?: Readonly<Record<string, string>>; beforeEnter?: () => void } = {}): void {
     if (!this.process.running) return;
+    const { line, enter } = this.input.commandKeys(command, this.stream.mirror.bracketedPasteMode);
+    this.toShell(line, false);
+    latencyMarks.mark('step-line-written', { pane: this.id });
     if (env && this.stream.integration) {
       try {
         this.stepEnv.write(env);
@@ -203,7 +210,9 @@ export class Pane {
         this.options.log?.warning('pane', `pane ${this.id}: the step's environment could not be written; it runs without it`, error);
       }
     }
-    this.toShell(this.input.commandKeys(command, this.stream.mirror.bracketedPasteMode), false);
+    beforeEnter?.();
+    this.toShell(enter, false);
+    latencyMarks.mark('step-enter-written', { pane: this.id });
     this.commandTypedEvent.fire(command);
   }
 
@@ -335,6 +344,7 @@ export class Pane {
 
   /** Output of the shell (or a notice line of ours): read for marks, then on to the client. */
   private receive(chunk: Uint8Array): void {
+    if (latencyMarks.on) latencyMarks.mark('output-read', { pane: this.id, offset: this.stream.offset + chunk.length });
     this.stream.push(chunk);
     this.delivery.output(chunk);
   }

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Pane } from '../../../src/main/panes/pane';
 import { makeTempDir, removeDir, SHELLS, writeFiles, type ShellName } from '../harness/shellSession';
@@ -56,5 +58,44 @@ describe.each(['bash', 'zsh', 'fish'] as ShellName[])('Pane with %s', (shell) =>
     const output = await pane.outputOf(first!.id);
     expect(output?.text).toContain('hello from Tandem');
     expect(states).toContain('EXECUTING');
+  });
+});
+
+describe.each(['bash', 'zsh', 'fish'] as ShellName[])('A plan step typed into a %s pane', (shell) => {
+  it("goes in as its line, then the step's environment and the look before Enter, then Enter", async () => {
+    home = makeTempDir(`pane-step-${shell}`);
+    writeFiles(home, { '.config/fish/config.fish': 'set -g fish_greeting\n' });
+    pane = new Pane({
+      id: 8,
+      shellPath: SHELLS[shell],
+      cwd: home,
+      cols: 120,
+      rows: 30,
+      scrollback: 1_000,
+      integration: true,
+      login: true,
+      env: { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8' },
+    });
+    pane.attach({ output: () => {}, event: () => {} });
+    pane.start();
+    await waitUntil(() => pane!.state === 'PROMPT', 'the first prompt');
+
+    const marker = join(home, 'ran');
+    const command = `touch ${marker} && echo "step-env=[$TANDEM_STEP_TEST]"`;
+    let ranBeforeEnter: boolean | undefined;
+    pane.typeCommand(command, {
+      env: { TANDEM_STEP_TEST: 'from-the-step' },
+      beforeEnter: () => {
+        // The shell has the line by now; it must not run it before Enter comes.
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+        ranBeforeEnter = existsSync(marker);
+      },
+    });
+    await waitUntil(() => pane!.blocks().some((block) => block.endedAt !== undefined) && pane!.state === 'PROMPT', 'the step to finish');
+
+    expect(ranBeforeEnter).toBe(false);
+    const [block] = pane.blocks();
+    expect(block).toMatchObject({ command, exitCode: 0 });
+    expect((await pane.outputOf(block!.id))?.text).toContain('step-env=[from-the-step]');
   });
 });
