@@ -47,16 +47,16 @@ export class FakePane implements AgentPane {
   /** The environment each typed command was given, in order. */
   readonly typedEnv: (Readonly<Record<string, string>> | undefined)[] = [];
 
-  /** What the runner did between typing a line and pressing Enter (`beforeEnter`), by command. */
-  readonly beforeEnter: string[] = [];
+  /** Commands whose `beforeTyping` ran, in order (right before they were typed). */
+  readonly beforeTyping: string[] = [];
 
-  typeCommand(command: string, { env, beforeEnter }: TypeCommandOptions = {}): void {
+  typeCommand(command: string, { env, beforeTyping }: TypeCommandOptions = {}): void {
+    if (beforeTyping) {
+      beforeTyping();
+      this.beforeTyping.push(command);
+    }
     this.typed.push(command);
     this.typedEnv.push(env);
-    if (beforeEnter) {
-      beforeEnter();
-      this.beforeEnter.push(command);
-    }
   }
 
   interrupt(): void {

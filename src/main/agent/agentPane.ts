@@ -7,7 +7,7 @@ export type { PaneWatcher };
 
 export interface TypeCommandOptions {
   env?: Readonly<Record<string, string>>;
-  beforeEnter?: () => void;
+  beforeTyping?: () => void;
 }
 
 /**
@@ -33,7 +33,7 @@ export interface AgentPane {
   /**
    * Types a whole command at the prompt and presses Enter, as if the user had; `env` is
    * exported for that command line alone (with shell integration; without, it is not set).
-   * `beforeEnter` runs once the line is typed, before Enter.
+   * `beforeTyping` runs right before the keys are written.
    */
   typeCommand(command: string, options?: TypeCommandOptions): void;
   /** Ctrl+C. */

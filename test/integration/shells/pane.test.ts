@@ -62,7 +62,7 @@ describe.each(['bash', 'zsh', 'fish'] as ShellName[])('Pane with %s', (shell) =>
 });
 
 describe.each(['bash', 'zsh', 'fish'] as ShellName[])('A plan step typed into a %s pane', (shell) => {
-  it("goes in as its line, then the step's environment and the look before Enter, then Enter", async () => {
+  it("gets the step's environment, and what runs right before it is typed sees the world before the command", async () => {
     home = makeTempDir(`pane-step-${shell}`);
     writeFiles(home, { '.config/fish/config.fish': 'set -g fish_greeting\n' });
     pane = new Pane({
@@ -82,18 +82,18 @@ describe.each(['bash', 'zsh', 'fish'] as ShellName[])('A plan step typed into a 
 
     const marker = join(home, 'ran');
     const command = `touch ${marker} && echo "step-env=[$TANDEM_STEP_TEST]"`;
-    let ranBeforeEnter: boolean | undefined;
+    let ranBeforeTyping: boolean | undefined;
     pane.typeCommand(command, {
       env: { TANDEM_STEP_TEST: 'from-the-step' },
-      beforeEnter: () => {
-        // The shell has the line by now; it must not run it before Enter comes.
+      beforeTyping: () => {
+        // Time enough for a shell that already had the keys to run them.
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
-        ranBeforeEnter = existsSync(marker);
+        ranBeforeTyping = existsSync(marker);
       },
     });
     await waitUntil(() => pane!.blocks().some((block) => block.endedAt !== undefined) && pane!.state === 'PROMPT', 'the step to finish');
 
-    expect(ranBeforeEnter).toBe(false);
+    expect(ranBeforeTyping).toBe(false);
     const [block] = pane.blocks();
     expect(block).toMatchObject({ command, exitCode: 0 });
     expect((await pane.outputOf(block!.id))?.text).toContain('step-env=[from-the-step]');

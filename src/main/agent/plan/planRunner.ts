@@ -291,8 +291,8 @@ export class PlanRunner {
       env: this.deps.stepEnv?.(step),
       onDetail: (detail) => this.apply({ kind: 'progress', stepId, detail }),
       onBlockStarted: (block) => this.apply({ kind: 'block-started', stepId, blockId: block.id }),
-      // After the line is typed (the shell echoes it meanwhile) and before Enter runs it.
-      beforeEnter: () => (ownFiles.before = this.deps.ownFiles?.snapshot()),
+      // When the step is typed (not while it waits for its prompt: what runs there is not the step).
+      beforeTyping: () => (ownFiles.before = this.deps.ownFiles?.snapshot()),
       onTyped: () => this.echoFirst.keysWritten(),
       onEchoed: () => this.echoFirst.echoed(),
     });

@@ -31,8 +31,8 @@ export interface StepRunOptions {
   /** Progress for the plan view: "waiting for the prompt", "timed out: interrupted" ... */
   onDetail?(detail: string | undefined): void;
   onBlockStarted?(block: Block): void;
-  /** The line is typed and Enter not yet pressed: what must see the world as it was before the command (a look at Tandem's own files). */
-  beforeEnter?(): void;
+  /** Right before the keys: what must see the world as it was before the command (a look at Tandem's own files). */
+  beforeTyping?(): void;
   /** The keys were written to the shell. */
   onTyped?(): void;
   /** The shell answered them: the first output after them, or the command's start. */
@@ -116,7 +116,7 @@ export class StepRunner {
         if (this.typed) return;
         this.typed = true;
         // Type first: the panel's update can wait a moment, the shell should not.
-        this.pane.typeCommand(this.command, { env: this.options.env, beforeEnter: this.options.beforeEnter });
+        this.pane.typeCommand(this.command, { env: this.options.env, beforeTyping: this.options.beforeTyping });
         this.options.onTyped?.();
         this.options.onDetail?.(undefined);
         timers.push(setTimeout(onTimeout, this.options.timeoutMs));
