@@ -134,24 +134,24 @@ function reportSteps(report, { approveToEcho, rawEcho, markToModel, echoes, pane
       `${fmt(approve)}; agent.step approve sent → the pane's Output frames hold the typed command's echo. ` +
       `Raw: ${fmt(limit)}, the same kind of line written to a bash in node-pty until its echo is read`,
   });
-  const toKeys = summary(hops.toKeys);
+  const toLine = summary(hops.toLine);
   report.absolute({
-    name: 'agent: approve received → keys in the pty, p95',
-    value: toKeys.p95,
+    name: 'agent: approve received → line in the pty, p95',
+    value: toLine.p95,
     unit: 'ms',
     limit: 1,
-    note: `${fmt(toKeys)}; the engine's marks: the agent.step request read from the WebSocket (before it is parsed) → the step's command and Enter written to the pty (the plan's state, the step's environment file, the look at Tandem's own files, the keys)`,
+    note: `${fmt(toLine)}; the engine's marks: the agent.step request read from the WebSocket (before it is parsed) → the step's line written to the pty (the plan's state, the step's environment file, the look at Tandem's own files, the line; Enter follows its echo)`,
   });
   const toEcho = summary(hops.toEcho);
   report.delta({
-    name: 'agent: keys in the pty → echo read, p95',
+    name: 'agent: line in the pty → echo read, p95',
     value: toEcho.p95,
     unit: 'ms',
     ref: limit.p95,
     refName: 'raw pty p95',
     maxDelta: 1,
     note:
-      `${fmt(toEcho)}; the engine's marks: the keys written → the pty read that holds their echo. The shell's own time, plus whatever holds the engine's ` +
+      `${fmt(toEcho)}; the engine's marks: the line written → the pty read that holds its echo. The shell's own time, plus whatever holds the engine's ` +
       `main thread meanwhile (nothing: the panel's update and the audit lines wait for the echo)`,
   });
   const toFrame = summary(hops.toFrame);
@@ -175,15 +175,15 @@ function reportSteps(report, { approveToEcho, rawEcho, markToModel, echoes, pane
 /** Each measured step's hops inside the engine, from its latency marks (ms). */
 function stepHops(marks, paneId, echoes) {
   const decisions = marks.all('step-decision');
-  const typed = marks.all('step-keys-written', paneId);
-  const hops = { toKeys: [], toEcho: [], toFrame: [] };
+  const lines = marks.all('step-line-written', paneId);
+  const hops = { toLine: [], toEcho: [], toFrame: [] };
   for (const { approval, end } of echoes) {
     const decision = decisions[approval];
-    const keys = typed[approval];
-    if (!decision || !keys) throw new Error(`the engine's marks lack approval ${approval} (${decisions.length} decisions, ${typed.length} steps typed)`);
+    const line = lines[approval];
+    if (!decision || !line) throw new Error(`the engine's marks lack approval ${approval} (${decisions.length} decisions, ${lines.length} lines typed)`);
     const { readAt, toFrame } = marks.outputHop(paneId, end);
-    hops.toKeys.push(keys.at - decision.at);
-    hops.toEcho.push(readAt - keys.at);
+    hops.toLine.push(line.at - decision.at);
+    hops.toEcho.push(readAt - line.at);
     hops.toFrame.push(toFrame);
   }
   return hops;

@@ -4,10 +4,10 @@ import { writeFileSync } from 'node:fs';
  * Where a keystroke or a plan step is on its way through the engine:
  * - `input`: an Input frame from the client; `input-written`: its bytes written to the pty
  * - `step-decision`: an `agent.step` request arrived (before it is parsed);
- *   `step-keys-written`: the step's command and Enter written to the pty
+ *   `step-line-written`: the step's line written to the pty; `step-enter-written`: its Enter, once the line was echoed
  * - `output-read`: a chunk read from the pty; `output-sent`: an Output frame handed to the transport
  */
-export type LatencyMarkKind = 'input' | 'input-written' | 'step-decision' | 'step-keys-written' | 'output-read' | 'output-sent';
+export type LatencyMarkKind = 'input' | 'input-written' | 'step-decision' | 'step-line-written' | 'step-enter-written' | 'output-read' | 'output-sent';
 
 /**
  * One mark: `at` on the clock every Node process on the machine shares (performance.timeOrigin

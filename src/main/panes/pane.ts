@@ -5,6 +5,7 @@ import type { Events, NoticeEnd, PaneInfo } from '../../shared/protocol';
 import type { BlockOutput } from '../blocks/mirror/blockOutputs';
 import { latencyMarks } from '../log/latencyMarks';
 import { PtyThrottle } from '../pty/flowControl';
+import { EnterAfterEcho } from './enterAfterEcho';
 import { PaneDelivery, type PaneListener } from './paneDelivery';
 import type { PaneOptions } from './paneOptions';
 import { clampSize } from './paneSize';
@@ -33,6 +34,7 @@ export class Pane {
   private readonly stream: PaneStream;
   private readonly delivery: PaneDelivery;
   private readonly input: PromptInput;
+  private readonly typing: EnterAfterEcho;
   private readonly exitedEvent = new Emitter<void>();
   private readonly commandTypedEvent = new Emitter<string>();
   private size: { cols: number; rows: number };
@@ -61,6 +63,7 @@ export class Pane {
       programReadsKeys: () => this.stream.mirror.isAlternateScreen || this.process.foregroundPager() !== undefined,
       requested: onPromptRequest && ((request) => onPromptRequest(this.id, request)),
     });
+    this.typing = new EnterAfterEcho((keys) => this.toShell(keys, false), (keys) => this.write(keys));
     this.wireShell();
     this.wireStream();
   }
@@ -178,7 +181,7 @@ export class Pane {
 
   /** Keyboard and paste input from the user. `# ` lines at a prompt go to the agent instead. */
   write(data: Uint8Array | string): void {
-    if (!this.process.running) return;
+    if (!this.process.running || this.typing.hold(data)) return;
     this.delivery.userInput();
     // Before the write: once the key is in, the pager may quit and the shell take the
     // terminal back before a look after it (on a loaded machine it did). It looks at /proc
@@ -195,22 +198,21 @@ export class Pane {
   /**
    * Types a whole command at the prompt and presses Enter, as if the user had (a plan step).
    * First `env` is written for the shell integration (which exports it for this command line
-   * alone) and `beforeTyping` runs; then the keys go in one write. (Enter a moment after the
-   * line made bash echo the line 1.3 ms later instead of 0.2: it held the echo until Enter.)
+   * alone) and `beforeTyping` runs; then the line is typed, and Enter pressed once the shell
+   * has echoed it (EnterAfterEcho).
    */
   typeCommand(command: string, { env, beforeTyping }: { env?: Readonly<Record<string, string>>; beforeTyping?: () => void } = {}): void {
     if (!this.process.running) return;
     if (env && this.stream.integration) {
-      try {
-        this.stepEnv.write(env);
-      } catch (error) {
-        this.options.log?.warning('pane', `pane ${this.id}: the step's environment could not be written; it runs without it`, error);
-      }
+      this.stepEnv.write(env, (error) => this.options.log?.warning('pane', `pane ${this.id}: the step's environment could not be written; it runs without it`, error));
     }
     beforeTyping?.();
-    this.toShell(this.input.commandKeys(command, this.stream.mirror.bracketedPasteMode), false);
-    latencyMarks.mark('step-keys-written', { pane: this.id });
-    this.commandTypedEvent.fire(command);
+    const { line, enter } = this.input.commandKeys(command, this.stream.mirror.bracketedPasteMode);
+    this.typing.type(line, enter, () => {
+      latencyMarks.mark('step-enter-written', { pane: this.id });
+      this.commandTypedEvent.fire(command);
+    });
+    latencyMarks.mark('step-line-written', { pane: this.id });
   }
 
   /** Send SIGINT to the foreground job the way Ctrl+C does. */
@@ -269,6 +271,7 @@ export class Pane {
   close(): Promise<void> {
     if (this.closed) return Promise.resolve();
     this.closed = true;
+    this.typing.dispose();
     this.stream.stop();
     this.delivery.discardPending();
     // Whoever watches the shell (a plan step running in it) hears that it is gone.
@@ -344,6 +347,7 @@ export class Pane {
     if (latencyMarks.on) latencyMarks.mark('output-read', { pane: this.id, offset: this.stream.offset + chunk.length });
     this.stream.push(chunk);
     this.delivery.output(chunk);
+    this.typing.output();
   }
 
   private toShell(data: Uint8Array | string, fromUser: boolean): void {
@@ -354,6 +358,7 @@ export class Pane {
 
   private markExited(exit: ShellExit): void {
     const { exitCode, signal } = exit;
+    this.typing.dispose();
     this.tracker.shellExited(signal ? undefined : exitCode, this.stream.offset);
     this.delivery.flushAll();
     this.exitedEvent.fire();
