@@ -97,11 +97,12 @@ describe('PlanRunner', () => {
     await untilTrue(() => runner.waitingForUser, 'the step waits for the user');
     const shown = changed.mock.calls.length;
     runner.stepAction('p1s1', 'approve');
-    await pane.typedCount(1);
-    // A few turns of the event loop: nothing but the keys went out.
-    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+    // The step is typed within the decision's own microtasks; no timer has run, nothing else went out.
+    for (let hop = 0; hop < 20; hop++) await Promise.resolve();
+    expect(pane.typed).toEqual(['touch notes.txt']);
     expect(changed.mock.calls.length).toBe(shown);
     expect(events(audit)).toEqual(['proposed 1']);
+    // The shell answers: everything that waited goes.
     pane.print();
     await untilTrue(() => changed.mock.calls.length > shown, 'the panel updated after the echo');
     // Everything that waited, once, in order.
