@@ -20,15 +20,19 @@ function setup() {
 }
 
 describe('EnterAfterEcho', () => {
-  it('types the line, and presses Enter once the shell has echoed it', () => {
+  it('types the line, and presses Enter once the shell has echoed it, on the next check phase (after the echo is sent on)', async () => {
     const { typing, toShell, events } = setup();
     typing.type('ls -la', '\r', () => events.push('pressed'));
     expect(toShell).toEqual(['ls -la']);
     expect(typing.waiting).toBe(true);
     typing.output();
+    typing.output();
+    expect(toShell).toEqual(['ls -la']);
+    await vi.advanceTimersToNextTimerAsync();
     expect(toShell).toEqual(['ls -la', '\r']);
     expect(events).toEqual(['pressed']);
     typing.output();
+    await vi.advanceTimersByTimeAsync(100);
     expect(toShell).toEqual(['ls -la', '\r']);
   });
 
@@ -42,13 +46,14 @@ describe('EnterAfterEcho', () => {
     expect(events).toEqual(['pressed']);
   });
 
-  it("holds the user's keys while Enter waits, and sends them after it, in order", () => {
+  it("holds the user's keys while Enter waits, and sends them after it, in order", async () => {
     const { typing, toShell } = setup();
     typing.type('git status', '\r', () => undefined);
     expect(typing.hold('x')).toBe(true);
+    typing.output();
     expect(typing.hold('\x03')).toBe(true);
     expect(toShell).toEqual(['git status']);
-    typing.output();
+    await vi.advanceTimersToNextTimerAsync();
     expect(toShell).toEqual(['git status', '\r', 'user:x', 'user:\x03']);
     expect(typing.hold('y')).toBe(false);
   });
@@ -65,6 +70,7 @@ describe('EnterAfterEcho', () => {
     const { typing, toShell, events } = setup();
     typing.type('sleep 1', '\r', () => events.push('pressed'));
     typing.hold('q');
+    typing.output();
     typing.dispose();
     await vi.advanceTimersByTimeAsync(100);
     typing.output();

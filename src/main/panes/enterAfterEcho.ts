@@ -12,7 +12,7 @@ type Keys = Uint8Array | string;
  * command line.
  */
 export class EnterAfterEcho {
-  private pending: { enter: string; pressed: () => void; timer: NodeJS.Timeout } | undefined;
+  private pending: { enter: string; pressed: () => void; timer: NodeJS.Timeout; soon?: NodeJS.Immediate } | undefined;
   private held: Keys[] = [];
 
   /** `write`: keys to the shell; `userKeys`: the user's held keys, once Enter is in. */
@@ -37,9 +37,14 @@ export class EnterAfterEcho {
     this.pending = { enter, pressed, timer: setTimeout(() => this.press(), ECHO_WAIT_MS) };
   }
 
-  /** Output from the shell: the line's echo. */
+  /**
+   * Output from the shell: the line's echo. Enter follows on the next check phase, after the
+   * output batcher has sent the echo on: the shell's work on Enter (its binding, a fork or
+   * two) must not compete with that.
+   */
   output(): void {
-    this.press();
+    if (!this.pending || this.pending.soon) return;
+    this.pending.soon = setImmediate(() => this.press());
   }
 
   /** The user's keys: held while Enter waits (true), else theirs to write (false). */
@@ -51,7 +56,7 @@ export class EnterAfterEcho {
 
   /** The shell is gone: nothing more goes to it. */
   dispose(): void {
-    if (this.pending) clearTimeout(this.pending.timer);
+    if (this.pending) this.cancelTimers(this.pending);
     this.pending = undefined;
     this.held = [];
   }
@@ -60,11 +65,16 @@ export class EnterAfterEcho {
     const pending = this.pending;
     if (!pending) return;
     this.pending = undefined;
-    clearTimeout(pending.timer);
+    this.cancelTimers(pending);
     this.write(pending.enter);
     pending.pressed();
     const held = this.held;
     this.held = [];
     for (const keys of held) this.userKeys(keys);
+  }
+
+  private cancelTimers(pending: { timer: NodeJS.Timeout; soon?: NodeJS.Immediate }): void {
+    clearTimeout(pending.timer);
+    if (pending.soon) clearImmediate(pending.soon);
   }
 }
