@@ -1,20 +1,22 @@
 // 5. The agent, against a scripted model (lib/modelStub.js) on 127.0.0.1, driven over the
 // engine's WebSocket by a Node client (no UI). Everything is timed on this process's clock:
 // the client's frames and events and the stub's requests alike.
-//   - approve → the step's command echoed in the pane, vs the same line typed into a raw pty
+//   - approve → the step's command echoed in the pane, vs the same line typed into a raw pty,
+//     and that time split into the engine's hops by its latency marks
 //   - the step's OSC 133 D mark seen by the client → the tool result reaching the model
 //   - time to first token through the agent vs a direct SDK call to the same stub
 //   - the standing context's size after 50 commands vs the last 200 lines of raw output
-import { StringDecoder } from 'node:string_decoder';
 import Anthropic from '@anthropic-ai/sdk';
+import { Watch } from '../lib/agentWatch.js';
 import { EngineClient, atPrompt } from '../lib/engineClient.js';
 import { startModelStub, text, toolUse } from '../lib/modelStub.js';
+import { latencyMarksFile } from '../lib/latencyMarks.js';
 import { openRawPty } from '../lib/nodeEcho.js';
 import { measure } from '../lib/report.js';
 import { sleep, summary } from '../lib/stats.js';
 import { makeHome, startTandem } from '../lib/tandem.js';
 
-const REPETITIONS = 20;
+const REPETITIONS = Number(process.env.BENCH_AGENT_REPS ?? 20);
 const WARMUP = 2;
 /**
  * A model name the engine's catalog knows (context window, price), so nothing falls back to
@@ -27,13 +29,15 @@ const tokens = (chars) => Math.ceil(chars / 4);
 
 export async function agent(report) {
   const home = makeHome();
+  const marks = latencyMarksFile();
   let stub;
   let tandem;
   let client;
   let raw;
+  let steps;
   try {
     stub = await startModelStub();
-    tandem = await startTandem({ env: { ANTHROPIC_BASE_URL: stub.url, ANTHROPIC_API_KEY: 'bench-stub-key', TANDEM_MODEL: MODEL } });
+    tandem = await startTandem({ env: { ANTHROPIC_BASE_URL: stub.url, ANTHROPIC_API_KEY: 'bench-stub-key', TANDEM_MODEL: MODEL, ...marks.env } });
     client = await EngineClient.connect(tandem);
     const watch = new Watch(client);
     await client.request('hello', {});
@@ -43,8 +47,7 @@ export async function agent(report) {
     if (view.setupHint) throw new Error(`the agent sees no model: ${view.setupHint}`);
     raw = await openRawPty(home);
 
-    const steps = await measure(report, 'agent: approve → command in the shell', () => stepSamples(watch, stub, raw.channel, paneId));
-    if (steps) reportSteps(report, steps);
+    steps = await measure(report, 'agent: approve → command in the shell', () => stepSamples(watch, stub, raw.channel, paneId));
     const ttft = await measure(report, 'agent: time to first token', () => firstTokenSamples(watch, stub, paneId));
     if (ttft) reportFirstToken(report, ttft);
     const context = await measure(report, 'agent: standing context size', () => standingContext(watch, stub, client));
@@ -56,6 +59,9 @@ export async function agent(report) {
     await stub?.close();
     home.cleanup();
   }
+  // The engine writes its marks as it exits.
+  if (steps) await measure(report, 'agent: approve → command echoed', () => reportSteps(report, steps, marks.read()));
+  marks.cleanup();
 }
 
 // ── 1 + 2: a plan step, approved ──────────────────────────────────────────────────────
@@ -71,6 +77,8 @@ async function stepSamples(watch, stub, rawChannel, paneId) {
   const approveToEcho = [];
   const rawEcho = [];
   const markToModel = [];
+  /** Per measured step: its index among all approvals, and where its echo ends in the pane's stream. */
+  const echoes = [];
   for (let i = 0; i < REPETITIONS + WARMUP; i++) {
     const command = `echo bench-${i}`;
     const first = stub.requests.length + 1;
@@ -103,16 +111,18 @@ async function stepSamples(watch, stub, rawChannel, paneId) {
 
     if (i < WARMUP) continue;
     approveToEcho.push(echo.at - t0);
+    echoes.push({ approval: i, end: echo.byteEnd });
     rawEcho.push(r1 - r0);
     markToModel.push(followUp.receivedAt - mark.at);
     await sleep(20 + Math.random() * 20);
   }
-  return { approveToEcho, rawEcho, markToModel };
+  return { approveToEcho, rawEcho, markToModel, echoes, paneId };
 }
 
-function reportSteps(report, { approveToEcho, rawEcho, markToModel }) {
+function reportSteps(report, { approveToEcho, rawEcho, markToModel, echoes, paneId }, marks) {
   const approve = summary(approveToEcho);
   const limit = summary(rawEcho);
+  const hops = stepHops(marks, paneId, echoes);
   report.delta({
     name: 'agent: approve → command echoed, p95',
     value: approve.p95,
@@ -124,6 +134,34 @@ function reportSteps(report, { approveToEcho, rawEcho, markToModel }) {
       `${fmt(approve)}; agent.step approve sent → the pane's Output frames hold the typed command's echo. ` +
       `Raw: ${fmt(limit)}, the same kind of line written to a bash in node-pty until its echo is read`,
   });
+  const toLine = summary(hops.toLine);
+  report.absolute({
+    name: 'agent: approve received → line in the pty, p95',
+    value: toLine.p95,
+    unit: 'ms',
+    limit: 1,
+    note: `${fmt(toLine)}; the engine's marks: the agent.step request read from the WebSocket (before it is parsed) → the step's line written to the pty (the plan's state, the step's environment file, the look at Tandem's own files, the line; Enter follows its echo)`,
+  });
+  const toEcho = summary(hops.toEcho);
+  report.delta({
+    name: 'agent: line in the pty → echo read, p95',
+    value: toEcho.p95,
+    unit: 'ms',
+    ref: limit.p95,
+    refName: 'raw pty p95',
+    maxDelta: 1,
+    note:
+      `${fmt(toEcho)}; the engine's marks: the line written → the pty read that holds its echo. The shell's own time, plus whatever holds the engine's ` +
+      `main thread meanwhile (nothing: the panel's update and the audit lines wait for the echo)`,
+  });
+  const toFrame = summary(hops.toFrame);
+  report.absolute({
+    name: 'agent: echo read → Output frame sent, p95',
+    value: toFrame.p95,
+    unit: 'ms',
+    limit: 0.5,
+    note: `${fmt(toFrame)}; the engine's marks: the pty read that holds the echo → the Output frame that carries it handed to the WebSocket (marks, mirror, batcher)`,
+  });
   const mark = summary(markToModel);
   report.absolute({
     name: "agent: step's D mark → tool result at model, p95",
@@ -132,6 +170,23 @@ function reportSteps(report, { approveToEcho, rawEcho, markToModel }) {
     limit: 20,
     note: `${fmt(mark)}; the client reads the block's OSC 133 D mark → the model stub has read the request carrying the tool_result (both clocks in the bench process)`,
   });
+}
+
+/** Each measured step's hops inside the engine, from its latency marks (ms). */
+function stepHops(marks, paneId, echoes) {
+  const decisions = marks.all('step-decision');
+  const lines = marks.all('step-line-written', paneId);
+  const hops = { toLine: [], toEcho: [], toFrame: [] };
+  for (const { approval, end } of echoes) {
+    const decision = decisions[approval];
+    const line = lines[approval];
+    if (!decision || !line) throw new Error(`the engine's marks lack approval ${approval} (${decisions.length} decisions, ${lines.length} lines typed)`);
+    const { readAt, toFrame } = marks.outputHop(paneId, end);
+    hops.toLine.push(line.at - decision.at);
+    hops.toEcho.push(readAt - line.at);
+    hops.toFrame.push(toFrame);
+  }
+  return hops;
 }
 
 // ── 3: time to first token ────────────────────────────────────────────────────────────
@@ -271,87 +326,6 @@ function stripAnsi(text) {
     .replace(/\x1b[@-_]/g, '')
     .replace(/\r/g, '')
     .replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
-}
-
-// ── Watching the engine ───────────────────────────────────────────────────────────────
-
-/**
- * What the client has seen: each pane's output (with the arrival time of every frame, so a
- * match can be timed by the frame that completed it), the latest agent.conversation view and
- * every agent.delta. `until(check)` re-runs `check` on every frame and event.
- */
-class Watch {
-  view;
-  deltas = [];
-  #panes = new Map();
-  #checks = new Set();
-
-  constructor(client) {
-    this.client = client;
-    client.onOutput = (paneId, payload) => {
-      const at = performance.now();
-      const pane = this.output(paneId);
-      pane.text += pane.decoder.write(payload);
-      pane.arrivals.push({ end: pane.text.length, at });
-      this.#poke();
-    };
-    client.onEvent = (event, payload) => {
-      const at = performance.now();
-      if (event === 'agent.conversation') this.view = payload;
-      else if (event === 'agent.delta') this.deltas.push({ ...payload, at });
-      this.#poke();
-    };
-  }
-
-  output(paneId) {
-    let pane = this.#panes.get(paneId);
-    if (!pane) {
-      pane = { text: '', arrivals: [], decoder: new StringDecoder('utf8') };
-      this.#panes.set(paneId, pane);
-    }
-    return pane;
-  }
-
-  /** `needle` in the pane's output at or after `from`: { index, at (arrival of its last char) }. */
-  find(paneId, needle, from = 0) {
-    const pane = this.output(paneId);
-    const index = pane.text.indexOf(needle, from);
-    if (index < 0) return undefined;
-    const last = index + needle.length - 1;
-    return { index, at: pane.arrivals.find((frame) => frame.end > last).at };
-  }
-
-  atPrompt(paneId) {
-    return atPrompt(this.output(paneId).text.slice(-4_000));
-  }
-
-  /** The agent is idle and its last item is the finished assistant answer `answer`. */
-  idleAfter(answer) {
-    const last = this.view?.items.at(-1);
-    return this.view?.status === 'idle' && last?.role === 'assistant' && !last.streaming && last.text === answer;
-  }
-
-  until(check, ms, what) {
-    return new Promise((resolve, reject) => {
-      const entry = () => {
-        const value = check();
-        if (!value) return;
-        this.#checks.delete(entry);
-        clearTimeout(timer);
-        resolve(value);
-      };
-      const timer = setTimeout(() => {
-        this.#checks.delete(entry);
-        reject(new Error(`timed out after ${ms} ms waiting for ${what}${this.view ? ` (agent ${this.view.status}${this.view.statusDetail ? `: ${this.view.statusDetail}` : ''})` : ''}`));
-      }, ms);
-      this.#checks.add(entry);
-      entry();
-    });
-  }
-
-  #poke() {
-    for (const check of [...this.#checks]) check();
-  }
 }
 
 /** Each measurement starts from an empty conversation, whatever a failed one left behind. */

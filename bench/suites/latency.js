@@ -3,7 +3,7 @@
 // rounds, so load from elsewhere on the machine hits both alike.
 import { focusPane, waitForPrompt } from '../lib/browser.js';
 import { echoSamples } from '../lib/keys.js';
-import { engineEcho, rawPtyEcho } from '../lib/nodeEcho.js';
+import { interleavedEcho } from '../lib/nodeEcho.js';
 import { measure } from '../lib/report.js';
 import { sleep, summary } from '../lib/stats.js';
 import { makeHome } from '../lib/tandem.js';
@@ -17,22 +17,58 @@ const fmtShort = (s) => `p50 ${s.p50.toFixed(2)} / p95 ${s.p95.toFixed(2)} ms`;
 const fmt = (s) => `p50 ${s.p50.toFixed(2)} / p95 ${s.p95.toFixed(2)} / max ${s.max.toFixed(1)} ms (n=${s.n})`;
 
 export async function latency(report) {
+  const rows = (process.env.BENCH_LATENCY_ROWS ?? 'node,browser').split(',');
+  if (rows.includes('node')) await nodeEcho(report);
+  if (rows.includes('browser')) await browserEcho(report);
+}
+
+/** Echo in Node: the raw pty and the engine over its WebSocket, sampled in turn, and the engine's hops. */
+async function nodeEcho(report) {
   const home = makeHome();
-  const raw = await measure(report, 'echo: raw node-pty bash', () => rawPtyEcho(home, { count: SAMPLES }));
+  const echo = await measure(report, 'echo: raw node-pty bash / engine over WebSocket', () => interleavedEcho(home, { count: SAMPLES }));
   home.cleanup();
-  const engine = await measure(report, 'echo: engine over WebSocket', () => engineEcho({ count: SAMPLES }));
-  if (raw) report.info('echo raw node-pty bash p50', summary(raw).p50, 'ms', `${fmt(summary(raw))}; write a letter to the pty, read its echo, in Node`);
-  if (engine) {
-    report.delta({
-      name: 'echo engine over WebSocket p95',
-      value: summary(engine).p95,
-      ref: raw ? summary(raw).p95 : NaN,
-      refName: 'raw pty p95',
-      unit: 'ms',
-      maxDelta: 1,
-      note: `${fmt(summary(engine))}; Input frame → pane → pty → batcher → Output frame, Node ws client (no browser)`,
-    });
-  }
+  if (!echo) return;
+  const raw = summary(echo.raw);
+  const engine = summary(echo.engine);
+  report.info('echo raw node-pty bash p50', raw.p50, 'ms', `${fmt(raw)}; write a letter to the pty, read its echo, in Node`);
+  report.delta({
+    name: 'echo engine over WebSocket p95',
+    value: engine.p95,
+    ref: raw.p95,
+    refName: 'raw pty p95',
+    unit: 'ms',
+    maxDelta: 1,
+    note: `${fmt(engine)}; Input frame → pane → pty → batcher → Output frame, Node ws client (no browser); sampled in turn with the raw pty`,
+  });
+  const { toPty, toEcho, toFrame, outside } = echo.hops;
+  report.absolute({
+    name: 'echo: Input frame → key in the pty, p95',
+    value: summary(toPty).p95,
+    unit: 'ms',
+    limit: 0.3,
+    note: `${fmt(summary(toPty))}; the engine's marks: the Input frame decoded → its bytes written to the pty (the pane's input path)`,
+  });
+  report.delta({
+    name: 'echo: key in the pty → echo read, p95',
+    value: summary(toEcho).p95,
+    unit: 'ms',
+    ref: raw.p95,
+    refName: 'raw pty p95',
+    maxDelta: 0.5,
+    note: `${fmt(summary(toEcho))}; the engine's marks: the key written → the pty read that holds its echo (the shell's own time, and whatever held the engine's main thread)`,
+  });
+  report.absolute({
+    name: 'echo: echo read → Output frame sent, p95',
+    value: summary(toFrame).p95,
+    unit: 'ms',
+    limit: 0.5,
+    note: `${fmt(summary(toFrame))}; the engine's marks: the pty read → the Output frame handed to the WebSocket (marks, mirror, batcher)`,
+  });
+  report.info('echo: the WebSocket both ways, p50', summary(outside).p50, 'ms', `${fmt(summary(outside))}; each engine sample minus the three hops above: the client's send, the frame to the engine and back, the client's read`);
+}
+
+/** Echo in the browser: Tandem's page and the reference page, idle and while another pane floods. */
+async function browserEcho(report) {
   const pages = await measure(report, 'echo in the browser', () => measurePages());
   if (!pages) return;
   const { tandem, reference } = pages;

@@ -1,6 +1,6 @@
 import type { Block, TerminalState } from '../../src/shared/blocks';
 import { toDisposable, type Disposable } from '../../src/shared/events';
-import type { AgentPane, PaneWatcher } from '../../src/main/agent/agentPane';
+import type { AgentPane, PaneWatcher, TypeCommandOptions } from '../../src/main/agent/agentPane';
 import type { BlockOutput } from '../../src/main/blocks/mirror/blockOutputs';
 import { untilTrue } from './untilTrue';
 
@@ -47,7 +47,14 @@ export class FakePane implements AgentPane {
   /** The environment each typed command was given, in order. */
   readonly typedEnv: (Readonly<Record<string, string>> | undefined)[] = [];
 
-  typeCommand(command: string, env?: Readonly<Record<string, string>>): void {
+  /** Commands whose `beforeTyping` ran, in order (right before they were typed). */
+  readonly beforeTyping: string[] = [];
+
+  typeCommand(command: string, { env, beforeTyping }: TypeCommandOptions = {}): void {
+    if (beforeTyping) {
+      beforeTyping();
+      this.beforeTyping.push(command);
+    }
     this.typed.push(command);
     this.typedEnv.push(env);
   }

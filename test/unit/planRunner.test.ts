@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CommandRisks } from '../../src/main/agent/plan/commandRisks';
 import { Plan } from '../../src/main/agent/plan/plan';
-import { PlanRunner } from '../../src/main/agent/plan/planRunner';
+import { PlanRunner, type PlanRunnerDeps } from '../../src/main/agent/plan/planRunner';
 import { runCommandTool } from '../../src/main/agent/tools/runCommandTool';
 import type { GateDecision, ProposedCommand } from '../../src/main/safety/approval/approvalGate';
 import type { AuditRecord } from '../../src/main/safety/audit/auditEntry';
@@ -18,7 +18,7 @@ afterEach(() => {
 
 type Verdict = Partial<GateDecision>;
 
-function setup(options: { verdict?: (command: string) => Verdict; timeoutMs?: number } = {}) {
+function setup(options: { verdict?: (command: string) => Verdict; timeoutMs?: number; changed?: () => void; ownFiles?: PlanRunnerDeps['ownFiles'] } = {}) {
   const pane = new FakePane();
   const audit: AuditRecord[] = [];
   const grants: string[] = [];
@@ -50,7 +50,8 @@ function setup(options: { verdict?: (command: string) => Verdict; timeoutMs?: nu
     audit: (record) => audit.push(record),
     report: (step, run, ownFilesChanged) => runCommandTool.report(step, run, ownFilesChanged),
     executed: (step, cwd) => hooks.push(`${step.command} in ${cwd}`),
-    changed: () => undefined,
+    changed: options.changed ?? (() => undefined),
+    ownFiles: options.ownFiles,
   });
   const propose = (...commands: (string | { command: string; paneId: number })[]) => {
     commands.forEach((entry, index) => {
@@ -87,6 +88,76 @@ describe('PlanRunner', () => {
     expect(classify).toHaveBeenCalledOnce();
     expect(decided[0]?.risk).toBe(await classify.mock.results[0]!.value);
     expect(decided[0]?.proposed).toMatchObject({ command: 'touch notes.txt', cwd: pane.cwd, paneId: 1, planId: 'p1', step: 1 });
+  });
+
+  it('the panel and the audit trail hear of an approval once the typed step has echoed, not before', async () => {
+    const changed = vi.fn();
+    const { pane, audit, runner, propose } = setup({ changed });
+    const results = propose('touch notes.txt');
+    await untilTrue(() => runner.waitingForUser, 'the step waits for the user');
+    const shown = changed.mock.calls.length;
+    runner.stepAction('p1s1', 'approve');
+    // The step is typed within the decision's own microtasks; no timer has run, nothing else went out.
+    for (let hop = 0; hop < 20; hop++) await Promise.resolve();
+    expect(pane.typed).toEqual(['touch notes.txt']);
+    expect(changed.mock.calls.length).toBe(shown);
+    expect(events(audit)).toEqual(['proposed 1']);
+    // The shell answers: everything that waited goes.
+    pane.print();
+    await untilTrue(() => changed.mock.calls.length > shown, 'the panel updated after the echo');
+    // Everything that waited, once, in order.
+    expect(changed.mock.calls.length).toBe(shown + 1);
+    expect(events(audit)).toEqual(['proposed 1', 'approved 1']);
+    pane.complete(0);
+    await results;
+    expect(events(audit)).toEqual(['proposed 1', 'approved 1', 'executed 1']);
+  });
+
+  it('a decision that types nothing (the pane is busy) shows at once; the step waits for its prompt', async () => {
+    const changed = vi.fn();
+    const { pane, audit, runner, propose } = setup({ changed });
+    pane.state = 'EXECUTING';
+    const results = propose('make');
+    await untilTrue(() => runner.waitingForUser, 'the step waits for the user');
+    const shown = changed.mock.calls.length;
+    runner.stepAction('p1s1', 'approve');
+    await untilTrue(() => events(audit).includes('approved 1') && changed.mock.calls.length > shown, 'the approval shown and audited');
+    expect(pane.typed).toEqual([]);
+    pane.showPrompt();
+    await pane.typedCount(1);
+    pane.complete(0);
+    expect((await results)[0]?.isError).toBe(false);
+  });
+
+  it("looks at Tandem's own files right before the step is typed, not while it waits for its prompt, and reports what it changed", async () => {
+    const seen: string[][] = [];
+    let changedFiles: string[] = [];
+    const ownFiles = {
+      snapshot: () => {
+        seen.push([...pane.typed]);
+        return new Map([['policy.toml', 'before']]);
+      },
+      changedSince: () => changedFiles,
+    };
+    const { pane, plan, runner, propose } = setup({ ownFiles });
+    pane.state = 'EXECUTING';
+    const results = propose('python3 fix.py');
+    await untilTrue(() => runner.waitingForUser, 'the step waits for the user');
+    runner.stepAction('p1s1', 'approve');
+    // Not while the step waits for its prompt: whatever runs there now is not the step.
+    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual([]);
+    pane.showPrompt();
+    await pane.typedCount(1);
+    // Once, right before the keys (nothing typed yet when it looked).
+    expect(seen).toEqual([[]]);
+    expect(pane.beforeTyping).toEqual(['python3 fix.py']);
+    changedFiles = ['~/.config/tandem/policy.toml'];
+    pane.complete(0);
+    const [result] = await results;
+    expect(result).toMatchObject({ isError: true });
+    expect(result?.content).toContain("It changed Tandem's own files (~/.config/tandem/policy.toml)");
+    expect(plan.steps[0]).toMatchObject({ status: 'failed', detail: "changed Tandem's own files: ~/.config/tandem/policy.toml" });
   });
 
   it('runs what the gate allows without asking', async () => {

@@ -35,6 +35,26 @@ describe('StepRunner', () => {
     expect(step.details.at(-1)).toBeUndefined();
   });
 
+  it("says when its keys were written and when the shell first answered them (output, else the command's start)", async () => {
+    const pane = new FakePane();
+    const seen: string[] = [];
+    const hooks = { beforeTyping: () => seen.push(`before typing: [${pane.typed.join()}]`), onTyped: () => seen.push(`typed: [${pane.typed.join()}]`), onEchoed: () => seen.push('echoed') };
+    const step = start(pane, 'make', hooks);
+    expect(seen).toEqual(['before typing: []', 'typed: [make]']);
+    pane.print();
+    pane.print();
+    pane.complete(0);
+    await step.done;
+    expect(seen).toEqual(['before typing: []', 'typed: [make]', 'echoed']);
+
+    const quiet = new FakePane();
+    const quietSeen: string[] = [];
+    const second = start(quiet, 'true', { onEchoed: () => quietSeen.push('echoed') });
+    quiet.complete(0);
+    await second.done;
+    expect(quietSeen).toEqual(['echoed']);
+  });
+
   it('a non-zero exit is still a finished run; a block of another command is not its end', async () => {
     const pane = new FakePane();
     const step = start(pane, 'false');

@@ -5,6 +5,11 @@ import type { PaneWatcher } from '../panes/paneWatcher';
 
 export type { PaneWatcher };
 
+export interface TypeCommandOptions {
+  env?: Readonly<Record<string, string>>;
+  beforeTyping?: () => void;
+}
+
 /**
  * The part of a terminal pane the agent uses. The engine's Pane implements it; tests of
  * the step and plan runners use a fake.
@@ -28,8 +33,9 @@ export interface AgentPane {
   /**
    * Types a whole command at the prompt and presses Enter, as if the user had; `env` is
    * exported for that command line alone (with shell integration; without, it is not set).
+   * `beforeTyping` runs right before the keys are written.
    */
-  typeCommand(command: string, env?: Readonly<Record<string, string>>): void;
+  typeCommand(command: string, options?: TypeCommandOptions): void;
   /** Ctrl+C. */
   interrupt(): void;
   /** SIGKILL for the foreground job; false when there is none. */

@@ -10,6 +10,7 @@ import {
   type Params,
   type Results,
 } from '../../shared/protocol';
+import { latencyMarks } from '../log/latencyMarks';
 import type { PaneListener } from '../panes/pane';
 import { UserError, type Engine } from './engine';
 
@@ -48,6 +49,8 @@ export function nestingDepth(value: unknown): number {
 export class ClientConnection implements PaneListener {
   private readonly handlers: { [M in Method]: Handler<M> };
   private closed = false;
+  /** Output bytes sent per pane, counted only for the latency marks. */
+  private readonly sentBytes = new Map<number, number>();
 
   constructor(
     private readonly engine: Engine,
@@ -146,7 +149,13 @@ export class ClientConnection implements PaneListener {
   }
 
   output(paneId: number, bytes: Uint8Array): void {
-    if (!this.closed) this.sink.sendBinary(encodeFrame(FrameKind.Output, paneId, bytes));
+    if (this.closed) return;
+    this.sink.sendBinary(encodeFrame(FrameKind.Output, paneId, bytes));
+    if (latencyMarks.on) {
+      const sent = (this.sentBytes.get(paneId) ?? 0) + bytes.length;
+      this.sentBytes.set(paneId, sent);
+      latencyMarks.mark('output-sent', { pane: paneId, offset: sent });
+    }
   }
 
   event<E extends keyof Events>(event: E, payload: Events[E]): void {
@@ -157,6 +166,7 @@ export class ClientConnection implements PaneListener {
     const frame = decodeFrame(data);
     if (!frame) return;
     if (frame.kind === FrameKind.Input) {
+      if (latencyMarks.on) latencyMarks.mark('input', { pane: frame.paneId });
       this.engine.input(frame.paneId, frame.payload);
       return;
     }
@@ -170,6 +180,7 @@ export class ClientConnection implements PaneListener {
   }
 
   async handleText(text: string): Promise<void> {
+    const receivedAt = latencyMarks.now();
     if (text.length > MAX_REQUEST_BYTES) return;
     let request;
     try {
@@ -178,6 +189,7 @@ export class ClientConnection implements PaneListener {
       return; // Not a request: nothing to answer.
     }
     const { id, method } = request;
+    if (receivedAt !== undefined && method === 'agent.step') latencyMarks.mark('step-decision', { at: receivedAt });
     if (!Object.hasOwn(RequestSchemas, method)) {
       this.reply(id, undefined, { message: `Unknown method ${method}.`, code: 'unknown-method' });
       return;

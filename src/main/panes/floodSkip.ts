@@ -10,6 +10,18 @@ export interface FloodScreen {
   parsedScreen(): { offset: number; plain: boolean };
 }
 
+/** A pane's renderer as FloodSkip sees it: its size, the most scrollback the settings have given it, the mirror's view. */
+export function floodScreen(size: () => { cols: number; rows: number }, parsedScreen: FloodScreen['parsedScreen'], options: { scrollback: number; currentScrollback?: () => number }): FloodScreen {
+  let scrollback = options.scrollback;
+  return {
+    cols: () => size().cols,
+    rows: () => size().rows,
+    // The most it has been: the renderer may not have applied a smaller setting yet.
+    scrollback: () => (scrollback = Math.max(scrollback, options.currentScrollback?.() ?? scrollback)),
+    parsedScreen,
+  };
+}
+
 /** Where output waiting for the renderer may be cut, and what the renderer needs before the rest. */
 export interface FloodCut {
   /** Stream offset just after a line end: everything from the renderer's position up to here may be dropped. */

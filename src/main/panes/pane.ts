@@ -3,8 +3,11 @@ import type { Block, TerminalState } from '../../shared/blocks';
 import { DisposableStore, Emitter, type Disposable } from '../../shared/events';
 import type { Events, NoticeEnd, PaneInfo } from '../../shared/protocol';
 import type { BlockOutput } from '../blocks/mirror/blockOutputs';
+import { latencyMarks } from '../log/latencyMarks';
 import { PtyThrottle } from '../pty/flowControl';
+import { EnterAfterEcho } from './enterAfterEcho';
 import { PaneDelivery, type PaneListener } from './paneDelivery';
+import { floodScreen } from './floodSkip';
 import type { PaneOptions } from './paneOptions';
 import { clampSize } from './paneSize';
 import { PaneStream } from './paneStream';
@@ -32,6 +35,7 @@ export class Pane {
   private readonly stream: PaneStream;
   private readonly delivery: PaneDelivery;
   private readonly input: PromptInput;
+  private readonly typing: EnterAfterEcho;
   private readonly exitedEvent = new Emitter<void>();
   private readonly commandTypedEvent = new Emitter<string>();
   private size: { cols: number; rows: number };
@@ -51,14 +55,7 @@ export class Pane {
       () => this.process.resume(),
     );
     this.stream = new PaneStream({ ...options, ...this.size, paneId: this.id, nonce: this.nonce, throttle });
-    let scrollback = options.scrollback;
-    this.delivery = new PaneDelivery(this.id, throttle, {
-      cols: () => this.size.cols,
-      rows: () => this.size.rows,
-      // The most it has been: the renderer may not have applied a smaller setting yet.
-      scrollback: () => (scrollback = Math.max(scrollback, options.currentScrollback?.() ?? scrollback)),
-      parsedScreen: () => this.stream.mirror.parsedScreen,
-    });
+    this.delivery = new PaneDelivery(this.id, throttle, floodScreen(() => this.size, () => this.stream.mirror.parsedScreen, options));
     const onPromptRequest = options.onPromptRequest;
     this.input = new PromptInput({
       shell: () => promptShellOf(this.process.shellPath),
@@ -68,6 +65,7 @@ export class Pane {
       requested: onPromptRequest && ((request) => onPromptRequest(this.id, request)),
     });
     this.stream.mirror.onParsed(() => this.delivery.screenParsed());
+    this.typing = new EnterAfterEcho((keys) => this.toShell(keys, false), (keys) => this.write(keys));
     this.wireShell();
     this.wireStream();
   }
@@ -183,7 +181,7 @@ export class Pane {
 
   /** Keyboard and paste input from the user. `# ` lines at a prompt go to the agent instead. */
   write(data: Uint8Array | string): void {
-    if (!this.process.running) return;
+    if (!this.process.running || this.typing.hold(data)) return;
     this.delivery.userInput();
     // Before the write: once the key is in, the pager may quit and the shell take the
     // terminal back before a look after it (on a loaded machine it did). It looks at /proc
@@ -191,6 +189,7 @@ export class Pane {
     this.noteKeyForPager();
     const { toShell, requests, refusal } = this.input.fromUser(data);
     this.toShell(toShell, true);
+    if (latencyMarks.on) latencyMarks.mark('input-written', { pane: this.id });
     this.input.dispatch(requests);
     // Its cause is gone once a command starts there (the line was dealt with) or a run takes the pane.
     if (refusal) this.notice('warning', refusal, { ends: ['command', 'run-start'] });
@@ -198,19 +197,22 @@ export class Pane {
 
   /**
    * Types a whole command at the prompt and presses Enter, as if the user had (a plan step).
-   * `env` goes to the shell integration, which exports it for this command line alone.
+   * First `env` is written for the shell integration (which exports it for this command line
+   * alone) and `beforeTyping` runs; then the line is typed, and Enter pressed once the shell
+   * has echoed it (EnterAfterEcho).
    */
-  typeCommand(command: string, env?: Readonly<Record<string, string>>): void {
+  typeCommand(command: string, { env, beforeTyping }: { env?: Readonly<Record<string, string>>; beforeTyping?: () => void } = {}): void {
     if (!this.process.running) return;
     if (env && this.stream.integration) {
-      try {
-        this.stepEnv.write(env);
-      } catch (error) {
-        this.options.log?.warning('pane', `pane ${this.id}: the step's environment could not be written; it runs without it`, error);
-      }
+      this.stepEnv.write(env, (error) => this.options.log?.warning('pane', `pane ${this.id}: the step's environment could not be written; it runs without it`, error));
     }
-    this.toShell(this.input.commandKeys(command, this.stream.mirror.bracketedPasteMode), false);
-    this.commandTypedEvent.fire(command);
+    beforeTyping?.();
+    const { line, enter } = this.input.commandKeys(command, this.stream.mirror.bracketedPasteMode);
+    this.typing.type(line, enter, () => {
+      latencyMarks.mark('step-enter-written', { pane: this.id });
+      this.commandTypedEvent.fire(command);
+    });
+    latencyMarks.mark('step-line-written', { pane: this.id });
   }
 
   /** Send SIGINT to the foreground job the way Ctrl+C does. */
@@ -270,6 +272,7 @@ export class Pane {
   close(): Promise<void> {
     if (this.closed) return Promise.resolve();
     this.closed = true;
+    this.typing.dispose();
     this.stream.stop();
     this.delivery.discardPending();
     // Whoever watches the shell (a plan step running in it) hears that it is gone.
@@ -342,8 +345,10 @@ export class Pane {
 
   /** Output of the shell (or a notice line of ours): read for marks, then on to the client. */
   private receive(chunk: Uint8Array): void {
+    if (latencyMarks.on) latencyMarks.mark('output-read', { pane: this.id, offset: this.stream.offset + chunk.length });
     this.stream.push(chunk);
     this.delivery.output(chunk);
+    this.typing.output();
   }
 
   private toShell(data: Uint8Array | string, fromUser: boolean): void {
@@ -354,6 +359,7 @@ export class Pane {
 
   private markExited(exit: ShellExit): void {
     const { exitCode, signal } = exit;
+    this.typing.dispose();
     this.tracker.shellExited(signal ? undefined : exitCode, this.stream.offset);
     this.delivery.flushAll();
     this.exitedEvent.fire();

@@ -49,15 +49,19 @@ export class PromptInput {
   }
 
   /**
-   * The keys that type a whole command at the prompt and press Enter (a plan step). A
-   * half-typed line is cleared first; the shells keep it in their kill ring (Ctrl+Y).
+   * The keys that type a whole command at the prompt (`line`) and press Enter (`enter`), for
+   * a plan step. A half-typed line is cleared first; the shells keep it in their kill ring
+   * (Ctrl+Y). A command whose newlines the shell would take as Enter (no bracketed paste) is
+   * all in `enter`, since its first line would run as soon as it is typed.
    */
-  commandKeys(command: string, bracketedPaste: boolean): string {
-    const body = command.includes('\n') && bracketedPaste ? `\x1b[200~${command}\x1b[201~` : command;
+  commandKeys(command: string, bracketedPaste: boolean): { line: string; enter: string } {
+    const pasted = command.includes('\n') && bracketedPaste;
+    const body = pasted ? `\x1b[200~${command}\x1b[201~` : command;
     // Clearing an empty line would ring the bell (and make bash redraw its prompt).
     const clear = this.interceptor.currentLine === '' ? '' : clearLineKeys(this.options.shell());
     this.interceptor.commandTyped();
-    return clear + body + '\r';
+    const line = clear + body;
+    return pasted || !/[\r\n]/.test(command) ? { line, enter: '\r' } : { line: '', enter: `${line}\r` };
   }
 
   /** A prompt was drawn. */

@@ -3,6 +3,7 @@ import type { IPty } from 'node-pty';
 import { Emitter } from '../../shared/events';
 import { foregroundJobNames, pagerIn } from '../pty/foregroundJob';
 import { foregroundGroupOf, hangUp } from '../pty/processTree';
+import { writeToPty } from '../pty/ptyWrite';
 import { foregroundPrograms } from '../pty/runningPrograms';
 import { buildShellLaunch, type ShellLaunch } from '../shell/shellLaunch';
 import { resolveShell } from './shellChoice';
@@ -121,7 +122,7 @@ export class ShellProcess {
   write(data: Uint8Array | string, fromUser: boolean): void {
     if (!this.pty || this.closed) return;
     if (fromUser) this.userTyped = true;
-    this.pty.write(typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+    writeToPty(this.pty, typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
   }
 
   resize(cols: number, rows: number): void {

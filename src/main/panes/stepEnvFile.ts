@@ -11,12 +11,16 @@ export class StepEnvFile {
 
   constructor(private readonly path: () => string | undefined) {}
 
-  /** Writes `env` for the next command line; throws when the file cannot be written. */
-  write(env: Readonly<Record<string, string>>): void {
+  /** Writes `env` for the next command line; `failed` hears why it could not be (the step then runs without it). */
+  write(env: Readonly<Record<string, string>>, failed: (error: unknown) => void): void {
     const file = this.path();
     if (!file) return;
-    writeFileSync(file, stepEnvFileText(env), { mode: 0o600 });
-    this.written = true;
+    try {
+      writeFileSync(file, stepEnvFileText(env), { mode: 0o600 });
+      this.written = true;
+    } catch (error) {
+      failed(error);
+    }
   }
 
   /** A prompt is back: a file the shell did not take goes. */

@@ -181,7 +181,8 @@ export class WebServer {
       sendBinary: (bytes) => ws.readyState === ws.OPEN && ws.send(bytes, { binary: true }),
     });
     ws.on('message', (data, isBinary) => {
-      const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+      // A Buffer as it is (ws's default binary type): a keystroke is not copied on its way in.
+      const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
       if (isBinary) connection.handleBinary(bytes);
       else void connection.handleText(bytes.toString('utf8'));
     });

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Pane } from '../../../src/main/panes/pane';
 import { makeTempDir, removeDir, SHELLS, writeFiles, type ShellName } from '../harness/shellSession';
@@ -56,5 +58,44 @@ describe.each(['bash', 'zsh', 'fish'] as ShellName[])('Pane with %s', (shell) =>
     const output = await pane.outputOf(first!.id);
     expect(output?.text).toContain('hello from Tandem');
     expect(states).toContain('EXECUTING');
+  });
+});
+
+describe.each(['bash', 'zsh', 'fish'] as ShellName[])('A plan step typed into a %s pane', (shell) => {
+  it("gets the step's environment, and what runs right before it is typed sees the world before the command", async () => {
+    home = makeTempDir(`pane-step-${shell}`);
+    writeFiles(home, { '.config/fish/config.fish': 'set -g fish_greeting\n' });
+    pane = new Pane({
+      id: 8,
+      shellPath: SHELLS[shell],
+      cwd: home,
+      cols: 120,
+      rows: 30,
+      scrollback: 1_000,
+      integration: true,
+      login: true,
+      env: { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8' },
+    });
+    pane.attach({ output: () => {}, event: () => {} });
+    pane.start();
+    await waitUntil(() => pane!.state === 'PROMPT', 'the first prompt');
+
+    const marker = join(home, 'ran');
+    const command = `touch ${marker} && echo "step-env=[$TANDEM_STEP_TEST]"`;
+    let ranBeforeTyping: boolean | undefined;
+    pane.typeCommand(command, {
+      env: { TANDEM_STEP_TEST: 'from-the-step' },
+      beforeTyping: () => {
+        // Time enough for a shell that already had the keys to run them.
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+        ranBeforeTyping = existsSync(marker);
+      },
+    });
+    await waitUntil(() => pane!.blocks().some((block) => block.endedAt !== undefined) && pane!.state === 'PROMPT', 'the step to finish');
+
+    expect(ranBeforeTyping).toBe(false);
+    const [block] = pane.blocks();
+    expect(block).toMatchObject({ command, exitCode: 0 });
+    expect((await pane.outputOf(block!.id))?.text).toContain('step-env=[from-the-step]');
   });
 });

@@ -1,6 +1,6 @@
 import type { PlanAction, StepAction, StepRisk } from '../../../shared/agent';
 import type { GateDecision, ProposedCommand } from '../../safety/approval/approvalGate';
-import type { OwnFilesWatch } from '../../safety/approval/ownFilesWatch';
+import type { OwnFilesSnapshot, OwnFilesWatch } from '../../safety/approval/ownFilesWatch';
 import type { AuditRecord } from '../../safety/audit/auditEntry';
 import type { RiskResult } from '../../safety/commandRisk';
 import type { AgentPane } from '../agentPane';
@@ -10,6 +10,7 @@ import type { ProposedStep } from '../tools/agentTool';
 import type { Plan } from './plan';
 import type { PlanStep } from './planStep';
 import type { PlanEffect, PlanEvent, PlanStop, StepEnd } from './planEvents';
+import { EchoFirst } from './echoFirst';
 import { beyondLimitAudit } from './stepLimit';
 import { StepRunner, type FinishedRun } from './stepRunner';
 import type { UiSteps } from '../vision/uiSteps';
@@ -57,6 +58,9 @@ export class PlanRunner {
   private stepRunner: StepRunner | undefined;
   /** Aborts the running look or UI step (a screenshot's or OCR's tools are killed, a wait ends). */
   private screenAbort: AbortController | undefined;
+  /** The panel's update and audit lines wait while a step's keys go to its shell and their echo comes back. */
+  private readonly echoFirst = new EchoFirst();
+  private changePending = false;
 
   constructor(
     readonly plan: Plan,
@@ -109,6 +113,7 @@ export class PlanRunner {
       else if (wait.for === 'runner') await this.runStep(wait.step);
       else await this.waitForChange();
     }
+    this.echoFirst.release();
     return this.plan.steps.map((step) => ({
       toolUseId: step.toolUseId,
       content: step.result?.content ?? 'Not run.',
@@ -117,13 +122,14 @@ export class PlanRunner {
   }
 
   planAction(action: PlanAction): void {
+    this.echoFirst.decided();
     this.apply({ kind: 'plan-action', action });
   }
 
   stepAction(stepId: string, action: StepAction, command?: string, reason?: string): void {
-    this.apply({ kind: 'step-action', stepId, action, command, reason }, false);
-    // After the plan has moved: an approved step is typed before the panel is redrawn.
-    setImmediate(() => this.deps.changed());
+    // An approved step is typed before the panel is redrawn or the approval audited.
+    this.echoFirst.decided();
+    this.apply({ kind: 'step-action', stepId, action, command, reason });
   }
 
   addNote(note: string): void {
@@ -138,7 +144,7 @@ export class PlanRunner {
     if (this.plan.settled) return;
     this.apply({ kind: 'cancel', stop }, false);
     if (everything) this.interruptRunningStep(stop);
-    this.deps.changed();
+    this.changed();
   }
 
   interruptRunningStep(stop?: PlanStop): void {
@@ -155,14 +161,26 @@ export class PlanRunner {
   private apply(event: PlanEvent, notify = true): void {
     for (const effect of this.plan.apply(event)) this.carryOut(effect);
     this.deps.stepsChanged?.(this.plan.steps);
-    if (notify) this.deps.changed();
+    if (notify) this.changed();
+  }
+
+  /** The panel hears of the change (once, after a typed step's echo). */
+  private changed(): void {
+    if (this.changePending) return;
+    this.changePending = true;
+    this.echoFirst.run(() => {
+      this.changePending = false;
+      this.deps.changed();
+    });
   }
 
   private carryOut(effect: PlanEffect): void {
     switch (effect.kind) {
-      case 'audit':
-        this.deps.audit({ ...effect.record, cwd: effect.record.cwd ?? (this.cwdOf(effect.record.pane) || undefined) });
+      case 'audit': {
+        const record = { ...effect.record, cwd: effect.record.cwd ?? (this.cwdOf(effect.record.pane) || undefined) };
+        this.echoFirst.run(() => this.deps.audit(record));
         return;
+      }
       case 'grant':
         this.deps.grant(effect.shape, effect.command);
         return;
@@ -267,27 +285,33 @@ export class PlanRunner {
       return;
     }
     this.apply({ kind: 'started', stepId }, false);
+    const ownFiles: { before?: OwnFilesSnapshot } = {};
     const runner = new StepRunner(pane, step.command, {
       timeoutMs: this.deps.timeoutMs(),
       env: this.deps.stepEnv?.(step),
       onDetail: (detail) => this.apply({ kind: 'progress', stepId, detail }),
       onBlockStarted: (block) => this.apply({ kind: 'block-started', stepId, blockId: block.id }),
+      // When the step is typed (not while it waits for its prompt: what runs there is not the step).
+      beforeTyping: () => (ownFiles.before = this.deps.ownFiles?.snapshot()),
+      onTyped: () => this.echoFirst.keysWritten(),
+      onEchoed: () => this.echoFirst.echoed(),
     });
     this.stepRunner = runner;
-    const ownFilesBefore = this.deps.ownFiles?.snapshot();
-    // run() types the command at once when the pane is at its prompt; the panel hears after.
+    // run() types the command at once when the pane is at its prompt; the panel hears after its echo.
     const running = runner.run();
-    this.deps.changed();
+    this.changed();
     const outcome = await running;
+    // Whatever still waits goes before the step's end, in order.
+    this.echoFirst.release();
     this.stepRunner = undefined;
-    const ownFilesChanged = ownFilesBefore ? this.deps.ownFiles!.changedSince(ownFilesBefore) : [];
+    const ownFilesChanged = ownFiles.before ? this.deps.ownFiles!.changedSince(ownFiles.before) : [];
     const end: StepEnd = outcome.kind === 'finished' ? { kind: 'finished', run: outcome, report: this.deps.report(step, outcome, ownFilesChanged), ownFilesChanged } : outcome;
     this.apply({ kind: 'ended', stepId, end });
   }
 
   /** Waits for the user (or the gate, or a step): the next change of the plan. */
   private waitForChange(): Promise<void> {
-    this.deps.changed();
+    this.changed();
     return this.plan.changed();
   }
 

@@ -31,6 +31,12 @@ export interface StepRunOptions {
   /** Progress for the plan view: "waiting for the prompt", "timed out: interrupted" ... */
   onDetail?(detail: string | undefined): void;
   onBlockStarted?(block: Block): void;
+  /** Right before the keys: what must see the world as it was before the command (a look at Tandem's own files). */
+  beforeTyping?(): void;
+  /** The keys were written to the shell. */
+  onTyped?(): void;
+  /** The shell answered them: the first output after them, or the command's start. */
+  onEchoed?(): void;
 }
 
 /** After `q` to a pager, how long before Ctrl+C. */
@@ -88,7 +94,14 @@ export class StepRunner {
       let timedOut = false;
       let notRunTimer: NodeJS.Timeout | undefined;
       let quietTimer: NodeJS.Timeout | undefined;
+      let echoed = false;
+      const echo = () => {
+        if (echoed || !this.typed) return;
+        echoed = true;
+        this.options.onEchoed?.();
+      };
       const finish = (outcome: StepOutcome) => {
+        echo();
         for (const timer of timers) clearTimeout(timer);
         clearTimeout(this.endingTimer);
         this.ending = [];
@@ -103,7 +116,8 @@ export class StepRunner {
         if (this.typed) return;
         this.typed = true;
         // Type first: the panel's update can wait a moment, the shell should not.
-        this.pane.typeCommand(this.command, this.options.env);
+        this.pane.typeCommand(this.command, { env: this.options.env, beforeTyping: this.options.beforeTyping });
+        this.options.onTyped?.();
         this.options.onDetail?.(undefined);
         timers.push(setTimeout(onTimeout, this.options.timeoutMs));
       };
@@ -140,6 +154,7 @@ export class StepRunner {
       };
       const watching: Disposable = this.pane.observe({
         output: () => {
+          echo();
           if (!block || this.pane.isAlternateScreen) return;
           armQuiet();
         },
@@ -154,6 +169,7 @@ export class StepRunner {
         },
         blockStarted: (started) => {
           if (!this.typed || block) return;
+          echo();
           block = started;
           clearTimeout(notRunTimer);
           armQuiet();

@@ -32,10 +32,12 @@ export class OwnFilesWatch {
 function stampTree(path: string, stamps: Map<string, string>, depth: number): void {
   let stat;
   try {
-    stat = statSync(path);
+    // A place that does not exist (no system policy) is the usual case: no exception to build for it.
+    stat = statSync(path, { throwIfNoEntry: false });
   } catch {
     return;
   }
+  if (!stat) return;
   if (!stat.isDirectory()) {
     stamps.set(path, `${stat.size}:${stat.mtimeMs}:${stat.ino}:${stat.mode}`);
     return;
