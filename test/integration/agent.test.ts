@@ -141,7 +141,9 @@ describe('the agent, with a real bash and the real SDK against a scripted model'
     await expect(client.request('agent.step', { planId, stepId: red.id, action: 'approve' })).rejects.toThrow(/not the step waiting/);
     await client.request('agent.plan', { planId, action: 'allow-all' });
     await client.waitForBlock(paneId, 'ls -la');
-    // Allow all ran step 1 and stops at the RED step, which waits for the user.
+    // Allow all ran step 1 and stops at the RED step, which waits for the user (the view from
+    // before step 1 ran said awaiting-approval too: wait for the one after it).
+    await waitForStep(client, (s) => s.index === 1 && s.status === 'done', 'step 1 done');
     await client.waitFor(() => latest(client)?.status === 'awaiting-approval', 10_000, 'waiting at the RED step');
     expect((await waitForStep(client, (s) => s.index === 2, 'step 2')).status).toBe('proposed');
     await expect(client.request('agent.step', { planId, stepId: red.id, action: 'approve' })).rejects.toThrow(/blocked/);

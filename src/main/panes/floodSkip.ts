@@ -1,4 +1,5 @@
 import { PlainTextScanner } from '../blocks/mirror/plainTextScanner';
+import { LINE_COST } from '../pty/flowPolicy';
 
 /** What the skip needs to know about the renderer's terminal. */
 export interface FloodScreen {
@@ -84,6 +85,18 @@ export class FloodSkip {
     this.endRun();
   }
 
+  /**
+   * What the lines a cut must leave would cost to parse (bytes plus LINE_COST a line, at the
+   * run's average line length so far): read-ahead beyond its usual limit pays only when a cut
+   * can come within it (not for lines of 10 KB each).
+   */
+  keptCost(): number {
+    const start = this.runStart;
+    const lines = this.scanner.linesSoFar;
+    if (start === undefined || lines === 0) return Infinity;
+    return this.neededLines() * ((this.scanned - start) / lines + LINE_COST);
+  }
+
   /** Lines of the current run were skipped: the renderer is behind on it. */
   get skipping(): boolean {
     return this.skippedInRun && this.runStart !== undefined;
@@ -110,7 +123,7 @@ export class FloodSkip {
   cutAfter(from: number, fromLineEnd: boolean, limit: number): FloodCut | undefined {
     const start = this.runStart;
     if (start === undefined || from < start || (from > start && !fromLineEnd) || !this.skippable) return undefined;
-    const needed = this.screen.scrollback() + 2 * this.screen.rows() + 1;
+    const needed = this.neededLines();
     const ends = this.scanner.lineEnds;
     this.sentUpTo(from);
     const linesNow = this.scanner.linesSoFar;
@@ -124,6 +137,11 @@ export class FloodSkip {
     const found = { offset: start + ends.offset(cut), prefix: ends.prefix(cut)! };
     ends.dropBefore(cut + 1);
     return found;
+  }
+
+  /** Lines after the line that follows a cut: the buffer, a screen more, and one. */
+  private neededLines(): number {
+    return this.screen.scrollback() + 2 * this.screen.rows() + 1;
   }
 
   private endRun(): void {

@@ -250,8 +250,9 @@ export class PaneDelivery {
 
   private limitReadAhead(): void {
     const afterInput = performance.now() - this.inputDuringFloodAt < NO_READ_AHEAD_AFTER_INPUT_MS;
-    // A flood that is being skipped keeps only what the client can show: read it at full speed.
-    const limit = afterInput ? 0 : this.skip.skippable ? SKIPPING_READ_AHEAD_COST : READ_AHEAD_COST;
+    // A flood that can be skipped keeps only what the client can show: read it at full speed.
+    const skipping = this.skip.skippable && this.skip.keptCost() < SKIPPING_READ_AHEAD_COST / 2;
+    const limit = afterInput ? 0 : skipping ? SKIPPING_READ_AHEAD_COST : READ_AHEAD_COST;
     const waiting = this.backlogCost.cost(this.batcher.pending);
     if (waiting > limit) this.throttle.hold('read-ahead');
     else if (waiting <= limit / 2) this.throttle.release('read-ahead');

@@ -54,12 +54,12 @@ export const LINE_COST = 14;
 export const READ_AHEAD_COST = 320 * 1024;
 
 /**
- * While a plain flood is skipped (panes/floodSkip.ts), the backlog keeps only the lines the
+ * While a plain flood can be skipped (panes/floodSkip.ts), the backlog keeps only the lines the
  * renderer can show: screen and scrollback, about 10,000 lines (30 KB of `yes`, 1.8 MB of a
- * coloured log). Read-ahead goes on up to this parse cost, which only lines far longer than
- * a log's ever reach.
+ * coloured log). Read-ahead goes on up to this parse cost, as long as what a cut keeps costs
+ * at most half of it (not for lines of 10 KB each: they are read as any flood is).
  */
-export const SKIPPING_READ_AHEAD_COST = 4 * 1024 * 1024;
+export const SKIPPING_READ_AHEAD_COST = 6 * 1024 * 1024;
 
 /**
  * While a flood is skipped the renderer gets at most this much output per display frame
