@@ -8,7 +8,7 @@
  * value that is not a placeholder, a reference or code; a name that only ends in "key" needs
  * key material; any other name needs a high-entropy token.
  */
-import { hasTokenCharacters, looksHighEntropy } from './entropy';
+import { looksHighEntropy } from './entropy';
 import { redacted, type Replacement } from './redaction';
 import { holdsOrdinaryValue, nameSecrecy, secretKindForName, type NameSecrecy } from './secretNames';
 import type { KeywordHits } from './keywordScan';
@@ -259,24 +259,6 @@ function longTokenAfter(text: string, at: number): boolean {
 }
 
 /**
- * Whether the value after the operator at `at` may be what the entropy rule redacts: for an operator
- * whose name holds none of the keywords, the only rule that can (see `operatorAfterName`).
- * Tested before the name is: most such operators are followed by hashes, ids and words. After
- * `==` any long token counts, so that the scan passes over the comparison as it always has.
- */
-function randomTokenAfter(text: string, at: number): boolean {
-  if (!longTokenAfter(text, at)) return false;
-  const op = text.charCodeAt(at);
-  const second = text.charCodeAt(at + 1);
-  if (op === 61 && second === 61) return true;
-  let value = at + ((op === 61 && second === 62) || (op === 58 && second === 61) ? 2 : 1); // `=>`, `:=`
-  while (isBlank(text.charCodeAt(value))) value++;
-  TOKEN_VALUE.lastIndex = value;
-  const token = TOKEN_VALUE.exec(text)?.[0];
-  return token !== undefined && hasTokenCharacters(splitQuotes(token).inner);
-}
-
-/**
  * `name = value` and its kin. The operators looked at are those after a name holding one of
  * the keywords (or a type word), and those a long token follows: more than the rules below
  * can use, never fewer, so the result is what a look at every operator gives. Most operators
@@ -295,7 +277,7 @@ export function scanAssignments(text: string, hits: KeywordHits): Replacement[] 
       namedOperator = Math.max(namedOperator, operatorAfterName(text, at, ends[h] as number));
       continue;
     }
-    if (at < resumeAt || (at !== namedOperator && !randomTokenAfter(text, at))) continue;
+    if (at < resumeAt || (at !== namedOperator && !longTokenAfter(text, at))) continue;
     NAME_THEN_OPERATOR.lastIndex = at;
     if (!NAME_THEN_OPERATOR.test(text)) continue;
     let op = text[at] as string;

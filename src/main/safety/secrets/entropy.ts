@@ -51,11 +51,12 @@ export function isBase64Credentials(value: string): boolean {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The cheap half of `looksHighEntropy`, in one pass: 20–128 characters of base64url, not all
- * hex, not a UUID, at least two digits, two upper- and two lower-case letters.
+ * A random-looking token: 20–128 characters of base64url, mixed case and digits, high
+ * entropy, not hex (hashes and ids are hex), not a UUID, not words joined by `_` or `-`.
  */
-export function hasTokenCharacters(value: string): boolean {
+export function looksHighEntropy(value: string): boolean {
   if (value.length < 20 || value.length > 128) return false;
+  // One pass: base64url only, not all hex, two digits, two upper- and two lower-case letters at least.
   let digits = 0;
   let upper = 0;
   let lower = 0;
@@ -76,15 +77,7 @@ export function hasTokenCharacters(value: string): boolean {
     }
   }
   if (hex || (value.length === 36 && UUID.test(value))) return false;
-  return digits >= 2 && upper >= 2 && lower >= 2;
-}
-
-/**
- * A random-looking token: 20–128 characters of base64url, mixed case and digits, high
- * entropy, not hex (hashes and ids are hex), not a UUID, not words joined by `_` or `-`.
- */
-export function looksHighEntropy(value: string): boolean {
-  if (!hasTokenCharacters(value)) return false;
+  if (digits < 2 || upper < 2 || lower < 2) return false;
   if (/^[A-Za-z]+(?:[_-][A-Za-z0-9]+)+$/.test(value) && !/[A-Za-z0-9]{16}/.test(value)) return false; // snake/kebab words
   if (classChanges(value) < 0.3 * value.length || isWords(value)) return false; // sha256WithRSAEncryption, decodeBase64WithBufferFrom
   if (isEncodedText(value)) return false; // base64 of ordinary data: a JSON cursor, a file name
