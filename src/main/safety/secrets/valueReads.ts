@@ -4,8 +4,8 @@
  * over, so an operator inside it is looked at again: `key=key=key=…` would read 4,096
  * characters at each of a million operators. Values read inside an earlier one (not redacted)
  * are therefore counted, and after a few the rest of the operators inside it are passed over:
- * no character is read by more than `MAX_READS_INSIDE + 1` values. No document of the
- * differential corpus (test/unit/secretScrubberDifferential.test.ts) reads even three.
+ * no character is read by more than `MAX_READS_INSIDE + 1` values. In no document of the
+ * differential corpus (test/unit/secretScrubberDifferential.test.ts) are even three read inside one.
  */
 
 /** Values read inside one earlier value (not redacted) before the rest inside it are passed over. */
