@@ -68,9 +68,10 @@ function judge(text: string, nameAt: number, name: string, inner: string, litera
   if (info.pairsWithName && acceptsSecretValue('secret', inner, literal, bareIdentifierIsCode)) {
     const paired = pairedName(text, nameAt);
     if (paired) {
-      secrecy = nameSecrecy(paired);
-      kind = secretKindForName(paired);
-      if (!secrecy && holdsOrdinaryValue(paired)) return undefined; // `name="csrf-token" content="…"`
+      const pairedInfo = infoForName(paired);
+      secrecy = pairedInfo.secrecy;
+      kind = pairedInfo.kind;
+      if (!secrecy && pairedInfo.ordinary) return undefined; // `name="csrf-token" content="…"`
     }
   }
   if (secrecy) return acceptsSecretValue(secrecy, inner, literal, bareIdentifierIsCode) ? kind : undefined;
