@@ -126,7 +126,9 @@ const PLACEHOLDER_TEXT = /^(?:your|my|some|the|insert|enter|put)[-_ ]|(?:^|[-_ <
 
 /** Values that are not secrets even under a secret name: placeholders, references, types, masks. */
 export function isPlaceholderValue(value: string): boolean {
-  const v = value.trim().replace(/(?<=\w)[;,]$/, '');
+  const trimmed = value.trim();
+  const last = trimmed.charCodeAt(trimmed.length - 1);
+  const v = last === 59 || last === 44 ? trimmed.replace(/(?<=\w)[;,]$/, '') : trimmed; // a trailing `;` or `,` after a word
   if (v.length < 3) return true; // `token = "<"`: nothing worth hiding
   if (v.startsWith(REDACTED_PREFIX)) return true;
   if (startsLikePlaceholder(v)) return true;
@@ -139,7 +141,7 @@ export function isPlaceholderValue(value: string): boolean {
 }
 
 /** Six x's (or X's) in a row, or ten of one letter or digit: `/x{6,}|X{6,}|([A-Za-z0-9])\1{9,}/` in one pass, without a regex tried at every character. */
-function holdsLongRun(v: string): boolean {
+export function holdsLongRun(v: string): boolean {
   let run = 0;
   for (let i = 0; i < v.length; i++) {
     const c = v.charCodeAt(i);
