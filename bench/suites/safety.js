@@ -12,6 +12,8 @@
 //     scrubber before issue 25 scored.
 //     A run's rate is over the thread's CPU time, not wall time (lib/threadCpuTime.js): on a
 //     shared machine the wall clock swung the same input's median by a third between bench runs
+//   - hostile input: scrubSecrets on `key=`, `token: `, `password=`, `-----BEGIN `, `sk-`, `:` each
+//     repeated to 4 MB, the slowest vs 1 MB/s (a quadratic scan takes minutes)
 //   - with BENCH_SAFETY_BASE=<another checkout>: the same two measurements of that checkout's
 //     modules, on this checkout's commands and text, interleaved with this one's in this
 //     process (a busy neighbour slows both alike), as ratios: this / base
@@ -46,6 +48,7 @@ export async function safety(report) {
   if (risk) reportClassification(report, risk);
   const scrub = await measure(report, 'safety: scrub secrets', () => scrubSamples(engine));
   if (scrub) reportScrubbing(report, scrub);
+  await measure(report, 'safety: scrub hostile input', () => reportHostileInput(report, engine));
   const base = process.env.BENCH_SAFETY_BASE;
   if (base) await measure(report, 'safety: this checkout vs BENCH_SAFETY_BASE', () => compareWithBase(report, engine, base));
 }
@@ -208,6 +211,31 @@ function reportScrubbing(report, { chars, planted, redacted, rates, wallRates, f
     refName: 'before issue 25',
     maxDelta: 0,
     note: `${found.falsePositives} redactions in the ordinary-output parts of the text (they hold no secret); target: no more than the scrubber of 02bcbd7 on the same text`,
+  });
+}
+
+// ── hostile input ─────────────────────────────────────────────────────────────────────────
+
+/** Shapes that once made the scrubber quadratic (`key=` × 1M took 50–80 s), each repeated to 4 MB. */
+const HOSTILE_UNITS = ['key=', 'token: ', 'password=', '-----BEGIN ', 'sk-', ':'];
+const HOSTILE_MB = 4;
+const HOSTILE_LIMIT_MB_S = 1;
+
+function reportHostileInput(report, { secretScrubber }) {
+  const rates = HOSTILE_UNITS.map((unit) => {
+    const text = unit.repeat(Math.ceil((HOSTILE_MB * MB) / unit.length));
+    const cpu0 = threadCpuSeconds();
+    secretScrubber.scrubSecrets(text);
+    return { unit, rate: text.length / MB / (threadCpuSeconds() - cpu0) };
+  });
+  const slowest = rates.reduce((a, b) => (b.rate < a.rate ? b : a));
+  report.absolute({
+    name: `safety: scrubSecrets on hostile input (${HOSTILE_MB} MB of one short unit), slowest`,
+    value: slowest.rate,
+    unit: 'MB/s',
+    limit: HOSTILE_LIMIT_MB_S,
+    better: 'higher',
+    note: `one run each (CPU time): ${rates.map((r) => `${JSON.stringify(r.unit)} ${r.rate.toFixed(1)}`).join(', ')} MB/s; a quadratic scan would take minutes`,
   });
 }
 

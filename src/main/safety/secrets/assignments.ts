@@ -14,6 +14,7 @@ import { holdsOrdinaryValue, nameSecrecy, secretKindForName, type NameSecrecy } 
 import type { KeywordHits } from './keywordScan';
 import { LineTracker } from './textSearch';
 import { acceptsSecretValue, splitQuotes } from './valueJudgement';
+import { ValueReads } from './valueReads';
 
 /** The name of a `value` key's pair: `{"name": "DB_PASSWORD", "value": …}`, `- name: X⏎  value: …`, or `"db_password": { … "value": …`. */
 const PAIR_NAME = /["']?\b(?:name|Name|NAME|key|Key|KEY)["']?[ \t]*[:=][ \t]*["']?([^"'\s,}]{1,120})/g;
@@ -67,9 +68,10 @@ function judge(text: string, nameAt: number, name: string, inner: string, litera
   if (info.pairsWithName && acceptsSecretValue('secret', inner, literal, bareIdentifierIsCode)) {
     const paired = pairedName(text, nameAt);
     if (paired) {
-      secrecy = nameSecrecy(paired);
-      kind = secretKindForName(paired);
-      if (!secrecy && holdsOrdinaryValue(paired)) return undefined; // `name="csrf-token" content="…"`
+      const pairedInfo = infoForName(paired);
+      secrecy = pairedInfo.secrecy;
+      kind = pairedInfo.kind;
+      if (!secrecy && pairedInfo.ordinary) return undefined; // `name="csrf-token" content="…"`
     }
   }
   if (secrecy) return acceptsSecretValue(secrecy, inner, literal, bareIdentifierIsCode) ? kind : undefined;
@@ -83,6 +85,8 @@ const NAME_THEN_OPERATOR = /[:=](?<=(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_.-]{0,
 const MAX_NAME = 81;
 /** What may stand before a name that starts a line: indentation, a list bullet, `export`, `set -x`'s `+`. */
 const LINE_START_PREFIX = /^[ \t]*(?:[-+*>][ \t]+)?(?:(?:export|declare[ \t]+-x|setenv|set|readonly|local)[ \t]+)?:?$/;
+/** The longest value read (a bounded search, so that no read costs more). */
+const MAX_VALUE = 4096;
 const QUOTED_VALUE = /"(?:\\.|[^"\\\r\n]){0,4096}"|'(?:\\.|[^'\\\r\n]){0,4096}'/y;
 /** Mid-line: up to a blank, a quote or a shell/URL/list separator. */
 const WORD_VALUE = /[^\s'"&;,|<>()[\]{}`]{1,4096}/y;
@@ -93,16 +97,27 @@ const REST_VALUE = /[^\r\n]{1,4096}/y;
 /** A token for the entropy rule: 20–128 characters of base64url, ending where a value ends. */
 const TOKEN_VALUE = /"[A-Za-z0-9_-]{20,128}"|'[A-Za-z0-9_-]{20,128}'|[A-Za-z0-9_-]{20,128}(?=$|[\s"'`,;&)\]}>|])/y;
 
-function stickyMatch(re: RegExp, text: string, at: number): string | undefined {
+/** The characters the reads of one value have examined (past a match, or as far as a failed search may look), and where its matches end. */
+const lastRead = { examined: 0, matchedUntil: 0 };
+
+/** `failedLooks`: how far the search may look when it fails (a quoted value: to its bound). */
+function stickyMatch(re: RegExp, text: string, at: number, failedLooks = 1): string | undefined {
   re.lastIndex = at;
-  return re.exec(text)?.[0];
+  const value = re.exec(text)?.[0];
+  if (value === undefined) {
+    lastRead.examined += Math.min(failedLooks, text.length - at);
+  } else {
+    lastRead.examined += value.length + 1;
+    lastRead.matchedUntil = Math.max(lastRead.matchedUntil, at + value.length);
+  }
+  return value;
 }
 
 /** The value after an operator, as written (quotes included), or undefined when there is none to judge. */
 function valueAfter(text: string, at: number, lineEnd: number, startsLine: boolean, op: string, blanks: boolean): string | undefined {
   const ch = text[at];
   if (ch === '"' || ch === "'") {
-    const quoted = stickyMatch(QUOTED_VALUE, text, at);
+    const quoted = stickyMatch(QUOTED_VALUE, text, at, MAX_VALUE + 2);
     if (quoted) return quoted;
   }
   if (startsLine) {
@@ -117,7 +132,9 @@ function valueAfter(text: string, at: number, lineEnd: number, startsLine: boole
 }
 
 const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-const isNameChar = (c: number): boolean => isAlnum(c) || c === 95 || c === 46 || c === 45; // _ . -
+/** Characters a name holds (letters, digits, `_ . -`) by character code, below 128: a table, as a chain of comparisons mispredicts on every kind of character. */
+const NAME_CHARACTER = Uint8Array.from({ length: 128 }, (_, c) => Number(isAlnum(c) || c === 95 || c === 46 || c === 45));
+const isNameChar = (c: number): boolean => c < 128 && NAME_CHARACTER[c] === 1; // past the end, c is NaN
 const isNameStart = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 /** Characters that may not stand before a name: it would be part of a longer word. */
 const continuesName = (c: number): boolean => isAlnum(c) || c === 95 || c === 46 || c === 36; // _ . $
@@ -146,6 +163,9 @@ function mayBeNamed(bits: number): boolean {
   return false;
 }
 
+/** Base64url characters (letters, digits, `_`, `-`) by character code, below 128. */
+const TOKEN_CHARACTER = Uint8Array.from({ length: 128 }, (_, c) => Number(isAlnum(c) || c === 95 || c === 45));
+
 /** Whether at least 20 characters of base64url (maybe after a quote) start at `at`: a value the entropy rule would look at. */
 function longTokenAt(text: string, at: number): boolean {
   let i = at;
@@ -154,7 +174,7 @@ function longTokenAt(text: string, at: number): boolean {
   const end = i + 20;
   for (; i < end; i++) {
     const c = text.charCodeAt(i);
-    if (!(isAlnum(c) || c === 95 || c === 45)) return false;
+    if (!(c < 128) || TOKEN_CHARACTER[c] === 0) return false; // past the end, c is NaN
   }
   return true;
 }
@@ -253,6 +273,7 @@ function longTokenAfter(text: string, at: number): boolean {
 export function scanAssignments(text: string, hits: KeywordHits): Replacement[] {
   const out: Replacement[] = [];
   const line = new LineTracker(text);
+  const reads = new ValueReads();
   const { starts, ends } = hits;
   let namedOperator = -1;
   let resumeAt = 0;
@@ -305,9 +326,13 @@ export function scanAssignments(text: string, hits: KeywordHits): Replacement[] 
     const before = text.slice(nameEnd + keyQuote.length, opStart);
     const after = text.slice(at + op.length, valueStart);
     const opText = compound ? text.slice(opStart, at) + op : op;
+    if (!reads.mayRead(valueStart)) continue;
+    lastRead.examined = 0;
+    lastRead.matchedUntil = valueStart;
     let raw: string | undefined;
     if (rule === 'entropy') {
-      raw = stickyMatch(TOKEN_VALUE, text, valueStart);
+      raw = stickyMatch(TOKEN_VALUE, text, valueStart, 130);
+      reads.read(valueStart, lastRead.matchedUntil, lastRead.examined);
     } else {
       if (op === ':' && text.startsWith('//', valueStart)) continue; // `https://…`: a scheme
       line.moveTo(at);
@@ -315,6 +340,7 @@ export function scanAssignments(text: string, hits: KeywordHits): Replacement[] 
       const makeStyle = (compound || op === ':=') && op !== '=>' && /^[A-Z][A-Z0-9_]*$/.test(name);
       const startsLine = keyQuote === '' && ((nameStart - line.start <= 40 && LINE_START_PREFIX.test(text.slice(line.start, nameStart))) || makeStyle);
       raw = valueAfter(text, valueStart, line.lineEnd, startsLine, op, before !== '' || after !== '');
+      reads.read(valueStart, lastRead.matchedUntil, lastRead.examined);
       // `token: |` (YAML): the value is the more indented lines below.
       if (startsLine && raw !== undefined && /^[|>][-+]?\d?$/.test(raw)) {
         const block = blockBelow(text, line.lineEnd, nameStart - line.start);

@@ -16,10 +16,6 @@ export function shannonEntropy(value: string): number {
   return entropy;
 }
 
-function count(value: string, re: RegExp): number {
-  return value.match(re)?.length ?? 0;
-}
-
 /** How often the kind of character (lower, upper, digit, other) changes along the value: about 0.6 per character in random base62, rarely 0.3 in words. */
 function classChanges(value: string): number {
   const kindOf = (c: string) => (c >= 'a' && c <= 'z' ? 0 : c >= 'A' && c <= 'Z' ? 1 : c >= '0' && c <= '9' ? 2 : 3);
@@ -52,7 +48,6 @@ export function isBase64Credentials(value: string): boolean {
   return /^[A-Za-z0-9._@+-]{1,128}:[\x21-\x7e]{1,256}$/.test(decoded);
 }
 
-const HEX = /^[0-9a-f]+$/i;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -61,9 +56,28 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function looksHighEntropy(value: string): boolean {
   if (value.length < 20 || value.length > 128) return false;
-  if (!/^[A-Za-z0-9_-]+$/.test(value)) return false;
-  if (HEX.test(value) || UUID.test(value)) return false;
-  if (count(value, /\d/g) < 2 || count(value, /[A-Z]/g) < 2 || count(value, /[a-z]/g) < 2) return false;
+  // One pass: base64url only, not all hex, two digits, two upper- and two lower-case letters at least.
+  let digits = 0;
+  let upper = 0;
+  let lower = 0;
+  let hex = true;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits++;
+    else if (c >= 65 && c <= 90) {
+      upper++;
+      if (c > 70) hex = false;
+    } else if (c >= 97 && c <= 122) {
+      lower++;
+      if (c > 102) hex = false;
+    } else if (c === 95 || c === 45) {
+      hex = false;
+    } else {
+      return false;
+    }
+  }
+  if (hex || (value.length === 36 && UUID.test(value))) return false;
+  if (digits < 2 || upper < 2 || lower < 2) return false;
   if (/^[A-Za-z]+(?:[_-][A-Za-z0-9]+)+$/.test(value) && !/[A-Za-z0-9]{16}/.test(value)) return false; // snake/kebab words
   if (classChanges(value) < 0.3 * value.length || isWords(value)) return false; // sha256WithRSAEncryption, decodeBase64WithBufferFrom
   if (isEncodedText(value)) return false; // base64 of ordinary data: a JSON cursor, a file name

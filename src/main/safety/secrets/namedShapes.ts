@@ -45,6 +45,13 @@ export const NAMED_VALUE_DETECTORS: readonly PatternDetector[] = [
 
 const NETRC_LINE = /([ \t]*(?:(?:machine[ \t]+\S+|default)[ \t]+)?(?:(?:login|account)[ \t]+\S+[ \t]+)*(?:password|passwd)[ \t]+)(\S{1,4096})(?=[ \t\r]*(?:\n|$)|[ \t]+(?:login|machine|account|macdef|default)\b)/y;
 const MAX_NETRC_PREFIX = 600;
+/** The first letters of the words a NETRC_LINE starts with (machine, default, login, account, password): most lines holding `passw` start otherwise. */
+const NETRC_FIRST_LETTERS = new Set([...'mdlap'].map((c) => c.charCodeAt(0)));
+const afterBlanks = (text: string, at: number): number => {
+  let i = at;
+  while (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9) i++;
+  return i;
+};
 
 /** .netrc: `machine host login user password secret`, or `password secret` on a line of its own. */
 export function scanNetrc(text: string, passw: KeywordHits): Replacement[] {
@@ -55,6 +62,7 @@ export function scanNetrc(text: string, passw: KeywordHits): Replacement[] {
     line.moveTo(at);
     if (line.start === lastLine || at - line.start > MAX_NETRC_PREFIX) continue;
     lastLine = line.start;
+    if (!NETRC_FIRST_LETTERS.has(text.charCodeAt(afterBlanks(text, line.start)))) continue;
     NETRC_LINE.lastIndex = line.start;
     const m = NETRC_LINE.exec(text);
     if (!m || isPlaceholderValue(m[2] ?? '')) continue;

@@ -126,7 +126,9 @@ const PLACEHOLDER_TEXT = /^(?:your|my|some|the|insert|enter|put)[-_ ]|(?:^|[-_ <
 
 /** Values that are not secrets even under a secret name: placeholders, references, types, masks. */
 export function isPlaceholderValue(value: string): boolean {
-  const v = value.trim().replace(/(?<=\w)[;,]$/, '');
+  const trimmed = value.trim();
+  const last = trimmed.charCodeAt(trimmed.length - 1);
+  const v = last === 59 || last === 44 ? trimmed.replace(/(?<=\w)[;,]$/, '') : trimmed; // a trailing `;` or `,` after a word
   if (v.length < 3) return true; // `token = "<"`: nothing worth hiding
   if (v.startsWith(REDACTED_PREFIX)) return true;
   if (startsLikePlaceholder(v)) return true;
@@ -135,7 +137,19 @@ export function isPlaceholderValue(value: string): boolean {
   if (/(?:\.\.\.|…)$/.test(v) || (v.includes('<') && /<[^<>\s]*(?:[ _-][^<>]*)?>|<(?:your|my|insert|enter|the)\b/i.test(v))) return true;
   // One character repeated (`aaaaaaaa`, `0000-0000`), or a token format filled with one (`ghp_xxxx…`,
   // `xoxb-xxxx-…`, `hf_aaaa…`): a random value never has ten alike in a row.
-  return /^(.)(?:[-_.]?\1){5,}$/.test(v) || /x{6,}|X{6,}|([A-Za-z0-9])\1{9,}/.test(v);
+  return holdsLongRun(v) || /^(.)(?:[-_.]?\1){5,}$/.test(v);
+}
+
+/** Six x's (or X's) in a row, or ten of one letter or digit: `/x{6,}|X{6,}|([A-Za-z0-9])\1{9,}/` in one pass, without a regex tried at every character. */
+export function holdsLongRun(v: string): boolean {
+  let run = 0;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    run = i > 0 && c === v.charCodeAt(i - 1) ? run + 1 : 1;
+    if (run >= 6 && (c === 120 || c === 88)) return true;
+    if (run >= 10 && ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122))) return true;
+  }
+  return false;
 }
 
 /**

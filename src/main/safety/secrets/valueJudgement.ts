@@ -19,11 +19,11 @@ export function splitQuotes(raw: string): { quote: string; inner: string } {
  * (`password: pwd,` but not `PASSWORD=hunter`).
  */
 export function acceptsSecretValue(secrecy: NameSecrecy, inner: string, literal: boolean, bareIdentifierIsCode = false): boolean {
-  if (isPlaceholderValue(inner)) return false;
-  if (!literal && looksLikeCode(inner, bareIdentifierIsCode)) return false;
+  // Every test must pass; the cheap ones that most values under these names fail come first.
   if (secrecy === 'key' && !looksLikeKeyMaterial(inner)) return false;
   if (secrecy === 'auth' && !isBase64Credentials(inner)) return false;
-  return true;
+  if (isPlaceholderValue(inner)) return false;
+  return literal || !looksLikeCode(inner, bareIdentifierIsCode);
 }
 
 /** `prefix` + the redacted value (its quotes kept) + `suffix`, when `name` says the value is a secret and it is one. */

@@ -10,6 +10,7 @@
  */
 import type { KeywordHits } from './keywordScan';
 import { redacted, type PatternDetector, type Replacement } from './redaction';
+import { holdsLongRun } from './secretNames';
 
 interface VendorToken {
   kind: string;
@@ -96,7 +97,7 @@ export function isPlaceholderToken(token: string, prefixLength: number): boolean
   const body = token.slice(prefixLength).replace(/[^A-Za-z0-9]/g, '');
   if (body.length === 0) return true;
   // One character repeated (a random token never has ten in a row), x's, a trailing EXAMPLE (AWS's documentation keys).
-  if (/(.)\1{9,}/.test(body) || /x{6,}|X{6,}/.test(body) || /EXAMPLE$/i.test(body)) return true;
+  if (holdsLongRun(body) || /EXAMPLE$/i.test(body)) return true;
   return /(?:your|example|placeholder|dummy|fake|redacted)[-_]?(?:token|key|secret|here)?/i.test(token);
 }
 
