@@ -140,9 +140,12 @@ export class PaneDelivery {
    * waiting is dropped; what waits to be sent from now on is held until `endReattach`.
    */
   beginReattach(): void {
+    // The client being replaced still gets what was read before the snapshot (it is the
+    // same stream); the new one starts from the snapshot.
+    const rest = this.batcher.takePending();
+    if (this.listener && !this.held && rest.length > 0) this.listener.output(this.paneId, rest);
     this.listener = undefined;
     this.held = [];
-    this.batcher.discardPending();
     this.delivered = this.received;
     this.attributesInFront = 0;
     this.skip.reset();

@@ -108,6 +108,13 @@ export class OutputBatcher {
     this.size += bytes.length;
   }
 
+  /** Everything waiting, taken out (the caller sends it another way). */
+  takePending(): Uint8Array {
+    const all = this.chunks.length === 1 ? this.chunks[0]! : concat(this.chunks, this.size);
+    this.discardPending();
+    return all;
+  }
+
   /** Drop whatever is buffered (it was delivered another way, or the pane is closing). */
   discardPending(): void {
     if (this.timer) clearTimeout(this.timer);
