@@ -140,10 +140,8 @@ export class PaneDelivery {
    * waiting is dropped; what waits to be sent from now on is held until `endReattach`.
    */
   beginReattach(): void {
-    // The client being replaced still gets what was read before the snapshot (it is the
-    // same stream); the new one starts from the snapshot.
-    const rest = this.batcher.takePending();
-    if (this.listener && !this.held && rest.length > 0) this.listener.output(this.paneId, rest);
+    // The new client starts from the snapshot.
+    this.handOverPending(this.listener);
     this.listener = undefined;
     this.held = [];
     this.delivered = this.received;
@@ -166,8 +164,22 @@ export class PaneDelivery {
 
   detach(listener: PaneListener): void {
     if (this.listener !== listener) return;
+    this.handOverPending(listener);
+    this.delivered = this.received;
+    this.attributesInFront = 0;
+    this.skip.reset();
     this.listener = undefined;
     this.window.reset();
+    this.releaseDueEvents();
+  }
+
+  /**
+   * A client going away (replaced by another window, or re-attaching) still gets what was read
+   * before it went, whatever its window: it saw the stream up to there.
+   */
+  private handOverPending(listener: PaneListener | undefined): void {
+    const rest = this.batcher.takePending();
+    if (listener && !this.held && rest.length > 0) listener.output(this.paneId, rest);
   }
 
   acknowledge(bytes: number): void {

@@ -101,8 +101,10 @@ describe.skipIf(missing.length > 0)(`the agent acts on the screen under Xvfb${mi
     const [result] = toolResults(await model.waitForRequest(3));
     expect(result!.content).toMatch(/^Done: click at \d+,\d+ on 'Cancel' in window 'Build failed' \(Xmessage\) \(screen pixel \d+,\d+\)/);
 
-    const audit = readFileSync(join(home, '.local/share/tandem/audit.jsonl'), 'utf8');
-    expect(audit).toMatch(/"event":"executed"[^\n]*"command":"click at \d+,\d+ on 'Cancel' in window 'Build failed' \(Xmessage\)"/);
+    // The audit is appended off the step's path (after the echo, for typed steps): wait for the line.
+    const executed = /"event":"executed"[^\n]*"command":"click at \d+,\d+ on 'Cancel' in window 'Build failed' \(Xmessage\)"/;
+    const auditFile = join(home, '.local/share/tandem/audit.jsonl');
+    await eventually(async () => (executed.test(readFileSync(auditFile, 'utf8')) ? true : undefined), 'the executed click in the audit log');
   });
 
   it('denied, nothing is clicked and the model is told', async () => {
