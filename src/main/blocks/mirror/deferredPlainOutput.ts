@@ -46,6 +46,15 @@ export class DeferredPlainOutput {
   }
 
   /**
+   * A plain run could begin with the next output but for the terminal still parsing: better
+   * to wait until it is idle than to parse a flood in full because it never was at a chunk's
+   * start (a busy thread goes from one big chunk to the next).
+   */
+  waitsForIdle(terminal: DeferralTerminal): boolean {
+    return !this.holding && this.scanner.atBoundary && !this.screenKnownPlain && !terminal.idle;
+  }
+
+  /**
    * Takes the next output. Returns what must be parsed now, in order (what was held and
    * this chunk, when it is not plain); an empty list when the chunk is held.
    */

@@ -18,6 +18,8 @@ class PaneMirrorState {
   readonly printed = new PrintedTally();
   /** The block whose output the bytes written now are (between its start and its end). */
   runningBlock: string | undefined;
+  /** Output that came while the terminal was busy, to be looked at once it is idle (DeferredPlainOutput.waitsForIdle). */
+  waiting: Uint8Array[] = [];
   releaseTimer: NodeJS.Timeout | undefined;
   modes = { alternateScreen: false, bracketedPaste: false };
 
@@ -70,6 +72,7 @@ export class MirrorHost {
     }
     if (command.op === 'blockStart' || command.op === 'blockStartAtMark') state.runningBlock = command.blockId;
     if (command.op === 'blockEnd' && state.runningBlock === command.blockId) state.runningBlock = undefined;
+    this.writeWaiting(command.mirror, state, false);
     state.releaseHeld();
     if (command.op === 'write' || command.op === 'resize') state.deferred.screenChanged();
     switch (command.op) {
@@ -147,8 +150,13 @@ export class MirrorHost {
   }
 
   /** Pty output: parsed now, or held while it is plain text flooding by (DeferredPlainOutput). */
-  private writeOutput(mirror: number, state: PaneMirrorState, data: Uint8Array): void {
+  private writeOutput(mirror: number, state: PaneMirrorState, data: Uint8Array, mayWait = true): void {
     const { terminal } = state;
+    if (mayWait && (state.waiting.length > 0 || state.deferred.waitsForIdle(terminal))) {
+      state.waiting.push(data);
+      if (state.waiting.length === 1) terminal.afterPendingWrites(() => this.writeWaiting(mirror, state, true));
+      return;
+    }
     const now = state.deferred.push(data, terminal);
     if (now.length === 0) {
       // Held: as good as parsed for flow control, since what is held is bounded. Only plain
@@ -166,6 +174,14 @@ export class MirrorHost {
       this.send({ kind: 'parsed', mirror, bytes: data.byteLength, plainScreen: terminal.plainScreen });
       this.reportModes(mirror, state);
     });
+  }
+
+  /** Output that waited for the terminal to be idle, in order (`mayWait`: some may wait again). */
+  private writeWaiting(mirror: number, state: PaneMirrorState, mayWait: boolean): void {
+    const waiting = state.waiting;
+    if (waiting.length === 0) return;
+    state.waiting = [];
+    for (const data of waiting) this.writeOutput(mirror, state, data, mayWait);
   }
 
   private reportModes(mirror: number, state: PaneMirrorState): void {
