@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BlockOutputs } from '../../src/main/blocks/mirror/blockOutputs';
 import { DeferredPlainOutput, type DeferralTerminal } from '../../src/main/blocks/mirror/deferredPlainOutput';
 import { MirrorHost } from '../../src/main/blocks/mirror/mirrorHost';
@@ -213,5 +213,36 @@ describe('a mirror that holds plain floods', () => {
     // Found by the property: a fresh screen's rows are old rows, not scrolled-in ones with the background colour.
     const text = '\r\n'.repeat(12) + '\x1b[48;2;10;20;30m' + '\r\n'.repeat(9);
     await expectSameAsParsingEverything({ cols: 4, rows: 6, scrollback: 0 }, [{ kind: 'text', text }], [1]);
+  });
+});
+
+describe('a mirror thread that is still parsing when a flood begins', () => {
+  it('holds the flood once it is idle instead of parsing it all, and ends up the same', async () => {
+    const parsed = vi.spyOn(TerminalMirror.prototype, 'write');
+    try {
+      const events: MirrorEvent[] = [];
+      const host = new MirrorHost((event) => events.push(event));
+      host.handle({ op: 'open', mirror: 1, cols: 40, rows: 10, scrollback: 50 });
+      const reference = new TerminalMirror(40, 10, 50);
+      // Something not plain (the cursor sent home) keeps the terminal busy while the flood comes in.
+      const chunks = [toBytes('\x1b[Hbusy\r\n'), ...Array.from({ length: 200 }, (_, i) => toBytes(`\x1b[3${i % 8}mline ${i}\x1b[0m ${'x'.repeat(i % 30)}\r\n`.repeat(20)))];
+      for (const chunk of chunks) {
+        host.handle({ op: 'write', mirror: 1, data: chunk });
+        reference.write(chunk);
+      }
+      const total = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+      const acknowledged = () => events.reduce((sum, event) => sum + (event.kind === 'parsed' ? event.bytes : 0), 0);
+      // Nothing reads the mirror while the flood streams by (a read would have it parse what waits).
+      await vi.waitFor(() => expect(acknowledged()).toBe(total), { timeout: 10_000, interval: 5 });
+      const screen = (await ask(host, events, { op: 'serialize', mirror: 1, request: 1, scrollback: Number.MAX_SAFE_INTEGER })) as string;
+      await reference.flushed();
+      expect(screen).toBe(reference.serialize(Number.MAX_SAFE_INTEGER));
+      const parsedByHost = parsed.mock.calls.filter((_, call) => parsed.mock.contexts[call] !== reference).reduce((sum, [data]) => sum + (typeof data === 'string' ? data.length : data.byteLength), 0);
+      expect(parsedByHost).toBeLessThan(total / 4);
+      reference.dispose();
+      host.handle({ op: 'close', mirror: 1 });
+    } finally {
+      parsed.mockRestore();
+    }
   });
 });
