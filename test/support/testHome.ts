@@ -14,6 +14,9 @@ export function makeTestHome(prefix = 'tandem-test-'): string {
   writeFileSync(join(home, '.zshrc'), 'PROMPT="%n%# "\n');
   mkdirSync(join(home, '.config/fish'), { recursive: true });
   writeFileSync(join(home, '.config/fish/config.fish'), 'set -g fish_greeting ""\n');
+  // fish builds completions from the man pages in the background on its first interactive
+  // start unless this folder exists; that job outlives the shell and raced the home's removal.
+  mkdirSync(join(home, '.local/share/fish/generated_completions'), { recursive: true });
   return home;
 }
 
