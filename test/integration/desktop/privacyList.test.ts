@@ -98,7 +98,13 @@ describe.skipIf(missing.length > 0)(`a window on the privacy list under Xvfb${mi
     const ui = steps.filter((step) => step.kind === 'ui');
     expect(ui.map((step) => step.ui?.description)).toEqual([`click at ${centre.x},${centre.y} in a window on the privacy list`, 'press Return in a window on the privacy list']);
     expect(JSON.stringify(ui)).not.toMatch(leaks);
-    const audit = readFileSync(join(home, '.local/share/tandem/audit.jsonl'), 'utf8');
+    // The audit is appended off the step's path: wait for the last step's line before reading it whole.
+    const auditFile = join(home, '.local/share/tandem/audit.jsonl');
+    const lastStep = '"command":"press Return in a window on the privacy list"';
+    const audit = await eventually(async () => {
+      const text = readFileSync(auditFile, 'utf8');
+      return text.includes(lastStep) ? text : undefined;
+    }, 'the last UI step in the audit log');
     expect(audit).toContain('in a window on the privacy list');
     expect(audit.split('\n').filter((line) => !line.includes('"screenshot window') && !line.includes('"read_screen_text window')).join('\n')).not.toMatch(leaks);
   });
