@@ -120,3 +120,50 @@ describe('PaneDelivery', () => {
     expect(first.bytes()).toBe('old');
   });
 });
+
+describe('PaneDelivery skipping a plain flood its client fell behind on', () => {
+  /** A client that never acknowledges: its window stays full, so everything after it waits. */
+  function stalledClient(skipAtLeast: number) {
+    const throttle = new PtyThrottle(
+      () => undefined,
+      () => undefined,
+    );
+    let received = 0;
+    const screen = { cols: () => 20, rows: () => 3, scrollback: () => 10, parsedScreen: () => ({ offset: received, plain: true }) };
+    const pane = new PaneDelivery(1, throttle, screen, { window: { high: 700, low: 300 }, skipAtLeast, cutsApart: 1 });
+    const skipped: number[] = [];
+    pane.attach({ output: () => undefined, event: (event, payload) => event === 'pane.skipped' && skipped.push((payload as { bytes: number }).bytes) });
+    const line = (i: number) => new TextEncoder().encode(`line ${String(i).padStart(5, '0')}\r\n`);
+    // One line per read, each after the batcher had its turn, as reads from a pty come.
+    const print = async (from: number, to: number) => {
+      for (let i = from; i < to; i++) {
+        const bytes = line(i);
+        received += bytes.length;
+        pane.output(bytes);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    return { pane, skipped, print, lineBytes: line(0).length };
+  }
+
+  it('cuts the backlog once a cut is worth making, and keeps only what may stay visible', async () => {
+    const { skipped, print, lineBytes } = stalledClient(2_000);
+    // After every line a cut is possible but smaller than 2,000 bytes, until enough have piled up.
+    await print(0, 600);
+    expect(skipped.length).toBeGreaterThan(0);
+    // Scrollback 10 + 2 screens of 3 + 1 lines must stay; the first cut may start only once the window's frames are out.
+    const waiting = 600 * lineBytes - 700 - skipped.reduce((sum, bytes) => sum + bytes, 0);
+    expect(waiting).toBeLessThan(2_000 + 20 * lineBytes);
+  });
+
+  it('a key into the flood drops every line it can, however few (cuts too small to make before did not forget their line ends)', async () => {
+    const { pane, skipped, print, lineBytes } = stalledClient(2_000);
+    await print(0, 700);
+    const before = skipped.length;
+    pane.userInput();
+    expect(skipped.length).toBe(before + 1);
+    // What was left waiting: the lines that must stay, give or take a line.
+    const waiting = 700 * lineBytes - 700 - skipped.reduce((sum, bytes) => sum + bytes, 0);
+    expect(waiting).toBeLessThanOrEqual(19 * lineBytes);
+  });
+});

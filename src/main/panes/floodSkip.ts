@@ -116,11 +116,12 @@ export class FloodSkip {
 
   /**
    * The last line end after `from` and at most at `limit` where a cut may end, if the lines after
-   * it are enough. The renderer's parser must be between sequences at `from`: the run's start,
-   * or a line end inside it (`fromLineEnd`: the bytes before `from` end in CR LF). Line ends up
-   * to the cut are forgotten.
+   * it are enough and it drops at least `atLeast` bytes. The renderer's parser must be between
+   * sequences at `from`: the run's start, or a line end inside it (`fromLineEnd`: the bytes
+   * before `from` end in CR LF). Line ends up to a cut made are forgotten; a cut too small to
+   * make keeps them, for a later and larger one.
    */
-  cutAfter(from: number, fromLineEnd: boolean, limit: number): FloodCut | undefined {
+  cutAfter(from: number, fromLineEnd: boolean, limit: number, atLeast = 0): FloodCut | undefined {
     const start = this.runStart;
     if (start === undefined || from < start || (from > start && !fromLineEnd) || !this.skippable) return undefined;
     const needed = this.neededLines();
@@ -133,7 +134,7 @@ export class FloodSkip {
       if (linesNow - ends.lines(i) - 1 < needed || start + ends.offset(i) > limit) break;
       if (ends.prefix(i)) cut = i;
     }
-    if (cut < 0) return undefined;
+    if (cut < 0 || start + ends.offset(cut) - from < atLeast) return undefined;
     const found = { offset: start + ends.offset(cut), prefix: ends.prefix(cut)! };
     ends.dropBefore(cut + 1);
     return found;

@@ -248,8 +248,8 @@ export class PaneDelivery {
   private skipUnseen(atLeast = this.policy.skipAtLeast): void {
     if (!this.listener || this.held || !this.behind() || this.batcher.pending === 0) return;
     const limit = Math.min(this.events[0]?.offset ?? Infinity, this.received);
-    const cut = this.skip.cutAfter(this.delivered, this.sentLineEnd, limit);
-    if (!cut || cut.offset - this.delivered < atLeast) return;
+    const cut = this.skip.cutAfter(this.delivered, this.sentLineEnd, limit, atLeast);
+    if (!cut) return;
     const count = cut.offset - this.delivered;
     this.batcher.dropFront(this.attributesInFront + count);
     this.backlogCost.sent(this.attributesInFront + count, this.batcher.pending);
