@@ -4,6 +4,7 @@ import type { Block } from '../../src/shared/blocks';
 import { PtyThrottle } from '../../src/main/pty/flowControl';
 import { RENDERER_WINDOW } from '../../src/main/pty/flowPolicy';
 import { PaneDelivery, type PaneListener } from '../../src/main/panes/paneDelivery';
+import { TypingActivity } from '../../src/main/panes/typingActivity';
 
 const eventually = (assertion: () => void) => vi.waitFor(assertion, { timeout: 5_000, interval: 5 });
 
@@ -165,5 +166,34 @@ describe('PaneDelivery skipping a plain flood its client fell behind on', () => 
     // What was left waiting: the lines that must stay, give or take a line.
     const waiting = 700 * lineBytes - 700 - skipped.reduce((sum, bytes) => sum + bytes, 0);
     expect(waiting).toBeLessThanOrEqual(19 * lineBytes);
+  });
+});
+
+describe('PaneDelivery reading a flood while the user types into another pane', () => {
+  it('reads a skippable flood ahead as far as any flood while keys go elsewhere, and at full speed again once they stop', async () => {
+    const typing = new TypingActivity();
+    const throttle = new PtyThrottle(
+      () => undefined,
+      () => undefined,
+    );
+    let received = 0;
+    // A buffer of 20,000 lines: what a cut keeps is worth reading ahead for (skipAtLeast keeps cuts out of the way).
+    const screen = { cols: () => 80, rows: () => 24, scrollback: () => 20_000, parsedScreen: () => ({ offset: received, plain: true }) };
+    const pane = new PaneDelivery(1, throttle, screen, { window: { high: 700, low: 300 }, skipAtLeast: 1e9, cutsApart: 64 }, typing);
+    pane.attach({ output: () => undefined, event: () => undefined });
+    const lines = new TextEncoder().encode(Array.from({ length: 100 }, (_, i) => `flood line ${String(i).padStart(4, '0')}\r\n`).join(''));
+    // 400 KB of short lines (well over READ_AHEAD_COST in parse cost) that the client never acknowledges.
+    for (let i = 0; i < 200; i++) {
+      received += lines.length;
+      pane.output(lines);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(throttle.isPaused).toBe(false);
+    typing.typed(2);
+    expect(throttle.isPaused).toBe(true);
+    // Keys into the flooding pane itself are not keys elsewhere (they have their own rule).
+    expect(typing.typingElsewhere(2)).toBe(false);
+    await vi.waitFor(() => expect(throttle.isPaused).toBe(false), { timeout: 5_000, interval: 20 });
+    pane.discardPending();
   });
 });

@@ -15,6 +15,7 @@ import { DEFAULT_EXCLUDED_WINDOWS, WindowExclusion } from '../desktop/privacy/wi
 import { Pane, type PaneListener } from '../panes/pane';
 import { runningInPane } from '../panes/runningInPane';
 import { shellPathProblem } from '../panes/shellChoice';
+import { TypingActivity } from '../panes/typingActivity';
 import type { ApprovalGate } from '../safety/approval/approvalGate';
 import { createApprovalGate } from '../safety/approval/gateSetup';
 import { EngineLog } from '../log/engineLog';
@@ -93,8 +94,8 @@ export class Engine {
   private client: PaneListener | undefined;
   private readonly session: SessionKeeper;
   private readonly env: NodeJS.ProcessEnv;
-  /** The pane the user typed in last: where the agent works when a request names none. */
-  private lastActivePaneId: number | undefined;
+  /** The pane the user typed in last (where the agent works when a request names none), and when. */
+  private readonly typing = new TypingActivity();
   readonly agent: AgentSession;
   readonly log: EngineLog;
   private readonly audit: AuditLog;
@@ -140,7 +141,10 @@ export class Engine {
       env: this.env,
       keys: options.keys ?? new MemoryKeyStore(),
       pane: (paneId) => this.panes.get(paneId),
-      defaultPaneId: () => (this.lastActivePaneId !== undefined && this.panes.has(this.lastActivePaneId) ? this.lastActivePaneId : this.panes.keys().next().value),
+      defaultPaneId: () => {
+        const typedIn = this.typing.lastPane;
+        return typedIn !== undefined && this.panes.has(typedIn) ? typedIn : this.panes.keys().next().value;
+      },
       emit: (event, payload) => this.client?.event(event, payload as never),
       retryBaseMs: options.agentRetryBaseMs,
       gate: this.gate,
@@ -260,6 +264,7 @@ export class Engine {
         else this.agent.promptRequest(paneId, promptRequest);
       },
       log: this.log,
+      typing: this.typing,
     });
     this.panes.set(id, pane);
     this.watchHints.watch(id, (watcher) => pane.observe(watcher));
@@ -278,7 +283,7 @@ export class Engine {
   input(paneId: number, bytes: Uint8Array): void {
     const pane = this.panes.get(paneId);
     if (!pane) return; // Input for a pane closed a moment ago.
-    this.lastActivePaneId = paneId;
+    this.typing.typed(paneId);
     this.watchHints.input(paneId);
     // Ctrl+C in the pane of an auto run interrupts its step (the shell gets it) and ends the run.
     if (bytes.includes(CTRL_C) && this.agent.autoPaneId === paneId) this.agent.stopAuto('ctrl-c');

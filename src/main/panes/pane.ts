@@ -55,7 +55,7 @@ export class Pane {
       () => this.process.resume(),
     );
     this.stream = new PaneStream({ ...options, ...this.size, paneId: this.id, nonce: this.nonce, throttle });
-    this.delivery = new PaneDelivery(this.id, throttle, floodScreen(() => this.size, () => this.stream.mirror.parsedScreen, options));
+    this.delivery = new PaneDelivery(this.id, throttle, floodScreen(() => this.size, () => this.stream.mirror.parsedScreen, options), undefined, options.typing);
     const onPromptRequest = options.onPromptRequest;
     this.input = new PromptInput({
       shell: () => promptShellOf(this.process.shellPath),

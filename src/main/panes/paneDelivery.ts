@@ -2,10 +2,11 @@ import type { Events } from '../../shared/protocol';
 import { BacklogCost } from '../pty/backlogCost';
 import { DeliveryWindow, type PtyThrottle } from '../pty/flowControl';
 import type { Watermarks } from '../pty/flowPolicy';
-import { FLOODING_BYTES, NO_READ_AHEAD_AFTER_INPUT_MS, PACE_WHILE_OUTPUT_WITHIN_MS, READ_AHEAD_COST, RENDERER_WINDOW, SKIP_AT_LEAST, SKIPPING_READ_AHEAD_COST } from '../pty/flowPolicy';
+import { FLOODING_BYTES, NO_READ_AHEAD_AFTER_INPUT_MS, PACE_WHILE_OUTPUT_WITHIN_MS, READ_AHEAD_COST, RENDERER_WINDOW, SKIP_AT_LEAST, SKIPPING_READ_AHEAD_COST, TYPING_ELSEWHERE_MS } from '../pty/flowPolicy';
 import { OutputBatcher, utf8SafeEnd } from '../pty/outputBatcher';
 import { FloodPace } from './floodPace';
 import { FloodSkip, lineEndBefore, type FloodScreen } from './floodSkip';
+import { TypingActivity } from './typingActivity';
 
 /** The client a pane's output and events go to. */
 export interface PaneListener {
@@ -51,6 +52,8 @@ export class PaneDelivery {
   private attributesInFront = 0;
   private readonly pace = new FloodPace(() => this.batcher.flushNow());
   private lastOutputAt = -Infinity;
+  private readonly stopWatchingTyping: () => void;
+  private typingEnds: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly paneId: number,
@@ -59,7 +62,10 @@ export class PaneDelivery {
     screen: FloodScreen = NEVER_SKIP,
     /** The client's window, the smallest skip and how far apart cuts may be (flowPolicy.ts); tests make them small. */
     private readonly policy: { window: Watermarks; skipAtLeast: number; cutsApart?: number } = { window: RENDERER_WINDOW, skipAtLeast: SKIP_AT_LEAST },
+    /** Keys to every pane of the engine: typing elsewhere slows a skipped flood's reading here. */
+    private readonly typing = new TypingActivity(),
   ) {
+    this.stopWatchingTyping = typing.onTyped((paneId) => paneId !== this.paneId && this.typedElsewhere());
     this.skip = new FloodSkip(screen, policy.cutsApart);
     this.window = new DeliveryWindow(policy.window, { reopened: () => this.batcher.flushNow() });
     this.batcher = new OutputBatcher(
@@ -198,6 +204,13 @@ export class PaneDelivery {
     this.limitReadAhead();
   }
 
+  /** The user typed into another pane: read ahead less now, and as before once typing there stops. */
+  private typedElsewhere(): void {
+    this.limitReadAhead();
+    clearTimeout(this.typingEnds);
+    this.typingEnds = setTimeout(() => this.limitReadAhead(), TYPING_ELSEWHERE_MS).unref();
+  }
+
   /** Everything now, partial characters included (the shell exited). */
   flushAll(): void {
     this.batcher.flushAll();
@@ -207,6 +220,8 @@ export class PaneDelivery {
   discardPending(): void {
     this.batcher.discardPending();
     this.pace.dispose();
+    this.stopWatchingTyping();
+    clearTimeout(this.typingEnds);
     this.events = [];
   }
 
@@ -266,7 +281,8 @@ export class PaneDelivery {
   private limitReadAhead(): void {
     const afterInput = performance.now() - this.inputDuringFloodAt < NO_READ_AHEAD_AFTER_INPUT_MS;
     // A flood that can be skipped keeps only what the client can show: read it at full speed.
-    const skipping = this.skip.skippable && this.skip.keptCost() < SKIPPING_READ_AHEAD_COST / 2;
+    // Not while the user types into another pane: full speed takes a core (TYPING_ELSEWHERE_MS).
+    const skipping = this.skip.skippable && this.skip.keptCost() < SKIPPING_READ_AHEAD_COST / 2 && !this.typing.typingElsewhere(this.paneId);
     const limit = afterInput ? 0 : skipping ? SKIPPING_READ_AHEAD_COST : READ_AHEAD_COST;
     const waiting = this.backlogCost.cost(this.batcher.pending);
     if (waiting > limit) this.throttle.hold('read-ahead');

@@ -1,6 +1,7 @@
 import type { MirrorThread } from '../blocks/mirror/mirrorThread';
 import type { EngineLog } from '../log/engineLog';
 import type { PromptRequest } from '../prompt/promptInterceptor';
+import type { TypingActivity } from './typingActivity';
 
 /** What a pane is started with. */
 export interface PaneOptions {
@@ -26,6 +27,8 @@ export interface PaneOptions {
   onPromptRequest?: (paneId: number, request: PromptRequest) => void;
   /** Where the pane's warnings and shell start failures are recorded. */
   log?: EngineLog;
+  /** Keys to every pane of the engine (a flood here reads less while the user types elsewhere); the pane's own when absent. */
+  typing?: TypingActivity;
   /** The mirror thread (tests); the process's own by default. */
   mirrorThread?: MirrorThread;
 }

@@ -81,6 +81,14 @@ export const SKIP_AT_LEAST = 256 * 1024;
 /** After a key pressed into a flooding pane (Ctrl+C, `q`), nothing is read ahead for this long. */
 export const NO_READ_AHEAD_AFTER_INPUT_MS = 1_000;
 
+/**
+ * While the user typed into another pane this recently, a flood that could be skipped is read
+ * ahead only as far as any flood (READ_AHEAD_COST), not at full speed: the renderer's typing
+ * mode (its TYPING_MS) gives such a pane a slice a second meanwhile anyway. Reading `yes` at
+ * full speed took a core and doubled the echo's p95 in the pane typed in.
+ */
+export const TYPING_ELSEWHERE_MS = 1_000;
+
 /** More unparsed output than an echo or a prompt ever leaves: the pane is flooding. */
 export const FLOODING_BYTES = 64 * 1024;
 
