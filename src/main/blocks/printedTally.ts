@@ -103,6 +103,13 @@ export class PrintedTally {
         const end = next === -1 ? chunk.length : next;
         countText(count, chunk, i, end);
         if (next === -1) break;
+        if (chunk[next + 1] === 0x5b) {
+          // A CSI sequence (colours, mostly): to its final byte in one go.
+          const final = csiFinal(chunk, next + 2);
+          escape = final === -1 ? Escape.Csi : Escape.None;
+          i = final === -1 ? chunk.length : final + 1;
+          continue;
+        }
         escape = Escape.Start;
         i = next + 1;
         continue;
@@ -166,4 +173,13 @@ function countText(count: { lines: number; bytes: number; open: boolean }, chunk
   count.lines += lines;
   count.bytes += to - from - skipped;
   if (last >= 0) count.open = chunk[last] !== LF;
+}
+
+/** The index of the final byte of a CSI sequence whose parameters start at `from`; -1 when it goes on past the chunk. */
+function csiFinal(chunk: Uint8Array, from: number): number {
+  for (let i = from; i < chunk.length; i++) {
+    const byte = chunk[i]!;
+    if (byte >= 0x40 && byte <= 0x7e) return i;
+  }
+  return -1;
 }

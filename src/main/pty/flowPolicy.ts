@@ -66,7 +66,7 @@ export const SKIPPING_READ_AHEAD_COST = 6 * 1024 * 1024;
  * (panes/floodPace.ts): about 350 lines of a coloured log sixty times a second, more than a
  * screen shows, and the page's parsing no longer takes the CPU the flood itself needs.
  */
-export const SKIPPING_FRAME_BYTES = 64 * 1024;
+export const SKIPPING_FRAME_BYTES = 16 * 1024;
 export const SKIPPING_FRAME_MS = 33;
 
 /** The pace holds only while output keeps coming: the rest of a flood that stopped goes at full speed. */

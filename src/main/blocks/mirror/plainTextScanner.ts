@@ -138,6 +138,24 @@ export class PlainTextScanner {
         this.lineEnd();
         continue;
       }
+      if (byte === ESC && bytes[i + 1] === 0x5b && this.vt === Vt.Ground && this.utf8Need === 0 && !this.crPending) {
+        const end = sgrParametersEnd(bytes, i + 2);
+        if (end > 0) {
+          // A whole SGR sequence (most escapes of a coloured flood), read in one go.
+          this.replay.add(bytes, i + 2, end);
+          this.notedPrefixValid = false;
+          i = end;
+          continue;
+        }
+      }
+      if (byte >= 0xc2 && byte <= 0xf4 && this.vt === Vt.Ground && this.utf8Need === 0 && !this.crPending) {
+        const end = wholeCharacterEnd(bytes, i, byte);
+        if (end > 0) {
+          // A printable character of two to four bytes (width 0, 1 or 2: counted as 0), read in one go.
+          i = end - 1;
+          continue;
+        }
+      }
       if (this.utf8Need > 0) {
         if ((byte & 0xc0) === 0x80) {
           this.utf8Code = (this.utf8Code << 6) | (byte & 0x3f);
@@ -301,7 +319,7 @@ export class PlainTextScanner {
   }
 
   private sgrDone(): void {
-    this.replay.add(this.sgrParameters, this.sgrLength);
+    this.replay.add(this.sgrParameters, 0, this.sgrLength);
     this.notedPrefixValid = false;
   }
 
@@ -326,4 +344,34 @@ export class PlainTextScanner {
   private notPlain(): void {
     this.runPlain = false;
   }
+}
+
+/**
+ * The end of the well-formed UTF-8 sequence of a printable character (U+00A0 and up, not a
+ * surrogate or BOM) starting at `start` with lead byte `lead`, if it is whole in `bytes`;
+ * otherwise 0 (the byte-by-byte path decides, across chunks too).
+ */
+function wholeCharacterEnd(bytes: Uint8Array, start: number, lead: number): number {
+  const need = lead < 0xe0 ? 1 : lead < 0xf0 ? 2 : 3;
+  const end = start + need + 1;
+  if (end > bytes.length) return 0;
+  let code = lead & (need === 1 ? 0x1f : need === 2 ? 0x0f : 0x07);
+  for (let k = start + 1; k < end; k++) {
+    const next = bytes[k]!;
+    if ((next & 0xc0) !== 0x80) return 0;
+    code = (code << 6) | (next & 0x3f);
+  }
+  const shortest = code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+  if (code < 0xa0 || shortest !== need + 1 || (code >= 0xd800 && code <= 0xdfff) || code > 0x10ffff || code === 0xfeff) return 0;
+  return end;
+}
+
+/** Where the `m` of an SGR sequence whose parameters (digits, `;`, `:`) start at `start` is, if it is whole in `bytes`; otherwise 0. */
+function sgrParametersEnd(bytes: Uint8Array, start: number): number {
+  for (let k = start; k < bytes.length; k++) {
+    const byte = bytes[k]!;
+    if (byte === SGR_FINAL) return k;
+    if (!((byte >= 0x30 && byte <= 0x39) || byte === 0x3b || byte === 0x3a)) return 0;
+  }
+  return 0;
 }

@@ -30,9 +30,9 @@ export class SgrReplay {
   private pending: number[] = [];
   private pendingLength = 0;
 
-  /** An SGR sequence's parameter bytes (digits, `;` and `:`; the first `length` of `sequence`), as the terminal parsed them. */
-  add(sequence: readonly number[], length = sequence.length): void {
-    if (isPlainReset(sequence, length)) {
+  /** An SGR sequence's parameter bytes (digits, `;` and `:`; `sequence` from `from` to `to`), as the terminal parsed them. */
+  add(sequence: ArrayLike<number>, from = 0, to = sequence.length): void {
+    if (isPlainReset(sequence, from, to)) {
       this.pendingLength = 0;
       this.parameters.length = 0;
       this.reset = true;
@@ -40,7 +40,7 @@ export class SgrReplay {
       this.known = true;
       return;
     }
-    for (let i = 0; i < length; i++) this.pending[this.pendingLength++] = sequence[i]!;
+    for (let i = from; i < to; i++) this.pending[this.pendingLength++] = sequence[i]!;
     this.pending[this.pendingLength++] = SGR_FINAL;
     if (this.pendingLength > MAX_PENDING) this.applyPending();
   }
@@ -126,8 +126,8 @@ const ALL = (1 << 12) - 1;
 const UNKNOWN = -1;
 
 /** `ESC [ m`, `ESC [ 0 m`, `ESC [ 0;0 m`...: every parameter empty or zero. */
-function isPlainReset(sequence: readonly number[], length: number): boolean {
-  for (let i = 0; i < length; i++) if (sequence[i] !== 0x30 && sequence[i] !== SEMICOLON) return false;
+function isPlainReset(sequence: ArrayLike<number>, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (sequence[i] !== 0x30 && sequence[i] !== SEMICOLON) return false;
   return true;
 }
 
