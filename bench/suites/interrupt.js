@@ -7,7 +7,8 @@ import { measure } from '../lib/report.js';
 import { summary } from '../lib/stats.js';
 import { withBothPages } from '../lib/tandemUi.js';
 
-const REPETITIONS = 10;
+// 20 by default: with 10, the p95 was the slowest sample, and one stall decided the row.
+const REPETITIONS = Number(process.env.BENCH_INTERRUPT_REPS ?? 20);
 const fmt = (s) => `p50 ${s.p50.toFixed(1)} / p95 ${s.p95.toFixed(1)} / max ${s.max.toFixed(1)} ms (n=${s.n})`;
 
 export async function interrupt(report) {
