@@ -129,7 +129,7 @@ describe('PlanRunner', () => {
     expect((await results)[0]?.isError).toBe(false);
   });
 
-  it("looks at Tandem's own files right before the step is typed, not while it waits for its prompt, and reports what it changed", async () => {
+  it("looks at Tandem's own files once the step's line is typed, right before Enter, not while it waits for its prompt, and reports what it changed", async () => {
     const seen: string[][] = [];
     let changedFiles: string[] = [];
     const ownFiles = {
@@ -149,9 +149,9 @@ describe('PlanRunner', () => {
     expect(seen).toEqual([]);
     pane.showPrompt();
     await pane.typedCount(1);
-    // Once, right before the keys (nothing typed yet when it looked).
-    expect(seen).toEqual([[]]);
-    expect(pane.beforeTyping).toEqual(['python3 fix.py']);
+    // Once, after the line (nothing but the decision stands between it and the keys), before Enter.
+    expect(seen).toEqual([['python3 fix.py']]);
+    expect(pane.beforeEnter).toEqual(['python3 fix.py']);
     changedFiles = ['~/.config/tandem/policy.toml'];
     pane.complete(0);
     const [result] = await results;

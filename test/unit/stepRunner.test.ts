@@ -38,14 +38,15 @@ describe('StepRunner', () => {
   it("says when its keys were written and when the shell first answered them (output, else the command's start)", async () => {
     const pane = new FakePane();
     const seen: string[] = [];
-    const hooks = { beforeTyping: () => seen.push(`before typing: [${pane.typed.join()}]`), onTyped: () => seen.push(`typed: [${pane.typed.join()}]`), onEchoed: () => seen.push('echoed') };
+    const hooks = { beforeEnter: () => seen.push(`before Enter: [${pane.typed.join()}]`), onTyped: () => seen.push(`typed: [${pane.typed.join()}]`), onEchoed: () => seen.push('echoed') };
     const step = start(pane, 'make', hooks);
-    expect(seen).toEqual(['before typing: []', 'typed: [make]']);
+    // The fake shell echoes at once, so Enter (and what precedes it) comes within typeCommand.
+    expect(seen).toEqual(['before Enter: [make]', 'typed: [make]']);
     pane.print();
     pane.print();
     pane.complete(0);
     await step.done;
-    expect(seen).toEqual(['before typing: []', 'typed: [make]', 'echoed']);
+    expect(seen).toEqual(['before Enter: [make]', 'typed: [make]', 'echoed']);
 
     const quiet = new FakePane();
     const quietSeen: string[] = [];

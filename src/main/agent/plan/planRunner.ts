@@ -288,11 +288,11 @@ export class PlanRunner {
     const ownFiles: { before?: OwnFilesSnapshot } = {};
     const runner = new StepRunner(pane, step.command, {
       timeoutMs: this.deps.timeoutMs(),
-      env: this.deps.stepEnv?.(step),
+      env: () => this.deps.stepEnv?.(step),
       onDetail: (detail) => this.apply({ kind: 'progress', stepId, detail }),
       onBlockStarted: (block) => this.apply({ kind: 'block-started', stepId, blockId: block.id }),
-      // When the step is typed (not while it waits for its prompt: what runs there is not the step).
-      beforeTyping: () => (ownFiles.before = this.deps.ownFiles?.snapshot()),
+      // Right before Enter (not while it waits for its prompt: what runs there is not the step).
+      beforeEnter: () => (ownFiles.before = this.deps.ownFiles?.snapshot()),
       onTyped: () => this.echoFirst.keysWritten(),
       onEchoed: () => this.echoFirst.echoed(),
     });

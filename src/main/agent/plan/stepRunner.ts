@@ -24,15 +24,15 @@ export type FinishedRun = Extract<StepOutcome, { kind: 'finished' }>;
 
 export interface StepRunOptions {
   timeoutMs: number;
-  /** Exported for the step's command line alone (NO_PAGER_ENV). */
-  env?: Readonly<Record<string, string>>;
+  /** Exported for the step's command line alone (NO_PAGER_ENV); asked for right before Enter. */
+  env?: () => Readonly<Record<string, string>> | undefined;
   /** After SIGINT on timeout, how long before the foreground job is killed. */
   killGraceMs?: number;
   /** Progress for the plan view: "waiting for the prompt", "timed out: interrupted" ... */
   onDetail?(detail: string | undefined): void;
   onBlockStarted?(block: Block): void;
-  /** Right before the keys: what must see the world as it was before the command (a look at Tandem's own files). */
-  beforeTyping?(): void;
+  /** Right before Enter, once the line is typed and echoed: what must see the world as it was before the command (a look at Tandem's own files). */
+  beforeEnter?(): void;
   /** The keys were written to the shell. */
   onTyped?(): void;
   /** The shell answered them: the first output after them, or the command's start. */
@@ -116,7 +116,7 @@ export class StepRunner {
         if (this.typed) return;
         this.typed = true;
         // Type first: the panel's update can wait a moment, the shell should not.
-        this.pane.typeCommand(this.command, { env: this.options.env, beforeTyping: this.options.beforeTyping });
+        this.pane.typeCommand(this.command, { env: this.options.env, beforeEnter: this.options.beforeEnter });
         this.options.onTyped?.();
         this.options.onDetail?.(undefined);
         timers.push(setTimeout(onTimeout, this.options.timeoutMs));
