@@ -66,6 +66,15 @@ describe('StepRunner', () => {
     expect(await step.done).toMatchObject({ kind: 'finished', block: { exitCode: 1 } });
   });
 
+  it('typed at once at its prompt, it tells the plan nothing until the shell answers (nothing runs between the keys and their echo)', async () => {
+    const pane = new FakePane();
+    const step = start(pane, 'ls');
+    expect(pane.typed).toEqual(['ls']);
+    expect(step.details).toEqual([]);
+    pane.complete(0);
+    expect((await step.done).kind).toBe('finished');
+  });
+
   it('waits for the prompt when the pane is busy, and says so', async () => {
     const pane = new FakePane();
     pane.state = 'EXECUTING';
@@ -74,6 +83,7 @@ describe('StepRunner', () => {
     expect(step.details).toEqual(['waiting for the prompt in pane 1']);
     pane.showPrompt();
     expect(pane.typed).toEqual(['make']);
+    expect(step.details).toEqual(['waiting for the prompt in pane 1', undefined]);
     pane.complete(0);
     expect((await step.done).kind).toBe('finished');
   });

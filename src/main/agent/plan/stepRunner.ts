@@ -1,5 +1,5 @@
 import type { Block } from '../../../shared/blocks';
-import type { Disposable } from '../../../shared/events';
+import { DisposableStore } from '../../../shared/events';
 import type { BlockOutput } from '../../blocks/mirror/blockOutputs';
 import type { AgentPane } from '../agentPane';
 
@@ -95,6 +95,8 @@ export class StepRunner {
       let notRunTimer: NodeJS.Timeout | undefined;
       let quietTimer: NodeJS.Timeout | undefined;
       let echoed = false;
+      let waitedForPrompt = false;
+      const watching = new DisposableStore();
       const echo = () => {
         if (echoed || !this.typed) return;
         echoed = true;
@@ -118,7 +120,7 @@ export class StepRunner {
         // Type first: the panel's update can wait a moment, the shell should not.
         this.pane.typeCommand(this.command, { env: this.options.env, beforeEnter: this.options.beforeEnter });
         this.options.onTyped?.();
-        this.options.onDetail?.(undefined);
+        if (waitedForPrompt) this.options.onDetail?.(undefined);
         timers.push(setTimeout(onTimeout, this.options.timeoutMs));
       };
       const onTimeout = () => {
@@ -152,66 +154,72 @@ export class StepRunner {
           );
         }, QUIET_MS);
       };
-      const watching: Disposable = this.pane.observe({
-        output: () => {
-          echo();
-          if (!block || this.pane.isAlternateScreen) return;
-          armQuiet();
-        },
-        alternateScreen: () => {
-          if (!block || this.ending) return;
-          clearTimeout(quietTimer);
-          clearTimeout(pagerTimer);
-          const pager = this.pane.foregroundPager();
-          this.options.onDetail?.(
-            pager ? this.waitingInPager(pager) : `a full-screen program (a pager or an editor?) is open in pane ${this.pane.id}: finish it there, or cancel the step`,
-          );
-        },
-        blockStarted: (started) => {
-          if (!this.typed || block) return;
-          echo();
-          block = started;
-          clearTimeout(notRunTimer);
-          armQuiet();
-          this.options.onBlockStarted?.(started);
-        },
-        blockFinished: (finished) => {
-          if (!block || finished.id !== block.id) return;
-          void this.pane.outputOf(finished.id).then((output) =>
-            finish({
-              kind: 'finished',
-              block: finished,
-              output: output ?? { text: '', truncated: false, lineCount: 0 },
-              timedOut,
-              interrupted: this.interruptedByUser,
-              ...(this.interruption ? { interruption: this.interruption } : {}),
-            }),
-          );
-        },
-        promptShown: () => {
-          if (!this.typed) {
-            if (!this.cancelled) type();
-            return;
-          }
-          // A prompt can also be a redraw of the line being edited (bash re-prints PS1, which
-          // carries the mark); only a prompt with no command start after it means nothing ran.
-          if (!block) {
-            clearTimeout(notRunTimer);
-            notRunTimer = setTimeout(() => {
-              if (!block) finish({ kind: 'not-run', message: 'The shell showed a new prompt without running the command (a syntax error?).' });
-            }, NOT_RUN_GRACE_MS);
-            timers.push(notRunTimer);
-          }
-        },
-        exited: () => finish({ kind: 'pane-gone', message: `The shell in pane ${this.pane.id} exited.` }),
-      });
       this.stop = () => finish({ kind: 'cancelled' });
       if (this.pane.exited) {
         finish({ kind: 'pane-gone', message: `The shell in pane ${this.pane.id} has exited.` });
         return;
       }
+      // At a prompt the keys go before the watching is set up: no output can come in between.
       if (this.pane.state === 'PROMPT') type();
-      else this.options.onDetail?.(`waiting for the prompt in pane ${this.pane.id}`);
+      else {
+        waitedForPrompt = true;
+        this.options.onDetail?.(`waiting for the prompt in pane ${this.pane.id}`);
+      }
+      watching.add(
+        this.pane.observe({
+          output: () => {
+            echo();
+            if (!block || this.pane.isAlternateScreen) return;
+            armQuiet();
+          },
+          alternateScreen: () => {
+            if (!block || this.ending) return;
+            clearTimeout(quietTimer);
+            clearTimeout(pagerTimer);
+            const pager = this.pane.foregroundPager();
+            this.options.onDetail?.(
+              pager ? this.waitingInPager(pager) : `a full-screen program (a pager or an editor?) is open in pane ${this.pane.id}: finish it there, or cancel the step`,
+            );
+          },
+          blockStarted: (started) => {
+            if (!this.typed || block) return;
+            echo();
+            block = started;
+            clearTimeout(notRunTimer);
+            armQuiet();
+            this.options.onBlockStarted?.(started);
+          },
+          blockFinished: (finished) => {
+            if (!block || finished.id !== block.id) return;
+            void this.pane.outputOf(finished.id).then((output) =>
+              finish({
+                kind: 'finished',
+                block: finished,
+                output: output ?? { text: '', truncated: false, lineCount: 0 },
+                timedOut,
+                interrupted: this.interruptedByUser,
+                ...(this.interruption ? { interruption: this.interruption } : {}),
+              }),
+            );
+          },
+          promptShown: () => {
+            if (!this.typed) {
+              if (!this.cancelled) type();
+              return;
+            }
+            // A prompt can also be a redraw of the line being edited (bash re-prints PS1, which
+            // carries the mark); only a prompt with no command start after it means nothing ran.
+            if (!block) {
+              clearTimeout(notRunTimer);
+              notRunTimer = setTimeout(() => {
+                if (!block) finish({ kind: 'not-run', message: 'The shell showed a new prompt without running the command (a syntax error?).' });
+              }, NOT_RUN_GRACE_MS);
+              timers.push(notRunTimer);
+            }
+          },
+          exited: () => finish({ kind: 'pane-gone', message: `The shell in pane ${this.pane.id} exited.` }),
+        }),
+      );
     });
   }
 
