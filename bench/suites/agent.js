@@ -129,7 +129,7 @@ function reportSteps(report, { approveToEcho, rawEcho, markToModel, echoes, pane
     unit: 'ms',
     ref: limit.p95,
     refName: 'raw pty p95',
-    maxDelta: 5,
+    maxDelta: 1,
     note:
       `${fmt(approve)}; agent.step approve sent → the pane's Output frames hold the typed command's echo. ` +
       `Raw: ${fmt(limit)}, the same kind of line written to a bash in node-pty until its echo is read`,
@@ -140,7 +140,7 @@ function reportSteps(report, { approveToEcho, rawEcho, markToModel, echoes, pane
     value: toLine.p95,
     unit: 'ms',
     limit: 1,
-    note: `${fmt(toLine)}; the engine's marks: the agent.step request read from the WebSocket (before it is parsed) → the step's line written to the pty (the plan's state, the step's environment file, the look at Tandem's own files, the line; Enter follows its echo)`,
+    note: `${fmt(toLine)}; the engine's marks: the agent.step request read from the WebSocket (before it is parsed) → the step's line written to the pty (the request checked, the plan's state, the step runner, the line; the step's environment file, the look at Tandem's own files and Enter follow its echo)`,
   });
   const toEcho = summary(hops.toEcho);
   report.delta({
@@ -152,7 +152,7 @@ function reportSteps(report, { approveToEcho, rawEcho, markToModel, echoes, pane
     maxDelta: 1,
     note:
       `${fmt(toEcho)}; the engine's marks: the line written → the pty read that holds its echo. The shell's own time, plus whatever holds the engine's ` +
-      `main thread meanwhile (nothing: the panel's update and the audit lines wait for the echo)`,
+      `main thread meanwhile (nothing: the panel's update, the audit lines, the trace and the request's answer wait for the echo)`,
   });
   const toFrame = summary(hops.toFrame);
   report.absolute({
@@ -162,6 +162,13 @@ function reportSteps(report, { approveToEcho, rawEcho, markToModel, echoes, pane
     limit: 0.5,
     note: `${fmt(toFrame)}; the engine's marks: the pty read that holds the echo → the Output frame that carries it handed to the WebSocket (marks, mirror, batcher)`,
   });
+  const outside = summary(approveToEcho.map((sample, i) => sample - hops.toLine[i] - hops.toEcho[i] - hops.toFrame[i]));
+  report.info(
+    'agent: the WebSocket both ways, p50',
+    outside.p50,
+    'ms',
+    `${fmt(outside)}; each approval minus the three hops above: the client's request, the engine reading it, the Output frame to the client and its read (waking idle processes included)`,
+  );
   const mark = summary(markToModel);
   report.absolute({
     name: "agent: step's D mark → tool result at model, p95",

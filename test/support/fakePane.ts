@@ -47,16 +47,17 @@ export class FakePane implements AgentPane {
   /** The environment each typed command was given, in order. */
   readonly typedEnv: (Readonly<Record<string, string>> | undefined)[] = [];
 
-  /** Commands whose `beforeTyping` ran, in order (right before they were typed). */
-  readonly beforeTyping: string[] = [];
+  /** Commands whose `beforeEnter` ran, in order (once their line was typed, right before Enter). */
+  readonly beforeEnter: string[] = [];
 
-  typeCommand(command: string, { env, beforeTyping }: TypeCommandOptions = {}): void {
-    if (beforeTyping) {
-      beforeTyping();
-      this.beforeTyping.push(command);
-    }
+  /** The line is typed, and the shell echoes it at once: Enter follows right away. */
+  typeCommand(command: string, { env, beforeEnter }: TypeCommandOptions = {}): void {
     this.typed.push(command);
-    this.typedEnv.push(env);
+    this.typedEnv.push(env?.());
+    if (beforeEnter) {
+      beforeEnter();
+      this.beforeEnter.push(command);
+    }
   }
 
   interrupt(): void {

@@ -64,4 +64,19 @@ describe('EchoFirst', () => {
     echoFirst.release();
     expect(done).toEqual(['a', 'b']);
   });
+
+  it('passed() resolves once the work held before it has gone, at once when nothing is held', async () => {
+    const echoFirst = new EchoFirst();
+    const done: string[] = [];
+    await echoFirst.passed();
+    echoFirst.keysWritten();
+    echoFirst.run(() => done.push('panel'));
+    const passed = echoFirst.passed().then(() => done.push('answered'));
+    await vi.advanceTimersByTimeAsync(10);
+    expect(done).toEqual([]);
+    echoFirst.echoed();
+    await vi.advanceTimersToNextTimerAsync();
+    await passed;
+    expect(done).toEqual(['panel', 'answered']);
+  });
 });

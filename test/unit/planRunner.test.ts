@@ -18,7 +18,9 @@ afterEach(() => {
 
 type Verdict = Partial<GateDecision>;
 
-function setup(options: { verdict?: (command: string) => Verdict; timeoutMs?: number; changed?: () => void; ownFiles?: PlanRunnerDeps['ownFiles'] } = {}) {
+function setup(
+  options: { verdict?: (command: string) => Verdict; timeoutMs?: number; changed?: () => void; ownFiles?: PlanRunnerDeps['ownFiles']; stepsChanged?: PlanRunnerDeps['stepsChanged'] } = {},
+) {
   const pane = new FakePane();
   const audit: AuditRecord[] = [];
   const grants: string[] = [];
@@ -52,6 +54,7 @@ function setup(options: { verdict?: (command: string) => Verdict; timeoutMs?: nu
     executed: (step, cwd) => hooks.push(`${step.command} in ${cwd}`),
     changed: options.changed ?? (() => undefined),
     ownFiles: options.ownFiles,
+    stepsChanged: options.stepsChanged,
   });
   const propose = (...commands: (string | { command: string; paneId: number })[]) => {
     commands.forEach((entry, index) => {
@@ -113,6 +116,32 @@ describe('PlanRunner', () => {
     expect(events(audit)).toEqual(['proposed 1', 'approved 1', 'executed 1']);
   });
 
+  it("the trace's bookkeeping and the decision's answer wait for the typed step's echo too; the trace keeps the decision's time", async () => {
+    const seen: string[] = [];
+    const stepsChanged = vi.fn((steps: readonly { status: string }[], at: number) => seen.push(`trace: ${steps[0]?.status} at ${at}`));
+    const { pane, runner, propose } = setup({ stepsChanged, changed: () => seen.push('panel') });
+    const results = propose('touch notes.txt');
+    await untilTrue(() => runner.waitingForUser, 'the step waits for the user');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(1_000_000);
+    seen.length = 0;
+    void runner.stepAction('p1s1', 'approve').then(() => seen.push('answered'));
+    for (let hop = 0; hop < 20; hop++) await Promise.resolve();
+    expect(pane.typed).toEqual(['touch notes.txt']);
+    expect(seen).toEqual([]);
+    // The echo comes 40 ms later: the trace still says when the user decided.
+    vi.setSystemTime(1_000_040);
+    pane.print();
+    await untilTrue(() => seen.includes('answered'), 'the decision answered');
+    expect(seen[0]).toBe('trace: running at 1000000');
+    expect(seen.filter((entry) => entry.startsWith('trace')).every((entry) => entry.endsWith('at 1000000'))).toBe(true);
+    // Answered last, once the panel has heard.
+    expect(seen.filter((entry) => !entry.startsWith('trace'))).toEqual(['panel', 'answered']);
+    vi.useRealTimers();
+    pane.complete(0);
+    await results;
+  });
+
   it('a decision that types nothing (the pane is busy) shows at once; the step waits for its prompt', async () => {
     const changed = vi.fn();
     const { pane, audit, runner, propose } = setup({ changed });
@@ -129,7 +158,7 @@ describe('PlanRunner', () => {
     expect((await results)[0]?.isError).toBe(false);
   });
 
-  it("looks at Tandem's own files right before the step is typed, not while it waits for its prompt, and reports what it changed", async () => {
+  it("looks at Tandem's own files once the step's line is typed, right before Enter, not while it waits for its prompt, and reports what it changed", async () => {
     const seen: string[][] = [];
     let changedFiles: string[] = [];
     const ownFiles = {
@@ -149,9 +178,9 @@ describe('PlanRunner', () => {
     expect(seen).toEqual([]);
     pane.showPrompt();
     await pane.typedCount(1);
-    // Once, right before the keys (nothing typed yet when it looked).
-    expect(seen).toEqual([[]]);
-    expect(pane.beforeTyping).toEqual(['python3 fix.py']);
+    // Once, after the line (nothing but the decision stands between it and the keys), before Enter.
+    expect(seen).toEqual([['python3 fix.py']]);
+    expect(pane.beforeEnter).toEqual(['python3 fix.py']);
     changedFiles = ['~/.config/tandem/policy.toml'];
     pane.complete(0);
     const [result] = await results;

@@ -38,14 +38,15 @@ describe('StepRunner', () => {
   it("says when its keys were written and when the shell first answered them (output, else the command's start)", async () => {
     const pane = new FakePane();
     const seen: string[] = [];
-    const hooks = { beforeTyping: () => seen.push(`before typing: [${pane.typed.join()}]`), onTyped: () => seen.push(`typed: [${pane.typed.join()}]`), onEchoed: () => seen.push('echoed') };
+    const hooks = { beforeEnter: () => seen.push(`before Enter: [${pane.typed.join()}]`), onTyped: () => seen.push(`typed: [${pane.typed.join()}]`), onEchoed: () => seen.push('echoed') };
     const step = start(pane, 'make', hooks);
-    expect(seen).toEqual(['before typing: []', 'typed: [make]']);
+    // The fake shell echoes at once, so Enter (and what precedes it) comes within typeCommand.
+    expect(seen).toEqual(['before Enter: [make]', 'typed: [make]']);
     pane.print();
     pane.print();
     pane.complete(0);
     await step.done;
-    expect(seen).toEqual(['before typing: []', 'typed: [make]', 'echoed']);
+    expect(seen).toEqual(['before Enter: [make]', 'typed: [make]', 'echoed']);
 
     const quiet = new FakePane();
     const quietSeen: string[] = [];
@@ -65,6 +66,15 @@ describe('StepRunner', () => {
     expect(await step.done).toMatchObject({ kind: 'finished', block: { exitCode: 1 } });
   });
 
+  it('typed at once at its prompt, it tells the plan nothing until the shell answers (nothing runs between the keys and their echo)', async () => {
+    const pane = new FakePane();
+    const step = start(pane, 'ls');
+    expect(pane.typed).toEqual(['ls']);
+    expect(step.details).toEqual([]);
+    pane.complete(0);
+    expect((await step.done).kind).toBe('finished');
+  });
+
   it('waits for the prompt when the pane is busy, and says so', async () => {
     const pane = new FakePane();
     pane.state = 'EXECUTING';
@@ -73,6 +83,7 @@ describe('StepRunner', () => {
     expect(step.details).toEqual(['waiting for the prompt in pane 1']);
     pane.showPrompt();
     expect(pane.typed).toEqual(['make']);
+    expect(step.details).toEqual(['waiting for the prompt in pane 1', undefined]);
     pane.complete(0);
     expect((await step.done).kind).toBe('finished');
   });

@@ -6,8 +6,10 @@ import type { PaneWatcher } from '../panes/paneWatcher';
 export type { PaneWatcher };
 
 export interface TypeCommandOptions {
-  env?: Readonly<Record<string, string>>;
-  beforeTyping?: () => void;
+  /** The variables exported for this command line alone; asked for once the line is echoed, right before Enter. */
+  env?: () => Readonly<Record<string, string>> | undefined;
+  /** Runs right before Enter, once the line is typed and echoed: the command has not run yet. */
+  beforeEnter?: () => void;
 }
 
 /**
@@ -33,7 +35,7 @@ export interface AgentPane {
   /**
    * Types a whole command at the prompt and presses Enter, as if the user had; `env` is
    * exported for that command line alone (with shell integration; without, it is not set).
-   * `beforeTyping` runs right before the keys are written.
+   * The line goes to the shell first; `env` and `beforeEnter` wait for its echo, right before Enter.
    */
   typeCommand(command: string, options?: TypeCommandOptions): void;
   /** Ctrl+C. */

@@ -252,12 +252,12 @@ export class AgentSession {
     this.controls.note(text);
   }
 
-  planAction(planId: string, action: PlanAction): void {
-    this.controls.planAction(planId, action);
+  planAction(planId: string, action: PlanAction): Promise<void> {
+    return this.controls.planAction(planId, action);
   }
 
-  stepAction(planId: string, stepId: string, action: StepAction, command?: string, reason?: string): void {
-    this.controls.stepAction(planId, stepId, action, command, reason);
+  stepAction(planId: string, stepId: string, action: StepAction, command?: string, reason?: string): Promise<void> {
+    return this.controls.stepAction(planId, stepId, action, command, reason);
   }
 
   childApproval(planId: string, stepId: string, requestId: string, decision: 'allow' | 'deny', note?: string): void {

@@ -88,12 +88,14 @@ export class ClientConnection implements PaneListener {
         return {};
       },
       'agent.cancel': ({ everything }) => this.engine.agent.cancel(everything),
-      'agent.plan': ({ planId, action }) => {
-        this.engine.agent.planAction(planId, action);
+      // Answered once the panel's update went out: after the echo of a step the decision typed,
+      // so the answer does not compete with the keys (docs/architecture.md, "Where the time goes").
+      'agent.plan': async ({ planId, action }) => {
+        await this.engine.agent.planAction(planId, action);
         return {};
       },
-      'agent.step': ({ planId, stepId, action, command, reason }) => {
-        this.engine.agent.stepAction(planId, stepId, action, command, reason);
+      'agent.step': async ({ planId, stepId, action, command, reason }) => {
+        await this.engine.agent.stepAction(planId, stepId, action, command, reason);
         return {};
       },
       'agent.child-approval': ({ planId, stepId, requestId, decision, note }) => {

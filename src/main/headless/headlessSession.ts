@@ -107,7 +107,7 @@ export class HeadlessSession implements PaneListener {
   }
 
   decide(pending: PendingApproval, action: StepAction, options: { command?: string; reason?: string } = {}): void {
-    this.engine.agent.stepAction(pending.plan.id, pending.step.id, action, options.command, options.reason);
+    void this.engine.agent.stepAction(pending.plan.id, pending.step.id, action, options.command, options.reason);
   }
 
   /** A note for the model before the remaining steps (an approval's `note`). */

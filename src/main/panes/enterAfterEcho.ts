@@ -3,16 +3,29 @@ const ECHO_WAIT_MS = 20;
 
 type Keys = Uint8Array | string;
 
+/** What happens around a typed command's Enter. */
+export interface EnterHooks {
+  /**
+   * Right before Enter: the work a command must find done before it runs (its environment
+   * file, a look at Tandem's own files) goes here, after the line's echo, not between the
+   * decision and the keys.
+   */
+  beforeEnter?: () => void;
+  /** Enter was written. */
+  pressed: () => void;
+}
+
 /**
  * A typed command's Enter, pressed once the shell has echoed the line. With Enter already
  * waiting behind the line, bash with our integration echoed the line only as it ran Enter's
  * binding: 1.3 ms after the keys at the median and several ms at p95 on the bench machine,
  * where the line alone is echoed in 0.2 ms (docs/architecture.md, "Where the time goes").
  * The user's keys that come meanwhile are held and follow Enter, so nothing lands inside the
- * command line.
+ * command line. Until Enter, the line runs nothing, so what must happen before the command
+ * can wait for the echo too (`beforeEnter`).
  */
 export class EnterAfterEcho {
-  private pending: { enter: string; pressed: () => void; timer: NodeJS.Timeout; soon?: NodeJS.Immediate } | undefined;
+  private pending: { enter: string; hooks: EnterHooks; timer: NodeJS.Timeout; soon?: NodeJS.Immediate } | undefined;
   private held: Keys[] = [];
 
   /** `write`: keys to the shell; `userKeys`: the user's held keys, once Enter is in. */
@@ -25,16 +38,17 @@ export class EnterAfterEcho {
     return this.pending !== undefined;
   }
 
-  /** Types `line`, then `enter` once the shell answers (or ECHO_WAIT_MS have passed); `pressed` after Enter. */
-  type(line: string, enter: string, pressed: () => void): void {
+  /** Types `line`, then `enter` once the shell answers (or ECHO_WAIT_MS have passed), between the hooks. */
+  type(line: string, enter: string, hooks: EnterHooks): void {
     this.press();
     if (line === '') {
+      hooks.beforeEnter?.();
       this.write(enter);
-      pressed();
+      hooks.pressed();
       return;
     }
     this.write(line);
-    this.pending = { enter, pressed, timer: setTimeout(() => this.press(), ECHO_WAIT_MS) };
+    this.pending = { enter, hooks, timer: setTimeout(() => this.press(), ECHO_WAIT_MS) };
   }
 
   /**
@@ -66,8 +80,9 @@ export class EnterAfterEcho {
     if (!pending) return;
     this.pending = undefined;
     this.cancelTimers(pending);
+    pending.hooks.beforeEnter?.();
     this.write(pending.enter);
-    pending.pressed();
+    pending.hooks.pressed();
     const held = this.held;
     this.held = [];
     for (const keys of held) this.userKeys(keys);

@@ -197,20 +197,23 @@ export class Pane {
 
   /**
    * Types a whole command at the prompt and presses Enter, as if the user had (a plan step).
-   * First `env` is written for the shell integration (which exports it for this command line
-   * alone) and `beforeTyping` runs; then the line is typed, and Enter pressed once the shell
-   * has echoed it (EnterAfterEcho).
+   * The line goes first; once the shell has echoed it (EnterAfterEcho), `env` is written for the
+   * shell integration (which exports it for this command line alone), `beforeEnter` runs, and
+   * Enter is pressed: until Enter the line runs nothing, so none of that comes before the keys.
    */
-  typeCommand(command: string, { env, beforeTyping }: { env?: Readonly<Record<string, string>>; beforeTyping?: () => void } = {}): void {
+  typeCommand(command: string, { env, beforeEnter }: { env?: () => Readonly<Record<string, string>> | undefined; beforeEnter?: () => void } = {}): void {
     if (!this.process.running) return;
-    if (env && this.stream.integration) {
-      this.stepEnv.write(env, (error) => this.options.log?.warning('pane', `pane ${this.id}: the step's environment could not be written; it runs without it`, error));
-    }
-    beforeTyping?.();
     const { line, enter } = this.input.commandKeys(command, this.stream.mirror.bracketedPasteMode);
-    this.typing.type(line, enter, () => {
-      latencyMarks.mark('step-enter-written', { pane: this.id });
-      this.commandTypedEvent.fire(command);
+    this.typing.type(line, enter, {
+      beforeEnter: () => {
+        const variables = this.stream.integration ? env?.() : undefined;
+        if (variables) this.stepEnv.write(variables, (error) => this.options.log?.warning('pane', `pane ${this.id}: the step's environment could not be written; it runs without it`, error));
+        beforeEnter?.();
+      },
+      pressed: () => {
+        latencyMarks.mark('step-enter-written', { pane: this.id });
+        this.commandTypedEvent.fire(command);
+      },
     });
     latencyMarks.mark('step-line-written', { pane: this.id });
   }

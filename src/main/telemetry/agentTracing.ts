@@ -119,8 +119,9 @@ export class AgentTracing {
   }
 
   /** The plan changed: its steps' spans open, take their decisions and end (telemetry/stepSpans.ts). */
-  stepsChanged(steps: readonly Readonly<TracedStep>[]): void {
-    this.steps.observe(steps, this.root);
+  /** The plan changed at `at` (epoch ms). */
+  stepsChanged(steps: readonly Readonly<TracedStep>[], at = Date.now()): void {
+    this.steps.observe(steps, this.root, at);
   }
 
   /** A tool call that never became a step (invalid input, a full plan). */

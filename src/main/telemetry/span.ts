@@ -53,9 +53,10 @@ export class Span {
     return this;
   }
 
-  event(name: string, attributes?: Attributes): this {
+  /** `at`: when it happened (epoch ms), when that was a moment before it is recorded. */
+  event(name: string, attributes?: Attributes, at = Date.now()): this {
     const kept = attributes && Object.fromEntries(Object.entries(attributes).filter((entry): entry is [string, AttributeValue] => entry[1] !== undefined));
-    this.events.push({ name, time: new Date().toISOString(), ...(kept ? { attributes: kept } : {}) });
+    this.events.push({ name, time: new Date(at).toISOString(), ...(kept ? { attributes: kept } : {}) });
     return this;
   }
 
@@ -64,10 +65,11 @@ export class Span {
     return this;
   }
 
-  end(): void {
+  /** `at`: when it ended (epoch ms), when that was a moment before it is recorded. */
+  end(at = Date.now()): void {
     if (this.ended) return;
     this.ended = true;
-    const endedAt = Date.now();
+    const endedAt = at;
     this.sink.write({
       trace_id: this.traceId,
       span_id: this.spanId,

@@ -52,9 +52,9 @@ export class StepSpans {
     private readonly actionDone: (action: StepAction) => void,
   ) {}
 
-  /** The plan changed: each step's span is opened, given its decision, or ended. */
-  observe(steps: readonly Readonly<TracedStep>[], root: Span | undefined): void {
-    for (const step of steps) this.observeStep(step, root);
+  /** The plan changed at `at` (epoch ms): each step's span is opened, given its decision, or ended. */
+  observe(steps: readonly Readonly<TracedStep>[], root: Span | undefined, at = Date.now()): void {
+    for (const step of steps) this.observeStep(step, root, at);
   }
 
   ids(stepId: string): StepTraceIds | undefined {
@@ -79,7 +79,7 @@ export class StepSpans {
       .end();
   }
 
-  private observeStep(step: Readonly<TracedStep>, root: Span | undefined): void {
+  private observeStep(step: Readonly<TracedStep>, root: Span | undefined, at: number): void {
     let entry = this.entries.get(step.id);
     if (!entry) {
       const span = this.attributes(this.tracer.startChild(`execute_tool ${step.tool}`, root), step);
@@ -90,15 +90,15 @@ export class StepSpans {
     }
     if (!entry.span) return;
     entry.step = step;
-    if (step.approval?.decision === 'ask' && entry.askedAt === undefined) entry.askedAt = Date.now();
+    if (step.approval?.decision === 'ask' && entry.askedAt === undefined) entry.askedAt = at;
     if (step.decider && !entry.decided) {
       entry.decided = true;
-      const waited = entry.askedAt !== undefined && PERSONAL.has(step.decider.by) ? Date.now() - entry.askedAt : undefined;
+      const waited = entry.askedAt !== undefined && PERSONAL.has(step.decider.by) ? at - entry.askedAt : undefined;
       entry.span
         .set({ 'tandem.approval.wait_ms': waited })
-        .event('approval', { 'tandem.approval.verdict': step.decider.verdict, 'tandem.approval.by': step.decider.by, 'tandem.approval.rule': step.decider.rule, 'tandem.approval.wait_ms': waited });
+        .event('approval', { 'tandem.approval.verdict': step.decider.verdict, 'tandem.approval.by': step.decider.by, 'tandem.approval.rule': step.decider.rule, 'tandem.approval.wait_ms': waited }, at);
     }
-    if (ENDED.has(step.status)) this.end(entry);
+    if (ENDED.has(step.status)) this.end(entry, at);
   }
 
   private forgetOld(): void {
@@ -119,7 +119,7 @@ export class StepSpans {
     });
   }
 
-  private end(entry: StepEntry): void {
+  private end(entry: StepEntry, at = Date.now()): void {
     const { span, step } = entry;
     if (!span) return;
     entry.span = undefined;
@@ -145,6 +145,6 @@ export class StepSpans {
       .field('command', command)
       .field('exit', step.exitCode)
       .field('approval', step.decider?.by)
-      .end();
+      .end(at);
   }
 }

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Pane } from '../../../src/main/panes/pane';
+import { ShellProcess } from '../../../src/main/panes/shellProcess';
 import { makeTempDir, removeDir, SHELLS, writeFiles, type ShellName } from '../harness/shellSession';
 import { waitUntil } from '../../support/waitUntil';
 
@@ -13,6 +14,7 @@ import { waitUntil } from '../../support/waitUntil';
 let pane: Pane | undefined;
 let home: string | undefined;
 afterEach(async () => {
+  vi.restoreAllMocks();
   // Wait for the shell to exit (it writes its history on the way out) before removing HOME.
   await pane?.close();
   pane = undefined;
@@ -62,7 +64,7 @@ describe.each(['bash', 'zsh', 'fish'] as ShellName[])('Pane with %s', (shell) =>
 });
 
 describe.each(['bash', 'zsh', 'fish'] as ShellName[])('A plan step typed into a %s pane', (shell) => {
-  it("gets the step's environment, and what runs right before it is typed sees the world before the command", async () => {
+  it("gets the step's environment, and what runs right before Enter comes after the line and sees the world before the command", async () => {
     home = makeTempDir(`pane-step-${shell}`);
     writeFiles(home, { '.config/fish/config.fish': 'set -g fish_greeting\n' });
     pane = new Pane({
@@ -80,20 +82,29 @@ describe.each(['bash', 'zsh', 'fish'] as ShellName[])('A plan step typed into a 
     pane.start();
     await waitUntil(() => pane!.state === 'PROMPT', 'the first prompt');
 
+    // What reaches the shell, seen on its way (the writes still go to the pty).
+    const toShell: string[] = [];
+    const write = ShellProcess.prototype.write;
+    vi.spyOn(ShellProcess.prototype, 'write').mockImplementation(function (this: ShellProcess, data, fromUser) {
+      toShell.push(typeof data === 'string' ? data : Buffer.from(data).toString('utf8'));
+      write.call(this, data, fromUser);
+    });
     const marker = join(home, 'ran');
     const command = `touch ${marker} && echo "step-env=[$TANDEM_STEP_TEST]"`;
-    let ranBeforeTyping: boolean | undefined;
+    let beforeEnter: { ran: boolean; written: string } | undefined;
     pane.typeCommand(command, {
-      env: { TANDEM_STEP_TEST: 'from-the-step' },
-      beforeTyping: () => {
-        // Time enough for a shell that already had the keys to run them.
+      env: () => ({ TANDEM_STEP_TEST: 'from-the-step' }),
+      beforeEnter: () => {
+        // Time enough for a shell that already had Enter to run the command.
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
-        ranBeforeTyping = existsSync(marker);
+        beforeEnter = { ran: existsSync(marker), written: toShell.join('') };
       },
     });
     await waitUntil(() => pane!.blocks().some((block) => block.endedAt !== undefined) && pane!.state === 'PROMPT', 'the step to finish');
 
-    expect(ranBeforeTyping).toBe(false);
+    // Nothing stood between typeCommand and the line: the line was in the shell, its Enter not yet.
+    expect(beforeEnter).toEqual({ ran: false, written: expect.stringContaining(command) });
+    expect(beforeEnter?.written).not.toMatch(/[\r\n]/);
     const [block] = pane.blocks();
     expect(block).toMatchObject({ command, exitCode: 0 });
     expect((await pane.outputOf(block!.id))?.text).toContain('step-env=[from-the-step]');

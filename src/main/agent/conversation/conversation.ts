@@ -47,7 +47,8 @@ export class Conversation {
   private droppedMessages = 0;
   /** What the last request sent as Tandem's summary of older turns; the next compaction cuts no earlier. */
   private compaction: CompactionFacts | undefined;
-  private viewTimer: NodeJS.Timeout | undefined;
+  /** The view due on the next timer turn, and who waits for it to go out. */
+  private viewDue: { timer: NodeJS.Timeout; shown: (() => void)[] } | undefined;
 
   constructor(private readonly options: ConversationOptions) {}
 
@@ -271,16 +272,28 @@ export class Conversation {
    * starting must not hold up the typed command's echo behind it.
    */
   changed(): void {
-    if (this.viewTimer) return;
-    this.viewTimer = setTimeout(() => {
-      this.viewTimer = undefined;
-      this.options.emit(this.view());
-    }, 0);
+    if (this.viewDue) return;
+    const due = {
+      shown: [] as (() => void)[],
+      timer: setTimeout(() => {
+        this.viewDue = undefined;
+        this.options.emit(this.view());
+        for (const resolve of due.shown) resolve();
+      }, 0),
+    };
+    this.viewDue = due;
+  }
+
+  /** Resolves once the panel has the view with every change made so far (at once when none waits). */
+  shown(): Promise<void> {
+    const due = this.viewDue;
+    return due ? new Promise((resolve) => due.shown.push(resolve)) : Promise.resolve();
   }
 
   dispose(): void {
-    clearTimeout(this.viewTimer);
-    this.viewTimer = undefined;
+    if (this.viewDue) clearTimeout(this.viewDue.timer);
+    for (const resolve of this.viewDue?.shown ?? []) resolve();
+    this.viewDue = undefined;
   }
 }
 

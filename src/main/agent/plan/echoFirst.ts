@@ -3,10 +3,10 @@ const ECHO_WAIT_MS = 50;
 
 /**
  * Keystrokes first: once a step's keys are written to its shell, the plan's other work (the
- * panel's update, audit lines) waits until the shell has echoed them, so none of it holds
- * the engine's main thread while the echo is on its way back. Building and sending the
- * panel's view after a decision took 1–2 ms there and delayed the echo by as much
- * (docs/architecture.md, "Where the time goes").
+ * panel's update, audit lines, the trace's bookkeeping, the answer to the decision's request)
+ * waits until the shell has echoed them, so none of it holds the engine's main thread while
+ * the echo is on its way back. Building and sending the panel's view after a decision took
+ * 1–2 ms there and delayed the echo by as much (docs/architecture.md, "Where the time goes").
  *
  * A decision on a step holds the work from the start; if it typed nothing by the end of its
  * turn of the event loop (the step waits for a prompt or for other decisions), the work goes
@@ -22,6 +22,11 @@ export class EchoFirst {
   run(work: () => void): void {
     if (this.waiting) this.waiting.push(work);
     else work();
+  }
+
+  /** Resolves once what waits now has been done (at once when nothing waits). */
+  passed(): Promise<void> {
+    return new Promise((resolve) => this.run(resolve));
   }
 
   /** A decision that may type a step at once. */

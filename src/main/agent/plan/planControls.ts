@@ -37,17 +37,22 @@ export class PlanControls {
     conversation.changed();
   }
 
-  planAction(planId: string, action: PlanAction): void {
-    this.planFor(planId).planAction(action);
+  /**
+   * Throws at once (with a message for the user) when the plan cannot take the decision;
+   * else resolves once the panel shows it: after the echo of a step it typed (PlanRunner).
+   */
+  planAction(planId: string, action: PlanAction): Promise<void> {
+    return this.planFor(planId).planAction(action).then(() => this.host.conversation.shown());
   }
 
-  stepAction(planId: string, stepId: string, action: StepAction, command?: string, reason?: string): void {
+  /** As `planAction`; an undo resolves once it was started. */
+  stepAction(planId: string, stepId: string, action: StepAction, command?: string, reason?: string): Promise<void> {
     if (action === 'undo') {
       // The plan may be long finished; the card shows how it went, an error card what stopped it.
       this.host.tools.undoEdit(planId, stepId).catch((error: unknown) => this.host.reportError(error));
-      return;
+      return Promise.resolve();
     }
-    this.planFor(planId).stepAction(stepId, action, command, reason);
+    return this.planFor(planId).stepAction(stepId, action, command, reason).then(() => this.host.conversation.shown());
   }
 
   /** A decision on a child agent's step that asks, from the nested card under its spawn step. */

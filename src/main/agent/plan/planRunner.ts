@@ -20,8 +20,8 @@ export interface PlanRunnerDeps {
   timeoutMs(): number;
   /** The environment steps run with (no pager, the step's trace context), or undefined to run them as the user's commands. */
   stepEnv?(step?: Readonly<PlanStep>): Readonly<Record<string, string>> | undefined;
-  /** The plan changed: its steps' spans follow (telemetry/stepSpans.ts). */
-  stepsChanged?(steps: readonly Readonly<PlanStep>[]): void;
+  /** The plan changed at `at` (epoch ms; told a moment later while a step's keys are on their way): its steps' spans follow (telemetry/stepSpans.ts). */
+  stepsChanged?(steps: readonly Readonly<PlanStep>[], at: number): void;
   /** A command's risk where it runs, with the variables it gets (classified once per command text: CommandRisks). */
   risk(command: string, cwd: string, environment?: Readonly<Record<string, string>>): Promise<RiskResult>;
   /** The approval gate: policy, hooks and session grants; `risk` is the command's classification when known. */
@@ -121,15 +121,19 @@ export class PlanRunner {
     }));
   }
 
-  planAction(action: PlanAction): void {
+  /** Resolves once the panel has heard of the decision (after the echo of a step it typed). */
+  planAction(action: PlanAction): Promise<void> {
     this.echoFirst.decided();
     this.apply({ kind: 'plan-action', action });
+    return this.echoFirst.passed();
   }
 
-  stepAction(stepId: string, action: StepAction, command?: string, reason?: string): void {
+  /** Resolves once the panel has heard of the decision (after the echo of a step it typed). */
+  stepAction(stepId: string, action: StepAction, command?: string, reason?: string): Promise<void> {
     // An approved step is typed before the panel is redrawn or the approval audited.
     this.echoFirst.decided();
     this.apply({ kind: 'step-action', stepId, action, command, reason });
+    return this.echoFirst.passed();
   }
 
   addNote(note: string): void {
@@ -160,7 +164,10 @@ export class PlanRunner {
 
   private apply(event: PlanEvent, notify = true): void {
     for (const effect of this.plan.apply(event)) this.carryOut(effect);
-    this.deps.stepsChanged?.(this.plan.steps);
+    if (this.deps.stepsChanged) {
+      const at = Date.now();
+      this.echoFirst.run(() => this.deps.stepsChanged?.(this.plan.steps, at));
+    }
     if (notify) this.changed();
   }
 
@@ -288,11 +295,11 @@ export class PlanRunner {
     const ownFiles: { before?: OwnFilesSnapshot } = {};
     const runner = new StepRunner(pane, step.command, {
       timeoutMs: this.deps.timeoutMs(),
-      env: this.deps.stepEnv?.(step),
+      env: () => this.deps.stepEnv?.(step),
       onDetail: (detail) => this.apply({ kind: 'progress', stepId, detail }),
       onBlockStarted: (block) => this.apply({ kind: 'block-started', stepId, blockId: block.id }),
-      // When the step is typed (not while it waits for its prompt: what runs there is not the step).
-      beforeTyping: () => (ownFiles.before = this.deps.ownFiles?.snapshot()),
+      // Right before Enter (not while it waits for its prompt: what runs there is not the step).
+      beforeEnter: () => (ownFiles.before = this.deps.ownFiles?.snapshot()),
       onTyped: () => this.echoFirst.keysWritten(),
       onEchoed: () => this.echoFirst.echoed(),
     });

@@ -1,5 +1,5 @@
 import type { Block } from '../../../shared/blocks';
-import type { Disposable } from '../../../shared/events';
+import { DisposableStore } from '../../../shared/events';
 import type { BlockOutput } from '../../blocks/mirror/blockOutputs';
 import type { AgentPane } from '../agentPane';
 
@@ -24,15 +24,15 @@ export type FinishedRun = Extract<StepOutcome, { kind: 'finished' }>;
 
 export interface StepRunOptions {
   timeoutMs: number;
-  /** Exported for the step's command line alone (NO_PAGER_ENV). */
-  env?: Readonly<Record<string, string>>;
+  /** Exported for the step's command line alone (NO_PAGER_ENV); asked for right before Enter. */
+  env?: () => Readonly<Record<string, string>> | undefined;
   /** After SIGINT on timeout, how long before the foreground job is killed. */
   killGraceMs?: number;
   /** Progress for the plan view: "waiting for the prompt", "timed out: interrupted" ... */
   onDetail?(detail: string | undefined): void;
   onBlockStarted?(block: Block): void;
-  /** Right before the keys: what must see the world as it was before the command (a look at Tandem's own files). */
-  beforeTyping?(): void;
+  /** Right before Enter, once the line is typed and echoed: what must see the world as it was before the command (a look at Tandem's own files). */
+  beforeEnter?(): void;
   /** The keys were written to the shell. */
   onTyped?(): void;
   /** The shell answered them: the first output after them, or the command's start. */
@@ -95,6 +95,8 @@ export class StepRunner {
       let notRunTimer: NodeJS.Timeout | undefined;
       let quietTimer: NodeJS.Timeout | undefined;
       let echoed = false;
+      let waitedForPrompt = false;
+      const watching = new DisposableStore();
       const echo = () => {
         if (echoed || !this.typed) return;
         echoed = true;
@@ -116,9 +118,9 @@ export class StepRunner {
         if (this.typed) return;
         this.typed = true;
         // Type first: the panel's update can wait a moment, the shell should not.
-        this.pane.typeCommand(this.command, { env: this.options.env, beforeTyping: this.options.beforeTyping });
+        this.pane.typeCommand(this.command, { env: this.options.env, beforeEnter: this.options.beforeEnter });
         this.options.onTyped?.();
-        this.options.onDetail?.(undefined);
+        if (waitedForPrompt) this.options.onDetail?.(undefined);
         timers.push(setTimeout(onTimeout, this.options.timeoutMs));
       };
       const onTimeout = () => {
@@ -152,66 +154,72 @@ export class StepRunner {
           );
         }, QUIET_MS);
       };
-      const watching: Disposable = this.pane.observe({
-        output: () => {
-          echo();
-          if (!block || this.pane.isAlternateScreen) return;
-          armQuiet();
-        },
-        alternateScreen: () => {
-          if (!block || this.ending) return;
-          clearTimeout(quietTimer);
-          clearTimeout(pagerTimer);
-          const pager = this.pane.foregroundPager();
-          this.options.onDetail?.(
-            pager ? this.waitingInPager(pager) : `a full-screen program (a pager or an editor?) is open in pane ${this.pane.id}: finish it there, or cancel the step`,
-          );
-        },
-        blockStarted: (started) => {
-          if (!this.typed || block) return;
-          echo();
-          block = started;
-          clearTimeout(notRunTimer);
-          armQuiet();
-          this.options.onBlockStarted?.(started);
-        },
-        blockFinished: (finished) => {
-          if (!block || finished.id !== block.id) return;
-          void this.pane.outputOf(finished.id).then((output) =>
-            finish({
-              kind: 'finished',
-              block: finished,
-              output: output ?? { text: '', truncated: false, lineCount: 0 },
-              timedOut,
-              interrupted: this.interruptedByUser,
-              ...(this.interruption ? { interruption: this.interruption } : {}),
-            }),
-          );
-        },
-        promptShown: () => {
-          if (!this.typed) {
-            if (!this.cancelled) type();
-            return;
-          }
-          // A prompt can also be a redraw of the line being edited (bash re-prints PS1, which
-          // carries the mark); only a prompt with no command start after it means nothing ran.
-          if (!block) {
-            clearTimeout(notRunTimer);
-            notRunTimer = setTimeout(() => {
-              if (!block) finish({ kind: 'not-run', message: 'The shell showed a new prompt without running the command (a syntax error?).' });
-            }, NOT_RUN_GRACE_MS);
-            timers.push(notRunTimer);
-          }
-        },
-        exited: () => finish({ kind: 'pane-gone', message: `The shell in pane ${this.pane.id} exited.` }),
-      });
       this.stop = () => finish({ kind: 'cancelled' });
       if (this.pane.exited) {
         finish({ kind: 'pane-gone', message: `The shell in pane ${this.pane.id} has exited.` });
         return;
       }
+      // At a prompt the keys go before the watching is set up: no output can come in between.
       if (this.pane.state === 'PROMPT') type();
-      else this.options.onDetail?.(`waiting for the prompt in pane ${this.pane.id}`);
+      else {
+        waitedForPrompt = true;
+        this.options.onDetail?.(`waiting for the prompt in pane ${this.pane.id}`);
+      }
+      watching.add(
+        this.pane.observe({
+          output: () => {
+            echo();
+            if (!block || this.pane.isAlternateScreen) return;
+            armQuiet();
+          },
+          alternateScreen: () => {
+            if (!block || this.ending) return;
+            clearTimeout(quietTimer);
+            clearTimeout(pagerTimer);
+            const pager = this.pane.foregroundPager();
+            this.options.onDetail?.(
+              pager ? this.waitingInPager(pager) : `a full-screen program (a pager or an editor?) is open in pane ${this.pane.id}: finish it there, or cancel the step`,
+            );
+          },
+          blockStarted: (started) => {
+            if (!this.typed || block) return;
+            echo();
+            block = started;
+            clearTimeout(notRunTimer);
+            armQuiet();
+            this.options.onBlockStarted?.(started);
+          },
+          blockFinished: (finished) => {
+            if (!block || finished.id !== block.id) return;
+            void this.pane.outputOf(finished.id).then((output) =>
+              finish({
+                kind: 'finished',
+                block: finished,
+                output: output ?? { text: '', truncated: false, lineCount: 0 },
+                timedOut,
+                interrupted: this.interruptedByUser,
+                ...(this.interruption ? { interruption: this.interruption } : {}),
+              }),
+            );
+          },
+          promptShown: () => {
+            if (!this.typed) {
+              if (!this.cancelled) type();
+              return;
+            }
+            // A prompt can also be a redraw of the line being edited (bash re-prints PS1, which
+            // carries the mark); only a prompt with no command start after it means nothing ran.
+            if (!block) {
+              clearTimeout(notRunTimer);
+              notRunTimer = setTimeout(() => {
+                if (!block) finish({ kind: 'not-run', message: 'The shell showed a new prompt without running the command (a syntax error?).' });
+              }, NOT_RUN_GRACE_MS);
+              timers.push(notRunTimer);
+            }
+          },
+          exited: () => finish({ kind: 'pane-gone', message: `The shell in pane ${this.pane.id} exited.` }),
+        }),
+      );
     });
   }
 

@@ -288,8 +288,8 @@ export class ToolDispatcher {
       pane: (paneId) => this.host.pane(paneId),
       timeoutMs: () => this.host.stepTimeoutMs(),
       stepEnv: (step) => withTraceContext(this.host.stepEnv?.(), step && this.host.tracing?.stepEnvironment(step.id)),
-      stepsChanged: (steps) => {
-        this.host.tracing?.stepsChanged(steps);
+      stepsChanged: (steps, at) => {
+        this.host.tracing?.stepsChanged(steps, at);
         // A spawn step that ended (or will never run): its child's channel closes and its usage counts.
         for (const step of steps) if (!isPending(step)) this.childAgents.stepEnded(step.toolUseId);
       },
