@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KeywordScanner, type Keyword } from '../../src/main/safety/secrets/keywordScan';
+import { operatorsToJudge } from '../../src/main/safety/secrets/assignments';
+import { KeywordScanner, TOKEN_RUN, type Keyword } from '../../src/main/safety/secrets/keywordScan';
 import { SECRET_DETECTORS, scrubSecrets, type SecretDetector } from '../../src/main/safety/secretScrubber';
 import { ALNUM, pseudo } from '../support/pseudoText';
 
@@ -55,6 +56,10 @@ describe('KeywordScanner', () => {
     expect(hitsOf(scanner, text, 2, 1)).toEqual([[0, 7], [4, 7], [10, 13]]);
   });
 
+  it('refuses a keyword that is not printable ASCII', () => {
+    expect(() => new KeywordScanner([{ text: 'pässword', ignoreCase: true }], [[0]])).toThrow(/printable ASCII/);
+  });
+
   it('does not take a character outside Latin-1 for the one its low byte spells', () => {
     const scanner = new KeywordScanner([{ text: 'pk', ignoreCase: false }], [[0]]);
     // U+0150 has the low byte of 'P': the walk sees `Pk`, the check drops it.
@@ -82,6 +87,61 @@ describe('KeywordScanner', () => {
         });
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('KeywordScanner: token runs', () => {
+  const TOKEN = 'aZ09_-';
+  /** Where every run of at least TOKEN_RUN token characters starts: a plain regex search. */
+  const naiveRuns = (text: string): number[] => [...text.matchAll(new RegExp(`(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{${TOKEN_RUN}}`, 'g'))].map((m) => m.index);
+
+  it('notes where runs of token characters start, however the text is cut into keywords', () => {
+    const scanner = new KeywordScanner([{ text: 'key', ignoreCase: true }, { text: 'a-', ignoreCase: false }, { text: ':', ignoreCase: false }], [[0], [0], [0]]);
+    // Single characters (a letter outside Latin-1 and one inside it are no token characters), and stretches of token characters, so that runs are long.
+    const unit = fc.oneof(fc.constantFrom(...`${TOKEN}:= "'\u0141\u00e9key`.split('')), fc.constant(`${TOKEN}key`));
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 80 }), (units) => {
+        const text = units.join('');
+        scanner.scan(text, 1);
+        expect(Array.from(scanner.tokenRuns())).toEqual(naiveRuns(text));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('finds many runs (its room for them grows)', () => {
+    const scanner = new KeywordScanner([{ text: 'key', ignoreCase: true }], [[0]]);
+    const text = `${'x'.repeat(TOKEN_RUN)} `.repeat(100_000);
+    scanner.scan(text, 1);
+    expect(scanner.tokenRuns().length).toBe(100_000);
+    expect(scanner.tokenRuns()[99_999]).toBe(99_999 * (TOKEN_RUN + 1));
+  });
+
+  it('leads the assignment scan to every `:` and `=` a long token follows', () => {
+    /** The operators a look at every `:` and `=` finds a long token after: past a `=` or `>`, blanks and a quote. */
+    const naiveOperators = (text: string): number[] => {
+      const out: number[] = [];
+      for (let at = 0; at < text.length; at++) {
+        if (text[at] !== ':' && text[at] !== '=') continue;
+        let v = at + 1;
+        if (text[v] === '=' || text[v] === '>') v++;
+        while (text[v] === ' ' || text[v] === '\t') v++;
+        if (text[v] === '"' || text[v] === "'") v++;
+        if (/^[A-Za-z0-9_-]{20}/.test(text.slice(v, v + TOKEN_RUN))) out.push(at);
+      }
+      return out;
+    };
+    const scanner = new KeywordScanner([{ text: 'never', ignoreCase: false }], [[0]]);
+    const noNames = { starts: new Int32Array(0), ends: new Int32Array(0) };
+    const unit = fc.oneof(fc.constantFrom(':', '=', '>', ' ', '\t', '"', "'", 'x', '.'), fc.constant('a'.repeat(TOKEN_RUN - 2)));
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 60 }), (units) => {
+        const text = units.join('');
+        scanner.scan(text, 1);
+        expect(operatorsToJudge(text, noNames, scanner.tokenRuns())).toEqual(naiveOperators(text));
+      }),
+      { numRuns: 500 },
     );
   });
 });

@@ -230,11 +230,12 @@ function blockBelow(text: string, lineEnd: number, indent: number): [number, num
 }
 
 /**
- * What the keyword pass finds for this scan: the operators, the words a secret's name holds
- * (pass, pwd, secret, token, cred, key, auth, salt) or that name their pair (value, content),
- * and the type words written between a name and its `=`.
+ * What the keyword pass finds for this scan: the words a secret's name holds (pass, pwd,
+ * secret, token, cred, key, auth, salt) or that name their pair (value, content), and the
+ * type words written between a name and its `=`. The operators a long token follows are
+ * found from the pass's token runs.
  */
-export const ASSIGNMENT_KEYWORDS: readonly string[] = [':', '=', 'pass', 'pwd', 'secret', 'token', 'cred', 'key', 'auth', 'salt', 'value', 'content', ...TYPE_WORDS];
+export const ASSIGNMENT_KEYWORDS: readonly string[] = ['pass', 'pwd', 'secret', 'token', 'cred', 'key', 'auth', 'salt', 'value', 'content', ...TYPE_WORDS];
 
 const isBlank = (c: number): boolean => c === 32 || c === 9;
 
@@ -255,35 +256,56 @@ function operatorAfterName(text: string, start: number, end: number): number {
   return -1;
 }
 
-/** Whether a long token follows the operator at `at` (the entropy rule's value). */
-function longTokenAfter(text: string, at: number): boolean {
-  let value = at + 1;
-  const next = text.charCodeAt(value);
-  if (next === 61 || next === 62) value++; // `:=`, `=>`
-  while (isBlank(text.charCodeAt(value))) value++;
-  return longTokenAt(text, value);
+/**
+ * The `:` and `=` that a long token starting at `runStart` follows, after an optional `=` or
+ * `>` (`:=`, `=>`), blanks and a quote: back over them from the token.
+ */
+function operatorsBefore(text: string, runStart: number, out: number[]): void {
+  let v = runStart;
+  const q = text.charCodeAt(v - 1);
+  if (q === 34 || q === 39) v--;
+  while (isBlank(text.charCodeAt(v - 1))) v--;
+  const c = text.charCodeAt(v - 1);
+  const before = text.charCodeAt(v - 2);
+  if ((c === 61 || c === 62) && (before === 58 || before === 61)) out.push(v - 2);
+  if (c === 58 || c === 61) out.push(v - 1);
 }
 
 /**
- * `name = value` and its kin. The operators looked at are those after a name holding one of
- * the keywords (or a type word), and those a long token follows: more than the rules below
- * can use, never fewer, so the result is what a look at every operator gives. Most operators
- * in output (`12:30`, `https:`, `a=b`) are passed over without a look.
+ * The operators worth a look, in order: those after a name holding one of the keywords (or a
+ * type word), and those a long token follows. Every other `:` and `=` in output (`12:30`,
+ * `https:`, `a=b`) is passed over without being looked at.
  */
-export function scanAssignments(text: string, hits: KeywordHits): Replacement[] {
+export function operatorsToJudge(text: string, names: KeywordHits, tokenRuns: Int32Array): number[] {
+  const named: number[] = [];
+  for (let h = 0; h < names.starts.length; h++) {
+    const op = operatorAfterName(text, names.starts[h] as number, names.ends[h] as number);
+    if (op >= 0 && op !== named[named.length - 1]) named.push(op);
+  }
+  const valued: number[] = [];
+  for (const runStart of tokenRuns) operatorsBefore(text, runStart, valued);
+  // Both lists are in order (a later name's operator is never before an earlier one's): merged, each operator once.
+  const all: number[] = [];
+  let n = 0;
+  let v = 0;
+  while (n < named.length || v < valued.length) {
+    const next = v === valued.length || (n < named.length && (named[n] as number) <= (valued[v] as number)) ? (named[n++] as number) : (valued[v++] as number);
+    if (next !== all[all.length - 1]) all.push(next);
+  }
+  return all;
+}
+
+/**
+ * `name = value` and its kin, at the operators operatorsToJudge finds: more than the rules
+ * below can use, never fewer, so the result is what a look at every operator gives.
+ */
+export function scanAssignments(text: string, names: KeywordHits, tokenRuns: Int32Array): Replacement[] {
   const out: Replacement[] = [];
   const line = new LineTracker(text);
   const reads = new ValueReads();
-  const { starts, ends } = hits;
-  let namedOperator = -1;
   let resumeAt = 0;
-  for (let h = 0; h < starts.length; h++) {
-    const at = starts[h] as number;
-    if ((ends[h] as number) - at > 1) {
-      namedOperator = Math.max(namedOperator, operatorAfterName(text, at, ends[h] as number));
-      continue;
-    }
-    if (at < resumeAt || (at !== namedOperator && !longTokenAfter(text, at))) continue;
+  for (const at of operatorsToJudge(text, names, tokenRuns)) {
+    if (at < resumeAt) continue;
     NAME_THEN_OPERATOR.lastIndex = at;
     if (!NAME_THEN_OPERATOR.test(text)) continue;
     let op = text[at] as string;

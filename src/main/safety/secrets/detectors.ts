@@ -28,5 +28,5 @@ export const SECRET_DETECTORS: readonly SecretDetector[] = [
   { kind: 'secret-assignment', keywords: ['</'], scan: scanXmlElements },
   { kind: 'password', keywords: ['passw'], scan: scanNetrc },
   { kind: 'secret-assignment', keywords: ['kind'], scan: scanKubernetesSecrets },
-  { kind: 'secret-assignment', keywords: ASSIGNMENT_KEYWORDS, ignoreCase: true, scan: scanAssignments },
+  { kind: 'secret-assignment', keywords: ASSIGNMENT_KEYWORDS, ignoreCase: true, tokenRuns: true, scan: scanAssignments },
 ];

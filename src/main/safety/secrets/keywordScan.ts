@@ -1,11 +1,12 @@
 /**
  * The scrubber's one pass over a text: an Aho–Corasick automaton of every detector's keywords
- * (token prefixes such as `ghp_`, words such as `token` or `curl`, operators `:` and `=`) finds
- * all of them in a single walk, and each detector then looks only where its keywords are.
+ * (token prefixes such as `ghp_`, words such as `token` or `curl`) finds all of them in a single
+ * walk, and each detector then looks only where its keywords are. The same walk notes where
+ * runs of at least `TOKEN_RUN` token characters start (the values the entropy rule judges), so
+ * that no detector has to look at every `:` or `=` for one.
  *
- * The walk folds ASCII case and reads the low byte of each UTF-16 unit, so it finds every
- * place a keyword stands and a few more (`Ők` reads as `Pk`); each hit is checked against the
- * text (exactly as written, or in any case for a case-blind keyword) before it is handed on.
+ * The walk folds ASCII case (keywords are ASCII; a character above it is in none); a hit of a
+ * keyword that must match exactly is checked against the text before it is handed on.
  *
  * Why not one regex of all keywords: V8's regex engine tries each alternative at nearly every
  * character, and a dozen keywords already cost more than this walk does for a hundred and fifty
@@ -25,9 +26,18 @@ export interface KeywordHits {
 
 const fold = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c);
 
+/** The shortest run of token characters (letters, digits, `_`, `-`) the walk notes: a value the entropy rule may judge. */
+export const TOKEN_RUN = 20;
+const isTokenCharacter = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
+
 export class KeywordScanner {
-  /** UTF-16 unit → character class (0: no keyword holds it); a unit above 255 is read as its low byte. */
+  /**
+   * UTF-16 unit → character class: 0 for the characters no keyword holds but token characters,
+   * then the other characters keywords hold, then the token characters (from `firstTokenClass`),
+   * so that the walk tells a token character by its class alone.
+   */
   private readonly classOf = new Uint8Array(65536);
+  private readonly firstTokenClass: number;
   /** Next state, pre-multiplied by `classes`, indexed by state × classes + class (16 bits while it fits: a smaller table walks faster). */
   private readonly next: Uint16Array | Int32Array;
   /** The walk's first state, pre-multiplied. */
@@ -38,34 +48,45 @@ export class KeywordScanner {
   private readonly outputStart: Int32Array;
   private readonly outputCount: Uint8Array;
   private readonly outputs: Int32Array;
-  /** By keyword id: its length, its text when it must match exactly, and its detectors (consumerList[consumerStart[id] … consumerStart[id + 1])). */
+  /**
+   * By keyword id: its length, its characters (codes[codeStart[id] …]), whether the walk's match
+   * must be checked against them (it must match exactly, and holds a letter), and its detectors
+   * (consumerList[consumerStart[id] … consumerStart[id + 1])).
+   */
   private readonly keywordLength: Int32Array;
-  private readonly exactText: (string | undefined)[];
+  private readonly codeStart: Int32Array;
+  private readonly codes: Uint16Array;
+  private readonly exact: Uint8Array;
   private readonly consumerStart: Int32Array;
   private readonly consumerList: Int32Array;
 
   /** `keywords[i]` → the detectors (indexes) that look for it. */
   constructor(keywords: readonly Keyword[], consumers: readonly (readonly number[])[]) {
     this.keywordLength = Int32Array.from(keywords, (k) => k.text.length);
-    this.exactText = keywords.map((k) => (k.ignoreCase ? undefined : k.text));
+    this.codeStart = Int32Array.from(keywords, (_, id) => keywords.slice(0, id).reduce((n, k) => n + k.text.length, 0));
+    this.codes = Uint16Array.from(keywords.flatMap((k) => Array.from(k.text, (ch) => ch.charCodeAt(0))));
+    this.exact = Uint8Array.from(keywords, (k) => Number(!k.ignoreCase && /[A-Za-z]/.test(k.text)));
     this.consumerStart = Int32Array.from([0, ...consumers.map((_, id) => consumers.slice(0, id + 1).reduce((n, c) => n + c.length, 0))]);
     this.consumerList = Int32Array.from(consumers.flat());
-    let classes = 1;
+    const keywordCharacters = new Set<number>();
     for (const k of keywords) {
-      for (let i = 0; i < k.text.length; i++) {
-        const c = fold(k.text.charCodeAt(i) & 255);
-        if (this.classOf[c] === 0) this.classOf[c] = classes++;
-      }
+      if (!/^[\x20-\x7e]+$/.test(k.text)) throw new Error(`A keyword must be printable ASCII: ${JSON.stringify(k.text)}`);
+      for (let i = 0; i < k.text.length; i++) keywordCharacters.add(fold(k.text.charCodeAt(i)));
     }
+    const ordered = [...keywordCharacters].sort((a, b) => Number(isTokenCharacter(a)) - Number(isTokenCharacter(b)) || a - b);
+    ordered.forEach((c, i) => (this.classOf[c] = i + 1));
+    this.firstTokenClass = ordered.filter((c) => !isTokenCharacter(c)).length + 1;
+    const classes = ordered.length + 2;
+    // Token characters no keyword holds: one class, the last.
+    for (let c = 0; c < 128; c++) if (isTokenCharacter(c) && !keywordCharacters.has(fold(c))) this.classOf[c] = classes - 1;
     for (let c = 65; c <= 90; c++) this.classOf[c] = this.classOf[c + 32] as number;
-    for (let c = 256; c < 65536; c++) this.classOf[c] = this.classOf[c & 255] as number;
     // The trie.
     const trie: number[][] = [new Array<number>(classes).fill(-1)];
     const ends: number[][] = [[]];
     keywords.forEach((k, id) => {
       let s = 0;
       for (let i = 0; i < k.text.length; i++) {
-        const cls = this.classOf[fold(k.text.charCodeAt(i) & 255)] as number;
+        const cls = this.classOf[fold(k.text.charCodeAt(i))] as number;
         let t = (trie[s] as number[])[cls] as number;
         if (t === -1) {
           t = trie.length;
@@ -120,12 +141,14 @@ export class KeywordScanner {
   }
 
   /**
-   * Room for the walk's hits and each detector's, kept from scan to scan: a scan of a large text
-   * would otherwise make megabytes of garbage each time. It stays the size the largest text
-   * needed (about 12 MB after 10 MB of dense output).
+   * Room for the walk's hits, its token runs and each detector's hits, kept from scan to scan: a
+   * scan of a large text would otherwise make megabytes of garbage each time. It stays the size
+   * the largest text needed (about 5 MB after 10 MB of dense output).
    */
-  private readonly walk: Walk = { at: 0, state: 0, hits: 0, hitEnds: new Int32Array(1024), hitStates: new Int32Array(1024) };
-  private readonly lists: HitList[] = [];
+  private readonly walk: Walk = { at: 0, state: 0, run: 0, hits: 0, hitEnds: new Int32Array(1024), hitStates: new Int32Array(1024) };
+  private runStarts = new Int32Array(1024);
+  private runs = 0;
+  private readonly lists = new HitLists();
 
   /**
    * Every detector's hits, by detector index (an empty list for a detector none of whose
@@ -136,97 +159,124 @@ export class KeywordScanner {
     const walk = this.walk;
     walk.at = 0;
     walk.state = this.start;
+    walk.run = 0;
     walk.hits = 0;
-    while (walkUntilFull(text, this.next, this.classOf, this.hitLimit, walk) < text.length) {
+    while (walkUntilFull(text, this.next, this.classOf, this.firstTokenClass, this.hitLimit, walk) < text.length) {
       if (walk.hitEnds.length - walk.hits > walk.hitEnds.length >> 2) continue;
       walk.hitEnds = grown(walk.hitEnds);
       walk.hitStates = grown(walk.hitStates);
     }
     const { hits, hitEnds, hitStates } = walk;
-    // Each hit's keywords (a hit may end several), checked against the text, handed to their detectors.
-    const { outputStart, outputs, keywordLength, exactText, consumerStart, consumerList } = this;
-    while (this.lists.length < detectorCount) this.lists.push(new HitList());
+    // Each hit's keywords (a hit may end several), checked against the text where they must match exactly, handed to their detectors.
+    const { outputStart, outputs, keywordLength, codeStart, codes, exact, consumerStart, consumerList } = this;
     const lists = this.lists;
-    for (const list of lists) list.clear();
+    while (lists.count.length < detectorCount) lists.add();
+    const { starts, ends, count } = lists;
+    count.fill(0);
+    let runs = 0;
     for (let h = 0; h < hits; h++) {
       const end = hitEnds[h] as number;
       const state = hitStates[h] as number;
+      if (state === RUN_MARK) {
+        if (runs === this.runStarts.length) this.runStarts = grown(this.runStarts);
+        this.runStarts[runs++] = end - TOKEN_RUN;
+        continue;
+      }
       for (let o = outputStart[state] as number, last = o + (outputCount[state] as number); o < last; o++) {
         const id = outputs[o] as number;
         const start = end - (keywordLength[id] as number);
-        const exact = exactText[id];
-        if (exact !== undefined ? !text.startsWith(exact, start) : !withinLatin1(text, start, end)) continue;
-        for (let c = consumerStart[id] as number, stop = consumerStart[id + 1] as number; c < stop; c++) (lists[consumerList[c] as number] as HitList).add(start, end);
+        if (exact[id] === 1) {
+          let k = start;
+          for (let c = codeStart[id] as number; k < end && text.charCodeAt(k) === codes[c]; k++, c++);
+          if (k < end) continue;
+        }
+        for (let c = consumerStart[id] as number, stop = consumerStart[id + 1] as number; c < stop; c++) {
+          const d = consumerList[c] as number;
+          const n = count[d] as number;
+          if (n === (starts[d] as Int32Array).length) lists.grow(d);
+          (starts[d] as Int32Array)[n] = start;
+          (ends[d] as Int32Array)[n] = end;
+          count[d] = n + 1;
+        }
       }
     }
     const byDetector: KeywordHits[] = [];
     for (let d = 0; d < detectorCount; d++) {
-      const mine = (lists[d] as HitList).hits();
+      const n = count[d] as number;
+      const mine = n === 0 ? NO_HITS : { starts: (starts[d] as Int32Array).subarray(0, n), ends: (ends[d] as Int32Array).subarray(0, n) };
       sortHits(mine);
       byDetector.push(mine);
     }
+    this.runs = runs;
     return byDetector;
+  }
+
+  /** Where the runs of at least TOKEN_RUN token characters start in the text of the last scan, in order (a view, good until the next scan). */
+  tokenRuns(): Int32Array {
+    return this.runStarts.subarray(0, this.runs);
   }
 }
 
 const NO_HITS: KeywordHits = { starts: new Int32Array(0), ends: new Int32Array(0) };
 
-/** Hits of one detector as they are found, in typed arrays that grow. */
-class HitList {
-  private starts: Int32Array<ArrayBuffer> = new Int32Array(16);
-  private ends: Int32Array<ArrayBuffer> = new Int32Array(16);
-  private count = 0;
+/** Each detector's hits as they are found, in typed arrays that grow (by detector index). */
+class HitLists {
+  readonly starts: Int32Array<ArrayBuffer>[] = [];
+  readonly ends: Int32Array<ArrayBuffer>[] = [];
+  count = new Int32Array(0);
 
-  clear(): void {
-    this.count = 0;
+  add(): void {
+    this.starts.push(new Int32Array(16));
+    this.ends.push(new Int32Array(16));
+    const count = new Int32Array(this.count.length + 1);
+    count.set(this.count);
+    this.count = count;
   }
 
-  add(start: number, end: number): void {
-    if (this.count === this.starts.length) {
-      this.starts = grown(this.starts);
-      this.ends = grown(this.ends);
-    }
-    this.starts[this.count] = start;
-    this.ends[this.count++] = end;
+  grow(d: number): void {
+    this.starts[d] = grown(this.starts[d] as Int32Array<ArrayBuffer>);
+    this.ends[d] = grown(this.ends[d] as Int32Array<ArrayBuffer>);
   }
-
-  hits(): KeywordHits {
-    return this.count === 0 ? NO_HITS : { starts: this.starts.subarray(0, this.count), ends: this.ends.subarray(0, this.count) };
-  }
-}
-
-/** Whether no character of text[start, end) lies above Latin-1 (where the walk reads only the low byte, it may have seen a keyword that is not there). */
-function withinLatin1(text: string, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) if (text.charCodeAt(i) > 255) return false;
-  return true;
 }
 
 interface Walk {
-  /** Where the walk stands, and in which state (pre-multiplied). */
+  /** Where the walk stands, in which state (pre-multiplied), and how many token characters stand just before. */
   at: number;
   state: number;
-  /** Keyword ends and the states they were found in, `hits` of them. */
+  run: number;
+  /** Keyword ends and the states they were found in (RUN_MARK: the end of a run's first TOKEN_RUN characters), `hits` of them. */
   hits: number;
   hitEnds: Int32Array<ArrayBuffer>;
   hitStates: Int32Array<ArrayBuffer>;
 }
 
+/** The state a hit is recorded with where a run of TOKEN_RUN token characters ends (the run's start is its end − TOKEN_RUN). */
+const RUN_MARK = -1;
+
 /** The automaton's walk over `text` from `walk.at`, as far as the room for hits surely lasts; returns where it stopped. Kept apart so V8 compiles the loop alone. */
-function walkUntilFull(text: string, next: Uint16Array | Int32Array, classOf: Uint8Array, hitLimit: number, walk: Walk): number {
+function walkUntilFull(text: string, next: Uint16Array | Int32Array, classOf: Uint8Array, firstTokenClass: number, hitLimit: number, walk: Walk): number {
   const { hitEnds, hitStates } = walk;
   let hits = walk.hits;
   let s = walk.state;
+  let run = walk.run;
   let i = walk.at;
-  // A character ends at most one hit, so this stretch cannot run out of room: the loop checks nothing else.
-  for (const stop = Math.min(text.length, i + hitEnds.length - hits); i < stop; i++) {
-    s = next[s + (classOf[text.charCodeAt(i)] as number)] as number;
+  // A character ends at most one hit and one run, so this stretch cannot run out of room: the loop checks nothing else.
+  for (const stop = Math.min(text.length, i + ((hitEnds.length - hits) >> 1)); i < stop; i++) {
+    const cls = classOf[text.charCodeAt(i)] as number;
+    s = next[s + cls] as number;
+    run = (run + 1) & ((firstTokenClass - 1 - cls) >> 31); // all ones for a token character
     if (s < hitLimit) {
       hitEnds[hits] = i + 1;
       hitStates[hits++] = s;
     }
+    if (run === TOKEN_RUN) {
+      hitEnds[hits] = i + 1;
+      hitStates[hits++] = RUN_MARK;
+    }
   }
   walk.at = i;
   walk.state = s;
+  walk.run = run;
   walk.hits = hits;
   return i;
 }

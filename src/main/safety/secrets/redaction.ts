@@ -36,8 +36,10 @@ export interface ScanDetector {
   kind: string;
   keywords: readonly string[];
   ignoreCase?: boolean;
-  /** Non-overlapping spans, in order. `hits`: where the keywords stand. */
-  scan: (text: string, hits: KeywordHits) => Replacement[];
+  /** Whether it looks at the runs of token characters too (then it runs where none of its keywords is). */
+  tokenRuns?: boolean;
+  /** Non-overlapping spans, in order. `hits`: where the keywords stand; `tokenRuns`: where runs of at least TOKEN_RUN (keywordScan.ts) token characters start. */
+  scan: (text: string, hits: KeywordHits, tokenRuns: Int32Array) => Replacement[];
 }
 
 export type SecretDetector = PatternDetector | ScanDetector;
