@@ -12,6 +12,7 @@ import { looksHighEntropy } from './entropy';
 import { redacted, type Replacement } from './redaction';
 import { holdsOrdinaryValue, nameSecrecy, secretKindForName, type NameSecrecy } from './secretNames';
 import type { KeywordHits } from './keywordScan';
+import { letterBits, letterSetsOf, mayHoldOneOf } from './letterSets';
 import { LineTracker } from './textSearch';
 import { acceptsSecretValue, splitQuotes } from './valueJudgement';
 import { ValueReads } from './valueReads';
@@ -54,14 +55,12 @@ function infoForName(name: string): NameInfo {
 }
 
 /** What an assignment scan does with a name: parse and judge its value ('named'), look for a random token ('entropy'), or nothing. */
-function ruleForName(name: string): 'named' | 'entropy' | 'none' {
-  const info = infoForName(name);
+function ruleFor(info: NameInfo): 'named' | 'entropy' | 'none' {
   return info.secrecy || info.pairsWithName ? 'named' : info.ordinary ? 'none' : 'entropy';
 }
 
-/** How a value under `name` is redacted, or undefined when the name and value say it is not a secret. */
-function judge(text: string, nameAt: number, name: string, inner: string, literal: boolean, bareIdentifierIsCode = false): string | undefined {
-  const info = infoForName(name);
+/** How a value under a name (`info`, at `nameAt`) is redacted, or undefined when the name and value say it is not a secret. */
+function judge(text: string, nameAt: number, info: NameInfo, inner: string, literal: boolean, bareIdentifierIsCode = false): string | undefined {
   let secrecy = info.secrecy;
   let kind = info.kind;
   // The look back for a pair's name is the slow part: only for a value that could be a secret.
@@ -83,6 +82,10 @@ function judge(text: string, nameAt: number, name: string, inner: string, litera
 // compound `?=` `+=` `.=` `||=` of Makefiles, PHP and Ruby), checked at one operator.
 const NAME_THEN_OPERATOR = /[:=](?<=(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_.-]{0,80}["']?[ \t]*(?:[?+.]|\|\|)?[:=])/y;
 const MAX_NAME = 81;
+function nameThenOperator(text: string, at: number): boolean {
+  NAME_THEN_OPERATOR.lastIndex = at;
+  return NAME_THEN_OPERATOR.test(text);
+}
 /** What may stand before a name that starts a line: indentation, a list bullet, `export`, `set -x`'s `+`. */
 const LINE_START_PREFIX = /^[ \t]*(?:[-+*>][ \t]+)?(?:(?:export|declare[ \t]+-x|setenv|set|readonly|local)[ \t]+)?:?$/;
 /** The longest value read (a bounded search, so that no read costs more). */
@@ -142,26 +145,12 @@ const continuesName = (c: number): boolean => isAlnum(c) || c === 95 || c === 46
 const variableSigilAt = (text: string, at: number): boolean =>
   text.charCodeAt(at) === 36 && (at === 0 || !(continuesName(text.charCodeAt(at - 1)) || text.charCodeAt(at - 1) === 123));
 
-/** The letters of a name as bits (a = 1, b = 2 …), case folded. */
-function letterBits(text: string, start: number, end: number): number {
-  let bits = 0;
-  for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i) | 0x20;
-    if (c >= 97 && c <= 122) bits |= 1 << (c - 97);
-  }
-  return bits;
-}
-const bitsOf = (word: string): number => letterBits(word, 0, word.length);
 /**
  * The letters of every word that can make a name worth judging whatever its value (pass, pwd,
  * secret, token, cred, key, auth, salt, value): a name holding none of these sets is not
  * looked up unless a long token follows it. Most `name:` in output is `Date:`, `https:` ….
  */
-const NAMED_LETTER_SETS = ['pas', 'pwd', 'secret', 'token', 'cred', 'key', 'auth', 'salt', 'value'].map(bitsOf);
-function mayBeNamed(bits: number): boolean {
-  for (const set of NAMED_LETTER_SETS) if ((bits & set) === set) return true;
-  return false;
-}
+const NAMED_LETTER_SETS = letterSetsOf(['pas', 'pwd', 'secret', 'token', 'cred', 'key', 'auth', 'salt', 'value']);
 
 /** Base64url characters (letters, digits, `_`, `-`) by character code, below 128. */
 const TOKEN_CHARACTER = Uint8Array.from({ length: 128 }, (_, c) => Number(isAlnum(c) || c === 95 || c === 45));
@@ -239,13 +228,19 @@ export const ASSIGNMENT_KEYWORDS: readonly string[] = ['pass', 'pwd', 'secret', 
 
 const isBlank = (c: number): boolean => c === 32 || c === 9;
 
-/**
- * The operator that a name holding a keyword at [start, end) stands before: past the rest of
- * the name, its quote, blanks and a compound operator's first characters. -1 when there is none.
- */
-function operatorAfterName(text: string, start: number, end: number): number {
+/** Where the name holding a keyword at [start, end) ends: past the rest of its characters, as far as a name may reach from `start`. */
+function nameRestEnd(text: string, start: number, end: number): number {
   let i = end;
   while (i < text.length && i - start < MAX_NAME && isNameChar(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/**
+ * The operator a name ending at `nameEnd` stands before: past its quote, blanks and a compound
+ * operator's first characters. -1 when there is none.
+ */
+function operatorAt(text: string, nameEnd: number): number {
+  let i = nameEnd;
   const q = text.charCodeAt(i);
   if (q === 34 || q === 39) i++;
   while (isBlank(text.charCodeAt(i))) i++;
@@ -278,8 +273,15 @@ function operatorsBefore(text: string, runStart: number, out: number[]): void {
  */
 export function operatorsToJudge(text: string, names: KeywordHits, tokenRuns: Int32Array): number[] {
   const named: number[] = [];
+  // Keywords in one name (`SENTRY_AUTH_TOKEN`) lead to one operator: past a name's end once it is known.
+  let nameEnd = -1;
   for (let h = 0; h < names.starts.length; h++) {
-    const op = operatorAfterName(text, names.starts[h] as number, names.ends[h] as number);
+    const start = names.starts[h] as number;
+    if (start < nameEnd) continue;
+    const end = nameRestEnd(text, start, names.ends[h] as number);
+    // A name cut short by MAX_NAME may reach its operator from a later keyword in it.
+    if (end - start < MAX_NAME) nameEnd = end;
+    const op = operatorAt(text, end);
     if (op >= 0 && op !== named[named.length - 1]) named.push(op);
   }
   const valued: number[] = [];
@@ -306,12 +308,10 @@ export function scanAssignments(text: string, names: KeywordHits, tokenRuns: Int
   let resumeAt = 0;
   for (const at of operatorsToJudge(text, names, tokenRuns)) {
     if (at < resumeAt) continue;
-    NAME_THEN_OPERATOR.lastIndex = at;
-    if (!NAME_THEN_OPERATOR.test(text)) continue;
     let op = text[at] as string;
     const second = text[at + 1];
     if (op === '=' && second === '=') {
-      resumeAt = at + 2; // `==`, `===`: a comparison
+      if (nameThenOperator(text, at)) resumeAt = at + 2; // `==`, `===`: a comparison
       continue;
     }
     // A compound operator: Makefile `?=` `+=`, PHP `.=`, Ruby `||=`.
@@ -340,10 +340,13 @@ export function scanAssignments(text: string, names: KeywordHits, tokenRuns: Int
     let valueStart = at + op.length;
     while (text.charCodeAt(valueStart) === 32 || text.charCodeAt(valueStart) === 9) valueStart++;
     const longToken = longTokenAt(text, valueStart);
-    if (!longToken && !mayBeNamed(letterBits(text, nameStart, nameEnd))) continue;
+    if (!longToken && !mayHoldOneOf(letterBits(text, nameStart, nameEnd), NAMED_LETTER_SETS)) continue;
     const name = text.slice(nameStart, nameEnd);
-    const rule = ruleForName(name);
+    const info = infoForName(name);
+    const rule = ruleFor(info);
     if (rule === 'none' || (rule === 'entropy' && !longToken)) continue;
+    // The checks above only pass candidates over; this one, dearer, comes last before the value is read.
+    if (!nameThenOperator(text, at)) continue;
     // What stands between the name and the value, kept as written.
     const before = text.slice(nameEnd + keyQuote.length, opStart);
     const after = text.slice(at + op.length, valueStart);
@@ -368,7 +371,7 @@ export function scanAssignments(text: string, names: KeywordHits, tokenRuns: Int
         const block = blockBelow(text, line.lineEnd, nameStart - line.start);
         const firstLineEnd = block ? text.indexOf('\n', block[0]) : -1;
         const firstLine = block ? text.slice(block[0], firstLineEnd === -1 || firstLineEnd > block[1] ? block[1] : firstLineEnd).trim() : '';
-        const kind = block ? judge(text, nameStart, name, firstLine, true) : undefined;
+        const kind = block ? judge(text, nameStart, info, firstLine, true) : undefined;
         if (block && kind) {
           const start = nameStart - keyQuote.length;
           out.push({ start, end: block[1], text: `${text.slice(start, block[0])}${redacted(kind)}`, kind });
@@ -386,7 +389,7 @@ export function scanAssignments(text: string, names: KeywordHits, tokenRuns: Int
     const next = text.slice(end, end + 1);
     const envStyle = /^[A-Z0-9_]+$/.test(name);
     const bareIdentifierIsCode = !envStyle && (compound || (op === '=' ? before !== '' || after !== '' || /^[,;)([]/.test(next) : /^[,;)}\]([]/.test(next)));
-    const kind = judge(text, nameStart, name, inner, quote !== '', bareIdentifierIsCode);
+    const kind = judge(text, nameStart, info, inner, quote !== '', bareIdentifierIsCode);
     if (!kind) continue;
     const start = nameStart - keyQuote.length;
     out.push({ start, end, text: `${text.slice(start, nameEnd)}${keyQuote}${before}${opText}${after}${quote}${redacted(kind)}${quote}`, kind });
