@@ -39,6 +39,10 @@ interface NameInfo {
   ordinary: boolean;
   /** `value`, `content`: the name of its pair decides (`{"name": "DB_PASSWORD", "value": …}`, `<meta name="csrf-token" content="…">`). */
   pairsWithName: boolean;
+  /** Written like an environment variable (`DB_PASSWORD`): its value is a value, never code. */
+  envStyle: boolean;
+  /** Written like a Makefile variable (`API_TOKEN ?= …`). */
+  makeStyle: boolean;
 }
 
 const nameInfos = new Map<string, NameInfo>();
@@ -47,7 +51,14 @@ function infoForName(name: string): NameInfo {
   let info = nameInfos.get(name);
   if (info === undefined) {
     const secrecy = nameSecrecy(name);
-    info = { secrecy, kind: secretKindForName(name), ordinary: holdsOrdinaryValue(name), pairsWithName: !secrecy && /^(?:value|content)$/i.test(name) };
+    info = {
+      secrecy,
+      kind: secretKindForName(name),
+      ordinary: holdsOrdinaryValue(name),
+      pairsWithName: !secrecy && /^(?:value|content)$/i.test(name),
+      envStyle: /^[A-Z0-9_]+$/.test(name),
+      makeStyle: /^[A-Z][A-Z0-9_]*$/.test(name),
+    };
     if (nameInfos.size >= 10_000) nameInfos.clear();
     nameInfos.set(name, info);
   }
@@ -227,6 +238,10 @@ function blockBelow(text: string, lineEnd: number, indent: number): [number, num
 export const ASSIGNMENT_KEYWORDS: readonly string[] = ['pass', 'pwd', 'secret', 'token', 'cred', 'key', 'auth', 'salt', 'value', 'content', ...TYPE_WORDS];
 
 const isBlank = (c: number): boolean => c === 32 || c === 9;
+/** What follows a variable passed on in code: `f(password=pw,` `(pw)` `[pw]` `pw;` (after `=`) … */
+const endsCodeArgument = (c: number): boolean => c === 44 || c === 59 || c === 41 || c === 40 || c === 91; // , ; ) ( [
+/** … and `{password:e}` (after `:`). */
+const endsCodeMember = (c: number): boolean => endsCodeArgument(c) || c === 125 || c === 93; // } ]
 
 /** Where the name holding a keyword at [start, end) ends: past the rest of its characters, as far as a name may reach from `start`. */
 function nameRestEnd(text: string, start: number, end: number): number {
@@ -348,9 +363,8 @@ export function scanAssignments(text: string, names: KeywordHits, tokenRuns: Int
     // The checks above only pass candidates over; this one, dearer, comes last before the value is read.
     if (!nameThenOperator(text, at)) continue;
     // What stands between the name and the value, kept as written.
-    const before = text.slice(nameEnd + keyQuote.length, opStart);
-    const after = text.slice(at + op.length, valueStart);
-    const opText = compound ? text.slice(opStart, at) + op : op;
+    // Blanks (or a key's closing quote) between the name and the operator, and between the operator and the value.
+    const spaced = nameEnd + keyQuote.length < opStart || at + op.length < valueStart;
     if (!reads.mayRead(valueStart)) continue;
     lastRead.examined = 0;
     lastRead.matchedUntil = valueStart;
@@ -362,9 +376,9 @@ export function scanAssignments(text: string, names: KeywordHits, tokenRuns: Int
       if (op === ':' && text.startsWith('//', valueStart)) continue; // `https://…`: a scheme
       line.moveTo(at);
       // Makefile `NAME ?= value`, `NAME := value`, `NAME += value` start a line of their own, also where grep prefixed it.
-      const makeStyle = (compound || op === ':=') && op !== '=>' && /^[A-Z][A-Z0-9_]*$/.test(name);
+      const makeStyle = (compound || op === ':=') && op !== '=>' && info.makeStyle;
       const startsLine = keyQuote === '' && ((nameStart - line.start <= 40 && LINE_START_PREFIX.test(text.slice(line.start, nameStart))) || makeStyle);
-      raw = valueAfter(text, valueStart, line.lineEnd, startsLine, op, before !== '' || after !== '');
+      raw = valueAfter(text, valueStart, line.lineEnd, startsLine, op, spaced);
       reads.read(valueStart, lastRead.matchedUntil, lastRead.examined);
       // `token: |` (YAML): the value is the more indented lines below.
       if (startsLine && raw !== undefined && /^[|>][-+]?\d?$/.test(raw)) {
@@ -386,13 +400,12 @@ export function scanAssignments(text: string, names: KeywordHits, tokenRuns: Int
     const end = valueStart + raw.length;
     // Where code would put a variable: `f(password=pw,`, `{password:e}`, `password = input`. Not
     // after an environment-style name: `DB_PASSWORD=hunter2,` is a value.
-    const next = text.slice(end, end + 1);
-    const envStyle = /^[A-Z0-9_]+$/.test(name);
-    const bareIdentifierIsCode = !envStyle && (compound || (op === '=' ? before !== '' || after !== '' || /^[,;)([]/.test(next) : /^[,;)}\]([]/.test(next)));
+    const bareIdentifierIsCode = !info.envStyle && (compound || (op === '=' ? spaced || endsCodeArgument(text.charCodeAt(end)) : endsCodeMember(text.charCodeAt(end))));
     const kind = judge(text, nameStart, info, inner, quote !== '', bareIdentifierIsCode);
     if (!kind) continue;
     const start = nameStart - keyQuote.length;
-    out.push({ start, end, text: `${text.slice(start, nameEnd)}${keyQuote}${before}${opText}${after}${quote}${redacted(kind)}${quote}`, kind });
+    // What stands between the name and the value is kept as written.
+    out.push({ start, end, text: `${text.slice(start, valueStart)}${quote}${redacted(kind)}${quote}`, kind });
     resumeAt = end;
   }
   return out;
