@@ -32,61 +32,41 @@ const isTokenCharacter = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 6
 
 export class KeywordScanner {
   /**
-   * UTF-16 unit → character class: 0 for the characters no keyword holds but token characters,
-   * then the other characters keywords hold, then the token characters (from `firstTokenClass`),
-   * so that the walk tells a token character by its class alone.
+   * `keywords[i]` → the detectors (indexes) that look for it. The tables built here (see
+   * walker and handOuter for what each holds) are kept only by the two closures that use them.
    */
-  private readonly classOf = new Uint8Array(65536);
-  private readonly firstTokenClass: number;
-  /** Next state, pre-multiplied by `classes`, indexed by state × classes + class (16 bits while it fits: a smaller table walks faster). */
-  private readonly next: Uint16Array | Int32Array;
-  /** The walk's first state, pre-multiplied. */
-  private readonly start: number;
-  /** States below this (pre-multiplied) end at least one keyword. */
-  private readonly hitLimit: number;
-  /** Keyword ids ending at (pre-multiplied) state s: outputs[outputStart[s] … outputStart[s] + outputCount[s]). */
-  private readonly outputStart: Int32Array;
-  private readonly outputCount: Uint8Array;
-  private readonly outputs: Int32Array;
-  /**
-   * By keyword id: its length, its characters (codes[codeStart[id] …]), whether the walk's match
-   * must be checked against them (it must match exactly, and holds a letter), and its detectors
-   * (consumerList[consumerStart[id] … consumerStart[id + 1])).
-   */
-  private readonly keywordLength: Int32Array;
-  private readonly codeStart: Int32Array;
-  private readonly codes: Uint16Array;
-  private readonly exact: Uint8Array;
-  private readonly consumerStart: Int32Array;
-  private readonly consumerList: Int32Array;
-
-  /** `keywords[i]` → the detectors (indexes) that look for it. */
   constructor(keywords: readonly Keyword[], consumers: readonly (readonly number[])[]) {
-    this.keywordLength = Int32Array.from(keywords, (k) => k.text.length);
-    this.codeStart = Int32Array.from(keywords, (_, id) => keywords.slice(0, id).reduce((n, k) => n + k.text.length, 0));
-    this.codes = Uint16Array.from(keywords.flatMap((k) => Array.from(k.text, (ch) => ch.charCodeAt(0))));
-    this.exact = Uint8Array.from(keywords, (k) => Number(!k.ignoreCase && /[A-Za-z]/.test(k.text)));
-    this.consumerStart = Int32Array.from([0, ...consumers.map((_, id) => consumers.slice(0, id + 1).reduce((n, c) => n + c.length, 0))]);
-    this.consumerList = Int32Array.from(consumers.flat());
+    const tables: HandOutTables = {
+      keywordLength: Int32Array.from(keywords, (k) => k.text.length),
+      codeStart: Int32Array.from(keywords, (_, id) => keywords.slice(0, id).reduce((n, k) => n + k.text.length, 0)),
+      codes: Uint16Array.from(keywords.flatMap((k) => Array.from(k.text, (ch) => ch.charCodeAt(0)))),
+      exact: Uint8Array.from(keywords, (k) => Number(!k.ignoreCase && /[A-Za-z]/.test(k.text))),
+      consumerStart: Int32Array.from([0, ...consumers.map((_, id) => consumers.slice(0, id + 1).reduce((n, c) => n + c.length, 0))]),
+      consumerList: Int32Array.from(consumers.flat()),
+      outputStart: new Int32Array(0),
+      outputCount: new Uint8Array(0),
+      outputs: new Int32Array(0),
+    };
+    const classOf = new Uint8Array(65536);
     const keywordCharacters = new Set<number>();
     for (const k of keywords) {
       if (!/^[\x20-\x7e]+$/.test(k.text)) throw new Error(`A keyword must be printable ASCII: ${JSON.stringify(k.text)}`);
       for (let i = 0; i < k.text.length; i++) keywordCharacters.add(fold(k.text.charCodeAt(i)));
     }
     const ordered = [...keywordCharacters].sort((a, b) => Number(isTokenCharacter(a)) - Number(isTokenCharacter(b)) || a - b);
-    ordered.forEach((c, i) => (this.classOf[c] = i + 1));
-    this.firstTokenClass = ordered.filter((c) => !isTokenCharacter(c)).length + 1;
+    ordered.forEach((c, i) => (classOf[c] = i + 1));
+    const firstTokenClass = ordered.filter((c) => !isTokenCharacter(c)).length + 1;
     const classes = ordered.length + 2;
     // Token characters no keyword holds: one class, the last.
-    for (let c = 0; c < 128; c++) if (isTokenCharacter(c) && !keywordCharacters.has(fold(c))) this.classOf[c] = classes - 1;
-    for (let c = 65; c <= 90; c++) this.classOf[c] = this.classOf[c + 32] as number;
+    for (let c = 0; c < 128; c++) if (isTokenCharacter(c) && !keywordCharacters.has(fold(c))) classOf[c] = classes - 1;
+    for (let c = 65; c <= 90; c++) classOf[c] = classOf[c + 32] as number;
     // The trie.
     const trie: number[][] = [new Array<number>(classes).fill(-1)];
     const ends: number[][] = [[]];
     keywords.forEach((k, id) => {
       let s = 0;
       for (let i = 0; i < k.text.length; i++) {
-        const cls = this.classOf[fold(k.text.charCodeAt(i))] as number;
+        const cls = classOf[fold(k.text.charCodeAt(i))] as number;
         let t = (trie[s] as number[])[cls] as number;
         if (t === -1) {
           t = trie.length;
@@ -125,150 +105,119 @@ export class KeywordScanner {
     const order = trie.map((_, state) => state).sort((a, b) => Number((ends[b] as number[]).length > 0) - Number((ends[a] as number[]).length > 0) || a - b);
     const renumbered = new Array<number>(trie.length);
     order.forEach((state, i) => (renumbered[state] = i));
-    this.next = trie.length * classes <= 0xffff ? new Uint16Array(trie.length * classes) : new Int32Array(trie.length * classes);
-    this.outputStart = new Int32Array(trie.length * classes);
-    this.outputCount = new Uint8Array(trie.length * classes);
+    // Next state, pre-multiplied by `classes`, indexed by state × classes + class (16 bits while it fits: a smaller table walks faster).
+    const next = trie.length * classes <= 0xffff ? new Uint16Array(trie.length * classes) : new Int32Array(trie.length * classes);
+    // Keyword ids ending at (pre-multiplied) state s: outputs[outputStart[s] … outputStart[s] + outputCount[s]).
+    tables.outputStart = new Int32Array(trie.length * classes);
+    tables.outputCount = new Uint8Array(trie.length * classes);
     const outputs: number[] = [];
     order.forEach((state, i) => {
-      (trie[state] as number[]).forEach((t, cls) => (this.next[i * classes + cls] = (renumbered[t] as number) * classes));
-      this.outputStart[i * classes] = outputs.length;
-      this.outputCount[i * classes] = (ends[state] as number[]).length;
+      (trie[state] as number[]).forEach((t, cls) => (next[i * classes + cls] = (renumbered[t] as number) * classes));
+      tables.outputStart[i * classes] = outputs.length;
+      tables.outputCount[i * classes] = (ends[state] as number[]).length;
       outputs.push(...(ends[state] as number[]));
     });
-    this.outputs = Int32Array.from(outputs);
-    this.start = (renumbered[0] as number) * classes;
-    this.hitLimit = order.filter((state) => (ends[state] as number[]).length > 0).length * classes;
-    this.walkUntilFull = walker(this.next, this.classOf, this.firstTokenClass, this.hitLimit);
+    tables.outputs = Int32Array.from(outputs);
+    const start = (renumbered[0] as number) * classes;
+    const hitLimit = order.filter((state) => (ends[state] as number[]).length > 0).length * classes;
+    const hitEnds = new Int32Array(2 * STRETCH);
+    const hitStates = new Int32Array(2 * STRETCH);
+    this.walkStretch = walker(start, next, classOf, firstTokenClass, hitLimit, hitEnds, hitStates);
+    this.handOut = handOuter(tables, this.lists, hitEnds, hitStates);
   }
 
-  /**
-   * Room for the walk's hits, its token runs and each detector's hits, kept from scan to scan: a
-   * scan of a large text would otherwise make megabytes of garbage each time. It stays the size
-   * the largest text needed (about 5 MB after 10 MB of dense output).
-   */
-  private readonly walk: Walk = { at: 0, state: 0, run: 0, hits: 0, hitEnds: new Int32Array(1024), hitStates: new Int32Array(1024) };
-  private runStarts = new Int32Array(1024);
-  private runs = 0;
+  /** Each detector's hits and the token runs, kept from scan to scan (a scan of a large text would otherwise make megabytes of garbage each time). */
   private readonly lists = new HitLists();
-  private readonly walkUntilFull: (text: string, walk: Walk) => number;
+  /** Walks a stretch of the text (see walker). */
+  private readonly walkStretch: (text: string, from: number, to: number) => number;
+  /** Hands the hits of the stretch just walked to their detectors (see handOuter). */
+  private readonly handOut: (text: string, hits: number) => void;
 
   /**
    * Every detector's hits, by detector index (an empty list for a detector none of whose
    * keywords is in the text): views of the scanner's own arrays, good until its next scan.
    */
   scan(text: string, detectorCount: number): KeywordHits[] {
-    const { outputCount } = this;
-    const walk = this.walk;
-    walk.at = 0;
-    walk.state = this.start;
-    walk.run = 0;
-    walk.hits = 0;
-    while (this.walkUntilFull(text, walk) < text.length) {
-      if (walk.hitEnds.length - walk.hits > walk.hitEnds.length >> 2) continue;
-      walk.hitEnds = grown(walk.hitEnds);
-      walk.hitStates = grown(walk.hitStates);
-    }
-    const { hits, hitEnds, hitStates } = walk;
-    // Each hit's keywords (a hit may end several), checked against the text where they must match exactly, handed to their detectors.
-    const { outputStart, outputs, keywordLength, codeStart, codes, exact, consumerStart, consumerList } = this;
     const lists = this.lists;
-    while (lists.count.length < detectorCount) lists.add();
-    const { starts, ends, count } = lists;
-    count.fill(0);
-    let runs = 0;
-    for (let h = 0; h < hits; h++) {
-      const end = hitEnds[h] as number;
-      const state = hitStates[h] as number;
-      if (state === RUN_MARK) {
-        if (runs === this.runStarts.length) this.runStarts = grown(this.runStarts);
-        this.runStarts[runs++] = end - TOKEN_RUN;
-        continue;
-      }
-      for (let o = outputStart[state] as number, last = o + (outputCount[state] as number); o < last; o++) {
-        const id = outputs[o] as number;
-        const start = end - (keywordLength[id] as number);
-        if (exact[id] === 1) {
-          let k = start;
-          for (let c = codeStart[id] as number; k < end && text.charCodeAt(k) === codes[c]; k++, c++);
-          if (k < end) continue;
-        }
-        for (let c = consumerStart[id] as number, stop = consumerStart[id + 1] as number; c < stop; c++) {
-          const d = consumerList[c] as number;
-          const n = count[d] as number;
-          if (n === (starts[d] as Int32Array).length) lists.grow(d);
-          (starts[d] as Int32Array)[n] = start;
-          (ends[d] as Int32Array)[n] = end;
-          count[d] = n + 1;
-        }
-      }
-    }
+    lists.reset(detectorCount);
+    for (let from = 0; from < text.length; from += STRETCH) this.handOut(text, this.walkStretch(text, from, Math.min(text.length, from + STRETCH)));
     const byDetector: KeywordHits[] = [];
     for (let d = 0; d < detectorCount; d++) {
-      const n = count[d] as number;
-      const mine = n === 0 ? NO_HITS : { starts: (starts[d] as Int32Array).subarray(0, n), ends: (ends[d] as Int32Array).subarray(0, n) };
+      const n = lists.count[d] as number;
+      const mine = n === 0 ? NO_HITS : { starts: (lists.starts[d] as Int32Array).subarray(0, n), ends: (lists.ends[d] as Int32Array).subarray(0, n) };
       sortHits(mine);
       byDetector.push(mine);
     }
-    this.runs = runs;
     return byDetector;
   }
 
   /** Where the runs of at least TOKEN_RUN token characters start in the text of the last scan, in order (a view, good until the next scan). */
   tokenRuns(): Int32Array {
-    return this.runStarts.subarray(0, this.runs);
+    return this.lists.runStarts.subarray(0, this.lists.runs);
   }
 }
 
 const NO_HITS: KeywordHits = { starts: new Int32Array(0), ends: new Int32Array(0) };
 
-/** Each detector's hits as they are found, in typed arrays that grow (by detector index). */
+/** Each detector's hits as they are found, and the token runs, in typed arrays that grow (by detector index). */
 class HitLists {
   readonly starts: Int32Array<ArrayBuffer>[] = [];
   readonly ends: Int32Array<ArrayBuffer>[] = [];
   count = new Int32Array(0);
+  runStarts = new Int32Array(1024);
+  runs = 0;
 
-  add(): void {
-    this.starts.push(new Int32Array(16));
-    this.ends.push(new Int32Array(16));
-    const count = new Int32Array(this.count.length + 1);
-    count.set(this.count);
-    this.count = count;
+  /** Empty lists for `detectorCount` detectors. */
+  reset(detectorCount: number): void {
+    while (this.starts.length < detectorCount) {
+      this.starts.push(new Int32Array(16));
+      this.ends.push(new Int32Array(16));
+    }
+    if (this.count.length < detectorCount) this.count = new Int32Array(detectorCount);
+    this.count.fill(0);
+    this.runs = 0;
   }
 
-  grow(d: number): void {
-    this.starts[d] = grown(this.starts[d] as Int32Array<ArrayBuffer>);
-    this.ends[d] = grown(this.ends[d] as Int32Array<ArrayBuffer>);
+  push(d: number, start: number, end: number): void {
+    const n = this.count[d] as number;
+    if (n === (this.starts[d] as Int32Array).length) {
+      this.starts[d] = grown(this.starts[d] as Int32Array<ArrayBuffer>);
+      this.ends[d] = grown(this.ends[d] as Int32Array<ArrayBuffer>);
+    }
+    (this.starts[d] as Int32Array)[n] = start;
+    (this.ends[d] as Int32Array)[n] = end;
+    this.count[d] = n + 1;
+  }
+
+  pushRun(start: number): void {
+    if (this.runs === this.runStarts.length) this.runStarts = grown(this.runStarts);
+    this.runStarts[this.runs++] = start;
   }
 }
 
-interface Walk {
-  /** Where the walk stands, in which state (pre-multiplied), and how many token characters stand just before. */
-  at: number;
-  state: number;
-  run: number;
-  /** Keyword ends and the states they were found in (RUN_MARK: the end of a run's first TOKEN_RUN characters), `hits` of them. */
-  hits: number;
-  hitEnds: Int32Array<ArrayBuffer>;
-  hitStates: Int32Array<ArrayBuffer>;
-}
+/** Characters walked before their hits are handed on: the room for hits stays small, and the text they are checked against is still in the cache. */
+const STRETCH = 16384;
 
 /** The state a hit is recorded with where a run of TOKEN_RUN token characters ends (the run's start is its end − TOKEN_RUN). */
 const RUN_MARK = -1;
 
 /**
- * The automaton's walk over `text` from `walk.at`, as far as the room for hits surely lasts;
- * returns where it stopped. Made once per scanner, around its own tables: V8 then compiles the
- * loop with the tables as constants (half the time of a walk that takes them as arguments).
+ * The automaton's walk over text[from, to) (at most STRETCH characters), on from the state
+ * the last stretch ended in (`from` 0 starts anew): records the ends of the hits and the states
+ * they were found in (RUN_MARK: the end of a run's first TOKEN_RUN characters) in hitEnds and
+ * hitStates, and returns how many. Made once per scanner, around its own tables and room: V8
+ * then compiles the loop with them as constants (a third faster than a walk taking them as arguments).
  */
-function walker(next: Uint16Array | Int32Array, classOf: Uint8Array, firstTokenClass: number, hitLimit: number): (text: string, walk: Walk) => number {
-  return (text, walk) => {
-    const { hitEnds, hitStates } = walk;
-    let hits = walk.hits;
-    let s = walk.state;
-    let run = walk.run;
-    let i = walk.at;
-    // A character ends at most one hit and one run, so this stretch cannot run out of room: the loop checks nothing else.
-    for (const stop = Math.min(text.length, i + ((hitEnds.length - hits) >> 1)); i < stop; i++) {
+function walker(start: number, next: Uint16Array | Int32Array, classOf: Uint8Array, firstTokenClass: number, hitLimit: number, hitEnds: Int32Array, hitStates: Int32Array): (text: string, from: number, to: number) => number {
+  // Where the last stretch ended: its state, and how many token characters stood just before.
+  const carried = new Int32Array(2);
+  return (text, from, to) => {
+    // Locals in the loop (a variable of the closure would be read and written through memory at every character).
+    let s = from === 0 ? start : (carried[0] as number);
+    let run = from === 0 ? 0 : (carried[1] as number);
+    let hits = 0;
+    // A character ends at most one hit and one run, and the room holds two a character: the loop checks nothing else.
+    for (let i = from; i < to; i++) {
       const cls = classOf[text.charCodeAt(i)] as number;
       s = next[s + cls] as number;
       run = (run + 1) & ((firstTokenClass - 1 - cls) >> 31); // all ones for a token character
@@ -281,11 +230,56 @@ function walker(next: Uint16Array | Int32Array, classOf: Uint8Array, firstTokenC
         hitStates[hits++] = RUN_MARK;
       }
     }
-    walk.at = i;
-    walk.state = s;
-    walk.run = run;
-    walk.hits = hits;
-    return i;
+    carried[0] = s;
+    carried[1] = run;
+    return hits;
+  };
+}
+
+/**
+ * The tables the hand-out reads. By keyword id: its length, its characters (codes[codeStart[id]
+ * …]), whether the walk's match must be checked against them (it must match exactly, and holds
+ * a letter), and its detectors (consumerList[consumerStart[id] … consumerStart[id + 1])). By
+ * (pre-multiplied) state s: the keyword ids it ends, outputs[outputStart[s] … + outputCount[s]).
+ */
+interface HandOutTables {
+  outputStart: Int32Array;
+  outputCount: Uint8Array;
+  outputs: Int32Array;
+  keywordLength: Int32Array;
+  codeStart: Int32Array;
+  codes: Uint16Array;
+  exact: Uint8Array;
+  consumerStart: Int32Array;
+  consumerList: Int32Array;
+}
+
+/**
+ * Hands the hits of the stretch just walked on: each hit's keywords (a hit may end several),
+ * checked against the text where they must match exactly, to their detectors; each run start
+ * to the runs. Made once per scanner around its tables, like the walk.
+ */
+function handOuter(tables: HandOutTables, lists: HitLists, hitEnds: Int32Array, hitStates: Int32Array): (text: string, hits: number) => void {
+  const { outputStart, outputCount, outputs, keywordLength, codeStart, codes, exact, consumerStart, consumerList } = tables;
+  return (text, hits) => {
+    for (let h = 0; h < hits; h++) {
+      const end = hitEnds[h] as number;
+      const state = hitStates[h] as number;
+      if (state === RUN_MARK) {
+        lists.pushRun(end - TOKEN_RUN);
+        continue;
+      }
+      for (let o = outputStart[state] as number, last = o + (outputCount[state] as number); o < last; o++) {
+        const id = outputs[o] as number;
+        const start = end - (keywordLength[id] as number);
+        if (exact[id] === 1) {
+          let k = start;
+          for (let c = codeStart[id] as number; k < end && text.charCodeAt(k) === codes[c]; k++, c++);
+          if (k < end) continue;
+        }
+        for (let c = consumerStart[id] as number, stop = consumerStart[id + 1] as number; c < stop; c++) lists.push(consumerList[c] as number, start, end);
+      }
+    }
   };
 }
 
