@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { operatorsToJudge } from '../../src/main/safety/secrets/assignments';
-import { KeywordScanner, TOKEN_RUN, type Keyword } from '../../src/main/safety/secrets/keywordScan';
+import { ASSIGNMENT_OPERATORS } from '../../src/main/safety/secrets/assignments';
+import { KeywordScanner, TOKEN_RUN, type Keyword, type Locator } from '../../src/main/safety/secrets/keywordScan';
 import { SECRET_DETECTORS, scrubSecrets, type SecretDetector } from '../../src/main/safety/secretScrubber';
 import { ALNUM, pseudo } from '../support/pseudoText';
 
@@ -91,31 +91,35 @@ describe('KeywordScanner', () => {
   });
 });
 
-describe('KeywordScanner: token runs', () => {
+describe('KeywordScanner: places located during the pass', () => {
   const TOKEN = 'aZ09_-';
   /** Where every run of at least TOKEN_RUN token characters starts: a plain regex search. */
   const naiveRuns = (text: string): number[] => [...text.matchAll(new RegExp(`(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{${TOKEN_RUN}}`, 'g'))].map((m) => m.index);
+  /** A detector that looks where token runs start, and a place after each of its keywords. */
+  const runsAndKeywordEnds: Locator = { atKeyword: (_text, _start, end, place) => place(end), atTokenRun: (_text, runStart, place) => place(runStart) };
+  const placesOf = (scanner: KeywordScanner, text: string): number[] => Array.from(scanner.scan(text, 1)[0]?.starts ?? []);
 
-  it('notes where runs of token characters start, however the text is cut into keywords', () => {
-    const scanner = new KeywordScanner([{ text: 'key', ignoreCase: true }, { text: 'a-', ignoreCase: false }, { text: ':', ignoreCase: false }], [[0], [0], [0]]);
+  it('hands a locating detector where token runs start, however the text is cut into keywords', () => {
+    const scanner = new KeywordScanner([{ text: 'key', ignoreCase: true }, { text: 'a-', ignoreCase: false }, { text: ':', ignoreCase: false }], [[0], [0], [0]], [runsAndKeywordEnds]);
+    const plain = new KeywordScanner([{ text: 'key', ignoreCase: true }, { text: 'a-', ignoreCase: false }, { text: ':', ignoreCase: false }], [[0], [0], [0]]);
     // Single characters (a letter outside Latin-1 and one inside it are no token characters), and stretches of token characters, so that runs are long.
     const unit = fc.oneof(fc.constantFrom(...`${TOKEN}:= "'\u0141\u00e9key`.split('')), fc.constant(`${TOKEN}key`));
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 80 }), (units) => {
         const text = units.join('');
-        scanner.scan(text, 1);
-        expect(Array.from(scanner.tokenRuns())).toEqual(naiveRuns(text));
+        const keywordEnds = Array.from(plain.scan(text, 1)[0]?.ends ?? []);
+        expect(placesOf(scanner, text)).toEqual([...new Set([...naiveRuns(text), ...keywordEnds])].sort((a, b) => a - b));
       }),
       { numRuns: 300 },
     );
   });
 
-  it('finds many runs (its room for them grows)', () => {
-    const scanner = new KeywordScanner([{ text: 'key', ignoreCase: true }], [[0]]);
-    const text = `${'x'.repeat(TOKEN_RUN)} `.repeat(100_000);
-    scanner.scan(text, 1);
-    expect(scanner.tokenRuns().length).toBe(100_000);
-    expect(scanner.tokenRuns()[99_999]).toBe(99_999 * (TOKEN_RUN + 1));
+  it('finds runs across the stretches it walks at a time, and many of them', () => {
+    const scanner = new KeywordScanner([{ text: 'key', ignoreCase: true }], [[0]], [runsAndKeywordEnds]);
+    const text = `${'x'.repeat(TOKEN_RUN + 7)} `.repeat(100_000);
+    const places = placesOf(scanner, text);
+    expect(places.length).toBe(100_000);
+    expect(places).toEqual(naiveRuns(text));
   });
 
   it('leads the assignment scan to every `:` and `=` a long token follows', () => {
@@ -132,14 +136,12 @@ describe('KeywordScanner: token runs', () => {
       }
       return out;
     };
-    const scanner = new KeywordScanner([{ text: 'never', ignoreCase: false }], [[0]]);
-    const noNames = { starts: new Int32Array(0), ends: new Int32Array(0) };
+    const scanner = new KeywordScanner([{ text: 'never', ignoreCase: false }], [[0]], [ASSIGNMENT_OPERATORS]);
     const unit = fc.oneof(fc.constantFrom(':', '=', '>', ' ', '\t', '"', "'", 'x', '.'), fc.constant('a'.repeat(TOKEN_RUN - 2)));
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 60 }), (units) => {
         const text = units.join('');
-        scanner.scan(text, 1);
-        expect(operatorsToJudge(text, noNames, scanner.tokenRuns())).toEqual(naiveOperators(text));
+        expect(placesOf(scanner, text)).toEqual(naiveOperators(text));
       }),
       { numRuns: 500 },
     );

@@ -11,7 +11,7 @@
 import { looksHighEntropy } from './entropy';
 import { redacted, type Replacement } from './redaction';
 import { holdsOrdinaryValue, nameSecrecy, secretKindForName, type NameSecrecy } from './secretNames';
-import type { KeywordHits } from './keywordScan';
+import type { KeywordHits, Locator } from './keywordScan';
 import { letterBits, letterSetsOf, mayHoldOneOf } from './letterSets';
 import { LineTracker } from './textSearch';
 import { acceptsSecretValue, splitQuotes } from './valueJudgement';
@@ -267,61 +267,38 @@ function operatorAt(text: string, nameEnd: number): number {
 }
 
 /**
- * The `:` and `=` that a long token starting at `runStart` follows, after an optional `=` or
- * `>` (`:=`, `=>`), blanks and a quote: back over them from the token.
- */
-function operatorsBefore(text: string, runStart: number, out: number[]): void {
-  let v = runStart;
-  const q = text.charCodeAt(v - 1);
-  if (q === 34 || q === 39) v--;
-  while (isBlank(text.charCodeAt(v - 1))) v--;
-  const c = text.charCodeAt(v - 1);
-  const before = text.charCodeAt(v - 2);
-  if ((c === 61 || c === 62) && (before === 58 || before === 61)) out.push(v - 2);
-  if (c === 58 || c === 61) out.push(v - 1);
-}
-
-/**
- * The operators worth a look, in order: those after a name holding one of the keywords (or a
- * type word), and those a long token follows. Every other `:` and `=` in output (`12:30`,
+ * The operators worth a look: those after a name holding one of the keywords (or a type word),
+ * and the `:` and `=` that a long token follows (after an optional `=` or `>` of `:=` and `=>`,
+ * blanks and a quote: found back from the token). Every other `:` and `=` in output (`12:30`,
  * `https:`, `a=b`) is passed over without being looked at.
  */
-export function operatorsToJudge(text: string, names: KeywordHits, tokenRuns: Int32Array): number[] {
-  const named: number[] = [];
-  // Keywords in one name (`SENTRY_AUTH_TOKEN`) lead to one operator: past a name's end once it is known.
-  let nameEnd = -1;
-  for (let h = 0; h < names.starts.length; h++) {
-    const start = names.starts[h] as number;
-    if (start < nameEnd) continue;
-    const end = nameRestEnd(text, start, names.ends[h] as number);
-    // A name cut short by MAX_NAME may reach its operator from a later keyword in it.
-    if (end - start < MAX_NAME) nameEnd = end;
-    const op = operatorAt(text, end);
-    if (op >= 0 && op !== named[named.length - 1]) named.push(op);
-  }
-  const valued: number[] = [];
-  for (const runStart of tokenRuns) operatorsBefore(text, runStart, valued);
-  // Both lists are in order (a later name's operator is never before an earlier one's): merged, each operator once.
-  const all: number[] = [];
-  let n = 0;
-  let v = 0;
-  while (n < named.length || v < valued.length) {
-    const next = v === valued.length || (n < named.length && (named[n] as number) <= (valued[v] as number)) ? (named[n++] as number) : (valued[v++] as number);
-    if (next !== all[all.length - 1]) all.push(next);
-  }
-  return all;
-}
+export const ASSIGNMENT_OPERATORS: Locator = {
+  atKeyword: (text, start, end, place) => {
+    const op = operatorAt(text, nameRestEnd(text, start, end));
+    if (op >= 0) place(op);
+  },
+  atTokenRun: (text, runStart, place) => {
+    let v = runStart;
+    const q = text.charCodeAt(v - 1);
+    if (q === 34 || q === 39) v--;
+    while (isBlank(text.charCodeAt(v - 1))) v--;
+    const c = text.charCodeAt(v - 1);
+    const before = text.charCodeAt(v - 2);
+    if ((c === 61 || c === 62) && (before === 58 || before === 61)) place(v - 2);
+    if (c === 58 || c === 61) place(v - 1);
+  },
+};
 
 /**
- * `name = value` and its kin, at the operators operatorsToJudge finds: more than the rules
+ * `name = value` and its kin, at the operators ASSIGNMENT_OPERATORS finds: more than the rules
  * below can use, never fewer, so the result is what a look at every operator gives.
  */
-export function scanAssignments(text: string, names: KeywordHits, tokenRuns: Int32Array): Replacement[] {
+export function scanAssignments(text: string, operators: KeywordHits): Replacement[] {
   const out: Replacement[] = [];
   const line = new LineTracker(text);
   const reads = new ValueReads();
   let resumeAt = 0;
-  for (const at of operatorsToJudge(text, names, tokenRuns)) {
+  for (const at of operators.starts) {
     if (at < resumeAt) continue;
     let op = text[at] as string;
     const second = text[at + 1];

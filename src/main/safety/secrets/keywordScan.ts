@@ -18,6 +18,18 @@ export interface Keyword {
   ignoreCase: boolean;
 }
 
+/**
+ * How a detector turns what the walk finds into the places it will look at, while the stretch
+ * of text around them is still in the processor's cache (a later look at 100,000 places
+ * scattered over a large text costs a cache miss each): each keyword hit [start, end), and each
+ * run of TOKEN_RUN token characters or more (from its start), gives the places it hands to
+ * `place`. Such a detector's hits are then its places, [place, place + 1), in order, each once.
+ */
+export interface Locator {
+  atKeyword: (text: string, start: number, end: number, place: (at: number) => void) => void;
+  atTokenRun: (text: string, runStart: number, place: (at: number) => void) => void;
+}
+
 /** Where the keywords of one detector stand: starts in increasing order (ties by end), each with its end. */
 export interface KeywordHits {
   starts: Int32Array;
@@ -32,10 +44,12 @@ const isTokenCharacter = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 6
 
 export class KeywordScanner {
   /**
-   * `keywords[i]` → the detectors (indexes) that look for it. The tables built here (see
-   * walker and handOuter for what each holds) are kept only by the two closures that use them.
+   * `keywords[i]` → the detectors (indexes) that look for it; `locators[d]`: how detector d
+   * locates its places, if it does (see Locator). The tables built here (see walker and
+   * handOuter for what each holds) are kept only by the two closures that use them.
    */
-  constructor(keywords: readonly Keyword[], consumers: readonly (readonly number[])[]) {
+  constructor(keywords: readonly Keyword[], consumers: readonly (readonly number[])[], locators: readonly (Locator | undefined)[] = []) {
+    this.locators = locators;
     const tables: HandOutTables = {
       keywordLength: Int32Array.from(keywords, (k) => k.text.length),
       codeStart: Int32Array.from(keywords, (_, id) => keywords.slice(0, id).reduce((n, k) => n + k.text.length, 0)),
@@ -123,11 +137,12 @@ export class KeywordScanner {
     const hitEnds = new Int32Array(2 * STRETCH);
     const hitStates = new Int32Array(2 * STRETCH);
     this.walkStretch = walker(start, next, classOf, firstTokenClass, hitLimit, hitEnds, hitStates);
-    this.handOut = handOuter(tables, this.lists, hitEnds, hitStates);
+    this.handOut = handOuter(tables, this.lists, locators, hitEnds, hitStates);
   }
 
-  /** Each detector's hits and the token runs, kept from scan to scan (a scan of a large text would otherwise make megabytes of garbage each time). */
+  /** Each detector's hits, kept from scan to scan (a scan of a large text would otherwise make megabytes of garbage each time). */
   private readonly lists = new HitLists();
+  private readonly locators: readonly (Locator | undefined)[];
   /** Walks a stretch of the text (see walker). */
   private readonly walkStretch: (text: string, from: number, to: number) => number;
   /** Hands the hits of the stretch just walked to their detectors (see handOuter). */
@@ -145,27 +160,21 @@ export class KeywordScanner {
     for (let d = 0; d < detectorCount; d++) {
       const n = lists.count[d] as number;
       const mine = n === 0 ? NO_HITS : { starts: (lists.starts[d] as Int32Array).subarray(0, n), ends: (lists.ends[d] as Int32Array).subarray(0, n) };
-      sortHits(mine);
+      if (this.locators[d]) placesInOrder(mine);
+      else sortHits(mine);
       byDetector.push(mine);
     }
     return byDetector;
-  }
-
-  /** Where the runs of at least TOKEN_RUN token characters start in the text of the last scan, in order (a view, good until the next scan). */
-  tokenRuns(): Int32Array {
-    return this.lists.runStarts.subarray(0, this.lists.runs);
   }
 }
 
 const NO_HITS: KeywordHits = { starts: new Int32Array(0), ends: new Int32Array(0) };
 
-/** Each detector's hits as they are found, and the token runs, in typed arrays that grow (by detector index). */
+/** Each detector's hits as they are found, in typed arrays that grow (by detector index). */
 class HitLists {
   readonly starts: Int32Array<ArrayBuffer>[] = [];
   readonly ends: Int32Array<ArrayBuffer>[] = [];
   count = new Int32Array(0);
-  runStarts = new Int32Array(1024);
-  runs = 0;
 
   /** Empty lists for `detectorCount` detectors. */
   reset(detectorCount: number): void {
@@ -175,7 +184,6 @@ class HitLists {
     }
     if (this.count.length < detectorCount) this.count = new Int32Array(detectorCount);
     this.count.fill(0);
-    this.runs = 0;
   }
 
   push(d: number, start: number, end: number): void {
@@ -188,15 +196,20 @@ class HitLists {
     (this.ends[d] as Int32Array)[n] = end;
     this.count[d] = n + 1;
   }
-
-  pushRun(start: number): void {
-    if (this.runs === this.runStarts.length) this.runStarts = grown(this.runStarts);
-    this.runStarts[this.runs++] = start;
-  }
 }
 
 /** Characters walked before their hits are handed on: the room for hits stays small, and the text they are checked against is still in the cache. */
 const STRETCH = 16384;
+
+/** A located detector's places (they come in the order of the hits they were found from) in order, each once; ends are places + 1. */
+function placesInOrder(hits: KeywordHits): void {
+  const places = hits.starts.sort();
+  let n = 0;
+  for (let i = 0; i < places.length; i++) if (i === 0 || places[i] !== places[i - 1]) places[n++] = places[i] as number;
+  for (let i = 0; i < n; i++) hits.ends[i] = (places[i] as number) + 1;
+  hits.starts = places.subarray(0, n);
+  hits.ends = hits.ends.subarray(0, n);
+}
 
 /** The state a hit is recorded with where a run of TOKEN_RUN token characters ends (the run's start is its end − TOKEN_RUN). */
 const RUN_MARK = -1;
@@ -259,14 +272,16 @@ interface HandOutTables {
  * checked against the text where they must match exactly, to their detectors; each run start
  * to the runs. Made once per scanner around its tables, like the walk.
  */
-function handOuter(tables: HandOutTables, lists: HitLists, hitEnds: Int32Array, hitStates: Int32Array): (text: string, hits: number) => void {
+function handOuter(tables: HandOutTables, lists: HitLists, locators: readonly (Locator | undefined)[], hitEnds: Int32Array, hitStates: Int32Array): (text: string, hits: number) => void {
   const { outputStart, outputCount, outputs, keywordLength, codeStart, codes, exact, consumerStart, consumerList } = tables;
+  const placers = locators.map((locator, d) => (locator ? (at: number): void => lists.push(d, at, at + 1) : undefined));
+  const runLocators = locators.flatMap((locator, d) => (locator ? [{ locator, place: placers[d] as (at: number) => void }] : []));
   return (text, hits) => {
     for (let h = 0; h < hits; h++) {
       const end = hitEnds[h] as number;
       const state = hitStates[h] as number;
       if (state === RUN_MARK) {
-        lists.pushRun(end - TOKEN_RUN);
+        for (const { locator, place } of runLocators) locator.atTokenRun(text, end - TOKEN_RUN, place);
         continue;
       }
       for (let o = outputStart[state] as number, last = o + (outputCount[state] as number); o < last; o++) {
@@ -277,7 +292,12 @@ function handOuter(tables: HandOutTables, lists: HitLists, hitEnds: Int32Array, 
           for (let c = codeStart[id] as number; k < end && text.charCodeAt(k) === codes[c]; k++, c++);
           if (k < end) continue;
         }
-        for (let c = consumerStart[id] as number, stop = consumerStart[id + 1] as number; c < stop; c++) lists.push(consumerList[c] as number, start, end);
+        for (let c = consumerStart[id] as number, stop = consumerStart[id + 1] as number; c < stop; c++) {
+          const d = consumerList[c] as number;
+          const locator = locators[d];
+          if (locator === undefined) lists.push(d, start, end);
+          else locator.atKeyword(text, start, end, placers[d] as (at: number) => void);
+        }
       }
     }
   };

@@ -1,5 +1,5 @@
 /** The shapes every detector shares, and the replacement text a user sees. */
-import type { KeywordHits } from './keywordScan';
+import type { KeywordHits, Locator } from './keywordScan';
 
 /**
  * A detector that is one regex. With `keywords`, it is tried only where one of them stands
@@ -36,10 +36,10 @@ export interface ScanDetector {
   kind: string;
   keywords: readonly string[];
   ignoreCase?: boolean;
-  /** Whether it looks at the runs of token characters too (then it runs where none of its keywords is). */
-  tokenRuns?: boolean;
-  /** Non-overlapping spans, in order. `hits`: where the keywords stand; `tokenRuns`: where runs of at least TOKEN_RUN (keywordScan.ts) token characters start. */
-  scan: (text: string, hits: KeywordHits, tokenRuns: Int32Array) => Replacement[];
+  /** Turns its keyword hits (and runs of token characters) into the places it looks at, during the keyword pass (see Locator). */
+  locate?: Locator;
+  /** Non-overlapping spans, in order. `hits`: where the keywords stand, or the places `locate` gave. */
+  scan: (text: string, hits: KeywordHits) => Replacement[];
 }
 
 export type SecretDetector = PatternDetector | ScanDetector;

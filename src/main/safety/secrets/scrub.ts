@@ -144,21 +144,19 @@ function scannerFor(detectors: readonly SecretDetector[]): KeywordScanner {
         (consumers[id] as number[]).push(d);
       }
     });
-    scanner = new KeywordScanner(keywords, consumers);
+    scanner = new KeywordScanner(keywords, consumers, detectors.map((detector) => ('locate' in detector ? detector.locate : undefined)));
     scanners.set(detectors, scanner);
   }
   return scanner;
 }
 
 function findReplacements(text: string, detectors: readonly SecretDetector[]): Replacement[] {
-  const scanner = scannerFor(detectors);
-  const hits = scanner.scan(text, detectors.length);
-  const tokenRuns = scanner.tokenRuns();
+  const hits = scannerFor(detectors).scan(text, detectors.length);
   let kept: Replacement[] = [];
   detectors.forEach((detector, d) => {
     const mine = hits[d] as KeywordHits;
-    if (detector.keywords && mine.starts.length === 0 && !('scan' in detector && detector.tokenRuns && tokenRuns.length > 0)) return; // nothing it could match
-    const found = 'scan' in detector ? detector.scan(text, mine, tokenRuns) : detector.keywords ? keywordReplacements(text, detector, mine) : wholeTextReplacements(text, detector);
+    if (detector.keywords && mine.starts.length === 0) return; // none of its keywords (or places) is in the text: nothing it could match
+    const found = 'scan' in detector ? detector.scan(text, mine) : detector.keywords ? keywordReplacements(text, detector, mine) : wholeTextReplacements(text, detector);
     if (found.length > 0) kept = mergeKeepingEarlier(text, kept, found);
   });
   return kept;
