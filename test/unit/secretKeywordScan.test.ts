@@ -68,6 +68,17 @@ describe('KeywordScanner', () => {
     expect(hitsOf(blind, 'Ők PK', 1, 0)).toEqual([[3, 5]]);
   });
 
+  it('finds keywords in a long text, across the stretches it walks at a time, among characters above Latin-1', () => {
+    const keywords: Keyword[] = [
+      { text: 'pk', ignoreCase: false },
+      { text: 'token', ignoreCase: true },
+    ];
+    const scanner = new KeywordScanner(keywords, [[0], [1]]);
+    // 7 characters a unit, so that keywords fall across every boundary of the walk's stretches; surrogate pairs and U+0150 (low byte of `P`).
+    const text = 'Ők pk ToKEN 😀 tokpk '.repeat(6000).slice(3);
+    keywords.forEach((keyword, d) => expect(hitsOf(scanner, text, 2, d)).toEqual(naiveHits(text, keyword)));
+  });
+
   it('finds many hits (its room for them grows)', () => {
     const scanner = new KeywordScanner([{ text: ':', ignoreCase: false }], [[0]]);
     const text = 'a:'.repeat(200_000);
