@@ -211,9 +211,6 @@ function placesInOrder(hits: KeywordHits): void {
   hits.ends = hits.ends.subarray(0, n);
 }
 
-/** A stretch shorter than this is copied unit by unit (a short text, a command line: cheaper than the call that copies a long one). */
-const SHORT = 256;
-
 /** Whether a Uint16Array reads the bytes of `utf16le` swapped. */
 const BIG_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 0;
 
@@ -232,15 +229,12 @@ function walker(start: number, next: Uint16Array | Int32Array, classOf: Uint8Arr
   // Where the last stretch ended: its state, and how many token characters stood just before.
   const carried = new Int32Array(2);
   // The stretch's UTF-16 units, copied at once: reading a typed array costs less than `charCodeAt`, which checks the string's kind at every character.
+  // (Copied the same way however short the stretch: a second way for the last, short stretch of a text made V8 drop the compiled loop each time it met it.)
   const units = new Uint16Array(STRETCH);
   const unitBytes = Buffer.from(units.buffer);
   return (text, from, to) => {
-    if (to - from < SHORT) {
-      for (let k = 0; k < to - from; k++) units[k] = text.charCodeAt(from + k);
-    } else {
-      unitBytes.write(text.slice(from, to), 0, 'utf16le');
-      if (BIG_ENDIAN) unitBytes.swap16();
-    }
+    unitBytes.write(text.slice(from, to), 0, 'utf16le');
+    if (BIG_ENDIAN) unitBytes.swap16();
     // Locals in the loop (a variable of the closure would be read and written through memory at every character).
     let s = from === 0 ? start : (carried[0] as number);
     let run = from === 0 ? 0 : (carried[1] as number);
