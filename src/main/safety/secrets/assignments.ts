@@ -13,7 +13,7 @@ import { redacted, type Replacement } from './redaction';
 import { holdsOrdinaryValue, nameSecrecy, secretKindForName, type NameSecrecy } from './secretNames';
 import type { KeywordHits, Locator } from './keywordScan';
 import { letterBits, letterSetsOf, mayHoldOneOf } from './letterSets';
-import { LineTracker } from './textSearch';
+import { LineEnds, lineStartOf, lineStartWithin } from './textSearch';
 import { acceptsSecretValue, splitQuotes } from './valueJudgement';
 import { ValueReads } from './valueReads';
 
@@ -295,7 +295,7 @@ export const ASSIGNMENT_OPERATORS: Locator = {
  */
 export function scanAssignments(text: string, operators: KeywordHits): Replacement[] {
   const out: Replacement[] = [];
-  const line = new LineTracker(text);
+  const lineEnds = new LineEnds(text);
   const reads = new ValueReads();
   let resumeAt = 0;
   for (const at of operators.starts) {
@@ -351,15 +351,18 @@ export function scanAssignments(text: string, operators: KeywordHits): Replaceme
       reads.read(valueStart, lastRead.matchedUntil, lastRead.examined);
     } else {
       if (op === ':' && text.startsWith('//', valueStart)) continue; // `https://…`: a scheme
-      line.moveTo(at);
       // Makefile `NAME ?= value`, `NAME := value`, `NAME += value` start a line of their own, also where grep prefixed it.
       const makeStyle = (compound || op === ':=') && op !== '=>' && info.makeStyle;
-      const startsLine = keyQuote === '' && ((nameStart - line.start <= 40 && LINE_START_PREFIX.test(text.slice(line.start, nameStart))) || makeStyle);
-      raw = valueAfter(text, valueStart, line.lineEnd, startsLine, op, spaced);
+      // The name's line (the operator's: no line break between them) starts at most 40 characters before it, after a prefix such as `export `.
+      const nearLineStart = lineStartWithin(text, nameStart, 40);
+      const startsLine = keyQuote === '' && ((nearLineStart >= 0 && LINE_START_PREFIX.test(text.slice(nearLineStart, nameStart))) || makeStyle);
+      // Only a value starting a line is read to the line's end.
+      const lineEnd = startsLine ? lineEnds.at(at) : text.length;
+      raw = valueAfter(text, valueStart, lineEnd, startsLine, op, spaced);
       reads.read(valueStart, lastRead.matchedUntil, lastRead.examined);
       // `token: |` (YAML): the value is the more indented lines below.
       if (startsLine && raw !== undefined && /^[|>][-+]?\d?$/.test(raw)) {
-        const block = blockBelow(text, line.lineEnd, nameStart - line.start);
+        const block = blockBelow(text, lineEnd, nameStart - (nearLineStart >= 0 ? nearLineStart : lineStartOf(text, nameStart)));
         const firstLineEnd = block ? text.indexOf('\n', block[0]) : -1;
         const firstLine = block ? text.slice(block[0], firstLineEnd === -1 || firstLineEnd > block[1] ? block[1] : firstLineEnd).trim() : '';
         const kind = block ? judge(text, nameStart, info, firstLine, true) : undefined;
