@@ -189,8 +189,9 @@ describe('scrubSecrets: assignments found from a keyword of their name', () => {
     ['val apiKey: String = "abc!2x9"', 'val apiKey: String = "[REDACTED:api-key]"'],
     [`password => 'Sum!2x'`, `password => '[REDACTED:password]'`],
     ['token := "abc!2x9"', 'token := "[REDACTED:token]"'],
-    // A Makefile variable far from its line's start (after grep's prefix) with its value on the lines below.
-    [`${'x'.repeat(60)} API_TOKEN ?= >\n  Sum!2x-Abc\n`, `${'x'.repeat(60)} API_TOKEN ?= >\n  [REDACTED:token]\n`],
+    // A Makefile variable far from its line's start (column 61) with its value on the lines below: those indented more than the name.
+    [`${'x'.repeat(60)} API_TOKEN ?= >\n${' '.repeat(64)}Sum!2x-Abc\n`, `${'x'.repeat(60)} API_TOKEN ?= >\n${' '.repeat(64)}[REDACTED:token]\n`],
+    [`${'x'.repeat(60)} API_TOKEN ?= >\n${' '.repeat(50)}Sum!2x-Abc\n`, `${'x'.repeat(60)} API_TOKEN ?= >\n${' '.repeat(50)}Sum!2x-Abc\n`],
   ];
   for (const [text, scrubbed] of cases) {
     it(JSON.stringify(text), () => {
