@@ -3,7 +3,8 @@
  * (token prefixes such as `ghp_`, words such as `token` or `curl`) finds all of them in a single
  * walk, and each detector then looks only where its keywords are. The same walk notes where
  * runs of at least `TOKEN_RUN` token characters start (the values the entropy rule judges), so
- * that no detector has to look at every `:` or `=` for one.
+ * that no detector has to look at every `:` or `=` for one. The text is walked in stretches,
+ * each handed on while it is still in the cache; a detector may locate its places then (Locator).
  *
  * The walk folds ASCII case (keywords are ASCII; a character above it is in none); a hit of a
  * keyword that must match exactly is checked against the text before it is handed on.

@@ -3,8 +3,8 @@
  * `[REDACTED:<kind>]`; `findSecrets` says where they are.
  *
  * One walk over the text finds every detector's keywords (keywordScan.ts); each detector then
- * looks at the original text where its keywords are, and finds what a search of the whole
- * text would. Where matches of two detectors overlap, the one earlier in the table wins (a GitHub token under `GITHUB_TOKEN=` is reported as a
+ * looks at the original text where its keywords are (or at the places its Locator gave during
+ * the walk), and finds what a search of the whole text would. Where matches of two detectors overlap, the one earlier in the table wins (a GitHub token under `GITHUB_TOKEN=` is reported as a
  * github-token, not as a token named by its variable); the text is rebuilt once at the end.
  *
  * Everything here must stay linear on hostile input (a 4 MB line of base64, thousands of BEGIN
