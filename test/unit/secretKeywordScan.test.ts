@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KeywordScanner, type Keyword } from '../../src/main/safety/secrets/keywordScan';
+import { ASSIGNMENT_OPERATORS } from '../../src/main/safety/secrets/assignments';
+import { KeywordScanner, TOKEN_RUN, type Keyword, type Locator } from '../../src/main/safety/secrets/keywordScan';
 import { SECRET_DETECTORS, scrubSecrets, type SecretDetector } from '../../src/main/safety/secretScrubber';
 import { ALNUM, pseudo } from '../support/pseudoText';
 
@@ -55,12 +56,27 @@ describe('KeywordScanner', () => {
     expect(hitsOf(scanner, text, 2, 1)).toEqual([[0, 7], [4, 7], [10, 13]]);
   });
 
+  it('refuses a keyword that is not printable ASCII', () => {
+    expect(() => new KeywordScanner([{ text: 'pässword', ignoreCase: true }], [[0]])).toThrow(/printable ASCII/);
+  });
+
   it('does not take a character outside Latin-1 for the one its low byte spells', () => {
     const scanner = new KeywordScanner([{ text: 'pk', ignoreCase: false }], [[0]]);
     // U+0150 has the low byte of 'P': the walk sees `Pk`, the check drops it.
     expect(hitsOf(scanner, 'Ők pk', 1, 0)).toEqual([[3, 5]]);
     const blind = new KeywordScanner([{ text: 'pk', ignoreCase: true }], [[0]]);
     expect(hitsOf(blind, 'Ők PK', 1, 0)).toEqual([[3, 5]]);
+  });
+
+  it('finds keywords in a long text, across the stretches it walks at a time, among characters above Latin-1', () => {
+    const keywords: Keyword[] = [
+      { text: 'pk', ignoreCase: false },
+      { text: 'token', ignoreCase: true },
+    ];
+    const scanner = new KeywordScanner(keywords, [[0], [1]]);
+    // 7 characters a unit, so that keywords fall across every boundary of the walk's stretches; surrogate pairs and U+0150 (low byte of `P`).
+    const text = 'Ők pk ToKEN 😀 tokpk '.repeat(6000).slice(3);
+    keywords.forEach((keyword, d) => expect(hitsOf(scanner, text, 2, d)).toEqual(naiveHits(text, keyword)));
   });
 
   it('finds many hits (its room for them grows)', () => {
@@ -82,6 +98,63 @@ describe('KeywordScanner', () => {
         });
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('KeywordScanner: places located during the pass', () => {
+  const TOKEN = 'aZ09_-';
+  /** Where every run of at least TOKEN_RUN token characters starts: a plain regex search. */
+  const naiveRuns = (text: string): number[] => [...text.matchAll(new RegExp(`(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{${TOKEN_RUN}}`, 'g'))].map((m) => m.index);
+  /** A detector that looks where token runs start, and a place after each of its keywords. */
+  const runsAndKeywordEnds: Locator = { atKeyword: (_text, _start, end, place) => place(end), atTokenRun: (_text, runStart, place) => place(runStart) };
+  const placesOf = (scanner: KeywordScanner, text: string): number[] => Array.from(scanner.scan(text, 1)[0]?.starts ?? []);
+
+  it('hands a locating detector where token runs start, however the text is cut into keywords', () => {
+    const scanner = new KeywordScanner([{ text: 'key', ignoreCase: true }, { text: 'a-', ignoreCase: false }, { text: ':', ignoreCase: false }], [[0], [0], [0]], [runsAndKeywordEnds]);
+    const plain = new KeywordScanner([{ text: 'key', ignoreCase: true }, { text: 'a-', ignoreCase: false }, { text: ':', ignoreCase: false }], [[0], [0], [0]]);
+    // Single characters (a letter outside Latin-1 and one inside it are no token characters), and stretches of token characters, so that runs are long.
+    const unit = fc.oneof(fc.constantFrom(...`${TOKEN}:= "'\u0141\u00e9key`.split('')), fc.constant(`${TOKEN}key`));
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 80 }), (units) => {
+        const text = units.join('');
+        const keywordEnds = Array.from(plain.scan(text, 1)[0]?.ends ?? []);
+        expect(placesOf(scanner, text)).toEqual([...new Set([...naiveRuns(text), ...keywordEnds])].sort((a, b) => a - b));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('finds runs across the stretches it walks at a time, and many of them', () => {
+    const scanner = new KeywordScanner([{ text: 'key', ignoreCase: true }], [[0]], [runsAndKeywordEnds]);
+    const text = `${'x'.repeat(TOKEN_RUN + 7)} `.repeat(100_000);
+    const places = placesOf(scanner, text);
+    expect(places.length).toBe(100_000);
+    expect(places).toEqual(naiveRuns(text));
+  });
+
+  it('leads the assignment scan to every `:` and `=` a long token follows', () => {
+    /** The operators a look at every `:` and `=` finds a long token after: past a `=` or `>`, blanks and a quote. */
+    const naiveOperators = (text: string): number[] => {
+      const out: number[] = [];
+      for (let at = 0; at < text.length; at++) {
+        if (text[at] !== ':' && text[at] !== '=') continue;
+        let v = at + 1;
+        if (text[v] === '=' || text[v] === '>') v++;
+        while (text[v] === ' ' || text[v] === '\t') v++;
+        if (text[v] === '"' || text[v] === "'") v++;
+        if (/^[A-Za-z0-9_-]{20}/.test(text.slice(v, v + TOKEN_RUN))) out.push(at);
+      }
+      return out;
+    };
+    const scanner = new KeywordScanner([{ text: 'never', ignoreCase: false }], [[0]], [ASSIGNMENT_OPERATORS]);
+    const unit = fc.oneof(fc.constantFrom(':', '=', '>', ' ', '\t', '"', "'", 'x', '.'), fc.constant('a'.repeat(TOKEN_RUN - 2)));
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 60 }), (units) => {
+        const text = units.join('');
+        expect(placesOf(scanner, text)).toEqual(naiveOperators(text));
+      }),
+      { numRuns: 500 },
     );
   });
 });
@@ -116,6 +189,9 @@ describe('scrubSecrets: assignments found from a keyword of their name', () => {
     ['val apiKey: String = "abc!2x9"', 'val apiKey: String = "[REDACTED:api-key]"'],
     [`password => 'Sum!2x'`, `password => '[REDACTED:password]'`],
     ['token := "abc!2x9"', 'token := "[REDACTED:token]"'],
+    // A Makefile variable far from its line's start (column 61) with its value on the lines below: those indented more than the name.
+    [`${'x'.repeat(60)} API_TOKEN ?= >\n${' '.repeat(64)}Sum!2x-Abc\n`, `${'x'.repeat(60)} API_TOKEN ?= >\n${' '.repeat(64)}[REDACTED:token]\n`],
+    [`${'x'.repeat(60)} API_TOKEN ?= >\n${' '.repeat(50)}Sum!2x-Abc\n`, `${'x'.repeat(60)} API_TOKEN ?= >\n${' '.repeat(50)}Sum!2x-Abc\n`],
   ];
   for (const [text, scrubbed] of cases) {
     it(JSON.stringify(text), () => {

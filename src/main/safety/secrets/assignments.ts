@@ -11,8 +11,9 @@
 import { looksHighEntropy } from './entropy';
 import { redacted, type Replacement } from './redaction';
 import { holdsOrdinaryValue, nameSecrecy, secretKindForName, type NameSecrecy } from './secretNames';
-import type { KeywordHits } from './keywordScan';
-import { LineTracker } from './textSearch';
+import type { KeywordHits, Locator } from './keywordScan';
+import { letterBits, letterSetsOf, mayHoldOneOf } from './letterSets';
+import { LineEnds, lineStartOf, lineStartWithin } from './textSearch';
 import { acceptsSecretValue, splitQuotes } from './valueJudgement';
 import { ValueReads } from './valueReads';
 
@@ -38,6 +39,10 @@ interface NameInfo {
   ordinary: boolean;
   /** `value`, `content`: the name of its pair decides (`{"name": "DB_PASSWORD", "value": …}`, `<meta name="csrf-token" content="…">`). */
   pairsWithName: boolean;
+  /** Written like an environment variable (`DB_PASSWORD`): its value is a value, never code. */
+  envStyle: boolean;
+  /** Written like a Makefile variable (`API_TOKEN ?= …`). */
+  makeStyle: boolean;
 }
 
 const nameInfos = new Map<string, NameInfo>();
@@ -46,7 +51,14 @@ function infoForName(name: string): NameInfo {
   let info = nameInfos.get(name);
   if (info === undefined) {
     const secrecy = nameSecrecy(name);
-    info = { secrecy, kind: secretKindForName(name), ordinary: holdsOrdinaryValue(name), pairsWithName: !secrecy && /^(?:value|content)$/i.test(name) };
+    info = {
+      secrecy,
+      kind: secretKindForName(name),
+      ordinary: holdsOrdinaryValue(name),
+      pairsWithName: !secrecy && /^(?:value|content)$/i.test(name),
+      envStyle: /^[A-Z0-9_]+$/.test(name),
+      makeStyle: /^[A-Z][A-Z0-9_]*$/.test(name),
+    };
     if (nameInfos.size >= 10_000) nameInfos.clear();
     nameInfos.set(name, info);
   }
@@ -54,14 +66,12 @@ function infoForName(name: string): NameInfo {
 }
 
 /** What an assignment scan does with a name: parse and judge its value ('named'), look for a random token ('entropy'), or nothing. */
-function ruleForName(name: string): 'named' | 'entropy' | 'none' {
-  const info = infoForName(name);
+function ruleFor(info: NameInfo): 'named' | 'entropy' | 'none' {
   return info.secrecy || info.pairsWithName ? 'named' : info.ordinary ? 'none' : 'entropy';
 }
 
-/** How a value under `name` is redacted, or undefined when the name and value say it is not a secret. */
-function judge(text: string, nameAt: number, name: string, inner: string, literal: boolean, bareIdentifierIsCode = false): string | undefined {
-  const info = infoForName(name);
+/** How a value under a name (`info`, at `nameAt`) is redacted, or undefined when the name and value say it is not a secret. */
+function judge(text: string, nameAt: number, info: NameInfo, inner: string, literal: boolean, bareIdentifierIsCode = false): string | undefined {
   let secrecy = info.secrecy;
   let kind = info.kind;
   // The look back for a pair's name is the slow part: only for a value that could be a secret.
@@ -83,6 +93,10 @@ function judge(text: string, nameAt: number, name: string, inner: string, litera
 // compound `?=` `+=` `.=` `||=` of Makefiles, PHP and Ruby), checked at one operator.
 const NAME_THEN_OPERATOR = /[:=](?<=(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_.-]{0,80}["']?[ \t]*(?:[?+.]|\|\|)?[:=])/y;
 const MAX_NAME = 81;
+function nameThenOperator(text: string, at: number): boolean {
+  NAME_THEN_OPERATOR.lastIndex = at;
+  return NAME_THEN_OPERATOR.test(text);
+}
 /** What may stand before a name that starts a line: indentation, a list bullet, `export`, `set -x`'s `+`. */
 const LINE_START_PREFIX = /^[ \t]*(?:[-+*>][ \t]+)?(?:(?:export|declare[ \t]+-x|setenv|set|readonly|local)[ \t]+)?:?$/;
 /** The longest value read (a bounded search, so that no read costs more). */
@@ -142,26 +156,12 @@ const continuesName = (c: number): boolean => isAlnum(c) || c === 95 || c === 46
 const variableSigilAt = (text: string, at: number): boolean =>
   text.charCodeAt(at) === 36 && (at === 0 || !(continuesName(text.charCodeAt(at - 1)) || text.charCodeAt(at - 1) === 123));
 
-/** The letters of a name as bits (a = 1, b = 2 …), case folded. */
-function letterBits(text: string, start: number, end: number): number {
-  let bits = 0;
-  for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i) | 0x20;
-    if (c >= 97 && c <= 122) bits |= 1 << (c - 97);
-  }
-  return bits;
-}
-const bitsOf = (word: string): number => letterBits(word, 0, word.length);
 /**
  * The letters of every word that can make a name worth judging whatever its value (pass, pwd,
  * secret, token, cred, key, auth, salt, value): a name holding none of these sets is not
  * looked up unless a long token follows it. Most `name:` in output is `Date:`, `https:` ….
  */
-const NAMED_LETTER_SETS = ['pas', 'pwd', 'secret', 'token', 'cred', 'key', 'auth', 'salt', 'value'].map(bitsOf);
-function mayBeNamed(bits: number): boolean {
-  for (const set of NAMED_LETTER_SETS) if ((bits & set) === set) return true;
-  return false;
-}
+const NAMED_LETTER_SETS = letterSetsOf(['pas', 'pwd', 'secret', 'token', 'cred', 'key', 'auth', 'salt', 'value']);
 
 /** Base64url characters (letters, digits, `_`, `-`) by character code, below 128. */
 const TOKEN_CHARACTER = Uint8Array.from({ length: 128 }, (_, c) => Number(isAlnum(c) || c === 95 || c === 45));
@@ -230,21 +230,32 @@ function blockBelow(text: string, lineEnd: number, indent: number): [number, num
 }
 
 /**
- * What the keyword pass finds for this scan: the operators, the words a secret's name holds
- * (pass, pwd, secret, token, cred, key, auth, salt) or that name their pair (value, content),
- * and the type words written between a name and its `=`.
+ * What the keyword pass finds for this scan: the words a secret's name holds (pass, pwd,
+ * secret, token, cred, key, auth, salt) or that name their pair (value, content), and the
+ * type words written between a name and its `=`. The operators a long token follows are
+ * found from the pass's token runs.
  */
-export const ASSIGNMENT_KEYWORDS: readonly string[] = [':', '=', 'pass', 'pwd', 'secret', 'token', 'cred', 'key', 'auth', 'salt', 'value', 'content', ...TYPE_WORDS];
+export const ASSIGNMENT_KEYWORDS: readonly string[] = ['pass', 'pwd', 'secret', 'token', 'cred', 'key', 'auth', 'salt', 'value', 'content', ...TYPE_WORDS];
 
 const isBlank = (c: number): boolean => c === 32 || c === 9;
+/** What follows a variable passed on in code: `f(password=pw,` `(pw)` `[pw]` `pw;` (after `=`) … */
+const endsCodeArgument = (c: number): boolean => c === 44 || c === 59 || c === 41 || c === 40 || c === 91; // , ; ) ( [
+/** … and `{password:e}` (after `:`). */
+const endsCodeMember = (c: number): boolean => endsCodeArgument(c) || c === 125 || c === 93; // } ]
 
-/**
- * The operator that a name holding a keyword at [start, end) stands before: past the rest of
- * the name, its quote, blanks and a compound operator's first characters. -1 when there is none.
- */
-function operatorAfterName(text: string, start: number, end: number): number {
+/** Where the name holding a keyword at [start, end) ends: past the rest of its characters, as far as a name may reach from `start`. */
+function nameRestEnd(text: string, start: number, end: number): number {
   let i = end;
   while (i < text.length && i - start < MAX_NAME && isNameChar(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/**
+ * The operator a name ending at `nameEnd` stands before: past its quote, blanks and a compound
+ * operator's first characters. -1 when there is none.
+ */
+function operatorAt(text: string, nameEnd: number): number {
+  let i = nameEnd;
   const q = text.charCodeAt(i);
   if (q === 34 || q === 39) i++;
   while (isBlank(text.charCodeAt(i))) i++;
@@ -255,41 +266,44 @@ function operatorAfterName(text: string, start: number, end: number): number {
   return -1;
 }
 
-/** Whether a long token follows the operator at `at` (the entropy rule's value). */
-function longTokenAfter(text: string, at: number): boolean {
-  let value = at + 1;
-  const next = text.charCodeAt(value);
-  if (next === 61 || next === 62) value++; // `:=`, `=>`
-  while (isBlank(text.charCodeAt(value))) value++;
-  return longTokenAt(text, value);
-}
+/**
+ * The operators worth a look: those after a name holding one of the keywords (or a type word),
+ * and the `:` and `=` that a long token follows (after an optional `=` or `>` of `:=` and `=>`,
+ * blanks and a quote: found back from the token). Every other `:` and `=` in output (`12:30`,
+ * `https:`, `a=b`) is passed over without being looked at.
+ */
+export const ASSIGNMENT_OPERATORS: Locator = {
+  atKeyword: (text, start, end, place) => {
+    const op = operatorAt(text, nameRestEnd(text, start, end));
+    if (op >= 0) place(op);
+  },
+  atTokenRun: (text, runStart, place) => {
+    let v = runStart;
+    const q = text.charCodeAt(v - 1);
+    if (q === 34 || q === 39) v--;
+    while (isBlank(text.charCodeAt(v - 1))) v--;
+    const c = text.charCodeAt(v - 1);
+    const before = text.charCodeAt(v - 2);
+    if ((c === 61 || c === 62) && (before === 58 || before === 61)) place(v - 2);
+    if (c === 58 || c === 61) place(v - 1);
+  },
+};
 
 /**
- * `name = value` and its kin. The operators looked at are those after a name holding one of
- * the keywords (or a type word), and those a long token follows: more than the rules below
- * can use, never fewer, so the result is what a look at every operator gives. Most operators
- * in output (`12:30`, `https:`, `a=b`) are passed over without a look.
+ * `name = value` and its kin, at the operators ASSIGNMENT_OPERATORS finds: more than the rules
+ * below can use, never fewer, so the result is what a look at every operator gives.
  */
-export function scanAssignments(text: string, hits: KeywordHits): Replacement[] {
+export function scanAssignments(text: string, operators: KeywordHits): Replacement[] {
   const out: Replacement[] = [];
-  const line = new LineTracker(text);
+  const lineEnds = new LineEnds(text);
   const reads = new ValueReads();
-  const { starts, ends } = hits;
-  let namedOperator = -1;
   let resumeAt = 0;
-  for (let h = 0; h < starts.length; h++) {
-    const at = starts[h] as number;
-    if ((ends[h] as number) - at > 1) {
-      namedOperator = Math.max(namedOperator, operatorAfterName(text, at, ends[h] as number));
-      continue;
-    }
-    if (at < resumeAt || (at !== namedOperator && !longTokenAfter(text, at))) continue;
-    NAME_THEN_OPERATOR.lastIndex = at;
-    if (!NAME_THEN_OPERATOR.test(text)) continue;
+  for (const at of operators.starts) {
+    if (at < resumeAt) continue;
     let op = text[at] as string;
     const second = text[at + 1];
     if (op === '=' && second === '=') {
-      resumeAt = at + 2; // `==`, `===`: a comparison
+      if (nameThenOperator(text, at)) resumeAt = at + 2; // `==`, `===`: a comparison
       continue;
     }
     // A compound operator: Makefile `?=` `+=`, PHP `.=`, Ruby `||=`.
@@ -318,14 +332,16 @@ export function scanAssignments(text: string, hits: KeywordHits): Replacement[] 
     let valueStart = at + op.length;
     while (text.charCodeAt(valueStart) === 32 || text.charCodeAt(valueStart) === 9) valueStart++;
     const longToken = longTokenAt(text, valueStart);
-    if (!longToken && !mayBeNamed(letterBits(text, nameStart, nameEnd))) continue;
+    if (!longToken && !mayHoldOneOf(letterBits(text, nameStart, nameEnd), NAMED_LETTER_SETS)) continue;
     const name = text.slice(nameStart, nameEnd);
-    const rule = ruleForName(name);
+    const info = infoForName(name);
+    const rule = ruleFor(info);
     if (rule === 'none' || (rule === 'entropy' && !longToken)) continue;
+    // The checks above only pass candidates over; this one, dearer, comes last before the value is read.
+    if (!nameThenOperator(text, at)) continue;
     // What stands between the name and the value, kept as written.
-    const before = text.slice(nameEnd + keyQuote.length, opStart);
-    const after = text.slice(at + op.length, valueStart);
-    const opText = compound ? text.slice(opStart, at) + op : op;
+    // Blanks (or a key's closing quote) between the name and the operator, and between the operator and the value.
+    const spaced = nameEnd + keyQuote.length < opStart || at + op.length < valueStart;
     if (!reads.mayRead(valueStart)) continue;
     lastRead.examined = 0;
     lastRead.matchedUntil = valueStart;
@@ -335,18 +351,21 @@ export function scanAssignments(text: string, hits: KeywordHits): Replacement[] 
       reads.read(valueStart, lastRead.matchedUntil, lastRead.examined);
     } else {
       if (op === ':' && text.startsWith('//', valueStart)) continue; // `https://…`: a scheme
-      line.moveTo(at);
       // Makefile `NAME ?= value`, `NAME := value`, `NAME += value` start a line of their own, also where grep prefixed it.
-      const makeStyle = (compound || op === ':=') && op !== '=>' && /^[A-Z][A-Z0-9_]*$/.test(name);
-      const startsLine = keyQuote === '' && ((nameStart - line.start <= 40 && LINE_START_PREFIX.test(text.slice(line.start, nameStart))) || makeStyle);
-      raw = valueAfter(text, valueStart, line.lineEnd, startsLine, op, before !== '' || after !== '');
+      const makeStyle = (compound || op === ':=') && op !== '=>' && info.makeStyle;
+      // The name's line (the operator's: no line break between them) starts at most 40 characters before it, after a prefix such as `export `.
+      const nearLineStart = lineStartWithin(text, nameStart, 40);
+      const startsLine = keyQuote === '' && ((nearLineStart >= 0 && LINE_START_PREFIX.test(text.slice(nearLineStart, nameStart))) || makeStyle);
+      // Only a value starting a line is read to the line's end.
+      const lineEnd = startsLine ? lineEnds.at(at) : text.length;
+      raw = valueAfter(text, valueStart, lineEnd, startsLine, op, spaced);
       reads.read(valueStart, lastRead.matchedUntil, lastRead.examined);
       // `token: |` (YAML): the value is the more indented lines below.
       if (startsLine && raw !== undefined && /^[|>][-+]?\d?$/.test(raw)) {
-        const block = blockBelow(text, line.lineEnd, nameStart - line.start);
+        const block = blockBelow(text, lineEnd, nameStart - (nearLineStart >= 0 ? nearLineStart : lineStartOf(text, nameStart)));
         const firstLineEnd = block ? text.indexOf('\n', block[0]) : -1;
         const firstLine = block ? text.slice(block[0], firstLineEnd === -1 || firstLineEnd > block[1] ? block[1] : firstLineEnd).trim() : '';
-        const kind = block ? judge(text, nameStart, name, firstLine, true) : undefined;
+        const kind = block ? judge(text, nameStart, info, firstLine, true) : undefined;
         if (block && kind) {
           const start = nameStart - keyQuote.length;
           out.push({ start, end: block[1], text: `${text.slice(start, block[0])}${redacted(kind)}`, kind });
@@ -361,13 +380,12 @@ export function scanAssignments(text: string, hits: KeywordHits): Replacement[] 
     const end = valueStart + raw.length;
     // Where code would put a variable: `f(password=pw,`, `{password:e}`, `password = input`. Not
     // after an environment-style name: `DB_PASSWORD=hunter2,` is a value.
-    const next = text.slice(end, end + 1);
-    const envStyle = /^[A-Z0-9_]+$/.test(name);
-    const bareIdentifierIsCode = !envStyle && (compound || (op === '=' ? before !== '' || after !== '' || /^[,;)([]/.test(next) : /^[,;)}\]([]/.test(next)));
-    const kind = judge(text, nameStart, name, inner, quote !== '', bareIdentifierIsCode);
+    const bareIdentifierIsCode = !info.envStyle && (compound || (op === '=' ? spaced || endsCodeArgument(text.charCodeAt(end)) : endsCodeMember(text.charCodeAt(end))));
+    const kind = judge(text, nameStart, info, inner, quote !== '', bareIdentifierIsCode);
     if (!kind) continue;
     const start = nameStart - keyQuote.length;
-    out.push({ start, end, text: `${text.slice(start, nameEnd)}${keyQuote}${before}${opText}${after}${quote}${redacted(kind)}${quote}`, kind });
+    // What stands between the name and the value is kept as written.
+    out.push({ start, end, text: `${text.slice(start, valueStart)}${quote}${redacted(kind)}${quote}`, kind });
     resumeAt = end;
   }
   return out;

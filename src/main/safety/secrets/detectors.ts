@@ -4,7 +4,7 @@
  * formats, then the name-based and entropy rules. No detector matches `[REDACTED:…]`, which
  * makes scrubbing idempotent.
  */
-import { ASSIGNMENT_KEYWORDS, scanAssignments } from './assignments';
+import { ASSIGNMENT_KEYWORDS, ASSIGNMENT_OPERATORS, scanAssignments } from './assignments';
 import { scanAuthorizationHeaders } from './authorizationHeaders';
 import { COMMAND_PASSWORD_DETECTORS } from './commandPasswords';
 import { scanKubernetesSecrets } from './kubernetesSecrets';
@@ -28,5 +28,5 @@ export const SECRET_DETECTORS: readonly SecretDetector[] = [
   { kind: 'secret-assignment', keywords: ['</'], scan: scanXmlElements },
   { kind: 'password', keywords: ['passw'], scan: scanNetrc },
   { kind: 'secret-assignment', keywords: ['kind'], scan: scanKubernetesSecrets },
-  { kind: 'secret-assignment', keywords: ASSIGNMENT_KEYWORDS, ignoreCase: true, scan: scanAssignments },
+  { kind: 'secret-assignment', keywords: ASSIGNMENT_KEYWORDS, ignoreCase: true, locate: ASSIGNMENT_OPERATORS, scan: scanAssignments },
 ];

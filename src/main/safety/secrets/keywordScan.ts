@@ -1,11 +1,13 @@
 /**
  * The scrubber's one pass over a text: an Aho–Corasick automaton of every detector's keywords
- * (token prefixes such as `ghp_`, words such as `token` or `curl`, operators `:` and `=`) finds
- * all of them in a single walk, and each detector then looks only where its keywords are.
+ * (token prefixes such as `ghp_`, words such as `token` or `curl`) finds all of them in a single
+ * walk, and each detector then looks only where its keywords are. The same walk notes where
+ * runs of at least `TOKEN_RUN` token characters start (the values the entropy rule judges), so
+ * that no detector has to look at every `:` or `=` for one. The text is walked in stretches,
+ * each handed on while it is still in the cache; a detector may locate its places then (Locator).
  *
- * The walk folds ASCII case and reads the low byte of each UTF-16 unit, so it finds every
- * place a keyword stands and a few more (`Ők` reads as `Pk`); each hit is checked against the
- * text (exactly as written, or in any case for a case-blind keyword) before it is handed on.
+ * The walk folds ASCII case (keywords are ASCII; a character above it is in none); a hit of a
+ * keyword that must match exactly is checked against the text before it is handed on.
  *
  * Why not one regex of all keywords: V8's regex engine tries each alternative at nearly every
  * character, and a dozen keywords already cost more than this walk does for a hundred and fifty
@@ -17,6 +19,18 @@ export interface Keyword {
   ignoreCase: boolean;
 }
 
+/**
+ * How a detector turns what the walk finds into the places it will look at, while the stretch
+ * of text around them is still in the processor's cache (a later look at 100,000 places
+ * scattered over a large text costs a cache miss each): each keyword hit [start, end), and each
+ * run of TOKEN_RUN token characters or more (from its start), gives the places it hands to
+ * `place`. Such a detector's hits are then its places, [place, place + 1), in order, each once.
+ */
+export interface Locator {
+  atKeyword: (text: string, start: number, end: number, place: (at: number) => void) => void;
+  atTokenRun: (text: string, runStart: number, place: (at: number) => void) => void;
+}
+
 /** Where the keywords of one detector stand: starts in increasing order (ties by end), each with its end. */
 export interface KeywordHits {
   starts: Int32Array;
@@ -25,47 +39,49 @@ export interface KeywordHits {
 
 const fold = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c);
 
-export class KeywordScanner {
-  /** UTF-16 unit → character class (0: no keyword holds it); a unit above 255 is read as its low byte. */
-  private readonly classOf = new Uint8Array(65536);
-  /** Next state, pre-multiplied by `classes`, indexed by state × classes + class (16 bits while it fits: a smaller table walks faster). */
-  private readonly next: Uint16Array | Int32Array;
-  /** The walk's first state, pre-multiplied. */
-  private readonly start: number;
-  /** States below this (pre-multiplied) end at least one keyword. */
-  private readonly hitLimit: number;
-  /** Keyword ids ending at (pre-multiplied) state s: outputs[outputStart[s] … outputStart[s] + outputCount[s]). */
-  private readonly outputStart: Int32Array;
-  private readonly outputCount: Uint8Array;
-  private readonly outputs: Int32Array;
-  /** By keyword id: its length, its text when it must match exactly, and its detectors (consumerList[consumerStart[id] … consumerStart[id + 1])). */
-  private readonly keywordLength: Int32Array;
-  private readonly exactText: (string | undefined)[];
-  private readonly consumerStart: Int32Array;
-  private readonly consumerList: Int32Array;
+/** The shortest run of token characters (letters, digits, `_`, `-`) the walk notes: a value the entropy rule may judge. */
+export const TOKEN_RUN = 20;
+const isTokenCharacter = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
 
-  /** `keywords[i]` → the detectors (indexes) that look for it. */
-  constructor(keywords: readonly Keyword[], consumers: readonly (readonly number[])[]) {
-    this.keywordLength = Int32Array.from(keywords, (k) => k.text.length);
-    this.exactText = keywords.map((k) => (k.ignoreCase ? undefined : k.text));
-    this.consumerStart = Int32Array.from([0, ...consumers.map((_, id) => consumers.slice(0, id + 1).reduce((n, c) => n + c.length, 0))]);
-    this.consumerList = Int32Array.from(consumers.flat());
-    let classes = 1;
+export class KeywordScanner {
+  /**
+   * `keywords[i]` → the detectors (indexes) that look for it; `locators[d]`: how detector d
+   * locates its places, if it does (see Locator). The tables built here (see walker and
+   * handOuter for what each holds) are kept only by the two closures that use them.
+   */
+  constructor(keywords: readonly Keyword[], consumers: readonly (readonly number[])[], locators: readonly (Locator | undefined)[] = []) {
+    this.locators = locators;
+    const tables: HandOutTables = {
+      keywordLength: Int32Array.from(keywords, (k) => k.text.length),
+      codeStart: Int32Array.from(keywords, (_, id) => keywords.slice(0, id).reduce((n, k) => n + k.text.length, 0)),
+      codes: Uint16Array.from(keywords.flatMap((k) => Array.from(k.text, (ch) => ch.charCodeAt(0)))),
+      exact: Uint8Array.from(keywords, (k) => Number(!k.ignoreCase && /[A-Za-z]/.test(k.text))),
+      consumerStart: Int32Array.from([0, ...consumers.map((_, id) => consumers.slice(0, id + 1).reduce((n, c) => n + c.length, 0))]),
+      consumerList: Int32Array.from(consumers.flat()),
+      outputStart: new Int32Array(0),
+      outputCount: new Uint8Array(0),
+      outputs: new Int32Array(0),
+    };
+    const classOf = new Uint8Array(65536);
+    const keywordCharacters = new Set<number>();
     for (const k of keywords) {
-      for (let i = 0; i < k.text.length; i++) {
-        const c = fold(k.text.charCodeAt(i) & 255);
-        if (this.classOf[c] === 0) this.classOf[c] = classes++;
-      }
+      if (!/^[\x20-\x7e]+$/.test(k.text)) throw new Error(`A keyword must be printable ASCII: ${JSON.stringify(k.text)}`);
+      for (let i = 0; i < k.text.length; i++) keywordCharacters.add(fold(k.text.charCodeAt(i)));
     }
-    for (let c = 65; c <= 90; c++) this.classOf[c] = this.classOf[c + 32] as number;
-    for (let c = 256; c < 65536; c++) this.classOf[c] = this.classOf[c & 255] as number;
+    const ordered = [...keywordCharacters].sort((a, b) => Number(isTokenCharacter(a)) - Number(isTokenCharacter(b)) || a - b);
+    ordered.forEach((c, i) => (classOf[c] = i + 1));
+    const firstTokenClass = ordered.filter((c) => !isTokenCharacter(c)).length + 1;
+    const classes = ordered.length + 2;
+    // Token characters no keyword holds: one class, the last.
+    for (let c = 0; c < 128; c++) if (isTokenCharacter(c) && !keywordCharacters.has(fold(c))) classOf[c] = classes - 1;
+    for (let c = 65; c <= 90; c++) classOf[c] = classOf[c + 32] as number;
     // The trie.
     const trie: number[][] = [new Array<number>(classes).fill(-1)];
     const ends: number[][] = [[]];
     keywords.forEach((k, id) => {
       let s = 0;
       for (let i = 0; i < k.text.length; i++) {
-        const cls = this.classOf[fold(k.text.charCodeAt(i) & 255)] as number;
+        const cls = classOf[fold(k.text.charCodeAt(i))] as number;
         let t = (trie[s] as number[])[cls] as number;
         if (t === -1) {
           t = trie.length;
@@ -104,65 +120,49 @@ export class KeywordScanner {
     const order = trie.map((_, state) => state).sort((a, b) => Number((ends[b] as number[]).length > 0) - Number((ends[a] as number[]).length > 0) || a - b);
     const renumbered = new Array<number>(trie.length);
     order.forEach((state, i) => (renumbered[state] = i));
-    this.next = trie.length * classes <= 0xffff ? new Uint16Array(trie.length * classes) : new Int32Array(trie.length * classes);
-    this.outputStart = new Int32Array(trie.length * classes);
-    this.outputCount = new Uint8Array(trie.length * classes);
+    // Next state, pre-multiplied by `classes`, indexed by state × classes + class (16 bits while it fits: a smaller table walks faster).
+    const next = trie.length * classes <= 0xffff ? new Uint16Array(trie.length * classes) : new Int32Array(trie.length * classes);
+    // Keyword ids ending at (pre-multiplied) state s: outputs[outputStart[s] … outputStart[s] + outputCount[s]).
+    tables.outputStart = new Int32Array(trie.length * classes);
+    tables.outputCount = new Uint8Array(trie.length * classes);
     const outputs: number[] = [];
     order.forEach((state, i) => {
-      (trie[state] as number[]).forEach((t, cls) => (this.next[i * classes + cls] = (renumbered[t] as number) * classes));
-      this.outputStart[i * classes] = outputs.length;
-      this.outputCount[i * classes] = (ends[state] as number[]).length;
+      (trie[state] as number[]).forEach((t, cls) => (next[i * classes + cls] = (renumbered[t] as number) * classes));
+      tables.outputStart[i * classes] = outputs.length;
+      tables.outputCount[i * classes] = (ends[state] as number[]).length;
       outputs.push(...(ends[state] as number[]));
     });
-    this.outputs = Int32Array.from(outputs);
-    this.start = (renumbered[0] as number) * classes;
-    this.hitLimit = order.filter((state) => (ends[state] as number[]).length > 0).length * classes;
+    tables.outputs = Int32Array.from(outputs);
+    const start = (renumbered[0] as number) * classes;
+    const hitLimit = order.filter((state) => (ends[state] as number[]).length > 0).length * classes;
+    const hitEnds = new Int32Array(2 * STRETCH);
+    const hitStates = new Int32Array(2 * STRETCH);
+    this.walkStretch = walker(start, next, classOf, firstTokenClass, hitLimit, hitEnds, hitStates);
+    this.handOut = handOuter(tables, this.lists, locators, hitEnds, hitStates);
   }
 
-  /**
-   * Room for the walk's hits and each detector's, kept from scan to scan: a scan of a large text
-   * would otherwise make megabytes of garbage each time. It stays the size the largest text
-   * needed (about 12 MB after 10 MB of dense output).
-   */
-  private readonly walk: Walk = { at: 0, state: 0, hits: 0, hitEnds: new Int32Array(1024), hitStates: new Int32Array(1024) };
-  private readonly lists: HitList[] = [];
+  /** Each detector's hits, kept from scan to scan (a scan of a large text would otherwise make megabytes of garbage each time). */
+  private readonly lists = new HitLists();
+  private readonly locators: readonly (Locator | undefined)[];
+  /** Walks a stretch of the text (see walker). */
+  private readonly walkStretch: (text: string, from: number, to: number) => number;
+  /** Hands the hits of the stretch just walked to their detectors (see handOuter). */
+  private readonly handOut: (text: string, hits: number) => void;
 
   /**
    * Every detector's hits, by detector index (an empty list for a detector none of whose
    * keywords is in the text): views of the scanner's own arrays, good until its next scan.
    */
   scan(text: string, detectorCount: number): KeywordHits[] {
-    const { outputCount } = this;
-    const walk = this.walk;
-    walk.at = 0;
-    walk.state = this.start;
-    walk.hits = 0;
-    while (walkUntilFull(text, this.next, this.classOf, this.hitLimit, walk) < text.length) {
-      if (walk.hitEnds.length - walk.hits > walk.hitEnds.length >> 2) continue;
-      walk.hitEnds = grown(walk.hitEnds);
-      walk.hitStates = grown(walk.hitStates);
-    }
-    const { hits, hitEnds, hitStates } = walk;
-    // Each hit's keywords (a hit may end several), checked against the text, handed to their detectors.
-    const { outputStart, outputs, keywordLength, exactText, consumerStart, consumerList } = this;
-    while (this.lists.length < detectorCount) this.lists.push(new HitList());
     const lists = this.lists;
-    for (const list of lists) list.clear();
-    for (let h = 0; h < hits; h++) {
-      const end = hitEnds[h] as number;
-      const state = hitStates[h] as number;
-      for (let o = outputStart[state] as number, last = o + (outputCount[state] as number); o < last; o++) {
-        const id = outputs[o] as number;
-        const start = end - (keywordLength[id] as number);
-        const exact = exactText[id];
-        if (exact !== undefined ? !text.startsWith(exact, start) : !withinLatin1(text, start, end)) continue;
-        for (let c = consumerStart[id] as number, stop = consumerStart[id + 1] as number; c < stop; c++) (lists[consumerList[c] as number] as HitList).add(start, end);
-      }
-    }
+    lists.reset(detectorCount);
+    for (let from = 0; from < text.length; from += STRETCH) this.handOut(text, this.walkStretch(text, from, Math.min(text.length, from + STRETCH)));
     const byDetector: KeywordHits[] = [];
     for (let d = 0; d < detectorCount; d++) {
-      const mine = (lists[d] as HitList).hits();
-      sortHits(mine);
+      const n = lists.count[d] as number;
+      const mine = n === 0 ? NO_HITS : { starts: (lists.starts[d] as Int32Array).subarray(0, n), ends: (lists.ends[d] as Int32Array).subarray(0, n) };
+      if (this.locators[d]) placesInOrder(mine);
+      else sortHits(mine);
       byDetector.push(mine);
     }
     return byDetector;
@@ -171,64 +171,147 @@ export class KeywordScanner {
 
 const NO_HITS: KeywordHits = { starts: new Int32Array(0), ends: new Int32Array(0) };
 
-/** Hits of one detector as they are found, in typed arrays that grow. */
-class HitList {
-  private starts: Int32Array<ArrayBuffer> = new Int32Array(16);
-  private ends: Int32Array<ArrayBuffer> = new Int32Array(16);
-  private count = 0;
+/** Each detector's hits as they are found, in typed arrays that grow (by detector index). */
+class HitLists {
+  readonly starts: Int32Array<ArrayBuffer>[] = [];
+  readonly ends: Int32Array<ArrayBuffer>[] = [];
+  count = new Int32Array(0);
 
-  clear(): void {
-    this.count = 0;
-  }
-
-  add(start: number, end: number): void {
-    if (this.count === this.starts.length) {
-      this.starts = grown(this.starts);
-      this.ends = grown(this.ends);
+  /** Empty lists for `detectorCount` detectors. */
+  reset(detectorCount: number): void {
+    while (this.starts.length < detectorCount) {
+      this.starts.push(new Int32Array(16));
+      this.ends.push(new Int32Array(16));
     }
-    this.starts[this.count] = start;
-    this.ends[this.count++] = end;
+    if (this.count.length < detectorCount) this.count = new Int32Array(detectorCount);
+    this.count.fill(0);
   }
 
-  hits(): KeywordHits {
-    return this.count === 0 ? NO_HITS : { starts: this.starts.subarray(0, this.count), ends: this.ends.subarray(0, this.count) };
-  }
-}
-
-/** Whether no character of text[start, end) lies above Latin-1 (where the walk reads only the low byte, it may have seen a keyword that is not there). */
-function withinLatin1(text: string, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) if (text.charCodeAt(i) > 255) return false;
-  return true;
-}
-
-interface Walk {
-  /** Where the walk stands, and in which state (pre-multiplied). */
-  at: number;
-  state: number;
-  /** Keyword ends and the states they were found in, `hits` of them. */
-  hits: number;
-  hitEnds: Int32Array<ArrayBuffer>;
-  hitStates: Int32Array<ArrayBuffer>;
-}
-
-/** The automaton's walk over `text` from `walk.at`, as far as the room for hits surely lasts; returns where it stopped. Kept apart so V8 compiles the loop alone. */
-function walkUntilFull(text: string, next: Uint16Array | Int32Array, classOf: Uint8Array, hitLimit: number, walk: Walk): number {
-  const { hitEnds, hitStates } = walk;
-  let hits = walk.hits;
-  let s = walk.state;
-  let i = walk.at;
-  // A character ends at most one hit, so this stretch cannot run out of room: the loop checks nothing else.
-  for (const stop = Math.min(text.length, i + hitEnds.length - hits); i < stop; i++) {
-    s = next[s + (classOf[text.charCodeAt(i)] as number)] as number;
-    if (s < hitLimit) {
-      hitEnds[hits] = i + 1;
-      hitStates[hits++] = s;
+  push(d: number, start: number, end: number): void {
+    const n = this.count[d] as number;
+    if (n === (this.starts[d] as Int32Array).length) {
+      this.starts[d] = grown(this.starts[d] as Int32Array<ArrayBuffer>);
+      this.ends[d] = grown(this.ends[d] as Int32Array<ArrayBuffer>);
     }
+    (this.starts[d] as Int32Array)[n] = start;
+    (this.ends[d] as Int32Array)[n] = end;
+    this.count[d] = n + 1;
   }
-  walk.at = i;
-  walk.state = s;
-  walk.hits = hits;
-  return i;
+}
+
+/** Characters walked before their hits are handed on: the room for hits stays small, and the text they are checked against is still in the cache. */
+const STRETCH = 16384;
+
+/** A located detector's places (they come in the order of the hits they were found from) in order, each once; ends are places + 1. */
+function placesInOrder(hits: KeywordHits): void {
+  const places = hits.starts.sort();
+  let n = 0;
+  for (let i = 0; i < places.length; i++) if (i === 0 || places[i] !== places[i - 1]) places[n++] = places[i] as number;
+  for (let i = 0; i < n; i++) hits.ends[i] = (places[i] as number) + 1;
+  hits.starts = places.subarray(0, n);
+  hits.ends = hits.ends.subarray(0, n);
+}
+
+/** Whether a Uint16Array reads the bytes of `utf16le` swapped. */
+const BIG_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 0;
+
+/** The state a hit is recorded with where a run of TOKEN_RUN token characters ends (the run's start is its end − TOKEN_RUN). */
+const RUN_MARK = -1;
+
+/**
+ * The automaton's walk over text[from, to) (at most STRETCH characters), on from the state
+ * the last stretch ended in (`from` 0 starts anew): records the ends of the hits and the states
+ * they were found in (RUN_MARK: the end of a run's first TOKEN_RUN characters) in hitEnds and
+ * hitStates, and returns how many. Made once per scanner, around its own tables and room: V8
+ * then compiles the loop with them as constants (a third faster than a walk taking them as
+ * arguments) — while the process makes one scanner (the scrubber's table), as it does.
+ */
+function walker(start: number, next: Uint16Array | Int32Array, classOf: Uint8Array, firstTokenClass: number, hitLimit: number, hitEnds: Int32Array, hitStates: Int32Array): (text: string, from: number, to: number) => number {
+  // Where the last stretch ended: its state, and how many token characters stood just before.
+  const carried = new Int32Array(2);
+  // The stretch's UTF-16 units, copied at once: reading a typed array costs less than `charCodeAt`, which checks the string's kind at every character.
+  // (Copied the same way however short the stretch: a second way for the last, short stretch of a text made V8 drop the compiled loop each time it met it.)
+  const units = new Uint16Array(STRETCH);
+  const unitBytes = Buffer.from(units.buffer);
+  return (text, from, to) => {
+    unitBytes.write(text.slice(from, to), 0, 'utf16le');
+    if (BIG_ENDIAN) unitBytes.swap16();
+    // Locals in the loop (a variable of the closure would be read and written through memory at every character).
+    let s = from === 0 ? start : (carried[0] as number);
+    let run = from === 0 ? 0 : (carried[1] as number);
+    let hits = 0;
+    // A character ends at most one hit and one run, and the room holds two a character: the loop checks nothing else.
+    for (let i = from; i < to; i++) {
+      const cls = classOf[units[i - from] as number] as number;
+      s = next[s + cls] as number;
+      run = (run + 1) & ((firstTokenClass - 1 - cls) >> 31); // all ones for a token character
+      if (s < hitLimit) {
+        hitEnds[hits] = i + 1;
+        hitStates[hits++] = s;
+      }
+      if (run === TOKEN_RUN) {
+        hitEnds[hits] = i + 1;
+        hitStates[hits++] = RUN_MARK;
+      }
+    }
+    carried[0] = s;
+    carried[1] = run;
+    return hits;
+  };
+}
+
+/**
+ * The tables the hand-out reads. By keyword id: its length, its characters (codes[codeStart[id]
+ * …]), whether the walk's match must be checked against them (it must match exactly, and holds
+ * a letter), and its detectors (consumerList[consumerStart[id] … consumerStart[id + 1])). By
+ * (pre-multiplied) state s: the keyword ids it ends, outputs[outputStart[s] … + outputCount[s]).
+ */
+interface HandOutTables {
+  outputStart: Int32Array;
+  outputCount: Uint8Array;
+  outputs: Int32Array;
+  keywordLength: Int32Array;
+  codeStart: Int32Array;
+  codes: Uint16Array;
+  exact: Uint8Array;
+  consumerStart: Int32Array;
+  consumerList: Int32Array;
+}
+
+/**
+ * Hands the hits of the stretch just walked on: each hit's keywords (a hit may end several),
+ * checked against the text where they must match exactly, to their detectors; each run start
+ * to the runs. Made once per scanner around its tables, like the walk.
+ */
+function handOuter(tables: HandOutTables, lists: HitLists, locators: readonly (Locator | undefined)[], hitEnds: Int32Array, hitStates: Int32Array): (text: string, hits: number) => void {
+  const { outputStart, outputCount, outputs, keywordLength, codeStart, codes, exact, consumerStart, consumerList } = tables;
+  const placers = locators.map((locator, d) => (locator ? (at: number): void => lists.push(d, at, at + 1) : undefined));
+  const runLocators = locators.flatMap((locator, d) => (locator ? [{ locator, place: placers[d] as (at: number) => void }] : []));
+  return (text, hits) => {
+    for (let h = 0; h < hits; h++) {
+      const end = hitEnds[h] as number;
+      const state = hitStates[h] as number;
+      if (state === RUN_MARK) {
+        for (const { locator, place } of runLocators) locator.atTokenRun(text, end - TOKEN_RUN, place);
+        continue;
+      }
+      for (let o = outputStart[state] as number, last = o + (outputCount[state] as number); o < last; o++) {
+        const id = outputs[o] as number;
+        const start = end - (keywordLength[id] as number);
+        if (exact[id] === 1) {
+          let k = start;
+          for (let c = codeStart[id] as number; k < end && text.charCodeAt(k) === codes[c]; k++, c++);
+          if (k < end) continue;
+        }
+        for (let c = consumerStart[id] as number, stop = consumerStart[id + 1] as number; c < stop; c++) {
+          const d = consumerList[c] as number;
+          const locator = locators[d];
+          if (locator === undefined) lists.push(d, start, end);
+          else locator.atKeyword(text, start, end, placers[d] as (at: number) => void);
+        }
+      }
+    }
+  };
 }
 
 function grown(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {

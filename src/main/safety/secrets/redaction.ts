@@ -1,5 +1,5 @@
 /** The shapes every detector shares, and the replacement text a user sees. */
-import type { KeywordHits } from './keywordScan';
+import type { KeywordHits, Locator } from './keywordScan';
 
 /**
  * A detector that is one regex. With `keywords`, it is tried only where one of them stands
@@ -36,7 +36,9 @@ export interface ScanDetector {
   kind: string;
   keywords: readonly string[];
   ignoreCase?: boolean;
-  /** Non-overlapping spans, in order. `hits`: where the keywords stand. */
+  /** Turns its keyword hits (and runs of token characters) into the places it looks at, during the keyword pass (see Locator). */
+  locate?: Locator;
+  /** Non-overlapping spans, in order. `hits`: where the keywords stand, or the places `locate` gave. */
   scan: (text: string, hits: KeywordHits) => Replacement[];
 }
 

@@ -3,8 +3,8 @@
  * `[REDACTED:<kind>]`; `findSecrets` says where they are.
  *
  * One walk over the text finds every detector's keywords (keywordScan.ts); each detector then
- * looks at the original text where its keywords are, and finds what a search of the whole
- * text would. Where matches of two detectors overlap, the one earlier in the table wins (a GitHub token under `GITHUB_TOKEN=` is reported as a
+ * looks at the original text where its keywords are (or at the places its Locator gave during
+ * the walk), and finds what a search of the whole text would. Where matches of two detectors overlap, the one earlier in the table wins (a GitHub token under `GITHUB_TOKEN=` is reported as a
  * github-token, not as a token named by its variable); the text is rebuilt once at the end.
  *
  * Everything here must stay linear on hostile input (a 4 MB line of base64, thousands of BEGIN
@@ -144,7 +144,7 @@ function scannerFor(detectors: readonly SecretDetector[]): KeywordScanner {
         (consumers[id] as number[]).push(d);
       }
     });
-    scanner = new KeywordScanner(keywords, consumers);
+    scanner = new KeywordScanner(keywords, consumers, detectors.map((detector) => ('locate' in detector ? detector.locate : undefined)));
     scanners.set(detectors, scanner);
   }
   return scanner;
@@ -155,7 +155,7 @@ function findReplacements(text: string, detectors: readonly SecretDetector[]): R
   let kept: Replacement[] = [];
   detectors.forEach((detector, d) => {
     const mine = hits[d] as KeywordHits;
-    if (detector.keywords && mine.starts.length === 0) return; // none of its keywords is in the text: nothing it could match
+    if (detector.keywords && mine.starts.length === 0) return; // none of its keywords (or places) is in the text: nothing it could match
     const found = 'scan' in detector ? detector.scan(text, mine) : detector.keywords ? keywordReplacements(text, detector, mine) : wholeTextReplacements(text, detector);
     if (found.length > 0) kept = mergeKeepingEarlier(text, kept, found);
   });

@@ -42,3 +42,43 @@ export class LineTracker {
     return this.end === -1 ? this.text.length : this.end;
   }
 }
+
+/**
+ * The ends of the lines that positions, given in increasing order, fall on, each found forward
+ * from the first position past the line found last: following a whole text costs one walk over
+ * it at most, and no line is walked back over to find its start (see lineStartWithin).
+ */
+export class LineEnds {
+  /** The line found last holds the positions from `from` to its line break `end` (-1: none, the line runs to the text's end). */
+  private from = 0;
+  private end = -1;
+  private found = false;
+
+  constructor(private readonly text: string) {}
+
+  /** The end of the line holding `at`: its line break, or the end of the text. */
+  at(at: number): number {
+    if (!this.found || at < this.from || (this.end !== -1 && at > this.end)) {
+      this.from = at;
+      this.end = newlineFrom(this.text, at);
+      this.found = true;
+    }
+    return this.end === -1 ? this.text.length : this.end;
+  }
+}
+
+/** The start of the line holding `at` when it is at most `within` characters before `at`, else -1. */
+export function lineStartWithin(text: string, at: number, within: number): number {
+  for (let k = at - 1; k >= at - within - 1; k--) {
+    if (k < 0) return 0;
+    if (text.charCodeAt(k) === 10) return k + 1;
+  }
+  return -1;
+}
+
+/** The start of the line holding `at`. */
+export function lineStartOf(text: string, at: number): number {
+  let k = at;
+  while (k > 0 && text.charCodeAt(k - 1) !== 10) k--;
+  return k;
+}

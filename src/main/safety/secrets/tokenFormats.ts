@@ -33,11 +33,17 @@ function followedByKeyWord(text: string, end: number): boolean {
   let i = end;
   const separator = (k: number): boolean => text.charCodeAt(k) === 95 || text.charCodeAt(k) === 45;
   if (separator(i)) i++;
-  if (text.slice(i, i + 6).toLowerCase() === 'access') {
+  if (wordAt(text, i, 'access')) {
     i += 6;
     if (separator(i)) i++;
   }
-  return text.slice(i, i + 3).toLowerCase() === 'key';
+  return wordAt(text, i, 'key');
+}
+
+/** Whether `lower` (lower-case ASCII letters) stands at `at` in any case. */
+function wordAt(text: string, at: number, lower: string): boolean {
+  for (let k = 0; k < lower.length; k++) if ((text.charCodeAt(at + k) | 0x20) !== lower.charCodeAt(k)) return false;
+  return true;
 }
 
 const isTokenCharOrDash = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
