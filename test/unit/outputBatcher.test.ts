@@ -109,6 +109,32 @@ describe('OutputBatcher with a window', () => {
     expect(batcher.pending).toBe(904);
     expect(flushes).toBe(1);
   });
+
+  it('joins only the chunks a frame needs, however much waits (a flood being skipped keeps megabytes)', () => {
+    let room = 0;
+    const sent: Uint8Array[] = [];
+    const batcher = new OutputBatcher(
+      (bytes) => {
+        sent.push(bytes);
+        room -= bytes.length;
+      },
+      { maxDelayMs: 1, room: () => room },
+    );
+    for (let i = 0; i < 1_000; i++) batcher.push(new Uint8Array(1_024).fill(0x61 + (i % 26)));
+    for (let frame = 0; frame < 3; frame++) {
+      room = 2_048;
+      batcher.flushNow();
+    }
+    expect(sent.map((chunk) => chunk.length)).toEqual([2_048, 2_048, 2_048]);
+    // Each frame is cut from a join of two 1 KB chunks, not from a copy of the whole megabyte.
+    expect(sent.map((chunk) => chunk.buffer.byteLength)).toEqual([2_048, 2_048, 2_048]);
+    expect(sent.map((chunk) => [chunk[0], chunk[2_047]])).toEqual([
+      [0x61, 0x62],
+      [0x63, 0x64],
+      [0x65, 0x66],
+    ]);
+    expect(batcher.pending).toBe(1_000 * 1_024 - 3 * 2_048);
+  });
 });
 
 describe('utf8SafeEnd', () => {

@@ -88,7 +88,7 @@ export class PaneDelivery {
           this.limitReadAhead();
         },
         // Frames of a flood that may be skipped end at line ends, where a skip can begin.
-        frameEnd: (bytes, end) => (bytes.length >= FLOODING_BYTES && this.skip.skippable ? lineEndBefore(bytes, end) : end),
+        frameEnd: (bytes, end, pending) => (pending >= FLOODING_BYTES && this.skip.skippable ? lineEndBefore(bytes, end) : end),
       },
     );
   }

@@ -17,8 +17,12 @@ export interface BatcherOptions {
   room?: () => number;
   /** After every flush, whether or not it sent anything. */
   flushed?: () => void;
-  /** Where a frame that could end at `end` should end instead (at most `end`; a shorter last frame waits one more period, like a partial character). */
-  frameEnd?: (bytes: Uint8Array, end: number) => number;
+  /**
+   * Where a frame that could end at `end` should end instead (at most `end`; a shorter last
+   * frame waits one more period, like a partial character). `bytes` holds the frame's bytes
+   * and maybe more; `pending` is how much is waiting in all.
+   */
+  frameEnd?: (bytes: Uint8Array, end: number, pending: number) => number;
 }
 
 export class OutputBatcher {
@@ -32,7 +36,7 @@ export class OutputBatcher {
   private readonly maxBytes: number;
   private readonly room: () => number;
   private readonly flushed: () => void;
-  private readonly frameEnd: (bytes: Uint8Array, end: number) => number;
+  private readonly frameEnd: (bytes: Uint8Array, end: number, pending: number) => number;
 
   constructor(
     /** One frame, and how many bytes are still waiting after it. */
@@ -86,6 +90,15 @@ export class OutputBatcher {
     this.flush();
   }
 
+  /** The first chunk, made to hold at least `bytes` bytes by joining the chunks that follow it into it. */
+  private headOf(bytes: number): Uint8Array {
+    let count = 0;
+    let size = 0;
+    while (size < bytes) size += this.chunks[count++]!.length;
+    if (count > 1) this.chunks.splice(0, count, concat(this.chunks.slice(0, count), size));
+    return this.chunks[0]!;
+  }
+
   /** Drop the first `count` bytes waiting (the renderer would only have thrown them away). */
   dropFront(count: number): void {
     let left = Math.min(count, this.size);
@@ -133,19 +146,18 @@ export class OutputBatcher {
     while (this.size > 0) {
       const room = this.room();
       if (room <= 0) break;
-      const all = this.chunks.length === 1 ? this.chunks[0]! : concat(this.chunks, this.size);
-      const end = Math.min(all.length, this.maxBytes, room);
-      let cut = utf8SafeEnd(all, this.frameEnd(all, end));
-      const tailIsPartial = cut < end && end === all.length;
+      const end = Math.min(this.size, this.maxBytes, room);
+      // Only what this frame needs is joined: a flood being skipped may have megabytes waiting.
+      const head = this.headOf(end);
+      let cut = utf8SafeEnd(head, this.frameEnd(head, end, this.size));
+      const tailIsPartial = cut < end && end === this.size;
       if (tailIsPartial && this.heldBackOnce) cut = end;
-      if (cut === 0 && end < all.length) break; // less room than one character
+      if (cut === 0 && end < this.size) break; // less room than one character
       if (cut > 0) {
-        this.send(all.subarray(0, cut), all.length - cut);
+        this.dropFront(cut);
+        this.send(head.subarray(0, cut), this.size);
         this.lastFlushAt = performance.now();
       }
-      const rest = all.subarray(cut);
-      this.chunks = rest.length > 0 ? [rest] : [];
-      this.size = rest.length;
       if (tailIsPartial && cut < end) {
         // Only a partial character is left: give it one more period to complete.
         this.heldBackOnce = true;
