@@ -1,10 +1,10 @@
 import { SKIPPING_FRAME_BYTES, SKIPPING_FRAME_MS, SMALLEST_FRAME } from '../pty/flowPolicy';
 
 /**
- * While a flood is being skipped, the renderer gets one frame of output per display frame:
- * whatever else it parsed would scroll away before the next paint anyway, and on a machine
- * with few cores the page parsing at full speed takes the CPU the flood itself (the program,
- * the kernel's pty, the engine) needs. `room` says how much may go now; once a frame's budget
+ * While a flood is being skipped, the renderer gets one frame of output every SKIPPING_FRAME_MS
+ * (fifteen a second): whatever else it parsed would scroll away before the next paint anyway,
+ * and on a machine with few cores the page parsing and painting at full speed takes the CPU
+ * the flood itself (the program, the kernel's pty, the engine) needs. `room` says how much may go now; once a frame's budget
  * is spent, `resume` is called when the next frame begins.
  */
 export class FloodPace {
