@@ -163,6 +163,15 @@ describe('scrubSecrets: more shapes of secrets', () => {
     expect(scrubSecrets(`password: ${GITHUB}`).text).toBe('password: [REDACTED:github-token]');
     expect(scrubSecrets(`https://me:${GITLAB}@gitlab.com/x`).text).toBe('https://me:[REDACTED:gitlab-token]@gitlab.com/x');
   });
+
+  it('takes a placeholder word for a placeholder only where it starts a part of the token, not by chance inside a random one', () => {
+    // Found by the property below: a random body holding "fakE" was left alone.
+    expect(scrubSecrets('ghp_ijqJ1Ec5yfakEjX434ou4IfpXOiUoeIx7NNNa5B: ok').text).toBe('[REDACTED:github-token]: ok');
+    expect(scrubSecrets('token ghp_Q8rYouRk2LmPz7Wd3XexAmPlE9tNb4Vc6Hj1 ok').text).toBe('token [REDACTED:github-token] ok');
+    for (const placeholder of ['ghp_your_token_here_0000000000000000000', 'ghp_FAKE0a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6', 'ghp_example_ABCDEFGHIJKLMNOPQRSTUVWXYZab']) {
+      expect(scrubSecrets(`replace ${placeholder} with yours`).text).toBe(`replace ${placeholder} with yours`);
+    }
+  });
 });
 
 describe('scrubSecrets: leaves ordinary text alone', () => {

@@ -98,7 +98,9 @@ export function isPlaceholderToken(token: string, prefixLength: number): boolean
   if (body.length === 0) return true;
   // One character repeated (a random token never has ten in a row), x's, a trailing EXAMPLE (AWS's documentation keys).
   if (holdsLongRun(body) || /EXAMPLE$/i.test(body)) return true;
-  return /(?:your|example|placeholder|dummy|fake|redacted)[-_]?(?:token|key|secret|here)?/i.test(token);
+  // A placeholder word that starts a part of the token (`ghp_your_token_here`, `sk-fake-key`); inside
+  // a random body (`…5yfakEjX…`) the same letters are chance, and one token in thousands has them.
+  return /(?:^|[^A-Za-z0-9])(?:your|example|placeholder|dummy|fake|redacted)/i.test(token);
 }
 
 function tryRow(text: string, start: number, entry: { row: VendorToken; sticky: RegExp }): Replacement | undefined {
