@@ -208,7 +208,14 @@ export class PaneDelivery {
   private typedElsewhere(): void {
     this.limitReadAhead();
     clearTimeout(this.typingEnds);
-    this.typingEnds = setTimeout(() => this.limitReadAhead(), TYPING_ELSEWHERE_MS).unref();
+    this.typingEnds = setTimeout(() => this.typingElsewhereEnded(), TYPING_ELSEWHERE_MS).unref();
+  }
+
+  private typingElsewhereEnded(): void {
+    // A timer may fire a fraction of a millisecond before the clock says its time is up.
+    const left = this.typing.typingElsewhereFor(this.paneId);
+    if (left > 0) this.typingEnds = setTimeout(() => this.typingElsewhereEnded(), Math.ceil(left)).unref();
+    else this.limitReadAhead();
   }
 
   /** Everything now, partial characters included (the shell exited). */

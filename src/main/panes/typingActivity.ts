@@ -24,7 +24,13 @@ export class TypingActivity {
 
   /** The last key went to another pane than `paneId`, within TYPING_ELSEWHERE_MS. */
   typingElsewhere(paneId: number): boolean {
-    return this.typedIn !== undefined && this.typedIn !== paneId && performance.now() - this.lastAt < TYPING_ELSEWHERE_MS;
+    return this.typingElsewhereFor(paneId) > 0;
+  }
+
+  /** How much longer (ms) the last key counts as typing in another pane than `paneId`; 0 if it does not. */
+  typingElsewhereFor(paneId: number): number {
+    if (this.typedIn === undefined || this.typedIn === paneId) return 0;
+    return Math.max(0, this.lastAt + TYPING_ELSEWHERE_MS - performance.now());
   }
 
   /** Calls `listener` with the pane of every key; returns how to stop. */
