@@ -157,6 +157,46 @@ describe('PaneDelivery skipping a plain flood its client fell behind on', () => 
     expect(waiting).toBeLessThan(2_000 + 20 * lineBytes);
   });
 
+  it('sends what is left at once when the shell exits, even while a flood is paced', async () => {
+    const throttle = new PtyThrottle(
+      () => undefined,
+      () => undefined,
+    );
+    let printed = 0;
+    // What a cut keeps (1,000 lines of scrollback: 42 KB) is more than a paced frame.
+    const screen = { cols: () => 80, rows: () => 3, scrollback: () => 1_000, parsedScreen: () => ({ offset: printed, plain: true }) };
+    const pane = new PaneDelivery(1, throttle, screen, { window: { high: 84_000, low: 42_000 }, skipAtLeast: 1_000, cutsApart: 1 });
+    let received = 0;
+    let prefixes = 0;
+    let skipped = 0;
+    pane.attach({
+      output: (_paneId, bytes) => (received += bytes.length),
+      event: (event, payload) => {
+        if (event !== 'pane.skipped') return;
+        skipped += (payload as { bytes: number }).bytes;
+        prefixes += (payload as { prefixBytes: number }).prefixBytes;
+      },
+    });
+    const line = new TextEncoder().encode(`${'x'.repeat(40)}\r\n`);
+    // Past the window (a whole number of lines) without an acknowledgement: the client is behind, cuts are made, the flood is paced.
+    for (let i = 0; i < 6_000; i++) {
+      printed += line.length;
+      pane.output(line);
+      if (i % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(skipped).toBeGreaterThan(0);
+    // Output this moment (the pace holds while output keeps coming), then the client catches up.
+    printed += line.length;
+    pane.output(line);
+    pane.acknowledge(pane.outstanding);
+    // One paced frame went; the rest waits for the next frame's turn.
+    expect(received - prefixes + skipped).toBeLessThan(printed);
+    pane.acknowledge(pane.outstanding);
+    pane.flushAll();
+    expect(received - prefixes + skipped).toBe(printed);
+    pane.discardPending();
+  });
+
   it('a key into the flood drops every line it can, however few (cuts too small to make before did not forget their line ends)', async () => {
     const { pane, skipped, print, lineBytes } = stalledClient(2_000);
     await print(0, 700);

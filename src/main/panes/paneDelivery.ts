@@ -220,6 +220,8 @@ export class PaneDelivery {
 
   /** Everything now, partial characters included (the shell exited). */
   flushAll(): void {
+    // No more output comes: a flood's pace no longer holds what is left.
+    this.lastOutputAt = -Infinity;
     this.batcher.flushAll();
   }
 
