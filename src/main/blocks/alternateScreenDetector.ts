@@ -4,6 +4,8 @@ const ENTER_SEQUENCES = ['\x1b[?1049h', '\x1b[?1047h', '\x1b[?47h'].map((sequenc
 const SEAM = Math.max(...ENTER_SEQUENCES.map((sequence) => sequence.length)) - 1;
 /** Every sequence above starts with it. */
 const ESC = 0x1b;
+/** Every sequence above has it third (`ESC [ ?`): rare in output, so it is searched for first. */
+const QUESTION_MARK = 0x3f;
 const NO_TAIL = Buffer.alloc(0);
 
 /**
@@ -21,7 +23,7 @@ export class AlternateScreenDetector {
     // Plain output after plain output (typing, most of a flood): no sequence can start or end here.
     if (this.tail.length === 0 && bytes.indexOf(ESC) === -1) return false;
     const chunk = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    let found = ENTER_SEQUENCES.some((sequence) => chunk.indexOf(sequence) !== -1);
+    let found = holdsEnterSequence(chunk);
     if (!found && this.tail.length > 0) {
       const seam = Buffer.concat([this.tail, chunk.subarray(0, SEAM)]);
       // One that ends in this chunk: a switch wholly in the tail was reported with its own chunk.
@@ -33,6 +35,24 @@ export class AlternateScreenDetector {
     this.tail = escape === -1 ? NO_TAIL : Buffer.from(end.subarray(escape));
     return found;
   }
+}
+
+/**
+ * Whether one of the sequences lies wholly in `chunk`. One native search for the rare `?`
+ * instead of one per sequence for its ESC: a coloured log has an ESC every few bytes.
+ */
+function holdsEnterSequence(chunk: Buffer): boolean {
+  for (let mark = chunk.indexOf(QUESTION_MARK, 2); mark !== -1; mark = chunk.indexOf(QUESTION_MARK, mark + 1)) {
+    if (chunk[mark - 2] !== ESC || chunk[mark - 1] !== 0x5b) continue;
+    if (ENTER_SEQUENCES.some((sequence) => startsAt(chunk, sequence, mark - 2))) return true;
+  }
+  return false;
+}
+
+function startsAt(chunk: Buffer, sequence: Buffer, at: number): boolean {
+  if (at + sequence.length > chunk.length) return false;
+  for (let k = 3; k < sequence.length; k++) if (chunk[at + k] !== sequence[k]) return false;
+  return true;
 }
 
 /** Whether `sequence` occurs in `haystack` ending after its first `boundary` bytes. */

@@ -1,5 +1,5 @@
 import { PlainTextScanner } from '../blocks/mirror/plainTextScanner';
-import { LINE_COST } from '../pty/flowPolicy';
+import { LINE_COST, LINE_END_NOTE_BYTES } from '../pty/flowPolicy';
 
 /** What the skip needs to know about the renderer's terminal. */
 export interface FloodScreen {
@@ -56,20 +56,25 @@ export class FloodSkip {
   /** `noteEvery`: line ends are noted only where a cut may be made, this many bytes apart at least. */
   constructor(
     private readonly screen: FloodScreen,
-    noteEvery = 1024,
+    noteEvery = LINE_END_NOTE_BYTES,
   ) {
     this.scanner = new PlainTextScanner(noteEvery);
   }
 
-  /** The next output, in stream order. */
-  scan(chunk: Uint8Array): void {
+  /**
+   * The next output, in stream order. Returns its line feeds when it is all part of a plain run
+   * (each of its line ends is a CR LF), so the caller need not count them again; otherwise -1.
+   */
+  scan(chunk: Uint8Array): number {
     if (this.runStart === undefined && this.scanner.atBoundary) {
       this.scanner.beginRun(this.screen.cols());
       this.runStart = this.scanned;
     }
+    const linesBefore = this.runStart === undefined ? -1 : this.scanner.linesSoFar;
     this.scanner.scan(chunk);
     this.scanned += chunk.length;
     if (this.runStart !== undefined && !this.scanner.plain) this.endRun();
+    return linesBefore >= 0 && this.runStart !== undefined ? this.scanner.linesSoFar - linesBefore : -1;
   }
 
   /** Output up to `offset` went to the renderer: no cut can end there any more. */

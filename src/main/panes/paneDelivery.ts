@@ -101,11 +101,12 @@ export class PaneDelivery {
   output(chunk: Uint8Array): void {
     this.received += chunk.length;
     this.receivedWhole = this.received - (chunk.length - utf8SafeEnd(chunk, chunk.length));
-    // Only a full window lets the backlog grow past one batch; lines are counted for it alone
-    // (counting costs about 1 ms per MB).
-    if (this.behind()) this.backlogCost.added(chunk);
+    // A plain run's line feeds are counted by the skip's scan; others only when the backlog
+    // grows past one batch, which only a full window lets happen (counting costs about 1 ms per MB).
+    const behind = this.behind();
     this.lastOutputAt = performance.now();
-    this.skip.scan(chunk);
+    const feeds = this.skip.scan(chunk);
+    if (behind) this.backlogCost.added(chunk, feeds >= 0 ? feeds : undefined);
     this.batcher.push(chunk);
     this.skipUnseen();
     this.limitReadAhead();

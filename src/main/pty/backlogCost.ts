@@ -9,9 +9,9 @@ import { LINE_COST } from './flowPolicy';
 export class BacklogCost {
   private lines = 0;
 
-  /** A chunk joined the backlog. */
-  added(chunk: Uint8Array): void {
-    this.lines += lineFeeds(chunk);
+  /** A chunk joined the backlog; `feeds`: its line feeds, when the caller has counted them already. */
+  added(chunk: Uint8Array, feeds = lineFeeds(chunk)): void {
+    this.lines += feeds;
   }
 
   /** A frame of `bytes` left the backlog, `remaining` bytes stay: its lines go in proportion. */

@@ -81,6 +81,14 @@ export const PACE_WHILE_OUTPUT_WITHIN_MS = 50;
  */
 export const SKIP_AT_LEAST = 256 * 1024;
 
+/**
+ * A flood's line ends are noted (with the SGR sequences a cut there would write first) only this
+ * many bytes apart, in the engine's FloodSkip and the mirror thread's DeferredPlainOutput: a cut
+ * ends at most this much before the best line end, and noting every kilobyte of a coloured log
+ * built its SGR prefix 50,000 times per 50 MB (about 100 ms of the engine's main thread).
+ */
+export const LINE_END_NOTE_BYTES = 8 * 1024;
+
 /** After a key pressed into a flooding pane (Ctrl+C, `q`), nothing is read ahead for this long. */
 export const NO_READ_AHEAD_AFTER_INPUT_MS = 1_000;
 

@@ -60,11 +60,14 @@ export class OutputBatcher {
     this.chunks.push(chunk);
     this.size += chunk.length;
     this.heldBackOnce = false;
+    // A shut window sends nothing: a flood being skipped keeps megabytes waiting, read 4 KB at a time.
+    const room = this.room();
+    if (room === 0) return;
     if (this.size >= this.maxBytes) {
       this.flush();
       return;
     }
-    if (this.timer || this.immediate || this.room() === 0) return;
+    if (this.timer || this.immediate) return;
     const sinceLast = performance.now() - this.lastFlushAt;
     if (sinceLast >= this.maxDelayMs) {
       this.immediate = setImmediate(() => {

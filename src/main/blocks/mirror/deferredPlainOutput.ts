@@ -1,4 +1,4 @@
-import { MIRROR_MAX_HELD_BYTES } from '../../pty/flowPolicy';
+import { LINE_END_NOTE_BYTES, MIRROR_MAX_HELD_BYTES } from '../../pty/flowPolicy';
 import { PlainTextScanner } from './plainTextScanner';
 
 /** What the caller needs to know about the terminal when a plain run could begin. */
@@ -27,8 +27,8 @@ export interface DeferralTerminal {
  * so the terminal is exact whenever it is looked at.
  */
 export class DeferredPlainOutput {
-  /** Only line ends where a cut may be made are noted, 1 KB apart at least (`yes` ends a line every 3 bytes). */
-  private readonly scanner = new PlainTextScanner(1024);
+  /** Only line ends where a cut may be made are noted, LINE_END_NOTE_BYTES apart at least (`yes` ends a line every 3 bytes). */
+  private readonly scanner = new PlainTextScanner(LINE_END_NOTE_BYTES);
   private held: Uint8Array[] = [];
   private heldBytes = 0;
   /** Run offset of held[0][0]. */
