@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { compileOnFirstCall } from '../engine/baselineCompile';
 import { Engine } from '../engine/engine';
 import { selfCommand } from '../agent/children/selfCommand';
 import { WebServer } from '../server/webServer';
@@ -19,6 +20,7 @@ export interface WebCommandOptions {
 
 /** `tandem web`: the engine and UI on 127.0.0.1 until Ctrl+C; panes survive closed tabs. */
 export async function runWebCommand(options: WebCommandOptions): Promise<void> {
+  compileOnFirstCall();
   const engine = new Engine({
     version: options.version,
     shellOverride: options.shell,

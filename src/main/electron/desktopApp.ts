@@ -1,5 +1,6 @@
 import { app, dialog, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
+import { compileOnFirstCall } from '../engine/baselineCompile';
 import { Engine } from '../engine/engine';
 import { tandemPaths } from '../settings/paths';
 import { version } from '../version';
@@ -58,6 +59,7 @@ export function startDesktopApp(paths: MainWindowPaths): void {
     .whenReady()
     .then(() => {
       serveAppFiles(paths.rendererDir);
+      compileOnFirstCall();
       engine = new Engine({
         version,
         keys: new KeychainKeyStore(join(tandemPaths(process.env).dataDir, 'api-keys.json')),
