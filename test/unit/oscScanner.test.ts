@@ -64,6 +64,17 @@ describe('OscScanner', () => {
     );
   });
 
+  it('finds a mark after doubled introducers (ESC ESC ], C2 C2 9D) and among ESCs and C2s that begin none, however chunked', () => {
+    const noisy = bytes('\x1b\x1b]133;A\x07 caf\u00e9 \x1b[1m\u00b0\x1b\xc2\x9d133;B\x07'.replace('\xc2\x9d', '\u009d') + '\u00b1\u009d7;file://h/x\u009c\x1b');
+    const expected = ['133;A', '133;B', '7;file://h/x'];
+    expect(scanAll([noisy]).map((osc) => `${osc.id};${osc.payload}`)).toEqual(expected);
+    fc.assert(
+      fc.property(fc.array(fc.nat(), { maxLength: 20 }), (cuts) => {
+        expect(scanAll(splitAt(noisy, cuts)).map((osc) => `${osc.id};${osc.payload}`)).toEqual(expected);
+      }),
+    );
+  });
+
   it('never hangs or throws on random bytes, and chunking never changes the result', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 400 }), fc.array(fc.nat(), { maxLength: 8 }), (data, cuts) => {

@@ -24,6 +24,10 @@ const C1_LEAD = 0xc2;
 const C1_OSC = 0x9d;
 const C1_ST = 0x9c;
 
+/** The two ways an OSC begins: ESC ] and U+009D in UTF-8. */
+const ESC_OSC = Buffer.from([ESC, RIGHT_BRACKET]);
+const C1_OSC_START = Buffer.from([C1_LEAD, C1_OSC]);
+
 /** 6973: Tandem's own environment report (see marks.ts). */
 const WANTED_IDS = new Set([7, 133, 633, 1337, 6973]);
 const MAX_ID = 99_999;
@@ -66,23 +70,25 @@ export class OscScanner {
     const found: ScannedOsc[] = [];
     let i = 0;
     const n = chunk.length;
-    // Where the next ESC and C2 lie, searched again only once passed: a coloured log has an
-    // ESC every few bytes, and searching the rest of the chunk for a C2 at each was quadratic.
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    // Where the next ESC ] and C2 9D lie, searched again only once passed. Searched for whole (a
+    // native search each), not byte by byte: a coloured log has an ESC every few bytes, none of
+    // them an OSC.
     let escape = -2;
     let c1 = -2;
     while (i < n) {
       switch (this.state) {
         case State.Ground: {
-          if (escape !== -1 && escape < i) escape = chunk.indexOf(ESC, i);
-          if (c1 !== -1 && c1 < i) c1 = chunk.indexOf(C1_LEAD, i);
-          if (escape === -1 && c1 === -1) return found;
-          if (c1 !== -1 && (escape === -1 || c1 < escape)) {
-            this.state = State.GroundC1;
-            i = c1 + 1;
-          } else {
-            this.state = State.Escape;
-            i = escape + 1;
+          if (escape !== -1 && escape < i) escape = bytes.indexOf(ESC_OSC, i);
+          if (c1 !== -1 && c1 < i) c1 = bytes.indexOf(C1_OSC_START, i);
+          if (escape === -1 && c1 === -1) {
+            // None whole here: only the chunk's last byte may begin one that ends in the next.
+            const last = chunk[n - 1];
+            this.state = last === ESC ? State.Escape : last === C1_LEAD ? State.GroundC1 : State.Ground;
+            return found;
           }
+          i = (c1 !== -1 && (escape === -1 || c1 < escape) ? c1 : escape) + 2;
+          this.beginOsc();
           break;
         }
         case State.GroundC1: {
@@ -97,6 +103,8 @@ export class OscScanner {
         case State.Escape: {
           const byte = chunk[i++]!;
           if (byte === RIGHT_BRACKET) this.beginOsc();
+          // U+009D starts an OSC from any state, right after an ESC too (xterm's C1 controls).
+          else if (byte === C1_LEAD) this.state = State.GroundC1;
           else if (byte !== ESC) this.state = State.Ground;
           break;
         }
