@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import type { Block } from '../../src/shared/blocks';
 import { PtyThrottle } from '../../src/main/pty/flowControl';
-import { RENDERER_WINDOW } from '../../src/main/pty/flowPolicy';
+import { PACE_WHILE_OUTPUT_WITHIN_MS, RENDERER_WINDOW } from '../../src/main/pty/flowPolicy';
 import { PaneDelivery, type PaneListener } from '../../src/main/panes/paneDelivery';
 import { TypingActivity } from '../../src/main/panes/typingActivity';
 
@@ -133,7 +133,15 @@ describe('PaneDelivery skipping a plain flood its client fell behind on', () => 
     const screen = { cols: () => 20, rows: () => 3, scrollback: () => 10, parsedScreen: () => ({ offset: received, plain: true }) };
     const pane = new PaneDelivery(1, throttle, screen, { window: { high: 700, low: 300 }, skipAtLeast, cutsApart: 1 });
     const skipped: number[] = [];
-    pane.attach({ output: () => undefined, event: (event, payload) => event === 'pane.skipped' && skipped.push((payload as { bytes: number }).bytes) });
+    const sent = { bytes: 0, prefixes: 0 };
+    pane.attach({
+      output: (_paneId, bytes) => (sent.bytes += bytes.length),
+      event: (event, payload) => {
+        if (event !== 'pane.skipped') return;
+        skipped.push((payload as { bytes: number }).bytes);
+        sent.prefixes += (payload as { prefixBytes: number }).prefixBytes;
+      },
+    });
     const line = (i: number) => new TextEncoder().encode(`line ${String(i).padStart(5, '0')}\r\n`);
     // One line per read, each after the batcher had its turn, as reads from a pty come.
     const print = async (from: number, to: number) => {
@@ -144,7 +152,7 @@ describe('PaneDelivery skipping a plain flood its client fell behind on', () => 
         await new Promise((resolve) => setImmediate(resolve));
       }
     };
-    return { pane, skipped, print, lineBytes: line(0).length };
+    return { pane, skipped, print, lineBytes: line(0).length, sent, printed: () => received };
   }
 
   it('cuts the backlog once a cut is worth making, and keeps only what may stay visible', async () => {
@@ -194,6 +202,57 @@ describe('PaneDelivery skipping a plain flood its client fell behind on', () => 
     pane.acknowledge(pane.outstanding);
     pane.flushAll();
     expect(received - prefixes + skipped).toBe(printed);
+    pane.discardPending();
+  });
+
+  it('sends what a cut kept in one piece, past the window, after a key into the flood (xterm paints only between writes)', async () => {
+    const { pane, skipped, print, sent, printed } = stalledClient(2_000);
+    await print(0, 600);
+    pane.userInput();
+    // The client never acknowledges, so its window stays full; the kept lines go all the same.
+    expect(sent.bytes - sent.prefixes + skipped.reduce((sum, bytes) => sum + bytes, 0)).toBe(printed());
+  });
+
+  it('sends what a cut kept in one piece, past the window, once the flood is over, and not while it only pauses', async () => {
+    const throttle = new PtyThrottle(
+      () => undefined,
+      () => undefined,
+    );
+    let printed = 0;
+    // What a cut keeps (1,000 lines of scrollback: 42 KB) is four windows (of 250 whole lines).
+    const screen = { cols: () => 80, rows: () => 3, scrollback: () => 1_000, parsedScreen: () => ({ offset: printed, plain: true }) };
+    const pane = new PaneDelivery(1, throttle, screen, { window: { high: 10_500, low: 5_250 }, skipAtLeast: 1_000, cutsApart: 1 });
+    let sent = 0;
+    let accounted = 0;
+    pane.attach({
+      output: (_paneId, bytes) => (sent += bytes.length),
+      event: (event, payload) => {
+        if (event !== 'pane.skipped') return;
+        const { bytes, prefixBytes } = payload as { bytes: number; prefixBytes: number };
+        accounted += bytes - prefixBytes;
+      },
+    });
+    const print = (bytes: Uint8Array) => {
+      printed += bytes.length;
+      pane.output(bytes);
+    };
+    const line = new TextEncoder().encode(`${'x'.repeat(40)}\r\n`);
+    for (let i = 0; i < 6_000; i++) {
+      print(line);
+      if (i % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(accounted).toBeGreaterThan(0);
+    // The flood pauses (the pace holds only while output keeps coming); the client has parsed what it got.
+    await new Promise((resolve) => setTimeout(resolve, PACE_WHILE_OUTPUT_WITHIN_MS + 10));
+    pane.acknowledge(pane.outstanding);
+    // Only a window's worth: the flood may go on, and what it kept scroll away yet.
+    expect(printed - (sent + accounted)).toBeGreaterThan(15_000);
+    // It is over: the prompt (not plain text) follows. Everything kept goes now, in one piece,
+    // though it is more than the window; what came after the last cut (less than a cut's worth)
+    // may wait for the next acknowledgement.
+    print(new TextEncoder().encode('\x1b]133;A\x07$ '));
+    pane.acknowledge(pane.outstanding);
+    expect(printed - (sent + accounted)).toBeLessThan(2_000);
     pane.discardPending();
   });
 

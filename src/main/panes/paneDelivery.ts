@@ -51,6 +51,8 @@ export class PaneDelivery {
   /** SGR sequences written in place of skipped lines wait at the front of the backlog (not part of the stream). */
   private attributesInFront = 0;
   private readonly pace = new FloodPace(() => this.batcher.flushNow());
+  /** Stream offset up to which the backlog is what the last cut kept: it goes whole once the flood stops. */
+  private keptUntil = 0;
   private lastOutputAt = -Infinity;
   private readonly stopWatchingTyping: () => void;
   private typingEnds: NodeJS.Timeout | undefined;
@@ -235,18 +237,36 @@ export class PaneDelivery {
     this.events = [];
   }
 
-  /** What the batcher may send now: within the window, and not past the next event. */
+  /**
+   * What the batcher may send now: within the window, and not past the next event. The lines a
+   * cut kept go whole once the flood is over (`keptGoesWhole`).
+   */
   private room(): number {
     this.releaseDueEvents();
     const next = this.events[0];
     const beforeEvent = next ? next.offset - this.delivered + this.attributesInFront : Infinity;
-    const room = Math.min(this.window.room(), beforeEvent);
-    return this.paced() ? Math.min(room, this.pace.room(performance.now())) : room;
+    const now = performance.now();
+    const paced = this.paced(now);
+    const kept = this.keptGoesWhole(now, paced) ? this.keptUntil - this.delivered + this.attributesInFront : 0;
+    const room = Math.min(Math.max(this.window.room(), kept), beforeEvent);
+    return paced ? Math.min(room, this.pace.room(now)) : room;
+  }
+
+  /**
+   * The lines the last cut kept go in one piece, past the window, once the flood is over: output
+   * that is not plain came after it (the prompt), or a key was pressed into it. xterm parses a
+   * write whole and paints only between writes; through the window, 2 MB of kept lines went in a
+   * dozen writes with a paint after each, each paint costing as much as parsing its write
+   * (docs/architecture.md, "A flood costs what the screen shows"). A flood that only pauses goes
+   * on through the window: whatever it kept may scroll away yet.
+   */
+  private keptGoesWhole(now: number, paced: boolean): boolean {
+    if (paced || this.keptUntil <= this.delivered) return false;
+    return !this.skip.skipping || now - this.inputDuringFloodAt < NO_READ_AHEAD_AFTER_INPUT_MS;
   }
 
   /** A flood is being skipped and goes on: the client gets a frame per display frame (FloodPace). */
-  private paced(): boolean {
-    const now = performance.now();
+  private paced(now = performance.now()): boolean {
     // After a key into the flood (Ctrl+C, q) what is left goes at full speed: the prompt is next.
     return this.skip.skipping && now - this.lastOutputAt < PACE_WHILE_OUTPUT_WITHIN_MS && now - this.inputDuringFloodAt >= NO_READ_AHEAD_AFTER_INPUT_MS;
   }
@@ -283,6 +303,7 @@ export class PaneDelivery {
     if (cut.prefix.length > 0) this.batcher.pushFront(cut.prefix);
     this.attributesInFront = cut.prefix.length;
     this.skip.cutMade();
+    this.keptUntil = this.received;
     const skipped = { paneId: this.paneId, bytes: count, prefixBytes: cut.prefix.length };
     this.events.unshift({ offset: this.delivered, send: (listener) => listener.event('pane.skipped', skipped) });
     this.releaseDueEvents();

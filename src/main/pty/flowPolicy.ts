@@ -72,8 +72,14 @@ export const SKIPPING_READ_AHEAD_COST = 6 * 1024 * 1024;
 export const SKIPPING_FRAME_BYTES = 16 * 1024;
 export const SKIPPING_FRAME_MS = 66;
 
-/** The pace holds only while output keeps coming: the rest of a flood that stopped goes at full speed. */
-export const PACE_WHILE_OUTPUT_WITHIN_MS = 50;
+/**
+ * The pace holds while output keeps coming: the rest of a flood that stopped goes at full speed.
+ * A flood that ends in a prompt ends the pace at once (the prompt is not plain text); this is
+ * for a flood that only pauses. With 50 ms, a loaded machine's pauses (the program or the
+ * engine waiting for a core) let the pace go several times a second, and each time the renderer
+ * parsed hundreds of KB the flood then scrolled away.
+ */
+export const PACE_WHILE_OUTPUT_WITHIN_MS = 250;
 
 /**
  * A skip is made once it drops at least this much (or at any size after a key): each costs an
