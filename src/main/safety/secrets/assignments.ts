@@ -117,7 +117,8 @@ const lastRead = { examined: 0, matchedUntil: 0 };
 /** `failedLooks`: how far the search may look when it fails (a quoted value: to its bound). */
 function stickyMatch(re: RegExp, text: string, at: number, failedLooks = 1): string | undefined {
   re.lastIndex = at;
-  const value = re.exec(text)?.[0];
+  // `test` and a slice: no match array made for every value read.
+  const value = re.test(text) ? text.slice(at, re.lastIndex) : undefined;
   if (value === undefined) {
     lastRead.examined += Math.min(failedLooks, text.length - at);
   } else {

@@ -1,7 +1,36 @@
 /** Does a value look random? For values whose name does not say they are secret. */
 
+/** Counts of ASCII characters, kept between calls (each call sets back the ones it counted). */
+const asciiCounts = new Int32Array(128);
+/** The ASCII characters of a value in order of first appearance: the sum is taken in that order, as over a Map's entries. */
+const asciiOrder = new Int32Array(128);
+
 /** Bits per character of `value`'s own character distribution. */
 export function shannonEntropy(value: string): number {
+  let distinct = 0;
+  let i = 0;
+  for (; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 128) break;
+    if (asciiCounts[c] === 0) asciiOrder[distinct++] = c;
+    asciiCounts[c] = (asciiCounts[c] as number) + 1;
+  }
+  if (i < value.length) {
+    for (let k = 0; k < distinct; k++) asciiCounts[asciiOrder[k] as number] = 0;
+    return entropyOfCharacters(value);
+  }
+  let entropy = 0;
+  for (let k = 0; k < distinct; k++) {
+    const c = asciiOrder[k] as number;
+    const p = (asciiCounts[c] as number) / value.length;
+    asciiCounts[c] = 0;
+    entropy -= p * Math.log2(p);
+  }
+  return entropy;
+}
+
+/** shannonEntropy of any text: by code point, a surrogate pair counting as one character. */
+function entropyOfCharacters(value: string): number {
   const counts = new Map<string, number>();
   let length = 0;
   for (const ch of value) {

@@ -2,6 +2,7 @@
  * What a name says about its value (`DB_PASSWORD`, `apiKey`, `x-auth-token`, `signing.key`),
  * and which values are not secrets whatever the name: placeholders, references, types, code.
  */
+import { letterSetsOf, mayHoldOneOf } from './letterSets';
 import { REDACTED_PREFIX } from './redaction';
 
 /**
@@ -122,7 +123,12 @@ const TYPE_EXPRESSION = new RegExp(`^(?:${TYPE_NAMES})(?:[ \\t]*[|&][ \\t]*(?:${
 const TYPE_ANNOTATION = /^(?:str|string|int|bytes|bool|Optional\[|SecretStr|String|number)\b/;
 const PLACEHOLDER_WORD =
   /^(?:true|false|null|nil|none|undefined|yes|no|on|off|redacted|hidden|masked|protected|secret|password|token|changeme|required|optional|empty|unset|sensitive|n\/a|tbd|todo)$/i;
-const PLACEHOLDER_TEXT = /^(?:your|my|some|the|insert|enter|put)[-_ ]|(?:^|[-_ <])(?:here|example|placeholder|changeme|replace[-_]?me|dummy|fake)(?:$|[-_ >])|^x{4,}$|^\.{3}$|^…$/i;
+/** Placeholder shapes anchored at the value's start, tried only where its first character (folded) can begin one: y m s t i e p x . … */
+const PLACEHOLDER_START = /^(?:your|my|some|the|insert|enter|put)[-_ ]|^x{4,}$|^\.{3}$|^…$/i;
+const PLACEHOLDER_START_FIRST = new Set([...'ymstiepx.…'].map((c) => c.charCodeAt(0)));
+/** A placeholder word anywhere in the value, as a word of its own; tried only when the value holds every letter of one of them. */
+const PLACEHOLDER_WORD_INSIDE = /(?:^|[-_ <])(?:here|example|placeholder|changeme|replace[-_]?me|dummy|fake)(?:$|[-_ >])/i;
+const PLACEHOLDER_WORD_LETTERS = letterSetsOf(['here', 'example', 'placeholder', 'changeme', 'replaceme', 'dummy', 'fake']);
 
 /** Values that are not secrets even under a secret name: placeholders, references, types, masks. */
 export function isPlaceholderValue(value: string): boolean {
@@ -132,20 +138,38 @@ export function isPlaceholderValue(value: string): boolean {
   if (v.length < 3) return true; // `token = "<"`: nothing worth hiding
   if (v.startsWith(REDACTED_PREFIX)) return true;
   if (startsLikePlaceholder(v)) return true;
-  if (PLACEHOLDER_TEXT.test(v)) return true;
+  // One pass over the value decides the tests below that would each read all of it.
+  let letters = 0;
+  let run = 0;
+  let previous = -1;
+  let angle = false;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    const folded = c | 0x20;
+    if (folded >= 97 && folded <= 122) letters |= 1 << (folded - 97);
+    else if (c === 60) angle = true;
+    run = c === previous ? run + 1 : 1;
+    previous = c;
+    // One character repeated (`aaaaaaaa`), or a token format filled with one (`ghp_xxxx…`, `hf_aaaa…`): a random value never has ten alike in a row (holdsLongRun).
+    if (run >= 6 && (c === 120 || c === 88)) return true;
+    if (run >= 10 && ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122))) return true;
+  }
+  if (PLACEHOLDER_START_FIRST.has(v.charCodeAt(0) | 0x20) && PLACEHOLDER_START.test(v)) return true;
+  if (mayHoldOneOf(letters, PLACEHOLDER_WORD_LETTERS) && PLACEHOLDER_WORD_INSIDE.test(v)) return true;
   // Cut short or with a hole to fill: `ntn_...`, `sk-…`, `sntrys_<your token>`.
-  if (/(?:\.\.\.|…)$/.test(v) || (v.includes('<') && /<[^<>\s]*(?:[ _-][^<>]*)?>|<(?:your|my|insert|enter|the)\b/i.test(v))) return true;
-  // One character repeated (`aaaaaaaa`, `0000-0000`), or a token format filled with one (`ghp_xxxx…`,
-  // `xoxb-xxxx-…`, `hf_aaaa…`): a random value never has ten alike in a row.
-  return holdsLongRun(v) || /^(.)(?:[-_.]?\1){5,}$/.test(v);
+  if (v.endsWith('...') || v.endsWith('…') || (angle && /<[^<>\s]*(?:[ _-][^<>]*)?>|<(?:your|my|insert|enter|the)\b/i.test(v))) return true;
+  // One character repeated with separators (`0000-0000`, `x.x.x.x.x.x`).
+  return /^(.)(?:[-_.]?\1){5,}$/.test(v);
 }
 
 /** Six x's (or X's) in a row, or ten of one letter or digit: `/x{6,}|X{6,}|([A-Za-z0-9])\1{9,}/` in one pass, without a regex tried at every character. */
 export function holdsLongRun(v: string): boolean {
   let run = 0;
+  let previous = -1;
   for (let i = 0; i < v.length; i++) {
     const c = v.charCodeAt(i);
-    run = i > 0 && c === v.charCodeAt(i - 1) ? run + 1 : 1;
+    run = c === previous ? run + 1 : 1;
+    previous = c;
     if (run >= 6 && (c === 120 || c === 88)) return true;
     if (run >= 10 && ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122))) return true;
   }
