@@ -24,9 +24,10 @@ const PAIR_WINDOW = 300;
 
 function pairedName(text: string, valueKeyAt: number): string | undefined {
   const window = text.slice(Math.max(0, valueKeyAt - PAIR_WINDOW), valueKeyAt);
-  const previousObjectEnd = window.lastIndexOf('}');
+  // Only a pair after the last `}` counts; no match of PAIR_NAME holds a `}`, so the search starts past it.
+  PAIR_NAME.lastIndex = window.lastIndexOf('}') + 1;
   let name: string | undefined;
-  for (const m of window.matchAll(PAIR_NAME)) if (m.index > previousObjectEnd) name = m[1];
+  for (let m = PAIR_NAME.exec(window); m !== null; m = PAIR_NAME.exec(window)) name = m[1];
   return name ?? PARENT_KEY.exec(window)?.[1];
 }
 

@@ -123,6 +123,10 @@ const TYPE_EXPRESSION = new RegExp(`^(?:${TYPE_NAMES})(?:[ \\t]*[|&][ \\t]*(?:${
 const TYPE_ANNOTATION = /^(?:str|string|int|bytes|bool|Optional\[|SecretStr|String|number)\b/;
 const PLACEHOLDER_WORD =
   /^(?:true|false|null|nil|none|undefined|yes|no|on|off|redacted|hidden|masked|protected|secret|password|token|changeme|required|optional|empty|unset|sensitive|n\/a|tbd|todo)$/i;
+/** The longest word PLACEHOLDER_WORD matches (`undefined`, `protected`, `sensitive`). */
+const LONGEST_PLACEHOLDER_WORD = 9;
+/** The first letters, folded, of the types TYPE_EXPRESSION and TYPE_ANNOTATION start with. */
+const TYPE_FIRST_LETTERS = new Set([...'sniubfao'].map((c) => c.charCodeAt(0)));
 /** Placeholder shapes anchored at the value's start, tried only where its first character (folded) can begin one: y m s t i e p x . … */
 const PLACEHOLDER_START = /^(?:your|my|some|the|insert|enter|put)[-_ ]|^x{4,}$|^\.{3}$|^…$/i;
 const PLACEHOLDER_START_FIRST = new Set([...'ymstiepx.…'].map((c) => c.charCodeAt(0)));
@@ -187,7 +191,7 @@ function startsLikePlaceholder(v: string): boolean {
   const letter = lower || (c >= 65 && c <= 90);
   // A setting (`token_ttl: 3600`, `1_000`, `0.5`); six digits or more may be a PIN or a password.
   if ((digit || c === 45) && /^-?\d[\d_]{0,4}$|^-?\d+\.\d+$/.test(v)) return true;
-  if (letter && (PLACEHOLDER_WORD.test(v) || TYPE_EXPRESSION.test(v) || TYPE_ANNOTATION.test(v))) return true;
+  if (letter && ((v.length <= LONGEST_PLACEHOLDER_WORD && PLACEHOLDER_WORD.test(v)) || (TYPE_FIRST_LETTERS.has(c | 0x20) && (TYPE_EXPRESSION.test(v) || TYPE_ANNOTATION.test(v))))) return true;
   // References: $VAR, ${VAR}, $(cmd), {{ tmpl }}, %VAR%, %(name)s, #{ruby}, <%= erb %>, ${{ secrets.X }}
   if ((c === 36 || c === 123 || c === 35 || c === 60) && (/^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/.test(v) || /^(?:\$\(|\$\{|\{\{|#\{|<%)/.test(v))) return true;
   if (c === 37 && /^%[A-Za-z_][A-Za-z0-9_]*%$|^%(?:\([A-Za-z_][A-Za-z0-9_]*\))?[sdr]$/.test(v)) return true;
@@ -231,6 +235,8 @@ export function looksLikeCode(value: string, bareIdentifierIsCode: boolean): boo
   // A variable: short (minified) or letters with at most a digit or two at the end. A random
   // token has digits inside.
   if (bareIdentifierIsCode && /^(?:[A-Za-z_$][\w$]{0,2}|[A-Za-z_$][A-Za-z_$]{0,40}\d{0,2})[;,]?$/.test(v)) return true;
+  // Both shapes below hold a member access, a call, an index or a literal's brace.
+  if (!/[.([{]/.test(v)) return false;
   if (CALL_OR_INDEX.test(v)) return true;
   return CODE_EXPRESSION.test(v) && /[.([]/.test(v);
 }
