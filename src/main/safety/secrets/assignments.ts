@@ -140,7 +140,7 @@ function valueAfter(text: string, at: number, lineEnd: number, startsLine: boole
     // `KEY=<your token>`: a placeholder with a blank in it.
     if (op === '=' && !blanks && ch !== '<') return stickyMatch(RUN_VALUE, text, at);
     const rest = stickyMatch(REST_VALUE, text, at)?.slice(0, lineEnd - at);
-    return rest?.replace(/[ \t]+#.*$/, '').trimEnd() || undefined;
+    return (rest?.includes('#') ? rest.replace(/[ \t]+#.*$/, '') : rest)?.trimEnd() || undefined;
   }
   // Code with blanks around `=` counts only with a quoted value: `password = input` is not a secret.
   if (op === '=' && blanks) return undefined;
@@ -363,7 +363,7 @@ export function scanAssignments(text: string, operators: KeywordHits): Replaceme
       raw = valueAfter(text, valueStart, lineEnd, startsLine, op, spaced);
       reads.read(valueStart, lastRead.matchedUntil, lastRead.examined);
       // `token: |` (YAML): the value is the more indented lines below.
-      if (startsLine && raw !== undefined && /^[|>][-+]?\d?$/.test(raw)) {
+      if (startsLine && raw !== undefined && (raw.charCodeAt(0) === 124 || raw.charCodeAt(0) === 62) && /^[|>][-+]?\d?$/.test(raw)) {
         const block = blockBelow(text, lineEnd, nameStart - (nearLineStart >= 0 ? nearLineStart : lineStartOf(text, nameStart)));
         const firstLineEnd = block ? text.indexOf('\n', block[0]) : -1;
         const firstLine = block ? text.slice(block[0], firstLineEnd === -1 || firstLineEnd > block[1] ? block[1] : firstLineEnd).trim() : '';
