@@ -132,6 +132,8 @@ const PLACEHOLDER_START = /^(?:your|my|some|the|insert|enter|put)[-_ ]|^x{4,}$|^
 const PLACEHOLDER_START_FIRST = new Set([...'ymstiepx.…'].map((c) => c.charCodeAt(0)));
 /** A placeholder word anywhere in the value, as a word of its own; tried only when the value holds every letter of one of them. */
 const PLACEHOLDER_WORD_INSIDE = /(?:^|[-_ <])(?:here|example|placeholder|changeme|replace[-_]?me|dummy|fake)(?:$|[-_ >])/i;
+/** Their first letters: a word at the value's start needs no character before it. */
+const PLACEHOLDER_WORD_FIRST = new Set([...'hepcrdf'].map((c) => c.charCodeAt(0)));
 const PLACEHOLDER_WORD_LETTERS = letterSetsOf(['here', 'example', 'placeholder', 'changeme', 'replaceme', 'dummy', 'fake']);
 
 /** Values that are not secrets even under a secret name: placeholders, references, types, masks. */
@@ -147,12 +149,14 @@ export function isPlaceholderValue(value: string): boolean {
   let previous = -1;
   let angle = false;
   let dot = false;
+  let wordBoundary = false; // a character that may stand before a placeholder word inside the value: - _ blank <
   for (let i = 0; i < v.length; i++) {
     const c = v.charCodeAt(i);
     const folded = c | 0x20;
     if (folded >= 97 && folded <= 122) letters |= 1 << (folded - 97);
-    else if (c === 60) angle = true;
+    else if (c === 60) angle = wordBoundary = true;
     else if (c === 46) dot = true;
+    else if (c === 45 || c === 95 || c === 32) wordBoundary = true;
     run = c === previous ? run + 1 : 1;
     previous = c;
     // One character repeated (`aaaaaaaa`), or a token format filled with one (`ghp_xxxx…`, `hf_aaaa…`): a random value never has ten alike in a row (holdsLongRun).
@@ -161,7 +165,7 @@ export function isPlaceholderValue(value: string): boolean {
   }
   if (startsLikePlaceholder(v, dot)) return true;
   if (PLACEHOLDER_START_FIRST.has(v.charCodeAt(0) | 0x20) && PLACEHOLDER_START.test(v)) return true;
-  if (mayHoldOneOf(letters, PLACEHOLDER_WORD_LETTERS) && PLACEHOLDER_WORD_INSIDE.test(v)) return true;
+  if ((wordBoundary || PLACEHOLDER_WORD_FIRST.has(v.charCodeAt(0) | 0x20)) && mayHoldOneOf(letters, PLACEHOLDER_WORD_LETTERS) && PLACEHOLDER_WORD_INSIDE.test(v)) return true;
   // Cut short or with a hole to fill: `ntn_...`, `sk-…`, `sntrys_<your token>`.
   if (v.endsWith('...') || v.endsWith('…') || (angle && /<[^<>\s]*(?:[ _-][^<>]*)?>|<(?:your|my|insert|enter|the)\b/i.test(v))) return true;
   // One character repeated with separators (`0000-0000`, `x.x.x.x.x.x`): its second character is the first or a separator.
