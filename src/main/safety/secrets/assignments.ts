@@ -13,6 +13,7 @@ import { redacted, type Replacement } from './redaction';
 import { holdsOrdinaryValue, nameSecrecy, secretKindForName, type NameSecrecy } from './secretNames';
 import type { KeywordHits, Locator } from './keywordScan';
 import { letterBits, letterSetsOf, mayHoldOneOf } from './letterSets';
+import { nameThenOperator } from './nameBeforeOperator';
 import { LineEnds, lineStartOf, lineStartWithin } from './textSearch';
 import { acceptsSecretValue, splitQuotes } from './valueJudgement';
 import { ValueReads } from './valueReads';
@@ -90,14 +91,7 @@ function judge(text: string, nameAt: number, info: NameInfo, inner: string, lite
   return undefined;
 }
 
-// An operator with a name before it (maybe quoted, as in JSON; maybe a PHP `$name`; maybe a
-// compound `?=` `+=` `.=` `||=` of Makefiles, PHP and Ruby), checked at one operator.
-const NAME_THEN_OPERATOR = /[:=](?<=(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_.-]{0,80}["']?[ \t]*(?:[?+.]|\|\|)?[:=])/y;
 const MAX_NAME = 81;
-function nameThenOperator(text: string, at: number): boolean {
-  NAME_THEN_OPERATOR.lastIndex = at;
-  return NAME_THEN_OPERATOR.test(text);
-}
 /** What may stand before a name that starts a line: indentation, a list bullet, `export`, `set -x`'s `+`. */
 const LINE_START_PREFIX = /^[ \t]*(?:[-+*>][ \t]+)?(?:(?:export|declare[ \t]+-x|setenv|set|readonly|local)[ \t]+)?:?$/;
 /** The longest value read (a bounded search, so that no read costs more). */
@@ -191,6 +185,8 @@ function nameStartBefore(text: string, end: number): number {
 
 /** Types written between a name and its `=`: Go `var apiToken string = "…"`, Kotlin `val apiKey: String = "…"`, Python `password: str = "…"`. */
 const TYPE_WORDS = new Set(['string', 'String', 'str', 'byte', 'bytes', 'SecretStr', 'CharSequence', 'text']);
+/** The keywords that find them, matched in any case: `str` finds `string` and `String` (the same place), `secret` finds `SecretStr`, `byte` finds `bytes`. */
+const TYPE_KEYWORDS = ['str', 'byte', 'CharSequence', 'text'];
 /** Their first characters, checked before a name is cut out of the text (most names are not types). */
 const TYPE_FIRST = new Set([...TYPE_WORDS].map((w) => w.charCodeAt(0)));
 
@@ -237,7 +233,7 @@ function blockBelow(text: string, lineEnd: number, indent: number): [number, num
  * type words written between a name and its `=`. The operators a long token follows are
  * found from the pass's token runs.
  */
-export const ASSIGNMENT_KEYWORDS: readonly string[] = ['pass', 'pwd', 'secret', 'token', 'cred', 'key', 'auth', 'salt', 'value', 'content', ...TYPE_WORDS];
+export const ASSIGNMENT_KEYWORDS: readonly string[] = ['pass', 'pwd', 'secret', 'token', 'cred', 'key', 'auth', 'salt', 'value', 'content', ...TYPE_KEYWORDS];
 
 const isBlank = (c: number): boolean => c === 32 || c === 9;
 /** What follows a variable passed on in code: `f(password=pw,` `(pw)` `[pw]` `pw;` (after `=`) … */

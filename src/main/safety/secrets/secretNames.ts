@@ -136,26 +136,28 @@ const PLACEHOLDER_WORD_INSIDE = /(?:^|[-_ <])(?:here|example|placeholder|changem
 const PLACEHOLDER_WORD_FIRST = new Set([...'hepcrdf'].map((c) => c.charCodeAt(0)));
 const PLACEHOLDER_WORD_LETTERS = letterSetsOf(['here', 'example', 'placeholder', 'changeme', 'replaceme', 'dummy', 'fake']);
 
+/** A printable ASCII character other than a blank: nothing `trim` would take off. */
+const isPrintableAscii = (c: number): boolean => c > 32 && c < 127;
+
 /** Values that are not secrets even under a secret name: placeholders, references, types, masks. */
 export function isPlaceholderValue(value: string): boolean {
-  const trimmed = value.trim();
+  const trimmed = isPrintableAscii(value.charCodeAt(0)) && isPrintableAscii(value.charCodeAt(value.length - 1)) ? value : value.trim();
   const last = trimmed.charCodeAt(trimmed.length - 1);
   const v = last === 59 || last === 44 ? trimmed.replace(/(?<=\w)[;,]$/, '') : trimmed; // a trailing `;` or `,` after a word
   if (v.length < 3) return true; // `token = "<"`: nothing worth hiding
   if (v.startsWith(REDACTED_PREFIX)) return true;
+  if (startsLikePlaceholder(v)) return true;
   // One pass over the value decides the tests below that would each read all of it.
   let letters = 0;
   let run = 0;
   let previous = -1;
   let angle = false;
-  let dot = false;
   let wordBoundary = false; // a character that may stand before a placeholder word inside the value: - _ blank <
   for (let i = 0; i < v.length; i++) {
     const c = v.charCodeAt(i);
     const folded = c | 0x20;
     if (folded >= 97 && folded <= 122) letters |= 1 << (folded - 97);
     else if (c === 60) angle = wordBoundary = true;
-    else if (c === 46) dot = true;
     else if (c === 45 || c === 95 || c === 32) wordBoundary = true;
     run = c === previous ? run + 1 : 1;
     previous = c;
@@ -163,7 +165,6 @@ export function isPlaceholderValue(value: string): boolean {
     if (run >= 6 && (c === 120 || c === 88)) return true;
     if (run >= 10 && ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122))) return true;
   }
-  if (startsLikePlaceholder(v, dot)) return true;
   if (PLACEHOLDER_START_FIRST.has(v.charCodeAt(0) | 0x20) && PLACEHOLDER_START.test(v)) return true;
   if ((wordBoundary || PLACEHOLDER_WORD_FIRST.has(v.charCodeAt(0) | 0x20)) && mayHoldOneOf(letters, PLACEHOLDER_WORD_LETTERS) && PLACEHOLDER_WORD_INSIDE.test(v)) return true;
   // Cut short or with a hole to fill: `ntn_...`, `sk-…`, `sntrys_<your token>`.
@@ -191,9 +192,9 @@ export function holdsLongRun(v: string): boolean {
 /**
  * The placeholder shapes anchored at the value's start, each tried only when the value's first
  * character can begin it (most values are checked against a few of them, not all), and a
- * version only when the value holds a `.` (`holdsDot`).
+ * version only when the value holds a `.`.
  */
-function startsLikePlaceholder(v: string, holdsDot: boolean): boolean {
+function startsLikePlaceholder(v: string): boolean {
   const c = v.charCodeAt(0);
   const digit = c >= 48 && c <= 57;
   const lower = c >= 97 && c <= 122;
@@ -205,11 +206,11 @@ function startsLikePlaceholder(v: string, holdsDot: boolean): boolean {
   if ((c === 36 || c === 123 || c === 35 || c === 60) && (/^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/.test(v) || /^(?:\$\(|\$\{|\{\{|#\{|<%)/.test(v))) return true;
   if (c === 37 && /^%[A-Za-z_][A-Za-z0-9_]*%$|^%(?:\([A-Za-z_][A-Za-z0-9_]*\))?[sdr]$/.test(v)) return true;
   // A version range (`"jsonwebtoken": "^9.0.2"`), not a password.
-  if (holdsDot && (digit || c === 94 || c === 126 || c === 60 || c === 62 || c === 61 || c === 118) && /^(?:[\^~]|[<>]=?|=)?v?\d+(?:\.(?:\d+|x|\*)){1,3}(?:-[0-9A-Za-z.]+)?$/.test(v)) return true;
+  if ((digit || c === 94 || c === 126 || c === 60 || c === 62 || c === 61 || c === 118) && v.includes('.') && /^(?:[\^~]|[<>]=?|=)?v?\d+(?:\.(?:\d+|x|\*)){1,3}(?:-[0-9A-Za-z.]+)?$/.test(v)) return true;
   // <your token>, <set to the key 'password' in secret 'db'>, (sensitive value), [hidden]; a JSX or template expression (value={value}).
   if ((c === 60 && /^<[^<>]*>/.test(v)) || (c === 40 && /^\([^()]*\)$/.test(v)) || (c === 91 && /^\[[^[\]]*\]$/.test(v)) || (c === 123 && /^\{[^{}]*\}$/.test(v))) return true;
   // A package and its version (`io.jsonwebtoken:jjwt-jackson-0.11.2`, `jsonwebtoken@9.0.2`), or a prefix alone (`sntrys_`).
-  if (lower && ((holdsDot && /^[a-z][a-z0-9_.:-]*[-:@]v?\d+\.\d+(?:\.\d+)*(?:[-.][A-Za-z0-9]+)?(?::[a-z]+)?$/.test(v)) || (v.length <= 9 && /^[a-z]{2,8}[_-]$/.test(v)))) return true;
+  if (lower && ((v.includes('.') && /^[a-z][a-z0-9_.:-]*[-:@]v?\d+\.\d+(?:\.\d+)*(?:[-.][A-Za-z0-9]+)?(?::[a-z]+)?$/.test(v)) || (v.length <= 9 && /^[a-z]{2,8}[_-]$/.test(v)))) return true;
   // x's with separators (`xxxx-xxxx`); masks: ****, xxxx, ••••, ****************ABCD
   if ((c === 120 || c === 88) && /^[xX]{3,}(?:[-_.][xX]{3,})+$/.test(v)) return true;
   if ((c === 42 || c === 120 || c === 88 || c === 0x2022 || c === 46) && /^[*x•.]+$/i.test(v)) return true;
