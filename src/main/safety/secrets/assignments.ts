@@ -14,7 +14,7 @@ import { holdsOrdinaryValue, nameSecrecy, secretKindForName, type NameSecrecy } 
 import type { KeywordHits, Locator } from './keywordScan';
 import { letterBits, letterSetsOf, mayHoldOneOf } from './letterSets';
 import { nameThenOperator } from './nameBeforeOperator';
-import { LineEnds, lineStartOf, lineStartWithin } from './textSearch';
+import { LineEnds, blockBelow, lineStartOf, lineStartWithin } from './textSearch';
 import { acceptsSecretValue, splitQuotes } from './valueJudgement';
 import { ValueReads } from './valueReads';
 
@@ -206,27 +206,6 @@ function nameBeforeType(text: string, typeStart: number): [number, number] | und
   return start < k ? [start, k] : undefined;
 }
 
-/** The lines below `lineEnd` indented more than `indent` (a YAML block scalar's body), as [first character, end of the last line], or undefined. */
-function blockBelow(text: string, lineEnd: number, indent: number): [number, number] | undefined {
-  let at = lineEnd + 1;
-  let first = -1;
-  let last = -1;
-  for (let n = 0; n < 200 && at < text.length; n++) {
-    let end = text.indexOf('\n', at);
-    if (end === -1) end = text.length;
-    let lead = at;
-    while (lead < end && (text.charCodeAt(lead) === 32 || text.charCodeAt(lead) === 9)) lead++;
-    const blank = lead === end || (lead === end - 1 && text[lead] === '\r');
-    if (!blank && lead - at <= indent) break;
-    if (!blank) {
-      if (first === -1) first = lead;
-      last = text[end - 1] === '\r' ? end - 1 : end;
-    }
-    at = end + 1;
-  }
-  return first === -1 ? undefined : [first, last];
-}
-
 /**
  * What the keyword pass finds for this scan: the words a secret's name holds (pass, pwd,
  * secret, token, cred, key, auth, salt) or that name their pair (value, content), and the
@@ -265,6 +244,16 @@ function operatorAt(text: string, nameEnd: number): number {
 }
 
 /**
+ * `auth` with a letter or digit after it (`Author:`, `Authorization:`, `oauth2`): no name is
+ * secret for this `auth` (only the word `auth` alone is; `authToken`, `AUTH_KEY` are for the
+ * other keyword they hold, which finds the same operator), and a long token after the operator
+ * is found from the token: the operator needs no look from here. Most `auth` in output is one of these.
+ */
+function continuedAuth(text: string, start: number, end: number): boolean {
+  return end - start === 4 && (text.charCodeAt(start) | 32) === 97 && (text.charCodeAt(start + 1) | 32) === 117 && isAlnum(text.charCodeAt(end));
+}
+
+/**
  * The operators worth a look: those after a name holding one of the keywords (or a type word),
  * and the `:` and `=` that a long token follows (after an optional `=` or `>` of `:=` and `=>`,
  * blanks and a quote: found back from the token). Every other `:` and `=` in output (`12:30`,
@@ -272,6 +261,7 @@ function operatorAt(text: string, nameEnd: number): number {
  */
 export const ASSIGNMENT_OPERATORS: Locator = {
   atKeyword: (text, start, end, place) => {
+    if (continuedAuth(text, start, end)) return;
     const op = operatorAt(text, nameRestEnd(text, start, end));
     if (op >= 0) place(op);
   },
