@@ -244,14 +244,24 @@ function operatorAt(text: string, nameEnd: number): number {
 }
 
 /**
- * `auth` with a letter or digit after it (`Author:`, `Authorization:`, `oauth2`): no name is
- * secret for this `auth` (only the word `auth` alone is; `authToken`, `AUTH_KEY` are for the
- * other keyword they hold, which finds the same operator), and a long token after the operator
- * is found from the token: the operator needs no look from here. Most `auth` in output is one of these.
+ * Keyword hits that place no operator, because what the operator would be looked at for is found
+ * otherwise: a name secret for another keyword it holds is found from that keyword (the same
+ * operator: a name is at most MAX_NAME long), and a long token after an operator from the token.
+ * - `auth` with a letter or digit after it (`Author:`, `Authorization:`, `oauth2`): only the
+ *   word `auth` alone makes a name secret.
+ * - A type word's keyword (`str`, `byte`, `text`, `CharSequence`) inside a longer word
+ *   (`upstream`, `context`, `megabytes`): it finds the `=` after a type (`apiToken string = …`),
+ *   and a type word starts its name (`SecretStr` is found from `secret`).
+ * Most of these keywords in output are such hits.
  */
-function continuedAuth(text: string, start: number, end: number): boolean {
-  return end - start === 4 && (text.charCodeAt(start) | 32) === 97 && (text.charCodeAt(start + 1) | 32) === 117 && isAlnum(text.charCodeAt(end));
+function placesNoOperator(text: string, start: number, end: number): boolean {
+  const length = end - start;
+  const first = text.charCodeAt(start) | 0x20;
+  if ((length === 3 && first === 115) || (length === 4 && (first === 98 || first === 116)) || length === 12) return start > 0 && continuesWord(text.charCodeAt(start - 1));
+  return length === 4 && first === 97 && isAlnum(text.charCodeAt(end));
 }
+/** Characters before which no name starts (a `$` may stand before one). */
+const continuesWord = (c: number): boolean => isAlnum(c) || c === 95 || c === 46;
 
 /**
  * The operators worth a look: those after a name holding one of the keywords (or a type word),
@@ -261,7 +271,7 @@ function continuedAuth(text: string, start: number, end: number): boolean {
  */
 export const ASSIGNMENT_OPERATORS: Locator = {
   atKeyword: (text, start, end, place) => {
-    if (continuedAuth(text, start, end)) return;
+    if (placesNoOperator(text, start, end)) return;
     const op = operatorAt(text, nameRestEnd(text, start, end));
     if (op >= 0) place(op);
   },
