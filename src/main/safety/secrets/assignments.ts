@@ -353,7 +353,7 @@ export function scanAssignments(text: string, operators: KeywordHits): Replaceme
       const makeStyle = (compound || op === ':=') && op !== '=>' && info.makeStyle;
       // The name's line (the operator's: no line break between them) starts at most 40 characters before it, after a prefix such as `export `.
       const nearLineStart = lineStartWithin(text, nameStart, 40);
-      const startsLine = keyQuote === '' && ((nearLineStart >= 0 && LINE_START_PREFIX.test(text.slice(nearLineStart, nameStart))) || makeStyle);
+      const startsLine = keyQuote === '' && (nearLineStart === nameStart || (nearLineStart >= 0 && LINE_START_PREFIX.test(text.slice(nearLineStart, nameStart))) || makeStyle);
       // Only a value starting a line is read to the line's end.
       const lineEnd = startsLine ? lineEnds.at(at) : text.length;
       raw = valueAfter(text, valueStart, lineEnd, startsLine, op, spaced);
@@ -375,6 +375,8 @@ export function scanAssignments(text: string, operators: KeywordHits): Replaceme
     if (!raw) continue;
     const { quote, inner } = splitQuotes(raw);
     if (keyQuote !== '' && quote === '') continue; // a quoted key takes a quoted value: `case"TOKEN":return` is code
+    // Under 3 characters (`{password:e}` in minified code, `PIN: 1`) nothing is redacted, whatever the name: a placeholder, and no random token.
+    if (inner.length < 3) continue;
     const end = valueStart + raw.length;
     // Where code would put a variable: `f(password=pw,`, `{password:e}`, `password = input`. Not
     // after an environment-style name: `DB_PASSWORD=hunter2,` is a value.
