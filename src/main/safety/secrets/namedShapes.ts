@@ -8,6 +8,7 @@
 import { redacted, type PatternDetector, type Replacement } from './redaction';
 import { isPlaceholderValue } from './secretNames';
 import { letterBits, letterSetsOf, mayHoldOneOf } from './letterSets';
+import { LineTracker } from './textSearch';
 import type { KeywordHits } from './keywordScan';
 import { redactNamed } from './valueJudgement';
 
@@ -66,21 +67,17 @@ const afterBlanks = (text: string, at: number): number => {
 /** .netrc: `machine host login user password secret`, or `password secret` on a line of its own. */
 export function scanNetrc(text: string, passw: KeywordHits): Replacement[] {
   const out: Replacement[] = [];
-  let previous = -1;
+  const line = new LineTracker(text);
+  let lastLine = -1;
   for (const at of passw.starts) {
-    // The start of the hit's line, looked for back to the hit before at most (with no line break
-    // since, it is that hit's line, looked at then) and MAX_NETRC_PREFIX characters (further, a
-    // line too long to look at): no character is read twice.
-    const stop = Math.max(previous + 1, at - MAX_NETRC_PREFIX);
-    previous = at;
-    let lineStart = at;
-    while (lineStart > stop && text.charCodeAt(lineStart - 1) !== 10) lineStart--;
-    if (lineStart > 0 && text.charCodeAt(lineStart - 1) !== 10) continue;
-    if (!NETRC_FIRST_LETTERS.has(text.charCodeAt(afterBlanks(text, lineStart)))) continue;
-    NETRC_LINE.lastIndex = lineStart;
+    line.moveTo(at);
+    if (line.start === lastLine || at - line.start > MAX_NETRC_PREFIX) continue;
+    lastLine = line.start;
+    if (!NETRC_FIRST_LETTERS.has(text.charCodeAt(afterBlanks(text, line.start)))) continue;
+    NETRC_LINE.lastIndex = line.start;
     const m = NETRC_LINE.exec(text);
     if (!m || isPlaceholderValue(m[2] ?? '')) continue;
-    out.push({ start: lineStart, end: lineStart + m[0].length, text: `${m[1] ?? ''}${redacted('password')}`, kind: 'password' });
+    out.push({ start: line.start, end: line.start + m[0].length, text: `${m[1] ?? ''}${redacted('password')}`, kind: 'password' });
   }
   return out;
 }

@@ -14,6 +14,36 @@ function newlineFrom(text: string, from: number): number {
 }
 
 /**
+ * Follows the line that positions, given in increasing order, fall on. Each move looks back
+ * from the new position to the line's start and forward to its end, never over text an
+ * earlier move looked at, so following a whole text costs one walk over it at most.
+ */
+export class LineTracker {
+  /** Start of the current line. */
+  start = 0;
+  /** The line break ending the current line, or -1 when it is the last line. */
+  end: number;
+
+  constructor(private readonly text: string) {
+    this.end = newlineFrom(text, 0);
+  }
+
+  /** Moves to the line holding `at` (never backwards). */
+  moveTo(at: number): void {
+    if (this.end === -1 || at <= this.end) return;
+    let start = at;
+    while (start > this.end + 1 && this.text.charCodeAt(start - 1) !== 10) start--;
+    this.start = start;
+    this.end = newlineFrom(this.text, at);
+  }
+
+  /** The end of the current line: its line break or the end of the text. */
+  get lineEnd(): number {
+    return this.end === -1 ? this.text.length : this.end;
+  }
+}
+
+/**
  * The ends of the lines that positions, given in increasing order, fall on, each found forward
  * from the first position past the line found last: following a whole text costs one walk over
  * it at most, and no line is walked back over to find its start (see lineStartWithin).
