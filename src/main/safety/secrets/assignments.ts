@@ -247,8 +247,9 @@ function operatorAt(text: string, nameEnd: number): number {
  * Keyword hits that place no operator, because what the operator would be looked at for is found
  * otherwise: a name secret for another keyword it holds is found from that keyword (the same
  * operator: a name is at most MAX_NAME long), and a long token after an operator from the token.
- * - `auth` with a letter or digit after it (`Author:`, `Authorization:`, `oauth2`): only the
- *   word `auth` alone makes a name secret.
+ * - `auth` with a letter or digit after it in the same word (`Author:`, `Authorization:`,
+ *   `oauth2`, `AUTHOR`): of the words that hold it only `auth` and `masterauth` make a name
+ *   secret, and they end there (`masterauthToken` splits after `auth`: that one places one).
  * - A type word's keyword (`str`, `byte`, `text`, `CharSequence`) inside a longer word
  *   (`upstream`, `context`, `megabytes`): it finds the `=` after a type (`apiToken string = …`),
  *   and a type word starts its name (`SecretStr` is found from `secret`).
@@ -258,7 +259,10 @@ function placesNoOperator(text: string, start: number, end: number): boolean {
   const length = end - start;
   const first = text.charCodeAt(start) | 0x20;
   if ((length === 3 && first === 115) || (length === 4 && (first === 98 || first === 116)) || length === 12) return start > 0 && continuesWord(text.charCodeAt(start - 1));
-  return length === 4 && first === 97 && isAlnum(text.charCodeAt(end));
+  if (length !== 4 || first !== 97) return false;
+  const after = text.charCodeAt(end);
+  const camelBoundary = text.charCodeAt(end - 1) === 104 && after >= 65 && after <= 90; // `h` then a capital: a new word
+  return isAlnum(after) && !camelBoundary;
 }
 /** Characters before which no name starts (a `$` may stand before one). */
 const continuesWord = (c: number): boolean => isAlnum(c) || c === 95 || c === 46;
