@@ -13,7 +13,8 @@ import { redacted, type Replacement } from './redaction';
 import { holdsOrdinaryValue, nameSecrecy, secretKindForName, type NameSecrecy } from './secretNames';
 import type { KeywordHits, Locator } from './keywordScan';
 import { letterBits, letterSetsOf, mayHoldOneOf } from './letterSets';
-import { LineEnds, lineStartOf, lineStartWithin } from './textSearch';
+import { nameThenOperator } from './nameBeforeOperator';
+import { LineEnds, blockBelow, lineStartOf, lineStartWithin } from './textSearch';
 import { acceptsSecretValue, splitQuotes } from './valueJudgement';
 import { ValueReads } from './valueReads';
 
@@ -24,9 +25,10 @@ const PAIR_WINDOW = 300;
 
 function pairedName(text: string, valueKeyAt: number): string | undefined {
   const window = text.slice(Math.max(0, valueKeyAt - PAIR_WINDOW), valueKeyAt);
-  const previousObjectEnd = window.lastIndexOf('}');
+  // Only a pair after the last `}` counts; no match of PAIR_NAME holds a `}`, so the search starts past it.
+  PAIR_NAME.lastIndex = window.lastIndexOf('}') + 1;
   let name: string | undefined;
-  for (const m of window.matchAll(PAIR_NAME)) if (m.index > previousObjectEnd) name = m[1];
+  for (let m = PAIR_NAME.exec(window); m !== null; m = PAIR_NAME.exec(window)) name = m[1];
   return name ?? PARENT_KEY.exec(window)?.[1];
 }
 
@@ -89,14 +91,7 @@ function judge(text: string, nameAt: number, info: NameInfo, inner: string, lite
   return undefined;
 }
 
-// An operator with a name before it (maybe quoted, as in JSON; maybe a PHP `$name`; maybe a
-// compound `?=` `+=` `.=` `||=` of Makefiles, PHP and Ruby), checked at one operator.
-const NAME_THEN_OPERATOR = /[:=](?<=(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_.-]{0,80}["']?[ \t]*(?:[?+.]|\|\|)?[:=])/y;
 const MAX_NAME = 81;
-function nameThenOperator(text: string, at: number): boolean {
-  NAME_THEN_OPERATOR.lastIndex = at;
-  return NAME_THEN_OPERATOR.test(text);
-}
 /** What may stand before a name that starts a line: indentation, a list bullet, `export`, `set -x`'s `+`. */
 const LINE_START_PREFIX = /^[ \t]*(?:[-+*>][ \t]+)?(?:(?:export|declare[ \t]+-x|setenv|set|readonly|local)[ \t]+)?:?$/;
 /** The longest value read (a bounded search, so that no read costs more). */
@@ -117,7 +112,8 @@ const lastRead = { examined: 0, matchedUntil: 0 };
 /** `failedLooks`: how far the search may look when it fails (a quoted value: to its bound). */
 function stickyMatch(re: RegExp, text: string, at: number, failedLooks = 1): string | undefined {
   re.lastIndex = at;
-  const value = re.exec(text)?.[0];
+  // `test` and a slice: no match array made for every value read.
+  const value = re.test(text) ? text.slice(at, re.lastIndex) : undefined;
   if (value === undefined) {
     lastRead.examined += Math.min(failedLooks, text.length - at);
   } else {
@@ -138,7 +134,7 @@ function valueAfter(text: string, at: number, lineEnd: number, startsLine: boole
     // `KEY=<your token>`: a placeholder with a blank in it.
     if (op === '=' && !blanks && ch !== '<') return stickyMatch(RUN_VALUE, text, at);
     const rest = stickyMatch(REST_VALUE, text, at)?.slice(0, lineEnd - at);
-    return rest?.replace(/[ \t]+#.*$/, '').trimEnd() || undefined;
+    return (rest?.includes('#') ? rest.replace(/[ \t]+#.*$/, '') : rest)?.trimEnd() || undefined;
   }
   // Code with blanks around `=` counts only with a quoted value: `password = input` is not a secret.
   if (op === '=' && blanks) return undefined;
@@ -189,6 +185,8 @@ function nameStartBefore(text: string, end: number): number {
 
 /** Types written between a name and its `=`: Go `var apiToken string = "…"`, Kotlin `val apiKey: String = "…"`, Python `password: str = "…"`. */
 const TYPE_WORDS = new Set(['string', 'String', 'str', 'byte', 'bytes', 'SecretStr', 'CharSequence', 'text']);
+/** The keywords that find them, matched in any case: `str` finds `string` and `String` (the same place), `secret` finds `SecretStr`, `byte` finds `bytes`. */
+const TYPE_KEYWORDS = ['str', 'byte', 'CharSequence', 'text'];
 /** Their first characters, checked before a name is cut out of the text (most names are not types). */
 const TYPE_FIRST = new Set([...TYPE_WORDS].map((w) => w.charCodeAt(0)));
 
@@ -208,34 +206,13 @@ function nameBeforeType(text: string, typeStart: number): [number, number] | und
   return start < k ? [start, k] : undefined;
 }
 
-/** The lines below `lineEnd` indented more than `indent` (a YAML block scalar's body), as [first character, end of the last line], or undefined. */
-function blockBelow(text: string, lineEnd: number, indent: number): [number, number] | undefined {
-  let at = lineEnd + 1;
-  let first = -1;
-  let last = -1;
-  for (let n = 0; n < 200 && at < text.length; n++) {
-    let end = text.indexOf('\n', at);
-    if (end === -1) end = text.length;
-    let lead = at;
-    while (lead < end && (text.charCodeAt(lead) === 32 || text.charCodeAt(lead) === 9)) lead++;
-    const blank = lead === end || (lead === end - 1 && text[lead] === '\r');
-    if (!blank && lead - at <= indent) break;
-    if (!blank) {
-      if (first === -1) first = lead;
-      last = text[end - 1] === '\r' ? end - 1 : end;
-    }
-    at = end + 1;
-  }
-  return first === -1 ? undefined : [first, last];
-}
-
 /**
  * What the keyword pass finds for this scan: the words a secret's name holds (pass, pwd,
  * secret, token, cred, key, auth, salt) or that name their pair (value, content), and the
  * type words written between a name and its `=`. The operators a long token follows are
  * found from the pass's token runs.
  */
-export const ASSIGNMENT_KEYWORDS: readonly string[] = ['pass', 'pwd', 'secret', 'token', 'cred', 'key', 'auth', 'salt', 'value', 'content', ...TYPE_WORDS];
+export const ASSIGNMENT_KEYWORDS: readonly string[] = ['pass', 'pwd', 'secret', 'token', 'cred', 'key', 'auth', 'salt', 'value', 'content', ...TYPE_KEYWORDS];
 
 const isBlank = (c: number): boolean => c === 32 || c === 9;
 /** What follows a variable passed on in code: `f(password=pw,` `(pw)` `[pw]` `pw;` (after `=`) … */
@@ -267,6 +244,30 @@ function operatorAt(text: string, nameEnd: number): number {
 }
 
 /**
+ * Keyword hits that place no operator, because what the operator would be looked at for is found
+ * otherwise: a name secret for another keyword it holds is found from that keyword (the same
+ * operator: a name is at most MAX_NAME long), and a long token after an operator from the token.
+ * - `auth` with a letter or digit after it in the same word (`Author:`, `Authorization:`,
+ *   `oauth2`, `AUTHOR`): of the words that hold it only `auth` and `masterauth` make a name
+ *   secret, and they end there (`masterauthToken` splits after `auth`: that one places one).
+ * - A type word's keyword (`str`, `byte`, `text`, `CharSequence`) inside a longer word
+ *   (`upstream`, `context`, `megabytes`): it finds the `=` after a type (`apiToken string = …`),
+ *   and a type word starts its name (`SecretStr` is found from `secret`).
+ * Most of these keywords in output are such hits.
+ */
+function placesNoOperator(text: string, start: number, end: number): boolean {
+  const length = end - start;
+  const first = text.charCodeAt(start) | 0x20;
+  if ((length === 3 && first === 115) || (length === 4 && (first === 98 || first === 116)) || length === 12) return start > 0 && continuesWord(text.charCodeAt(start - 1));
+  if (length !== 4 || first !== 97) return false;
+  const after = text.charCodeAt(end);
+  const camelBoundary = text.charCodeAt(end - 1) === 104 && after >= 65 && after <= 90; // `h` then a capital: a new word
+  return isAlnum(after) && !camelBoundary;
+}
+/** Characters before which no name starts (a `$` may stand before one). */
+const continuesWord = (c: number): boolean => isAlnum(c) || c === 95 || c === 46;
+
+/**
  * The operators worth a look: those after a name holding one of the keywords (or a type word),
  * and the `:` and `=` that a long token follows (after an optional `=` or `>` of `:=` and `=>`,
  * blanks and a quote: found back from the token). Every other `:` and `=` in output (`12:30`,
@@ -274,6 +275,7 @@ function operatorAt(text: string, nameEnd: number): number {
  */
 export const ASSIGNMENT_OPERATORS: Locator = {
   atKeyword: (text, start, end, place) => {
+    if (placesNoOperator(text, start, end)) return;
     const op = operatorAt(text, nameRestEnd(text, start, end));
     if (op >= 0) place(op);
   },
@@ -355,13 +357,13 @@ export function scanAssignments(text: string, operators: KeywordHits): Replaceme
       const makeStyle = (compound || op === ':=') && op !== '=>' && info.makeStyle;
       // The name's line (the operator's: no line break between them) starts at most 40 characters before it, after a prefix such as `export `.
       const nearLineStart = lineStartWithin(text, nameStart, 40);
-      const startsLine = keyQuote === '' && ((nearLineStart >= 0 && LINE_START_PREFIX.test(text.slice(nearLineStart, nameStart))) || makeStyle);
+      const startsLine = keyQuote === '' && (nearLineStart === nameStart || (nearLineStart >= 0 && LINE_START_PREFIX.test(text.slice(nearLineStart, nameStart))) || makeStyle);
       // Only a value starting a line is read to the line's end.
       const lineEnd = startsLine ? lineEnds.at(at) : text.length;
       raw = valueAfter(text, valueStart, lineEnd, startsLine, op, spaced);
       reads.read(valueStart, lastRead.matchedUntil, lastRead.examined);
       // `token: |` (YAML): the value is the more indented lines below.
-      if (startsLine && raw !== undefined && /^[|>][-+]?\d?$/.test(raw)) {
+      if (startsLine && raw !== undefined && (raw.charCodeAt(0) === 124 || raw.charCodeAt(0) === 62) && /^[|>][-+]?\d?$/.test(raw)) {
         const block = blockBelow(text, lineEnd, nameStart - (nearLineStart >= 0 ? nearLineStart : lineStartOf(text, nameStart)));
         const firstLineEnd = block ? text.indexOf('\n', block[0]) : -1;
         const firstLine = block ? text.slice(block[0], firstLineEnd === -1 || firstLineEnd > block[1] ? block[1] : firstLineEnd).trim() : '';
@@ -377,6 +379,8 @@ export function scanAssignments(text: string, operators: KeywordHits): Replaceme
     if (!raw) continue;
     const { quote, inner } = splitQuotes(raw);
     if (keyQuote !== '' && quote === '') continue; // a quoted key takes a quoted value: `case"TOKEN":return` is code
+    // Under 3 characters (`{password:e}` in minified code, `PIN: 1`) nothing is redacted, whatever the name: a placeholder, and no random token.
+    if (inner.length < 3) continue;
     const end = valueStart + raw.length;
     // Where code would put a variable: `f(password=pw,`, `{password:e}`, `password = input`. Not
     // after an environment-style name: `DB_PASSWORD=hunter2,` is a value.

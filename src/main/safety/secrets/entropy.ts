@@ -1,7 +1,36 @@
 /** Does a value look random? For values whose name does not say they are secret. */
 
+/** Counts of ASCII characters, kept between calls (each call sets back the ones it counted). */
+const asciiCounts = new Int32Array(128);
+/** The ASCII characters of a value in order of first appearance: the sum is taken in that order, as over a Map's entries. */
+const asciiOrder = new Int32Array(128);
+
 /** Bits per character of `value`'s own character distribution. */
 export function shannonEntropy(value: string): number {
+  let distinct = 0;
+  let i = 0;
+  for (; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 128) break;
+    if (asciiCounts[c] === 0) asciiOrder[distinct++] = c;
+    asciiCounts[c] = (asciiCounts[c] as number) + 1;
+  }
+  if (i < value.length) {
+    for (let k = 0; k < distinct; k++) asciiCounts[asciiOrder[k] as number] = 0;
+    return entropyOfCharacters(value);
+  }
+  let entropy = 0;
+  for (let k = 0; k < distinct; k++) {
+    const c = asciiOrder[k] as number;
+    const p = (asciiCounts[c] as number) / value.length;
+    asciiCounts[c] = 0;
+    entropy -= p * Math.log2(p);
+  }
+  return entropy;
+}
+
+/** shannonEntropy of any text: by code point, a surrogate pair counting as one character. */
+function entropyOfCharacters(value: string): number {
   const counts = new Map<string, number>();
   let length = 0;
   for (const ch of value) {
@@ -18,9 +47,14 @@ export function shannonEntropy(value: string): number {
 
 /** How often the kind of character (lower, upper, digit, other) changes along the value: about 0.6 per character in random base62, rarely 0.3 in words. */
 function classChanges(value: string): number {
-  const kindOf = (c: string) => (c >= 'a' && c <= 'z' ? 0 : c >= 'A' && c <= 'Z' ? 1 : c >= '0' && c <= '9' ? 2 : 3);
+  const kindOf = (c: number): number => (c >= 97 && c <= 122 ? 0 : c >= 65 && c <= 90 ? 1 : c >= 48 && c <= 57 ? 2 : 3);
   let changes = 0;
-  for (let i = 1; i < value.length; i++) if (kindOf(value[i] as string) !== kindOf(value[i - 1] as string)) changes++;
+  let previous = kindOf(value.charCodeAt(0));
+  for (let i = 1; i < value.length; i++) {
+    const kind = kindOf(value.charCodeAt(i));
+    if (kind !== previous) changes++;
+    previous = kind;
+  }
   return changes;
 }
 
@@ -79,10 +113,10 @@ export function looksHighEntropy(value: string): boolean {
   if (hex || (value.length === 36 && UUID.test(value))) return false;
   if (digits < 2 || upper < 2 || lower < 2) return false;
   if (/^[A-Za-z]+(?:[_-][A-Za-z0-9]+)+$/.test(value) && !/[A-Za-z0-9]{16}/.test(value)) return false; // snake/kebab words
+  // Every test must pass; the cheap ones first.
+  if (shannonEntropy(value) < 0.82 * Math.log2(Math.min(value.length, 64))) return false;
   if (classChanges(value) < 0.3 * value.length || isWords(value)) return false; // sha256WithRSAEncryption, decodeBase64WithBufferFrom
-  if (isEncodedText(value)) return false; // base64 of ordinary data: a JSON cursor, a file name
-  const threshold = 0.82 * Math.log2(Math.min(value.length, 64));
-  return shannonEntropy(value) >= threshold;
+  return !isEncodedText(value); // base64 of ordinary data: a JSON cursor, a file name
 }
 
 /**

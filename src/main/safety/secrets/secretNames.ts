@@ -2,6 +2,7 @@
  * What a name says about its value (`DB_PASSWORD`, `apiKey`, `x-auth-token`, `signing.key`),
  * and which values are not secrets whatever the name: placeholders, references, types, code.
  */
+import { letterSetsOf, mayHoldOneOf } from './letterSets';
 import { REDACTED_PREFIX } from './redaction';
 
 /**
@@ -122,30 +123,66 @@ const TYPE_EXPRESSION = new RegExp(`^(?:${TYPE_NAMES})(?:[ \\t]*[|&][ \\t]*(?:${
 const TYPE_ANNOTATION = /^(?:str|string|int|bytes|bool|Optional\[|SecretStr|String|number)\b/;
 const PLACEHOLDER_WORD =
   /^(?:true|false|null|nil|none|undefined|yes|no|on|off|redacted|hidden|masked|protected|secret|password|token|changeme|required|optional|empty|unset|sensitive|n\/a|tbd|todo)$/i;
-const PLACEHOLDER_TEXT = /^(?:your|my|some|the|insert|enter|put)[-_ ]|(?:^|[-_ <])(?:here|example|placeholder|changeme|replace[-_]?me|dummy|fake)(?:$|[-_ >])|^x{4,}$|^\.{3}$|^…$/i;
+/** The longest word PLACEHOLDER_WORD matches (`undefined`, `protected`, `sensitive`). */
+const LONGEST_PLACEHOLDER_WORD = 9;
+/** The first letters, folded, of the types TYPE_EXPRESSION and TYPE_ANNOTATION start with. */
+const TYPE_FIRST_LETTERS = new Set([...'sniubfao'].map((c) => c.charCodeAt(0)));
+/** Placeholder shapes anchored at the value's start, tried only where its first character (folded) can begin one: y m s t i e p x . … */
+const PLACEHOLDER_START = /^(?:your|my|some|the|insert|enter|put)[-_ ]|^x{4,}$|^\.{3}$|^…$/i;
+const PLACEHOLDER_START_FIRST = new Set([...'ymstiepx.…'].map((c) => c.charCodeAt(0)));
+/** A placeholder word anywhere in the value, as a word of its own; tried only when the value holds every letter of one of them. */
+const PLACEHOLDER_WORD_INSIDE = /(?:^|[-_ <])(?:here|example|placeholder|changeme|replace[-_]?me|dummy|fake)(?:$|[-_ >])/i;
+/** Their first letters: a word at the value's start needs no character before it. */
+const PLACEHOLDER_WORD_FIRST = new Set([...'hepcrdf'].map((c) => c.charCodeAt(0)));
+const PLACEHOLDER_WORD_LETTERS = letterSetsOf(['here', 'example', 'placeholder', 'changeme', 'replaceme', 'dummy', 'fake']);
+
+/** A printable ASCII character other than a blank: nothing `trim` would take off. */
+const isPrintableAscii = (c: number): boolean => c > 32 && c < 127;
 
 /** Values that are not secrets even under a secret name: placeholders, references, types, masks. */
 export function isPlaceholderValue(value: string): boolean {
-  const trimmed = value.trim();
+  const trimmed = isPrintableAscii(value.charCodeAt(0)) && isPrintableAscii(value.charCodeAt(value.length - 1)) ? value : value.trim();
   const last = trimmed.charCodeAt(trimmed.length - 1);
   const v = last === 59 || last === 44 ? trimmed.replace(/(?<=\w)[;,]$/, '') : trimmed; // a trailing `;` or `,` after a word
   if (v.length < 3) return true; // `token = "<"`: nothing worth hiding
   if (v.startsWith(REDACTED_PREFIX)) return true;
   if (startsLikePlaceholder(v)) return true;
-  if (PLACEHOLDER_TEXT.test(v)) return true;
+  // One pass over the value decides the tests below that would each read all of it.
+  let letters = 0;
+  let run = 0;
+  let previous = -1;
+  let angle = false;
+  let wordBoundary = false; // a character that may stand before a placeholder word inside the value: - _ blank <
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    const folded = c | 0x20;
+    if (folded >= 97 && folded <= 122) letters |= 1 << (folded - 97);
+    else if (c === 60) angle = wordBoundary = true;
+    else if (c === 45 || c === 95 || c === 32) wordBoundary = true;
+    run = c === previous ? run + 1 : 1;
+    previous = c;
+    // One character repeated (`aaaaaaaa`), or a token format filled with one (`ghp_xxxx…`, `hf_aaaa…`): a random value never has ten alike in a row (holdsLongRun).
+    if (run >= 6 && (c === 120 || c === 88)) return true;
+    if (run >= 10 && ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122))) return true;
+  }
+  if (PLACEHOLDER_START_FIRST.has(v.charCodeAt(0) | 0x20) && PLACEHOLDER_START.test(v)) return true;
+  if ((wordBoundary || PLACEHOLDER_WORD_FIRST.has(v.charCodeAt(0) | 0x20)) && mayHoldOneOf(letters, PLACEHOLDER_WORD_LETTERS) && PLACEHOLDER_WORD_INSIDE.test(v)) return true;
   // Cut short or with a hole to fill: `ntn_...`, `sk-…`, `sntrys_<your token>`.
-  if (/(?:\.\.\.|…)$/.test(v) || (v.includes('<') && /<[^<>\s]*(?:[ _-][^<>]*)?>|<(?:your|my|insert|enter|the)\b/i.test(v))) return true;
-  // One character repeated (`aaaaaaaa`, `0000-0000`), or a token format filled with one (`ghp_xxxx…`,
-  // `xoxb-xxxx-…`, `hf_aaaa…`): a random value never has ten alike in a row.
-  return holdsLongRun(v) || /^(.)(?:[-_.]?\1){5,}$/.test(v);
+  if (v.endsWith('...') || v.endsWith('…') || (angle && /<[^<>\s]*(?:[ _-][^<>]*)?>|<(?:your|my|insert|enter|the)\b/i.test(v))) return true;
+  // One character repeated with separators (`0000-0000`, `x.x.x.x.x.x`): its second character is the first or a separator.
+  const first = v.charCodeAt(0);
+  const second = v.charCodeAt(1);
+  return (second === first || ((second === 45 || second === 95 || second === 46) && v.charCodeAt(2) === first)) && /^(.)(?:[-_.]?\1){5,}$/.test(v);
 }
 
 /** Six x's (or X's) in a row, or ten of one letter or digit: `/x{6,}|X{6,}|([A-Za-z0-9])\1{9,}/` in one pass, without a regex tried at every character. */
 export function holdsLongRun(v: string): boolean {
   let run = 0;
+  let previous = -1;
   for (let i = 0; i < v.length; i++) {
     const c = v.charCodeAt(i);
-    run = i > 0 && c === v.charCodeAt(i - 1) ? run + 1 : 1;
+    run = c === previous ? run + 1 : 1;
+    previous = c;
     if (run >= 6 && (c === 120 || c === 88)) return true;
     if (run >= 10 && ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122))) return true;
   }
@@ -154,7 +191,8 @@ export function holdsLongRun(v: string): boolean {
 
 /**
  * The placeholder shapes anchored at the value's start, each tried only when the value's first
- * character can begin it (most values are checked against a few of them, not all).
+ * character can begin it (most values are checked against a few of them, not all), and a
+ * version only when the value holds a `.`.
  */
 function startsLikePlaceholder(v: string): boolean {
   const c = v.charCodeAt(0);
@@ -163,16 +201,16 @@ function startsLikePlaceholder(v: string): boolean {
   const letter = lower || (c >= 65 && c <= 90);
   // A setting (`token_ttl: 3600`, `1_000`, `0.5`); six digits or more may be a PIN or a password.
   if ((digit || c === 45) && /^-?\d[\d_]{0,4}$|^-?\d+\.\d+$/.test(v)) return true;
-  if (letter && (PLACEHOLDER_WORD.test(v) || TYPE_EXPRESSION.test(v) || TYPE_ANNOTATION.test(v))) return true;
+  if (letter && ((v.length <= LONGEST_PLACEHOLDER_WORD && PLACEHOLDER_WORD.test(v)) || (TYPE_FIRST_LETTERS.has(c | 0x20) && (TYPE_EXPRESSION.test(v) || TYPE_ANNOTATION.test(v))))) return true;
   // References: $VAR, ${VAR}, $(cmd), {{ tmpl }}, %VAR%, %(name)s, #{ruby}, <%= erb %>, ${{ secrets.X }}
   if ((c === 36 || c === 123 || c === 35 || c === 60) && (/^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/.test(v) || /^(?:\$\(|\$\{|\{\{|#\{|<%)/.test(v))) return true;
   if (c === 37 && /^%[A-Za-z_][A-Za-z0-9_]*%$|^%(?:\([A-Za-z_][A-Za-z0-9_]*\))?[sdr]$/.test(v)) return true;
   // A version range (`"jsonwebtoken": "^9.0.2"`), not a password.
-  if ((digit || c === 94 || c === 126 || c === 60 || c === 62 || c === 61 || c === 118) && /^(?:[\^~]|[<>]=?|=)?v?\d+(?:\.(?:\d+|x|\*)){1,3}(?:-[0-9A-Za-z.]+)?$/.test(v)) return true;
+  if ((digit || c === 94 || c === 126 || c === 60 || c === 62 || c === 61 || c === 118) && v.includes('.') && /^(?:[\^~]|[<>]=?|=)?v?\d+(?:\.(?:\d+|x|\*)){1,3}(?:-[0-9A-Za-z.]+)?$/.test(v)) return true;
   // <your token>, <set to the key 'password' in secret 'db'>, (sensitive value), [hidden]; a JSX or template expression (value={value}).
   if ((c === 60 && /^<[^<>]*>/.test(v)) || (c === 40 && /^\([^()]*\)$/.test(v)) || (c === 91 && /^\[[^[\]]*\]$/.test(v)) || (c === 123 && /^\{[^{}]*\}$/.test(v))) return true;
   // A package and its version (`io.jsonwebtoken:jjwt-jackson-0.11.2`, `jsonwebtoken@9.0.2`), or a prefix alone (`sntrys_`).
-  if (lower && (/^[a-z][a-z0-9_.:-]*[-:@]v?\d+\.\d+(?:\.\d+)*(?:[-.][A-Za-z0-9]+)?(?::[a-z]+)?$/.test(v) || /^[a-z]{2,8}[_-]$/.test(v))) return true;
+  if (lower && ((v.includes('.') && /^[a-z][a-z0-9_.:-]*[-:@]v?\d+\.\d+(?:\.\d+)*(?:[-.][A-Za-z0-9]+)?(?::[a-z]+)?$/.test(v)) || (v.length <= 9 && /^[a-z]{2,8}[_-]$/.test(v)))) return true;
   // x's with separators (`xxxx-xxxx`); masks: ****, xxxx, ••••, ****************ABCD
   if ((c === 120 || c === 88) && /^[xX]{3,}(?:[-_.][xX]{3,})+$/.test(v)) return true;
   if ((c === 42 || c === 120 || c === 88 || c === 0x2022 || c === 46) && /^[*x•.]+$/i.test(v)) return true;
@@ -207,6 +245,8 @@ export function looksLikeCode(value: string, bareIdentifierIsCode: boolean): boo
   // A variable: short (minified) or letters with at most a digit or two at the end. A random
   // token has digits inside.
   if (bareIdentifierIsCode && /^(?:[A-Za-z_$][\w$]{0,2}|[A-Za-z_$][A-Za-z_$]{0,40}\d{0,2})[;,]?$/.test(v)) return true;
+  // Both shapes below hold a member access, a call, an index or a literal's brace.
+  if (!/[.([{]/.test(v)) return false;
   if (CALL_OR_INDEX.test(v)) return true;
   return CODE_EXPRESSION.test(v) && /[.([]/.test(v);
 }

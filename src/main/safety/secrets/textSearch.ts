@@ -82,3 +82,24 @@ export function lineStartOf(text: string, at: number): number {
   while (k > 0 && text.charCodeAt(k - 1) !== 10) k--;
   return k;
 }
+
+/** The lines below `lineEnd` indented more than `indent` (a YAML block scalar's body), as [first character, end of the last line], or undefined. */
+export function blockBelow(text: string, lineEnd: number, indent: number): [number, number] | undefined {
+  let at = lineEnd + 1;
+  let first = -1;
+  let last = -1;
+  for (let n = 0; n < 200 && at < text.length; n++) {
+    let end = text.indexOf('\n', at);
+    if (end === -1) end = text.length;
+    let lead = at;
+    while (lead < end && (text.charCodeAt(lead) === 32 || text.charCodeAt(lead) === 9)) lead++;
+    const blank = lead === end || (lead === end - 1 && text[lead] === '\r');
+    if (!blank && lead - at <= indent) break;
+    if (!blank) {
+      if (first === -1) first = lead;
+      last = text[end - 1] === '\r' ? end - 1 : end;
+    }
+    at = end + 1;
+  }
+  return first === -1 ? undefined : [first, last];
+}

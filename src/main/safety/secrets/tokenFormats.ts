@@ -128,11 +128,12 @@ function userinfoEndsAfter(text: string, from: number): boolean {
 export function scanUrlPasswords(text: string, schemeEnds: KeywordHits): Replacement[] {
   const out: Replacement[] = [];
   for (const at of schemeEnds.starts) {
+    // Most URLs hold no user: that is looked at first.
+    if (!userinfoEndsAfter(text, at + 3)) continue;
     let start = at;
     while (start > 0 && at - start < 31 && isSchemeChar(text.charCodeAt(start - 1))) start--;
     if ((start > 0 && isSchemeChar(text.charCodeAt(start - 1))) || !isLetter(text.charCodeAt(start))) continue;
     if (out.length > 0 && start < (out[out.length - 1] as Replacement).end) continue;
-    if (!userinfoEndsAfter(text, at + 3)) continue;
     URL_USERINFO.lastIndex = start;
     const m = URL_USERINFO.exec(text);
     if (!m) continue;

@@ -1,0 +1,106 @@
+/**
+ * The value checks the assignment scan runs on every value it reads were made cheaper (one pass
+ * over the value, regexes tried only where they can match, entropy counted in a typed array):
+ * they must say exactly what the plain versions they replaced say, on any value.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { looksHighEntropy, shannonEntropy } from '../../src/main/safety/secrets/entropy';
+import { isPlaceholderValue } from '../../src/main/safety/secrets/secretNames';
+
+/** shannonEntropy as it was: a Map of the value's characters (code points), summed in order of first appearance. */
+function entropyByMap(value: string): number {
+  const counts = new Map<string, number>();
+  let length = 0;
+  for (const ch of value) {
+    counts.set(ch, (counts.get(ch) ?? 0) + 1);
+    length++;
+  }
+  let entropy = 0;
+  for (const n of counts.values()) entropy -= (n / length) * Math.log2(n / length);
+  return entropy;
+}
+
+/** isPlaceholderValue as it was: every shape a regex (or a run count), tried in turn. */
+const TYPE_NAMES = 'string|number|boolean|bool|str|int|integer|float|bytes|any|object|unknown|undefined|null|none|optional|secretstr|string\\[\\]';
+const PLAIN_SHAPES: RegExp[] = [
+  /^-?\d[\d_]{0,4}$|^-?\d+\.\d+$/,
+  /^(?:true|false|null|nil|none|undefined|yes|no|on|off|redacted|hidden|masked|protected|secret|password|token|changeme|required|optional|empty|unset|sensitive|n\/a|tbd|todo)$/i,
+  new RegExp(`^(?:${TYPE_NAMES})(?:[ \\t]*[|&][ \\t]*(?:${TYPE_NAMES}))*[;,]?$`, 'i'),
+  /^(?:str|string|int|bytes|bool|Optional\[|SecretStr|String|number)\b/,
+  /^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/,
+  /^(?:\$\(|\$\{|\{\{|#\{|<%)/,
+  /^%[A-Za-z_][A-Za-z0-9_]*%$|^%(?:\([A-Za-z_][A-Za-z0-9_]*\))?[sdr]$/,
+  /^(?:[\^~]|[<>]=?|=)?v?\d+(?:\.(?:\d+|x|\*)){1,3}(?:-[0-9A-Za-z.]+)?$/,
+  /^<[^<>]*>/,
+  /^\([^()]*\)$/,
+  /^\[[^[\]]*\]$/,
+  /^\{[^{}]*\}$/,
+  /^[a-z][a-z0-9_.:-]*[-:@]v?\d+\.\d+(?:\.\d+)*(?:[-.][A-Za-z0-9]+)?(?::[a-z]+)?$/,
+  /^[a-z]{2,8}[_-]$/,
+  /^[xX]{3,}(?:[-_.][xX]{3,})+$/,
+  /^[*x•.]+$/i,
+  /^\*{4,}/,
+  /^[|>][-+]?\d?$/,
+  /^(?:\/|~\/|\.\.?\/)/,
+  /^(?:your|my|some|the|insert|enter|put)[-_ ]|(?:^|[-_ <])(?:here|example|placeholder|changeme|replace[-_]?me|dummy|fake)(?:$|[-_ >])|^x{4,}$|^\.{3}$|^…$/i,
+  /(?:\.\.\.|…)$/,
+  /<[^<>\s]*(?:[ _-][^<>]*)?>|<(?:your|my|insert|enter|the)\b/i,
+  /x{6,}|X{6,}|([A-Za-z0-9])\1{9,}/,
+  /^(.)(?:[-_.]?\1){5,}$/,
+];
+function placeholderByRegexes(value: string): boolean {
+  const trimmed = value.trim();
+  const last = trimmed.charCodeAt(trimmed.length - 1);
+  const v = last === 59 || last === 44 ? trimmed.replace(/(?<=\w)[;,]$/, '') : trimmed;
+  if (v.length < 3 || v.startsWith('[REDACTED:')) return true;
+  // The first-character tests of the old code only skipped regexes that could not match there.
+  return PLAIN_SHAPES.some((re) => re.test(v));
+}
+
+/** Pieces of values: placeholder words in any case, separators, masks, versions, references, runs, and random characters. */
+const piece = fc.oneof(
+  fc.constantFrom('your', 'My', 'the', 'HERE', 'example', 'Placeholder', 'changeme', 'replace-me', 'replace_me', 'Dummy', 'FAKE', 'null', 'None', 'sensitive'),
+  fc.constantFrom('string', 'str | None', 'Optional[str]', 'number', 'SecretStr', 'int', 'bytes'),
+  fc.constantFrom('-', '_', ' ', '<', '>', '.', '...', '…', ':', '@', '$', '{', '}', '{{', '(', ')', '[', ']', '%', '*', '•', '|', '/', '~/', '#{', '<%', ';', ',', '^', '~', '='),
+  fc.constantFrom('x', 'X', 'xxxx', 'XXXXXX', 'aaaaaaaaaa', '0000', '1.2.3', 'v1.2', '9.0.2', '12', '3600', '-1', 'ab', 'pkg@1.2.3', 'ſ', 'é', '😀'),
+  fc.string({ unit: fc.constantFrom(...'abcxyzHEREAB0123456789'.split('')), maxLength: 12 }),
+);
+const value = fc.array(piece, { maxLength: 8 }).map((pieces) => pieces.join(''));
+
+describe('value checks', () => {
+  it('count entropy exactly as a count of every character would, ASCII or not', () => {
+    const text = fc.string({ unit: fc.oneof(fc.constantFrom(...'aAbB09_-+/='.split('')), fc.constantFrom('é', 'ß', '😀', '\u{1f600}', '\u00ff', '\u0100')), maxLength: 80 });
+    fc.assert(
+      fc.property(text, (v) => {
+        expect(shannonEntropy(v)).toBe(entropyByMap(v));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('never judge a token below the entropy floor random (the floor is now checked before the word and base64 tests)', () => {
+    const token = fc.string({ unit: fc.constantFrom(...'abcdefABCDEFghijXYZ0123456789_-'.split('')), minLength: 18, maxLength: 70 });
+    fc.assert(
+      fc.property(token, (v) => {
+        if (entropyByMap(v) < 0.82 * Math.log2(Math.min(v.length, 64))) expect(looksHighEntropy(v)).toBe(false);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('find a placeholder exactly where the plain regexes do', () => {
+    fc.assert(
+      fc.property(value, (v) => {
+        expect([v, isPlaceholderValue(v)]).toEqual([v, placeholderByRegexes(v)]);
+      }),
+      { numRuns: 20000 },
+    );
+  });
+
+  it('find the placeholders the regexes find in values people write', () => {
+    const samples = ['<your token>', 'your-api-key', 'xxxx-xxxx', 'ghp_xxxxxxxxxxxxxxxx', 'sk-...', 'sntrys_', '^9.0.2', 'jsonwebtoken@9.0.2', '${{ secrets.NPM_TOKEN }}', 'aaaaaaaaaa', '0000-0000-0000', 'put_here', 'example', 'REPLACE_ME', 'some value', 'hunter2hunter2', 'c0rrect-h0rse', 'Zx9#kq!2Lm'];
+    for (const v of samples) expect([v, isPlaceholderValue(v)]).toEqual([v, placeholderByRegexes(v)]);
+    expect(samples.filter((v) => isPlaceholderValue(v))).toHaveLength(15);
+  });
+});
