@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import type { Block } from '../../src/shared/blocks';
 import { PtyThrottle } from '../../src/main/pty/flowControl';
-import { PACE_WHILE_OUTPUT_WITHIN_MS, RENDERER_WINDOW } from '../../src/main/pty/flowPolicy';
+import { BATCH_MAX_BYTES, PACE_WHILE_OUTPUT_WITHIN_MS, RENDERER_WINDOW } from '../../src/main/pty/flowPolicy';
 import { PaneDelivery, type PaneListener } from '../../src/main/panes/paneDelivery';
 import { TypingActivity } from '../../src/main/panes/typingActivity';
 
@@ -133,9 +133,12 @@ describe('PaneDelivery skipping a plain flood its client fell behind on', () => 
     const screen = { cols: () => 20, rows: () => 3, scrollback: () => 10, parsedScreen: () => ({ offset: received, plain: true }) };
     const pane = new PaneDelivery(1, throttle, screen, { window: { high: 700, low: 300 }, skipAtLeast, cutsApart: 1 });
     const skipped: number[] = [];
-    const sent = { bytes: 0, prefixes: 0 };
+    const sent = { bytes: 0, prefixes: 0, frames: 0 };
     pane.attach({
-      output: (_paneId, bytes) => (sent.bytes += bytes.length),
+      output: (_paneId, bytes) => {
+        sent.bytes += bytes.length;
+        sent.frames++;
+      },
       event: (event, payload) => {
         if (event !== 'pane.skipped') return;
         skipped.push((payload as { bytes: number }).bytes);
@@ -208,9 +211,11 @@ describe('PaneDelivery skipping a plain flood its client fell behind on', () => 
   it('sends what a cut kept in one piece, past the window, after a key into the flood (xterm paints only between writes)', async () => {
     const { pane, skipped, print, sent, printed } = stalledClient(2_000);
     await print(0, 600);
+    const framesBefore = sent.frames;
     pane.userInput();
-    // The client never acknowledges, so its window stays full; the kept lines go all the same.
+    // The client never acknowledges, so its window stays full; the kept lines go all the same, in one frame (one write).
     expect(sent.bytes - sent.prefixes + skipped.reduce((sum, bytes) => sum + bytes, 0)).toBe(printed());
+    expect(sent.frames - framesBefore).toBe(1);
   });
 
   it('sends what a cut kept in one piece, past the window, once the flood is over, and not while it only pauses', async () => {
@@ -219,13 +224,17 @@ describe('PaneDelivery skipping a plain flood its client fell behind on', () => 
       () => undefined,
     );
     let printed = 0;
-    // What a cut keeps (1,000 lines of scrollback: 42 KB) is four windows (of 250 whole lines).
-    const screen = { cols: () => 80, rows: () => 3, scrollback: () => 1_000, parsedScreen: () => ({ offset: printed, plain: true }) };
+    // What a cut keeps (6,000 lines of scrollback: 252 KB) is 24 windows (of 250 whole lines), and more than a frame (200 KB).
+    const screen = { cols: () => 80, rows: () => 3, scrollback: () => 6_000, parsedScreen: () => ({ offset: printed, plain: true }) };
     const pane = new PaneDelivery(1, throttle, screen, { window: { high: 10_500, low: 5_250 }, skipAtLeast: 1_000, cutsApart: 1 });
     let sent = 0;
+    const frames: number[] = [];
     let accounted = 0;
     pane.attach({
-      output: (_paneId, bytes) => (sent += bytes.length),
+      output: (_paneId, bytes) => {
+        sent += bytes.length;
+        frames.push(bytes.length);
+      },
       event: (event, payload) => {
         if (event !== 'pane.skipped') return;
         const { bytes, prefixBytes } = payload as { bytes: number; prefixBytes: number };
@@ -237,7 +246,7 @@ describe('PaneDelivery skipping a plain flood its client fell behind on', () => 
       pane.output(bytes);
     };
     const line = new TextEncoder().encode(`${'x'.repeat(40)}\r\n`);
-    for (let i = 0; i < 6_000; i++) {
+    for (let i = 0; i < 20_000; i++) {
       print(line);
       if (i % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
     }
@@ -250,9 +259,12 @@ describe('PaneDelivery skipping a plain flood its client fell behind on', () => 
     // It is over: the prompt (not plain text) follows. Everything kept goes now, in one piece,
     // though it is more than the window; what came after the last cut (less than a cut's worth)
     // may wait for the next acknowledgement.
+    const framesBefore = frames.length;
     print(new TextEncoder().encode('\x1b]133;A\x07$ '));
     pane.acknowledge(pane.outstanding);
     expect(printed - (sent + accounted)).toBeLessThan(2_000);
+    // In one frame (xterm parses it in one write, with one paint after), larger than a frame may be otherwise.
+    expect(frames[framesBefore]).toBeGreaterThan(BATCH_MAX_BYTES);
     pane.discardPending();
   });
 

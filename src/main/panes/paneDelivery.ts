@@ -83,6 +83,7 @@ export class PaneDelivery {
       },
       {
         room: () => this.room(),
+        frameLimit: () => this.keptToSendWhole(performance.now()),
         flushed: () => {
           this.releaseDueEvents();
           // The window may have just filled up with the backlog still waiting.
@@ -246,23 +247,22 @@ export class PaneDelivery {
     const next = this.events[0];
     const beforeEvent = next ? next.offset - this.delivered + this.attributesInFront : Infinity;
     const now = performance.now();
-    const paced = this.paced(now);
-    const kept = this.keptGoesWhole(now, paced) ? this.keptUntil - this.delivered + this.attributesInFront : 0;
-    const room = Math.min(Math.max(this.window.room(), kept), beforeEvent);
-    return paced ? Math.min(room, this.pace.room(now)) : room;
+    const room = Math.min(Math.max(this.window.room(), this.keptToSendWhole(now)), beforeEvent);
+    return this.paced(now) ? Math.min(room, this.pace.room(now)) : room;
   }
 
   /**
-   * The lines the last cut kept go in one piece, past the window, once the flood is over: output
-   * that is not plain came after it (the prompt), or a key was pressed into it. xterm parses a
-   * write whole and paints only between writes; through the window, 2 MB of kept lines went in a
-   * dozen writes with a paint after each, each paint costing as much as parsing its write
-   * (docs/architecture.md, "A flood costs what the screen shows"). A flood that only pauses goes
-   * on through the window: whatever it kept may scroll away yet.
+   * What the last cut kept, to go in one frame, past the window, once the flood is over: output
+   * that is not plain came after it (the prompt), or a key was pressed into it; 0 otherwise. xterm
+   * parses a write whole and paints only between writes; in frames through the window, 2 MB of
+   * kept lines went in a dozen writes with a paint after each, each paint costing as much as
+   * parsing its write (docs/architecture.md, "A flood costs what the screen shows"). A flood that
+   * only pauses goes on through the window: whatever it kept may scroll away yet.
    */
-  private keptGoesWhole(now: number, paced: boolean): boolean {
-    if (paced || this.keptUntil <= this.delivered) return false;
-    return !this.skip.skipping || now - this.inputDuringFloodAt < NO_READ_AHEAD_AFTER_INPUT_MS;
+  private keptToSendWhole(now: number): number {
+    if (this.keptUntil <= this.delivered || this.paced(now)) return 0;
+    const over = !this.skip.skipping || now - this.inputDuringFloodAt < NO_READ_AHEAD_AFTER_INPUT_MS;
+    return over ? this.keptUntil - this.delivered + this.attributesInFront : 0;
   }
 
   /** A flood is being skipped and goes on: the client gets a frame per display frame (FloodPace). */

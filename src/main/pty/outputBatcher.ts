@@ -15,6 +15,8 @@ export interface BatcherOptions {
   maxBytes?: number;
   /** Bytes that may be sent now; unlimited when absent. */
   room?: () => number;
+  /** The most one frame may hold now (at least `maxBytes`): more when the client is owed a piece it should parse whole. */
+  frameLimit?: () => number;
   /** After every flush, whether or not it sent anything. */
   flushed?: () => void;
   /**
@@ -35,6 +37,7 @@ export class OutputBatcher {
   private readonly maxDelayMs: number;
   private readonly maxBytes: number;
   private readonly room: () => number;
+  private readonly frameLimit: () => number;
   private readonly flushed: () => void;
   private readonly frameEnd: (bytes: Uint8Array, end: number, pending: number) => number;
 
@@ -46,6 +49,8 @@ export class OutputBatcher {
     this.maxDelayMs = options.maxDelayMs ?? BATCH_DELAY_MS;
     this.maxBytes = options.maxBytes ?? BATCH_MAX_BYTES;
     this.room = options.room ?? (() => Infinity);
+    const frameLimit = options.frameLimit;
+    this.frameLimit = frameLimit ? () => Math.max(this.maxBytes, frameLimit()) : () => this.maxBytes;
     this.flushed = options.flushed ?? (() => {});
     this.frameEnd = options.frameEnd ?? ((_bytes, end) => end);
   }
@@ -149,7 +154,7 @@ export class OutputBatcher {
     while (this.size > 0) {
       const room = this.room();
       if (room <= 0) break;
-      const end = Math.min(this.size, this.maxBytes, room);
+      const end = Math.min(this.size, this.frameLimit(), room);
       // Only what this frame needs is joined: a flood being skipped may have megabytes waiting.
       const head = this.headOf(end);
       let cut = utf8SafeEnd(head, this.frameEnd(head, end, this.size));
