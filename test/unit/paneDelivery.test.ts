@@ -158,6 +158,45 @@ describe('PaneDelivery skipping a plain flood its client fell behind on', () => 
     return { pane, skipped, print, lineBytes: line(0).length, sent, printed: () => received };
   }
 
+  /**
+   * A pane whose client never acknowledges by itself, fed 40-character lines: what it was sent
+   * (bytes and frame sizes), and what the skips left out (`accounted`: skipped minus the prefixes written in their place).
+   */
+  function lineFlood(scrollback: number, window: { high: number; low: number }) {
+    const throttle = new PtyThrottle(
+      () => undefined,
+      () => undefined,
+    );
+    let printed = 0;
+    const screen = { cols: () => 80, rows: () => 3, scrollback: () => scrollback, parsedScreen: () => ({ offset: printed, plain: true }) };
+    const pane = new PaneDelivery(1, throttle, screen, { window, skipAtLeast: 1_000, cutsApart: 1 });
+    const seen = { sent: 0, frames: [] as number[], accounted: 0 };
+    pane.attach({
+      output: (_paneId, bytes) => {
+        seen.sent += bytes.length;
+        seen.frames.push(bytes.length);
+      },
+      event: (event, payload) => {
+        if (event !== 'pane.skipped') return;
+        const { bytes, prefixBytes } = payload as { bytes: number; prefixBytes: number };
+        seen.accounted += bytes - prefixBytes;
+      },
+    });
+    const print = (bytes: Uint8Array) => {
+      printed += bytes.length;
+      pane.output(bytes);
+    };
+    const line = new TextEncoder().encode(`${'x'.repeat(40)}\r\n`);
+    /** `count` lines, the batcher getting its turn every 50 (reads from a pty come like that). */
+    const flood = async (count: number) => {
+      for (let i = 0; i < count; i++) {
+        print(line);
+        if (i % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    return { pane, seen, print, line, flood, printed: () => printed };
+  }
+
   it('cuts the backlog once a cut is worth making, and keeps only what may stay visible', async () => {
     const { skipped, print, lineBytes } = stalledClient(2_000);
     // After every line a cut is possible but smaller than 2,000 bytes, until enough have piled up.
@@ -169,42 +208,19 @@ describe('PaneDelivery skipping a plain flood its client fell behind on', () => 
   });
 
   it('sends what is left at once when the shell exits, even while a flood is paced', async () => {
-    const throttle = new PtyThrottle(
-      () => undefined,
-      () => undefined,
-    );
-    let printed = 0;
     // What a cut keeps (1,000 lines of scrollback: 42 KB) is more than a paced frame.
-    const screen = { cols: () => 80, rows: () => 3, scrollback: () => 1_000, parsedScreen: () => ({ offset: printed, plain: true }) };
-    const pane = new PaneDelivery(1, throttle, screen, { window: { high: 84_000, low: 42_000 }, skipAtLeast: 1_000, cutsApart: 1 });
-    let received = 0;
-    let prefixes = 0;
-    let skipped = 0;
-    pane.attach({
-      output: (_paneId, bytes) => (received += bytes.length),
-      event: (event, payload) => {
-        if (event !== 'pane.skipped') return;
-        skipped += (payload as { bytes: number }).bytes;
-        prefixes += (payload as { prefixBytes: number }).prefixBytes;
-      },
-    });
-    const line = new TextEncoder().encode(`${'x'.repeat(40)}\r\n`);
+    const { pane, seen, print, line, flood, printed } = lineFlood(1_000, { high: 84_000, low: 42_000 });
     // Past the window (a whole number of lines) without an acknowledgement: the client is behind, cuts are made, the flood is paced.
-    for (let i = 0; i < 6_000; i++) {
-      printed += line.length;
-      pane.output(line);
-      if (i % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
-    }
-    expect(skipped).toBeGreaterThan(0);
+    await flood(6_000);
+    expect(seen.accounted).toBeGreaterThan(0);
     // Output this moment (the pace holds while output keeps coming), then the client catches up.
-    printed += line.length;
-    pane.output(line);
+    print(line);
     pane.acknowledge(pane.outstanding);
     // One paced frame went; the rest waits for the next frame's turn.
-    expect(received - prefixes + skipped).toBeLessThan(printed);
+    expect(seen.sent + seen.accounted).toBeLessThan(printed());
     pane.acknowledge(pane.outstanding);
     pane.flushAll();
-    expect(received - prefixes + skipped).toBe(printed);
+    expect(seen.sent + seen.accounted).toBe(printed());
     pane.discardPending();
   });
 
@@ -219,52 +235,24 @@ describe('PaneDelivery skipping a plain flood its client fell behind on', () => 
   });
 
   it('sends what a cut kept in one piece, past the window, once the flood is over, and not while it only pauses', async () => {
-    const throttle = new PtyThrottle(
-      () => undefined,
-      () => undefined,
-    );
-    let printed = 0;
     // What a cut keeps (6,000 lines of scrollback: 252 KB) is 24 windows (of 250 whole lines), and more than a frame (200 KB).
-    const screen = { cols: () => 80, rows: () => 3, scrollback: () => 6_000, parsedScreen: () => ({ offset: printed, plain: true }) };
-    const pane = new PaneDelivery(1, throttle, screen, { window: { high: 10_500, low: 5_250 }, skipAtLeast: 1_000, cutsApart: 1 });
-    let sent = 0;
-    const frames: number[] = [];
-    let accounted = 0;
-    pane.attach({
-      output: (_paneId, bytes) => {
-        sent += bytes.length;
-        frames.push(bytes.length);
-      },
-      event: (event, payload) => {
-        if (event !== 'pane.skipped') return;
-        const { bytes, prefixBytes } = payload as { bytes: number; prefixBytes: number };
-        accounted += bytes - prefixBytes;
-      },
-    });
-    const print = (bytes: Uint8Array) => {
-      printed += bytes.length;
-      pane.output(bytes);
-    };
-    const line = new TextEncoder().encode(`${'x'.repeat(40)}\r\n`);
-    for (let i = 0; i < 20_000; i++) {
-      print(line);
-      if (i % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
-    }
-    expect(accounted).toBeGreaterThan(0);
+    const { pane, seen, print, flood, printed } = lineFlood(6_000, { high: 10_500, low: 5_250 });
+    await flood(20_000);
+    expect(seen.accounted).toBeGreaterThan(0);
     // The flood pauses (the pace holds only while output keeps coming); the client has parsed what it got.
     await new Promise((resolve) => setTimeout(resolve, PACE_WHILE_OUTPUT_WITHIN_MS + 10));
     pane.acknowledge(pane.outstanding);
     // Only a window's worth: the flood may go on, and what it kept scroll away yet.
-    expect(printed - (sent + accounted)).toBeGreaterThan(15_000);
+    expect(printed() - (seen.sent + seen.accounted)).toBeGreaterThan(15_000);
     // It is over: the prompt (not plain text) follows. Everything kept goes now, in one piece,
     // though it is more than the window; what came after the last cut (less than a cut's worth)
     // may wait for the next acknowledgement.
-    const framesBefore = frames.length;
+    const framesBefore = seen.frames.length;
     print(new TextEncoder().encode('\x1b]133;A\x07$ '));
     pane.acknowledge(pane.outstanding);
-    expect(printed - (sent + accounted)).toBeLessThan(2_000);
+    expect(printed() - (seen.sent + seen.accounted)).toBeLessThan(2_000);
     // In one frame (xterm parses it in one write, with one paint after), larger than a frame may be otherwise.
-    expect(frames[framesBefore]).toBeGreaterThan(BATCH_MAX_BYTES);
+    expect(seen.frames[framesBefore]).toBeGreaterThan(BATCH_MAX_BYTES);
     pane.discardPending();
   });
 
