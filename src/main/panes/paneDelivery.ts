@@ -51,7 +51,7 @@ export class PaneDelivery {
   /** SGR sequences written in place of skipped lines wait at the front of the backlog (not part of the stream). */
   private attributesInFront = 0;
   private readonly pace = new FloodPace(() => this.batcher.flushNow());
-  /** Stream offset up to which the backlog is what the last cut kept: it goes whole once the flood stops. */
+  /** Stream offset up to which the backlog is what the last cut kept: it goes in one frame once the flood is over. */
   private keptUntil = 0;
   private lastOutputAt = -Infinity;
   private readonly stopWatchingTyping: () => void;
@@ -240,7 +240,7 @@ export class PaneDelivery {
 
   /**
    * What the batcher may send now: within the window, and not past the next event. The lines a
-   * cut kept go whole once the flood is over (`keptGoesWhole`).
+   * cut kept go whole once the flood is over (`keptToSendWhole`).
    */
   private room(): number {
     this.releaseDueEvents();
