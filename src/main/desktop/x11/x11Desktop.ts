@@ -1,5 +1,6 @@
 import type { CaptureTarget, Desktop, DesktopAvailability, DesktopNotification, ScreenInfo, Screenshot, ScreenText, UiAction, WindowInfo } from '../desktop';
 import { DesktopError } from '../desktopError';
+import { interrupted } from '../toolProcess';
 import { describeRect, intersectRects, type Point, type Rect } from '../geometry';
 import { isInstalled, missingOcr } from '../installedPrograms';
 import { readWindowsText } from '../ocr/windowsText';
@@ -129,7 +130,8 @@ export class X11Desktop implements Desktop {
       case 'key': {
         const focused = snapshot.windows.find((window) => window.focused);
         if (focused?.excluded) throw excludedError();
-        return xdotool(tools, pointerArguments(action), action.kind === 'type' ? action.text : undefined);
+        // Text is typed by runs that an abort never cuts short (typeInPieces), a key at once.
+        return action.kind === 'type' ? typeInPieces(this.tools, pointerArguments(action), action.text, signal) : xdotool(tools, pointerArguments(action));
       }
       default:
         return this.actOnWindow(tools, snapshot, action);
@@ -270,6 +272,22 @@ function refuseExcludedAt(snapshot: WindowSnapshot, point: Point): void {
 /** Names nothing of the window: its title, class or id would tell the model what the list hides. */
 function excludedError(): DesktopError {
   return new DesktopError('excluded', 'that window is on the privacy list ([approval.vision] exclude): it is never captured or acted on');
+}
+
+/** Characters typed per xdotool run: an abort takes effect between runs, within about a quarter of a second (8 ms a character). */
+const TYPE_PIECE_CHARACTERS = 32;
+
+/**
+ * Types `text` in runs of TYPE_PIECE_CHARACTERS characters, looking at `signal` between them:
+ * xdotool is never killed mid-text. Killed between a key's press and its release, it left that
+ * key held down on the X server, repeating into whatever window had the focus.
+ */
+async function typeInPieces(tools: X11Tools, args: string[], text: string, signal: AbortSignal | undefined): Promise<void> {
+  const characters = Array.from(text);
+  for (let at = 0; at < characters.length; at += TYPE_PIECE_CHARACTERS) {
+    if (signal?.aborted) throw interrupted('xdotool');
+    await xdotool(tools, args, characters.slice(at, at + TYPE_PIECE_CHARACTERS).join(''));
+  }
 }
 
 async function xdotool(tools: X11Tools, args: string[], input?: string): Promise<void> {
