@@ -4,6 +4,8 @@
  * formats, then the name-based and entropy rules. No detector matches `[REDACTED:…]`, which
  * makes scrubbing idempotent.
  */
+import { base64SecretsDetector } from './base64Secrets';
+import { findReplacements } from './findReplacements';
 import { ASSIGNMENT_KEYWORDS, ASSIGNMENT_OPERATORS, scanAssignments } from './assignments';
 import { scanAuthorizationHeaders } from './authorizationHeaders';
 import { COMMAND_PASSWORD_DETECTORS } from './commandPasswords';
@@ -14,13 +16,17 @@ import type { SecretDetector } from './redaction';
 import { TOKEN_FORMAT_DETECTORS, scanUrlPasswords } from './tokenFormats';
 import { VENDOR_TOKEN_KEYWORDS, VENDOR_TOKEN_PATTERNS, scanVendorTokens } from './vendorTokens';
 
-/** Detectors in the order they run. Extend by adding rows (see docs/safety.md, "How the scrubber searches"); keep specific formats before broad rules. */
-export const SECRET_DETECTORS: readonly SecretDetector[] = [
+/** Formats recognisable wherever they stand. */
+const FORMATS: readonly SecretDetector[] = [
   { kind: 'private-key', keywords: PRIVATE_KEY_MARKS, scan: scanPrivateKeys },
   { kind: 'private-key', keywords: ['LS0tLS1CRUdJTi'], pattern: BASE64_PEM, redact: redactBase64PrivateKey },
   { kind: 'vendor-token', keywords: VENDOR_TOKEN_KEYWORDS, scan: scanVendorTokens },
   ...TOKEN_FORMAT_DETECTORS,
   ...VENDOR_TOKEN_PATTERNS,
+];
+
+/** Secrets recognised by where they stand: a header, a URL, a command's option, a name before them. */
+const IN_CONTEXT: readonly SecretDetector[] = [
   { kind: 'authorization', keywords: ['authorization'], ignoreCase: true, scan: scanAuthorizationHeaders },
   { kind: 'url-password', keywords: ['://'], scan: scanUrlPasswords },
   ...COMMAND_PASSWORD_DETECTORS,
@@ -30,3 +36,7 @@ export const SECRET_DETECTORS: readonly SecretDetector[] = [
   { kind: 'secret-assignment', keywords: ['kind'], scan: scanKubernetesSecrets },
   { kind: 'secret-assignment', keywords: ASSIGNMENT_KEYWORDS, ignoreCase: true, locate: ASSIGNMENT_OPERATORS, scan: scanAssignments },
 ];
+
+/** Detectors in the order they run. Extend by adding rows (see docs/safety.md, "How the scrubber searches"); keep specific formats before broad rules. Base64 is looked into last:
+ * what another rule redacts (an `Authorization: Basic` credential, a Kubernetes secret's data) is reported as that. */
+export const SECRET_DETECTORS: readonly SecretDetector[] = [...FORMATS, ...IN_CONTEXT, base64SecretsDetector((decoded) => findReplacements(decoded, SECRET_DETECTORS))];
