@@ -10,6 +10,8 @@ import {
   scrubSecrets,
   type SecretDetector,
 } from '../../src/main/safety/secretScrubber';
+import { isPlaceholderValue } from '../../src/main/safety/secrets/secretNames';
+import { isPlaceholderToken } from '../../src/main/safety/secrets/vendorTokens';
 
 // Fake secrets are assembled from pieces so the source holds nothing a secret scanner would flag.
 const b64url = (value: string): string => Buffer.from(value).toString('base64url');
@@ -23,7 +25,7 @@ const STRIPE = 'sk_' + 'live_' + pseudo(24);
 const STRIPE_TEST = 'sk_' + 'test_' + pseudo(24, ALNUM, 5);
 const STRIPE_RESTRICTED = 'rk_' + 'live_' + pseudo(24, ALNUM, 9);
 const GOOGLE = 'AIza' + pseudo(35, ALNUM + '_-');
-const ANTHROPIC = 'sk-' + 'ant-api03-' + pseudo(80, ALNUM + '_-');
+const ANTHROPIC = 'sk-' + 'ant-api03-' + pseudo(93, ALNUM + '_-') + 'AA';
 const OPENAI = 'sk-' + 'proj-' + pseudo(60, ALNUM + '_-', 11);
 const OPENAI_LEGACY = 'sk-' + pseudo(48, ALNUM, 13);
 const NPM = 'npm_' + pseudo(36, ALNUM, 17);
@@ -112,7 +114,13 @@ describe('scrubSecrets: names that say secret', () => {
     const value = pseudo(32, ALNUM, 47);
     expect(looksHighEntropy(value)).toBe(true);
     expect(scrubSecrets(`SOME_SETTING=${value}`).text).toBe('SOME_SETTING=[REDACTED:high-entropy]');
-    expect(scrubSecrets(`setting: "${value}"`).text).toBe('setting: "[REDACTED:high-entropy]"');
+    expect(scrubSecrets(`session: "${value}"`).text).toBe('session: "[REDACTED:high-entropy]"');
+  });
+
+  it("leaves a random value under a program's own identifier: test data or an id, not a key (issue 26)", () => {
+    const value = pseudo(40, ALNUM, 48);
+    expect(looksHighEntropy(value)).toBe(true);
+    for (const line of [`sumOfExposures = ${value};`, `rookTable = ${value}`, `setting: "${value}"`]) expect(scrubSecrets(line).text).toBe(line);
   });
 });
 
@@ -256,12 +264,13 @@ describe('scrubSecrets: extension', () => {
 // ---------------------------------------------------------------------------------------------
 // Properties
 
-/** Random bodies, minus the placeholders the scrubber leaves alone on purpose (`ghp_AAAA…`, `xoxp-xxxxxx…`: ten alike in a row, six x's). */
+/** Random bodies, minus the placeholders the scrubber leaves alone on purpose (`ghp_AAAA…`, `xoxp-xxxxxx…`, a keyboard run, a repeated unit: see fakeValues.ts). */
 const alnum = (min: number, max: number, alphabet = ALNUM) =>
   fc
     .array(fc.constantFrom(...alphabet.split('')), { minLength: min, maxLength: max })
     .map((cs) => cs.join(''))
-    .filter((s) => !/([A-Za-z0-9])\1{9,}|x{6,}|X{6,}|EXAMPLE$/.test(s));
+    .filter((s) => !/([A-Za-z0-9])\1{9,}|x{6,}|X{6,}|EXAMPLE$/.test(s) && !isPlaceholderToken(s, 0) && !isPlaceholderValue(s));
+const digits = (min: number, max: number) => fc.array(fc.constantFrom(...'0123456789'.split('')), { minLength: min, maxLength: max }).map((cs) => cs.join(''));
 const upperDigits = fc
   .array(fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'.split('')), { minLength: 16, maxLength: 16 })
   .map((cs) => cs.join(''))
@@ -270,10 +279,10 @@ const upperDigits = fc
 const secretArbs: { kind: string; arb: fc.Arbitrary<string>; find: RegExp }[] = [
   { kind: 'github', arb: alnum(36, 40).map((s) => 'ghp_' + s), find: /ghp_[A-Za-z0-9]{36}/ },
   { kind: 'gitlab', arb: alnum(20, 26).map((s) => 'glpat-' + s), find: /glpat-[A-Za-z0-9]{20}/ },
-  { kind: 'slack', arb: alnum(12, 30).map((s) => 'xoxp-' + s), find: /xoxp-[A-Za-z0-9]{12}/ },
+  { kind: 'slack', arb: fc.tuple(digits(10, 13), digits(10, 13), digits(10, 13), alnum(32, 32)).map((parts) => `xoxp-${parts.join('-')}`).filter((t) => !isPlaceholderToken(t, 5)), find: /xoxp-[0-9-]{30,}[A-Za-z0-9]{12}/ },
   { kind: 'stripe', arb: alnum(16, 30).map((s) => 'sk_' + 'live_' + s), find: /sk_live_[A-Za-z0-9]{16}/ },
   { kind: 'google', arb: alnum(35, 35, ALNUM + '_-').map((s) => 'AIza' + s), find: /AIza[A-Za-z0-9_-]{35}/ },
-  { kind: 'anthropic', arb: alnum(30, 60, ALNUM + '_-').map((s) => 'sk-ant-' + s), find: /sk-ant-[A-Za-z0-9_-]{20}/ },
+  { kind: 'anthropic', arb: alnum(93, 93, ALNUM + '_-').map((s) => 'sk-ant-api03-' + s + 'AA'), find: /sk-ant-api03-[A-Za-z0-9_-]{20}/ },
   { kind: 'openai', arb: alnum(30, 60).map((s) => 'sk-proj-a1' + s), find: /sk-proj-[A-Za-z0-9_-]{20}/ },
   { kind: 'npm', arb: alnum(36, 36).map((s) => 'npm_' + s), find: /npm_[A-Za-z0-9]{36}/ },
   { kind: 'aws', arb: upperDigits.map((s) => 'AKIA' + s), find: /AKIA[A-Z0-9]{16}/ },

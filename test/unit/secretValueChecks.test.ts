@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { looksHighEntropy, shannonEntropy } from '../../src/main/safety/secrets/entropy';
+import { holdsSequence, isRepeatedUnit } from '../../src/main/safety/secrets/fakeValues';
 import { isPlaceholderValue } from '../../src/main/safety/secrets/secretNames';
 
 /** shannonEntropy as it was: a Map of the value's characters (code points), summed in order of first appearance. */
@@ -21,14 +22,15 @@ function entropyByMap(value: string): number {
   return entropy;
 }
 
-/** isPlaceholderValue as it was: every shape a regex (or a run count), tried in turn. */
+/** isPlaceholderValue written plainly: every shape a regex (or a plain function), tried in turn. */
 const TYPE_NAMES = 'string|number|boolean|bool|str|int|integer|float|bytes|any|object|unknown|undefined|null|none|optional|secretstr|string\\[\\]';
-const PLAIN_SHAPES: RegExp[] = [
+const PLAIN_SHAPES: { test: (v: string) => boolean }[] = [
   /^-?\d[\d_]{0,4}$|^-?\d+\.\d+$/,
   /^(?:true|false|null|nil|none|undefined|yes|no|on|off|redacted|hidden|masked|protected|secret|password|token|changeme|required|optional|empty|unset|sensitive|n\/a|tbd|todo)$/i,
   new RegExp(`^(?:${TYPE_NAMES})(?:[ \\t]*[|&][ \\t]*(?:${TYPE_NAMES}))*[;,]?$`, 'i'),
   /^(?:str|string|int|bytes|bool|Optional\[|SecretStr|String|number)\b/,
   /^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/,
+  /^\$[0-9@*#?!$-]\}?$/,
   /^(?:\$\(|\$\{|\{\{|#\{|<%)/,
   /^%[A-Za-z_][A-Za-z0-9_]*%$|^%(?:\([A-Za-z_][A-Za-z0-9_]*\))?[sdr]$/,
   /^(?:[\^~]|[<>]=?|=)?v?\d+(?:\.(?:\d+|x|\*)){1,3}(?:-[0-9A-Za-z.]+)?$/,
@@ -43,11 +45,16 @@ const PLAIN_SHAPES: RegExp[] = [
   /^\*{4,}/,
   /^[|>][-+]?\d?$/,
   /^(?:\/|~\/|\.\.?\/)/,
-  /^(?:your|my|some|the|insert|enter|put)[-_ ]|(?:^|[-_ <])(?:here|example|placeholder|changeme|replace[-_]?me|dummy|fake)(?:$|[-_ >])|^x{4,}$|^\.{3}$|^…$/i,
-  /(?:\.\.\.|…)$/,
+  /^(?:your|my|some|the|insert|enter|put)[-_ ]|(?:^|[-_ <[(])(?:here|example|placeholder|changeme|replace[-_]?me|dummy|fake|redacted|masked|omitted|removed)(?:$|[-_ >\])])|^x{4,}$|^\.{3}$|^…$/i,
+  /(?:\.\.|…)$/,
   /<[^<>\s]*(?:[ _-][^<>]*)?>|<(?:your|my|insert|enter|the)\b/i,
   /x{6,}|X{6,}|([A-Za-z0-9])\1{9,}/,
   /^(.)(?:[-_.]?\1){5,}$/,
+  // Typed by hand (fakeValues.ts): a keyboard run of eight, a repeated unit, a mask inside, EXAMPLE keys, a label or code.
+  { test: (v: string) => holdsSequence(v, 8) || (v.length >= 9 && isRepeatedUnit(v)) },
+  /[#*•]{4}|EXAMPLE(?:KEY)?$/,
+  { test: (v: string) => /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v) && /[A-Z]{3}_[A-Z]{3}/.test(v) },
+  /^[a-z_]+:$|\s=\s*$|^<[A-Za-z][\w:-]*\s/,
 ];
 function placeholderByRegexes(value: string): boolean {
   const trimmed = value.trim();

@@ -10,7 +10,7 @@
  */
 import { looksHighEntropy } from './entropy';
 import { redacted, type Replacement } from './redaction';
-import { holdsOrdinaryValue, nameSecrecy, secretKindForName, type NameSecrecy } from './secretNames';
+import { holdsOrdinaryValue, nameSecrecy, randomValueMayBeSecret, secretKindForName, type NameSecrecy } from './secretNames';
 import type { KeywordHits, Locator } from './keywordScan';
 import { letterBits, letterSetsOf, mayHoldOneOf } from './letterSets';
 import { nameThenOperator } from './nameBeforeOperator';
@@ -56,7 +56,7 @@ function infoForName(name: string): NameInfo {
     info = {
       secrecy,
       kind: secretKindForName(name),
-      ordinary: holdsOrdinaryValue(name),
+      ordinary: holdsOrdinaryValue(name) || !randomValueMayBeSecret(name),
       pairsWithName: !secrecy && /^(?:value|content)$/i.test(name),
       envStyle: /^[A-Z0-9_]+$/.test(name),
       makeStyle: /^[A-Z][A-Z0-9_]*$/.test(name),

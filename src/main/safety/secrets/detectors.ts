@@ -14,6 +14,7 @@ import { NAMED_VALUE_DETECTORS, scanNetrc, scanXmlElements } from './namedShapes
 import { BASE64_PEM, PRIVATE_KEY_MARKS, redactBase64PrivateKey, scanPrivateKeys } from './privateKeys';
 import type { SecretDetector } from './redaction';
 import { TOKEN_FORMAT_DETECTORS, scanUrlPasswords } from './tokenFormats';
+import { vendorNamedValuesDetector } from './vendorNamedValues';
 import { VENDOR_TOKEN_KEYWORDS, VENDOR_TOKEN_PATTERNS, scanVendorTokens } from './vendorTokens';
 
 /** Formats recognisable wherever they stand. */
@@ -23,6 +24,7 @@ const FORMATS: readonly SecretDetector[] = [
   { kind: 'vendor-token', keywords: VENDOR_TOKEN_KEYWORDS, scan: scanVendorTokens },
   ...TOKEN_FORMAT_DETECTORS,
   ...VENDOR_TOKEN_PATTERNS,
+  vendorNamedValuesDetector,
 ];
 
 /** Secrets recognised by where they stand: a header, a URL, a command's option, a name before them. */

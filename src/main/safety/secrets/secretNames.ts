@@ -2,6 +2,7 @@
  * What a name says about its value (`DB_PASSWORD`, `apiKey`, `x-auth-token`, `signing.key`),
  * and which values are not secrets whatever the name: placeholders, references, types, code.
  */
+import { holdsSequence, isRepeatedUnit } from './fakeValues';
 import { letterSetsOf, mayHoldOneOf } from './letterSets';
 import { REDACTED_PREFIX } from './redaction';
 
@@ -80,6 +81,8 @@ export function nameSecrecy(name: string): NameSecrecy {
   if (last === undefined || ORDINARY_LAST_WORDS.has(last)) return undefined;
   if (w.length === 1 && (last === 'pwd' || last === 'oldpwd')) return undefined; // the shell's working directory
   if (w.some((word) => NOT_SECRET_WORDS.has(word)) || isNotSecretToken(w)) return undefined;
+  // A public or publishable token or key (`publicToken`, `PUBLISHABLE_KEY`) is printed in web pages on purpose.
+  if (w.includes('public') || w.includes('publishable')) return undefined;
   if (w.length === 1 && last === 'auth') return 'auth';
   if (w.length === 1 && last === 'key') return 'key';
   for (let i = 0; i < w.length; i++) {
@@ -103,6 +106,24 @@ export function secretKindForName(name: string): string {
   if (/token/.test(joined)) return 'token';
   if (/credential|(?:^|_)(?:creds|auth)(?:_|$)/.test(joined)) return 'credential';
   return 'secret';
+}
+
+/** Words of a name that hint at a credential without saying it: a random value under them is taken for one. */
+const CREDENTIAL_HINT_WORDS = new Set([
+  'session', 'sess', 'cookie', 'code', 'seed', 'auth', 'cred', 'access', 'private', 'bearer', 'jwt', 'otp', 'totp', 'hmac', 'pin',
+  'license', 'licence', 'webhook', 'hook', 'sid', 'ticket', 'dsn', 'conn', 'connection', 'signing', 'cert', 'client', 'app', 'api',
+  'mac', 'encryption', 'encrypt', 'cipher', 'master', 'root', 'admin', 'login', 'oauth', 'sso', 'saml', 'refresh', 'shared',
+]);
+
+/**
+ * Whether a long random value under this name (which does not say secret) is taken for a secret:
+ * under an environment variable's name (`SESSION_COOKIE_VALUE`, `CSRF_SEED`), or a name with a
+ * word that hints at a credential (`session=`, `code=`, `oauthState`…). A program's own
+ * identifier (`sumOfExposures = <random>`, `rookTable = …`) holds test data or ids, not a key.
+ */
+export function randomValueMayBeSecret(name: string): boolean {
+  if (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(name)) return true;
+  return words(name).some((w) => CREDENTIAL_HINT_WORDS.has(w));
 }
 
 /** Names whose values are hashes, ids, paths, versions or signatures: never "high-entropy secrets". */
@@ -131,10 +152,10 @@ const TYPE_FIRST_LETTERS = new Set([...'sniubfao'].map((c) => c.charCodeAt(0)));
 const PLACEHOLDER_START = /^(?:your|my|some|the|insert|enter|put)[-_ ]|^x{4,}$|^\.{3}$|^…$/i;
 const PLACEHOLDER_START_FIRST = new Set([...'ymstiepx.…'].map((c) => c.charCodeAt(0)));
 /** A placeholder word anywhere in the value, as a word of its own; tried only when the value holds every letter of one of them. */
-const PLACEHOLDER_WORD_INSIDE = /(?:^|[-_ <])(?:here|example|placeholder|changeme|replace[-_]?me|dummy|fake)(?:$|[-_ >])/i;
+const PLACEHOLDER_WORD_INSIDE = /(?:^|[-_ <[(])(?:here|example|placeholder|changeme|replace[-_]?me|dummy|fake|redacted|masked|omitted|removed)(?:$|[-_ >\])])/i;
 /** Their first letters: a word at the value's start needs no character before it. */
-const PLACEHOLDER_WORD_FIRST = new Set([...'hepcrdf'].map((c) => c.charCodeAt(0)));
-const PLACEHOLDER_WORD_LETTERS = letterSetsOf(['here', 'example', 'placeholder', 'changeme', 'replaceme', 'dummy', 'fake']);
+const PLACEHOLDER_WORD_FIRST = new Set([...'hepcrdfmo'].map((c) => c.charCodeAt(0)));
+const PLACEHOLDER_WORD_LETTERS = letterSetsOf(['here', 'example', 'placeholder', 'changeme', 'replaceme', 'dummy', 'fake', 'redacted', 'masked', 'omitted', 'removed']);
 
 /** A printable ASCII character other than a blank: nothing `trim` would take off. */
 const isPrintableAscii = (c: number): boolean => c > 32 && c < 127;
@@ -158,7 +179,7 @@ export function isPlaceholderValue(value: string): boolean {
     const folded = c | 0x20;
     if (folded >= 97 && folded <= 122) letters |= 1 << (folded - 97);
     else if (c === 60) angle = wordBoundary = true;
-    else if (c === 45 || c === 95 || c === 32) wordBoundary = true;
+    else if (c === 45 || c === 95 || c === 32 || c === 91 || c === 40) wordBoundary = true;
     run = c === previous ? run + 1 : 1;
     previous = c;
     // One character repeated (`aaaaaaaa`), or a token format filled with one (`ghp_xxxx…`, `hf_aaaa…`): a random value never has ten alike in a row (holdsLongRun).
@@ -167,12 +188,27 @@ export function isPlaceholderValue(value: string): boolean {
   }
   if (PLACEHOLDER_START_FIRST.has(v.charCodeAt(0) | 0x20) && PLACEHOLDER_START.test(v)) return true;
   if ((wordBoundary || PLACEHOLDER_WORD_FIRST.has(v.charCodeAt(0) | 0x20)) && mayHoldOneOf(letters, PLACEHOLDER_WORD_LETTERS) && PLACEHOLDER_WORD_INSIDE.test(v)) return true;
-  // Cut short or with a hole to fill: `ntn_...`, `sk-…`, `sntrys_<your token>`.
-  if (v.endsWith('...') || v.endsWith('…') || (angle && /<[^<>\s]*(?:[ _-][^<>]*)?>|<(?:your|my|insert|enter|the)\b/i.test(v))) return true;
+  // Cut short or with a hole to fill: `ntn_...`, `sk-…`, `ops_eyJzaW..`, `sntrys_<your token>`.
+  if (v.endsWith('..') || v.endsWith('…') || (angle && /<[^<>\s]*(?:[ _-][^<>]*)?>|<(?:your|my|insert|enter|the)\b/i.test(v))) return true;
   // One character repeated with separators (`0000-0000`, `x.x.x.x.x.x`): its second character is the first or a separator.
   const first = v.charCodeAt(0);
   const second = v.charCodeAt(1);
-  return (second === first || ((second === 45 || second === 95 || second === 46) && v.charCodeAt(2) === first)) && /^(.)(?:[-_.]?\1){5,}$/.test(v);
+  if ((second === first || ((second === 45 || second === 95 || second === 46) && v.charCodeAt(2) === first)) && /^(.)(?:[-_.]?\1){5,}$/.test(v)) return true;
+  return looksTypedByHand(v);
+}
+
+/**
+ * A value typed as a stand-in (fakeValues.ts): a keyboard run of eight (`sk_abcdefghijklmnop…`,
+ * `dapi123456789…`; eight, not six, because a person's password may hold `123456`), a short unit
+ * repeated, a mask inside it (`xoxp-5723…-####…`), a constant's name (`ACCESS_TOKEN`,
+ * `YOUR_API_KEY`), AWS's `…EXAMPLE` keys; a label or code read where a value was expected.
+ */
+function looksTypedByHand(v: string): boolean {
+  // A label or a piece of code, not a value: `token:`, `telegram_api_token = `, `<xsd:element name=`.
+  if (/^[a-z_]+:$/.test(v) || /\s=\s*$/.test(v) || /^<[A-Za-z][\w:-]*\s/.test(v)) return true;
+  if (holdsSequence(v, 8) || (v.length >= 9 && isRepeatedUnit(v))) return true;
+  if (/[#*•]{4}/.test(v) || /EXAMPLE(?:KEY)?$/.test(v)) return true;
+  return /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v) && /[A-Z]{3}_[A-Z]{3}/.test(v);
 }
 
 /** Six x's (or X's) in a row, or ten of one letter or digit: `/x{6,}|X{6,}|([A-Za-z0-9])\1{9,}/` in one pass, without a regex tried at every character. */
@@ -203,7 +239,7 @@ function startsLikePlaceholder(v: string): boolean {
   if ((digit || c === 45) && /^-?\d[\d_]{0,4}$|^-?\d+\.\d+$/.test(v)) return true;
   if (letter && ((v.length <= LONGEST_PLACEHOLDER_WORD && PLACEHOLDER_WORD.test(v)) || (TYPE_FIRST_LETTERS.has(c | 0x20) && (TYPE_EXPRESSION.test(v) || TYPE_ANNOTATION.test(v))))) return true;
   // References: $VAR, ${VAR}, $(cmd), {{ tmpl }}, %VAR%, %(name)s, #{ruby}, <%= erb %>, ${{ secrets.X }}
-  if ((c === 36 || c === 123 || c === 35 || c === 60) && (/^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/.test(v) || /^(?:\$\(|\$\{|\{\{|#\{|<%)/.test(v))) return true;
+  if ((c === 36 || c === 123 || c === 35 || c === 60) && (/^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/.test(v) || /^(?:\$\(|\$\{|\{\{|#\{|<%)/.test(v) || /^\$[0-9@*#?!$-]\}?$/.test(v))) return true;
   if (c === 37 && /^%[A-Za-z_][A-Za-z0-9_]*%$|^%(?:\([A-Za-z_][A-Za-z0-9_]*\))?[sdr]$/.test(v)) return true;
   // A version range (`"jsonwebtoken": "^9.0.2"`), not a password.
   if ((digit || c === 94 || c === 126 || c === 60 || c === 62 || c === 61 || c === 118) && v.includes('.') && /^(?:[\^~]|[<>]=?|=)?v?\d+(?:\.(?:\d+|x|\*)){1,3}(?:-[0-9A-Za-z.]+)?$/.test(v)) return true;

@@ -10,7 +10,7 @@
  */
 import type { KeywordHits } from './keywordScan';
 import { redacted, type PatternDetector, type Replacement } from './redaction';
-import { holdsLongRun } from './secretNames';
+import { isMostlyRuns, isRepeatedUnit } from './fakeValues';
 
 interface VendorToken {
   kind: string;
@@ -28,7 +28,24 @@ const WORD_END = '(?![A-Za-z0-9_-])';
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const GITLAB_KINDS = ['pat', 'dt', 'rt', 'ptt', 'ft', 'imt', 'oas', 'cbt', 'soat', 'ffct', 'agent'];
-const SLACK_PREFIXES = ['xoxa-', 'xoxb-', 'xoxp-', 'xoxo-', 'xoxs-', 'xoxr-', 'xoxe-', 'xapp-'];
+/**
+ * Slack tokens by kind: each body has the shape Slack issues (numeric ids, then the secret), so
+ * that `xoxb-12345-abcd234` or `xoxp-1234567890` in documentation is not one.
+ */
+const SLACK_BODIES: Record<string, string> = {
+  // Bot: `xoxb-<team id>-<bot id>-<24+>`, and the legacy `xoxb-<id>-<18–26>`.
+  'xoxb-': '[0-9]{8,14}-(?:[0-9]{8,14}-?)?[A-Za-z0-9]{18,48}(?:-[A-Za-z0-9]+)*',
+  // User and refresh: three numeric ids, then 28–34 characters; the refresh token's `xoxe-1-<146>`.
+  'xoxp-': '(?:-?[0-9]{8,14}){3}-[A-Za-z0-9]{28,34}',
+  'xoxe-': '(?:(?:-?[0-9]{8,14}){3}-[A-Za-z0-9]{28,34}|[0-9]-[A-Za-z0-9]{140,150})',
+  // Legacy workspace (`xoxa-2-…`, `xoxr-…`) and legacy user tokens (`xoxo-`, `xoxs-`).
+  'xoxa-': '(?:[0-9]-)?[A-Za-z0-9]{8,48}(?:-[A-Za-z0-9]{4,48})*',
+  'xoxr-': '(?:[0-9]-)?[A-Za-z0-9]{8,48}(?:-[A-Za-z0-9]{4,48})*',
+  'xoxo-': '[0-9]+-[0-9]+-[0-9]+-[A-Fa-f0-9]+',
+  'xoxs-': '[0-9]+-[0-9]+-[0-9]+-[A-Fa-f0-9]+',
+  // App-level: `xapp-1-A…-<digits>-<hex>`.
+  'xapp-': '[0-9]-[A-Za-z0-9]+-[0-9]+-[A-Za-z0-9]+',
+};
 
 const ROWS: VendorToken[] = [
   // Formats tokenFormats.ts knew, found here in the same pass, each with its own boundary: GitHub, npm, Stripe, AWS, Anthropic, GitLab, Slack, Google, Vault.
@@ -40,9 +57,10 @@ const ROWS: VendorToken[] = [
   ...['AKIA', 'ASIA', 'ABIA', 'ACCA'].map((prefix) => ({ kind: 'aws-access-key', prefix, ownBoundary: true, body: new RegExp(`(?<![A-Za-z0-9])${prefix}[A-Z0-9]{16}(?![A-Za-z0-9])`) })),
   // AWS session tokens: base64 of a fixed binary header ("!\n\torigin_ec…", older "\x17\n\x06…aws").
   ...['IQoJb3JpZ2luX2Vj', 'FwoGZXIvYXdzE'].map((prefix) => ({ kind: 'aws-session-token', prefix, ownBoundary: true, body: new RegExp(`(?<![A-Za-z0-9+/])${prefix}[A-Za-z0-9+/]{50,}={0,2}`) })),
-  { kind: 'anthropic-api-key', prefix: 'sk-ant-', ownBoundary: true, body: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}/ },
+  // `sk-ant-api03-`, `sk-ant-admin01-`, `sk-ant-oat01-` …: 93 characters, then `AA`; a fake of another length is documentation.
+  { kind: 'anthropic-api-key', prefix: 'sk-ant-', ownBoundary: true, body: /(?<![A-Za-z0-9_-])sk-ant-[a-z]{3,6}[0-9]{2}-[A-Za-z0-9_-]{93}AA(?![A-Za-z0-9_-])/ },
   ...GITLAB_KINDS.map((k) => ({ kind: 'gitlab-token', prefix: `gl${k}-`, ownBoundary: true, body: new RegExp(`(?<![A-Za-z0-9_-])gl${k}-[A-Za-z0-9_-]{20,}(?:\\.[0-9a-z]{9})?(?![A-Za-z0-9_-])`) })),
-  ...SLACK_PREFIXES.map((prefix) => ({ kind: 'slack-token', prefix, ownBoundary: true, body: new RegExp(`(?<![A-Za-z0-9_-])${prefix}[A-Za-z0-9-]{10,}`) })),
+  ...Object.entries(SLACK_BODIES).map(([prefix, body]) => ({ kind: 'slack-token', prefix, ownBoundary: true, body: new RegExp(`(?<![A-Za-z0-9_-])${prefix}${body}${WORD_END}`) })),
   { kind: 'google-api-key', prefix: 'AIza', ownBoundary: true, body: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/ },
   { kind: 'google-oauth-token', prefix: 'ya29.', ownBoundary: true, body: /(?<![A-Za-z0-9_.-])ya29\.[0-9A-Za-z_-]{20,}/ },
   ...['hvs.', 'hvb.', 'hvr.'].map((prefix) => ({ kind: 'vault-token', prefix, ownBoundary: true, body: new RegExp(`(?<![A-Za-z0-9_.-])${escapeRegex(prefix)}[A-Za-z0-9_-]{24,}`) })),
@@ -126,12 +144,17 @@ for (const row of [...ROWS].sort((a, b) => b.prefix.length - a.prefix.length)) {
 }
 const AZURE = { row: { kind: 'azure-client-secret', prefix: '', body: /./ }, sticky: /[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/y };
 
-/** A body made of one character repeated, or of x's (`hf_xxxxxxxx…`): a placeholder, not a token. */
+/**
+ * A body typed by hand rather than issued (fakeValues.ts): x's (`hf_xxxx…`), one character
+ * throughout (`xoxp-0000…`, `AGE-SECRET-KEY-1QQQ…`) or a repeated unit (`GR1348941123123123…`),
+ * AWS's `…EXAMPLE` keys: a placeholder, not a token. A keyboard run (`abc123xyz-…klmnopqrstuvwx`)
+ * is not enough on its own: documentation writes well-formed example keys that way, and the
+ * format's exact length is what tells a pasted fake from a real key (see the Anthropic row).
+ */
 export function isPlaceholderToken(token: string, prefixLength: number): boolean {
   const body = token.slice(prefixLength).replace(/[^A-Za-z0-9]/g, '');
   if (body.length === 0) return true;
-  // One character repeated (a random token never has ten in a row), x's, a trailing EXAMPLE (AWS's documentation keys).
-  if (holdsLongRun(body) || /EXAMPLE$/i.test(body)) return true;
+  if (/x{6}|X{6}|EXAMPLE$/i.test(body) || isMostlyRuns(body) || isRepeatedUnit(body)) return true;
   // A placeholder word that starts a part of the token (`ghp_your_token_here`, `sk-fake-key`); inside
   // a random body (`…5yfakEjX…`) the same letters are chance, and one token in thousands has them.
   return /(?:^|[^A-Za-z0-9])(?:your|example|placeholder|dummy|fake|redacted)/i.test(token);

@@ -1,0 +1,61 @@
+/**
+ * Shapes of values people type by hand as stand-ins for a secret: a keyboard run (`abcdefgh`,
+ * `123456789`, `klmnopqrstuvwx`), a short unit repeated (`123123123123`, `1234-1234-1234`), one
+ * character throughout or nearly (`AGE-SECRET-KEY-1QQQ…`, `xoxp-0000…`). A random token of any length
+ * holds none of them: six characters in a row that each follow the one before come by chance
+ * about once in 62⁵ places.
+ */
+
+/** The shortest run of consecutive characters (`abcdef`, `456789`) that marks a value as typed by hand. */
+export const SEQUENCE_RUN = 6;
+
+/** Whether `v` holds `min` or more letters or digits in a row each one after the one before (`abcdef`, `3456789`), in either case. */
+export function holdsSequence(v: string, min = SEQUENCE_RUN): boolean {
+  let run = 1;
+  let previous = -2;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i) | 0x20; // digits are unchanged, letters folded
+    const alnum = (c >= 48 && c <= 57) || (c >= 97 && c <= 122);
+    run = alnum && c === previous + 1 ? run + 1 : 1;
+    if (run >= min) return true;
+    previous = alnum ? c : -2;
+  }
+  return false;
+}
+
+/** Whether the letters and digits of `v` are a unit of 2 to 4 characters repeated three times or more, with nothing else (`123123123`, `1234-1234-1234`, `abab…`). */
+export function isRepeatedUnit(v: string): boolean {
+  const body = v.replace(/[^A-Za-z0-9]/g, '');
+  for (let unit = 2; unit <= 4; unit++) {
+    if (body.length < unit * 3) break;
+    let same = true;
+    for (let i = unit; i < body.length && same; i++) same = body.charCodeAt(i) === body.charCodeAt(i - unit);
+    if (same) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether three quarters or more of the letters and digits of `v` stand in runs of four or more
+ * of one character: `QQQQ…`, `0000…0TUVWXYZ`, `5555555dAAAAA7777777…aaaaaaaaaaaaaa`. A random
+ * token has almost none; `xoxa-2-511111111-3111111111…-e039d0…` (59%) is still a token.
+ */
+export function isMostlyRuns(v: string): boolean {
+  let total = 0;
+  let inRuns = 0;
+  let run = 0;
+  let previous = -1;
+  for (let i = 0; i <= v.length; i++) {
+    const c = i < v.length ? v.charCodeAt(i) : -1;
+    const alnum = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+    if (alnum && c === previous) {
+      run++;
+    } else {
+      if (run >= 4) inRuns += run;
+      run = alnum ? 1 : 0;
+    }
+    if (alnum) total++;
+    if (alnum || c === -1) previous = c;
+  }
+  return total > 0 && inRuns >= 0.75 * total;
+}
