@@ -12,10 +12,12 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { findSecrets, scrubSecrets } from '../../src/main/safety/secretScrubber';
 import { fitsKind, plantedDocuments, PLANTED_KINDS, type PlantedDocument, type PlantedSecret } from '../fixtures/secrets/plantedSecrets';
+import { alteredLines } from '../fixtures/secrets/alteredLines';
 import { familyOf } from '../fixtures/secrets/secretFamilies';
 
 const RECALL_TARGET = 0.99;
-const ALTERED_LINES_LIMIT = 0.01;
+/** Issue 26's goal for ordinary output. */
+const ALTERED_LINES_LIMIT = 0.005;
 /** Each template is filled twice, with different values. */
 const SEEDS = [1, 2];
 
@@ -105,19 +107,9 @@ describe('secret scrubber corpus', () => {
     for (const file of readdirSync(dir).sort()) {
       const text = readFileSync(new URL(file, dir), 'utf8');
       const before = text.split('\n');
-      const after = scrubSecrets(text).text.split('\n');
-      // A redaction that swallowed line breaks shifts the lines after it: count every line not kept as it was.
-      const kept = new Map<string, number>();
-      for (const line of after) kept.set(line, (kept.get(line) ?? 0) + 1);
-      let fileChanged = 0;
-      for (const line of before) {
-        const n = kept.get(line) ?? 0;
-        if (n > 0) kept.set(line, n - 1);
-        else {
-          fileChanged++;
-          altered.push(`${file}: ${line.slice(0, 160)}`);
-        }
-      }
+      const fileAltered = alteredLines(text, scrubSecrets(text).text);
+      const fileChanged = fileAltered.length;
+      altered.push(...fileAltered.map((line) => `${file}: ${line.slice(0, 160)}`));
       total += before.length;
       changed += fileChanged;
       rows.push([file, String(before.length), String(fileChanged)]);
