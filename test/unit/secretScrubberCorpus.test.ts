@@ -11,10 +11,13 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { findSecrets, scrubSecrets } from '../../src/main/safety/secretScrubber';
-import { plantedDocuments, type PlantedDocument, type PlantedSecret } from '../fixtures/secrets/plantedSecrets';
+import { fitsKind, plantedDocuments, PLANTED_KINDS, type PlantedDocument, type PlantedSecret } from '../fixtures/secrets/plantedSecrets';
+import { alteredLines } from '../fixtures/secrets/alteredLines';
+import { familyOf } from '../fixtures/secrets/secretFamilies';
 
 const RECALL_TARGET = 0.99;
-const ALTERED_LINES_LIMIT = 0.01;
+/** Issue 26's goal for ordinary output. */
+const ALTERED_LINES_LIMIT = 0.005;
 /** Each template is filled twice, with different values. */
 const SEEDS = [1, 2];
 
@@ -34,7 +37,7 @@ function check(doc: PlantedDocument): { found: PlantedSecret[]; missed: Miss[] }
     let why = '';
     if (scrubbed.includes(secret.text)) why = 'left in the text';
     else if (covering.length === 0) why = `partly redacted by ${spans.filter((s) => s.start < secret.end && s.end > secret.start).map((s) => s.kind).join(', ') || 'nothing'}`;
-    else if (!covering.some((s) => secret.fits.includes(s.kind))) why = `redacted as ${covering.map((s) => s.kind).join(', ')}`;
+    else if (!covering.some((s) => fitsKind(secret, s.kind))) why = `redacted as ${covering.map((s) => s.kind).join(', ')}`;
     if (why) missed.push({ document: doc.name, secret, why });
     else found.push(secret);
   }
@@ -70,15 +73,27 @@ describe('secret scrubber corpus', () => {
       }
       misses.push(...missed);
     }
+    const byFamily = new Map<string, { planted: number; found: number }>();
+    for (const [kind, r] of byKind) {
+      const row = byFamily.get(familyOf(kind)) ?? { planted: 0, found: 0 };
+      row.planted += r.planted;
+      row.found += r.found;
+      byFamily.set(familyOf(kind), row);
+    }
     const planted = [...byKind.values()].reduce((sum, r) => sum + r.planted, 0);
     const found = [...byKind.values()].reduce((sum, r) => sum + r.found, 0);
     const rows = [...byKind.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([kind, r]) => [kind, String(r.planted), String(r.found), percent(r.found / r.planted)]);
     rows.push(['all', String(planted), String(found), percent(found / planted)]);
+    const familyRows = [...byFamily.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([family, r]) => [family, String(r.planted), String(r.found), percent(r.found / r.planted)]);
     console.log(`\nplanted secrets in ${documents.length} documents\n${table(['kind', 'planted', 'found', 'recall'], rows)}`);
-    for (const miss of misses.slice(0, 20)) {
+    console.log(`\nrecall per family\n${table(['family', 'planted', 'found', 'recall'], familyRows)}`);
+    // One miss per kind first, so that every kind that misses shows an example.
+    const firstOfKind = misses.filter((m, i) => misses.findIndex((n) => n.secret.kind === m.secret.kind) === i);
+    for (const miss of [...firstOfKind, ...misses.filter((m) => !firstOfKind.includes(m))].slice(0, 60)) {
       const doc = documents.find((d) => d.name === miss.document) as PlantedDocument;
       console.log(`  missed ${miss.secret.kind} in ${miss.document} (${miss.why}): ${lineOf(doc, miss.secret.start).slice(0, 160)}`);
     }
+    expect([...byKind.keys()].sort()).toEqual([...PLANTED_KINDS].sort());
     expect(planted).toBeGreaterThanOrEqual(300);
     expect(found / planted).toBeGreaterThanOrEqual(RECALL_TARGET);
   });
@@ -92,19 +107,9 @@ describe('secret scrubber corpus', () => {
     for (const file of readdirSync(dir).sort()) {
       const text = readFileSync(new URL(file, dir), 'utf8');
       const before = text.split('\n');
-      const after = scrubSecrets(text).text.split('\n');
-      // A redaction that swallowed line breaks shifts the lines after it: count every line not kept as it was.
-      const kept = new Map<string, number>();
-      for (const line of after) kept.set(line, (kept.get(line) ?? 0) + 1);
-      let fileChanged = 0;
-      for (const line of before) {
-        const n = kept.get(line) ?? 0;
-        if (n > 0) kept.set(line, n - 1);
-        else {
-          fileChanged++;
-          altered.push(`${file}: ${line.slice(0, 160)}`);
-        }
-      }
+      const fileAltered = alteredLines(text, scrubSecrets(text).text);
+      const fileChanged = fileAltered.length;
+      altered.push(...fileAltered.map((line) => `${file}: ${line.slice(0, 160)}`));
       total += before.length;
       changed += fileChanged;
       rows.push([file, String(before.length), String(fileChanged)]);
