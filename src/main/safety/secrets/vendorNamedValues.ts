@@ -9,7 +9,8 @@
  * word, up to 20 more name characters, an assignment operator (`=`, `:`, `:=`, `::=`, `?=`,
  * `=>`, `,` …), up to five quotes or blanks, then a value of the vendor's exact format ending at a
  * quote, blank, `;` or the line's end. Every repetition is bounded, so a look costs the same
- * however long the text.
+ * however long the text. In prose the value must be quoted or in backticks, within a few words
+ * of the vendor's name (``the sumo access id is `su…` ``).
  */
 import type { KeywordHits } from './keywordScan';
 import { redacted, type Replacement, type ScanDetector } from './redaction';
@@ -102,8 +103,15 @@ const ROWS: readonly VendorNamed[] = [
 const after = (values: readonly string[]): RegExp =>
   new RegExp(`[ \\t\\w.-]{0,20}[\\s'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\`'"\\s=]{0,5}(${values.join('|')})(?=[\`'"\\s;]|\\\\[nr]|$)`, 'iy');
 
-const BY_WORD = new Map<string, { row: VendorNamed; sticky: RegExp }>();
-for (const row of ROWS) for (const word of row.words) BY_WORD.set(word, { row, sticky: after(row.values) });
+/** In prose: a few words after the vendor's, one of them saying what the value is, then the value quoted or in backticks (``our messagebird key was `…` ``). */
+const inProse = (values: readonly string[]): RegExp =>
+  new RegExp(`[ \\t\\w.,-]{0,24}?\\b(?:key|token|secret|id|password|credential|login)s?\\b[ \\t\\w.,-]{0,24}?[ \\t:=]+[\`'"](${values.join('|')})[\`'"]`, 'iy');
+
+const BY_WORD = new Map<string, { row: VendorNamed; sticky: RegExp; prose: RegExp }>();
+for (const row of ROWS) for (const word of row.words) BY_WORD.set(word, { row, sticky: after(row.values), prose: inProse(row.values) });
+
+/** The kinds these rows report. */
+export const VENDOR_NAMED_KINDS: readonly string[] = [...new Set(ROWS.map((row) => row.kind))];
 
 /** The words the keyword pass looks for on this detector's behalf. */
 export const VENDOR_NAME_WORDS: readonly string[] = [...BY_WORD.keys()];
@@ -131,11 +139,16 @@ export const vendorNamedValuesDetector: ScanDetector = {
       const entry = BY_WORD.get(word.toLowerCase());
       if (!entry || (entry.row.caseSensitive && !entry.row.caseSensitive.test(word))) continue;
       entry.sticky.lastIndex = end;
-      const m = entry.sticky.exec(text);
+      let m = entry.sticky.exec(text);
+      let valueEnd = entry.sticky.lastIndex;
+      if (!m) {
+        entry.prose.lastIndex = end;
+        m = entry.prose.exec(text);
+        valueEnd = entry.prose.lastIndex - 1;
+      }
       if (!m) continue;
       const value = m[1] as string;
       if (/x{6}/i.test(value) || isMostlyRuns(value) || /([A-Za-z0-9])\1{7}/.test(value)) continue;
-      const valueEnd = entry.sticky.lastIndex;
       found.push({ start: valueEnd - value.length, end: valueEnd, text: redacted(entry.row.kind), kind: entry.row.kind });
       coveredUntil = valueEnd;
     }
