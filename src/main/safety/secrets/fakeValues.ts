@@ -25,15 +25,23 @@ export function holdsSequence(v: string, min = SEQUENCE_RUN): boolean {
 
 /** Whether the letters and digits of `v` are a unit of 2 to 4 characters repeated three times or more, with nothing else (`123123123`, `1234-1234-1234`, `abab…`). */
 export function isRepeatedUnit(v: string): boolean {
-  const body = v.replace(/[^A-Za-z0-9]/g, '');
-  for (let unit = 2; unit <= 4; unit++) {
-    if (body.length < unit * 3) break;
+  // The letters and digits, in a buffer kept between calls (most values are short; this runs on every value judged).
+  let n = 0;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
+      if (n === alnums.length) return false; // longer than any value typed by hand
+      alnums[n++] = c;
+    }
+  }
+  for (let unit = 2; unit <= 4 && n >= unit * 3; unit++) {
     let same = true;
-    for (let i = unit; i < body.length && same; i++) same = body.charCodeAt(i) === body.charCodeAt(i - unit);
+    for (let i = unit; i < n && same; i++) same = alnums[i] === alnums[i - unit];
     if (same) return true;
   }
   return false;
 }
+const alnums = new Uint16Array(512);
 
 /**
  * Whether three quarters or more of the letters and digits of `v` stand in runs of four or more
