@@ -23,6 +23,14 @@ describe('base64-wrapped secrets', () => {
     expect(scrubbed(`CONFIG_B64=${b64(`DB_PASSWORD=${pseudo(16, ALNUM, 11)}\nLOG_LEVEL=info`)}`)).toBe('CONFIG_B64=[REDACTED:base64-password]');
   });
 
+  it('redacts base64 credentials under any name ending in auth, also when cut or garbled', () => {
+    const pair = b64(`johndoe:${pseudo(30, ALNUM, 15)}`);
+    const garbled = `${pair.slice(0, 20)}+${pair.slice(21, 30)}/${pair.slice(31)}`;
+    expect(scrubbed(`"user_auth": "${pair}"`)).toBe('"user_auth": "[REDACTED:credential]"');
+    expect(scrubbed(`"user_auth": "${garbled}"`)).toBe('"user_auth": "[REDACTED:credential]"');
+    expect(scrubbed('"use_auth": true, "oauth": "enabled"')).toBe('"use_auth": true, "oauth": "enabled"');
+  });
+
   it('reports a Basic credential and a Docker auth as what they are, not as base64', () => {
     const pair = b64(`ci:${pseudo(18, ALNUM, 13)}`);
     expect(scrubbed(`Authorization: Basic ${pair}`)).toBe('Authorization: Basic [REDACTED:authorization]');

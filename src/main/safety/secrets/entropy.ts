@@ -75,11 +75,16 @@ function isEncodedText(value: string): boolean {
   return printable >= 0.95 * decoded.length;
 }
 
-/** Whether a base64 value decodes to `user:password` (HTTP Basic credentials, Docker and npm `auth`). */
+/**
+ * Whether a base64 value under an `auth` name holds credentials: it decodes to `user:password`
+ * (HTTP Basic credentials, Docker and npm `auth`), or starts as `user:` and is long and random
+ * enough to be the rest of one (a value cut or garbled in a log).
+ */
 export function isBase64Credentials(value: string): boolean {
   if (!/^[A-Za-z0-9+/]{8,}={0,2}$/.test(value)) return false;
   const decoded = Buffer.from(value, 'base64').toString('latin1');
-  return /^[A-Za-z0-9._@+-]{1,128}:[\x21-\x7e]{1,256}$/.test(decoded);
+  if (/^[A-Za-z0-9._@+-]{1,128}:[\x21-\x7e]{1,256}$/.test(decoded)) return true;
+  return value.length >= 24 && /^[A-Za-z0-9._@+-]{1,128}:/.test(decoded) && shannonEntropy(value) >= 4;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

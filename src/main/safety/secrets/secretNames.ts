@@ -83,7 +83,7 @@ export function nameSecrecy(name: string): NameSecrecy {
   if (w.some((word) => NOT_SECRET_WORDS.has(word)) || isNotSecretToken(w)) return undefined;
   // A public or publishable token or key (`publicToken`, `PUBLISHABLE_KEY`) is printed in web pages on purpose.
   if (w.includes('public') || w.includes('publishable')) return undefined;
-  if (w.length === 1 && last === 'auth') return 'auth';
+  if (last === 'auth') return 'auth'; // `_auth`, `"auth"`, `user_auth`, `basic_auth`
   if (w.length === 1 && last === 'key') return 'key';
   for (let i = 0; i < w.length; i++) {
     const word = w[i] as string;
