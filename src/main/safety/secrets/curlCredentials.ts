@@ -7,7 +7,7 @@
  */
 import { isPlaceholderPair, isPlaceholderPart } from './credentialPairs';
 import type { KeywordHits } from './keywordScan';
-import { redacted, type Replacement } from './redaction';
+import { REDACTED_PREFIX, redacted, type Replacement } from './redaction';
 
 /** How far after `curl` its options are looked for, and over how many `\`-continued lines. */
 const MAX_COMMAND = 1200;
@@ -20,7 +20,7 @@ const isBlank = (c: string | undefined): boolean => c === ' ' || c === '\t';
 const endsCommand = (c: string | undefined): boolean => c === undefined || c === '|' || c === ';' || c === '&';
 const isContinuation = (text: string, lineBreak: number): boolean => text[lineBreak - 1] === '\\' || (text[lineBreak - 1] === '\r' && text[lineBreak - 2] === '\\');
 
-/** A shell word: its quoted and bare pieces joined, with the place in the text of each of its characters. */
+/** A shell word: its quoted and bare pieces joined, with the place in the text of each of its characters. A bare piece ends only at a blank: a password may hold `)`, `;` or `&` (unquoted, the shell would cut it there, but what is printed is redacted whole). */
 interface ShellWord {
   chars: string;
   at: number[];
@@ -42,7 +42,7 @@ function shellWord(text: string, from: number, limit: number): ShellWord | undef
         at.push(k);
       }
       i = close + 1;
-    } else if (isBlank(c) || c === '\n' || c === '\r' || endsCommand(c) || c === '(' || c === ')' || (c === '\\' && (text[i + 1] === '\n' || text[i + 1] === '\r'))) {
+    } else if (isBlank(c) || c === '\n' || c === '\r' || (c === '\\' && (text[i + 1] === '\n' || text[i + 1] === '\r'))) {
       break;
     } else {
       chars += c;
@@ -59,7 +59,8 @@ const looksLikeLoneToken = (value: string): boolean =>
 
 /** The span of `-u`'s argument to redact, or undefined when it holds no credential. */
 function credentialSpan(word: ShellWord): [number, number] | undefined {
-  const colon = word.chars.indexOf(':');
+  // The `:` of an earlier redaction (`"[REDACTED:password]:"`) is not the pair's.
+  const colon = word.chars.indexOf(':', word.chars.startsWith(REDACTED_PREFIX) ? word.chars.indexOf(']') + 1 : 0);
   if (colon === -1) return undefined; // `-u name`: curl asks for the password
   const user = word.chars.slice(0, colon);
   const password = word.chars.slice(colon + 1);
@@ -107,7 +108,7 @@ export function scanCurlCredentials(text: string, curls: KeywordHits): Replaceme
         const word = shellWord(text, valueAt, limit);
         if (word === undefined) break;
         const span = credentialSpan(word);
-        if (span && !text.startsWith('[REDACTED:', span[0])) out.push({ start: span[0], end: span[1], text: redacted('password'), kind: 'password' });
+        if (span && !text.startsWith(REDACTED_PREFIX, span[0])) out.push({ start: span[0], end: span[1], text: redacted('password'), kind: 'password' });
         i = word.end - 1;
       }
     }
