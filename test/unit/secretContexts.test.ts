@@ -93,7 +93,7 @@ describe('scrubSecrets: Kubernetes Secret manifests', () => {
   });
 
   it('leaves padded base64 of under 4 characters alone (`YmFyCg==` is "bar")', () => {
-    unchanged(`apiVersion: v1\nkind: secret\ndata:\n  extra: ${b64('abc\n')}\nmetadata:\n  name: sa`);
+    unchanged(`apiVersion: v1\nkind: Secret\ndata:\n  extra: ${b64('abc\n')}\nmetadata:\n  name: sa`);
   });
 
   it('leaves ExternalSecret, SecretStore and ClusterSecretStore manifests alone', () => {

@@ -16,8 +16,8 @@ const USER_OPTIONS = ['--proxy-user', '--user', '-u', '-U'];
 
 const isTokenChar = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
 const isBlank = (c: string | undefined): boolean => c === ' ' || c === '\t';
-/** What ends a command: a line break not escaped by `\`, or `|`, `;`, `&` outside quotes. */
-const endsCommand = (c: string | undefined): boolean => c === undefined || c === '|' || c === ';' || c === '&';
+/** A blank or a line break: what stands before an option. */
+const isBlankCode = (c: number): boolean => c === 32 || c === 9 || c === 10;
 const isContinuation = (text: string, lineBreak: number): boolean => text[lineBreak - 1] === '\\' || (text[lineBreak - 1] === '\r' && text[lineBreak - 2] === '\\');
 
 /** A shell word: its quoted and bare pieces joined, with the place in the text of each of its characters. A bare piece ends only at a blank: a password may hold `)`, `;` or `&` (unquoted, the shell would cut it there, but what is printed is redacted whole). */
@@ -34,14 +34,14 @@ function shellWord(text: string, from: number, limit: number): ShellWord | undef
   while (i < limit) {
     const c = text[i] as string;
     if (c === '"' || c === "'") {
-      const close = text.indexOf(c, i + 1);
-      if (close === -1 || close >= limit) return undefined;
-      for (let k = i + 1; k < close; k++) {
-        if (text[k] === '\n') return undefined;
+      let k = i + 1;
+      for (; k < limit && text[k] !== c; k++) {
+        if (text[k] === '\n') return undefined; // a quote never closed on its line
         chars += text[k];
         at.push(k);
       }
-      i = close + 1;
+      if (k >= limit) return undefined;
+      i = k + 1;
     } else if (isBlank(c) || c === '\n' || c === '\r' || (c === '\\' && (text[i + 1] === '\n' || text[i + 1] === '\r'))) {
       break;
     } else {
@@ -89,20 +89,20 @@ export function scanCurlCredentials(text: string, curls: KeywordHits): Replaceme
     if (at < scannedTo || (at > 0 && isTokenChar(text.charCodeAt(at - 1))) || isTokenChar(text.charCodeAt(at + 4))) continue;
     const limit = Math.min(text.length, at + MAX_COMMAND);
     let lines = 0;
-    let quote = '';
+    let quote = 0;
     let i = at + 4;
     for (; i < limit; i++) {
-      const c = text[i];
-      if (quote !== '') {
-        if (c === quote) quote = '';
-        else if (c === '\n') break;
+      const c = text.charCodeAt(i);
+      if (quote !== 0) {
+        if (c === quote) quote = 0;
+        else if (c === 10) break;
         continue;
       }
-      if (c === '"' || c === "'") quote = c;
-      else if (c === '\n') {
+      if (c === 34 || c === 39) quote = c; // " '
+      else if (c === 10) {
         if (!isContinuation(text, i) || ++lines > MAX_CONTINUED_LINES) break;
-      } else if (endsCommand(c)) break;
-      else if (c === '-' && (isBlank(text[i - 1]) || text[i - 1] === '\n')) {
+      } else if (c === 124 || c === 59 || c === 38) break; // | ; &
+      else if (c === 45 && isBlankCode(text.charCodeAt(i - 1))) {
         const valueAt = userOptionValue(text, i);
         if (valueAt === -1) continue;
         const word = shellWord(text, valueAt, limit);

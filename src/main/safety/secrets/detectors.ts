@@ -6,7 +6,7 @@
  */
 import { base64SecretsDetector } from './base64Secrets';
 import { findReplacements } from './findReplacements';
-import { ID_SECRET_DETECTORS } from './idSecretTokens';
+import { FACEBOOK_KEYWORDS, TELEGRAM_BOT_TOKEN, scanFacebookAppTokens } from './idSecretTokens';
 import { ASSIGNMENT_KEYWORDS, ASSIGNMENT_OPERATORS, scanAssignments } from './assignments';
 import { scanAuthorizationHeaders } from './authorizationHeaders';
 import { COMMAND_PASSWORD_DETECTORS } from './commandPasswords';
@@ -25,7 +25,8 @@ const FORMATS: readonly SecretDetector[] = [
   { kind: 'vendor-token', keywords: VENDOR_TOKEN_KEYWORDS, scan: scanVendorTokens },
   ...TOKEN_FORMAT_DETECTORS,
   ...VENDOR_TOKEN_PATTERNS,
-  ...ID_SECRET_DETECTORS,
+  TELEGRAM_BOT_TOKEN,
+  { kind: 'facebook-access-token', keywords: FACEBOOK_KEYWORDS, ignoreCase: true, scan: scanFacebookAppTokens },
 ];
 
 /** Secrets recognised by where they stand: a header, a URL, a command's option, a name before them. */

@@ -1,10 +1,12 @@
 /**
  * Tokens made of an app's numeric id and its secret, joined by a separator: a Telegram bot token
- * (`<bot id>:A<34 characters>`, in prose, in inline code, after `/bot` in an API URL) and a
- * Facebook app access token (`<app id>|<app secret>`, `|` also written `%7C`). Both are found
- * from their separator, and only where digits stand right before it.
+ * (`<bot id>:A<34 characters>`, in prose, in inline code, after `/bot` in an API URL), found from
+ * its `:A` where digits stand right before it; and a Facebook app access token
+ * (`<app id>|<app secret>`, `|` also written `%7C`), looked for only near Facebook's name on the
+ * same line (the shape alone is too common: `|` is a pipe and a table's border).
  */
-import { redacted, type PatternDetector, type Redaction } from './redaction';
+import type { KeywordHits } from './keywordScan';
+import { redacted, type PatternDetector, type Redaction, type Replacement } from './redaction';
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 
@@ -22,38 +24,49 @@ function telegramStart(text: string, colon: number): number {
   return text.startsWith('bot', digits - 3) ? digits - 3 : digits;
 }
 
-/** Facebook's name (`facebook`, `Facebook`, `FB_`, `fb_app`, `fbToken`) on the same line, within this many characters of the token. */
-const FACEBOOK_NEAR = 400;
-const FACEBOOK_NAME = /facebook|(?<![A-Za-z0-9])(?:fb|FB|Fb)(?![a-z0-9])/i;
-
-function facebookOnLine(text: string, start: number, end: number): boolean {
-  const lineStart = text.lastIndexOf('\n', start) + 1;
-  const lineEnd = text.indexOf('\n', end);
-  const from = Math.max(lineStart, start - FACEBOOK_NEAR);
-  const to = Math.min(lineEnd === -1 ? text.length : lineEnd, end + FACEBOOK_NEAR);
-  return FACEBOOK_NAME.test(text.slice(from, start)) || FACEBOOK_NAME.test(text.slice(end, to));
-}
-
 /** An app secret, not a word: letters with digits, or both cases. */
 const looksRandom = (value: string): boolean => /[A-Za-z]/.test(value) && (/\d/.test(value) || (/[a-z]/.test(value) && /[A-Z]/.test(value)));
 
-export const ID_SECRET_DETECTORS: readonly PatternDetector[] = [
-  {
-    kind: 'telegram-bot-token',
-    keywords: [':A'],
-    startsFrom: (text, at) => telegramStart(text, at),
-    // Exactly 34 characters after `A`: a longer run (`…-some-other-thing`) is something else.
-    pattern: /(?<![A-Za-z0-9_-])(bot)?(\d{5,16}:A[A-Za-z0-9_-]{34})(?![A-Za-z0-9_-])/g,
-    minEntropy: 3.5,
-    // A digit in the body: 34 random characters hold one all but 3 times in 1,000; a word (`:AbstractRequestHandler…`) holds none.
-    redact: (m): Redaction | undefined => (/\d/.test((m[2] as string).slice((m[2] as string).indexOf(':'))) ? { text: `${m[1] ?? ''}${redacted('telegram-bot-token')}`, kind: 'telegram-bot-token' } : undefined),
-  },
-  {
-    kind: 'facebook-access-token',
-    keywords: ['|', '%7C', '%7c'],
-    startsFrom: (text, at) => digitsBefore(text, at, 15, 16),
-    pattern: /(?<![A-Za-z0-9_-])\d{15,16}(?:\||%7[Cc])([A-Za-z0-9_-]{27,40})(?![A-Za-z0-9_-])/g,
-    redact: (m): Redaction | undefined =>
-      looksRandom(m[1] ?? '') && facebookOnLine(m.input, m.index, m.index + m[0].length) ? { text: redacted('facebook-access-token'), kind: 'facebook-access-token' } : undefined,
-  },
-];
+/** How far from Facebook's name (`facebook`, `FB_`, `fb_app`) on its line an app token is looked for. */
+const FACEBOOK_NEAR = 400;
+const FACEBOOK_APP_TOKEN = /(?<![A-Za-z0-9_-])\d{15,16}(?:\||%7[Cc])([A-Za-z0-9_-]{27,40})(?![A-Za-z0-9_-])/g;
+/** The words that name Facebook, found by the keyword pass: `facebook` in any case, `fb` before `_`, `-`, `.` or a blank. */
+export const FACEBOOK_KEYWORDS = ['facebook', 'fb_', 'fb-', 'fb.', 'fb '];
+
+/** Facebook app access tokens (`<app id>|<app secret>`) on the lines where Facebook is named, near the name. */
+export function scanFacebookAppTokens(text: string, names: KeywordHits): Replacement[] {
+  const out: Replacement[] = [];
+  let scannedTo = 0;
+  for (const at of names.starts) {
+    const lineStart = text.lastIndexOf('\n', at) + 1;
+    let lineEnd = text.indexOf('\n', at);
+    if (lineEnd === -1) lineEnd = text.length;
+    // Each character is looked at once: a second name on the same stretch continues where the first stopped.
+    const from = Math.max(lineStart, at - FACEBOOK_NEAR, scannedTo);
+    const to = Math.min(lineEnd, at + FACEBOOK_NEAR);
+    if (from >= to) continue;
+    // One character more on each side, for the pattern's look behind and look ahead.
+    const windowStart = Math.max(0, from - 1);
+    const window = text.slice(windowStart, to + 1);
+    FACEBOOK_APP_TOKEN.lastIndex = from - windowStart;
+    for (let m = FACEBOOK_APP_TOKEN.exec(window); m !== null; m = FACEBOOK_APP_TOKEN.exec(window)) {
+      const start = windowStart + m.index;
+      const end = start + m[0].length;
+      if (end > to) break;
+      if (looksRandom(m[1] as string)) out.push({ start, end, text: redacted('facebook-access-token'), kind: 'facebook-access-token' });
+    }
+    scannedTo = Math.max(scannedTo, to);
+  }
+  return out;
+}
+
+export const TELEGRAM_BOT_TOKEN: PatternDetector = {
+  kind: 'telegram-bot-token',
+  keywords: [':A'],
+  startsFrom: (text, at) => telegramStart(text, at),
+  // Exactly 34 characters after `A`: a longer run (`…-some-other-thing`) is something else.
+  pattern: /(?<![A-Za-z0-9_-])(bot)?(\d{5,16}:A[A-Za-z0-9_-]{34})(?![A-Za-z0-9_-])/g,
+  minEntropy: 3.5,
+  // A digit in the body: 34 random characters hold one all but 3 times in 1,000; a word (`:AbstractRequestHandler…`) holds none.
+  redact: (m): Redaction | undefined => (/\d/.test((m[2] as string).slice((m[2] as string).indexOf(':'))) ? { text: `${m[1] ?? ''}${redacted('telegram-bot-token')}`, kind: 'telegram-bot-token' } : undefined),
+};
