@@ -71,6 +71,11 @@ describe('scrubSecrets: curl -u / --user', () => {
     }
   });
 
+  it('reads past a quote never closed on its line to the next command', () => {
+    const text = `curl -u "half-typed https://x.example.test\ncurl -u bob:${PW} https://x.example.test`;
+    expect(scrubSecrets(text).text).toBe('curl -u "half-typed https://x.example.test\ncurl -u bob:[REDACTED:password] https://x.example.test');
+  });
+
   it('reads only the curl command: another command on the line after | or ; is not curl’s', () => {
     unchanged('curl -s https://x.example.test | grep -u foo:bar2x9');
     unchanged('libcurl -u admin:x8Kq2mZ7pL');

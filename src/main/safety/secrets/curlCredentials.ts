@@ -25,9 +25,11 @@ interface ShellWord {
   chars: string;
   at: number[];
   end: number;
+  /** A quote in it is not closed within the command. */
+  unclosed: boolean;
 }
 
-function shellWord(text: string, from: number, limit: number): ShellWord | undefined {
+function shellWord(text: string, from: number, limit: number): ShellWord {
   let chars = '';
   const at: number[] = [];
   let i = from;
@@ -36,11 +38,11 @@ function shellWord(text: string, from: number, limit: number): ShellWord | undef
     if (c === '"' || c === "'") {
       let k = i + 1;
       for (; k < limit && text[k] !== c; k++) {
-        if (text[k] === '\n') return undefined; // a quote never closed on its line
+        if (text[k] === '\n') return { chars, at, end: k, unclosed: true }; // a quote never closed on its line
         chars += text[k];
         at.push(k);
       }
-      if (k >= limit) return undefined;
+      if (k >= limit) return { chars, at, end: k, unclosed: true };
       i = k + 1;
     } else if (isBlank(c) || c === '\n' || c === '\r' || (c === '\\' && (text[i + 1] === '\n' || text[i + 1] === '\r'))) {
       break;
@@ -50,7 +52,7 @@ function shellWord(text: string, from: number, limit: number): ShellWord | undef
       i++;
     }
   }
-  return { chars, at, end: i };
+  return { chars, at, end: i, unclosed: false };
 }
 
 /** A value given alone (`-u "token:"`) is a token when it looks like one: letters and digits, or long and mixed-case. */
@@ -106,7 +108,10 @@ export function scanCurlCredentials(text: string, curls: KeywordHits): Replaceme
         const valueAt = userOptionValue(text, i);
         if (valueAt === -1) continue;
         const word = shellWord(text, valueAt, limit);
-        if (word === undefined) break;
+        if (word.unclosed) {
+          i = word.end; // what the word read is not read again by the next `curl`
+          break;
+        }
         const span = credentialSpan(word);
         if (span && !text.startsWith(REDACTED_PREFIX, span[0])) out.push({ start: span[0], end: span[1], text: redacted('password'), kind: 'password' });
         i = word.end - 1;

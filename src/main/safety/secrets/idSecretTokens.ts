@@ -38,12 +38,12 @@ export function scanFacebookAppTokens(text: string, names: KeywordHits): Replace
   const out: Replacement[] = [];
   let scannedTo = 0;
   for (const at of names.starts) {
-    const lineStart = text.lastIndexOf('\n', at) + 1;
-    let lineEnd = text.indexOf('\n', at);
-    if (lineEnd === -1) lineEnd = text.length;
-    // Each character is looked at once: a second name on the same stretch continues where the first stopped.
-    const from = Math.max(lineStart, at - FACEBOOK_NEAR, scannedTo);
-    const to = Math.min(lineEnd, at + FACEBOOK_NEAR);
+    // The stretch around the name, within its line; each character is looked at once: a second name on the same stretch continues where the first stopped.
+    let from = at;
+    while (from > 0 && at - from < FACEBOOK_NEAR && from > scannedTo && text.charCodeAt(from - 1) !== 10) from--;
+    let to = at;
+    while (to < text.length && to - at < FACEBOOK_NEAR && text.charCodeAt(to) !== 10) to++;
+    from = Math.max(from, scannedTo);
     if (from >= to) continue;
     // One character more on each side, for the pattern's look behind and look ahead.
     const windowStart = Math.max(0, from - 1);
