@@ -1,4 +1,4 @@
-/** Passwords given to well-known commands as plain arguments: curl -u (also on a continued line), sshpass, redis-cli, openssl, mysql. */
+/** Passwords given to well-known commands as plain arguments: sshpass, redis-cli, openssl, mysql (curl's are in curlCredentials.ts). */
 import { redacted, type PatternDetector, type Redaction } from './redaction';
 import { isPlaceholderValue } from './secretNames';
 
@@ -11,8 +11,6 @@ function openSslOptionStart(text: string, at: number): number[] {
 }
 
 export const COMMAND_PASSWORD_DETECTORS: readonly PatternDetector[] = [
-  // curl -u user:password, --user, --proxy-user
-  { kind: 'password', keywords: ['curl'], pattern: /(?<![A-Za-z0-9_-])(curl\b(?:[^\n|;&]|(?<=\\\r?)\n){0,300}?[ \t](?:-u|--user|--proxy-user|-U)(?:[ \t]+|=)['"]?[^\s:'"[\]]{1,256}:)([^\s'"]{1,256})/g },
   { kind: 'password', keywords: ['sshpass'], pattern: /(?<![A-Za-z0-9_-])(sshpass[ \t]+-p[ \t]*)(\S{1,4096})/g },
   { kind: 'password', keywords: ['redis-cli'], pattern: /(?<![A-Za-z0-9_-])(redis-cli\b[^\n|;&]{0,300}?[ \t]-a[ \t]+)([^\s'"]{1,4096})/g },
   // openssl … -pass pass:secret, -passin pass:…, -passout pass:…, -k pass:…

@@ -6,9 +6,11 @@
  */
 import { base64SecretsDetector } from './base64Secrets';
 import { findReplacements } from './findReplacements';
+import { FACEBOOK_KEYWORDS, TELEGRAM_BOT_TOKEN, scanFacebookAppTokens } from './idSecretTokens';
 import { ASSIGNMENT_KEYWORDS, ASSIGNMENT_OPERATORS, scanAssignments } from './assignments';
 import { scanAuthorizationHeaders } from './authorizationHeaders';
 import { COMMAND_PASSWORD_DETECTORS } from './commandPasswords';
+import { scanCurlCredentials } from './curlCredentials';
 import { scanKubernetesSecrets } from './kubernetesSecrets';
 import { NAMED_VALUE_DETECTORS, scanNetrc, scanXmlElements } from './namedShapes';
 import { BASE64_PEM, PRIVATE_KEY_MARKS, redactBase64PrivateKey, scanPrivateKeys } from './privateKeys';
@@ -24,6 +26,8 @@ const FORMATS: readonly SecretDetector[] = [
   { kind: 'vendor-token', keywords: VENDOR_TOKEN_KEYWORDS, scan: scanVendorTokens },
   ...TOKEN_FORMAT_DETECTORS,
   ...VENDOR_TOKEN_PATTERNS,
+  TELEGRAM_BOT_TOKEN,
+  { kind: 'facebook-access-token', keywords: FACEBOOK_KEYWORDS, ignoreCase: true, scan: scanFacebookAppTokens },
   vendorNamedValuesDetector,
 ];
 
@@ -31,6 +35,7 @@ const FORMATS: readonly SecretDetector[] = [
 const IN_CONTEXT: readonly SecretDetector[] = [
   { kind: 'authorization', keywords: ['authorization'], ignoreCase: true, scan: scanAuthorizationHeaders },
   { kind: 'url-password', keywords: ['://'], scan: scanUrlPasswords },
+  { kind: 'password', keywords: ['curl'], scan: scanCurlCredentials },
   ...COMMAND_PASSWORD_DETECTORS,
   ...NAMED_VALUE_DETECTORS,
   { kind: 'secret-assignment', keywords: ['</'], scan: scanXmlElements },

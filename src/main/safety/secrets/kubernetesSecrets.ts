@@ -10,11 +10,18 @@ import { isPlaceholderValue } from './secretNames';
 
 /** `data:` or `stringData:` alone on its line (YAML), or `"data": {` (JSON). */
 const DATA_KEY = /^([ \t]*(?:- )?)(data|stringData):[ \t]*\r?$|(["'])(data|stringData)\3[ \t]*:[ \t]*\{/gm;
-const KIND_SECRET = /(?:^|[{,\s])["']?kind["']?[ \t]*:[ \t]*["']?Secret["']?[ \t]*(?:,|\r?$)/m;
+/** `kind: Secret` in any case, quoted or not; not `ExternalSecret`, `SecretStore`, `SopsSecret`. */
+const KIND_SECRET = /(?:^|[{,\s])["']?kind["']?[ \t]*:[ \t]*["']?secret["']?[ \t]*(?:,|\r?$)/im;
 /** Where a Secret is: a literal first, so the search is fast; `data:` keys are looked for only near one. */
-const KIND_SECRET_AT = /kind["']?[ \t]*:[ \t]*["']?Secret\b/y;
+const KIND_SECRET_AT = /kind["']?[ \t]*:[ \t]*["']?secret(?![A-Za-z0-9_-])/iy;
 /** A base64 value (what `data:` holds): a secret even when it looks like a path (`/2HQ7…`) or a word. */
 const BASE64_VALUE = /^[A-Za-z0-9+/]{8,}={0,2}$/;
+/** Padded base64 too short to hold a secret: it decodes to under 4 characters (`YmFyCg==` is "bar" and a line break). */
+const isTinyBase64 = (value: string): boolean => value.length <= 8 && /^[A-Za-z0-9+/]{2,7}={1,2}$/.test(value) && Buffer.from(value, 'base64').toString('latin1').trim().length < 4;
+
+/** A value under `data:` or `stringData:`: base64 of at least 4 characters, or any other value that is no placeholder. */
+const isSecretValue = (value: string): boolean => value !== '' && !isTinyBase64(value) && (BASE64_VALUE.test(value) || !isPlaceholderValue(value));
+
 /** How far around `data:` the document's `kind: Secret` may be. */
 const DOCUMENT_WINDOW = 4096;
 const YAML_ENTRY = /^([ \t]+)([A-Za-z0-9_.-]{1,253}):[ \t]*(.*?)[ \t]*\r?$/;
@@ -76,7 +83,7 @@ function yamlEntries(text: string, lineStart: number, keyIndent: number, out: Re
       valueEnd--;
     }
     const start = valueAt + quote.length;
-    if (value !== '' && (BASE64_VALUE.test(value) || !isPlaceholderValue(value))) out.push({ start, end: valueEnd, text: redacted('secret'), kind: 'secret' });
+    if (isSecretValue(value)) out.push({ start, end: valueEnd, text: redacted('secret'), kind: 'secret' });
     at = end + 1;
   }
 }
@@ -87,7 +94,7 @@ function jsonEntries(text: string, from: number, out: Replacement[]): void {
   while ((m = JSON_ENTRY.exec(text)) !== null) {
     const value = m[3] as string;
     const end = m.index + m[0].lastIndexOf('"');
-    if (value !== '' && (BASE64_VALUE.test(value) || !isPlaceholderValue(value))) out.push({ start: end - value.length, end, text: redacted('secret'), kind: 'secret' });
+    if (isSecretValue(value)) out.push({ start: end - value.length, end, text: redacted('secret'), kind: 'secret' });
   }
 }
 

@@ -7,6 +7,7 @@
  * only where a token starts, and ends with a matching lookahead, so a longer run of token
  * characters (base64 data, a hash) is never cut into a "token".
  */
+import { isPlaceholderPair } from './credentialPairs';
 import { isPlaceholderValue } from './secretNames';
 import { redacted, type PatternDetector, type Redaction, type Replacement } from './redaction';
 import type { KeywordHits } from './keywordScan';
@@ -58,6 +59,16 @@ const keepPrefix =
   (m: RegExpExecArray): Redaction | undefined =>
     isPlaceholderValue(m[2] ?? '') ? undefined : { text: `${m[1] ?? ''}${redacted(kind)}`, kind };
 
+/** Where a Discord webhook URL holding `/api/webhooks/` at `at` starts: its host, with or without a scheme. */
+function discordWebhookStart(text: string, at: number): number {
+  let host = -1;
+  for (const name of ['discord.com', 'discordapp.com']) if (text.startsWith(name, at - name.length)) host = at - name.length;
+  if (host === -1) return -1;
+  for (const prefix of ['ptb.', 'canary.']) if (text.startsWith(prefix, host - prefix.length)) host -= prefix.length;
+  for (const scheme of ['https://', 'http://']) if (text.startsWith(scheme, host - scheme.length)) return host - scheme.length;
+  return host;
+}
+
 const FORMAT_DETECTORS: readonly PatternDetector[] = [
   {
     kind: 'openai-api-key',
@@ -67,7 +78,20 @@ const FORMAT_DETECTORS: readonly PatternDetector[] = [
     pattern: /(?<![A-Za-z0-9_-])sk-(?:(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{32,}(?![A-Za-z0-9_-]))/g,
     redact: keepWhen((s) => hasDigitAndLetter(s.slice(3)), 'openai-api-key'),
   },
-  { kind: 'slack-webhook', keywords: ['hooks.slack.com'], startsFrom: (_text, at) => [at - 'https://'.length, at - 'http://'.length], pattern: /https?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+/g },
+  // With its scheme or without (`hooks.slack.com/services/…` pasted from a config).
+  {
+    kind: 'slack-webhook',
+    keywords: ['hooks.slack.com'],
+    startsFrom: (_text, at) => [at - 'https://'.length, at - 'http://'.length, at],
+    pattern: /(?<![A-Za-z0-9_.-])(?:https?:\/\/)?hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]+/g,
+  },
+  // Discord's webhooks: the URL holds the webhook's id and its token.
+  {
+    kind: 'discord-webhook',
+    keywords: ['/api/webhooks/'],
+    startsFrom: discordWebhookStart,
+    pattern: /(?<![A-Za-z0-9_.-])(?:https?:\/\/)?(?:(?:ptb|canary)\.)?discord(?:app)?\.com\/api\/webhooks\/\d{15,21}\/[A-Za-z0-9_-]{40,100}(?![A-Za-z0-9_-])/g,
+  },
   // The same webhook as `curl -v` prints it in the request line: the path alone.
   { kind: 'slack-webhook', keywords: ['/services/T'], pattern: /(?<![A-Za-z0-9_/-])\/services\/T[A-Z0-9]{6,12}\/B[A-Z0-9]{6,12}\/[A-Za-z0-9]{20,32}(?![A-Za-z0-9])/g },
   {
@@ -120,7 +144,7 @@ function userinfoEndsAfter(text: string, from: number): boolean {
 
 /**
  * scheme://user:password@host (the user may be empty: redis://:password@host): keeps the user
- * and the host. Found from each `://`, which is rare, rather than tried at every word.
+ * and the host; placeholder pairs (`user:password`, `<user>:<pass>`, `${USER}:${PASS}`, `admin:admin`) stay. Found from each `://`, which is rare, rather than tried at every word.
  */
 export function scanUrlPasswords(text: string, schemeEnds: KeywordHits): Replacement[] {
   const out: Replacement[] = [];
@@ -134,8 +158,9 @@ export function scanUrlPasswords(text: string, schemeEnds: KeywordHits): Replace
     URL_USERINFO.lastIndex = start;
     const m = URL_USERINFO.exec(text);
     if (!m) continue;
-    const redaction = keepPrefix('url-password')(m);
-    if (redaction) out.push({ start, end: start + m[0].length, ...redaction });
+    const user = (m[1] as string).slice((m[1] as string).indexOf('://') + 3, -1);
+    if (isPlaceholderPair(user, m[2] as string)) continue;
+    out.push({ start, end: start + m[0].length, text: `${m[1] as string}${redacted('url-password')}`, kind: 'url-password' });
   }
   return out;
 }

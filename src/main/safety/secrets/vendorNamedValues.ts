@@ -25,6 +25,8 @@ interface VendorNamed {
   values: readonly string[];
   /** The vendor's word must be written like this (`Sumo`, `SUMO`, not the `sumOf` of `sumOfExposures`). */
   caseSensitive?: RegExp;
+  /** A blank may stand for the operator (`bundle config enterprise.contribsys.com <user>:<password>`). */
+  blankIsOperator?: boolean;
 }
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
@@ -84,7 +86,7 @@ const ROWS: readonly VendorNamed[] = [
   { kind: 'rapidapi-token', words: ['rapidapi'], values: ['[a-z0-9_-]{50}'] },
   { kind: 'sendbird-token', words: ['sendbird'], values: [UUID, '[a-f0-9]{40}'] },
   { kind: 'sentry-token', words: ['sentry'], values: ['[a-f0-9]{64}'] },
-  { kind: 'sidekiq-secret', words: ['contribsys__com'], values: ['[a-f0-9]{8}:[a-f0-9]{8}'] },
+  { kind: 'sidekiq-secret', words: ['contribsys__com', 'contribsys.com', 'sidekiq'], values: ['[a-f0-9]{8}:[a-f0-9]{8}'], blankIsOperator: true },
   { kind: 'snyk-token', words: ['snyk'], values: [UUID] },
   { kind: 'sonar-token', words: ['sonar'], values: ['(?:squ_|sqp_|sqa_)?[a-z0-9=_-]{40}'] },
   { kind: 'sourcegraph-token', words: ['sourcegraph'], values: ['[a-f0-9]{40}'] },
@@ -100,15 +102,15 @@ const ROWS: readonly VendorNamed[] = [
 ];
 
 /** From the vendor's word on: the rest of the name, the operator, quotes, the value (group 1) and where it ends. */
-const after = (values: readonly string[]): RegExp =>
-  new RegExp(`[ \\t\\w.-]{0,20}[\\s'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\`'"\\s=]{0,5}(${values.join('|')})(?=[\`'"\\s;]|\\\\[nr]|$)`, 'iy');
+const after = (values: readonly string[], blankIsOperator = false): RegExp =>
+  new RegExp(`[ \\t\\w.-]{0,20}[\\s'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,${blankIsOperator ? '|[ \\t]' : ''})[\`'"\\s=]{0,5}(${values.join('|')})(?=[\`'"\\s;]|\\\\[nr]|$)`, 'iy');
 
 /** In prose: a few words after the vendor's, one of them saying what the value is, then the value quoted or in backticks (``our messagebird key was `…` ``). */
 const inProse = (values: readonly string[]): RegExp =>
   new RegExp(`[ \\t\\w.,-]{0,24}?\\b(?:key|token|secret|id|password|credential|login)s?\\b[ \\t\\w.,-]{0,24}?[ \\t:=]+[\`'"](${values.join('|')})[\`'"]`, 'iy');
 
 const BY_WORD = new Map<string, { row: VendorNamed; sticky: RegExp; prose: RegExp }>();
-for (const row of ROWS) for (const word of row.words) BY_WORD.set(word, { row, sticky: after(row.values), prose: inProse(row.values) });
+for (const row of ROWS) for (const word of row.words) BY_WORD.set(word, { row, sticky: after(row.values, row.blankIsOperator), prose: inProse(row.values) });
 
 /** The kinds these rows report. */
 export const VENDOR_NAMED_KINDS: readonly string[] = [...new Set(ROWS.map((row) => row.kind))];
