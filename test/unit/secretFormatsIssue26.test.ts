@@ -153,6 +153,9 @@ describe('values typed by hand', () => {
       'fn::secret: ops_eyJzaWduSW5B..[Redacted]',
       `publicToken = "${pseudo(43, ALNUM, 74)}"`,
       'bucket_key: "SalesResults-1.2"',
+      '<entry key="jetbrains.mps.v8_elimination" value="executed" />',
+      'spec:\n  data:\n    - secretKey: api-key\n      remoteRef:\n        key: my-secrets-manager-secret\n      secretKey: foo',
+      'curl "https://api.example.com/v1?token=ACCESS_TOKEN&page=2"',
     ]) {
       expect(scrubbed(text)).toBe(text);
     }
@@ -160,5 +163,8 @@ describe('values typed by hand', () => {
 
   it('still redacts a person\'s password that holds a short run', () => {
     expect(scrubbed('DB_PASSWORD=Summer123456!')).toBe('DB_PASSWORD=[REDACTED:password]');
+    expect(scrubbed('password: correct-horse-battery')).toBe('password: [REDACTED:password]');
+    expect(scrubbed('AZURE_CREDENTIALS=abc')).toBe('AZURE_CREDENTIALS=[REDACTED:credential]');
+    expect(scrubbed('<add key="ClearTextPassword" value="Xk9#pL2!qR" />')).toBe('<add key="ClearTextPassword" value="[REDACTED:password]" />');
   });
 });

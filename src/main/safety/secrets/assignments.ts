@@ -86,6 +86,8 @@ function judge(text: string, nameAt: number, info: NameInfo, inner: string, lite
       if (!secrecy && pairedInfo.ordinary) return undefined; // `name="csrf-token" content="…"`
     }
   }
+  // Lower-case words joined by `-` or `_` under a token, key or secret name (`secretKey: api-key`, `token: db_creds`) name the secret elsewhere (an ExternalSecret's reference, a vault entry), and so does one short word (`secretKey: foo`); a password may be words, and an environment variable holds a value.
+  if (secrecy && kind !== 'password' && !info.envStyle && /^[a-z]+(?:[-_][a-z]+)+$|^[a-z]{1,5}$/.test(inner)) return undefined;
   if (secrecy) return acceptsSecretValue(secrecy, inner, literal, bareIdentifierIsCode) ? kind : undefined;
   if (!info.ordinary && looksHighEntropy(inner)) return 'high-entropy';
   return undefined;

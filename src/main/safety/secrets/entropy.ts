@@ -133,7 +133,8 @@ export function looksLikeKeyMaterial(value: string): boolean {
   const v = value.startsWith('base64:') ? value.slice(7) : value;
   if (v.length < 16 || v.length > 4096 || /[\s:]/.test(v)) return false;
   if (!/\d/.test(v)) return false;
-  // Words and a version (`SalesResults-1.2`, `report_v2.10`): a name, not a key.
+  // Words and a version (`SalesResults-1.2`, `report_v2.10`), or a dotted name (`jetbrains.mps.v8_elimination`, the `key=` of a settings entry): a name, not a key.
+  if (/^[A-Za-z][\w-]*(?:\.[A-Za-z][\w-]*)+$/.test(v)) return false;
   if (/^[A-Za-z]+(?:[-_][A-Za-z]+)*[-_.]?v?\d+(?:\.\d+)+$/.test(v)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((re) => re.test(v)).length;
   if (classes < 2) return false;
