@@ -156,6 +156,7 @@ describe('values typed by hand', () => {
       '<entry key="jetbrains.mps.v8_elimination" value="executed" />',
       'spec:\n  data:\n    - secretKey: api-key\n      remoteRef:\n        key: my-secrets-manager-secret\n      secretKey: foo',
       'curl "https://api.example.com/v1?token=ACCESS_TOKEN&page=2"',
+      'Pick a strong password combination.\n\nR5: Regulatory--21',
     ]) {
       expect(scrubbed(text)).toBe(text);
     }

@@ -76,7 +76,8 @@ export function scanNetrc(text: string, passw: KeywordHits): Replacement[] {
     if (!NETRC_FIRST_LETTERS.has(text.charCodeAt(afterBlanks(text, line.start)))) continue;
     NETRC_LINE.lastIndex = line.start;
     const m = NETRC_LINE.exec(text);
-    if (!m || isPlaceholderValue(m[2] ?? '')) continue;
+    // A word that ends a sentence (`… the password combination.`) is prose, not a `.netrc` line.
+    if (!m || isPlaceholderValue(m[2] ?? '') || /^[A-Za-z]+[.,;:!?]$/.test(m[2] ?? '')) continue;
     out.push({ start: line.start, end: line.start + m[0].length, text: `${m[1] ?? ''}${redacted('password')}`, kind: 'password' });
   }
   return out;
