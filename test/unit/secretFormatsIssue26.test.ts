@@ -166,6 +166,8 @@ describe('values typed by hand', () => {
     expect(scrubbed('DB_PASSWORD=Summer123456!')).toBe('DB_PASSWORD=[REDACTED:password]');
     expect(scrubbed('password: correct-horse-battery')).toBe('password: [REDACTED:password]');
     expect(scrubbed('AZURE_CREDENTIALS=abc')).toBe('AZURE_CREDENTIALS=[REDACTED:credential]');
+    expect(scrubbed(`AWS_SECRET_ACCESS_KEY=/${pseudo(39, ALNUM, 80)}`)).toBe('AWS_SECRET_ACCESS_KEY=[REDACTED:aws-secret-access-key]');
+    expect(scrubbed('password: /etc/app/password.txt')).toBe('password: /etc/app/password.txt');
     expect(scrubbed('<add key="ClearTextPassword" value="Xk9#pL2!qR" />')).toBe('<add key="ClearTextPassword" value="[REDACTED:password]" />');
   });
 });

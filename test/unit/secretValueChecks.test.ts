@@ -44,7 +44,7 @@ const PLAIN_SHAPES: { test: (v: string) => boolean }[] = [
   /^[*x•.]+$/i,
   /^\*{4,}/,
   /^[|>][-+]?\d?$/,
-  /^(?:\/|~\/|\.\.?\/)/,
+  { test: (v: string) => /^(?:\/|~\/|\.\.?\/)/.test(v) && !(v.length >= 16 && /^\/[A-Za-z0-9+/]+={0,2}$/.test(v) && (/[+=]/.test(v) || !v.slice(1).includes('/')) && /[A-Z]/.test(v) && /[a-z]/.test(v) && /\d/.test(v)) },
   /^(?:your|my|some|the|insert|enter|put)[-_ ]|(?:^|[-_ <[(])(?:here|example|placeholder|changeme|replace[-_]?me|dummy|fake|redacted|masked|omitted|removed)(?:$|[-_ >\])])|^x{4,}$|^\.{3}$|^…$/i,
   /(?:\.\.|…)$/,
   /<[^<>\s]*(?:[ _-][^<>]*)?>|<(?:your|my|insert|enter|the)\b/i,

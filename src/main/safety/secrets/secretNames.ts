@@ -157,6 +157,10 @@ const PLACEHOLDER_WORD_INSIDE = /(?:^|[-_ <[(])(?:here|example|placeholder|chang
 const PLACEHOLDER_WORD_FIRST = new Set([...'hepcrdfmo'].map((c) => c.charCodeAt(0)));
 const PLACEHOLDER_WORD_LETTERS = letterSetsOf(['here', 'example', 'placeholder', 'changeme', 'replaceme', 'dummy', 'fake', 'redacted', 'masked', 'omitted', 'removed']);
 
+/** `/oJYiJLZbmnqgoxwVUuYK4rcF06…`: base64 that happens to start with `/` (one segment, or a `+` or `=` no path holds), not a path. */
+export const isBase64WithLeadingSlash = (v: string): boolean =>
+  v.length >= 16 && /^\/[A-Za-z0-9+/]+={0,2}$/.test(v) && (/[+=]/.test(v) || v.indexOf('/', 1) === -1) && /[A-Z]/.test(v) && /[a-z]/.test(v) && /\d/.test(v);
+
 /** A printable ASCII character other than a blank: nothing `trim` would take off. */
 const isPrintableAscii = (c: number): boolean => c > 32 && c < 127;
 
@@ -253,8 +257,8 @@ function startsLikePlaceholder(v: string): boolean {
   if (c === 42 && /^\*{4,}/.test(v)) return true;
   // YAML block scalar indicators: the value is on the lines below.
   if ((c === 124 || c === 62) && /^[|>][-+]?\d?$/.test(v)) return true;
-  // A file path.
-  return (c === 47 || c === 126 || c === 46) && /^(?:\/|~\/|\.\.?\/)/.test(v);
+  // A file path; not a base64 secret that starts with `/` (one segment, long, mixed case and digits).
+  return (c === 47 || c === 126 || c === 46) && /^(?:\/|~\/|\.\.?\/)/.test(v) && !isBase64WithLeadingSlash(v);
 }
 
 /** One segment of a member chain: a camelCase or snake_case identifier, maybe with a digit or two. */
@@ -279,8 +283,9 @@ const CALL_OR_INDEX = new RegExp(
 export function looksLikeCode(value: string, bareIdentifierIsCode: boolean): boolean {
   const v = value.trim();
   // A variable: short (minified) or letters with at most a digit or two at the end. A random
-  // token has digits inside.
-  if (bareIdentifierIsCode && /^(?:[A-Za-z_$][\w$]{0,2}|[A-Za-z_$][A-Za-z_$]{0,40}\d{0,2})[;,]?$/.test(v)) return true;
+  // token has digits inside; a password of words (`Copper_maple46`, `Summer99`) has both cases and
+  // digits at its end, which a variable's name seldom has.
+  if (bareIdentifierIsCode && /^(?:[A-Za-z_$][\w$]{0,2}|[A-Za-z_$][A-Za-z_$]{0,40}\d{0,2})[;,]?$/.test(v) && !(/\d[;,]?$/.test(v) && /[A-Z]/.test(v) && /[a-z]/.test(v))) return true;
   // Both shapes below hold a member access, a call, an index or a literal's brace.
   if (!/[.([{]/.test(v)) return false;
   if (CALL_OR_INDEX.test(v)) return true;

@@ -112,7 +112,7 @@ const ROWS: VendorToken[] = [
   ...['EZAK', 'EZTK'].map((prefix) => ({ kind: 'easypost-key', prefix, body: new RegExp(`${prefix}[A-Za-z0-9]{54}${WORD_END}`) })),
   ...['FLWSECK_TEST-', 'FLWSECK-', 'FLWPUBK_TEST-', 'FLWPUBK-'].map((prefix) => ({ kind: 'flutterwave-key', prefix, body: new RegExp(`${prefix}[A-Ha-h0-9]{12,32}(?:-X)?${WORD_END}`) })),
   { kind: 'frameio-token', prefix: 'fio-u-', body: new RegExp(`fio-u-[A-Za-z0-9_=-]{64}${WORD_END}`) },
-  { kind: 'grafana-token', prefix: 'eyJrIjoi', body: new RegExp(`eyJrIjoi[A-Za-z0-9]{70,400}={0,3}${END}`) },
+  { kind: 'grafana-token', prefix: 'eyJrIjoi', body: new RegExp(`eyJrIjoi[A-Za-z0-9]{60,400}={0,3}${END}`) },
   ...['pat.', 'sat.'].map((prefix) => ({ kind: 'harness-key', prefix, body: new RegExp(`${escapeRegex(prefix)}[A-Za-z0-9_-]{22}\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{20}${WORD_END}`) })),
   { kind: 'perplexity-key', prefix: 'pplx-', body: new RegExp(`pplx-[A-Za-z0-9]{48}${WORD_END}`) },
   { kind: 'postman-key', prefix: 'PMAK-', body: new RegExp(`PMAK-[A-Fa-f0-9]{24}-[A-Fa-f0-9]{34}${WORD_END}`) },
