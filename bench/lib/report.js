@@ -53,17 +53,18 @@ export class Report {
     });
   }
 
-  /** A row with an absolute target (no reference), e.g. Ctrl+C p95 < 150 ms. */
-  absolute({ name, value, unit, limit, better = 'lower', note, refName }) {
-    const pass = Number.isFinite(value) ? (better === 'lower' ? value < limit : value > limit) : undefined;
+  /** A row with an absolute target (no reference), e.g. Ctrl+C p95 < 150 ms; `orEqual`: the limit itself passes (≤, ≥). */
+  absolute({ name, value, unit, limit, better = 'lower', orEqual = false, note, refName }) {
+    const within = better === 'lower' ? value < limit : value > limit;
+    const pass = Number.isFinite(value) ? within || (orEqual && value === limit) : undefined;
     this.rows.push({
       name,
       value,
       unit,
       refName: refName ?? 'limit',
       ref: limit,
-      ratioText: Number.isFinite(value) ? `${(value / limit).toFixed(2)}x` : 'n/a',
-      target: `${better === 'lower' ? '<' : '>'} ${limit} ${unit}`,
+      ratioText: Number.isFinite(value) && limit !== 0 ? `${(value / limit).toFixed(2)}x` : 'n/a',
+      target: `${better === 'lower' ? '<' : '>'}${orEqual ? '=' : ''} ${limit} ${unit}`,
       pass,
       note,
     });

@@ -8,8 +8,9 @@
 //   - secret scrubbing: scrubSecrets on 10 MB of mixed output (the ordinary-output fixtures of
 //     test/fixtures/secrets/ with a planted-secret document after every nine of them) vs 100 MB/s;
 //     beside it, on the same text, the recall (planted secrets redacted whole under a fitting
-//     kind) and the false positives (redactions in the ordinary output), each bounded by what the
-//     scrubber before issue 25 scored.
+//     kind, goal ≥ 99% as issue 26 sets it) and the false positives (redactions in the ordinary
+//     output, none allowed), and the share of test/fixtures/secrets/nearMiss/ cases altered
+//     (placeholders, references, identifiers …; goal ≤ 5%).
 //     A run's rate is over the thread's CPU time, not wall time (lib/threadCpuTime.js): on a
 //     shared machine the wall clock swung the same input's median by a third between bench runs
 //   - hostile input: scrubSecrets on `key=`, `token: `, `password=`, `-----BEGIN `, `sk-`, `:` each
@@ -19,6 +20,7 @@
 //     process (a busy neighbour slows both alike), as ratios: this / base
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { importEngineModules } from '../lib/engineModules.js';
 import { measure } from '../lib/report.js';
 import { MB, percentile } from '../lib/stats.js';
@@ -30,9 +32,10 @@ const CLASSIFY_LIMIT_MS = 2;
 const SCRUB_MB = Number(process.env.BENCH_SCRUB_MB ?? 10);
 const SCRUB_RUNS = 9;
 const SCRUB_LIMIT_MB_S = 100;
-/** What the scrubber before issue 25 (02bcbd7) scored on this text at 10 MB (2,320 of 2,334 planted secrets; no redaction in ordinary output): the bounds of the rows below. */
-const MAIN_RECALL_PERCENT = 99.4;
-const MAIN_FALSE_POSITIVES_PER_MB = 0;
+/** Issue 26's goals: the share of planted secrets found, of ordinary output redacted (none), of near misses altered. */
+const RECALL_GOAL_PERCENT = 99;
+const FALSE_POSITIVES_PER_MB_LIMIT = 0;
+const NEAR_MISSES_ALTERED_LIMIT_PERCENT = 5;
 /** The context of the command corpus (as in test/unit/commandRisk.test.ts). */
 const HOME = '/home/u';
 const RISK_CONTEXT = {
@@ -43,7 +46,7 @@ const RISK_CONTEXT = {
 const fmt = (values) => `p50 ${percentile(values, 50).toFixed(3)} / p99 ${percentile(values, 99).toFixed(3)} / max ${Math.max(...values).toFixed(2)} ms`;
 
 export async function safety(report) {
-  const engine = await importEngineModules('safety', { ...ENGINE_ENTRIES, plantedSecrets: 'test/fixtures/secrets/plantedSecrets.ts' });
+  const engine = await importEngineModules('safety', { ...ENGINE_ENTRIES, plantedSecrets: 'test/fixtures/secrets/plantedSecrets.ts', nearMisses: 'test/fixtures/secrets/nearMisses.ts' });
   const risk = await measure(report, 'safety: classify command', () => classifySamples(engine));
   if (risk) reportClassification(report, risk);
   const scrub = await measure(report, 'safety: scrub secrets', () => scrubSamples(engine));
@@ -125,7 +128,7 @@ function mixedOutput(fillTemplate, mb) {
     if (i % 10 === 9) {
       const [name, template] = templates[planted % templates.length];
       const doc = fillTemplate(name, template, ++planted);
-      for (const secret of doc.secrets) secrets.push({ start: size + secret.start, end: size + secret.end, fits: secret.fits });
+      for (const secret of doc.secrets) secrets.push({ start: size + secret.start, end: size + secret.end, secret });
       part = doc.text;
     } else {
       part = ordinary[i % ordinary.length];
@@ -142,13 +145,13 @@ function mixedOutput(fillTemplate, mb) {
  * test/unit/secretScrubberCorpus.test.ts), over all planted. False positives: redacted spans
  * inside the ordinary output (which holds no secret), per MB of ordinary output.
  */
-function accuracy(spans, { secrets, ordinary }) {
+function accuracy(spans, { secrets, ordinary }, fitsKind) {
   let found = 0;
   let s = 0;
   for (const secret of secrets) {
     while (s < spans.length && spans[s].end <= secret.start) s++;
     for (let k = s; k < spans.length && spans[k].start <= secret.start; k++) {
-      if (spans[k].end >= secret.end && secret.fits.includes(spans[k].kind)) {
+      if (spans[k].end >= secret.end && fitsKind(secret.secret, spans[k].kind)) {
         found++;
         break;
       }
@@ -165,10 +168,12 @@ function accuracy(spans, { secrets, ordinary }) {
   return { found, recall: found / secrets.length, falsePositives, perMB: falsePositives / (ordinaryChars / MB) };
 }
 
-async function scrubSamples({ secretScrubber, plantedSecrets }) {
+async function scrubSamples({ secretScrubber, plantedSecrets, nearMisses }) {
   const mixed = mixedOutput(plantedSecrets.fillTemplate, SCRUB_MB);
   const { text, planted } = mixed;
-  const found = accuracy(secretScrubber.findSecrets(text), mixed);
+  const found = accuracy(secretScrubber.findSecrets(text), mixed, plantedSecrets.fitsKind);
+  const misses = nearMisses.nearMisses(undefined, pathToFileURL(join(ROOT, 'test/fixtures/secrets/nearMiss/')));
+  const altered = misses.filter((m) => secretScrubber.scrubSecrets(m.text).text !== m.text).length;
   const first = secretScrubber.scrubSecrets(text); // warm-up
   const redacted = first.redactions.reduce((sum, r) => sum + r.count, 0);
   const rates = [];
@@ -181,10 +186,10 @@ async function scrubSamples({ secretScrubber, plantedSecrets }) {
     rates.push(text.length / MB / (threadCpuSeconds() - cpu0));
     wallRates.push(text.length / MB / wall);
   }
-  return { chars: text.length, planted, redacted, rates, wallRates, found };
+  return { chars: text.length, planted, redacted, rates, wallRates, found, nearMisses: { total: misses.length, altered } };
 }
 
-function reportScrubbing(report, { chars, planted, redacted, rates, wallRates, found }) {
+function reportScrubbing(report, { chars, planted, redacted, rates, wallRates, found, nearMisses }) {
   const sorted = [...rates].sort((a, b) => a - b);
   report.absolute({
     name: `safety: scrubSecrets on ${(chars / MB).toFixed(0)} MB of mixed output, median (CPU time)`,
@@ -194,23 +199,30 @@ function reportScrubbing(report, { chars, planted, redacted, rates, wallRates, f
     better: 'higher',
     note: `${SCRUB_RUNS} runs after a warm-up: ${sorted.map((r) => r.toFixed(1)).join(', ')} MB/s of ${threadCpuClock} (MB = 2^20 UTF-16 characters); wall-clock median ${percentile(wallRates, 50).toFixed(1)} MB/s; ${planted} planted secrets, ${redacted} redactions per pass`,
   });
-  report.compare({
+  report.absolute({
     name: 'safety: scrubSecrets recall on the planted secrets',
     value: found.recall * 100,
     unit: '%',
-    ref: MAIN_RECALL_PERCENT,
-    refName: 'before issue 25',
-    target: 1,
-    note: `${found.found} of ${planted} planted secrets redacted whole under a fitting kind; target: not below ${MAIN_RECALL_PERCENT}%, the scrubber of 02bcbd7 on the same text`,
+    limit: RECALL_GOAL_PERCENT,
+    better: 'higher',
+    orEqual: true,
+    note: `${found.found} of ${planted} planted secrets redacted whole under a fitting kind (test/fixtures/secrets/planted/, filled with seeds 1…n); goal ≥ ${RECALL_GOAL_PERCENT}% (issue 26)`,
   });
-  report.delta({
+  report.absolute({
     name: 'safety: scrubSecrets false positives in ordinary output',
     value: found.perMB,
     unit: 'per MB',
-    ref: MAIN_FALSE_POSITIVES_PER_MB,
-    refName: 'before issue 25',
-    maxDelta: 0,
-    note: `${found.falsePositives} redactions in the ordinary-output parts of the text (they hold no secret); target: no more than the scrubber of 02bcbd7 on the same text`,
+    limit: FALSE_POSITIVES_PER_MB_LIMIT,
+    orEqual: true,
+    note: `${found.falsePositives} redactions in the ordinary-output parts of the text (they hold no secret)`,
+  });
+  report.absolute({
+    name: 'safety: scrubSecrets near misses altered',
+    value: (nearMisses.altered / nearMisses.total) * 100,
+    unit: '%',
+    limit: NEAR_MISSES_ALTERED_LIMIT_PERCENT,
+    orEqual: true,
+    note: `${nearMisses.altered} of ${nearMisses.total} cases of test/fixtures/secrets/nearMiss/ altered (placeholders, placeholder pairs, shell expansions, references, identifiers, public ids, hashes, settings, versions, base64 of text); goal ≤ ${NEAR_MISSES_ALTERED_LIMIT_PERCENT}% (issue 26)`,
   });
 }
 
