@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { looksHighEntropy, shannonEntropy } from '../../src/main/safety/secrets/entropy';
-import { holdsSequence, isRepeatedUnit } from '../../src/main/safety/secrets/fakeValues';
+import { holdsSequence, isMostlyRuns, isRepeatedUnit, isTypedTokenBody } from '../../src/main/safety/secrets/fakeValues';
 import { isPlaceholderValue } from '../../src/main/safety/secrets/secretNames';
 
 /** shannonEntropy as it was: a Map of the value's characters (code points), summed in order of first appearance. */
@@ -93,6 +93,18 @@ describe('value checks', () => {
         if (entropyByMap(v) < 0.82 * Math.log2(Math.min(v.length, 64))) expect(looksHighEntropy(v)).toBe(false);
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('judge a token body typed by hand in one pass exactly as the plain checks do', () => {
+    const token = fc.string({ unit: fc.constantFrom(...'xXaA0123EXAMPLEexample-_.Qq'.split('')), maxLength: 60 });
+    fc.assert(
+      fc.property(token, fc.nat(6), (t, from) => {
+        const body = t.slice(from).replace(/[^A-Za-z0-9]/g, '');
+        const plain = body.length === 0 || /x{6}|X{6}|EXAMPLE$/i.test(body) || isMostlyRuns(body) || isRepeatedUnit(body);
+        expect([t, from, isTypedTokenBody(t, from)]).toEqual([t, from, plain]);
+      }),
+      { numRuns: 20000 },
     );
   });
 

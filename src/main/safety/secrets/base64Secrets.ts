@@ -98,7 +98,8 @@ export function base64SecretsDetector(findInner: (decoded: string) => readonly R
         coveredUntil = end;
         if (end - start < MIN_RUN || end - start > MAX_RUN) continue;
         const decoded = decodePrintable(text.slice(start, end));
-        if (decoded === undefined) continue;
+        // Markup (an inline SVG icon, an HTML page: the most common base64 in output) holds no credential worth a second search.
+        if (decoded === undefined || /^<[A-Za-z?!]/.test(decoded)) continue;
         decoding = true;
         let inner: readonly Replacement[];
         try {

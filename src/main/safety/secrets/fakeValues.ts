@@ -23,9 +23,19 @@ export function holdsSequence(v: string, min = SEQUENCE_RUN): boolean {
   return false;
 }
 
+/** Whether the first `n` characters of `alnums` are a unit of 2 to 4 repeated three times or more. */
+function repeatsAUnit(n: number): boolean {
+  for (let unit = 2; unit <= 4 && n >= unit * 3; unit++) {
+    let same = true;
+    for (let i = unit; i < n && same; i++) same = alnums[i] === alnums[i - unit];
+    if (same) return true;
+  }
+  return false;
+}
+
 /** Whether the letters and digits of `v` are a unit of 2 to 4 characters repeated three times or more, with nothing else (`123123123`, `1234-1234-1234`, `abab…`). */
 export function isRepeatedUnit(v: string): boolean {
-  // The letters and digits, in a buffer kept between calls (most values are short; this runs on every value judged).
+  // The letters and digits, in a buffer kept between calls.
   let n = 0;
   for (let i = 0; i < v.length; i++) {
     const c = v.charCodeAt(i);
@@ -34,12 +44,7 @@ export function isRepeatedUnit(v: string): boolean {
       alnums[n++] = c;
     }
   }
-  for (let unit = 2; unit <= 4 && n >= unit * 3; unit++) {
-    let same = true;
-    for (let i = unit; i < n && same; i++) same = alnums[i] === alnums[i - unit];
-    if (same) return true;
-  }
-  return false;
+  return repeatsAUnit(n);
 }
 const alnums = new Uint16Array(512);
 
@@ -66,4 +71,45 @@ export function isMostlyRuns(v: string): boolean {
     if (alnum || c === -1) previous = c;
   }
   return total > 0 && inRuns >= 0.75 * total;
+}
+
+/**
+ * Whether the letters and digits of `token` from `from` on (a vendor token's body) were typed by
+ * hand: none; six x's in a row (either case); `isMostlyRuns`; `isRepeatedUnit`; ending in
+ * `EXAMPLE` (AWS's documentation keys). One pass without a copy: every token found runs it.
+ */
+export function isTypedTokenBody(token: string, from: number): boolean {
+  let n = 0;
+  let overflow = false;
+  let run = 0;
+  let previous = -1;
+  let inRuns = 0;
+  let xs = 0;
+  for (let i = from; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122))) continue;
+    if (n < alnums.length) alnums[n] = c;
+    else overflow = true;
+    n++;
+    xs = c === 120 || c === 88 ? xs + 1 : 0;
+    if (xs >= 6) return true;
+    if (c === previous) {
+      run++;
+    } else {
+      if (run >= 4) inRuns += run;
+      run = 1;
+      previous = c;
+    }
+  }
+  if (run >= 4) inRuns += run;
+  if (n === 0 || inRuns >= 0.75 * n) return true;
+  if (overflow) return false;
+  if (n >= 7 && endsWithExample(n)) return true;
+  return repeatsAUnit(n);
+}
+
+const EXAMPLE = 'example';
+function endsWithExample(n: number): boolean {
+  for (let k = 0; k < EXAMPLE.length; k++) if (((alnums[n - EXAMPLE.length + k] as number) | 0x20) !== EXAMPLE.charCodeAt(k)) return false;
+  return true;
 }

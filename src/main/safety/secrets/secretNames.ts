@@ -2,7 +2,7 @@
  * What a name says about its value (`DB_PASSWORD`, `apiKey`, `x-auth-token`, `signing.key`),
  * and which values are not secrets whatever the name: placeholders, references, types, code.
  */
-import { holdsSequence, isRepeatedUnit } from './fakeValues';
+import { isRepeatedUnit } from './fakeValues';
 import { letterSetsOf, mayHoldOneOf } from './letterSets';
 import { REDACTED_PREFIX } from './redaction';
 
@@ -174,14 +174,28 @@ export function isPlaceholderValue(value: string): boolean {
   if (startsLikePlaceholder(v)) return true;
   // One pass over the value decides the tests below that would each read all of it.
   let letters = 0;
+  let digits = 0;
   let run = 0;
   let previous = -1;
   let angle = false;
   let wordBoundary = false; // a character that may stand before a placeholder word inside the value: - _ blank <
+  // Typed by hand (fakeValues.ts): a keyboard run of eight (`abcdefgh`, `12345678`; eight, not six, because a person's password may hold `123456`), a mask of four (`####`).
+  let sequence = 1;
+  let previousKey = -2;
+  let mask = 0;
   for (let i = 0; i < v.length; i++) {
     const c = v.charCodeAt(i);
     const folded = c | 0x20;
-    if (folded >= 97 && folded <= 122) letters |= 1 << (folded - 97);
+    const digit = c >= 48 && c <= 57;
+    const letter = folded >= 97 && folded <= 122;
+    if (digit) digits |= 1 << (c - 48);
+    const key = digit ? c : folded;
+    sequence = (digit || letter) && key === previousKey + 1 ? sequence + 1 : 1;
+    if (sequence >= 8) return true;
+    previousKey = digit || letter ? key : -2;
+    mask = c === 35 || c === 42 || c === 0x2022 ? mask + 1 : 0;
+    if (mask >= 4) return true;
+    if (letter) letters |= 1 << (folded - 97);
     else if (c === 60) angle = wordBoundary = true;
     else if (c === 45 || c === 95 || c === 32 || c === 91 || c === 40) wordBoundary = true;
     run = c === previous ? run + 1 : 1;
@@ -198,21 +212,31 @@ export function isPlaceholderValue(value: string): boolean {
   const first = v.charCodeAt(0);
   const second = v.charCodeAt(1);
   if ((second === first || ((second === 45 || second === 95 || second === 46) && v.charCodeAt(2) === first)) && /^(.)(?:[-_.]?\1){5,}$/.test(v)) return true;
+  // A unit of two to four repeated (`123123123`) holds four different letters and digits at most.
+  if (v.length >= 9 && bitCount(letters) + bitCount(digits) <= 4 && isRepeatedUnit(v)) return true;
   return looksTypedByHand(v);
 }
 
+function bitCount(bits: number): number {
+  let n = 0;
+  for (let b = bits; b !== 0; b &= b - 1) n++;
+  return n;
+}
+
 /**
- * A value typed as a stand-in (fakeValues.ts): a keyboard run of eight (`sk_abcdefghijklmnop…`,
- * `dapi123456789…`; eight, not six, because a person's password may hold `123456`), a short unit
- * repeated, a mask inside it (`xoxp-5723…-####…`), a constant's name (`ACCESS_TOKEN`,
- * `YOUR_API_KEY`), AWS's `…EXAMPLE` keys; a label or code read where a value was expected.
+ * A value typed as a stand-in, the shapes not decided in isPlaceholderValue's pass: a constant's
+ * name (`ACCESS_TOKEN`, `YOUR_API_KEY`), AWS's `…EXAMPLE` keys; a label or code read where a value
+ * was expected.
  */
 function looksTypedByHand(v: string): boolean {
-  // A label or a piece of code, not a value: `token:`, `telegram_api_token = `, `<xsd:element name=`.
-  if (/^[a-z_]+:$/.test(v) || /\s=\s*$/.test(v) || /^<[A-Za-z][\w:-]*\s/.test(v)) return true;
-  if (holdsSequence(v, 8) || (v.length >= 9 && isRepeatedUnit(v))) return true;
-  if (/[#*•]{4}/.test(v) || /EXAMPLE(?:KEY)?$/.test(v)) return true;
-  return /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v) && /[A-Z]{3}_[A-Z]{3}/.test(v);
+  const first = v.charCodeAt(0);
+  const last = v.charCodeAt(v.length - 1);
+  // A label or a piece of code, not a value: `token:`, `telegram_api_token = `, `<xsd:element name=`. Each regex only where its end or start allows it.
+  if (last === 58 && /^[a-z_]+:$/.test(v)) return true;
+  if ((last === 61 || last === 32 || last === 9) && /\s=\s*$/.test(v)) return true;
+  if (first === 60 && /^<[A-Za-z][\w:-]*\s/.test(v)) return true;
+  if ((last === 69 || last === 89) && /EXAMPLE(?:KEY)?$/.test(v)) return true;
+  return first >= 65 && first <= 90 && /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v) && /[A-Z]{3}_[A-Z]{3}/.test(v);
 }
 
 /** Six x's (or X's) in a row, or ten of one letter or digit: `/x{6,}|X{6,}|([A-Za-z0-9])\1{9,}/` in one pass, without a regex tried at every character. */

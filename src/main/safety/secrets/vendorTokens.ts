@@ -10,7 +10,7 @@
  */
 import type { KeywordHits } from './keywordScan';
 import { redacted, type PatternDetector, type Replacement } from './redaction';
-import { isMostlyRuns, isRepeatedUnit } from './fakeValues';
+import { isTypedTokenBody } from './fakeValues';
 
 interface VendorToken {
   kind: string;
@@ -152,9 +152,7 @@ const AZURE = { row: { kind: 'azure-client-secret', prefix: '', body: /./ }, sti
  * format's exact length is what tells a pasted fake from a real key (see the Anthropic row).
  */
 export function isPlaceholderToken(token: string, prefixLength: number): boolean {
-  const body = token.slice(prefixLength).replace(/[^A-Za-z0-9]/g, '');
-  if (body.length === 0) return true;
-  if (/x{6}|X{6}|EXAMPLE$/i.test(body) || isMostlyRuns(body) || isRepeatedUnit(body)) return true;
+  if (isTypedTokenBody(token, prefixLength)) return true;
   // A placeholder word that starts a part of the token (`ghp_your_token_here`, `sk-fake-key`); inside
   // a random body (`…5yfakEjX…`) the same letters are chance, and one token in thousands has them.
   return /(?:^|[^A-Za-z0-9])(?:your|example|placeholder|dummy|fake|redacted)/i.test(token);
