@@ -49,20 +49,24 @@ const locateRuns: Locator = {
 function runAround(text: string, at: number): [number, number] {
   let start = at;
   while (start > 0 && isBase64Character(text.charCodeAt(start - 1))) start--;
-  let end = at;
-  while (end < text.length && isBase64Character(text.charCodeAt(end))) end++;
-  if (text.charCodeAt(end) === 61) end++;
-  if (text.charCodeAt(end) === 61) end++;
-  return [start, end];
+  RUN_REST.lastIndex = at;
+  RUN_REST.test(text);
+  return [start, RUN_REST.lastIndex];
 }
+/** The rest of a run from where it was found, padding included (a native search: runs are long). */
+const RUN_REST = /[A-Za-z0-9+/_-]*={0,2}/y;
 
-/** Decoded text of a base64 run when it is all printable ASCII (tabs and line ends allowed), else undefined. */
-function decodePrintable(run: string): string | undefined {
-  const body = run.replace(/=+$/, '');
-  if (body.length % 4 === 1) return undefined;
-  for (let i = 0; i < body.length; i += 4) if (!startsPrintableGroup(body.charCodeAt(i))) return undefined;
-  const bytes = Buffer.from(body.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-  for (const byte of bytes) if (!((byte >= 0x20 && byte < 0x7f) || byte === 0x0a || byte === 0x0d || byte === 0x09)) return undefined;
+/** Decoded text of a base64 run (`end` past its padding) when it is all printable ASCII (tabs and line ends allowed), else undefined; every group of four is checked before anything is decoded. */
+function decodePrintable(text: string, start: number, end: number): string | undefined {
+  let bodyEnd = end;
+  while (bodyEnd > start && text.charCodeAt(bodyEnd - 1) === 61) bodyEnd--;
+  if ((bodyEnd - start) % 4 === 1) return undefined;
+  for (let i = start; i < bodyEnd; i += 4) if (!startsPrintableGroup(text.charCodeAt(i))) return undefined;
+  const bytes = Buffer.from(text.slice(start, bodyEnd), 'base64'); // Node reads the URL-safe alphabet too
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i] as number;
+    if (!((byte >= 0x20 && byte < 0x7f) || byte === 0x0a || byte === 0x0d || byte === 0x09)) return undefined;
+  }
   return bytes.toString('latin1');
 }
 
@@ -97,9 +101,9 @@ export function base64SecretsDetector(findInner: (decoded: string) => readonly R
         const [start, end] = runAround(text, at);
         coveredUntil = end;
         if (end - start < MIN_RUN || end - start > MAX_RUN) continue;
-        const decoded = decodePrintable(text.slice(start, end));
+        const decoded = decodePrintable(text, start, end);
         // Markup (an inline SVG icon, an HTML page: the most common base64 in output) holds no credential worth a second search.
-        if (decoded === undefined || /^<[A-Za-z?!]/.test(decoded)) continue;
+        if (decoded === undefined || (decoded.charCodeAt(0) === 60 && /^<[A-Za-z?!]/.test(decoded))) continue;
         decoding = true;
         let inner: readonly Replacement[];
         try {
