@@ -295,6 +295,11 @@ const secretArbs: { kind: string; arb: fc.Arbitrary<string>; find: RegExp }[] = 
   },
   { kind: 'password-assignment', arb: alnum(6, 20).map((s) => `DB_PASSWORD=${s}`), find: /DB_PASSWORD=(?!\[REDACTED)/ },
   { kind: 'url-password', arb: alnum(4, 20).map((s) => `https://bob:${s}@example.com/`), find: /bob:(?!\[REDACTED)[^@]+@/ },
+  // Issue 26: base64-wrapped credentials, a value named by its vendor, Telegram bot tokens, Discord webhooks.
+  { kind: 'base64-credentials', arb: alnum(12, 24).map((s) => Buffer.from(`deploy:${s}7!`).toString('base64')), find: /ZGVwbG95O[A-Za-z0-9+/]{16,}/ },
+  { kind: 'cloudflare', arb: fc.array(fc.constantFrom(...'0123456789abcdef'.split('')), { minLength: 37, maxLength: 37 }).map((cs) => `cloudflare: "${cs.join('')}"`).filter((t) => !/([0-9a-f])\1{3}/.test(t)), find: /cloudflare: "[0-9a-f]{37}"/ },
+  { kind: 'telegram', arb: fc.tuple(digits(8, 10), alnum(33, 33)).map(([id, body]) => `bot${id}:A${body.slice(0, 32)}7x`), find: /[0-9]{8}:A[A-Za-z0-9]{20}/ },
+  { kind: 'discord-webhook', arb: fc.tuple(digits(18, 19), alnum(68, 68, ALNUM + '_-')).map(([id, t]) => `https://discord.com/api/webhooks/${id}/${t}`), find: /webhooks\/[0-9]{18}\/[A-Za-z0-9_-]{20}/ },
 ];
 
 const filler = fc.oneof(
