@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ALNUM, pseudo } from '../support/pseudoText';
 import { EngineLog, type LogRecord } from '../../src/main/log/engineLog';
 import { makeTempDir, removeDir } from '../integration/harness/shellSession';
 
@@ -41,7 +42,7 @@ describe('EngineLog', () => {
 
   it('scrubs secrets from message and detail, as model traffic is', () => {
     const file = tempFile();
-    const key = `sk-ant-api03-${'Q7x'.repeat(20)}`;
+    const key = `sk-ant-api03-${pseudo(60, ALNUM + '_-', 11)}`;
     const aws = `AKIA${'Z2Y3X4W5V6U7T8S9'}`;
     new EngineLog({ file }).error('model', `request failed with key ${key}`, new Error(`AWS_ACCESS_KEY_ID=${aws} rejected`));
     const text = readFileSync(file, 'utf8');

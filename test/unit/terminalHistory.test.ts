@@ -1,3 +1,4 @@
+import { ALNUM, pseudo } from '../support/pseudoText';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -229,7 +230,7 @@ describe('runTerminalHistory', () => {
   });
 
   it('scrubs secrets from commands and output, and search cannot find them', async () => {
-    const token = 'ghp_' + 'Zq9'.repeat(12);
+    const token = 'ghp_' + pseudo(36, ALNUM, 5);
     const src = source([block(1, 1, `curl -H "Authorization: token ${token}" api`)], { p1b1: `DB_PASSWORD=hunter2\nusing ${token}` });
     const result = await runTerminalHistory({ index: 1, detail: 'full' }, src);
     expect(result).not.toContain(token);

@@ -1,7 +1,11 @@
+import { ALNUM, pseudo } from '../../support/pseudoText';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TANDEM_BIN, useAgentCli } from '../../support/agentCli';
+
+/** An AWS secret key of the real shape (AWS's documentation key ends in EXAMPLEKEY and is a placeholder). */
+const AWS_SECRET = pseudo(40, ALNUM + '/+', 17);
 import { readSpanLines, traceFile, writeTandemFile } from '../../support/tandemFiles';
 
 // Traces of real `tandem agent` runs (the built CLI, its own bash in its own pty, the real SDK
@@ -65,7 +69,7 @@ describe('tandem agent traces', () => {
   it('include_content adds the instruction and command text, scrubbed', async () => {
     const { model, env } = await setup();
     writeConfig(env, '[telemetry]\ninclude_content = true\n');
-    const secret = 'AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
+    const secret = `AWS_SECRET_ACCESS_KEY=${AWS_SECRET}`;
     model.script({ parts: [{ toolUse: { id: 'g1', name: 'run_command', input: { command: `echo visible-command # ${secret}`, purpose: 'p' } } }] }, { parts: [{ text: 'Done.' }] });
     const agent = start(STDIO, env, { stdin: 'pipe' });
     await agent.waitFor((event) => event.type === 'session', 'the session event');
@@ -78,7 +82,7 @@ describe('tandem agent traces', () => {
     const lines = spans(env);
     expect(lines.find((span) => span.name === 'invoke_agent')!.instruction).toContain('visible-prompt');
     expect(lines.find((span) => span.name === 'execute_tool run_command')!.command).toContain('echo visible-command');
-    expect(readFileSync(traceFile(env), 'utf8')).not.toContain('wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY');
+    expect(readFileSync(traceFile(env), 'utf8')).not.toContain(AWS_SECRET);
   }, 90_000);
 
   it('retain_days trims spans that ended before it; enabled = false writes nothing', async () => {

@@ -10,7 +10,7 @@
  */
 import type { KeywordHits } from './keywordScan';
 import { redacted, type PatternDetector, type Replacement } from './redaction';
-import { isTypedTokenBody } from './fakeValues';
+import { SEQUENCE_RUN, holdsSequence, isTypedTokenBody } from './fakeValues';
 
 interface VendorToken {
   kind: string;
@@ -20,6 +20,8 @@ interface VendorToken {
   body: RegExp;
   /** The body says itself which characters may stand before the token (rows moved here from tokenFormats.ts keep their rule). */
   ownBoundary?: boolean;
+  /** A match that is documentation rather than a token, beyond the placeholders every row leaves (isPlaceholderToken). */
+  fake?: (token: string) => boolean;
 }
 
 const END = '(?![A-Za-z0-9_+/=-])';
@@ -57,8 +59,14 @@ const ROWS: VendorToken[] = [
   ...['AKIA', 'ASIA', 'ABIA', 'ACCA'].map((prefix) => ({ kind: 'aws-access-key', prefix, ownBoundary: true, body: new RegExp(`(?<![A-Za-z0-9])${prefix}[A-Z0-9]{16}(?![A-Za-z0-9])`) })),
   // AWS session tokens: base64 of a fixed binary header ("!\n\torigin_ec…", older "\x17\n\x06…aws").
   ...['IQoJb3JpZ2luX2Vj', 'FwoGZXIvYXdzE'].map((prefix) => ({ kind: 'aws-session-token', prefix, ownBoundary: true, body: new RegExp(`(?<![A-Za-z0-9+/])${prefix}[A-Za-z0-9+/]{50,}={0,2}`) })),
-  // `sk-ant-api03-`, `sk-ant-admin01-`, `sk-ant-oat01-` …: 93 characters, then `AA`; a fake of another length is documentation.
-  { kind: 'anthropic-api-key', prefix: 'sk-ant-', ownBoundary: true, body: /(?<![A-Za-z0-9_-])sk-ant-[a-z]{3,6}[0-9]{2}-[A-Za-z0-9_-]{93}AA(?![A-Za-z0-9_-])/ },
+  // `sk-ant-api03-`, `sk-ant-admin01-`, `sk-ant-oat01-` …: 93 characters, then `AA`. A key of another length (cut, or pasted into a test) is still one, unless typed by hand (`sk-ant-api03-abc123xyz-…klmnopqrstuvwx…`).
+  {
+    kind: 'anthropic-api-key',
+    prefix: 'sk-ant-',
+    ownBoundary: true,
+    body: /(?<![A-Za-z0-9_-])sk-ant-[a-z]{3,6}[0-9]{2}-[A-Za-z0-9_-]{40,}(?![A-Za-z0-9_-])/,
+    fake: (token) => !/^sk-ant-[a-z]{3,6}[0-9]{2}-[A-Za-z0-9_-]{93}AA$/.test(token) && holdsSequence(token.slice(token.indexOf('-', 7) + 1), SEQUENCE_RUN),
+  },
   ...GITLAB_KINDS.map((k) => ({ kind: 'gitlab-token', prefix: `gl${k}-`, ownBoundary: true, body: new RegExp(`(?<![A-Za-z0-9_-])gl${k}-[A-Za-z0-9_-]{20,}(?:\\.[0-9a-z]{9})?(?![A-Za-z0-9_-])`) })),
   ...Object.entries(SLACK_BODIES).map(([prefix, body]) => ({ kind: 'slack-token', prefix, ownBoundary: true, body: new RegExp(`(?<![A-Za-z0-9_-])${prefix}${body}${WORD_END}`) })),
   { kind: 'google-api-key', prefix: 'AIza', ownBoundary: true, body: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/ },
@@ -161,7 +169,7 @@ export function isPlaceholderToken(token: string, prefixLength: number): boolean
 function tryRow(text: string, start: number, entry: { row: VendorToken; sticky: RegExp }): Replacement | undefined {
   entry.sticky.lastIndex = start;
   const m = entry.sticky.exec(text);
-  if (!m || isPlaceholderToken(m[0], entry.row.prefix.length)) return undefined;
+  if (!m || isPlaceholderToken(m[0], entry.row.prefix.length) || entry.row.fake?.(m[0])) return undefined;
   return { start, end: start + m[0].length, text: redacted(entry.row.kind), kind: entry.row.kind };
 }
 
