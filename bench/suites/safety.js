@@ -282,7 +282,7 @@ async function compareWithBase(report, engine, baseRoot) {
   const mixed = mixedOutput(engine.plantedSecrets.fillTemplate, SCRUB_MB);
   const { text } = mixed;
   for (const tree of Object.values(trees)) tree.secretScrubber.scrubSecrets(text);
-  const baseAccuracy = accuracy(base.secretScrubber.findSecrets(text), mixed);
+  const baseAccuracy = accuracy(base.secretScrubber.findSecrets(text), mixed, engine.plantedSecrets.fitsKind);
   report.info('safety: scrubSecrets recall, base', baseAccuracy.recall * 100, '%', `${baseAccuracy.found} of ${mixed.planted} planted secrets; false positives in ordinary output ${baseAccuracy.falsePositives} (${baseAccuracy.perMB.toFixed(2)} per MB) (${baseRoot})`);
   const rates = { this: [], base: [] };
   const ratios = [];
