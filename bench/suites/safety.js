@@ -13,7 +13,7 @@
 //     (placeholders, references, identifiers …; goal ≤ 5%).
 //     A run's rate is over the thread's CPU time, not wall time (lib/threadCpuTime.js): on a
 //     shared machine the wall clock swung the same input's median by a third between bench runs
-//   - hostile input: scrubSecrets on `key=`, `token: `, `password=`, `-----BEGIN `, `sk-`, `:` each
+//   - hostile input: scrubSecrets on `key=`, `token: `, `password=`, `-----BEGIN `, `sk-`, `:`, a base64 `user:password` pair each
 //     repeated to 4 MB, the slowest vs 1 MB/s (a quadratic scan takes minutes)
 //   - with BENCH_SAFETY_BASE=<another checkout>: the same two measurements of that checkout's
 //     modules, on this checkout's commands and text, interleaved with this one's in this
@@ -228,8 +228,8 @@ function reportScrubbing(report, { chars, planted, redacted, rates, wallRates, f
 
 // ── hostile input ─────────────────────────────────────────────────────────────────────────
 
-/** Shapes that once made the scrubber quadratic (`key=` × 1M took 50–80 s), each repeated to 4 MB. */
-const HOSTILE_UNITS = ['key=', 'token: ', 'password=', '-----BEGIN ', 'sk-', ':'];
+/** Shapes that once made the scrubber quadratic (`key=` × 1M took 50–80 s), each repeated to 4 MB; the last, a base64 `user:password` pair, is decoded and searched once per run. */
+const HOSTILE_UNITS = ['key=', 'token: ', 'password=', '-----BEGIN ', 'sk-', ':', `${Buffer.from('user:Sup3rS3cret!xyz').toString('base64')} `];
 const HOSTILE_MB = 4;
 const HOSTILE_LIMIT_MB_S = 1;
 
