@@ -6,10 +6,10 @@
  * `user:password` pair, the encoded run is redacted whole.
  *
  * Most runs are not looked at twice: base64 of printable ASCII starts every group of four
- * characters with one of `I`–`Z`, `a`–`f` (the top six bits of a byte from 0x20 to 0x7e; `C` and `D`
- * for a tab or a line end), which a
- * random run of 20 characters does in under one case in a hundred; hashes and ids (hex, a UUID)
- * fail it at once.
+ * characters with one of `I`–`Z`, `a`–`f` (the top six bits of a byte from 0x20 to 0x7e; `C` and
+ * `D` for a tab or a line end), which a random run of 20 characters does in under one case in a
+ * hundred; hashes and ids (hex, a UUID) fail it at once. Markup decoded this way (an inline SVG
+ * icon) is not searched again.
  */
 import type { KeywordHits, Locator } from './keywordScan';
 import { redacted, type Replacement, type ScanDetector } from './redaction';
