@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { looksHighEntropy, shannonEntropy } from '../../src/main/safety/secrets/entropy';
+import { looksHighEntropy, looksLikeKeyMaterial, shannonEntropy } from '../../src/main/safety/secrets/entropy';
 import { holdsSequence, isMostlyRuns, isRepeatedUnit, isTypedTokenBody } from '../../src/main/safety/secrets/fakeValues';
 import { isPlaceholderValue } from '../../src/main/safety/secrets/secretNames';
 
@@ -121,5 +121,33 @@ describe('value checks', () => {
     const samples = ['<your token>', 'your-api-key', 'xxxx-xxxx', 'ghp_xxxxxxxxxxxxxxxx', 'sk-...', 'sntrys_', '^9.0.2', 'jsonwebtoken@9.0.2', '${{ secrets.NPM_TOKEN }}', 'aaaaaaaaaa', '0000-0000-0000', 'put_here', 'example', 'REPLACE_ME', 'some value', 'hunter2hunter2', 'c0rrect-h0rse', 'Zx9#kq!2Lm'];
     for (const v of samples) expect([v, isPlaceholderValue(v)]).toEqual([v, placeholderByRegexes(v)]);
     expect(samples.filter((v) => isPlaceholderValue(v))).toHaveLength(15);
+  });
+});
+
+describe('key material', () => {
+  /** looksLikeKeyMaterial written plainly, as it was before its one-pass rewrite. */
+  function keyMaterialPlainly(value: string): boolean {
+    const v = value.startsWith('base64:') ? value.slice(7) : value;
+    if (v.length < 16 || v.length > 4096 || /[\s:]/.test(v)) return false;
+    if (!/\d/.test(v)) return false;
+    if (/^[A-Za-z][\w-]*(?:\.[A-Za-z][\w-]*)+$/.test(v)) return false;
+    if (/^[A-Za-z]+(?:[-_][A-Za-z]+)*[-_.]?v?\d+(?:\.\d+)+$/.test(v)) return false;
+    const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((re) => re.test(v)).length;
+    if (classes < 2) return false;
+    return shannonEntropy(v) >= 3;
+  }
+
+  it('is judged in one pass exactly as the plain checks judge it', () => {
+    const value = fc.oneof(
+      fc.string({ unit: fc.constantFrom(...'aZ09._-: \t\u00a0\u2003é+/='.split('')), maxLength: 40 }),
+      fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-'.split('')), minLength: 14, maxLength: 40 }),
+      fc.constantFrom('SalesResults-1.2', 'jetbrains.mps.v8_elimination', 'base64:abcDEF0123456789xyz', 'report_v2.10.1'),
+    );
+    fc.assert(
+      fc.property(value, (v) => {
+        expect([v, looksLikeKeyMaterial(v)]).toEqual([v, keyMaterialPlainly(v)]);
+      }),
+      { numRuns: 20000 },
+    );
   });
 });

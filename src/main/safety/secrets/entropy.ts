@@ -131,12 +131,22 @@ export function looksHighEntropy(value: string): boolean {
  */
 export function looksLikeKeyMaterial(value: string): boolean {
   const v = value.startsWith('base64:') ? value.slice(7) : value;
-  if (v.length < 16 || v.length > 4096 || /[\s:]/.test(v)) return false;
-  if (!/\d/.test(v)) return false;
+  if (v.length < 16 || v.length > 4096) return false;
+  // One pass: no blank or `:`, a digit, two kinds of character at least.
+  let lower = 0;
+  let upper = 0;
+  let digit = 0;
+  let other = 0;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c >= 97 && c <= 122) lower = 1;
+    else if (c >= 65 && c <= 90) upper = 1;
+    else if (c >= 48 && c <= 57) digit = 1;
+    else if (c === 32 || c === 58 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x2028 || c === 0x2029 || c === 0xfeff || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x202f || c === 0x205f || c === 0x3000) return false;
+    else other = 1;
+  }
+  if (digit === 0 || lower + upper + digit + other < 2) return false;
+  if (shannonEntropy(v) < 3) return false;
   // Words and a version (`SalesResults-1.2`, `report_v2.10`), or a dotted name (`jetbrains.mps.v8_elimination`, the `key=` of a settings entry): a name, not a key.
-  if (/^[A-Za-z][\w-]*(?:\.[A-Za-z][\w-]*)+$/.test(v)) return false;
-  if (/^[A-Za-z]+(?:[-_][A-Za-z]+)*[-_.]?v?\d+(?:\.\d+)+$/.test(v)) return false;
-  const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((re) => re.test(v)).length;
-  if (classes < 2) return false;
-  return shannonEntropy(v) >= 3;
+  return !/^[A-Za-z][\w-]*(?:\.[A-Za-z][\w-]*)+$/.test(v) && !/^[A-Za-z]+(?:[-_][A-Za-z]+)*[-_.]?v?\d+(?:\.\d+)+$/.test(v);
 }
