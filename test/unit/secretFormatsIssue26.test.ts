@@ -4,7 +4,7 @@
  * Every secret is assembled from seeded random pieces, so the source holds none.
  */
 import { describe, expect, it } from 'vitest';
-import { scrubSecrets } from '../../src/main/safety/secretScrubber';
+import { SECRET_DETECTORS, scrubSecrets } from '../../src/main/safety/secretScrubber';
 import { holdsSequence, isMostlyRuns, isRepeatedUnit } from '../../src/main/safety/secrets/fakeValues';
 import { ALNUM, pseudo } from '../support/pseudoText';
 
@@ -35,6 +35,22 @@ describe('base64-wrapped secrets', () => {
     const pair = b64(`ci:${pseudo(18, ALNUM, 13)}`);
     expect(scrubbed(`Authorization: Basic ${pair}`)).toBe('Authorization: Basic [REDACTED:authorization]');
     expect(scrubbed(`{"auths":{"registry.example.com":{"auth":"${pair}"}}}`)).not.toContain(pair);
+  });
+
+  it('finds every wrapped secret among several, and secrets around them, whatever the inner searches reuse', () => {
+    // Each decoded text holds base64 runs of its own, which its search places where the outer places lie.
+    const nested = (k: number): string => [1, 2, 3].map((j) => b64(`printable note number ${k}.${j} for the test`)).join(' ');
+    const wrapped = [1, 2, 3].map((k) => b64(`TOKEN=${pseudo(24, ALNUM, 90 + k)}\nNOTES=${nested(k)}\nMODE=prod`));
+    const github = `ghp_${pseudo(36, ALNUM, 95)}`;
+    const text = `start ${github}\n${wrapped.join(' and ')}\nDB_PASSWORD=${pseudo(14, ALNUM, 96)}9!`;
+    const out = scrubbed(text);
+    for (const secret of [github, ...wrapped]) expect(out).not.toContain(secret);
+    expect(out).toContain('DB_PASSWORD=[REDACTED:password]');
+    expect(out.match(/\[REDACTED:base64-token\]/g)).toHaveLength(3);
+  });
+
+  it('is the detector table\'s last row (its search of decoded text reuses the hit lists the rows after it would read)', () => {
+    expect(SECRET_DETECTORS[SECRET_DETECTORS.length - 1]?.kind).toBe('base64-secret');
   });
 
   it('leaves base64 of ordinary text, placeholder pairs, hashes and UUIDs alone', () => {

@@ -84,7 +84,10 @@ let decoding = false;
 
 /**
  * The detector. `findInner` runs the detector table over the decoded text, this detector
- * passing (what is decoded is not decoded again, so the cost stays linear).
+ * passing (what is decoded is not decoded again, so the cost stays linear). It must be the table's
+ * last row: a search of decoded text overwrites the keyword scanner's hit lists, which the rows
+ * after it would read. (Setting the outer hits aside instead, by swapping the scanner's lists,
+ * made every scan 10% slower: V8 no longer treats the lists as constant.)
  */
 export function base64SecretsDetector(findInner: (decoded: string) => readonly Replacement[]): ScanDetector {
   return {
@@ -93,10 +96,13 @@ export function base64SecretsDetector(findInner: (decoded: string) => readonly R
     locate: locateRuns,
     scan(text: string, places: KeywordHits): Replacement[] {
       if (decoding) return [];
+      // A search of decoded text reuses the scanner's hit lists, where `places` lie: they are copied
+      // first. Nothing else of the outer search is read after this detector, the table's last row.
+      const starts = places.starts.slice();
       const found: Replacement[] = [];
       let coveredUntil = 0;
-      for (let p = 0; p < places.starts.length; p++) {
-        const at = places.starts[p] as number;
+      for (let p = 0; p < starts.length; p++) {
+        const at = starts[p] as number;
         if (at < coveredUntil) continue;
         const [start, end] = runAround(text, at);
         coveredUntil = end;

@@ -45,5 +45,6 @@ const IN_CONTEXT: readonly SecretDetector[] = [
 ];
 
 /** Detectors in the order they run. Extend by adding rows (see docs/safety.md, "How the scrubber searches"); keep specific formats before broad rules. Base64 is looked into last:
- * what another rule redacts (an `Authorization: Basic` credential, a Kubernetes secret's data) is reported as that. */
+ * what another rule redacts (an `Authorization: Basic` credential, a Kubernetes secret's data) is reported as that, and its
+ * search of decoded text may reuse the keyword scanner's hit lists (see base64Secrets.ts). */
 export const SECRET_DETECTORS: readonly SecretDetector[] = [...FORMATS, ...IN_CONTEXT, base64SecretsDetector((decoded) => findReplacements(decoded, SECRET_DETECTORS))];

@@ -130,18 +130,8 @@ function scannerFor(detectors: readonly SecretDetector[]): KeywordScanner {
 
 /** Every replacement the detectors of `detectors` make in `text`, in order, none overlapping. */
 export function findReplacements(text: string, detectors: readonly SecretDetector[]): Replacement[] {
-  const scanner = scannerFor(detectors);
-  if (searching) return scanner.scanInside(text, detectors.length, (hits) => replacementsOf(text, detectors, hits));
-  searching = true;
-  try {
-    return replacementsOf(text, detectors, scanner.scan(text, detectors.length));
-  } finally {
-    searching = false;
-  }
+  return replacementsOf(text, detectors, scannerFor(detectors).scan(text, detectors.length));
 }
-
-/** Whether a search is running: a search started by one of its detectors (of decoded text) keeps the running one's hits apart. */
-let searching = false;
 
 function replacementsOf(text: string, detectors: readonly SecretDetector[], hits: KeywordHits[]): Replacement[] {
   let kept: Replacement[] = [];

@@ -168,39 +168,15 @@ export class KeywordScanner {
     return byDetector;
   }
 
-  /**
-   * `use` of the hits of a scan of `text` made while the hits of another scan are still in use
-   * (a decoded base64 run, scanned by a detector of the outer scan): the outer hits are set aside
-   * meanwhile and are as they were afterwards. One level deep.
-   */
-  scanInside<T>(text: string, detectorCount: number, use: (hits: KeywordHits[]) => T): T {
-    this.lists.swap();
-    try {
-      return use(this.scan(text, detectorCount));
-    } finally {
-      this.lists.swap();
-    }
-  }
 }
 
 const NO_HITS: KeywordHits = { starts: new Int32Array(0), ends: new Int32Array(0) };
 
 /** Each detector's hits as they are found, in typed arrays that grow (by detector index). */
 class HitLists {
-  starts: Int32Array<ArrayBuffer>[] = [];
-  ends: Int32Array<ArrayBuffer>[] = [];
+  readonly starts: Int32Array<ArrayBuffer>[] = [];
+  readonly ends: Int32Array<ArrayBuffer>[] = [];
   count = new Int32Array(0);
-  /** The other set of lists, for a scan inside a scan (see KeywordScanner.scanInside). */
-  private other = { starts: [] as Int32Array<ArrayBuffer>[], ends: [] as Int32Array<ArrayBuffer>[], count: new Int32Array(0) };
-
-  /** Exchanges the lists in use with the other set. */
-  swap(): void {
-    const { starts, ends, count } = this.other;
-    this.other = { starts: this.starts, ends: this.ends, count: this.count };
-    this.starts = starts;
-    this.ends = ends;
-    this.count = count;
-  }
 
   /** Empty lists for `detectorCount` detectors. */
   reset(detectorCount: number): void {
