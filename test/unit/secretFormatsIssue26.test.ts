@@ -103,9 +103,16 @@ describe('vendor prefixes (issue 26)', () => {
       `AGE-SECRET-KEY-1${'Q'.repeat(58)}`,
       `sgp_5555555dAAAAA7777777CcccCFaaaaaaaaaaaaaa`,
       'GR1348941' + '123'.repeat(7),
+      'AIzaSy' + 'abcdefghijklmnopqrstuvwxyz' + '1234567',
+      `"token3": "xoxp-1234-1234-1234-${pseudo(32, HEX, 48)}"`,
     ]) {
       expect(scrubbed(text)).toBe(text);
     }
+  });
+
+  it('still redacts a well-formed key with a shorter run, and a Slack token whose ids are long enough', () => {
+    expect(scrubbed(`AIzaSy${pseudo(10, ALNUM, 49)}abcdefgh${pseudo(15, ALNUM, 50)}`)).toBe('[REDACTED:google-api-key]');
+    expect(scrubbed(`"token3": "xoxp-${pseudo(11, DIGITS, 51)}-${pseudo(11, DIGITS, 52)}-${pseudo(12, DIGITS, 53)}-${pseudo(32, HEX, 54)}"`)).toBe('"token3": "[REDACTED:slack-token]"');
   });
 });
 
@@ -173,6 +180,11 @@ describe('values typed by hand', () => {
       'spec:\n  data:\n    - secretKey: api-key\n      remoteRef:\n        key: my-secrets-manager-secret\n      secretKey: foo',
       'curl "https://api.example.com/v1?token=ACCESS_TOKEN&page=2"',
       'Pick a strong password combination.\n\nR5: Regulatory--21',
+      'password       = "rootpasswd"',
+      '<add key="Password" value="CleartextPassword1" />',
+      'MYSQL_ROOT_PASSWORD=admin123',
+      'telegram_api_token = "token:"clm97053:AgencyIdentificationCodeContentType""',
+      '  keyVaultToStoreSecrets: cmp2-qat-1208358310',
     ]) {
       expect(scrubbed(text)).toBe(text);
     }
@@ -185,5 +197,10 @@ describe('values typed by hand', () => {
     expect(scrubbed(`AWS_SECRET_ACCESS_KEY=/${pseudo(39, ALNUM, 80)}`)).toBe('AWS_SECRET_ACCESS_KEY=[REDACTED:aws-secret-access-key]');
     expect(scrubbed('password: /etc/app/password.txt')).toBe('password: /etc/app/password.txt');
     expect(scrubbed('<add key="ClearTextPassword" value="Xk9#pL2!qR" />')).toBe('<add key="ClearTextPassword" value="[REDACTED:password]" />');
+    // Stock words with something of the person's own, and capitalized words as a password, are still secrets.
+    expect(scrubbed('password = "rootpasswd-Kestrel"')).toBe('password = "[REDACTED:password]"');
+    expect(scrubbed('password: CorrectHorseBatteryStaple')).toBe('password: [REDACTED:password]');
+    expect(scrubbed(`api_token = "Agency${pseudo(30, ALNUM, 55)}"`)).toBe('api_token = "[REDACTED:token]"');
+    expect(scrubbed(`vault_token: hvs.${pseudo(24, ALNUM, 56)}`)).toBe('vault_token: [REDACTED:vault-token]');
   });
 });

@@ -55,6 +55,8 @@ const PLAIN_SHAPES: { test: (v: string) => boolean }[] = [
   /[#*•]{4}|EXAMPLE(?:KEY)?$/,
   { test: (v: string) => /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v) && /[A-Z]{3}_[A-Z]{3}/.test(v) },
   /^[a-z_]+:$|\s=\s*$|^<[A-Za-z][\w:-]*\s/,
+  // Stock words of default passwords (`rootpasswd`, `admin-123`), with a length bound.
+  { test: (v: string) => v.length <= 28 && /^(?:(?:pass|passwd|password|pwd|secret|root|admin|administrator|user|username|test|testing|demo|default|example|sample|cleartext|plaintext|changeme|my|db|dev|local|guest|qwerty|letmein|welcome|hello|world|dummy|fake|super|token|key|api|mysql|postgres|redis|app|new|old|temp|tmp|word)[-_.]?)+\d{0,4}$/i.test(v) },
 ];
 function placeholderByRegexes(value: string): boolean {
   const trimmed = value.trim();
@@ -67,7 +69,7 @@ function placeholderByRegexes(value: string): boolean {
 
 /** Pieces of values: placeholder words in any case, separators, masks, versions, references, runs, and random characters. */
 const piece = fc.oneof(
-  fc.constantFrom('your', 'My', 'the', 'HERE', 'example', 'Placeholder', 'changeme', 'replace-me', 'replace_me', 'Dummy', 'FAKE', 'null', 'None', 'sensitive'),
+  fc.constantFrom('your', 'My', 'the', 'HERE', 'example', 'root', 'Passwd', 'admin', 'user', 'test', 'Placeholder', 'changeme', 'replace-me', 'replace_me', 'Dummy', 'FAKE', 'null', 'None', 'sensitive'),
   fc.constantFrom('string', 'str | None', 'Optional[str]', 'number', 'SecretStr', 'int', 'bytes'),
   fc.constantFrom('-', '_', ' ', '<', '>', '.', '...', '…', ':', '@', '$', '{', '}', '{{', '(', ')', '[', ']', '%', '*', '•', '|', '/', '~/', '#{', '<%', ';', ',', '^', '~', '='),
   fc.constantFrom('x', 'X', 'xxxx', 'XXXXXX', 'aaaaaaaaaa', '0000', '1.2.3', 'v1.2', '9.0.2', '12', '3600', '-1', 'ab', 'pkg@1.2.3', 'ſ', 'é', '😀'),

@@ -15,6 +15,7 @@ import type { KeywordHits, Locator } from './keywordScan';
 import { letterBits, letterSetsOf, mayHoldOneOf } from './letterSets';
 import { nameThenOperator } from './nameBeforeOperator';
 import { LineEnds, blockBelow, lineStartOf, lineStartWithin } from './textSearch';
+import { isMostlyCapitalizedWords } from './fakeValues';
 import { acceptsSecretValue, splitQuotes } from './valueJudgement';
 import { ValueReads } from './valueReads';
 
@@ -88,6 +89,8 @@ function judge(text: string, nameAt: number, info: NameInfo, inner: string, lite
   }
   // Lower-case words joined by `-` or `_` under a token, key or secret name (`secretKey: api-key`, `token: db_creds`) name the secret elsewhere (an ExternalSecret's reference, a vault entry), and so does one short word (`secretKey: foo`); a password may be words, and an environment variable holds a value.
   if (secrecy && kind !== 'password' && !info.envStyle && /^[a-z]+(?:[-_][a-z]+)+$|^[a-z]{1,5}$/.test(inner)) return undefined;
+  // So do capitalized words run together (`clm97053:AgencyIdentificationCodeContentType`), a type or a field; a password may be words.
+  if (secrecy && kind !== 'password' && isMostlyCapitalizedWords(inner)) return undefined;
   if (secrecy) return acceptsSecretValue(secrecy, inner, literal, bareIdentifierIsCode) ? kind : undefined;
   if (!info.ordinary && looksHighEntropy(inner)) return 'high-entropy';
   return undefined;

@@ -113,3 +113,66 @@ function endsWithExample(n: number): boolean {
   for (let k = 0; k < EXAMPLE.length; k++) if (((alnums[n - EXAMPLE.length + k] as number) | 0x20) !== EXAMPLE.charCodeAt(k)) return false;
   return true;
 }
+
+/**
+ * Words that default and documentation passwords are made of (`rootpasswd`, `CleartextPassword1`,
+ * `admin123`, `test:test` halves): a value of nothing but these, and a few digits after them, is a
+ * stand-in that protects nothing. `hunter2` is not among them: a person's password may be a word; nor
+ * are `abc` or `foo`, which tests and examples write for a short secret.
+ */
+const STOCK_WORDS = new Set([
+  'pass', 'passwd', 'password', 'pwd', 'secret', 'root', 'admin', 'administrator', 'user', 'username', 'test', 'testing', 'demo',
+  'default', 'example', 'sample', 'cleartext', 'plaintext', 'changeme', 'my', 'db', 'dev', 'local', 'guest', 'qwerty', 'letmein',
+  'welcome', 'hello', 'world', 'dummy', 'fake', 'super', 'token', 'key', 'api', 'mysql', 'postgres', 'redis', 'app', 'new', 'old',
+  'temp', 'tmp', 'word',
+]);
+const LONGEST_STOCK_WORD = 13;
+const STOCK_VALUE = /^[A-Za-z]+(?:[-_.][A-Za-z]+)*[-_.]?\d{0,4}$/;
+
+/** Whether `v` is made of STOCK_WORDS alone (any case, joined or with `-`, `_`, `.` between them), maybe ending in up to four digits. */
+export function isStockWords(v: string): boolean {
+  if (v.length > 28 || !STOCK_VALUE.test(v)) return false;
+  return v
+    .replace(/[-_.]?\d*$/, '')
+    .toLowerCase()
+    .split(/[-_.]/)
+    .every(isStockWordSequence);
+}
+
+/** Word break: whether `letters` is stock words run together. */
+function isStockWordSequence(letters: string): boolean {
+  const reachable = [true]; // reachable[i]: letters[0, i) is stock words
+  for (let i = 1; i <= letters.length; i++) {
+    reachable[i] = false;
+    for (let j = Math.max(0, i - LONGEST_STOCK_WORD); j < i && !reachable[i]; j++) reachable[i] = reachable[j] === true && STOCK_WORDS.has(letters.slice(j, i));
+  }
+  return reachable[letters.length] === true;
+}
+
+/**
+ * Whether half or more of `v` is three or more capitalized words run together (`AgencyIdentificationCode…`):
+ * a type, a field or a message, not an issued token. In a random token a capital followed by three
+ * lower-case letters comes once in about thirty places, three in a row once in tens of thousands,
+ * and never covering half of it.
+ */
+export function isMostlyCapitalizedWords(v: string): boolean {
+  let best = 0;
+  let words = 0;
+  let span = 0;
+  let i = 0;
+  while (i < v.length) {
+    const c = v.charCodeAt(i);
+    let end = i + 1;
+    if (c >= 65 && c <= 90) while (end < v.length && v.charCodeAt(end) >= 97 && v.charCodeAt(end) <= 122) end++;
+    if (end - i >= 4) {
+      words++;
+      span += end - i;
+      if (words >= 3 && span > best) best = span;
+    } else {
+      words = 0;
+      span = 0;
+    }
+    i = end;
+  }
+  return best * 2 >= v.length;
+}

@@ -2,7 +2,7 @@
  * What a name says about its value (`DB_PASSWORD`, `apiKey`, `x-auth-token`, `signing.key`),
  * and which values are not secrets whatever the name: placeholders, references, types, code.
  */
-import { isRepeatedUnit } from './fakeValues';
+import { isRepeatedUnit, isStockWords } from './fakeValues';
 import { letterSetsOf, mayHoldOneOf } from './letterSets';
 import { REDACTED_PREFIX } from './redaction';
 
@@ -46,6 +46,8 @@ const ORDINARY_LAST_WORDS = new Set([
   'reset', 'param', 'parameter', 'variable', 'var', 'mount', 'volume', 'backend', 'engine', 'config', 'cache', 'accessor', 'bits',
   'budget', 'estimate', 'estimator', 'counter', 'detector', 'detectors', 'rule', 'rules', 'parser', 'scanner', 'scrubber', 'filter',
 ]);
+/** Words that name a place secrets are kept in. */
+const SECRET_PLACE_WORDS = new Set(['vault', 'store', 'storage', 'manager', 'keyring', 'keychain', 'wallet']);
 /** Words of a pagination cursor's name (`nextPageToken`, `NextToken`, `continue`): opaque, random-looking, not secret. */
 const PAGINATION_WORDS = new Set(['next', 'page', 'pagination', 'continuation', 'continue', 'cursor', 'sync', 'marker']);
 /**
@@ -80,6 +82,8 @@ export function nameSecrecy(name: string): NameSecrecy {
   const last = w[w.length - 1];
   if (last === undefined || ORDINARY_LAST_WORDS.has(last)) return undefined;
   if (w.length === 1 && (last === 'pwd' || last === 'oldpwd')) return undefined; // the shell's working directory
+  // Where secrets are kept (`keyVaultToStoreSecrets`, `secretsManagerPasswords`): the value names the place.
+  if ((last === 'secrets' || last === 'passwords' || last === 'keys') && w.some((word) => SECRET_PLACE_WORDS.has(word))) return undefined;
   if (w.some((word) => NOT_SECRET_WORDS.has(word)) || isNotSecretToken(w)) return undefined;
   // A public or publishable token or key (`publicToken`, `PUBLISHABLE_KEY`) is printed in web pages on purpose.
   if (w.includes('public') || w.includes('publishable')) return undefined;
@@ -225,8 +229,8 @@ function bitCount(bits: number): number {
 
 /**
  * A value typed as a stand-in, the shapes not decided in isPlaceholderValue's pass: a constant's
- * name (`ACCESS_TOKEN`, `YOUR_API_KEY`), AWS's `…EXAMPLE` keys; a label or code read where a value
- * was expected.
+ * name (`ACCESS_TOKEN`, `YOUR_API_KEY`), AWS's `…EXAMPLE` keys, a default password of stock words
+ * (`rootpasswd`, `admin123`); a label or code read where a value was expected.
  */
 function looksTypedByHand(v: string): boolean {
   const first = v.charCodeAt(0);
@@ -236,7 +240,8 @@ function looksTypedByHand(v: string): boolean {
   if ((last === 61 || last === 32 || last === 9) && /\s=\s*$/.test(v)) return true;
   if (first === 60 && /^<[A-Za-z][\w:-]*\s/.test(v)) return true;
   if ((last === 69 || last === 89) && /EXAMPLE(?:KEY)?$/.test(v)) return true;
-  return first >= 65 && first <= 90 && /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v) && /[A-Z]{3}_[A-Z]{3}/.test(v);
+  if (first >= 65 && first <= 90 && /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v) && /[A-Z]{3}_[A-Z]{3}/.test(v)) return true;
+  return isStockWords(v);
 }
 
 /** Six x's (or X's) in a row, or ten of one letter or digit: `/x{6,}|X{6,}|([A-Za-z0-9])\1{9,}/` in one pass, without a regex tried at every character. */

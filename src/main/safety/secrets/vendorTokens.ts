@@ -48,6 +48,12 @@ const SLACK_BODIES: Record<string, string> = {
   // App-level: `xapp-1-A…-<digits>-<hex>`.
   'xapp-': '[0-9]-[A-Za-z0-9]+-[0-9]+-[A-Za-z0-9]+',
 };
+/**
+ * A bot or user token whose first id is a few digits (`xoxp-1234-1234-1234-<hex>`): written for
+ * documentation, since Slack's ids have eight digits or more. A name above it does not make it a
+ * secret.
+ */
+export const isDocumentationSlackToken = (v: string): boolean => v.charCodeAt(0) === 120 && /^xox[bp]-[0-9]{1,7}-/.test(v);
 
 const ROWS: VendorToken[] = [
   // Formats tokenFormats.ts knew, found here in the same pass, each with its own boundary: GitHub, npm, Stripe, AWS, Anthropic, GitLab, Slack, Google, Vault.
@@ -152,15 +158,20 @@ for (const row of [...ROWS].sort((a, b) => b.prefix.length - a.prefix.length)) {
 }
 const AZURE = { row: { kind: 'azure-client-secret', prefix: '', body: /./ }, sticky: /[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/y };
 
+/** A run of consecutive letters or digits this long in a token's body is an alphabet typed out (`AIzaSyabcdefghijklmnopqrstuvwxyz…`). */
+const ALPHABET_RUN = 20;
+
 /**
  * A body typed by hand rather than issued (fakeValues.ts): x's (`hf_xxxx…`), one character
  * throughout (`xoxp-0000…`, `AGE-SECRET-KEY-1QQQ…`) or a repeated unit (`GR1348941123123123…`),
- * AWS's `…EXAMPLE` keys: a placeholder, not a token. A keyboard run (`abc123xyz-…klmnopqrstuvwx`)
- * is not enough on its own: documentation writes well-formed example keys that way, and the
- * format's exact length is what tells a pasted fake from a real key (see the Anthropic row).
+ * AWS's `…EXAMPLE` keys, an alphabet typed out: a placeholder, not a token. A shorter keyboard run
+ * (`abc123xyz-…klmnopqrstuvwx`, 14) is not enough on its own: documentation writes well-formed
+ * example keys that way, and the format's exact length is what tells a pasted fake from a real
+ * key (see the Anthropic row).
  */
 export function isPlaceholderToken(token: string, prefixLength: number): boolean {
   if (isTypedTokenBody(token, prefixLength)) return true;
+  if (holdsSequence(token.slice(prefixLength), ALPHABET_RUN)) return true;
   // A placeholder word that starts a part of the token (`ghp_your_token_here`, `sk-fake-key`); inside
   // a random body (`…5yfakEjX…`) the same letters are chance, and one token in thousands has them.
   return /(?:^|[^A-Za-z0-9])(?:your|example|placeholder|dummy|fake|redacted)/i.test(token);
