@@ -185,6 +185,8 @@ describe('values typed by hand', () => {
       'MYSQL_ROOT_PASSWORD=admin123',
       'telegram_api_token = "token:"clm97053:AgencyIdentificationCodeContentType""',
       '  keyVaultToStoreSecrets: cmp2-qat-1208358310',
+      `telegram_api_token = "${pseudo(4, DIGITS, 57)}:A${pseudo(30, LOWER_ALNUM, 58)}"`,
+      `telegram_api_token = "${pseudo(8, DIGITS, 59)}:A${pseudo(34, LOWER_ALNUM, 60)}-some-other-thing"`,
     ]) {
       expect(scrubbed(text)).toBe(text);
     }
@@ -202,5 +204,6 @@ describe('values typed by hand', () => {
     expect(scrubbed('password: CorrectHorseBatteryStaple')).toBe('password: [REDACTED:password]');
     expect(scrubbed(`api_token = "Agency${pseudo(30, ALNUM, 55)}"`)).toBe('api_token = "[REDACTED:token]"');
     expect(scrubbed(`vault_token: hvs.${pseudo(24, ALNUM, 56)}`)).toBe('vault_token: [REDACTED:vault-token]');
+    expect(scrubbed(`telegram_api_token = "${pseudo(9, DIGITS, 61)}:A${pseudo(34, LOWER_ALNUM, 62)}"`)).toBe('telegram_api_token = "[REDACTED:telegram-bot-token]"');
   });
 });

@@ -60,6 +60,14 @@ export function scanFacebookAppTokens(text: string, names: KeywordHits): Replace
   return out;
 }
 
+/**
+ * A bot id and `:A` with a body of the wrong length, or an id of the wrong length
+ * (`7392:Aylsppdk…`, `…:A-some-other-thing-…`): written to look like a bot token, not issued as
+ * one. A name above it does not make it a secret.
+ */
+export const isMisshapenTelegramToken = (v: string): boolean =>
+  v.charCodeAt(0) >= 48 && v.charCodeAt(0) <= 57 && /^\d+:A[A-Za-z0-9_-]+$/.test(v) && !/^\d{5,16}:A[A-Za-z0-9_-]{34}$/.test(v);
+
 export const TELEGRAM_BOT_TOKEN: PatternDetector = {
   kind: 'telegram-bot-token',
   keywords: [':A'],

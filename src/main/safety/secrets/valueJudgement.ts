@@ -4,6 +4,7 @@
  */
 import { isBase64Credentials, looksLikeKeyMaterial } from './entropy';
 import { redacted, type Redaction } from './redaction';
+import { isMisshapenTelegramToken } from './idSecretTokens';
 import { isDocumentationSlackToken } from './vendorTokens';
 import { isPlaceholderValue, looksLikeCode, nameSecrecy, secretKindForName, type NameSecrecy } from './secretNames';
 
@@ -23,7 +24,7 @@ export function acceptsSecretValue(secrecy: NameSecrecy, inner: string, literal:
   // Every test must pass; the cheap ones that most values under these names fail come first.
   if (secrecy === 'key' && !looksLikeKeyMaterial(inner)) return false;
   if (secrecy === 'auth' && !isBase64Credentials(inner)) return false;
-  if (isPlaceholderValue(inner) || isDocumentationSlackToken(inner)) return false;
+  if (isPlaceholderValue(inner) || isDocumentationSlackToken(inner) || isMisshapenTelegramToken(inner)) return false;
   return literal || !looksLikeCode(inner, bareIdentifierIsCode);
 }
 
