@@ -126,27 +126,47 @@ const STOCK_WORDS = new Set([
   'welcome', 'hello', 'world', 'dummy', 'fake', 'super', 'token', 'key', 'api', 'mysql', 'postgres', 'redis', 'app', 'new', 'old',
   'temp', 'tmp', 'word',
 ]);
-const LONGEST_STOCK_WORD = 13;
-const STOCK_VALUE = /^[A-Za-z]+(?:[-_.][A-Za-z]+)*[-_.]?\d{0,4}$/;
+/** STOCK_WORDS by their first letter (a = 0 … z = 25). */
+const STOCK_WORDS_BY_LETTER: string[][] = Array.from({ length: 26 }, (_, l) => [...STOCK_WORDS].filter((w) => w.charCodeAt(0) - 97 === l));
+const LONGEST_STOCK_VALUE = 28;
 
-/** Whether `v` is made of STOCK_WORDS alone (any case, joined or with `-`, `_`, `.` between them), maybe ending in up to four digits. */
+const isLetter = (c: number): boolean => (c | 0x20) >= 97 && (c | 0x20) <= 122;
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+const isJoiner = (c: number): boolean => c === 45 || c === 95 || c === 46; // - _ .
+
+/**
+ * Whether `v` is made of STOCK_WORDS alone (any case, joined or with one `-`, `_` or `.` between
+ * them), maybe ending in up to four digits (`rootpasswd`, `Admin-123`). A word break over the
+ * letters, without a copy: the positions a run of stock words reaches are bits of one number.
+ */
 export function isStockWords(v: string): boolean {
-  if (v.length > 28 || !STOCK_VALUE.test(v)) return false;
-  return v
-    .replace(/[-_.]?\d*$/, '')
-    .toLowerCase()
-    .split(/[-_.]/)
-    .every(isStockWordSequence);
+  if (v.length > LONGEST_STOCK_VALUE || v.length === 0) return false;
+  let end = v.length;
+  while (end > 0 && v.length - end < 4 && isDigit(v.charCodeAt(end - 1))) end--;
+  if (end > 0 && isDigit(v.charCodeAt(end - 1))) return false; // five digits or more
+  if (end > 0 && isJoiner(v.charCodeAt(end - 1))) end--; // `admin-123`, `admin-`
+  if (end === 0 || !isLetter(v.charCodeAt(0))) return false;
+  let reached = 1; // bit i: v[0, i) is stock words (and joiners between them)
+  for (let i = 0; i < end; i++) {
+    if ((reached & (1 << i)) === 0) continue;
+    const c = v.charCodeAt(i);
+    if (isJoiner(c)) {
+      // A joiner stands between two words only.
+      if (i > 0 && isLetter(v.charCodeAt(i - 1)) && i + 1 < end && isLetter(v.charCodeAt(i + 1))) reached |= 1 << (i + 1);
+      continue;
+    }
+    if (!isLetter(c)) return false;
+    for (const word of STOCK_WORDS_BY_LETTER[(c | 0x20) - 97] as string[]) {
+      if (i + word.length <= end && startsWithFolded(v, i, word)) reached |= 1 << (i + word.length);
+    }
+  }
+  return (reached & (1 << end)) !== 0;
 }
 
-/** Word break: whether `letters` is stock words run together. */
-function isStockWordSequence(letters: string): boolean {
-  const reachable = [true]; // reachable[i]: letters[0, i) is stock words
-  for (let i = 1; i <= letters.length; i++) {
-    reachable[i] = false;
-    for (let j = Math.max(0, i - LONGEST_STOCK_WORD); j < i && !reachable[i]; j++) reachable[i] = reachable[j] === true && STOCK_WORDS.has(letters.slice(j, i));
-  }
-  return reachable[letters.length] === true;
+/** Whether `v` holds the lower-case `word` at `at`, in any case. */
+function startsWithFolded(v: string, at: number, word: string): boolean {
+  for (let k = 0; k < word.length; k++) if ((v.charCodeAt(at + k) | 0x20) !== word.charCodeAt(k)) return false;
+  return true;
 }
 
 /**
