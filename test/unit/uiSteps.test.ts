@@ -8,6 +8,7 @@ import { uiCommand, type UiRequest } from '../../src/main/agent/vision/uiRequest
 import { UiSteps, type UiJudging } from '../../src/main/agent/vision/uiSteps';
 import type { Desktop, DesktopAvailability, DesktopNotification, ScreenInfo, UiAction, WindowInfo } from '../../src/main/desktop/desktop';
 import { DesktopError } from '../../src/main/desktop/desktopError';
+import { pseudo } from '../support/pseudoText';
 import type { Rect } from '../../src/main/desktop/geometry';
 import { ScreenshotSpace, type Surface } from '../../src/main/desktop/screenshotSpace';
 import type { ApprovalGate } from '../../src/main/safety/approval/approvalGate';
@@ -345,12 +346,14 @@ describe('the window the action reaches, as the gate judges it', () => {
   });
 
   it('the clipboard and notifications need no window or screenshot; read text goes to the model with secrets redacted', async () => {
-    desktop.clipboard = 'token: ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+    const token = `ghp_${pseudo(36)}`; // random: a typed-out alphabet would be a placeholder, left as it is
+    desktop.clipboard = `token: ${token}`;
     const read = await judgeAndRun(stepOf({ action: 'read_clipboard' }));
     expect(read.judgement.ok && read.judgement.decision).toMatchObject({ decision: 'ask', shape: 'ui: read_clipboard' });
     expect(read.end.ok).toBe(true);
     expect(read.end.content).toContain('The clipboard holds');
-    expect(read.end.content).not.toContain('ghp_abcdefghijklmnopqrstuvwxyz0123456789');
+    expect(read.end.content).not.toContain(token);
+    expect(read.end.content).toContain('[REDACTED:github-token]');
     desktop.clipboard = '';
     expect((await steps.run(stepOf({ action: 'read_clipboard' }))).content).toBe('The clipboard holds no text.');
     await judgeAndRun(stepOf({ action: 'write_clipboard', text: 'copied' }));
