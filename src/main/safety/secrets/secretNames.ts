@@ -165,6 +165,42 @@ const PLACEHOLDER_WORD_LETTERS = letterSetsOf(['here', 'example', 'placeholder',
 export const isBase64WithLeadingSlash = (v: string): boolean =>
   v.length >= 16 && /^\/[A-Za-z0-9+/]+={0,2}$/.test(v) && (/[+=]/.test(v) || v.indexOf('/', 1) === -1) && /[A-Z]/.test(v) && /[a-z]/.test(v) && /\d/.test(v);
 
+/** Indexes of CHARACTER_TRAITS' tables past ASCII: `•` (a mask character), and any other character. */
+const BULLET = 128;
+const OTHER = 129;
+/** SEQUENCE_KEY of a character that is neither a letter nor a digit: no key follows it, nor it any key. */
+const NOT_A_KEY = -10;
+/** MARKS: a character that may stand before a placeholder word inside a value (- _ blank [ ( <); a `<`. */
+const BOUNDARY = 1;
+const ANGLE = 2;
+/**
+ * What isPlaceholderValue's pass needs of a character, by ASCII code, BULLET or OTHER: its letter's
+ * bit (a = 1 …, any case), its digit's bit, its MARKS, its place on a keyboard run (a digit's
+ * code, a letter's lower-case code), whether it masks (`#` `*` `•`: all ones), and how many of it
+ * in a row make a filler (six x's, ten of a letter or digit).
+ */
+const CHARACTER_TRAITS = (() => {
+  const size = OTHER + 1;
+  const traits = { LETTER_BIT: new Int32Array(size), DIGIT_BIT: new Int32Array(size), MARKS: new Uint8Array(size), SEQUENCE_KEY: new Int32Array(size).fill(NOT_A_KEY), MASK_CHARACTER: new Int32Array(size), RUN_LIMIT: new Int32Array(size).fill(0x7fffffff) };
+  for (let c = 0; c < 128; c++) {
+    const folded = c | 0x20;
+    const letter = folded >= 97 && folded <= 122;
+    const digit = c >= 48 && c <= 57;
+    if (letter) traits.LETTER_BIT[c] = 1 << (folded - 97);
+    if (digit) traits.DIGIT_BIT[c] = 1 << (c - 48);
+    if (c === 60) traits.MARKS[c] = BOUNDARY | ANGLE;
+    else if (c === 45 || c === 95 || c === 32 || c === 91 || c === 40) traits.MARKS[c] = BOUNDARY;
+    if (letter || digit) {
+      traits.SEQUENCE_KEY[c] = digit ? c : folded;
+      traits.RUN_LIMIT[c] = folded === 120 ? 6 : 10;
+    }
+    if (c === 35 || c === 42) traits.MASK_CHARACTER[c] = -1;
+  }
+  traits.MASK_CHARACTER[BULLET] = -1;
+  return traits;
+})();
+const { LETTER_BIT, DIGIT_BIT, MARKS, SEQUENCE_KEY, MASK_CHARACTER, RUN_LIMIT } = CHARACTER_TRAITS;
+
 /** A printable ASCII character other than a blank: nothing `trim` would take off. */
 const isPrintableAscii = (c: number): boolean => c > 32 && c < 127;
 
@@ -174,40 +210,36 @@ export function isPlaceholderValue(value: string): boolean {
   const last = trimmed.charCodeAt(trimmed.length - 1);
   const v = last === 59 || last === 44 ? trimmed.replace(/(?<=\w)[;,]$/, '') : trimmed; // a trailing `;` or `,` after a word
   if (v.length < 3) return true; // `token = "<"`: nothing worth hiding
-  if (v.startsWith(REDACTED_PREFIX)) return true;
+  if (v.charCodeAt(0) === REDACTED_PREFIX.charCodeAt(0) && v.startsWith(REDACTED_PREFIX)) return true;
   if (startsLikePlaceholder(v)) return true;
-  // One pass over the value decides the tests below that would each read all of it.
+  // One pass over the value decides the tests below that would each read all of it, by tables
+  // (CHARACTER_TRAITS) rather than comparisons: on random tokens each comparison mispredicts.
   let letters = 0;
   let digits = 0;
+  let marks = 0; // BOUNDARY, ANGLE
   let run = 0;
   let previous = -1;
-  let angle = false;
-  let wordBoundary = false; // a character that may stand before a placeholder word inside the value: - _ blank <
   // Typed by hand (fakeValues.ts): a keyboard run of eight (`abcdefgh`, `12345678`; eight, not six, because a person's password may hold `123456`), a mask of four (`####`).
   let sequence = 1;
-  let previousKey = -2;
+  let previousKey = NOT_A_KEY;
   let mask = 0;
   for (let i = 0; i < v.length; i++) {
     const c = v.charCodeAt(i);
-    const folded = c | 0x20;
-    const digit = c >= 48 && c <= 57;
-    const letter = folded >= 97 && folded <= 122;
-    if (digit) digits |= 1 << (c - 48);
-    const key = digit ? c : folded;
-    sequence = (digit || letter) && key === previousKey + 1 ? sequence + 1 : 1;
-    if (sequence >= 8) return true;
-    previousKey = digit || letter ? key : -2;
-    mask = c === 35 || c === 42 || c === 0x2022 ? mask + 1 : 0;
-    if (mask >= 4) return true;
-    if (letter) letters |= 1 << (folded - 97);
-    else if (c === 60) angle = wordBoundary = true;
-    else if (c === 45 || c === 95 || c === 32 || c === 91 || c === 40) wordBoundary = true;
+    const t = c < 128 ? c : c === 0x2022 ? BULLET : OTHER;
+    letters |= LETTER_BIT[t] as number;
+    digits |= DIGIT_BIT[t] as number;
+    marks |= MARKS[t] as number;
+    const key = SEQUENCE_KEY[t] as number;
+    sequence = key === previousKey + 1 ? sequence + 1 : 1;
+    previousKey = key;
+    mask = (mask + 1) & (MASK_CHARACTER[t] as number);
     run = c === previous ? run + 1 : 1;
     previous = c;
     // One character repeated (`aaaaaaaa`), or a token format filled with one (`ghp_xxxx…`, `hf_aaaa…`): a random value never has ten alike in a row (holdsLongRun).
-    if (run >= 6 && (c === 120 || c === 88)) return true;
-    if (run >= 10 && ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122))) return true;
+    if (sequence >= 8 || mask >= 4 || run >= (RUN_LIMIT[t] as number)) return true;
   }
+  const angle = (marks & ANGLE) !== 0;
+  const wordBoundary = marks !== 0;
   if (PLACEHOLDER_START_FIRST.has(v.charCodeAt(0) | 0x20) && PLACEHOLDER_START.test(v)) return true;
   if ((wordBoundary || PLACEHOLDER_WORD_FIRST.has(v.charCodeAt(0) | 0x20)) && mayHoldOneOf(letters, PLACEHOLDER_WORD_LETTERS) && PLACEHOLDER_WORD_INSIDE.test(v)) return true;
   // Cut short or with a hole to fill: `ntn_...`, `sk-…`, `ops_eyJzaW..`, `sntrys_<your token>`.
