@@ -49,9 +49,11 @@ function judge(text: string, nameAt: number, info: NameInfo, inner: string, lite
   }
   // Lower-case words joined by `-` or `_` under a token, key or secret name (`secretKey: api-key`, `token: db_creds`) name the secret elsewhere (an ExternalSecret's reference, a vault entry), and so does one short word (`secretKey: foo`); a password may be words, and an environment variable holds a value.
   if (secrecy && kind !== 'password' && !info.envStyle && /^[a-z]+(?:[-_][a-z]+)+$|^[a-z]{1,5}$/.test(inner)) return undefined;
-  // So do capitalized words run together (`clm97053:AgencyIdentificationCodeContentType`), a type or a field; a password may be words.
-  if (secrecy && kind !== 'password' && isMostlyCapitalizedWords(inner)) return undefined;
-  if (secrecy) return acceptsSecretValue(secrecy, inner, literal, bareIdentifierIsCode) ? kind : undefined;
+  if (secrecy) {
+    if (!acceptsSecretValue(secrecy, inner, literal, bareIdentifierIsCode)) return undefined;
+    // So do capitalized words run together (`clm97053:AgencyIdentificationCodeContentType`), a type or a field; a password may be words. (The dearer test, after the one most values fail.)
+    return kind !== 'password' && isMostlyCapitalizedWords(inner) ? undefined : kind;
+  }
   if (!info.ordinary && looksHighEntropy(inner)) return 'high-entropy';
   return undefined;
 }

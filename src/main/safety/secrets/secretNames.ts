@@ -168,38 +168,37 @@ export const isBase64WithLeadingSlash = (v: string): boolean =>
 /** Indexes of CHARACTER_TRAITS' tables past ASCII: `•` (a mask character), and any other character. */
 const BULLET = 128;
 const OTHER = 129;
-/** SEQUENCE_KEY of a character that is neither a letter nor a digit: no key follows it, nor it any key. */
-const NOT_A_KEY = -10;
-/** MARKS: a character that may stand before a placeholder word inside a value (- _ blank [ ( <); a `<`. */
-const BOUNDARY = 1;
-const ANGLE = 2;
+/** In LETTER_TRAITS, past a letter's bit (a = 1 … z = 1 << 25): a character that may stand before a placeholder word inside a value (- _ blank [ ( <), a `<`, a mask character (`#` `*` `•`). */
+const BOUNDARY = 1 << 26;
+const ANGLE = 1 << 27;
+const MASKS = 1 << 28;
+const LETTER_BITS = BOUNDARY - 1;
+/** In DIGIT_TRAITS, past a digit's bit (0 = 1 … 9 = 1 << 9): the character's place on a keyboard run (a digit's code, a letter's lower-case code; 0 for any other character). */
+const KEY_SHIFT = 10;
+const DIGIT_BITS = (1 << KEY_SHIFT) - 1;
 /**
- * What isPlaceholderValue's pass needs of a character, by ASCII code, BULLET or OTHER: its letter's
- * bit (a = 1 …, any case), its digit's bit, its MARKS, its place on a keyboard run (a digit's
- * code, a letter's lower-case code), whether it masks (`#` `*` `•`: all ones), and how many of it
- * in a row make a filler (six x's, ten of a letter or digit).
+ * What isPlaceholderValue's pass needs of a character, by ASCII code, BULLET or OTHER, in three
+ * tables (a load each): LETTER_TRAITS, DIGIT_TRAITS (see above), and RUN_LIMIT, how many of the
+ * character in a row make a filler (six x's, ten of a letter or digit).
  */
-const CHARACTER_TRAITS = (() => {
+const { LETTER_TRAITS, DIGIT_TRAITS, RUN_LIMIT } = (() => {
   const size = OTHER + 1;
-  const traits = { LETTER_BIT: new Int32Array(size), DIGIT_BIT: new Int32Array(size), MARKS: new Uint8Array(size), SEQUENCE_KEY: new Int32Array(size).fill(NOT_A_KEY), MASK_CHARACTER: new Int32Array(size), RUN_LIMIT: new Int32Array(size).fill(0x7fffffff) };
+  const traits = { LETTER_TRAITS: new Int32Array(size), DIGIT_TRAITS: new Int32Array(size), RUN_LIMIT: new Int32Array(size).fill(0x7fffffff) };
   for (let c = 0; c < 128; c++) {
     const folded = c | 0x20;
     const letter = folded >= 97 && folded <= 122;
     const digit = c >= 48 && c <= 57;
-    if (letter) traits.LETTER_BIT[c] = 1 << (folded - 97);
-    if (digit) traits.DIGIT_BIT[c] = 1 << (c - 48);
-    if (c === 60) traits.MARKS[c] = BOUNDARY | ANGLE;
-    else if (c === 45 || c === 95 || c === 32 || c === 91 || c === 40) traits.MARKS[c] = BOUNDARY;
-    if (letter || digit) {
-      traits.SEQUENCE_KEY[c] = digit ? c : folded;
-      traits.RUN_LIMIT[c] = folded === 120 ? 6 : 10;
-    }
-    if (c === 35 || c === 42) traits.MASK_CHARACTER[c] = -1;
+    if (letter) traits.LETTER_TRAITS[c] = 1 << (folded - 97);
+    if (c === 60) traits.LETTER_TRAITS[c] = BOUNDARY | ANGLE;
+    else if (c === 45 || c === 95 || c === 32 || c === 91 || c === 40) traits.LETTER_TRAITS[c] = BOUNDARY;
+    else if (c === 35 || c === 42) traits.LETTER_TRAITS[c] = MASKS;
+    if (digit) traits.DIGIT_TRAITS[c] = (1 << (c - 48)) | (c << KEY_SHIFT);
+    if (letter) traits.DIGIT_TRAITS[c] = folded << KEY_SHIFT;
+    if (letter || digit) traits.RUN_LIMIT[c] = folded === 120 ? 6 : 10;
   }
-  traits.MASK_CHARACTER[BULLET] = -1;
+  traits.LETTER_TRAITS[BULLET] = MASKS;
   return traits;
 })();
-const { LETTER_BIT, DIGIT_BIT, MARKS, SEQUENCE_KEY, MASK_CHARACTER, RUN_LIMIT } = CHARACTER_TRAITS;
 
 /** A printable ASCII character other than a blank: nothing `trim` would take off. */
 const isPrintableAscii = (c: number): boolean => c > 32 && c < 127;
@@ -214,32 +213,34 @@ export function isPlaceholderValue(value: string): boolean {
   if (startsLikePlaceholder(v)) return true;
   // One pass over the value decides the tests below that would each read all of it, by tables
   // (CHARACTER_TRAITS) rather than comparisons: on random tokens each comparison mispredicts.
-  let letters = 0;
+  let letterTraits = 0;
   let digits = 0;
-  let marks = 0; // BOUNDARY, ANGLE
   let run = 0;
   let previous = -1;
   // Typed by hand (fakeValues.ts): a keyboard run of eight (`abcdefgh`, `12345678`; eight, not six, because a person's password may hold `123456`), a mask of four (`####`).
   let sequence = 1;
-  let previousKey = NOT_A_KEY;
+  let previousKey = 0;
   let mask = 0;
   for (let i = 0; i < v.length; i++) {
     const c = v.charCodeAt(i);
     const t = c < 128 ? c : c === 0x2022 ? BULLET : OTHER;
-    letters |= LETTER_BIT[t] as number;
-    digits |= DIGIT_BIT[t] as number;
-    marks |= MARKS[t] as number;
-    const key = SEQUENCE_KEY[t] as number;
-    sequence = key === previousKey + 1 ? sequence + 1 : 1;
+    const letter = LETTER_TRAITS[t] as number;
+    const digit = DIGIT_TRAITS[t] as number;
+    letterTraits |= letter;
+    digits |= digit;
+    const key = digit >> KEY_SHIFT;
+    sequence = key === previousKey + 1 ? sequence + 1 : 1; // no key is 1: a character that is no key ends a run
     previousKey = key;
-    mask = (mask + 1) & (MASK_CHARACTER[t] as number);
+    mask = (mask + 1) & -((letter >> 28) & 1); // MASKS: all ones
     run = c === previous ? run + 1 : 1;
     previous = c;
     // One character repeated (`aaaaaaaa`), or a token format filled with one (`ghp_xxxx…`, `hf_aaaa…`): a random value never has ten alike in a row (holdsLongRun).
     if (sequence >= 8 || mask >= 4 || run >= (RUN_LIMIT[t] as number)) return true;
   }
-  const angle = (marks & ANGLE) !== 0;
-  const wordBoundary = marks !== 0;
+  const letters = letterTraits & LETTER_BITS;
+  digits &= DIGIT_BITS;
+  const angle = (letterTraits & ANGLE) !== 0;
+  const wordBoundary = (letterTraits & BOUNDARY) !== 0;
   if (PLACEHOLDER_START_FIRST.has(v.charCodeAt(0) | 0x20) && PLACEHOLDER_START.test(v)) return true;
   if ((wordBoundary || PLACEHOLDER_WORD_FIRST.has(v.charCodeAt(0) | 0x20)) && mayHoldOneOf(letters, PLACEHOLDER_WORD_LETTERS) && PLACEHOLDER_WORD_INSIDE.test(v)) return true;
   // Cut short or with a hole to fill: `ntn_...`, `sk-…`, `ops_eyJzaW..`, `sntrys_<your token>`.
