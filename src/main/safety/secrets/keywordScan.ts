@@ -28,7 +28,8 @@ export interface Keyword {
  */
 export interface Locator {
   atKeyword: (text: string, start: number, end: number, place: (at: number) => void) => void;
-  atTokenRun: (text: string, runStart: number, place: (at: number) => void) => void;
+  /** None: the detector's places come from its keywords alone (no call at every run). */
+  atTokenRun?: (text: string, runStart: number, place: (at: number) => void) => void;
 }
 
 /** Where the keywords of one detector stand: starts in increasing order (ties by end), each with its end. */
@@ -337,13 +338,13 @@ interface HandOutTables {
 function handOuter(tables: HandOutTables, lists: HitLists, locators: readonly (Locator | undefined)[], hitEnds: Int32Array, hitStates: Int32Array): (text: string, hits: number) => void {
   const { outputStart, outputCount, outputs, keywordLength, codeStart, codes, exact, consumerStart, consumerList } = tables;
   const placers = locators.map((locator, d) => (locator ? (at: number): void => lists.push(d, at, at + 1) : undefined));
-  const runLocators = locators.flatMap((locator, d) => (locator ? [{ locator, place: placers[d] as (at: number) => void }] : []));
+  const runLocators = locators.flatMap((locator, d) => (locator?.atTokenRun ? [{ atTokenRun: locator.atTokenRun, place: placers[d] as (at: number) => void }] : []));
   return (text, hits) => {
     for (let h = 0; h < hits; h++) {
       const end = hitEnds[h] as number;
       const state = hitStates[h] as number;
       if (state === RUN_MARK) {
-        for (const { locator, place } of runLocators) locator.atTokenRun(text, end - TOKEN_RUN, place);
+        for (const { atTokenRun, place } of runLocators) atTokenRun(text, end - TOKEN_RUN, place);
         continue;
       }
       for (let o = outputStart[state] as number, last = o + (outputCount[state] as number); o < last; o++) {
