@@ -163,7 +163,11 @@ export class KeywordScanner {
     const byDetector: KeywordHits[] = [];
     for (let d = 0; d < detectorCount; d++) {
       const n = lists.count[d] as number;
-      const mine = n === 0 ? NO_HITS : { starts: (lists.starts[d] as Int32Array).subarray(0, n), ends: (lists.ends[d] as Int32Array).subarray(0, n) };
+      if (n === 0) {
+        byDetector.push(NO_HITS); // shared: nothing to order (a short text leaves most detectors without hits)
+        continue;
+      }
+      const mine = { starts: (lists.starts[d] as Int32Array).subarray(0, n), ends: (lists.ends[d] as Int32Array).subarray(0, n) };
       if (this.locators[d]) placesInOrder(mine);
       else sortHits(mine);
       byDetector.push(mine);
