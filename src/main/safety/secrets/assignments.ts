@@ -10,9 +10,9 @@
  */
 import { looksHighEntropy } from './entropy';
 import { redacted, type Replacement } from './redaction';
-import { holdsOrdinaryValue, nameSecrecy, randomValueMayBeSecret, secretKindForName, type NameSecrecy } from './secretNames';
+import { infoForName, infoForNameAt, ruleFor, type NameInfo } from './nameInfo';
 import type { KeywordHits, Locator } from './keywordScan';
-import { letterBits, letterSetsOf, mayHoldOneOf } from './letterSets';
+import { letterSetsOf, mayHoldOneOf } from './letterSets';
 import { nameThenOperator } from './nameBeforeOperator';
 import { LineEnds, blockBelow, lineStartOf, lineStartWithin } from './textSearch';
 import { isMostlyCapitalizedWords } from './fakeValues';
@@ -33,46 +33,6 @@ function pairedName(text: string, valueKeyAt: number): string | undefined {
   return name ?? PARENT_KEY.exec(window)?.[1];
 }
 
-/** What a name says, worked out once per name: assignment scans meet the same few names again and again. */
-interface NameInfo {
-  secrecy: NameSecrecy;
-  /** The kind a redaction under this name reports. */
-  kind: string;
-  /** Its value is a hash, an id, a path …: not judged by entropy. */
-  ordinary: boolean;
-  /** `value`, `content`: the name of its pair decides (`{"name": "DB_PASSWORD", "value": …}`, `<meta name="csrf-token" content="…">`). */
-  pairsWithName: boolean;
-  /** Written like an environment variable (`DB_PASSWORD`): its value is a value, never code. */
-  envStyle: boolean;
-  /** Written like a Makefile variable (`API_TOKEN ?= …`). */
-  makeStyle: boolean;
-}
-
-const nameInfos = new Map<string, NameInfo>();
-
-function infoForName(name: string): NameInfo {
-  let info = nameInfos.get(name);
-  if (info === undefined) {
-    const secrecy = nameSecrecy(name);
-    info = {
-      secrecy,
-      kind: secretKindForName(name),
-      ordinary: holdsOrdinaryValue(name) || !randomValueMayBeSecret(name),
-      pairsWithName: !secrecy && /^(?:value|content)$/i.test(name),
-      envStyle: /^[A-Z0-9_]+$/.test(name),
-      makeStyle: /^[A-Z][A-Z0-9_]*$/.test(name),
-    };
-    if (nameInfos.size >= 10_000) nameInfos.clear();
-    nameInfos.set(name, info);
-  }
-  return info;
-}
-
-/** What an assignment scan does with a name: parse and judge its value ('named'), look for a random token ('entropy'), or nothing. */
-function ruleFor(info: NameInfo): 'named' | 'entropy' | 'none' {
-  return info.secrecy || info.pairsWithName ? 'named' : info.ordinary ? 'none' : 'entropy';
-}
-
 /** How a value under a name (`info`, at `nameAt`) is redacted, or undefined when the name and value say it is not a secret. */
 function judge(text: string, nameAt: number, info: NameInfo, inner: string, literal: boolean, bareIdentifierIsCode = false): string | undefined {
   let secrecy = info.secrecy;
@@ -89,9 +49,11 @@ function judge(text: string, nameAt: number, info: NameInfo, inner: string, lite
   }
   // Lower-case words joined by `-` or `_` under a token, key or secret name (`secretKey: api-key`, `token: db_creds`) name the secret elsewhere (an ExternalSecret's reference, a vault entry), and so does one short word (`secretKey: foo`); a password may be words, and an environment variable holds a value.
   if (secrecy && kind !== 'password' && !info.envStyle && /^[a-z]+(?:[-_][a-z]+)+$|^[a-z]{1,5}$/.test(inner)) return undefined;
-  // So do capitalized words run together (`clm97053:AgencyIdentificationCodeContentType`), a type or a field; a password may be words.
-  if (secrecy && kind !== 'password' && isMostlyCapitalizedWords(inner)) return undefined;
-  if (secrecy) return acceptsSecretValue(secrecy, inner, literal, bareIdentifierIsCode) ? kind : undefined;
+  if (secrecy) {
+    if (!acceptsSecretValue(secrecy, inner, literal, bareIdentifierIsCode)) return undefined;
+    // So do capitalized words run together (`clm97053:AgencyIdentificationCodeContentType`), a type or a field; a password may be words. (The dearer test, after the one most values fail.)
+    return kind !== 'password' && isMostlyCapitalizedWords(inner) ? undefined : kind;
+  }
   if (!info.ordinary && looksHighEntropy(inner)) return 'high-entropy';
   return undefined;
 }
@@ -126,6 +88,21 @@ function stickyMatch(re: RegExp, text: string, at: number, failedLooks = 1): str
     lastRead.matchedUntil = Math.max(lastRead.matchedUntil, at + value.length);
   }
   return value;
+}
+
+/**
+ * The length of a quoted value of at most 2 characters at `at` (no `\\`, quotes included), as
+ * QUOTED_VALUE reads it, or 0 when there is none.
+ */
+function shortQuotedValueLength(text: string, at: number): number {
+  const quote = text.charCodeAt(at);
+  if (quote !== 34 && quote !== 39) return 0;
+  for (let i = at + 1; i <= at + 3; i++) {
+    const c = text.charCodeAt(i);
+    if (c === quote) return i - at + 1;
+    if (c === 92 || c === 10 || c === 13 || c !== c) return 0; // past the end, c is NaN
+  }
+  return 0;
 }
 
 /** The value after an operator, as written (quotes included), or undefined when there is none to judge. */
@@ -307,48 +284,55 @@ export function scanAssignments(text: string, operators: KeywordHits): Replaceme
   let resumeAt = 0;
   for (const at of operators.starts) {
     if (at < resumeAt) continue;
-    let op = text[at] as string;
-    const second = text[at + 1];
-    if (op === '=' && second === '=') {
+    const opCode = text.charCodeAt(at);
+    const second = text.charCodeAt(at + 1);
+    if (opCode === 61 && second === 61) {
       if (nameThenOperator(text, at)) resumeAt = at + 2; // `==`, `===`: a comparison
       continue;
     }
     // A compound operator: Makefile `?=` `+=`, PHP `.=`, Ruby `||=`.
     let opStart = at;
-    if (op === '=') {
-      const p = text[at - 1];
-      if (p === '?' || p === '+' || p === '.') opStart = at - 1;
-      else if (p === '|' && text[at - 2] === '|') opStart = at - 2;
+    if (opCode === 61) {
+      const p = text.charCodeAt(at - 1);
+      if (p === 63 || p === 43 || p === 46) opStart = at - 1;
+      else if (p === 124 && text.charCodeAt(at - 2) === 124) opStart = at - 2;
     }
     const compound = opStart < at;
     let nameEnd = opStart;
-    while (nameEnd > 0 && (text.charCodeAt(nameEnd - 1) === 32 || text.charCodeAt(nameEnd - 1) === 9)) nameEnd--;
-    let keyQuote = '';
-    const q = text[nameEnd - 1];
-    if (q === '"' || q === "'") {
-      keyQuote = q;
-      nameEnd--;
-    }
+    while (nameEnd > 0 && isBlank(text.charCodeAt(nameEnd - 1))) nameEnd--;
+    const q = text.charCodeAt(nameEnd - 1);
+    const keyQuote = q === 34 || q === 39 ? q : 0;
+    const keyQuoteLength = keyQuote === 0 ? 0 : 1;
+    nameEnd -= keyQuoteLength;
     let nameStart = nameStartBefore(text, nameEnd);
-    if (keyQuote !== '' && text[nameStart - 1] !== keyQuote) continue; // "name: not a quoted key
-    if (keyQuote === '' && nameEnd - nameStart >= 3 && nameEnd - nameStart <= 12 && TYPE_FIRST.has(text.charCodeAt(nameStart)) && TYPE_WORDS.has(text.slice(nameStart, nameEnd))) {
+    if (keyQuote !== 0 && text.charCodeAt(nameStart - 1) !== keyQuote) continue; // "name: not a quoted key
+    if (keyQuote === 0 && nameEnd - nameStart >= 3 && nameEnd - nameStart <= 12 && TYPE_FIRST.has(text.charCodeAt(nameStart)) && TYPE_WORDS.has(text.slice(nameStart, nameEnd))) {
       const typed = nameBeforeType(text, nameStart);
       if (typed) [nameStart, nameEnd] = typed;
     }
-    if ((op === '=' && second === '>') || (op === ':' && second === '=')) op += second;
+    const op = opCode === 61 ? (second === 62 ? '=>' : '=') : second === 61 ? ':=' : ':';
     let valueStart = at + op.length;
-    while (text.charCodeAt(valueStart) === 32 || text.charCodeAt(valueStart) === 9) valueStart++;
-    const longToken = longTokenAt(text, valueStart);
-    if (!longToken && !mayHoldOneOf(letterBits(text, nameStart, nameEnd), NAMED_LETTER_SETS)) continue;
-    const name = text.slice(nameStart, nameEnd);
-    const info = infoForName(name);
+    while (isBlank(text.charCodeAt(valueStart))) valueStart++;
+    // The name's letters (for NAMED_LETTER_SETS) and its hash (for infoForNameAt), in one read.
+    let letters = 0;
+    let hash = 0;
+    for (let i = nameStart; i < nameEnd; i++) {
+      const c = text.charCodeAt(i);
+      hash = (Math.imul(hash, 31) + c) | 0; // as infoForNameAt takes it (written out: a call into nameInfo.ts for each character made the scan 1.5x as slow loaded through jiti)
+      const folded = c | 0x20;
+      if (folded >= 97 && folded <= 122) letters |= 1 << (folded - 97);
+    }
+    // A name holding none of NAMED_LETTER_SETS is judged only with a long token after it.
+    const named = mayHoldOneOf(letters, NAMED_LETTER_SETS);
+    if (!named && !longTokenAt(text, valueStart)) continue;
+    const info = infoForNameAt(text, nameStart, nameEnd, hash);
     const rule = ruleFor(info);
-    if (rule === 'none' || (rule === 'entropy' && !longToken)) continue;
+    if (rule === 'none' || (rule === 'entropy' && named && !longTokenAt(text, valueStart))) continue;
     // The checks above only pass candidates over; this one, dearer, comes last before the value is read.
     if (!nameThenOperator(text, at)) continue;
     // What stands between the name and the value, kept as written.
     // Blanks (or a key's closing quote) between the name and the operator, and between the operator and the value.
-    const spaced = nameEnd + keyQuote.length < opStart || at + op.length < valueStart;
+    const spaced = nameEnd + keyQuoteLength < opStart || at + op.length < valueStart;
     if (!reads.mayRead(valueStart)) continue;
     lastRead.examined = 0;
     lastRead.matchedUntil = valueStart;
@@ -360,9 +344,15 @@ export function scanAssignments(text: string, operators: KeywordHits): Replaceme
       if (op === ':' && text.startsWith('//', valueStart)) continue; // `https://…`: a scheme
       // Makefile `NAME ?= value`, `NAME := value`, `NAME += value` start a line of their own, also where grep prefixed it.
       const makeStyle = (compound || op === ':=') && op !== '=>' && info.makeStyle;
-      // The name's line (the operator's: no line break between them) starts at most 40 characters before it, after a prefix such as `export `.
-      const nearLineStart = lineStartWithin(text, nameStart, 40);
-      const startsLine = keyQuote === '' && (nearLineStart === nameStart || (nearLineStart >= 0 && LINE_START_PREFIX.test(text.slice(nearLineStart, nameStart))) || makeStyle);
+      // `{password:"e"}` in minified code: no value of under 3 characters is redacted (below), so that one is only counted as read.
+      const shortQuoted = shortQuotedValueLength(text, valueStart);
+      if (shortQuoted > 0) {
+        reads.read(valueStart, valueStart + shortQuoted, shortQuoted + 1);
+        continue;
+      }
+      // The name's line (the operator's: no line break between them) starts at most 40 characters before it, after a prefix such as `export `; a quoted key's value does not start a line.
+      const nearLineStart = keyQuote === 0 ? lineStartWithin(text, nameStart, 40) : -1;
+      const startsLine = keyQuote === 0 && (nearLineStart === nameStart || (nearLineStart >= 0 && LINE_START_PREFIX.test(text.slice(nearLineStart, nameStart))) || makeStyle);
       // Only a value starting a line is read to the line's end.
       const lineEnd = startsLine ? lineEnds.at(at) : text.length;
       raw = valueAfter(text, valueStart, lineEnd, startsLine, op, spaced);
@@ -374,7 +364,7 @@ export function scanAssignments(text: string, operators: KeywordHits): Replaceme
         const firstLine = block ? text.slice(block[0], firstLineEnd === -1 || firstLineEnd > block[1] ? block[1] : firstLineEnd).trim() : '';
         const kind = block ? judge(text, nameStart, info, firstLine, true) : undefined;
         if (block && kind) {
-          const start = nameStart - keyQuote.length;
+          const start = nameStart - keyQuoteLength;
           out.push({ start, end: block[1], text: `${text.slice(start, block[0])}${redacted(kind)}`, kind });
           resumeAt = block[1];
         }
@@ -383,7 +373,7 @@ export function scanAssignments(text: string, operators: KeywordHits): Replaceme
     }
     if (!raw) continue;
     const { quote, inner } = splitQuotes(raw);
-    if (keyQuote !== '' && quote === '') continue; // a quoted key takes a quoted value: `case"TOKEN":return` is code
+    if (keyQuote !== 0 && quote === '') continue; // a quoted key takes a quoted value: `case"TOKEN":return` is code
     // Under 3 characters (`{password:e}` in minified code, `PIN: 1`) nothing is redacted, whatever the name: a placeholder, and no random token.
     if (inner.length < 3) continue;
     const end = valueStart + raw.length;
@@ -392,7 +382,7 @@ export function scanAssignments(text: string, operators: KeywordHits): Replaceme
     const bareIdentifierIsCode = !info.envStyle && (compound || (op === '=' ? spaced || endsCodeArgument(text.charCodeAt(end)) : endsCodeMember(text.charCodeAt(end))));
     const kind = judge(text, nameStart, info, inner, quote !== '', bareIdentifierIsCode);
     if (!kind) continue;
-    const start = nameStart - keyQuote.length;
+    const start = nameStart - keyQuoteLength;
     // What stands between the name and the value is kept as written.
     out.push({ start, end, text: `${text.slice(start, valueStart)}${quote}${redacted(kind)}${quote}`, kind });
     resumeAt = end;

@@ -181,6 +181,8 @@ export function isMostlyCapitalizedWords(v: string): boolean {
   let span = 0;
   let i = 0;
   while (i < v.length) {
+    // Half is out of reach even if the run in hand went on to the end: a random token stops about halfway.
+    if ((span + v.length - i) * 2 < v.length) return false;
     const c = v.charCodeAt(i);
     let end = i + 1;
     if (c >= 65 && c <= 90) while (end < v.length && v.charCodeAt(end) >= 97 && v.charCodeAt(end) <= 122) end++;
@@ -188,6 +190,7 @@ export function isMostlyCapitalizedWords(v: string): boolean {
       words++;
       span += end - i;
       if (words >= 3 && span > best) best = span;
+      if (best * 2 >= v.length) return true;
     } else {
       words = 0;
       span = 0;

@@ -6,7 +6,7 @@
  * `GITHUB_TOKEN=` is reported as a github-token, not as a token named by its variable).
  */
 import { shannonEntropy } from './entropy';
-import { KeywordScanner, type Keyword, type KeywordHits } from './keywordScan';
+import { KeywordScanner, type Keyword, type KeywordHits, type Locator } from './keywordScan';
 import { redacted, type PatternDetector, type Replacement, type SecretDetector } from './redaction';
 
 /** Each detector's pattern as used: global for a whole-text search, sticky where its keywords are. */
@@ -50,24 +50,15 @@ function wholeTextReplacements(text: string, detector: PatternDetector): Replace
   return out;
 }
 
-/** The matches a whole-text search would find, found by trying the pattern only where a match can start. */
+/**
+ * The matches a whole-text search would find, found by trying the pattern only where a match can
+ * start: at its keywords' starts, or (with `startsFrom`) at the places startsLocator found.
+ */
 function keywordReplacements(text: string, detector: PatternDetector, hits: KeywordHits): Replacement[] {
-  if (hits.starts.length === 0) return [];
-  const starts: number[] = [];
-  for (let h = 0; h < hits.starts.length; h++) {
-    const start = hits.starts[h] as number;
-    const from = detector.startsFrom ? detector.startsFrom(text, start, hits.ends[h] as number) : start;
-    if (typeof from === 'number') {
-      if (from >= 0) starts.push(from);
-    } else {
-      for (const candidate of from) if (candidate >= 0) starts.push(candidate);
-    }
-  }
-  if (detector.startsFrom && starts.some((start, i) => i > 0 && start < (starts[i - 1] as number))) starts.sort((a, b) => a - b);
   const re = compiledPattern(detector);
   const out: Replacement[] = [];
   let searchFrom = 0;
-  for (const start of starts) {
+  for (const start of hits.starts) {
     if (start < searchFrom) continue;
     searchFrom = start + 1;
     re.lastIndex = start;
@@ -78,6 +69,24 @@ function keywordReplacements(text: string, detector: PatternDetector, hits: Keyw
     if (r) out.push(r);
   }
   return out;
+}
+
+/**
+ * A pattern detector's `startsFrom` as a Locator: asked during the keyword pass, while the text
+ * around each keyword is still in the processor's cache (asked later, each of thousands of
+ * keywords scattered over a large text costs a cache miss).
+ */
+function startsLocator(startsFrom: NonNullable<PatternDetector['startsFrom']>): Locator {
+  return {
+    atKeyword: (text, start, end, place) => {
+      const from = startsFrom(text, start, end);
+      if (typeof from === 'number') {
+        if (from >= 0) place(from);
+      } else {
+        for (const candidate of from) if (candidate >= 0) place(candidate);
+      }
+    },
+  };
 }
 
 /**
@@ -122,7 +131,8 @@ function scannerFor(detectors: readonly SecretDetector[]): KeywordScanner {
         (consumers[id] as number[]).push(d);
       }
     });
-    scanner = new KeywordScanner(keywords, consumers, detectors.map((detector) => ('locate' in detector ? detector.locate : undefined)));
+    const locators = detectors.map((detector) => ('locate' in detector ? detector.locate : 'startsFrom' in detector && detector.startsFrom ? startsLocator(detector.startsFrom) : undefined));
+    scanner = new KeywordScanner(keywords, consumers, locators);
     scanners.set(detectors, scanner);
   }
   return scanner;

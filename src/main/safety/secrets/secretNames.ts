@@ -165,6 +165,41 @@ const PLACEHOLDER_WORD_LETTERS = letterSetsOf(['here', 'example', 'placeholder',
 export const isBase64WithLeadingSlash = (v: string): boolean =>
   v.length >= 16 && /^\/[A-Za-z0-9+/]+={0,2}$/.test(v) && (/[+=]/.test(v) || v.indexOf('/', 1) === -1) && /[A-Z]/.test(v) && /[a-z]/.test(v) && /\d/.test(v);
 
+/** Indexes of CHARACTER_TRAITS' tables past ASCII: `•` (a mask character), and any other character. */
+const BULLET = 128;
+const OTHER = 129;
+/** In LETTER_TRAITS, past a letter's bit (a = 1 … z = 1 << 25): a character that may stand before a placeholder word inside a value (- _ blank [ ( <), a `<`, a mask character (`#` `*` `•`). */
+const BOUNDARY = 1 << 26;
+const ANGLE = 1 << 27;
+const MASKS = 1 << 28;
+const LETTER_BITS = BOUNDARY - 1;
+/** In DIGIT_TRAITS, past a digit's bit (0 = 1 … 9 = 1 << 9): the character's place on a keyboard run (a digit's code, a letter's lower-case code; 0 for any other character). */
+const KEY_SHIFT = 10;
+const DIGIT_BITS = (1 << KEY_SHIFT) - 1;
+/**
+ * What isPlaceholderValue's pass needs of a character, by ASCII code, BULLET or OTHER, in three
+ * tables (a load each): LETTER_TRAITS, DIGIT_TRAITS (see above), and RUN_LIMIT, how many of the
+ * character in a row make a filler (six x's, ten of a letter or digit).
+ */
+const { LETTER_TRAITS, DIGIT_TRAITS, RUN_LIMIT } = (() => {
+  const size = OTHER + 1;
+  const traits = { LETTER_TRAITS: new Int32Array(size), DIGIT_TRAITS: new Int32Array(size), RUN_LIMIT: new Int32Array(size).fill(0x7fffffff) };
+  for (let c = 0; c < 128; c++) {
+    const folded = c | 0x20;
+    const letter = folded >= 97 && folded <= 122;
+    const digit = c >= 48 && c <= 57;
+    if (letter) traits.LETTER_TRAITS[c] = 1 << (folded - 97);
+    if (c === 60) traits.LETTER_TRAITS[c] = BOUNDARY | ANGLE;
+    else if (c === 45 || c === 95 || c === 32 || c === 91 || c === 40) traits.LETTER_TRAITS[c] = BOUNDARY;
+    else if (c === 35 || c === 42) traits.LETTER_TRAITS[c] = MASKS;
+    if (digit) traits.DIGIT_TRAITS[c] = (1 << (c - 48)) | (c << KEY_SHIFT);
+    if (letter) traits.DIGIT_TRAITS[c] = folded << KEY_SHIFT;
+    if (letter || digit) traits.RUN_LIMIT[c] = folded === 120 ? 6 : 10;
+  }
+  traits.LETTER_TRAITS[BULLET] = MASKS;
+  return traits;
+})();
+
 /** A printable ASCII character other than a blank: nothing `trim` would take off. */
 const isPrintableAscii = (c: number): boolean => c > 32 && c < 127;
 
@@ -174,40 +209,38 @@ export function isPlaceholderValue(value: string): boolean {
   const last = trimmed.charCodeAt(trimmed.length - 1);
   const v = last === 59 || last === 44 ? trimmed.replace(/(?<=\w)[;,]$/, '') : trimmed; // a trailing `;` or `,` after a word
   if (v.length < 3) return true; // `token = "<"`: nothing worth hiding
-  if (v.startsWith(REDACTED_PREFIX)) return true;
+  if (v.charCodeAt(0) === REDACTED_PREFIX.charCodeAt(0) && v.startsWith(REDACTED_PREFIX)) return true;
   if (startsLikePlaceholder(v)) return true;
-  // One pass over the value decides the tests below that would each read all of it.
-  let letters = 0;
+  // One pass over the value decides the tests below that would each read all of it, by tables
+  // (CHARACTER_TRAITS) rather than comparisons: on random tokens each comparison mispredicts.
+  let letterTraits = 0;
   let digits = 0;
   let run = 0;
   let previous = -1;
-  let angle = false;
-  let wordBoundary = false; // a character that may stand before a placeholder word inside the value: - _ blank <
   // Typed by hand (fakeValues.ts): a keyboard run of eight (`abcdefgh`, `12345678`; eight, not six, because a person's password may hold `123456`), a mask of four (`####`).
   let sequence = 1;
-  let previousKey = -2;
+  let previousKey = 0;
   let mask = 0;
   for (let i = 0; i < v.length; i++) {
     const c = v.charCodeAt(i);
-    const folded = c | 0x20;
-    const digit = c >= 48 && c <= 57;
-    const letter = folded >= 97 && folded <= 122;
-    if (digit) digits |= 1 << (c - 48);
-    const key = digit ? c : folded;
-    sequence = (digit || letter) && key === previousKey + 1 ? sequence + 1 : 1;
-    if (sequence >= 8) return true;
-    previousKey = digit || letter ? key : -2;
-    mask = c === 35 || c === 42 || c === 0x2022 ? mask + 1 : 0;
-    if (mask >= 4) return true;
-    if (letter) letters |= 1 << (folded - 97);
-    else if (c === 60) angle = wordBoundary = true;
-    else if (c === 45 || c === 95 || c === 32 || c === 91 || c === 40) wordBoundary = true;
+    const t = c < 128 ? c : c === 0x2022 ? BULLET : OTHER;
+    const letter = LETTER_TRAITS[t] as number;
+    const digit = DIGIT_TRAITS[t] as number;
+    letterTraits |= letter;
+    digits |= digit;
+    const key = digit >> KEY_SHIFT;
+    sequence = key === previousKey + 1 ? sequence + 1 : 1; // no key is 1: a character that is no key ends a run
+    previousKey = key;
+    mask = (mask + 1) & -((letter >> 28) & 1); // MASKS: all ones
     run = c === previous ? run + 1 : 1;
     previous = c;
     // One character repeated (`aaaaaaaa`), or a token format filled with one (`ghp_xxxx…`, `hf_aaaa…`): a random value never has ten alike in a row (holdsLongRun).
-    if (run >= 6 && (c === 120 || c === 88)) return true;
-    if (run >= 10 && ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122))) return true;
+    if (sequence >= 8 || mask >= 4 || run >= (RUN_LIMIT[t] as number)) return true;
   }
+  const letters = letterTraits & LETTER_BITS;
+  digits &= DIGIT_BITS;
+  const angle = (letterTraits & ANGLE) !== 0;
+  const wordBoundary = (letterTraits & BOUNDARY) !== 0;
   if (PLACEHOLDER_START_FIRST.has(v.charCodeAt(0) | 0x20) && PLACEHOLDER_START.test(v)) return true;
   if ((wordBoundary || PLACEHOLDER_WORD_FIRST.has(v.charCodeAt(0) | 0x20)) && mayHoldOneOf(letters, PLACEHOLDER_WORD_LETTERS) && PLACEHOLDER_WORD_INSIDE.test(v)) return true;
   // Cut short or with a hole to fill: `ntn_...`, `sk-…`, `ops_eyJzaW..`, `sntrys_<your token>`.
