@@ -1,0 +1,68 @@
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Database } from 'node-sqlite3-wasm';
+import { HistorySchemaTooNew, migrate, type Migration } from './migrations';
+import { sqlite } from './sqliteModule';
+
+/** The file is not a readable SQLite database (garbage, truncated, malformed pages). */
+class UnreadableDatabase extends Error {}
+
+const UNREADABLE = /not a database|malformed|corrupt/i;
+
+/**
+ * Opens the history database for the one process that owns it (ownerLock.ts) and brings it to
+ * the current schema. A file that is not a readable database is renamed aside with a timestamp,
+ * never deleted, `report` is told where it went, and a new database is made. A file from a
+ * newer Tandem is refused untouched (HistorySchemaTooNew). Other failures throw.
+ */
+export function openDatabaseFile(file: string, migrations: readonly Migration[], report: (message: string) => void): Database {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  // node-sqlite3-wasm locks with a `<file>.lock` directory that a killed owner leaves behind.
+  // Only the owner opens the file, so one found now is stale by construction.
+  rmSync(`${file}.lock`, { recursive: true, force: true });
+  try {
+    return openAndMigrate(file, migrations);
+  } catch (error) {
+    if (!(error instanceof UnreadableDatabase)) throw error;
+    const aside = moveAside(file);
+    report(`The history database ${file} could not be read (${error.message}). It was moved aside to ${aside}, nothing was deleted, and a new, empty history was started.`);
+    return openAndMigrate(file, migrations);
+  }
+}
+
+function openAndMigrate(file: string, migrations: readonly Migration[]): Database {
+  const db = new (sqlite().Database)(file);
+  try {
+    configure(db);
+    migrate(db, file, migrations);
+    return db;
+  } catch (error) {
+    db.close();
+    if (error instanceof HistorySchemaTooNew || error instanceof UnreadableDatabase) throw error;
+    const message = (error as Error).message;
+    throw UNREADABLE.test(message) ? new UnreadableDatabase(message) : error;
+  }
+}
+
+function configure(db: Database): void {
+  // The WASM file VFS has no shared memory: WAL works only while one connection holds the file
+  // exclusively, and then it survives kill -9 (the rollback journal does not in this build:
+  // docs/architecture.md, "Block history store"). Never fall back to another journal mode.
+  db.exec('PRAGMA locking_mode = EXCLUSIVE');
+  // Only takes effect on a new, empty file; lets retention give pages back to the file system.
+  db.exec('PRAGMA auto_vacuum = INCREMENTAL');
+  const mode = (db.get('PRAGMA journal_mode = WAL') as { journal_mode: string }).journal_mode;
+  if (mode !== 'wal') throw new Error(`the history database could not be put in WAL mode (it stayed in "${mode}")`);
+  db.exec('PRAGMA synchronous = FULL');
+  const check = (db.all('PRAGMA quick_check') as { quick_check: string }[]).map((row) => row.quick_check);
+  if (check.join() !== 'ok') throw new UnreadableDatabase(`quick_check: ${check.slice(0, 3).join('; ')}`);
+}
+
+function moveAside(file: string): string {
+  const aside = `${file}.broken-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  renameSync(file, aside);
+  for (const suffix of ['-wal', '-journal']) {
+    if (existsSync(file + suffix)) renameSync(file + suffix, aside + suffix);
+  }
+  return aside;
+}
