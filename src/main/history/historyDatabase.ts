@@ -86,7 +86,7 @@ export class HistoryDatabase {
     const record = rows[0];
     if (!record) return [];
     if (record.session === null) return [toRecord(record)];
-    const at = [record.session, record.started_at as number, id];
+    const at: (string | number)[] = [record.session as string, record.started_at as number, id];
     const before = this.db.all(
       `SELECT ${COLUMNS} FROM blocks b WHERE b.session = ? AND (b.started_at, b.id) < (?, ?) ORDER BY b.started_at DESC, b.id DESC LIMIT ?`,
       [...at, count],

@@ -22,14 +22,20 @@ export function schemaVersion(db: Database): number {
   return Number((db.get('PRAGMA user_version') as { user_version: number }).user_version);
 }
 
+/** Throws HistorySchemaTooNew for a file from a newer Tandem, reading only; returns its version. */
+export function refuseNewer(db: Database, file: string, migrations: readonly Migration[]): number {
+  const found = schemaVersion(db);
+  const known = migrations.length ? migrations[migrations.length - 1]!.version : 0;
+  if (found > known) throw new HistorySchemaTooNew(file, found, known);
+  return found;
+}
+
 /**
  * Brings the database up to the last migration. Each step and its version number commit
  * together, so a crash or a failing step leaves the file at the previous version, whole.
  */
 export function migrate(db: Database, file: string, migrations: readonly Migration[]): { from: number; to: number } {
-  const from = schemaVersion(db);
-  const known = migrations.length ? migrations[migrations.length - 1]!.version : 0;
-  if (from > known) throw new HistorySchemaTooNew(file, from, known);
+  const from = refuseNewer(db, file, migrations);
   for (const step of migrations) {
     if (step.version <= schemaVersion(db)) continue;
     db.exec('BEGIN IMMEDIATE');

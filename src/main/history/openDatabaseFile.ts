@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database } from 'node-sqlite3-wasm';
-import { HistorySchemaTooNew, migrate, type Migration } from './migrations';
+import { HistorySchemaTooNew, migrate, refuseNewer, type Migration } from './migrations';
 import { sqlite } from './sqliteModule';
 
 /** The file is not a readable SQLite database (garbage, truncated, malformed pages). */
@@ -33,7 +33,7 @@ export function openDatabaseFile(file: string, migrations: readonly Migration[],
 function openAndMigrate(file: string, migrations: readonly Migration[]): Database {
   const db = new (sqlite().Database)(file);
   try {
-    configure(db);
+    configure(db, file, migrations);
     migrate(db, file, migrations);
     return db;
   } catch (error) {
@@ -44,18 +44,20 @@ function openAndMigrate(file: string, migrations: readonly Migration[]): Databas
   }
 }
 
-function configure(db: Database): void {
+/** Checks the file only reading it, then switches it to WAL; a file that fails a check is not changed. */
+function configure(db: Database, file: string, migrations: readonly Migration[]): void {
   // The WASM file VFS has no shared memory: WAL works only while one connection holds the file
   // exclusively, and then it survives kill -9 (the rollback journal does not in this build:
   // docs/architecture.md, "Block history store"). Never fall back to another journal mode.
   db.exec('PRAGMA locking_mode = EXCLUSIVE');
+  const check = (db.all('PRAGMA quick_check') as { quick_check: string }[]).map((row) => row.quick_check);
+  if (check.join() !== 'ok') throw new UnreadableDatabase(`quick_check: ${check.slice(0, 3).join('; ')}`);
+  refuseNewer(db, file, migrations);
   // Only takes effect on a new, empty file; lets retention give pages back to the file system.
   db.exec('PRAGMA auto_vacuum = INCREMENTAL');
   const mode = (db.get('PRAGMA journal_mode = WAL') as { journal_mode: string }).journal_mode;
   if (mode !== 'wal') throw new Error(`the history database could not be put in WAL mode (it stayed in "${mode}")`);
   db.exec('PRAGMA synchronous = FULL');
-  const check = (db.all('PRAGMA quick_check') as { quick_check: string }[]).map((row) => row.quick_check);
-  if (check.join() !== 'ok') throw new UnreadableDatabase(`quick_check: ${check.slice(0, 3).join('; ')}`);
 }
 
 function moveAside(file: string): string {

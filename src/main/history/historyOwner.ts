@@ -1,0 +1,91 @@
+import type { Server, Socket } from 'node:net';
+import { HistoryDatabase } from './historyDatabase';
+import type { HistoryResult } from './historyRecord';
+import { runOperation } from './historyOperations';
+import type { Migration } from './migrations';
+import { takeOwnership, type OwnerAddress } from './ownerLock';
+import { ownerRequestSchema, readLines, writeLine, type Operation } from './ownerProtocol';
+import { RetentionSchedule, type RetentionSettings } from './retention';
+import { MIGRATIONS } from './schema';
+
+export interface OwnerOptions {
+  file: string;
+  address: OwnerAddress;
+  report: (message: string) => void;
+  retention?: RetentionSettings;
+  migrations?: readonly Migration[];
+}
+
+/**
+ * The one process that has the history database open. It holds the owner address (the lock),
+ * opens the file, and serves its own calls and its clients' requests from the same connection.
+ * If the file cannot be opened (a newer schema, no permission), it keeps the lock and answers
+ * every request with that reason, so every process sees the same clear error.
+ */
+export class HistoryOwner {
+  private db: HistoryDatabase | null = null;
+  private openError = '';
+  private readonly clients = new Set<Socket>();
+  private readonly retention: RetentionSchedule;
+  private server: Server | null = null;
+
+  private constructor(private readonly options: OwnerOptions) {
+    this.retention = new RetentionSchedule(options.retention ?? {}, () => this.db, options.report);
+  }
+
+  /** Becomes the owner, or resolves null when a live process already is. */
+  static async start(options: OwnerOptions): Promise<HistoryOwner | null> {
+    const owner = new HistoryOwner(options);
+    const server = await takeOwnership(options.address, (socket) => owner.serve(socket));
+    if (!server) return null;
+    owner.server = server;
+    try {
+      owner.db = HistoryDatabase.open(options.file, options.report, options.migrations ?? MIGRATIONS);
+      owner.retention.start();
+    } catch (error) {
+      owner.openError = `The history database ${options.file} could not be opened: ${(error as Error).message}`;
+      options.report(owner.openError);
+    }
+    return owner;
+  }
+
+  handle(op: Operation, args: unknown): HistoryResult<unknown> {
+    if (!this.db) return { ok: false, error: this.openError || 'the history store is closed' };
+    return runOperation(this.db, op, args);
+  }
+
+  /**
+   * Closes the database first, so a successor never finds the file still held, then gives up
+   * the address; clients see their connection end and elect a new owner.
+   */
+  close(): void {
+    this.retention.stop();
+    this.db?.close();
+    this.db = null;
+    this.openError = 'the history store is closed';
+    for (const socket of this.clients) socket.destroy();
+    this.server?.close();
+    this.server = null;
+  }
+
+  private serve(socket: Socket): void {
+    this.clients.add(socket);
+    socket.on('close', () => this.clients.delete(socket));
+    socket.on('error', () => {});
+    readLines(socket, (line) => {
+      let request;
+      try {
+        request = ownerRequestSchema.safeParse(JSON.parse(line));
+      } catch {
+        request = null;
+      }
+      if (!request?.success) {
+        // Without a valid id there is nobody to answer: the peer does not speak this protocol.
+        socket.destroy();
+        return;
+      }
+      const { id, op, args } = request.data;
+      writeLine(socket, { id, ...this.handle(op, args) });
+    });
+  }
+}
