@@ -3,7 +3,7 @@
 //   writer FILE LABEL COUNT   prints `ready`, waits for a line on stdin, records COUNT blocks at
 //                             once (one call each), prints one JSON line with the outcome, exits.
 //   bulk FILE BATCH           records batches of BATCH large blocks until killed, printing
-//                             `committed N` after each batch the store confirmed.
+//                             `writing N` before and `committed N` after each batch.
 //   steady FILE LABEL COUNT   records COUNT blocks one after another, printing `acked I OWNER`.
 import { once } from 'node:events';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -29,6 +29,7 @@ if (mode === 'writer') {
   const output = 'x'.repeat(10_000);
   process.stdout.write(`owner ${store.isOwner}\n`);
   for (let n = 1; ; n++) {
+    process.stdout.write(`writing ${n}\n`);
     const result = await store.record(Array.from({ length: batch }, (_, i) => block('bulk', n * batch + i, { output })));
     if (!result.ok) throw new Error(result.error);
     process.stdout.write(`committed ${n}\n`);

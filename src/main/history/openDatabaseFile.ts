@@ -8,6 +8,8 @@ import { sqlite } from './sqliteModule';
 class UnreadableDatabase extends Error {}
 
 const UNREADABLE = /not a database|malformed|corrupt/i;
+/** Failures that say nothing about the file's content: it must not be moved aside for them. */
+const NOT_THE_FILE = /unable to open|locked|busy|readonly|permission|disk I\/O|out of memory|disk is full/i;
 
 /**
  * Opens the history database for the one process that owns it (ownerLock.ts) and brings it to
@@ -50,7 +52,14 @@ function configure(db: Database, file: string, migrations: readonly Migration[])
   // exclusively, and then it survives kill -9 (the rollback journal does not in this build:
   // docs/architecture.md, "Block history store"). Never fall back to another journal mode.
   db.exec('PRAGMA locking_mode = EXCLUSIVE');
-  const check = (db.all('PRAGMA quick_check') as { quick_check: string }[]).map((row) => row.quick_check);
+  let check: string[];
+  try {
+    check = (db.all('PRAGMA quick_check') as { quick_check: string }[]).map((row) => row.quick_check);
+  } catch (error) {
+    // A damaged file fails in many ways ("vtable constructor failed" for a broken search index).
+    const message = (error as Error).message;
+    throw NOT_THE_FILE.test(message) ? error : new UnreadableDatabase(message);
+  }
   if (check.join() !== 'ok') throw new UnreadableDatabase(`quick_check: ${check.slice(0, 3).join('; ')}`);
   refuseNewer(db, file, migrations);
   // Only takes effect on a new, empty file; lets retention give pages back to the file system.
