@@ -159,9 +159,12 @@ export class HistoryDatabase {
     return this.deleteOlderThan(Number.MAX_SAFE_INTEGER, count);
   }
 
-  /** Gives freed pages back to the file system after a large delete. */
+  /**
+   * Gives the space of deleted records back after a large delete: FTS5 only marks deletions in
+   * its index until its segments are merged, then the freed pages go back to the file system.
+   */
   reclaim(): void {
-    this.db.exec("INSERT INTO blocks_fts (blocks_fts, rank) VALUES ('merge', 500)");
+    this.db.exec("INSERT INTO blocks_fts (blocks_fts) VALUES ('optimize')");
     this.db.exec('PRAGMA incremental_vacuum');
   }
 

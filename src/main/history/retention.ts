@@ -66,9 +66,9 @@ export async function applyRetention(settings: RetentionSettings, database: () =
       if (gone < CHUNK) break;
       await nextTurn();
     }
+    if (deleted) database()?.reclaim();
   }
   if (settings.maxMb !== undefined) deleted += await shrinkTo(settings.maxMb * 1024 * 1024, database);
-  if (deleted) database()?.reclaim();
   return deleted;
 }
 

@@ -1,0 +1,70 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { ownerAddress, type OwnerAddress } from '../../../src/main/history/ownerLock';
+import { HistoryStore } from '../../../src/main/history/historyStore';
+import { waitUntil } from '../../support/waitUntil';
+
+let dir: string;
+let file: string;
+const stores: HistoryStore[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tandem-history-owner-'));
+  file = join(dir, 'history.sqlite');
+});
+afterEach(() => {
+  for (const store of stores.splice(0)) store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(address?: OwnerAddress): Promise<HistoryStore> {
+  const store = await HistoryStore.open({ file, address });
+  stores.push(store);
+  return store;
+}
+
+it('names the owner socket by user and database file: abstract on Linux, a pipe on Windows, a file elsewhere', () => {
+  const linux = ownerAddress(file, 'linux');
+  expect(linux.kind).toBe('abstract');
+  expect(linux.path).toMatch(/^\0tandem-history-\w+-[0-9a-f]{16}$/);
+  expect(ownerAddress(join(dir, 'other.sqlite'), 'linux').path).not.toBe(linux.path);
+  expect(ownerAddress(file, 'win32').path).toMatch(/^\\\\\.\\pipe\\tandem-history-/);
+  expect(ownerAddress(file, 'darwin')).toEqual({ kind: 'file', path: `${file}.sock` });
+});
+
+it('a client that speaks garbage is cut off, and the owner goes on serving the others', async () => {
+  const owner = await open();
+  const client = await open();
+  expect([owner.isOwner, client.isOwner]).toEqual([true, false]);
+  const stranger = createConnection(ownerAddress(file).path);
+  stranger.on('error', () => {});
+  stranger.write('GET / HTTP/1.1\r\n\r\n');
+  await once(stranger, 'close');
+  expect(await client.record([{ command: 'echo still here', host: 'h', startedAt: 1, author: 'you' }])).toMatchObject({ ok: true, value: { stored: 1 } });
+});
+
+it('with a socket file, one left by a killed owner is taken over, and a live owner is not', async () => {
+  const address: OwnerAddress = { kind: 'file', path: join(dir, 'history.sqlite.sock') };
+  const squatter = spawn(process.execPath, ['-e', "require('net').createServer().listen(process.argv[1], () => console.log('up'))", address.path], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  squatter.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await waitUntil(() => output.includes('up'), 'a process to listen on the socket file');
+  squatter.kill('SIGKILL');
+  await once(squatter, 'exit');
+  expect(existsSync(address.path)).toBe(true);
+
+  const owner = await open(address);
+  const client = await open(address);
+  expect([owner.isOwner, client.isOwner]).toEqual([true, false]);
+  expect(await client.record([{ command: 'echo over a socket file', host: 'h', startedAt: 1, author: 'you' }])).toMatchObject({ ok: true, value: { stored: 1 } });
+  owner.close();
+  expect(await client.search({ query: 'socket file' })).toMatchObject({ ok: true, value: [{ command: 'echo over a socket file' }] });
+  expect(client.isOwner).toBe(true);
+});
