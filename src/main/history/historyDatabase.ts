@@ -12,17 +12,24 @@ const COLUMNS = `b.id, b.command, b.cwd, b.host, b.shell, b.pane, b.session, b.s
   b.exit_code, b.author, b.decision, b.rule, b.conversation, b.git_branch, b.repo_root, b.output_digest, b.output,
   b.imported, b.recorded_at`;
 
-const INSERT = `INSERT INTO blocks (record_key, command, cwd, host, shell, pane, session, started_at, ended_at, duration_ms,
+const INSERT = `INSERT INTO blocks (id, record_key, command, cwd, host, shell, pane, session, started_at, ended_at, duration_ms,
   exit_code, author, decision, rule, conversation, git_branch, repo_root, output_digest, output, imported, recorded_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (record_key) DO NOTHING`;
+
+type ValidRecord = z.output<typeof blockRecordSchema>;
 
 type Row = Record<string, string | number | null>;
 
 /**
  * The history database as its owner sees it: synchronous calls on one exclusive connection.
- * Callers hand it validated queries (ownerProtocol.ts); records are validated here one by one,
- * so one bad record is reported and the rest of its batch is still stored.
+ * Callers hand it validated queries (historyOperations.ts); records are validated here one by
+ * one, so one bad record is reported and the rest of its batch is still stored.
+ *
+ * Ids follow time, so "newest first" is a walk down the rowids that stops at the limit (the
+ * search index is ordered by rowid too; sorting every match by start time costs 10-20 times
+ * more at 100k records). Recorded blocks arrive as they finish and get the next id; imported
+ * history is older than all of it, so it gets ids below the lowest one, newest first.
  */
 export class HistoryDatabase {
   private constructor(
@@ -30,8 +37,8 @@ export class HistoryDatabase {
     readonly file: string,
   ) {}
 
-  static open(file: string, report: (message: string) => void, migrations: readonly Migration[] = MIGRATIONS): HistoryDatabase {
-    return new HistoryDatabase(openDatabaseFile(file, migrations, report), file);
+  static open(file: string, report: (message: string) => void, migrations: readonly Migration[] = MIGRATIONS, fullCheck = false): HistoryDatabase {
+    return new HistoryDatabase(openDatabaseFile(file, migrations, report, fullCheck), file);
   }
 
   /**
@@ -40,18 +47,22 @@ export class HistoryDatabase {
    */
   record(batch: readonly unknown[], now = Date.now()): RecordOutcome {
     const outcome: RecordOutcome = { stored: 0, duplicates: 0, rejected: [] };
-    const valid: { index: number; record: z.output<typeof blockRecordSchema> }[] = [];
+    const recorded: ValidRecord[] = [];
+    const imported: ValidRecord[] = [];
     batch.forEach((candidate, index) => {
       const parsed = blockRecordSchema.safeParse(candidate);
-      if (parsed.success) valid.push({ index, record: parsed.data });
+      if (parsed.success) (parsed.data.imported ? imported : recorded).push(parsed.data);
       else outcome.rejected.push({ index, reason: describeZodError(parsed.error) });
     });
-    if (!valid.length) return outcome;
+    if (!recorded.length && !imported.length) return outcome;
+    imported.sort((a, b) => b.startedAt - a.startedAt);
     const insert = this.db.prepare(INSERT);
     this.db.exec('BEGIN IMMEDIATE');
     try {
-      for (const { record: r } of valid) {
+      let below = imported.length ? ((this.db.get('SELECT min(id) AS id FROM blocks') as Row).id as number | null) ?? 1 : 0;
+      for (const r of [...recorded, ...imported]) {
         const { changes } = insert.run([
+          r.imported ? --below : null,
           r.key ?? randomUUID(), r.command, r.cwd ?? null, r.host, r.shell ?? null, r.pane ?? null, r.session ?? null,
           r.startedAt, r.endedAt ?? null, r.durationMs ?? null, r.exitCode ?? null, r.author, r.decision ?? null,
           r.rule ?? null, r.conversation ?? null, r.gitBranch ?? null, r.repoRoot ?? null, r.outputDigest ?? null,
@@ -72,8 +83,8 @@ export class HistoryDatabase {
 
   /** Newest first, then ranked (historySearch.ts). */
   search(query: ParsedSearchQuery): StoredRecord[] {
-    const { where, params } = searchConditions(query);
-    const rows = this.db.all(`SELECT ${COLUMNS} FROM blocks b WHERE ${where} ORDER BY b.started_at DESC, b.id DESC LIMIT ?`, [
+    const { from, where, order, params } = searchConditions(query);
+    const rows = this.db.all(`SELECT ${COLUMNS} FROM ${from} WHERE ${where} ORDER BY ${order} LIMIT ?`, [
       ...params,
       query.limit ?? DEFAULT_SEARCH_LIMIT,
     ]) as Row[];
@@ -113,9 +124,9 @@ export class HistoryDatabase {
       return deleted;
     }
     if (!narrowsSomething(request.query)) throw new RangeError('forget needs ids, a search text or a filter; it never deletes the whole history at once');
-    const { where, params } = searchConditions(request.query);
+    const { from, where, params } = searchConditions(request.query);
     let deleted = 0;
-    this.transaction(() => (deleted = this.db.run(`DELETE FROM blocks WHERE id IN (SELECT b.id FROM blocks b WHERE ${where})`, params).changes));
+    this.transaction(() => (deleted = this.db.run(`DELETE FROM blocks WHERE id IN (SELECT b.id FROM ${from} WHERE ${where})`, params).changes));
     return deleted;
   }
 

@@ -3,6 +3,7 @@ import { HistoryDatabase } from './historyDatabase';
 import type { HistoryResult } from './historyRecord';
 import { runOperation } from './historyOperations';
 import type { Migration } from './migrations';
+import { isDamage } from './openDatabaseFile';
 import { takeOwnership, type OwnerAddress } from './ownerLock';
 import { ownerRequestSchema, readLines, writeLine, type Operation } from './ownerProtocol';
 import { RetentionSchedule, type RetentionSettings } from './retention';
@@ -39,19 +40,31 @@ export class HistoryOwner {
     const server = await takeOwnership(options.address, (socket) => owner.serve(socket));
     if (!server) return null;
     owner.server = server;
-    try {
-      owner.db = HistoryDatabase.open(options.file, options.report, options.migrations ?? MIGRATIONS);
-      owner.retention.start();
-    } catch (error) {
-      owner.openError = `The history database ${options.file} could not be opened: ${(error as Error).message}`;
-      options.report(owner.openError);
-    }
+    owner.reopen(false);
+    owner.retention.start();
     return owner;
+  }
+
+  private reopen(fullCheck: boolean): void {
+    const { file, report, migrations = MIGRATIONS } = this.options;
+    this.db?.close();
+    this.db = null;
+    try {
+      this.db = HistoryDatabase.open(file, report, migrations, fullCheck);
+    } catch (error) {
+      this.openError = `The history database ${file} could not be opened: ${(error as Error).message}`;
+      report(this.openError);
+    }
   }
 
   handle(op: Operation, args: unknown): HistoryResult<unknown> {
     if (!this.db) return { ok: false, error: this.openError || 'the history store is closed' };
-    return runOperation(this.db, op, args);
+    const result = runOperation(this.db, op, args);
+    if (result.ok || !isDamage(result.error)) return result;
+    // A damaged page the open did not check: check every page now (a damaged file is moved
+    // aside and a new one started, openDatabaseFile.ts), then try the call once more.
+    this.reopen(true);
+    return this.db ? runOperation(this.db, op, args) : result;
   }
 
   /**

@@ -105,12 +105,12 @@ export const searchQuerySchema = z
 export type SearchQuery = z.input<typeof searchQuerySchema>;
 
 export const forgetRequestSchema = z.union([
-  z.object({ ids: z.array(z.number().int().positive()).min(1).max(100_000) }).strict(),
+  z.object({ ids: z.array(z.number().int()).min(1).max(100_000) }).strict(),
   z.object({ query: searchQuerySchema }).strict(),
 ]);
 export type ForgetRequest = z.input<typeof forgetRequestSchema>;
 
-export const neighboursRequestSchema = z.object({ id: z.number().int().positive(), count: z.number().int().positive().max(500) }).strict();
+export const neighboursRequestSchema = z.object({ id: z.number().int(), count: z.number().int().positive().max(500) }).strict();
 
 export interface RecordOutcome {
   stored: number;

@@ -33,11 +33,13 @@ export const MIGRATIONS: readonly Migration[] = [
         imported INTEGER NOT NULL DEFAULT 0 CHECK (imported IN (0, 1)),
         recorded_at INTEGER NOT NULL
       );
-      CREATE INDEX blocks_recency ON blocks (started_at, id);
-      CREATE INDEX blocks_cwd ON blocks (cwd, started_at);
-      CREATE INDEX blocks_repo ON blocks (repo_root, started_at);
-      CREATE INDEX blocks_exit_code ON blocks (exit_code, started_at);
-      CREATE INDEX blocks_session ON blocks (session, started_at, id);
+      -- Results come newest id first (historyDatabase.ts says why ids follow time): an index on
+      -- one column keeps equal keys in id order, so a filtered search walks it backwards.
+      CREATE INDEX blocks_recency ON blocks (started_at);
+      CREATE INDEX blocks_cwd ON blocks (cwd);
+      CREATE INDEX blocks_repo ON blocks (repo_root);
+      CREATE INDEX blocks_exit_code ON blocks (exit_code);
+      CREATE INDEX blocks_session ON blocks (session, started_at);
     `,
   },
   {
@@ -49,21 +51,21 @@ export const MIGRATIONS: readonly Migration[] = [
     // it also serves `LIKE '%…%'`. unicode61 would only find whole words or prefixes. Queries
     // under 3 characters have no trigram: the store scans with LIKE instead (historySearch.ts).
     // detail=full (the default) is required: trigram phrases fail with detail=none.
+    // Only the command is indexed: trigrams cost ~3 bytes of index per byte of text, and output
+    // digests are many times longer than commands; they are searched by a scan (fields: "all").
     // External content (content='blocks'): the text is stored once, the triggers keep the
     // index in step with the table inside the same transaction.
     sql: `
-      CREATE VIRTUAL TABLE blocks_fts USING fts5(
-        command, output_digest, content='blocks', content_rowid='id', tokenize='trigram'
-      );
+      CREATE VIRTUAL TABLE blocks_fts USING fts5(command, content='blocks', content_rowid='id', tokenize='trigram');
       CREATE TRIGGER blocks_fts_insert AFTER INSERT ON blocks BEGIN
-        INSERT INTO blocks_fts (rowid, command, output_digest) VALUES (new.id, new.command, new.output_digest);
+        INSERT INTO blocks_fts (rowid, command) VALUES (new.id, new.command);
       END;
       CREATE TRIGGER blocks_fts_delete AFTER DELETE ON blocks BEGIN
-        INSERT INTO blocks_fts (blocks_fts, rowid, command, output_digest) VALUES ('delete', old.id, old.command, old.output_digest);
+        INSERT INTO blocks_fts (blocks_fts, rowid, command) VALUES ('delete', old.id, old.command);
       END;
-      CREATE TRIGGER blocks_fts_update AFTER UPDATE OF command, output_digest ON blocks BEGIN
-        INSERT INTO blocks_fts (blocks_fts, rowid, command, output_digest) VALUES ('delete', old.id, old.command, old.output_digest);
-        INSERT INTO blocks_fts (rowid, command, output_digest) VALUES (new.id, new.command, new.output_digest);
+      CREATE TRIGGER blocks_fts_update AFTER UPDATE OF command ON blocks BEGIN
+        INSERT INTO blocks_fts (blocks_fts, rowid, command) VALUES ('delete', old.id, old.command);
+        INSERT INTO blocks_fts (rowid, command) VALUES (new.id, new.command);
       END;
       INSERT INTO blocks_fts (blocks_fts) VALUES ('rebuild');
     `,

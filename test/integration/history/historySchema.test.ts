@@ -125,14 +125,20 @@ it('a file that is not a database is moved aside with a timestamp, reported, and
   expect(reports).toEqual([expect.stringMatching(new RegExp(`could not be read \\(file is not a database\\)\\. It was moved aside to ${join(dir, aside[0]!)}.*nothing was deleted`))]);
 });
 
-it('a database whose pages were damaged is moved aside too, not opened half-broken', () => {
+/** A database of 300 records whose middle pages (table and index pages) are overwritten, header intact. */
+function damagedDatabase(): void {
   const db = HistoryDatabase.open(file, () => {});
   db.record(Array.from({ length: 300 }, (_, i) => ({ command: `echo ${i} ${'x'.repeat(200)}`, host: 'h', startedAt: i, author: 'you' })));
   db.close();
   const bytes = readFileSync(file);
-  // Overwrite the middle of the file (table and index pages), keeping the header valid.
   bytes.fill(0xa5, 4096 * 3, bytes.length - 4096);
   writeFileSync(file, bytes);
+}
+
+it('after a crash every page is checked, and a damaged database is moved aside, not opened half-broken', () => {
+  damagedDatabase();
+  // What a killed owner leaves behind.
+  mkdirSync(`${file}.lock`);
   const reopened = HistoryDatabase.open(file, (message) => reports.push(message));
   try {
     expect(reopened.stats().records).toBe(0);
@@ -141,7 +147,21 @@ it('a database whose pages were damaged is moved aside too, not opened half-brok
     reopened.close();
   }
   expect(reports).toEqual([expect.stringMatching(/could not be read \(.+\)\. It was moved aside/)]);
-  expect(readdirSync(dir).some((name) => name.startsWith('history.sqlite.broken-'))).toBe(true);
+  expect(readdirSync(dir).filter((name) => name.startsWith('history.sqlite.broken-'))).toHaveLength(1);
+});
+
+it('damage found by a query after a clean open is checked, moved aside and reported, and the call still answers', async () => {
+  damagedDatabase();
+  const store = await HistoryStore.open({ file, report: (message) => reports.push(message) });
+  try {
+    expect(reports).toEqual([]);
+    expect(await store.stats()).toMatchObject({ ok: true, value: { records: 0 } });
+    expect(await store.record([{ command: 'echo after the damage', host: 'h', startedAt: 1, author: 'you' }])).toMatchObject({ ok: true, value: { stored: 1 } });
+  } finally {
+    store.close();
+  }
+  expect(reports).toEqual([expect.stringMatching(/could not be read \(.+\)\. It was moved aside/)]);
+  expect(readdirSync(dir).filter((name) => name.startsWith('history.sqlite.broken-'))).toHaveLength(1);
 });
 
 it('a lock directory left by a killed owner does not keep the next owner out', () => {

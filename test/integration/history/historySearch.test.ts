@@ -96,6 +96,17 @@ it('returns every field of a record as it was written', async () => {
   expect(await store.search({ query: 'get pods' })).toMatchObject({ ok: true, value: [{ command: 'KUBECTL get pods', imported: true, session: null }] });
 });
 
+it('ranks imported history, recorded after everything else, by when it ran', async () => {
+  const imported: BlockRecord[] = [
+    { ...base, command: 'kubectl apply -f old.yaml', startedAt: HOUR / 2, imported: true },
+    { ...base, command: 'kubectl version', startedAt: HOUR / 4, imported: true },
+  ];
+  expect(await store.record(imported)).toMatchObject({ ok: true, value: { stored: 2 } });
+  expect(commands(await store.search({ query: 'kubectl' }))).toEqual(['kubectl logs -f web', 'kubectl apply -f old.yaml', 'kubectl version', 'KUBECTL get pods']);
+  expect(commands(await store.search({ query: 'kubectl', limit: 1 }))).toEqual(['kubectl logs -f web']);
+  expect(commands(await store.search({ limit: 3 }))).toEqual(['cat abx 100%', 'echo "hi" > my_x.txt', 'false']);
+});
+
 it('shows the commands around a record in its own session, oldest first', async () => {
   const build = await store.search({ query: 'npm run' });
   const id = build.ok ? build.value[0]!.id : 0;
@@ -139,7 +150,8 @@ it('answers bad requests with a clear error instead of throwing', async () => {
   expect(await store.search({ limit: -1 })).toEqual({ ok: false, error: expect.stringMatching(/^bad search: limit: /) });
   expect(await store.search({ color: 'red' } as never)).toEqual({ ok: false, error: expect.stringMatching(/^bad search: .*color/) });
   expect(await store.record('ls' as never)).toEqual({ ok: false, error: 'record needs an array of block records' });
-  expect(await store.neighbours(-3, 2)).toEqual({ ok: false, error: expect.stringMatching(/^bad neighbours request: id: /) });
+  expect(await store.neighbours(1.5, 2)).toEqual({ ok: false, error: expect.stringMatching(/^bad neighbours request: id: /) });
+  expect(await store.neighbours(1, 0)).toEqual({ ok: false, error: expect.stringMatching(/^bad neighbours request: count: /) });
   expect(await store.forget({ ids: [] })).toEqual({ ok: false, error: expect.stringMatching(/^bad forget request/) });
   expect(await store.stats()).toMatchObject({ ok: true, value: { records: records.length, imported: 1, byAuthor: { you: 6, 'agent-step': 1 } } });
 });
