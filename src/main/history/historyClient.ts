@@ -1,6 +1,6 @@
 import { createConnection, type Socket } from 'node:net';
 import type { OwnerAddress } from './ownerLock';
-import { readLines, writeLine, type Operation, type OwnerResponse } from './ownerProtocol';
+import { readLines, type OwnerResponse } from './ownerProtocol';
 
 /** A client's connection to the owner of a history database (ownerProtocol.ts for the lines). */
 export class OwnerConnection {
@@ -42,8 +42,9 @@ export class OwnerConnection {
     return !this.closed;
   }
 
-  send(id: number, op: Operation, args: unknown): void {
-    writeLine(this.socket, { id, op, args });
+  /** Sends a request line made by `encodeRequest`. */
+  send(line: string): void {
+    this.socket.write(line);
   }
 
   close(): void {

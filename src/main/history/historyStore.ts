@@ -5,7 +5,7 @@ import { HistoryOwner } from './historyOwner';
 import type { BlockRecord, ForgetRequest, HistoryResult, HistoryStats, RecordOutcome, SearchQuery, StoredRecord } from './historyRecord';
 import type { Migration } from './migrations';
 import { ownerAddress, type OwnerAddress } from './ownerLock';
-import type { Operation, OwnerResponse } from './ownerProtocol';
+import { encodeRequest, MAX_LINE_BYTES, type Operation, type OwnerResponse } from './ownerProtocol';
 import type { RetentionSettings } from './retention';
 
 export interface HistoryStoreOptions {
@@ -25,7 +25,11 @@ interface Pending {
   op: Operation;
   args: unknown;
   settle: (result: HistoryResult<unknown>) => void;
+  /** How many connections it was sent on: a request that every owner drops must not go round for ever. */
+  sends: number;
 }
+
+const MAX_SENDS = 5;
 
 const FIRST_BACKOFF_MS = 5;
 const MAX_BACKOFF_MS = 250;
@@ -102,7 +106,7 @@ export class HistoryStore {
     if (this.closed) return Promise.resolve({ ok: false, error: 'the history store is closed' });
     return new Promise((settle) => {
       const id = this.nextId++;
-      this.pending.set(id, { op, args, settle: settle as Pending['settle'] });
+      this.pending.set(id, { op, args, settle: settle as Pending['settle'], sends: 0 });
       this.dispatch(id);
     });
   }
@@ -114,7 +118,18 @@ export class HistoryStore {
       this.pending.delete(id);
       request.settle(this.owner.handle(request.op, request.args));
     } else if (this.connection?.isOpen) {
-      this.connection.send(id, request.op, request.args);
+      const line = encodeRequest({ id, op: request.op, args: request.args });
+      if (line && ++request.sends <= MAX_SENDS) {
+        this.connection.send(line);
+        return;
+      }
+      this.pending.delete(id);
+      request.settle({
+        ok: false,
+        error: line
+          ? `the history owner dropped this ${request.op} request ${MAX_SENDS} times; it was given up`
+          : `this history ${request.op} request is over ${MAX_LINE_BYTES / 1048576} MiB; send it in smaller batches`,
+      });
     } else {
       void this.elect();
     }

@@ -15,10 +15,20 @@ export type OwnerRequest = z.output<typeof ownerRequestSchema>;
 
 export type OwnerResponse = { id: number } & HistoryResult<unknown>;
 
-/** A line longer than this is refused and its connection closed, so a broken peer cannot grow memory without end. */
-export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+/**
+ * A line longer than this is refused and its connection closed, so a broken peer cannot grow
+ * memory without end. Clients check their requests against it before sending (`encodeRequest`):
+ * a batch of blocks with full output must be split by its sender.
+ */
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
-export function writeLine(socket: Socket, message: OwnerRequest | OwnerResponse): void {
+/** The request's line, or null when it is over MAX_LINE_BYTES. */
+export function encodeRequest(request: OwnerRequest): string | null {
+  const line = `${JSON.stringify(request)}\n`;
+  return Buffer.byteLength(line) > MAX_LINE_BYTES ? null : line;
+}
+
+export function writeLine(socket: Socket, message: OwnerResponse): void {
   socket.write(`${JSON.stringify(message)}\n`);
 }
 

@@ -48,6 +48,16 @@ it('a client that speaks garbage is cut off, and the owner goes on serving the o
   expect(await client.record([{ command: 'echo still here', host: 'h', startedAt: 1, author: 'you' }])).toMatchObject({ ok: true, value: { stored: 1 } });
 });
 
+it('a client refuses a request over the line limit with a clear error, and its connection stays usable', async () => {
+  await open();
+  const client = await open();
+  const output = 'o'.repeat(1024 * 1024);
+  const huge = Array.from({ length: 17 }, (_, i) => ({ command: `cat big${i}`, host: 'h', startedAt: i, author: 'you' as const, output }));
+  expect(await client.record(huge)).toEqual({ ok: false, error: 'this history record request is over 16 MiB; send it in smaller batches' });
+  expect(await client.record(huge.slice(0, 8))).toMatchObject({ ok: true, value: { stored: 8 } });
+  expect(client.isOwner).toBe(false);
+});
+
 it('with a socket file, one left by a killed owner is taken over, and a live owner is not', async () => {
   const address: OwnerAddress = { kind: 'file', path: join(dir, 'history.sqlite.sock') };
   const squatter = spawn(process.execPath, ['-e', "require('net').createServer().listen(process.argv[1], () => console.log('up'))", address.path], {
