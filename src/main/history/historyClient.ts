@@ -29,7 +29,7 @@ export class OwnerConnection {
   /** Connects to the owner, or resolves null when nobody listens there (the owner died or is not started). */
   static connect(address: OwnerAddress, onResponse: (response: OwnerResponse) => void, onClose: () => void): Promise<OwnerConnection | null> {
     return new Promise((settle) => {
-      const socket = createConnection(address.path);
+      const socket = createConnection(address.endpoint);
       socket.once('error', () => settle(null));
       socket.once('connect', () => {
         socket.removeAllListeners('error');

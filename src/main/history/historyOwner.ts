@@ -1,10 +1,10 @@
-import type { Server, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { HistoryDatabase } from './historyDatabase';
 import type { HistoryResult } from './historyRecord';
 import { runOperation } from './historyOperations';
 import type { Migration } from './migrations';
 import { isDamage } from './openDatabaseFile';
-import { takeOwnership, type OwnerAddress } from './ownerLock';
+import { takeOwnership, type OwnerAddress, type Ownership } from './ownerLock';
 import { ownerRequestSchema, readLines, writeLine, type Operation } from './ownerProtocol';
 import { RetentionSchedule, type RetentionSettings } from './retention';
 import { MIGRATIONS } from './schema';
@@ -28,7 +28,7 @@ export class HistoryOwner {
   private openError = '';
   private readonly clients = new Set<Socket>();
   private readonly retention: RetentionSchedule;
-  private server: Server | null = null;
+  private ownership: Ownership | null = null;
 
   private constructor(private readonly options: OwnerOptions) {
     this.retention = new RetentionSchedule(options.retention ?? {}, () => this.db, options.report);
@@ -37,9 +37,9 @@ export class HistoryOwner {
   /** Becomes the owner, or resolves null when a live process already is. */
   static async start(options: OwnerOptions): Promise<HistoryOwner | null> {
     const owner = new HistoryOwner(options);
-    const server = await takeOwnership(options.address, (socket) => owner.serve(socket));
-    if (!server) return null;
-    owner.server = server;
+    const ownership = await takeOwnership(options.address, (socket) => owner.serve(socket));
+    if (!ownership) return null;
+    owner.ownership = ownership;
     owner.reopen(false);
     owner.retention.start();
     return owner;
@@ -77,8 +77,8 @@ export class HistoryOwner {
     this.db = null;
     this.openError = 'the history store is closed';
     for (const socket of this.clients) socket.destroy();
-    this.server?.close();
-    this.server = null;
+    this.ownership?.close();
+    this.ownership = null;
   }
 
   private serve(socket: Socket): void {

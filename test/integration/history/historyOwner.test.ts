@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,20 +28,37 @@ async function open(address?: OwnerAddress): Promise<HistoryStore> {
   return store;
 }
 
-it('names the owner socket by user and database file: abstract on Linux, a pipe on Windows, a file elsewhere', () => {
+it('locks with an abstract socket on Linux and serves clients on a socket file beside the database', () => {
   const linux = ownerAddress(file, 'linux');
-  expect(linux.kind).toBe('abstract');
-  expect(linux.path).toMatch(/^\0tandem-history-\w+-[0-9a-f]{16}$/);
-  expect(ownerAddress(join(dir, 'other.sqlite'), 'linux').path).not.toBe(linux.path);
-  expect(ownerAddress(file, 'win32').path).toMatch(/^\\\\\.\\pipe\\tandem-history-/);
-  expect(ownerAddress(file, 'darwin')).toEqual({ kind: 'file', path: `${file}.sock` });
+  expect(linux.lock).toMatch(/^\0tandem-history-\w+-[0-9a-f]{16}$/);
+  expect(linux.endpoint).toBe(`${file}.sock`);
+  expect(ownerAddress(join(dir, 'other.sqlite'), 'linux').lock).not.toBe(linux.lock);
+  expect(ownerAddress(file, 'darwin')).toEqual({ lock: null, endpoint: `${file}.sock` });
+  expect(ownerAddress(file, 'win32')).toEqual({ lock: null, endpoint: expect.stringMatching(/^\\\\\.\\pipe\\tandem-history-/) });
+  const deep = join(dir, 'd'.repeat(120), 'history.sqlite');
+  expect(ownerAddress(deep, 'linux', { XDG_RUNTIME_DIR: '/run/user/1000' }).endpoint).toMatch(/^\/run\/user\/1000\/tandem-history-\w+-[0-9a-f]{16}\.sock$/);
+});
+
+it('only this user may connect to the owner, and the socket file goes with the owner', async () => {
+  const owner = await open();
+  const { endpoint } = ownerAddress(file);
+  expect(statSync(endpoint).mode & 0o777).toBe(0o600);
+  owner.close();
+  await waitUntil(() => !existsSync(endpoint), 'the socket file to be removed');
+});
+
+it('a socket path too long for the system is a clear error from every call, not a hang or a throw', async () => {
+  const deep = join(dir, 'd'.repeat(120), 'history.sqlite');
+  const store = await HistoryStore.open({ file: deep, address: ownerAddress(deep, 'linux', {}), handoverTimeoutMs: 200 });
+  stores.push(store);
+  expect(await store.search({})).toEqual({ ok: false, error: expect.stringMatching(/socket path .* is longer than 103 bytes; set XDG_RUNTIME_DIR/) });
 });
 
 it('a client that speaks garbage is cut off, and the owner goes on serving the others', async () => {
   const owner = await open();
   const client = await open();
   expect([owner.isOwner, client.isOwner]).toEqual([true, false]);
-  const stranger = createConnection(ownerAddress(file).path);
+  const stranger = createConnection(ownerAddress(file).endpoint);
   stranger.on('error', () => {});
   stranger.write('GET / HTTP/1.1\r\n\r\n');
   await once(stranger, 'close');
@@ -59,8 +76,8 @@ it('a client refuses a request over the line limit with a clear error, and its c
 });
 
 it('with a socket file, one left by a killed owner is taken over, and a live owner is not', async () => {
-  const address: OwnerAddress = { kind: 'file', path: join(dir, 'history.sqlite.sock') };
-  const squatter = spawn(process.execPath, ['-e', "require('net').createServer().listen(process.argv[1], () => console.log('up'))", address.path], {
+  const address: OwnerAddress = { lock: null, endpoint: join(dir, 'history.sqlite.sock') };
+  const squatter = spawn(process.execPath, ['-e', "require('net').createServer().listen(process.argv[1], () => console.log('up'))", address.endpoint], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
@@ -68,7 +85,7 @@ it('with a socket file, one left by a killed owner is taken over, and a live own
   await waitUntil(() => output.includes('up'), 'a process to listen on the socket file');
   squatter.kill('SIGKILL');
   await once(squatter, 'exit');
-  expect(existsSync(address.path)).toBe(true);
+  expect(existsSync(address.endpoint)).toBe(true);
 
   const owner = await open(address);
   const client = await open(address);
