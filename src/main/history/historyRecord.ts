@@ -49,7 +49,8 @@ export const blockRecordSchema = z
     output: z.string().max(LIMITS.outputChars).nullish(),
     imported: z.boolean().optional(),
   })
-  .strict();
+  // Not strict: a field from a newer Tandem, sent to an older owner, is dropped, not the record.
+  .strip();
 export type BlockRecord = z.input<typeof blockRecordSchema>;
 
 /** A record as stored: every field present, absent ones as null. */

@@ -77,6 +77,7 @@ function configure(db: Database, file: string, migrations: readonly Migration[],
   const mode = (db.get('PRAGMA journal_mode = WAL') as { journal_mode: string }).journal_mode;
   if (mode !== 'wal') throw new Error(`the history database could not be put in WAL mode (it stayed in "${mode}")`);
   db.exec('PRAGMA synchronous = FULL');
+  db.exec('PRAGMA journal_size_limit = 8388608');
 }
 
 function schemaReadable(db: Database): string[] {

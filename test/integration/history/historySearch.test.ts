@@ -120,9 +120,12 @@ it('forgets records by id or by search, and refuses to forget everything at once
   expect(await store.forget({ ids: pods.ok ? pods.value.map((record) => record.id) : [] })).toEqual({ ok: true, value: 1 });
   expect(await store.forget({ query: { cwd: '/tmp' } })).toEqual({ ok: true, value: 3 });
   expect(commands(await store.search({}))).toEqual(['npm run build', 'ls -la', 'kubectl logs -f web']);
+  expect(await store.forget({ query: { query: 'ctl lo' } })).toEqual({ ok: true, value: 1 });
+  expect(await store.forget({ query: { query: 'l', cwd: '/srv/app' } })).toEqual({ ok: true, value: 1 });
+  expect(commands(await store.search({}))).toEqual(['npm run build']);
   const everything = await store.forget({ query: {} });
   expect(everything).toEqual({ ok: false, error: expect.stringMatching(/never deletes the whole history/) });
-  expect(commands(await store.search({ query: 'kubectl' }))).toEqual(['kubectl logs -f web']);
+  expect(commands(await store.search({ query: 'npm' }))).toEqual(['npm run build']);
 });
 
 it('stores the good records of a batch, names the bad ones, and stores a key only once', async () => {
@@ -131,11 +134,12 @@ it('stores the good records of a batch, names the bad ones, and stores a key onl
     { ...base, command: '', startedAt: 7 * HOUR },
     { ...base, command: 'echo bad author', startedAt: 7 * HOUR, author: 'robot' as never },
     { ...base, key: 'r1', command: 'kubectl logs -f web', startedAt: 1 * HOUR },
+    { ...base, command: 'echo from a newer Tandem', startedAt: 7 * HOUR, fieldFromTheFuture: 1 } as BlockRecord,
   ]);
   expect(result).toEqual({
     ok: true,
     value: {
-      stored: 1,
+      stored: 2,
       duplicates: 1,
       rejected: [
         { index: 1, reason: expect.stringMatching(/^command: /) },
@@ -143,7 +147,7 @@ it('stores the good records of a batch, names the bad ones, and stores a key onl
       ],
     },
   });
-  expect(commands(await store.search({ query: 'echo' }))).toEqual(['echo good', 'echo "hi" > my_x.txt']);
+  expect(commands(await store.search({ query: 'echo' }))).toEqual(['echo from a newer Tandem', 'echo good', 'echo "hi" > my_x.txt']);
 });
 
 it('answers bad requests with a clear error instead of throwing', async () => {
