@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database } from 'node-sqlite3-wasm';
 import { HistorySchemaTooNew, migrate, refuseNewer, type Migration } from './migrations';
@@ -24,16 +24,30 @@ const NOT_THE_FILE = /unable to open|locked|busy|readonly|permission|disk I\/O|o
 export function openDatabaseFile(file: string, migrations: readonly Migration[], report: (message: string) => void, fullCheck = false): Database {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const unclean = existsSync(`${file}.lock`) || existsSync(`${file}-wal`);
-  // node-sqlite3-wasm locks with a `<file>.lock` directory that a killed owner leaves behind.
-  // Only the owner opens the file, so one found now is stale by construction.
-  rmSync(`${file}.lock`, { recursive: true, force: true });
+  removeStaleLock(`${file}.lock`);
   try {
     return openAndMigrate(file, migrations, fullCheck || unclean);
   } catch (error) {
+    if (/locked/i.test((error as Error).message) && existsSync(`${file}.lock`)) {
+      throw new Error(`it is locked by ${file}.lock, which is not an empty lock folder left by Tandem; if no other program uses this database, remove it`);
+    }
     if (!(error instanceof UnreadableDatabase)) throw error;
     const aside = moveAside(file);
     report(`The history database ${file} could not be read (${error.message}). It was moved aside to ${aside}, nothing was deleted, and a new, empty history was started.`);
     return openAndMigrate(file, migrations, false);
+  }
+}
+
+/**
+ * node-sqlite3-wasm locks with an empty `<file>.lock` directory that a killed owner leaves
+ * behind. Only the owner opens the file, so one found now is stale by construction. Anything
+ * else by that name is not ours: it stays, and the open reports the database as locked.
+ */
+function removeStaleLock(path: string): void {
+  try {
+    rmdirSync(path);
+  } catch {
+    // Not there, or not an empty directory.
   }
 }
 

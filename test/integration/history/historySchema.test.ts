@@ -173,3 +173,28 @@ it('a lock directory left by a killed owner does not keep the next owner out', (
     db.close();
   }
 });
+
+it('something else named like the lock directory is left alone, and the database reports itself locked', async () => {
+  mkdirSync(join(`${file}.lock`, 'somebody'), { recursive: true });
+  writeFileSync(join(`${file}.lock`, 'somebody', 'notes.txt'), 'keep me');
+  const store = await HistoryStore.open({ file, report: (message) => reports.push(message) });
+  try {
+    expect(await store.search({})).toEqual({ ok: false, error: expect.stringMatching(/could not be opened: it is locked by .*history\.sqlite\.lock, which is not an empty lock folder left by Tandem; if no other program uses this database, remove it$/) });
+  } finally {
+    store.close();
+  }
+  expect(readFileSync(join(`${file}.lock`, 'somebody', 'notes.txt'), 'utf8')).toBe('keep me');
+});
+
+it('a path that is a folder is a clear error, and the folder is not touched', async () => {
+  mkdirSync(join(dir, 'folder'));
+  writeFileSync(join(dir, 'folder', 'inside.txt'), 'keep me');
+  const store = await HistoryStore.open({ file: join(dir, 'folder'), report: (message) => reports.push(message) });
+  try {
+    expect(await store.record([{ command: 'ls', host: 'h', startedAt: 1, author: 'you' }])).toEqual({ ok: false, error: expect.stringMatching(/could not be opened/) });
+  } finally {
+    store.close();
+  }
+  expect(readdirSync(join(dir, 'folder'))).toEqual(['inside.txt']);
+  expect(readdirSync(dir).sort()).toEqual(['folder']);
+});
