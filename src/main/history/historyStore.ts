@@ -152,15 +152,16 @@ export class HistoryStore {
   private async runElection(): Promise<void> {
     const deadline = Date.now() + (this.options.handoverTimeoutMs ?? 30_000);
     let backoff = FIRST_BACKOFF_MS;
-    let lastProblem = 'no owner answered';
     while (!this.closed) {
       try {
         if (await this.becomeOwnerOrClient()) break;
       } catch (error) {
-        lastProblem = (error as Error).message;
+        // The socket cannot be made at all (no permission, a path too long): waiting will not help.
+        this.failPending(`The history database ${this.options.file} cannot be shared between processes: ${(error as Error).message}`);
+        return;
       }
       if (Date.now() > deadline) {
-        this.failPending(`No process could open the history database ${this.options.file}: ${lastProblem}`);
+        this.failPending(`No process could open the history database ${this.options.file}: its owner did not answer`);
         return;
       }
       await sleep(backoff);
