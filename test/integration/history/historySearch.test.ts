@@ -154,6 +154,8 @@ it('answers bad requests with a clear error instead of throwing', async () => {
   expect(await store.search({ limit: -1 })).toEqual({ ok: false, error: expect.stringMatching(/^bad search: limit: /) });
   expect(await store.search({ color: 'red' } as never)).toEqual({ ok: false, error: expect.stringMatching(/^bad search: .*color/) });
   expect(await store.record('ls' as never)).toEqual({ ok: false, error: 'record needs an array of block records' });
+  const tooMany = Array.from({ length: 1001 }, (_, i) => ({ ...base, command: `echo ${i}`, startedAt: i }));
+  expect(await store.record(tooMany)).toEqual({ ok: false, error: 'record takes at most 1000 records at once; got 1001' });
   expect(await store.neighbours(1.5, 2)).toEqual({ ok: false, error: expect.stringMatching(/^bad neighbours request: id: /) });
   expect(await store.neighbours(1, 0)).toEqual({ ok: false, error: expect.stringMatching(/^bad neighbours request: count: /) });
   expect(await store.forget({ ids: [] })).toEqual({ ok: false, error: expect.stringMatching(/^bad forget request/) });
