@@ -17,6 +17,8 @@ export interface TandemPaths {
   traceFile: string;
   /** Instructions queued while no backend answers (§14.8, docs/ai.md), kept with the session. */
   queueFile: string;
+  /** Every finished block (SQLite, docs/architecture.md "Block history store"). */
+  historyFile: string;
 }
 
 export function tandemPaths(env: NodeJS.ProcessEnv = process.env): TandemPaths {
@@ -40,5 +42,6 @@ export function tandemPaths(env: NodeJS.ProcessEnv = process.env): TandemPaths {
     logFile: join(stateDir, 'engine.log'),
     traceFile: join(stateDir, 'traces.jsonl'),
     queueFile: join(stateDir, 'queued.json'),
+    historyFile: join(dataDir, 'history.sqlite'),
   };
 }

@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto';
+import type { Database } from 'node-sqlite3-wasm';
+import type { z } from 'zod';
+import { AUTHORS, blockRecordSchema, describeZodError, type Author, type HistoryStats, type RecordOutcome, type StoredRecord } from './historyRecord';
+import { DEFAULT_SEARCH_LIMIT, narrowsSomething, rankRecords, searchConditions, type ParsedSearchQuery } from './historySearch';
+import type { Migration } from './migrations';
+import { schemaVersion } from './migrations';
+import { openDatabaseFile } from './openDatabaseFile';
+import { MIGRATIONS } from './schema';
+
+const COLUMNS = `b.id, b.command, b.cwd, b.host, b.shell, b.pane, b.session, b.started_at, b.ended_at, b.duration_ms,
+  b.exit_code, b.author, b.decision, b.rule, b.conversation, b.git_branch, b.repo_root, b.output_digest, b.output,
+  b.imported, b.recorded_at`;
+
+const INSERT = `INSERT INTO blocks (id, record_key, command, cwd, host, shell, pane, session, started_at, ended_at, duration_ms,
+  exit_code, author, decision, rule, conversation, git_branch, repo_root, output_digest, output, imported, recorded_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (record_key) DO NOTHING`;
+
+type ValidRecord = z.output<typeof blockRecordSchema>;
+
+type Row = Record<string, string | number | null>;
+
+/**
+ * The history database as its owner sees it: synchronous calls on one exclusive connection.
+ * Callers hand it validated queries (historyOperations.ts); records are validated here one by
+ * one, so one bad record is reported and the rest of its batch is still stored.
+ *
+ * Ids follow time, so "newest first" is a walk down the rowids that stops at the limit (the
+ * search index is ordered by rowid too; sorting every match by start time costs 10-20 times
+ * more at 100k records). Recorded blocks arrive as they finish and get the next id; imported
+ * history is older than all of it, so it gets ids below the lowest one, newest first.
+ */
+export class HistoryDatabase {
+  private constructor(
+    private readonly db: Database,
+    readonly file: string,
+  ) {}
+
+  static open(file: string, report: (message: string) => void, migrations: readonly Migration[] = MIGRATIONS, fullCheck = false): HistoryDatabase {
+    return new HistoryDatabase(openDatabaseFile(file, migrations, report, fullCheck), file);
+  }
+
+  /**
+   * Stores a batch in one transaction. The store does not scrub: the recorder scrubs secrets
+   * from every field before it hands records over, and nothing else writes here.
+   */
+  record(batch: readonly unknown[], now = Date.now()): RecordOutcome {
+    const outcome: RecordOutcome = { stored: 0, duplicates: 0, rejected: [] };
+    const recorded: ValidRecord[] = [];
+    const imported: ValidRecord[] = [];
+    batch.forEach((candidate, index) => {
+      const parsed = blockRecordSchema.safeParse(candidate);
+      if (parsed.success) (parsed.data.imported ? imported : recorded).push(parsed.data);
+      else outcome.rejected.push({ index, reason: describeZodError(parsed.error) });
+    });
+    if (!recorded.length && !imported.length) return outcome;
+    imported.sort((a, b) => b.startedAt - a.startedAt);
+    const insert = this.db.prepare(INSERT);
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      let below = imported.length ? ((this.db.get('SELECT min(id) AS id FROM blocks') as Row).id as number | null) ?? 1 : 0;
+      for (const r of [...recorded, ...imported]) {
+        const { changes } = insert.run([
+          r.imported ? --below : null,
+          r.key ?? randomUUID(), r.command, r.cwd ?? null, r.host, r.shell ?? null, r.pane ?? null, r.session ?? null,
+          r.startedAt, r.endedAt ?? null, r.durationMs ?? null, r.exitCode ?? null, r.author, r.decision ?? null,
+          r.rule ?? null, r.conversation ?? null, r.gitBranch ?? null, r.repoRoot ?? null, r.outputDigest ?? null,
+          r.output ?? null, r.imported ? 1 : 0, now,
+        ]);
+        if (changes) outcome.stored++;
+        else outcome.duplicates++;
+      }
+      this.db.exec('COMMIT');
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    } finally {
+      insert.finalize();
+    }
+    return outcome;
+  }
+
+  /** Newest first, then ranked (historySearch.ts). */
+  search(query: ParsedSearchQuery): StoredRecord[] {
+    const { from, where, order, params } = searchConditions(query);
+    const rows = this.db.all(`SELECT ${COLUMNS} FROM ${from} WHERE ${where} ORDER BY ${order} LIMIT ?`, [
+      ...params,
+      query.limit ?? DEFAULT_SEARCH_LIMIT,
+    ]) as Row[];
+    return rankRecords(rows.map(toRecord), query);
+  }
+
+  /** The record and up to `count` commands before and after it in its session, oldest first; [] when it is gone. */
+  neighbours(id: number, count: number): StoredRecord[] {
+    const rows = this.db.all(`SELECT ${COLUMNS} FROM blocks b WHERE b.id = ?`, [id]) as Row[];
+    const record = rows[0];
+    if (!record) return [];
+    if (record.session === null) return [toRecord(record)];
+    const at: (string | number)[] = [record.session as string, record.started_at as number, id];
+    const before = this.db.all(
+      `SELECT ${COLUMNS} FROM blocks b WHERE b.session = ? AND (b.started_at, b.id) < (?, ?) ORDER BY b.started_at DESC, b.id DESC LIMIT ?`,
+      [...at, count],
+    ) as Row[];
+    const after = this.db.all(
+      `SELECT ${COLUMNS} FROM blocks b WHERE b.session = ? AND (b.started_at, b.id) > (?, ?) ORDER BY b.started_at, b.id LIMIT ?`,
+      [...at, count],
+    ) as Row[];
+    return [...before.reverse(), record, ...after].map(toRecord);
+  }
+
+  /** Deletes records by id, or every record a query matches (its limit ignored); returns how many went. */
+  forget(request: { ids: number[] } | { query: ParsedSearchQuery }): number {
+    if ('ids' in request) {
+      let deleted = 0;
+      this.transaction(() => {
+        const remove = this.db.prepare('DELETE FROM blocks WHERE id = ?');
+        try {
+          for (const id of request.ids) deleted += remove.run(id).changes;
+        } finally {
+          remove.finalize();
+        }
+      });
+      return deleted;
+    }
+    if (!narrowsSomething(request.query)) throw new RangeError('forget needs ids, a search text or a filter; it never deletes the whole history at once');
+    const { from, where, params } = searchConditions(request.query);
+    let deleted = 0;
+    this.transaction(() => (deleted = this.db.run(`DELETE FROM blocks WHERE id IN (SELECT b.id FROM ${from} WHERE ${where})`, params).changes));
+    return deleted;
+  }
+
+  stats(): HistoryStats {
+    const totals = this.db.get(
+      'SELECT count(*) AS records, coalesce(sum(imported), 0) AS imported, min(started_at) AS oldest, max(started_at) AS newest FROM blocks',
+    ) as Row;
+    const byAuthor = Object.fromEntries(AUTHORS.map((author) => [author, 0])) as Record<Author, number>;
+    for (const row of this.db.all('SELECT author, count(*) AS n FROM blocks GROUP BY author') as Row[]) byAuthor[row.author as Author] = row.n as number;
+    return {
+      file: this.file,
+      schemaVersion: schemaVersion(this.db),
+      records: totals.records as number,
+      imported: totals.imported as number,
+      byAuthor,
+      oldestStartedAt: totals.oldest as number | null,
+      newestStartedAt: totals.newest as number | null,
+      bytes: this.usedBytes(),
+    };
+  }
+
+  /** Bytes the records and indexes take: pages in use, not the free list that retention leaves. */
+  usedBytes(): number {
+    const page = this.db.get('SELECT page_count, freelist_count, page_size FROM pragma_page_count, pragma_freelist_count, pragma_page_size') as Row;
+    return ((page.page_count as number) - (page.freelist_count as number)) * (page.page_size as number);
+  }
+
+  /** Deletes up to `max` records that started before `before`, oldest first; returns how many went. */
+  deleteOlderThan(before: number, max: number): number {
+    let deleted = 0;
+    this.transaction(
+      () =>
+        (deleted = this.db.run('DELETE FROM blocks WHERE id IN (SELECT id FROM blocks WHERE started_at < ? ORDER BY started_at LIMIT ?)', [before, max])
+          .changes),
+    );
+    return deleted;
+  }
+
+  /** Deletes the `count` oldest records; returns how many went. */
+  deleteOldest(count: number): number {
+    return this.deleteOlderThan(Number.MAX_SAFE_INTEGER, count);
+  }
+
+  /**
+   * Gives the space of deleted records back after a large delete: FTS5 only marks deletions in
+   * its index until its segments are merged, then the freed pages go back to the file system.
+   */
+  reclaim(): void {
+    this.db.exec("INSERT INTO blocks_fts (blocks_fts) VALUES ('optimize')");
+    this.db.exec('PRAGMA incremental_vacuum');
+  }
+
+  /** `PRAGMA integrity_check` and the search index's own check, for tests and `tandem history stats`. */
+  integrity(): { database: string; searchIndex: string } {
+    const database = (this.db.all('PRAGMA integrity_check') as { integrity_check: string }[]).map((row) => row.integrity_check).join('; ');
+    let searchIndex = 'ok';
+    try {
+      this.db.exec("INSERT INTO blocks_fts (blocks_fts, rank) VALUES ('integrity-check', 1)");
+    } catch (error) {
+      searchIndex = (error as Error).message;
+    }
+    return { database, searchIndex };
+  }
+
+  close(): void {
+    if (this.db.isOpen) this.db.close();
+  }
+
+  private transaction(work: () => void): void {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      work();
+      this.db.exec('COMMIT');
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+}
+
+function toRecord(row: Row): StoredRecord {
+  return {
+    id: row.id as number,
+    command: row.command as string,
+    cwd: row.cwd as string | null,
+    host: row.host as string,
+    shell: row.shell as string | null,
+    pane: row.pane as string | null,
+    session: row.session as string | null,
+    startedAt: row.started_at as number,
+    endedAt: row.ended_at as number | null,
+    durationMs: row.duration_ms as number | null,
+    exitCode: row.exit_code as number | null,
+    author: row.author as Author,
+    decision: row.decision as string | null,
+    rule: row.rule as string | null,
+    conversation: row.conversation as string | null,
+    gitBranch: row.git_branch as string | null,
+    repoRoot: row.repo_root as string | null,
+    outputDigest: row.output_digest as string | null,
+    output: row.output as string | null,
+    imported: row.imported === 1,
+    recordedAt: row.recorded_at as number,
+  };
+}

@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { OwnerConnection } from './historyClient';
+import { HistoryOwner } from './historyOwner';
+import type { BlockRecord, ForgetRequest, HistoryResult, HistoryStats, RecordOutcome, SearchQuery, StoredRecord } from './historyRecord';
+import type { Migration } from './migrations';
+import { ownerAddress, type OwnerAddress } from './ownerLock';
+import { encodeRequest, MAX_LINE_BYTES, type Operation, type OwnerResponse } from './ownerProtocol';
+import type { RetentionSettings } from './retention';
+
+export interface HistoryStoreOptions {
+  /** The database file (`tandemPaths().historyFile`). */
+  file: string;
+  /** Told what went wrong with the file (moved aside, refused, retention failed); the engine log in the app. */
+  report?: (message: string) => void;
+  /** Applied by whichever process owns the database. */
+  retention?: RetentionSettings;
+  /** How long a call keeps trying to reach an owner, or to become one, before it fails. */
+  handoverTimeoutMs?: number;
+  address?: OwnerAddress;
+  migrations?: readonly Migration[];
+}
+
+interface Pending {
+  op: Operation;
+  args: unknown;
+  settle: (result: HistoryResult<unknown>) => void;
+  /** How many connections it was sent on: a request that every owner drops must not go round for ever. */
+  sends: number;
+}
+
+const MAX_SENDS = 5;
+
+const FIRST_BACKOFF_MS = 5;
+const MAX_BACKOFF_MS = 250;
+
+/**
+ * Tandem's block history, the same from every process (the app, `tandem web`, headless agents,
+ * `tandem history`). One process owns the database (historyOwner.ts); the others send it their
+ * calls over its socket. When the owner exits or dies, the others race to take over, and
+ * whatever was in flight is sent again to the new owner: writes carry keys, so a write the old
+ * owner had already stored is not stored twice. Every call resolves with a value or a clear
+ * error, never a throw.
+ */
+export class HistoryStore {
+  private owner: HistoryOwner | null = null;
+  private connection: OwnerConnection | null = null;
+  private electing: Promise<void> | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private closed = false;
+  private readonly address: OwnerAddress;
+
+  private constructor(private readonly options: HistoryStoreOptions) {
+    this.address = options.address ?? ownerAddress(options.file);
+  }
+
+  static async open(options: HistoryStoreOptions): Promise<HistoryStore> {
+    const store = new HistoryStore(options);
+    await store.elect();
+    return store;
+  }
+
+  /** Whether this process has the database open (the others are its clients). */
+  get isOwner(): boolean {
+    return this.owner !== null;
+  }
+
+  /**
+   * Stores finished blocks. The store does not scrub: the recorder removes secrets from every
+   * field before it calls this. Records without a `key` get one here, before the first send.
+   */
+  record(batch: readonly BlockRecord[]): Promise<HistoryResult<RecordOutcome>> {
+    const keyed = Array.isArray(batch) ? batch.map(withKey) : batch;
+    return this.call('record', keyed);
+  }
+
+  search(query: SearchQuery = {}): Promise<HistoryResult<StoredRecord[]>> {
+    return this.call('search', query);
+  }
+
+  /** The record and up to `count` commands either side of it in its session, oldest first. */
+  neighbours(id: number, count: number): Promise<HistoryResult<StoredRecord[]>> {
+    return this.call('neighbours', { id, count });
+  }
+
+  /** Deletes the given records, or all a search matches; resolves with how many were deleted. */
+  forget(request: ForgetRequest): Promise<HistoryResult<number>> {
+    return this.call('forget', request);
+  }
+
+  stats(): Promise<HistoryResult<HistoryStats>> {
+    return this.call('stats', undefined);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.owner?.close();
+    this.owner = null;
+    this.connection?.close();
+    this.connection = null;
+    this.failPending('the history store was closed');
+  }
+
+  private call<T>(op: Operation, args: unknown): Promise<HistoryResult<T>> {
+    if (this.closed) return Promise.resolve({ ok: false, error: 'the history store is closed' });
+    return new Promise((settle) => {
+      const id = this.nextId++;
+      this.pending.set(id, { op, args, settle: settle as Pending['settle'], sends: 0 });
+      this.dispatch(id);
+    });
+  }
+
+  private dispatch(id: number): void {
+    const request = this.pending.get(id);
+    if (!request) return;
+    if (this.owner) {
+      this.pending.delete(id);
+      request.settle(this.owner.handle(request.op, request.args));
+    } else if (this.connection?.isOpen) {
+      const line = encodeRequest({ id, op: request.op, args: request.args });
+      if (line && ++request.sends <= MAX_SENDS) {
+        this.connection.send(line);
+        return;
+      }
+      this.pending.delete(id);
+      request.settle({
+        ok: false,
+        error: line
+          ? `the history owner dropped this ${request.op} request ${MAX_SENDS} times; it was given up`
+          : `this history ${request.op} request is over ${MAX_LINE_BYTES / 1048576} MiB; send it in smaller batches`,
+      });
+    } else {
+      void this.elect();
+    }
+  }
+
+  private settle(response: OwnerResponse): void {
+    const request = this.pending.get(response.id);
+    if (!request) return;
+    this.pending.delete(response.id);
+    const { id: _id, ...result } = response;
+    request.settle(result);
+  }
+
+  private elect(): Promise<void> {
+    this.electing ??= this.runElection().finally(() => (this.electing = null));
+    return this.electing;
+  }
+
+  /** Becomes the owner or connects to the one there is, retrying while a dying owner lets go; then sends what waits. */
+  private async runElection(): Promise<void> {
+    const deadline = Date.now() + (this.options.handoverTimeoutMs ?? 30_000);
+    let backoff = FIRST_BACKOFF_MS;
+    while (!this.closed) {
+      try {
+        if (await this.becomeOwnerOrClient()) break;
+      } catch (error) {
+        // The socket cannot be made at all (no permission, a path too long): waiting will not help.
+        this.failPending(`The history database ${this.options.file} cannot be shared between processes: ${(error as Error).message}`);
+        return;
+      }
+      if (Date.now() > deadline) {
+        this.failPending(`No process could open the history database ${this.options.file}: its owner did not answer`);
+        return;
+      }
+      await sleep(backoff);
+      backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+    }
+    for (const id of [...this.pending.keys()]) this.dispatch(id);
+  }
+
+  private async becomeOwnerOrClient(): Promise<boolean> {
+    const { file, report = () => {}, retention, migrations } = this.options;
+    const owner = await HistoryOwner.start({ file, address: this.address, report, retention, migrations });
+    if (owner) {
+      if (this.closed) owner.close();
+      else this.owner = owner;
+      return true;
+    }
+    const connection: OwnerConnection | null = await OwnerConnection.connect(
+      this.address,
+      (response) => this.settle(response),
+      () => this.connectionLost(connection),
+    );
+    if (!connection) return false;
+    if (this.closed) connection.close();
+    else this.connection = connection;
+    return true;
+  }
+
+  private connectionLost(connection: OwnerConnection | null): void {
+    if (this.connection !== connection || this.closed) return;
+    this.connection = null;
+    // Take over at once, not at the next call: the dead owner's clients need a new one.
+    void this.elect();
+  }
+
+  private failPending(error: string): void {
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
+    for (const request of waiting) request.settle({ ok: false, error });
+  }
+}
+
+function withKey(record: BlockRecord): BlockRecord {
+  return typeof record === 'object' && record !== null && record.key === undefined ? { ...record, key: randomUUID() } : record;
+}
