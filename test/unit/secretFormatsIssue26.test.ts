@@ -187,6 +187,9 @@ describe('values typed by hand', () => {
       '  keyVaultToStoreSecrets: cmp2-qat-1208358310',
       `telegram_api_token = "${pseudo(4, DIGITS, 57)}:A${pseudo(30, LOWER_ALNUM, 58)}"`,
       `telegram_api_token = "${pseudo(8, DIGITS, 59)}:A${pseudo(34, LOWER_ALNUM, 60)}-some-other-thing"`,
+      '    Secrets: a value whose id or body has the wrong length is not a bot token, under any name',
+      'export const TELEGRAM_BOT_TOKEN: PatternDetector = {',
+      'let apiKey: ApiKeyHolder = load();',
     ]) {
       expect(scrubbed(text)).toBe(text);
     }
@@ -205,5 +208,9 @@ describe('values typed by hand', () => {
     expect(scrubbed(`api_token = "Agency${pseudo(30, ALNUM, 55)}"`)).toBe('api_token = "[REDACTED:token]"');
     expect(scrubbed(`vault_token: hvs.${pseudo(24, ALNUM, 56)}`)).toBe('vault_token: [REDACTED:vault-token]');
     expect(scrubbed(`telegram_api_token = "${pseudo(9, DIGITS, 61)}:A${pseudo(34, LOWER_ALNUM, 62)}"`)).toBe('telegram_api_token = "[REDACTED:telegram-bot-token]"');
+    // A passphrase is a sentence; a typed declaration's value is still read after its type.
+    expect(scrubbed('password: correct horse battery staple glue ink')).toBe('password: [REDACTED:password]');
+    const compared = pseudo(32, ALNUM, 63);
+    expect(scrubbed(`check apiKey: ${compared} == other`)).toBe('check apiKey: [REDACTED:api-key] == other');
   });
 });

@@ -14,8 +14,8 @@ import { infoForName, infoForNameAt, ruleFor, type NameInfo } from './nameInfo';
 import type { KeywordHits, Locator } from './keywordScan';
 import { letterSetsOf, mayHoldOneOf } from './letterSets';
 import { nameThenOperator } from './nameBeforeOperator';
-import { LineEnds, blockBelow, lineStartOf, lineStartWithin } from './textSearch';
-import { isMostlyCapitalizedWords } from './fakeValues';
+import { LineEnds, blockBelow, isTypeAnnotation, lineStartOf, lineStartWithin } from './textSearch';
+import { isMostlyCapitalizedWords, isProse } from './fakeValues';
 import { acceptsSecretValue, splitQuotes } from './valueJudgement';
 import { ValueReads } from './valueReads';
 
@@ -52,7 +52,8 @@ function judge(text: string, nameAt: number, info: NameInfo, inner: string, lite
   if (secrecy) {
     if (!acceptsSecretValue(secrecy, inner, literal, bareIdentifierIsCode)) return undefined;
     // So do capitalized words run together (`clm97053:AgencyIdentificationCodeContentType`), a type or a field; a password may be words. (The dearer test, after the one most values fail.)
-    return kind !== 'password' && isMostlyCapitalizedWords(inner) ? undefined : kind;
+    // And a sentence is prose (`Secrets: a value whose id has the wrong length…` in a commit message); a passphrase may be one.
+    return kind !== 'password' && (isMostlyCapitalizedWords(inner) || isProse(inner)) ? undefined : kind;
   }
   if (!info.ordinary && looksHighEntropy(inner)) return 'high-entropy';
   return undefined;
@@ -377,6 +378,7 @@ export function scanAssignments(text: string, operators: KeywordHits): Replaceme
     // Under 3 characters (`{password:e}` in minified code, `PIN: 1`) nothing is redacted, whatever the name: a placeholder, and no random token.
     if (inner.length < 3) continue;
     const end = valueStart + raw.length;
+    if (op === ':' && quote === '' && isTypeAnnotation(text, end)) continue; // `const TELEGRAM_BOT_TOKEN: PatternDetector = {`: a type, then the value
     // Where code would put a variable: `f(password=pw,`, `{password:e}`, `password = input`. Not
     // after an environment-style name: `DB_PASSWORD=hunter2,` is a value.
     const bareIdentifierIsCode = !info.envStyle && (compound || (op === '=' ? spaced || endsCodeArgument(text.charCodeAt(end)) : endsCodeMember(text.charCodeAt(end))));

@@ -199,3 +199,10 @@ export function isMostlyCapitalizedWords(v: string): boolean {
   }
   return best * 2 >= v.length;
 }
+
+/** Whether `v` reads as a sentence: six words or more between single blanks, each of letters alone (maybe hyphenated, maybe before a comma or stop). A secret among them is no word. */
+export function isProse(v: string): boolean {
+  if (v.indexOf(' ') === -1) return false;
+  const words = v.split(' ');
+  return words.length >= 6 && words.every((word) => /^[A-Za-z][a-z]*(?:-[A-Za-z][a-z]*)*[,.;:]?$/.test(word));
+}

@@ -103,3 +103,12 @@ export function blockBelow(text: string, lineEnd: number, indent: number): [numb
   }
   return first === -1 ? undefined : [first, last];
 }
+
+/** Whether blanks, then `=` that starts no `==` or `=>`, follow `end`: what stood before it was a type (`NAME: Type = value`). */
+export function isTypeAnnotation(text: string, end: number): boolean {
+  let at = end;
+  while (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9) at++;
+  if (at === end || text.charCodeAt(at) !== 61) return false;
+  const after = text.charCodeAt(at + 1);
+  return after !== 61 && after !== 62;
+}
