@@ -74,6 +74,11 @@ export async function main(argv: string[], rendererDir = builtRendererDir()): Pr
       process.exitCode = outcome.exitCode;
       return;
     }
+    case 'history': {
+      const { runHistoryCommand } = await import('./cli/history/historyCommand');
+      process.exitCode = await runHistoryCommand(command.argv, { env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+      return;
+    }
     case 'web': {
       const { runWebCommand } = await import('./cli/webCommand');
       await runWebCommand({

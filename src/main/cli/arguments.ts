@@ -13,6 +13,8 @@ export type CliCommand =
   | { kind: 'trace'; argv: string[] }
   /** `tandem usage …`: its own options (src/main/cli/usageCommand.ts). */
   | { kind: 'usage'; argv: string[] }
+  /** `tandem history …`: its own options (src/main/cli/history/historyArguments.ts). */
+  | { kind: 'history'; argv: string[] }
   | { kind: 'error'; message: string };
 
 export const USAGE = `Usage:
@@ -38,6 +40,12 @@ export const USAGE = `Usage:
                                  (a unique prefix of the id will do; \`tandem trace --help\`)
   tandem usage [--since 7d|24h|30m|YYYY-MM-DD] [--json]
                                  tokens and cost of the agent's model requests per day, model and source
+  tandem history [QUERY] [--failed] [--cwd DIR] [--since 2d] [--limit N] [--json]
+                                 search the commands every pane ran (and imported shell history)
+  tandem history forget ID… | --query QUERY [--yes]
+  tandem history import [bash|zsh|fish|atuin] [FILE]
+  tandem history stats [--json]
+                                 (\`tandem history --help\` for the options and exit status)
   tandem --help | --version`;
 
 export function parseArguments(argv: string[]): CliCommand {
@@ -52,6 +60,7 @@ export function parseArguments(argv: string[]): CliCommand {
   if (command === 'agent') return { kind: 'agent', argv: rest };
   if (command === 'trace') return { kind: 'trace', argv: rest };
   if (command === 'usage') return { kind: 'usage', argv: rest };
+  if (command === 'history') return { kind: 'history', argv: rest };
   if (command !== 'web') return { kind: 'error', message: `Unknown command "${command}".` };
   let port = 0;
   let shell: string | undefined;
