@@ -80,7 +80,7 @@ function toEntry(row: Row): HistoryEntry | undefined {
 }
 
 /** atuin's nanoseconds (a bigint past 2^53, as SQLite hands them over) in whole ms; NaN when not a number. */
-function milliseconds(nanoseconds: Row[string]): number {
+function milliseconds(nanoseconds: Row[string] | undefined): number {
   if (typeof nanoseconds === 'bigint') return Number(nanoseconds / BigInt(NS_PER_MS));
   return typeof nanoseconds === 'number' ? Math.floor(nanoseconds / NS_PER_MS) : Number.NaN;
 }
