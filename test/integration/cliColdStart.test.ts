@@ -132,6 +132,16 @@ describe('the tandem command loads only what a subcommand runs', () => {
     expect(packagesIn(run.urls).filter((url) => UI_AND_ENGINE_PACKAGES.some((name) => url.includes(`/node_modules/${name}`)))).toEqual([]);
   });
 
+  it('history stats opens the history store, not the gate, the engine or a model SDK', () => {
+    const run = runTandem(['history', 'stats', '--json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ records: 0, schema_version: 2 });
+    expect(run.sources).toContain('src/main/history/historyStore.ts');
+    // node-sqlite3-wasm is loaded with require(), which the module hook does not see.
+    expect(packageNames(run.urls)).toEqual([]);
+    expect(run.sources.filter((source) => source.startsWith('src/main/safety/approval/') || source.startsWith('src/main/agent/') || ENGINE_SOURCE_DIRS.some((dir) => source.startsWith(dir)))).toEqual([]);
+  });
+
   it('tandem agent runs the engine under plain Node without Electron, the renderer, React or the browser-mode server', () => {
     // No key set up: the run starts its shell, finds no model and ends with exit 4 at once.
     const run = runTandem(['agent', '--json', '-c', 'hello']);
