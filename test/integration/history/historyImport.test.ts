@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -169,6 +169,8 @@ it('stores nothing twice when the same files are imported again, and only what t
   writeFileSync(files.zsh, `${readFileSync(files.zsh, 'latin1')}: 1700000900:0;git status\n`, 'latin1');
   // The same command again, later: a new entry, stored; the ones before are not.
   expect(await importOne('zsh', files.zsh)).toMatchObject({ stored: 1, duplicates: 7 });
+  // Its untimed lines get times from the file's mtime; a later mtime must not make them new.
+  utimesSync(files.bash, new Date(), new Date(Date.now() + 3_600_000));
   expect(await importOne('bash', files.bash)).toMatchObject({ stored: 0, duplicates: 5 });
   expect((await all()).length).toBe(stored + 1);
 });
