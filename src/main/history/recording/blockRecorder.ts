@@ -85,11 +85,7 @@ export class BlockRecorder {
     const place: BlockPlace = { host: this.options.host, shell: pane.shellName, pane: `${this.options.session}/${pane.id}`, session: this.options.session };
     const reading = (settings.keep_output === 'none' ? Promise.resolve(undefined) : pane.outputOf(block.id))
       .catch(() => undefined)
-      .then((output) => {
-        // Private mode turned on while the output was read: that block is not kept either.
-        if (this.privatePanes.has(pane.id)) return;
-        this.enqueue(blockRecordOf(block, settings.keep_output === 'none' ? undefined : (output?.text ?? ''), place, settings, authorship));
-      });
+      .then((output) => this.enqueue(blockRecordOf(block, settings.keep_output === 'none' ? undefined : (output?.text ?? ''), place, settings, authorship)));
     this.track(reading);
   }
 
