@@ -133,6 +133,8 @@ export interface PaneInfo {
   /** Byte offset in the output stream at which live output continues after the snapshot. */
   streamOffset: number;
   exited?: { exitCode: number; signal?: number };
+  /** Re-attach only: the pane is in private mode (nothing of it is recorded in the history). */
+  private?: boolean;
   /** The pane's blocks so far, oldest first (attach and re-attach). Later ones arrive as events. */
   blocks?: Block[];
   /** Where the blocks held in `snapshot` lie in it. A block not listed began after it, or its start left the scrollback. */

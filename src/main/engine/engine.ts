@@ -164,7 +164,9 @@ export class Engine {
   }
 
   reattachPane(paneId: number, client: PaneListener): Promise<PaneInfo> {
-    return this.pane(paneId).reattach(client);
+    return this.pane(paneId)
+      .reattach(client)
+      .then((info) => (this.history.recorder.isPrivate(paneId) ? { ...info, private: true } : info));
   }
 
   detachClient(client: PaneListener): void {
