@@ -1,13 +1,19 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tandemPaths } from '../../../src/main/settings/paths';
 import { EngineClient, startEngine } from '../../support/engineClient';
 import { rawDatabaseBytes, recordsWhen, storedRecords } from '../../support/historyRecords';
 import { ALNUM, pseudo } from '../../support/pseudoText';
 import { makeTestHome, removeTestHome, testHomeEnv } from '../../support/testHome';
+import { waitUntil } from '../../support/waitUntil';
 
 // Blocks typed into real bash, zsh and fish panes end up in the history database, as the
 // recorder writes them after each block ends: scrubbed, batched, without what must not be kept.
+
+const { Database } = createRequire(import.meta.url)('node-sqlite3-wasm') as typeof import('node-sqlite3-wasm');
 
 const SECRET = `sk-ant-api03-${pseudo(60, ALNUM + '_-', 29)}`;
 
@@ -129,5 +135,46 @@ describe('recording finished blocks', () => {
     await second.engine.stop();
     stops.length = 0;
     expect(storedRecords(tandemPaths(testHomeEnv(home)).historyFile)).toHaveLength(3);
+  }, 120_000);
+
+  it('applies [history] changes made in config.toml while it runs: enabled = false keeps nothing, keep_output = "none" no output', async () => {
+    const home = newHome();
+    const { client, history } = await open(home, '[history]\n');
+    const bash = await paneWith(client, '/bin/bash');
+    const config = join(home, '.config/tandem/config.toml');
+    const changed = async (toml: string, enabled: boolean) => {
+      const before = client.eventsOf('settings.changed').length;
+      writeFileSync(config, toml);
+      await client.waitFor(() => client.eventsOf('settings.changed').slice(before).some((change) => change.settings.history.enabled === enabled && !change.error), 15_000, 'the settings change');
+    };
+    await changed('[history]\nenabled = false\n', false);
+    await run(client, bash, 'echo while-disabled');
+    await changed('[history]\nkeep_output = "none"\n', true);
+    await run(client, bash, 'echo enabled-again');
+    const records = await recordsWhen(history, {}, (found) => found.some((record) => record.command === 'echo enabled-again'), 'the block after enabling');
+    expect(records.map((record) => [record.command, record.outputDigest, record.output])).toEqual([['echo enabled-again', null, null]]);
+  }, 120_000);
+
+  it('a database it cannot use is said once in the engine log; the panes go on', async () => {
+    const home = newHome();
+    const file = tandemPaths(testHomeEnv(home)).historyFile;
+    mkdirSync(dirname(file), { recursive: true });
+    const future = new Database(file);
+    future.exec('CREATE TABLE future (x); PRAGMA user_version = 99;');
+    future.close();
+    const { engine, client } = await open(home);
+    const bash = await paneWith(client, '/bin/bash');
+    const log = tandemPaths(testHomeEnv(home)).logFile;
+    const historyLines = () => (existsSync(log) ? readFileSync(log, 'utf8') : '').split('\n').filter((line) => line.includes('"area":"history"') && line.includes('could not be written'));
+    await run(client, bash, 'echo one');
+    await waitUntil(() => historyLines().length > 0, 'the engine log line');
+    // Later batches fail the same way: not said again.
+    await run(client, bash, 'echo two');
+    await run(client, bash, 'echo three');
+    await engine.stop();
+    stops.length = 0;
+    expect(historyLines()).toHaveLength(1);
+    expect(historyLines()[0]).toMatch(/newer Tandem/);
+    expect(client.textOf(bash)).toContain('three');
   }, 120_000);
 });
