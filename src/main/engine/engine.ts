@@ -286,8 +286,8 @@ export class Engine {
     this.panes.delete(paneId);
     this.watchHints.unwatch(paneId);
     this.agent.paneClosed(paneId);
-    this.history.recorder.paneClosed(paneId);
-    return pane.close();
+    // Private until its shell is gone: nothing it finishes on the way out is recorded.
+    return pane.close().finally(() => this.history.recorder.paneClosed(paneId));
   }
 
   /** What closing these panes would end, for each that still exists (every pane when none are named). */
