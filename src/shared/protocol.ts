@@ -37,6 +37,8 @@ export const RequestSchemas = {
   /** What closing these panes would end (the renderer asks before it closes them). */
   'pane.running': z.object({ paneIds: z.array(paneId).max(256) }).strict(),
   'pane.blocks': z.object({ paneId }).strict(),
+  /** Private mode: while on, nothing of the pane is written to the block history. */
+  'pane.private': z.object({ paneId, on: z.boolean() }).strict(),
   'block.output': z.object({ blockId: z.string().max(64) }).strict(),
   /** Which pane has the keyboard while the window has focus (null: none); Watch mode's long-pause hint needs it. */
   'pane.focus': z.object({ paneId: paneId.nullable() }).strict(),
@@ -131,6 +133,8 @@ export interface PaneInfo {
   /** Byte offset in the output stream at which live output continues after the snapshot. */
   streamOffset: number;
   exited?: { exitCode: number; signal?: number };
+  /** Re-attach only: the pane is in private mode (nothing of it is recorded in the history). */
+  private?: boolean;
   /** The pane's blocks so far, oldest first (attach and re-attach). Later ones arrive as events. */
   blocks?: Block[];
   /** Where the blocks held in `snapshot` lie in it. A block not listed began after it, or its start left the scrollback. */
@@ -195,6 +199,7 @@ export interface Results extends AgentResults {
   'pane.close': Record<string, never>;
   'pane.running': { panes: PaneRunning[] };
   'pane.blocks': Block[];
+  'pane.private': { private: boolean };
   'block.output': { text: string; truncated: boolean; lineCount: number };
   'pane.focus': Record<string, never>;
   'companion.activity': Record<string, never>;
@@ -234,6 +239,8 @@ export interface Events extends AgentEvents {
   'pane.resized': { paneId: number; cols: number; rows: number };
   /** The pane's notices on `topic` no longer hold (integration reported in after all ...): they go. */
   'pane.notice.withdrawn': { paneId: number; topic: string };
+  /** The pane's private mode changed: nothing of it is recorded in the history while it is on. */
+  'pane.private': { paneId: number; private: boolean };
   'block.started': Block;
   'block.finished': Block;
   'settings.changed': { settings: Settings; error?: string; notice?: string };

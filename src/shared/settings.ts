@@ -169,6 +169,44 @@ const telemetryFields = {
     .refine((text) => text === '' || /^https?:\/\/[^/\s]/.test(text), 'must be an http:// or https:// URL, or empty'),
 };
 
+/** `[history] exclude`: globs (`*` spans spaces and slashes), or `/regex/` entries that must compile. */
+const excludePatterns = z
+  .array(z.string().min(1, 'an empty pattern would match nothing; remove it').max(1_000))
+  .max(200)
+  .superRefine((patterns, context) => {
+    patterns.forEach((pattern, index) => {
+      const problem = regexProblem(pattern);
+      if (problem) context.addIssue({ code: 'custom', message: `entry ${index + 1}, ${pattern}: ${problem}` });
+    });
+  });
+
+/** Why a `/regex/` entry cannot be used, or undefined (globs are always usable). */
+export function regexProblem(pattern: string): string | undefined {
+  if (!(pattern.length > 2 && pattern.startsWith('/') && pattern.endsWith('/'))) return undefined;
+  try {
+    new RegExp(pattern.slice(1, -1));
+    return undefined;
+  } catch (error) {
+    return `not a valid regular expression: ${(error as Error).message}`;
+  }
+}
+
+/** Every finished block, kept in the history database (docs/configuration.md#history). */
+const historyFields = {
+  /** Off: nothing is recorded (what is stored stays, and stays searchable). */
+  enabled: z.boolean(),
+  /** What of a block's output is kept: first and last lines with the error lines, nothing, or all of it. */
+  keep_output: z.enum(['digest', 'none', 'full']),
+  /** The most of a block's output (digest or full) kept, in KiB. */
+  max_output_kb: z.number().int().min(1).max(1_024),
+  /** Commands not stored: globs (`*` matches anything) or `/regex/`, matched against the whole command. */
+  exclude: excludePatterns,
+  /** Records older than this many days are deleted; 0 = kept for ever. */
+  max_days: z.number().int().min(0).max(36_500),
+  /** The oldest records go once the database is larger than this many MB; 0 = no limit. */
+  max_mb: z.number().int().min(0).max(1_000_000),
+};
+
 const ShellSection = z.object(shellFields).strict();
 const TerminalSection = z.object(terminalFields).strict();
 const SessionSection = z.object(sessionFields).strict();
@@ -176,6 +214,7 @@ const AiSection = z.object(aiFields).strict();
 const ContextSection = z.object(contextFields).strict();
 const CompanionSection = z.object(companionFields).strict();
 const TelemetrySection = z.object(telemetryFields).strict();
+const HistorySection = z.object(historyFields).strict();
 
 export type FallbackBackend = z.infer<typeof fallbackBackend>;
 
@@ -187,6 +226,7 @@ export type Settings = {
   context: z.infer<typeof ContextSection>;
   companion: z.infer<typeof CompanionSection>;
   telemetry: z.infer<typeof TelemetrySection>;
+  history: z.infer<typeof HistorySection>;
 };
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -232,6 +272,7 @@ export const DEFAULT_SETTINGS: Settings = {
     auto_token_budget: 1_000_000,
   },
   telemetry: { enabled: true, include_content: false, retain_days: 30, otlp_endpoint: '' },
+  history: { enabled: true, keep_output: 'digest', max_output_kb: 64, exclude: [], max_days: 0, max_mb: 0 },
 };
 
 /** A partial update, one or more sections, only the keys that change. */
@@ -244,6 +285,7 @@ export const SettingsPatchSchema = z
     context: ContextSection.partial().optional(),
     companion: CompanionSection.partial().optional(),
     telemetry: TelemetrySection.partial().optional(),
+    history: HistorySection.partial().optional(),
   })
   .strict();
 
@@ -263,6 +305,7 @@ export function applySettingsPatch(base: Settings, patch: SettingsPatch): Settin
     context: { ...base.context, ...defined(patch.context) },
     companion: { ...base.companion, ...defined(patch.companion) },
     telemetry: { ...base.telemetry, ...defined(patch.telemetry) },
+    history: { ...base.history, ...defined(patch.history) },
   };
 }
 

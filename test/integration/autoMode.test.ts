@@ -6,6 +6,7 @@ import type { ConversationItem, ConversationView, PlanStepView } from '../../src
 import type { EngineClient } from '../support/engineClient';
 import { latest, requestText, toolResults } from '../support/agentConversation';
 import { useAgentEngine } from '../support/agentEngine';
+import { recordsWhen } from '../support/historyRecords';
 
 // `!auto <task>` end to end in the engine: a real bash pane, the real SDK against the scripted
 // model server, the real gate. GREEN runs, YELLOW asks, RED is refused and the model told;
@@ -37,7 +38,7 @@ function summaryOf(client: EngineClient): Promise<Summary> {
 
 describe('auto mode', () => {
   it('`!auto` at the prompt: GREEN runs unasked, RED is refused and the model told, YELLOW asks; the summary says what ran', async () => {
-    const { client, model, paneId, home } = await open();
+    const { client, model, paneId, home, engine } = await open();
     model.script(
       { parts: [run('g1', 'ls -a')] },
       { parts: [run('r1', 'rm -rf ~')] },
@@ -80,6 +81,14 @@ describe('auto mode', () => {
     client.type(paneId, 'history -a\r');
     await client.waitForBlock(paneId, 'history -a');
     expect(readFileSync(join(home, '.bash_history'), 'utf8')).not.toContain('make a file');
+
+    // Tandem's block history has the run's steps as the auto run's, with who allowed them; the user's own command as theirs.
+    const records = await recordsWhen(engine.history, {}, (found) => found.some((record) => record.command === 'history -a'), 'the blocks in the history');
+    expect(records.map(({ command, author, decision }) => ({ command, author, decision }))).toEqual([
+      { command: 'history -a', author: 'you', decision: null },
+      { command: 'touch made-by-auto.txt', author: 'auto-run', decision: 'allowed by you' },
+      { command: 'ls -a', author: 'auto-run', decision: 'allowed by auto' },
+    ]);
   });
 
   it('Ctrl+C in the pane interrupts the running step and ends the run; the model is not asked again, and hears of it next time', async () => {

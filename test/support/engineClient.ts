@@ -172,9 +172,12 @@ export async function startEngine(
     systemPolicyToml?: string;
     /** A stand-in for the Electron app's window and APIs (the engine then runs as in the desktop app). */
     electron?: ElectronSurface;
+    /** An existing test home (a restart): it is kept when the engine stops; its owner removes it. */
+    home?: string;
+    historyBatchMs?: number;
   } = {},
 ) {
-  const testHome = makeTestHome();
+  const testHome = options.home ? { home: options.home, env: testHomeEnv(options.home), cleanup: () => {} } : makeTestHome();
   if (options.configToml !== undefined) {
     mkdirSync(join(testHome.home, '.config/tandem'), { recursive: true });
     writeFileSync(join(testHome.home, '.config/tandem/config.toml'), options.configToml);
@@ -196,6 +199,7 @@ export async function startEngine(
     grantsKeptWithoutWindowMs: options.grantsKeptWithoutWindowMs,
     integrationTimeoutMs: options.integrationTimeoutMs,
     electron: options.electron,
+    historyBatchMs: options.historyBatchMs,
   });
   const server = new WebServer({ engine, rendererDir: join(__dirname, '../../out/renderer') });
   await server.listen();

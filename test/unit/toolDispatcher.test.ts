@@ -61,6 +61,7 @@ describe('ToolDispatcher', () => {
     expect(AGENT_TOOLS.map((tool) => [tool.definition.name, tool.approval])).toEqual([
       ['run_command', 'gate'],
       ['terminal_history', 'none'],
+      ['search_history', 'none'],
       ['read_file', 'none'],
       ['list_directory', 'none'],
       ['edit_file', 'gate'],

@@ -9,6 +9,7 @@ import type { AgentPane } from './agentPane';
 import type { PlanRules } from './plan/plan';
 import type { ApiKeyStore } from './modelConnection';
 import type { ChildAgentsHost } from './children/childAgents';
+import type { EngineHistory } from '../history/recording/engineHistory';
 
 /** What the agent needs from the engine. */
 export interface AgentHost {
@@ -41,6 +42,8 @@ export interface AgentHost {
   headless?: boolean;
   /** Where instructions queued while no backend answers are kept across restarts (and restored from). */
   queueFile?: string;
+  /** The block history: the agent claims the blocks its steps type, and `search_history` reads it; absent: neither. */
+  history?: Pick<EngineHistory, 'claim' | 'search'>;
   /** An `!auto` run started (a pane id) or ended (undefined): Watch mode's hints keep quiet meanwhile. */
   autoChanged?(paneId: number | undefined): void;
 }

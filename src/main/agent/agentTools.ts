@@ -1,6 +1,6 @@
 import type { AgentHost } from './agentHost';
 import type { AgentTracing } from '../telemetry/agentTracing';
-import { AGENT_DEPTH_VARIABLE } from './children/agentDepth';
+import { AGENT_DEPTH_VARIABLE, agentDepth } from './children/agentDepth';
 import type { Conversation } from './conversation/conversation';
 import type { ModelChoice } from './modelConnection';
 import type { PlanRules } from './plan/plan';
@@ -44,6 +44,17 @@ export function agentTools(host: AgentHost, context: AgentToolsContext): ToolDis
     planRules: () => context.planRules(),
     summarizer: context.summarizer,
     desktop: host.desktop,
+    history: host.history && {
+      claim: (blockId, { auto, decider, conversation }) =>
+        host.history!.claim(blockId, {
+          // A child agent's every step is the child's, its `!auto` ones included.
+          author: agentDepth(host.env) > 0 ? 'child-agent' : auto ? 'auto-run' : 'agent-step',
+          decision: decider && `${decider.verdict} by ${decider.by}`,
+          rule: decider?.rule,
+          conversation,
+        }),
+      search: (query) => host.history!.search(query),
+    },
     childAgents: host.childAgents && {
       ...host.childAgents,
       maxDepth: () => ai().max_agent_depth,

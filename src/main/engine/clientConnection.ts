@@ -67,6 +67,7 @@ export class ClientConnection implements PaneListener {
       },
       'pane.running': ({ paneIds }) => ({ panes: this.engine.runningIn(paneIds) }),
       'pane.blocks': ({ paneId }) => this.engine.blocks(paneId),
+      'pane.private': ({ paneId, on }) => this.engine.setPrivate(paneId, on),
       'block.output': ({ blockId }) => this.engine.blockOutput(blockId),
       'pane.focus': ({ paneId }) => {
         this.engine.focusPane(paneId);

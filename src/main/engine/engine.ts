@@ -1,16 +1,12 @@
-import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { Block } from '../../shared/blocks';
 import { closeQuestion, type CloseQuestion, type PaneRunning } from '../../shared/closeQuestion';
-import type { HelloResult, HostWarning, PaneInfo, SessionLayout } from '../../shared/protocol';
+import type { HelloResult, PaneInfo, SessionLayout } from '../../shared/protocol';
 import type { Settings, SettingsPatch } from '../../shared/settings';
 import { AgentSession } from '../agent/agentSession';
-import type { PlanRules } from '../agent/plan/plan';
-import { MemoryKeyStore, type ApiKeyStore } from '../agent/modelConnection';
+import { MemoryKeyStore } from '../agent/modelConnection';
 import { WatchHints } from '../companion/watchHints';
-import type { Desktop } from '../desktop/desktop';
 import { chooseDesktop } from '../desktop/desktopChoice';
-import type { ElectronSurface } from '../desktop/electron/electronSurface';
 import { DEFAULT_EXCLUDED_WINDOWS, WindowExclusion } from '../desktop/privacy/windowExclusion';
 import { Pane, type PaneListener } from '../panes/pane';
 import { runningInPane } from '../panes/runningInPane';
@@ -20,6 +16,9 @@ import type { ApprovalGate } from '../safety/approval/approvalGate';
 import { createApprovalGate } from '../safety/approval/gateSetup';
 import { EngineLog } from '../log/engineLog';
 import { GrantLifetime } from './grantLifetime';
+import type { EngineOptions, HeadlessEngineOptions } from './engineOptions';
+import { usableDirectory } from './usableDirectory';
+import { EngineHistory } from '../history/recording/engineHistory';
 import { AuditLog } from '../safety/audit/auditLog';
 import { FileLockNotTaken } from '../safety/audit/auditLock';
 import { isSecretEnvironmentName } from '../safety/secretScrubber';
@@ -29,53 +28,8 @@ import { LiveSettings } from '../settings/liveSettings';
 import { tandemPaths, type TandemPaths } from '../settings/paths';
 import { Tracer } from '../telemetry/tracer';
 import { agentDepth } from '../agent/children/agentDepth';
-import type { ChildAgentsHost } from '../agent/children/childAgents';
-import type { SpanStream } from '../telemetry/traceSinks';
 
-export interface EngineOptions {
-  version: string;
-  paths?: TandemPaths;
-  env?: NodeJS.ProcessEnv;
-  /** A shell chosen on the command line; wins over config.toml. */
-  shellOverride?: string;
-  /** Where API keys typed into the settings live (the OS keychain in the Electron build). */
-  keys?: ApiKeyStore;
-  /** First delay before retrying a failed model request (default 1 s, doubling). */
-  agentRetryBaseMs?: number;
-  /** How long a shell's integration may take to report in before its pane falls back to heuristics (default 10 s). */
-  integrationTimeoutMs?: number;
-  /** The system policy file (default /etc/tandem/policy.toml); tests point it elsewhere. */
-  systemPolicyFile?: string;
-  /** Also print every engine-log line here (`tandem web --verbose`). */
-  echoLog?: (line: string) => void;
-  /** The desktop capability; default: chosen for this system (X11 when DISPLAY is set, and Electron with `electron`). */
-  desktop?: Desktop;
-  /** In the Electron app: Tandem's window and Electron's desktop APIs, so the agent can see (and act in) Tandem's own window and panes. */
-  electron?: ElectronSurface;
-  /** Warnings about how the host runs (the Electron entry: the OS sandbox is off), sent with hello. */
-  hostWarnings?: HostWarning[];
-  /** How long session grants outlive the last window (GRANTS_KEPT_WITHOUT_WINDOW_MS); tests shorten it. */
-  grantsKeptWithoutWindowMs?: number;
-  /** A `tandem agent` run (src/main/headless/): no saved session, its own narrowing policy, its plan rules and settings. */
-  headless?: HeadlessEngineOptions;
-  /** The argv that starts this program (`tandem`), for child agents; absent: spawn_agent is not offered. */
-  selfCommand?: readonly string[];
-}
-
-export interface HeadlessEngineOptions {
-  /** `--policy FILE`s (a child agent's parent's first): judged with the user's policy, but they can only narrow it. */
-  runPolicyFiles?: readonly string[];
-  /** `TANDEM_TRACE_SINK=stdout`: finished spans go to the run's event stream (only an NDJSON stream takes them). */
-  spanStream?: SpanStream;
-  /** The rules of every plan of the run (who refuses what nobody approves, its step limit). */
-  planRules(): PlanRules | undefined;
-  /** The run's flags over config.toml (`--max-steps`, `--max-tokens`). */
-  adjustSettings?(settings: Settings): Settings;
-  /** Why no model request may go now: the run's budget (`--budget-usd`), its child agents' cost included, is spent. */
-  requestRefusal?(): string | undefined;
-  /** Child agents' steps that ask go to the run's approval mode; left of the run's budget (`--budget-usd`). */
-  childAgents?: Pick<ChildAgentsHost, 'asks' | 'budgetLeftUsd' | 'childCost'>;
-}
+export type { EngineOptions, HeadlessEngineOptions };
 
 export class UserError extends Error {}
 
@@ -104,6 +58,8 @@ export class Engine {
   private readonly gate: ApprovalGate;
   private readonly watchHints: WatchHints;
   private readonly grantLifetime: GrantLifetime;
+  /** Every finished block, recorded in the history database (history/recording/). */
+  readonly history: EngineHistory;
 
   constructor(private readonly options: EngineOptions) {
     this.env = options.env ?? process.env;
@@ -132,7 +88,9 @@ export class Engine {
         if (options.headless) process.stderr.write(`tandem: ${message}\n`);
       },
     });
+    this.history = new EngineHistory({ file: this.paths.historyFile, settings: () => this.settings.history, log: this.log, batchMs: options.historyBatchMs });
     this.agent = new AgentSession({
+      history: this.history,
       tracer: this.tracer,
       headless: options.headless !== undefined,
       // Queued instructions come back with the session (a `tandem agent` run queues nothing).
@@ -206,7 +164,9 @@ export class Engine {
   }
 
   reattachPane(paneId: number, client: PaneListener): Promise<PaneInfo> {
-    return this.pane(paneId).reattach(client);
+    return this.pane(paneId)
+      .reattach(client)
+      .then((info) => (this.history.recorder.isPrivate(paneId) ? { ...info, private: true } : info));
   }
 
   detachClient(client: PaneListener): void {
@@ -267,6 +227,7 @@ export class Engine {
       typing: this.typing,
     });
     this.panes.set(id, pane);
+    this.history.watch(pane);
     this.watchHints.watch(id, (watcher) => pane.observe(watcher));
     const attached = pane.attach(client);
     pane.start();
@@ -325,7 +286,8 @@ export class Engine {
     this.panes.delete(paneId);
     this.watchHints.unwatch(paneId);
     this.agent.paneClosed(paneId);
-    return pane.close();
+    // Private until its shell is gone: nothing it finishes on the way out is recorded.
+    return pane.close().finally(() => this.history.recorder.paneClosed(paneId));
   }
 
   /** What closing these panes would end, for each that still exists (every pane when none are named). */
@@ -339,6 +301,14 @@ export class Engine {
   /** What to ask before the desktop app's window closes (ending every pane), or undefined to close at once. */
   quitQuestion(): CloseQuestion | undefined {
     return closeQuestion(this.settings.terminal.confirm_close, 'window', this.runningIn());
+  }
+
+  /** Private mode: while on, nothing of the pane is recorded in the history. */
+  setPrivate(paneId: number, on: boolean): { private: boolean } {
+    this.pane(paneId);
+    this.history.recorder.setPrivate(paneId, on);
+    this.client?.event('pane.private', { paneId, private: on });
+    return { private: on };
   }
 
   blocks(paneId: number): Block[] {
@@ -382,16 +352,7 @@ export class Engine {
       await this.saveSession();
     } finally {
       await Promise.all([...this.panes.keys()].map((id) => this.closePane(id)));
-      await Promise.all([this.audit.flush(), this.tracer.flush()]);
+      await Promise.all([this.audit.flush(), this.tracer.flush(), this.history.close()]);
     }
-  }
-}
-
-function usableDirectory(path: string | undefined): string | undefined {
-  if (!path) return undefined;
-  try {
-    return existsSync(path) && statSync(path).isDirectory() ? path : undefined;
-  } catch {
-    return undefined;
   }
 }

@@ -32,6 +32,8 @@ export interface PlanRunnerDeps {
   audit(record: AuditRecord): void;
   /** What the model is told about a step that ran to its end (its tool renders it). */
   report(step: Readonly<PlanStep>, run: FinishedRun, ownFilesChanged: string[]): string;
+  /** A step's command started as this block (the history records who ran it). */
+  blockStarted?(step: Readonly<PlanStep>, blockId: string): void;
   /** A step ran to its end: post-exec hooks. */
   executed?(step: Readonly<PlanStep>, cwd: string): void;
   /** Tandem's own files (config, policy, hooks): a step that changes them stops the plan. */
@@ -297,7 +299,10 @@ export class PlanRunner {
       timeoutMs: this.deps.timeoutMs(),
       env: () => this.deps.stepEnv?.(step),
       onDetail: (detail) => this.apply({ kind: 'progress', stepId, detail }),
-      onBlockStarted: (block) => this.apply({ kind: 'block-started', stepId, blockId: block.id }),
+      onBlockStarted: (block) => {
+        this.deps.blockStarted?.(step, block.id);
+        this.apply({ kind: 'block-started', stepId, blockId: block.id });
+      },
       // Right before Enter (not while it waits for its prompt: what runs there is not the step).
       beforeEnter: () => (ownFiles.before = this.deps.ownFiles?.snapshot()),
       onTyped: () => this.echoFirst.keysWritten(),

@@ -9,6 +9,8 @@ import type { UiRequest } from '../vision/uiRequest';
 import type { VisionRequest } from '../vision/visionRequest';
 import type { SpawnRequest } from '../children/spawnRequest';
 import type { FileToolContext } from './filePaths';
+import type { StepDecider } from '../../../shared/agent';
+import type { HistoryResult, SearchQuery, StoredRecord } from '../../history/historyRecord';
 
 /**
  * One tool of the agent, in one module: the schema the model sees, how a call is approved,
@@ -90,6 +92,15 @@ export interface ToolContext extends FileToolContext {
   defaultPaneId: number | undefined;
   /** The small-model summarizer for `terminal_history`'s detail "summary"; absent: local filtering. */
   summarizer?: Summarizer;
+  /** The block history `search_history` reads; absent: it says there is none. */
+  history?: Pick<ToolHistory, 'search'>;
+}
+
+/** The agent's side of the block history. */
+export interface ToolHistory {
+  /** A plan step's command started as this block: it was the agent's (or an `!auto` run's), decided by `decider`. */
+  claim(blockId: string, step: { auto: boolean; decider?: StepDecider; conversation: string }): void;
+  search(query: SearchQuery): Promise<HistoryResult<StoredRecord[]>>;
 }
 
 /** A call's result: `content` for the model (scrubbed by the dispatcher), `summary` for the panel's line. */

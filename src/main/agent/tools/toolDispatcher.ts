@@ -21,7 +21,7 @@ import { UiSteps } from '../vision/uiSteps';
 import type { PlanView } from '../../../shared/agent';
 import type { Desktop } from '../../desktop/desktop';
 import type { AgentTracing } from '../../telemetry/agentTracing';
-import type { AgentTool, CommandTool, GatedTool, ImmediateTool, ToolResult } from './agentTool';
+import type { AgentTool, CommandTool, GatedTool, ImmediateTool, ToolHistory, ToolResult } from './agentTool';
 import type { ChildAgentView } from '../../../shared/agent';
 import { isPending } from '../../../shared/planSteps';
 import { ChildAgents, type ChildAgentsHost } from '../children/childAgents';
@@ -52,6 +52,8 @@ export interface ToolDispatcherHost {
   summarizer?: Summarizer;
   /** Screenshots and the window list; absent: look steps say it is not available. */
   desktop?: Desktop;
+  /** The block history: who ran a step's block, and `search_history`'s records; absent: neither. */
+  history?: ToolHistory;
   /** How child agents start here (spawn_agent); absent: the tool is not offered. */
   childAgents?: Pick<ChildAgentsHost, 'selfCommand' | 'depth' | 'maxDepth' | 'budgetLeftUsd' | 'asks' | 'model' | 'childCost' | 'grantsToPass'>;
 }
@@ -245,6 +247,7 @@ export class ToolDispatcher {
       pane: (paneId) => this.host.pane(paneId),
       defaultPaneId: this.host.paneId(),
       summarizer: this.host.summarizer,
+      history: this.host.history,
     });
     return { ...result, content: scrubSecrets(result.content).text };
   }
@@ -303,6 +306,7 @@ export class ToolDispatcher {
       ui: this.ui,
       conversationId: conversation.id,
       executed: (step, cwd) => void this.afterExecution(plan, step, cwd),
+      blockStarted: (step, blockId) => this.host.history?.claim(blockId, { auto: plan.auto, decider: step.decider, conversation: conversation.id }),
       ownFiles: gate.ownFiles,
       changed: () => conversation.updatePlan(this.planView(plan)),
     });

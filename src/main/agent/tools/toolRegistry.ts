@@ -7,6 +7,7 @@ import { readFileTool } from './readFileTool';
 import { readScreenTextTool } from './readScreenTextTool';
 import { runCommandTool } from './runCommandTool';
 import { screenshotTool } from './screenshotTool';
+import { searchHistoryTool } from './searchHistoryTool';
 import { spawnAgentTool } from '../children/spawnAgentTool';
 import { terminalHistoryTool } from './terminalHistoryTool';
 import { uiActionTool } from './uiActionTool';
@@ -17,4 +18,4 @@ import { writeFileTool } from './writeFileTool';
  * module and one line here. The computer-use tool stands in for screenshot and ui_action
  * when the model can use it (ToolDispatcher.definitions).
  */
-export const AGENT_TOOLS: readonly AgentTool[] = [runCommandTool, terminalHistoryTool, readFileTool, listDirectoryTool, editFileTool, writeFileTool, screenshotTool, readScreenTextTool, listWindowsTool, uiActionTool, computerTool, spawnAgentTool];
+export const AGENT_TOOLS: readonly AgentTool[] = [runCommandTool, terminalHistoryTool, searchHistoryTool, readFileTool, listDirectoryTool, editFileTool, writeFileTool, screenshotTool, readScreenTextTool, listWindowsTool, uiActionTool, computerTool, spawnAgentTool];

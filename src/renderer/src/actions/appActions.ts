@@ -15,6 +15,7 @@ import { closePaneAsking, closeTabAsking } from '../closing/closeAsking';
 import { openNewTab, restartPane, splitFocusedPane } from '../terminal/paneLifecycle';
 import { paneSessions } from '../terminal/paneSessions';
 import { editingText, fieldSelection } from './textFields';
+import { togglePrivateMode } from '../history/privateMode';
 
 /**
  * Everything the user can do, in one list: the command palette shows it, the keyboard
@@ -247,6 +248,16 @@ export const appActions: AppAction[] = [
       const block = targetBlock();
       if (!block) return false;
       summarizeInPanel(block);
+    },
+  },
+  {
+    id: 'pane.privateMode',
+    title: 'Private Mode: on or off for this pane (nothing of it is recorded in the history)',
+    enabled: () => focusedPaneId() !== undefined,
+    run: () => {
+      const paneId = focusedPaneId();
+      if (paneId === undefined) return false;
+      void togglePrivateMode(paneId);
     },
   },
   { id: 'ai.toggle', title: 'Toggle AI Panel', run: () => toggleAiPanel() },

@@ -1,4 +1,5 @@
 import { wireAgentEvents } from '../ai/wireAgentEvents';
+import { usePrivatePanes } from '../history/privateMode';
 import { wireCompanion } from '../companion/wireCompanion';
 import { startSession } from '../session/startSession';
 import { showSettingsBanners } from '../settings/settingsBanners';
@@ -19,6 +20,7 @@ export function wireEngineEvents(connection: EngineConnection): void {
   connection.on('pane.notice.withdrawn', (payload) => paneStreams.paneEvent({ name: 'pane.notice.withdrawn', payload }));
   connection.on('pane.skipped', (payload) => paneStreams.paneEvent({ name: 'pane.skipped', payload }));
   connection.on('pane.resized', (payload) => paneStreams.paneEvent({ name: 'pane.resized', payload }));
+  connection.on('pane.private', ({ paneId, private: on }) => usePrivatePanes.getState().set(paneId, on));
   connection.on('block.started', (block) => paneStreams.block(block));
   connection.on('block.finished', (block) => paneStreams.block(block));
 

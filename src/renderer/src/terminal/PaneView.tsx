@@ -3,6 +3,7 @@ import { useUiStore } from '../app/uiStore';
 import { BlockLayer } from '../blocks/BlockLayer';
 import { AutoBanner } from '../companion/AutoBanner';
 import { useLayoutStore } from '../layout/layoutStore';
+import { PrivateBadge } from '../history/PrivateBadge';
 import { FindBar } from './FindBar';
 import { PaneExitBar } from './PaneExitBar';
 import { PaneNotices } from './PaneNotices';
@@ -67,6 +68,7 @@ export const PaneView = memo(function PaneView({ paneId, visible, focused, showF
         <div className="pane__terminal" ref={slotRef} />
         <BlockLayer paneId={paneId} />
         {findOpen && <FindBar paneId={paneId} />}
+        <PrivateBadge paneId={paneId} />
       </div>
       {meta.exited && <PaneExitBar paneId={paneId} message={meta.exited.message} />}
     </div>

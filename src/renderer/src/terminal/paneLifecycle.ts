@@ -1,3 +1,4 @@
+import { usePrivatePanes } from '../history/privateMode';
 import type { Params, PaneInfo } from '../../../shared/protocol';
 import { useBannerStore } from '../app/bannerStore';
 import { engine, inputPriority, paneStreams } from '../app/engine';
@@ -73,6 +74,7 @@ export async function createPane(params: Params<'pane.create'>): Promise<number>
 export async function attachPane(paneId: number): Promise<number> {
   const info = await engine().request('pane.attach', { paneId });
   adoptPane(info);
+  usePrivatePanes.getState().set(paneId, info.private === true);
   return info.paneId;
 }
 
