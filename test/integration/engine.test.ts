@@ -37,10 +37,13 @@ describe('engine over the WebSocket transport, with a real bash', () => {
     client.type(paneId, 'head -c 200000 /dev/urandom; printf "\\e]133;A never ends"; false\r');
     const garbage = await client.waitForBlock(paneId, 'head -c 200000 /dev/urandom; printf "\\e]133;A never ends"; false');
     expect(garbage.exitCode).toBe(1);
-    client.type(paneId, 'echo still-alive\r');
-    const after = await client.waitForBlock(paneId, 'echo still-alive');
-    // Random bytes may leave the terminal in odd modes (as in any terminal); the engine must
-    // still see the next command through and capture its output.
+    // Random bytes may leave the terminal in odd modes, as in any terminal: a line-drawing
+    // character set chosen by `ESC ( 0` (or `ESC ) 0` and shift-out) draws the next output as
+    // `⎽├␋┌┌` until it is reset, which the next command does first, as `reset` would. The engine
+    // must still see that command through and capture its output.
+    const next = 'printf "\\e(B\\e)B\\x0f"; echo still-alive';
+    client.type(paneId, `${next}\r`);
+    const after = await client.waitForBlock(paneId, next);
     expect(after.exitCode).toBe(0);
     expect((await client.request('block.output', { blockId: after.id })).text).toContain('still-alive');
   });
