@@ -57,6 +57,12 @@ describe('fish', () => {
       }),
     );
   });
+
+  it('keeps a command holding a line or paragraph separator, which fish writes unescaped', () => {
+    const parsed = parseFishHistory(encode('- cmd: echo a\u2028b\u2029c\n  when: 5\n'));
+    expect(parsed.skipped).toBe(0);
+    expect(parsed.entries).toEqual([{ command: 'echo a\u2028b\u2029c', startedAt: 5000 }]);
+  });
 });
 
 describe('bash', () => {

@@ -1,6 +1,7 @@
 import { epochSeconds, ParsedHistoryBuilder, splitLines, utf8, withoutCr, type HistoryEntry, type ParsedHistory } from './historyEntry';
 
-const COMMAND = /^- cmd: ?(.*)$/;
+/** `s`: a command may hold U+2028 or U+2029, which `.` alone does not match (fish writes them raw). */
+const COMMAND = /^- cmd: ?(.*)$/s;
 const WHEN = /^ {2}when: *(\S*)$/;
 const PATHS = /^ {2}paths:\s*$/;
 const PATH_ITEM = /^ {4}- /;
