@@ -79,10 +79,13 @@ export interface StoredRecord {
 }
 
 /**
- * How results are ordered. Only recency is built; frequency and same-directory ranking plug in
- * here (see `rankRecords` in historySearch.ts) without changing the wire or the callers.
+ * How results are ordered: newest first, or by relevance (recency, how often the command was
+ * run, and whether it ran in `from`, the directory the search is made from).
  */
-export const RANKINGS = ['recency'] as const;
+export const RANKINGS = ['recency', 'relevance'] as const;
+
+/** How the text matches a command: as a substring, or fuzzily (its characters in order). */
+export const MATCHES = ['substring', 'fuzzy'] as const;
 
 export const searchQuerySchema = z
   .object({
@@ -99,6 +102,7 @@ export const searchQuerySchema = z
     until: time.optional(),
     limit: z.number().int().positive().max(LIMITS.searchLimit).optional(),
     rank: z.enum(RANKINGS).optional(),
+    match: z.enum(MATCHES).optional(),
     /** The directory the search is made from, for same-directory ranking. */
     from: text.optional(),
   })

@@ -79,6 +79,8 @@ export function narrowsSomething(query: ParsedSearchQuery): boolean {
 export function rankRecords(records: StoredRecord[], query: ParsedSearchQuery): StoredRecord[] {
   switch (query.rank ?? 'recency') {
     case 'recency':
+    // TODO(histstore27): relevance and fuzzy matching are being built; until then, newest first.
+    case 'relevance':
       return records.sort((a, b) => b.startedAt - a.startedAt || b.id - a.id);
   }
 }
