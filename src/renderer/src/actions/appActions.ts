@@ -13,6 +13,7 @@ import { updateSettings } from '../settings/updateSettings';
 import { useSettingsStore } from '../settings/settingsStore';
 import { closePaneAsking, closeTabAsking } from '../closing/closeAsking';
 import { openNewTab, restartPane, splitFocusedPane } from '../terminal/paneLifecycle';
+import { showPaneMenuAtCorner } from '../terminal/paneMenuStore';
 import { paneSessions } from '../terminal/paneSessions';
 import { editingText, fieldSelection } from './textFields';
 import { togglePrivateMode } from '../history/privateMode';
@@ -100,6 +101,17 @@ export const appActions: AppAction[] = [
       const paneId = focusedPaneId();
       if (paneId === undefined) return false;
       void restartPane(paneId);
+    },
+  },
+  {
+    id: 'pane.menu',
+    title: 'Pane Menu',
+    hidden: true,
+    run: () => {
+      // A text field's Menu key or Shift+F10 opens its own menu.
+      const paneId = focusedPaneId();
+      if (paneId === undefined || !terminalHasFocus()) return false;
+      return showPaneMenuAtCorner(paneId);
     },
   },
   { id: 'pane.focusLeft', title: 'Focus Pane Left', run: () => focusNeighbor('left') },

@@ -1,4 +1,5 @@
-import { memo, useEffect, useLayoutEffect, useRef } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, type MouseEvent } from 'react';
+import { createPortal } from 'react-dom';
 import { useUiStore } from '../app/uiStore';
 import { BlockLayer } from '../blocks/BlockLayer';
 import { AutoBanner } from '../companion/AutoBanner';
@@ -6,6 +7,8 @@ import { useLayoutStore } from '../layout/layoutStore';
 import { PrivateBadge } from '../history/PrivateBadge';
 import { FindBar } from './FindBar';
 import { PaneExitBar } from './PaneExitBar';
+import { PaneMenu } from './PaneMenu';
+import { usePaneMenu, type MenuPlace } from './paneMenuStore';
 import { PaneNotices } from './PaneNotices';
 import { paneSessions } from './paneSessions';
 import { usePanesStore } from './panesStore';
@@ -27,6 +30,8 @@ export const PaneView = memo(function PaneView({ paneId, visible, focused, showF
   const meta = usePanesStore((state) => state.panes[paneId]);
   const findOpen = useUiStore((state) => state.findPaneId === paneId);
   const slotRef = useRef<HTMLDivElement>(null);
+  const menuAt = usePaneMenu((state) => (state.open?.paneId === paneId ? state.open.place : undefined));
+  const closeMenu = usePaneMenu((state) => state.hide);
 
   useLayoutEffect(() => {
     const session = paneSessions.get(paneId);
@@ -64,13 +69,30 @@ export const PaneView = memo(function PaneView({ paneId, visible, focused, showF
     >
       <AutoBanner paneId={paneId} />
       <PaneNotices paneId={paneId} notices={meta.notices} />
-      <div className="pane__body">
+      <div className="pane__body" onContextMenu={(event) => openMenu(paneId, event)}>
         <div className="pane__terminal" ref={slotRef} />
         <BlockLayer paneId={paneId} />
         {findOpen && <FindBar paneId={paneId} />}
         <PrivateBadge paneId={paneId} />
       </div>
       {meta.exited && <PaneExitBar paneId={paneId} message={meta.exited.message} />}
+      {menuAt && createPortal(<PaneMenu paneId={paneId} place={menuAt} onClose={closeMenu} />, document.body)}
     </div>
   );
 });
+
+/**
+ * Opens the pane's menu at the pointer. A program that reads the mouse (vim with `mouse=a`,
+ * htop) gets the right button, as in other terminals; Shift+right-click opens the menu over it.
+ * The browser's own menu never shows over the terminal. (The Menu key and Shift+F10 are the
+ * `pane.menu` action's.)
+ */
+function openMenu(paneId: number, event: MouseEvent): void {
+  // The find bar's field and the block menu keep their own (the browser's) menu.
+  if ((event.target as HTMLElement).closest('.block-menu, .find-bar, [role="dialog"]')) return;
+  event.preventDefault();
+  const session = paneSessions.get(paneId);
+  if (!event.shiftKey && session && session.terminal.modes.mouseTrackingMode !== 'none') return;
+  const place: MenuPlace = { x: event.clientX, y: event.clientY };
+  usePaneMenu.getState().show(paneId, place);
+}
