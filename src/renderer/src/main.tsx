@@ -8,6 +8,7 @@ import './styles/ai.css';
 import './styles/screenshot.css';
 import './styles/childAgent.css';
 import './styles/trace.css';
+import './styles/history.css';
 import { createRoot } from 'react-dom/client';
 import { installShortcuts } from './actions/installShortcuts';
 import { App } from './app/App';

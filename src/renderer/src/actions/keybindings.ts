@@ -19,6 +19,8 @@ const linuxBindings: Record<string, string[]> = {
   'terminal.copy': ['Ctrl+Shift+C'],
   'terminal.paste': ['Ctrl+Shift+V'],
   'terminal.find': ['Ctrl+Shift+F'],
+  // Never Ctrl+R: that is the shell's own history search.
+  'history.search': ['Ctrl+Shift+R'],
   'view.zoomIn': ['Ctrl+=', 'Ctrl+Shift+='],
   'view.zoomOut': ['Ctrl+-'],
   'view.zoomReset': ['Ctrl+0'],
@@ -45,6 +47,7 @@ const macBindings: Record<string, string[]> = {
   'terminal.copy': ['Cmd+C'],
   'terminal.paste': ['Cmd+V'],
   'terminal.find': ['Cmd+F'],
+  'history.search': ['Cmd+Shift+R'],
   'terminal.selectAll': ['Cmd+A'],
   'terminal.clear': ['Cmd+K'],
   'view.zoomIn': ['Cmd+=', 'Cmd+Shift+='],
