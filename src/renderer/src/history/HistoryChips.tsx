@@ -21,6 +21,8 @@ function Chip({ name, label, on, disabledReason, title, toggle }: ChipProps) {
       aria-pressed={on}
       disabled={disabledReason !== undefined}
       title={disabledReason ?? title}
+      // The search field keeps the keyboard (Tab still reaches the chips).
+      onMouseDown={(event) => event.preventDefault()}
       onClick={toggle}
     >
       {label}

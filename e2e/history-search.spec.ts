@@ -1,0 +1,144 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { blockOf } from './support/uiPage';
+import { firstPane, runCommand, waitForBuffer } from './support/terminalPage';
+import { makeHome, removeHome, startTandem, type TandemServer } from './support/tandemServer';
+
+// The history search overlay in a real browser against `tandem web` with a real bash: commands
+// run before a restart are found as you type after it, filtered to failed ones, shown with the
+// commands around them, put on the prompt without running (Enter) or run (Shift+Enter). The
+// shell's own Ctrl+R is never taken.
+
+let server: TandemServer | undefined;
+let home: string | undefined;
+
+test.afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+  if (home) removeHome(home);
+  home = undefined;
+});
+
+async function open(page: Page): Promise<{ pane: Locator; paneId: string }> {
+  server = await startTandem({ shell: '/usr/bin/bash', home });
+  await page.goto(server.url);
+  return firstPane(page);
+}
+
+const FIRST = 'echo alpha-before-restart';
+const FAILING = "sh -c 'exit 3' && echo failing-before-restart";
+const LAST = 'echo omega-before-restart';
+
+/** Opens the overlay with its key from the pane and waits for its first answer. */
+async function openOverlay(page: Page, pane: Locator): Promise<Locator> {
+  await pane.click();
+  await page.keyboard.press('Control+Shift+R');
+  const overlay = page.getByTestId('history-search');
+  await expect(overlay).toBeVisible();
+  await expect(page.getByTestId('history-search-input')).toBeFocused();
+  return overlay;
+}
+
+function results(page: Page): Locator {
+  return page.getByTestId('history-result');
+}
+
+test('finds a command from before a restart as you type, filters to failed ones, shows the commands around one, inserts without running', async ({ page }) => {
+  home = makeHome();
+  let { pane } = await open(page);
+  for (const command of [FIRST, FAILING, LAST]) await runCommand(page, pane, command);
+  await server!.stop();
+
+  ({ pane } = await open(page));
+  await openOverlay(page, pane);
+  await page.keyboard.type('alpha-bef');
+  await expect(results(page)).toHaveCount(1);
+  await expect(results(page).first()).toHaveAttribute('data-command', FIRST);
+  await expect(results(page).first().getByTestId('history-exit')).toHaveText('exit 0');
+  await expect(results(page).first().getByTestId('history-who-ran')).toHaveText('you');
+
+  // All three, then only the failed one.
+  await page.getByTestId('history-search-input').fill('before-restart');
+  await expect(results(page)).toHaveCount(3);
+  await page.locator('[data-chip="failed"]').click();
+  await expect(page.locator('[data-chip="failed"]')).toHaveAttribute('aria-pressed', 'true');
+  await expect(results(page)).toHaveCount(1);
+  await expect(results(page).first()).toHaveAttribute('data-command', FAILING);
+  await expect(results(page).first().getByTestId('history-exit')).toHaveText('exit 3');
+  await expect(results(page).first()).toHaveClass(/history-result--failure/);
+
+  // The commands around it in its session, oldest first, the match highlighted and selected.
+  await page.keyboard.press('Alt+N');
+  await expect(page.getByTestId('history-around')).toBeVisible();
+  await expect(results(page)).toHaveCount(3);
+  expect(await results(page).evaluateAll((rows) => rows.map((row) => row.getAttribute('data-command')))).toEqual([FIRST, FAILING, LAST]);
+  const anchor = page.locator('[data-testid="history-result"][data-anchor="true"]');
+  await expect(anchor).toHaveAttribute('data-command', FAILING);
+  await expect(anchor).toHaveAttribute('aria-selected', 'true');
+  // Navigable, with the same actions: Up selects the command before it, Enter puts it on the prompt.
+  await page.keyboard.press('ArrowUp');
+  await expect(results(page).first()).toHaveAttribute('aria-selected', 'true');
+  const before = await blockOf(pane, FIRST).count();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('history-search')).toHaveCount(0);
+  await expect(page.locator('.xterm-helper-textarea').first()).toBeFocused();
+
+  // It waits on the prompt, not run: what is typed next joins the same line, and one block runs.
+  await page.keyboard.type(' && echo inserted-then-run');
+  await page.keyboard.press('Enter');
+  await expect(blockOf(pane, `${FIRST} && echo inserted-then-run`)).toHaveAttribute('data-exit-code', '0');
+  expect(await blockOf(pane, FIRST).count()).toBe(before);
+});
+
+test('Shift+Enter runs the selected command in the pane; Escape closes and gives the keys back to the pane', async ({ page }) => {
+  home = makeHome();
+  const { pane } = await open(page);
+  await runCommand(page, pane, 'echo run-me-again');
+  await runCommand(page, pane, 'true');
+
+  await openOverlay(page, pane);
+  await page.keyboard.type('run-me');
+  await expect(results(page)).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('history-search')).toHaveCount(0);
+  await expect(page.locator('.xterm-helper-textarea').first()).toBeFocused();
+
+  await openOverlay(page, pane);
+  await page.keyboard.type('run-me');
+  await expect(results(page)).toHaveCount(1);
+  await page.keyboard.press('Shift+Enter');
+  await expect(blockOf(pane, 'echo run-me-again')).toHaveCount(2);
+  await expect(blockOf(pane, 'echo run-me-again').last()).toHaveAttribute('data-exit-code', '0');
+});
+
+test('inserting into a pane that runs a command is refused with the reason, nothing typed', async ({ page }) => {
+  home = makeHome();
+  const { pane, paneId } = await open(page);
+  await runCommand(page, pane, 'echo waiting-command');
+  await pane.click();
+  await page.keyboard.type('sleep 30');
+  await page.keyboard.press('Enter');
+  await expect(pane).toHaveAttribute('data-state', 'EXECUTING');
+
+  await openOverlay(page, pane);
+  await page.keyboard.type('waiting-comm');
+  await expect(results(page)).toHaveCount(1);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('history-notice')).toContainText('not at its prompt');
+  await expect(page.getByTestId('history-search')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+C');
+  await expect(pane).toHaveAttribute('data-state', 'PROMPT');
+  await waitForBuffer(page, paneId, /\^C/);
+  await expect(blockOf(pane, 'echo waiting-command')).toHaveCount(1);
+});
+
+test("plain Ctrl+R stays the shell's own reverse search", async ({ page }) => {
+  home = makeHome();
+  const { pane, paneId } = await open(page);
+  await runCommand(page, pane, 'echo ctrl-r-target');
+  await pane.click();
+  await page.keyboard.press('Control+R');
+  await waitForBuffer(page, paneId, /\(reverse-i-search\)/);
+  await expect(page.getByTestId('history-search')).toHaveCount(0);
+  await page.keyboard.press('Control+G');
+});
