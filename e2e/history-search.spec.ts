@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { blockOf } from './support/uiPage';
+import { allowClipboard, blockOf, readClipboardText } from './support/uiPage';
 import { firstPane, runCommand, waitForBuffer } from './support/terminalPage';
 import { makeHome, removeHome, startTandem, type TandemServer } from './support/tandemServer';
 
@@ -141,4 +141,52 @@ test("plain Ctrl+R stays the shell's own reverse search", async ({ page }) => {
   await waitForBuffer(page, paneId, /\(reverse-i-search\)/);
   await expect(page.getByTestId('history-search')).toHaveCount(0);
   await page.keyboard.press('Control+G');
+});
+
+test('a record still in the scrollback opens its block and goes to the AI as an attached block; copy; forget asks first and deletes it', async ({ page }) => {
+  home = makeHome();
+  const { pane } = await open(page);
+  await allowClipboard(page, server!.origin);
+  const block = await runCommand(page, pane, 'echo open-me-later');
+  const blockId = (await block.getAttribute('data-block-id'))!;
+  await runCommand(page, pane, 'seq 1 200');
+
+  await openOverlay(page, pane);
+  await page.keyboard.type('open-me');
+  await expect(results(page)).toHaveCount(1);
+  const openButton = page.locator('[data-testid="history-action"][data-action="open"]');
+  await expect(openButton).toBeEnabled();
+  await page.keyboard.press('Alt+O');
+  await expect(page.getByTestId('history-search')).toHaveCount(0);
+  await expect(blockOf(pane, 'echo open-me-later')).toHaveAttribute('data-selected', 'true');
+  await expect(page.locator('.xterm-helper-textarea').first()).toBeFocused();
+
+  await openOverlay(page, pane);
+  await page.keyboard.type('open-me');
+  await expect(results(page)).toHaveCount(1);
+  await page.keyboard.press('Alt+C');
+  await expect(page.getByTestId('history-notice')).toHaveText('Command copied');
+  expect(await readClipboardText(page)).toBe('echo open-me-later');
+  await page.keyboard.press('Alt+A');
+  await expect(page.getByTestId('history-search')).toHaveCount(0);
+  await expect(page.locator(`[data-testid="attachment"][data-block-id="${blockId}"]`)).toBeVisible();
+
+  await openOverlay(page, pane);
+  await page.keyboard.type('open-me');
+  await expect(results(page)).toHaveCount(1);
+  await page.keyboard.press('Shift+Delete');
+  const dialog = page.getByTestId('history-forget-dialog');
+  await expect(dialog).toContainText('echo open-me-later');
+  // Cancel has the focus: Enter keeps the record.
+  await page.keyboard.press('Enter');
+  await expect(dialog).toHaveCount(0);
+  await expect(results(page)).toHaveCount(1);
+  await page.keyboard.press('Shift+Delete');
+  await page.getByTestId('history-forget-confirm').click();
+  await expect(page.getByTestId('history-notice')).toContainText('Forgotten');
+  await expect(results(page)).toHaveCount(0);
+  // Searched again, it is gone from the database too.
+  await page.getByTestId('history-search-input').fill('open-me-');
+  await expect(page.getByTestId('history-empty')).toHaveText('No command in the history matches.');
+  await expect(page.getByTestId('history-search-input')).toBeFocused();
 });
