@@ -18,8 +18,8 @@ test.afterEach(async () => {
   home = undefined;
 });
 
-async function open(page: Page): Promise<{ pane: Locator; paneId: string }> {
-  server = await startTandem({ shell: '/usr/bin/bash', home });
+async function open(page: Page, configToml?: string): Promise<{ pane: Locator; paneId: string }> {
+  server = await startTandem({ shell: '/usr/bin/bash', home, configToml });
   await page.goto(server.url);
   return firstPane(page);
 }
@@ -189,4 +189,22 @@ test('a record still in the scrollback opens its block and goes to the AI as an 
   await page.getByTestId('history-search-input').fill('open-me-');
   await expect(page.getByTestId('history-empty')).toHaveText('No command in the history matches.');
   await expect(page.getByTestId('history-search-input')).toBeFocused();
+});
+
+test('[history] search_key in config.toml moves the overlay to another key', async ({ page }) => {
+  home = makeHome();
+  const { pane } = await open(page, '[history]\nsearch_key = "Alt+H"\n');
+  await runCommand(page, pane, 'echo keyed-search');
+  await pane.click();
+  // The palette shows the key in use.
+  await page.keyboard.press('Control+Shift+P');
+  await page.keyboard.type('search history');
+  await expect(page.locator('[data-testid="palette-item"][data-action-id="history.search"] kbd')).toHaveText('Alt+H');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('command-palette')).toHaveCount(0);
+  await page.keyboard.press('Alt+H');
+  await expect(page.getByTestId('history-search')).toBeVisible();
+  await expect(page.getByTestId('history-search-input')).toBeFocused();
+  await page.keyboard.type('keyed-se');
+  await expect(results(page)).toHaveCount(1);
 });

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HistoryEntry } from '../../src/shared/history';
+import { keyChordProblem } from '../../src/shared/keyChord';
+import { SettingsSchema } from '../../src/shared/settings';
 import type { EngineConnection } from '../../src/renderer/src/transport/engineConnection';
 import { importRendererModule } from './support/rendererModule';
 
@@ -255,6 +257,39 @@ describe('opening it', () => {
     expect(keybindings.actionForChord('Ctrl+R')).toBeUndefined();
     expect(findAction('history.search')).toMatchObject({ title: 'Search History' });
     expect(findAction('history.search')?.hidden).toBeUndefined();
+  });
+});
+
+describe('the key from config.toml', () => {
+  it('[history] search_key replaces Ctrl+Shift+R, and empty brings it back', async () => {
+    const keybindings = await importRendererModule<KeybindingsModule>('actions/keybindings.ts');
+    keybindings.setUserChord('history.search', 'alt+h');
+    expect(keybindings.actionForChord('Alt+H')).toBe('history.search');
+    expect(keybindings.actionForChord('Ctrl+Shift+R')).toBeUndefined();
+    expect(keybindings.primaryChord('history.search')).toBe('Alt+H');
+    // A chord the user chose wins over a default that has it.
+    keybindings.setUserChord('history.search', 'Ctrl+Shift+P');
+    expect(keybindings.actionForChord('Ctrl+Shift+P')).toBe('history.search');
+    keybindings.setUserChord('history.search', undefined);
+    expect(keybindings.actionForChord('Ctrl+Shift+R')).toBe('history.search');
+    expect(keybindings.actionForChord('Ctrl+Shift+P')).toBe('palette.show');
+    expect(keybindings.actionForChord('Alt+H')).toBeUndefined();
+  });
+
+  it('a chord that would take typing or the shell\'s Ctrl+R is refused with the reason', () => {
+    expect(keyChordProblem('Ctrl+Shift+R')).toBeUndefined();
+    expect(keyChordProblem('Alt+H')).toBeUndefined();
+    expect(keyChordProblem('Cmd+Shift+F2')).toBeUndefined();
+    expect(keyChordProblem('ctrl+r')).toBe("Ctrl+R is the shell's own history search; Tandem never takes it");
+    expect(keyChordProblem('Shift+H')).toBe('a shortcut needs Ctrl, Alt or Cmd, or it would take a key you type');
+    expect(keyChordProblem('H')).toBe('a shortcut needs Ctrl, Alt or Cmd, or it would take a key you type');
+    expect(keyChordProblem('Hyper+H')).toBe('Hyper is not a modifier (Ctrl, Alt, Shift or Cmd)');
+    expect(keyChordProblem('Ctrl+')).toBe('Ctrl+ names no key');
+    expect(keyChordProblem('Ctrl+Banana')).toMatch(/^Banana is not a key name/);
+    const refused = SettingsSchema.safeParse({ history: { search_key: 'Ctrl+R' } });
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues[0]).toMatchObject({ path: ['history', 'search_key'], message: "Ctrl+R is the shell's own history search; Tandem never takes it" });
+    expect(SettingsSchema.parse({}).history.search_key).toBe('');
   });
 });
 

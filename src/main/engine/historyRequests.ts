@@ -10,7 +10,7 @@ import { UserError } from './engine';
 
 /** What the history requests read of the engine. */
 export interface HistoryRequestHost {
-  history: Pick<EngineHistory, 'search' | 'neighbours' | 'forget' | 'session'>;
+  history: Pick<EngineHistory, 'search' | 'neighbours' | 'forget' | 'session'> & { recorder: { flush(): Promise<void> } };
   /** The pane's blocks and cwd, or undefined when there is no such pane. */
   pane(paneId: number): { blocks(): Block[]; readonly cwd: string } | undefined;
 }
@@ -24,6 +24,8 @@ export class HistoryRequests {
   constructor(private readonly host: HistoryRequestHost) {}
 
   async search(params: Params<'history.search'>): Promise<HistoryResults['history.search']> {
+    // A command that finished a moment ago is found too: its record is written now, not after the batch's wait.
+    await this.host.history.recorder.flush();
     const records = answer(await this.host.history.search({ ...params, rank: 'relevance', fields: 'command' }), 'search');
     return { records: records.map((record) => this.entryOf(record)) };
   }

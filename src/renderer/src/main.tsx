@@ -18,12 +18,14 @@ import { wireEngineEvents } from './app/wireEngineEvents';
 import { startSessionSaving } from './session/sessionSaver';
 import { followSystemTheme } from './settings/followSystemTheme';
 import { applyAppearanceLive } from './terminal/terminalAppearance';
+import { followHistorySearchKey } from './history/historySearchKey';
 import { openEngineConnection } from './transport/openEngineConnection';
 
 const connection = openEngineConnection();
 setEngine(connection);
 followSystemTheme();
 applyAppearanceLive();
+followHistorySearchKey();
 installShortcuts();
 wireEngineEvents(connection);
 startSessionSaving();

@@ -27,8 +27,8 @@ function newHome(): string {
   return home;
 }
 
-async function open(home: string) {
-  const engine = await startEngine({ home, historyBatchMs: 20 });
+async function open(home: string, historyBatchMs = 20) {
+  const engine = await startEngine({ home, historyBatchMs });
   stops.push(() => engine.stop());
   const client = await EngineClient.connect(engine.server);
   stops.unshift(async () => client.close());
@@ -90,6 +90,14 @@ describe('history requests of the search overlay', () => {
     const after = await client.request('history.search', { query: 'overlay' });
     expect(after.records.map((record) => record.command)).not.toContain(failing.command);
     await expect(client.request('history.neighbours', { id: broke.id, count: 5 })).rejects.toThrow(/no longer in the history/);
+  });
+
+  it('finds a command that finished a moment ago, before the recorder would have written its batch', async () => {
+    const { client } = await open(newHome(), 600_000);
+    const paneId = await bashPane(client);
+    await run(client, paneId, 'echo just-finished');
+    const { records } = await client.request('history.search', { query: 'just-fin' });
+    expect(records.map((record) => record.command)).toEqual(['echo just-finished']);
   });
 
   it("scope: the pane's directory, this host, and the repository root only inside a git work tree", async () => {
