@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { allowClipboard, blockOf, readClipboardText } from './support/uiPage';
 import { firstPane, runCommand, waitForBuffer } from './support/terminalPage';
@@ -207,4 +209,14 @@ test('[history] search_key in config.toml moves the overlay to another key', asy
   await expect(page.getByTestId('history-search-input')).toBeFocused();
   await page.keyboard.type('keyed-se');
   await expect(results(page)).toHaveCount(1);
+});
+
+test('a history database that cannot be opened is named in the overlay, not shown as an empty list', async ({ page }) => {
+  home = makeHome();
+  // A directory where the database file should be.
+  mkdirSync(join(home, '.local/share/tandem/history.sqlite'), { recursive: true });
+  const { pane } = await open(page);
+  await openOverlay(page, pane);
+  await expect(page.getByTestId('history-error')).toContainText(/The history could not search: .*history\.sqlite could not be opened/);
+  await expect(page.getByTestId('history-empty')).toHaveCount(0);
 });
