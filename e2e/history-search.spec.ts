@@ -100,6 +100,11 @@ test('Shift+Enter runs the selected command in the pane; Escape closes and gives
   await openOverlay(page, pane);
   await page.keyboard.type('run-me');
   await expect(results(page)).toHaveCount(1);
+  // Modal: Shift+Tab from the search field goes round to the last button, not to the pane behind.
+  await page.keyboard.press('Shift+Tab');
+  await expect(page.locator('[data-testid="history-action"][data-action="forget"]')).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('history-search-input')).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('history-search')).toHaveCount(0);
   await expect(page.locator('.xterm-helper-textarea').first()).toBeFocused();

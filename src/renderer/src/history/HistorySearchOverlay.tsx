@@ -33,6 +33,17 @@ function keptByControl(target: EventTarget, command: OverlayCommand): boolean {
   return target.tagName === 'BUTTON' && (command === 'insert' || command === 'run');
 }
 
+/** Modal: Tab and Shift+Tab go round the overlay's fields and buttons, never to the pane behind it. */
+function keepTabInside(event: KeyboardEvent<HTMLDivElement>): void {
+  const focusable = [...event.currentTarget.querySelectorAll<HTMLElement>('input, select, button:not(:disabled)')];
+  const first = focusable[0];
+  const last = focusable[focusable.length - 1];
+  const leaving = event.shiftKey ? document.activeElement === first : document.activeElement === last;
+  if (!leaving) return;
+  event.preventDefault();
+  (event.shiftKey ? last : first)?.focus();
+}
+
 /** Ctrl+Shift+R: search the block history as you type, filter with chips, act on a result. */
 export function HistorySearchOverlay() {
   const state = useHistorySearch();
@@ -47,6 +58,10 @@ export function HistorySearchOverlay() {
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.nativeEvent.isComposing) return;
+    if (event.key === 'Tab') {
+      keepTabInside(event);
+      return;
+    }
     const command = overlayCommand(event);
     if (!command || keptByControl(event.target, command)) return;
     event.preventDefault();
