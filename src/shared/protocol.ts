@@ -3,6 +3,7 @@ import { AgentRequestSchemas, type AgentEvents, type AgentResults } from './agen
 import type { Block, TerminalState } from './blocks';
 import type { PaneRunning } from './closeQuestion';
 import type { CompanionHint } from './companion';
+import { HistoryRequestSchemas, type HistoryResults } from './history';
 import { SettingsPatchSchema, type Settings } from './settings';
 
 /**
@@ -48,6 +49,7 @@ export const RequestSchemas = {
   /** The renderer's layout; the engine adds each pane's cwd and scrollback and saves it. */
   'session.save': z.lazy(() => SessionLayoutSchema),
   ...AgentRequestSchemas,
+  ...HistoryRequestSchemas,
 } as const;
 
 export type Method = keyof typeof RequestSchemas;
@@ -191,7 +193,7 @@ export interface HostWarning {
   detail?: string;
 }
 
-export interface Results extends AgentResults {
+export interface Results extends AgentResults, HistoryResults {
   hello: HelloResult;
   'pane.create': PaneInfo;
   'pane.attach': PaneInfo;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONFIRM_CLOSE_CHOICES } from './closeQuestion';
+import { keyChordProblem } from './keyChord';
 
 /**
  * config.toml. Each section is declared once as plain fields (no defaults) plus its
@@ -205,6 +206,14 @@ const historyFields = {
   max_days: z.number().int().min(0).max(36_500),
   /** The oldest records go once the database is larger than this many MB; 0 = no limit. */
   max_mb: z.number().int().min(0).max(1_000_000),
+  /** The key that opens the history search; empty: Ctrl+Shift+R (Cmd+Shift+R on macOS). */
+  search_key: z
+    .string()
+    .max(60)
+    .superRefine((chord, context) => {
+      const problem = chord === '' ? undefined : keyChordProblem(chord);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    }),
 };
 
 const ShellSection = z.object(shellFields).strict();
@@ -272,7 +281,7 @@ export const DEFAULT_SETTINGS: Settings = {
     auto_token_budget: 1_000_000,
   },
   telemetry: { enabled: true, include_content: false, retain_days: 30, otlp_endpoint: '' },
-  history: { enabled: true, keep_output: 'digest', max_output_kb: 64, exclude: [], max_days: 0, max_mb: 0 },
+  history: { enabled: true, keep_output: 'digest', max_output_kb: 64, exclude: [], max_days: 0, max_mb: 0, search_key: '' },
 };
 
 /** A partial update, one or more sections, only the keys that change. */

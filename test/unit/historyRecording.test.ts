@@ -15,7 +15,7 @@ const block = (command: string): Block => ({ id: 'p1b1', paneId: 1, command, cwd
 
 describe('[history] settings', () => {
   it('has its defaults, and reads what the file sets', () => {
-    expect(DEFAULT_SETTINGS.history).toEqual({ enabled: true, keep_output: 'digest', max_output_kb: 64, exclude: [], max_days: 0, max_mb: 0 });
+    expect(DEFAULT_SETTINGS.history).toEqual({ enabled: true, keep_output: 'digest', max_output_kb: 64, exclude: [], max_days: 0, max_mb: 0, search_key: '' });
     const { settings, error } = loadSettings(tempFile('[history]\nkeep_output = "full"\nexclude = ["git push *", "/^pass /"]\nmax_days = 90\n'));
     expect(error).toBeUndefined();
     expect(settings.history).toMatchObject({ keep_output: 'full', exclude: ['git push *', '/^pass /'], max_days: 90, enabled: true });

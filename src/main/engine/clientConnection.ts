@@ -13,6 +13,7 @@ import {
 import { latencyMarks } from '../log/latencyMarks';
 import type { PaneListener } from '../panes/pane';
 import { UserError, type Engine } from './engine';
+import { HistoryRequests } from './historyRequests';
 
 /** What a transport must offer: a way to send text and binary messages to the renderer. */
 export interface ClientSink {
@@ -56,6 +57,16 @@ export class ClientConnection implements PaneListener {
     private readonly engine: Engine,
     private readonly sink: ClientSink,
   ) {
+    const history = new HistoryRequests({
+      history: engine.history,
+      pane: (paneId) => {
+        try {
+          return engine.pane(paneId);
+        } catch {
+          return undefined;
+        }
+      },
+    });
     this.handlers = {
       hello: () => this.engine.hello(),
       'pane.create': (params) => this.engine.createPane(params, this),
@@ -147,6 +158,10 @@ export class ClientConnection implements PaneListener {
         this.engine.agent.summarizeBlock(paneId, blockId).catch((error: unknown) => this.engine.agent.reportError(error));
         return {};
       },
+      'history.search': (query) => history.search(query),
+      'history.neighbours': (request) => history.neighbours(request),
+      'history.forget': (request) => history.forget(request),
+      'history.scope': (request) => history.scope(request),
     };
     engine.attachClient(this);
   }

@@ -7,6 +7,8 @@ import { HistoryStore } from '../historyStore';
 import { BlockAuthors, type Authorship } from './blockAuthors';
 import { BlockRecorder, type RecordedPane } from './blockRecorder';
 
+const UNAVAILABLE = { ok: false, error: 'the history database could not be opened (the engine log says why)' } as const;
+
 export interface EngineHistoryOptions {
   file: string;
   settings(): Settings['history'];
@@ -51,7 +53,19 @@ export class EngineHistory {
 
   async search(query: SearchQuery): Promise<HistoryResult<StoredRecord[]>> {
     const store = await this.store();
-    return store ? store.search(query) : { ok: false, error: 'the history database could not be opened (the engine log says why)' };
+    return store ? store.search(query) : UNAVAILABLE;
+  }
+
+  /** The record and up to `count` commands either side of it in its session, oldest first. */
+  async neighbours(id: number, count: number): Promise<HistoryResult<StoredRecord[]>> {
+    const store = await this.store();
+    return store ? store.neighbours(id, count) : UNAVAILABLE;
+  }
+
+  /** Deletes these records; resolves with how many there were. */
+  async forget(ids: number[]): Promise<HistoryResult<number>> {
+    const store = await this.store();
+    return store ? store.forget({ ids }) : UNAVAILABLE;
   }
 
   /** Writes what waits and lets go of the database (another process may take it over). */

@@ -17,6 +17,7 @@ import { showPaneMenuAtCorner } from '../terminal/paneMenuStore';
 import { paneSessions } from '../terminal/paneSessions';
 import { editingText, fieldSelection } from './textFields';
 import { togglePrivateMode } from '../history/privateMode';
+import { toggleHistorySearch } from '../history/historySearch';
 
 /**
  * Everything the user can do, in one list: the command palette shows it, the keyboard
@@ -262,6 +263,7 @@ export const appActions: AppAction[] = [
       summarizeInPanel(block);
     },
   },
+  { id: 'history.search', title: 'Search History', run: () => toggleHistorySearch() },
   {
     id: 'pane.privateMode',
     title: 'Private Mode: on or off for this pane (nothing of it is recorded in the history)',

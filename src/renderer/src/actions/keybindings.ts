@@ -20,6 +20,8 @@ const linuxBindings: Record<string, string[]> = {
   'terminal.copy': ['Ctrl+Shift+C'],
   'terminal.paste': ['Ctrl+Shift+V'],
   'terminal.find': ['Ctrl+Shift+F'],
+  // Never Ctrl+R: that is the shell's own history search.
+  'history.search': ['Ctrl+Shift+R'],
   'view.zoomIn': ['Ctrl+=', 'Ctrl+Shift+='],
   'view.zoomOut': ['Ctrl+-'],
   'view.zoomReset': ['Ctrl+0'],
@@ -47,6 +49,7 @@ const macBindings: Record<string, string[]> = {
   'terminal.copy': ['Cmd+C'],
   'terminal.paste': ['Cmd+V'],
   'terminal.find': ['Cmd+F'],
+  'history.search': ['Cmd+Shift+R'],
   'terminal.selectAll': ['Cmd+A'],
   'terminal.clear': ['Cmd+K'],
   'view.zoomIn': ['Cmd+=', 'Cmd+Shift+='],
@@ -71,13 +74,35 @@ const macTextFieldChords = ['Cmd+C', 'Cmd+V', 'Cmd+A', 'Cmd+ArrowUp', 'Cmd+Arrow
 
 const textFieldChords = new Set((isMac ? macTextFieldChords : linuxTextFieldChords).map(normalizeChord));
 
-const bindings: Record<string, string[]> = Object.fromEntries(
+const defaultBindings: Record<string, string[]> = Object.fromEntries(
   Object.entries(isMac ? macBindings : linuxBindings).map(([actionId, chords]) => [actionId, chords.map(normalizeChord)]),
 );
 
-const actionByChord = new Map<string, string>();
-for (const [actionId, chords] of Object.entries(bindings)) {
-  for (const chord of chords) actionByChord.set(chord, actionId);
+/** Chords config.toml sets in place of an action's defaults (`[history] search_key`). */
+const userChords = new Map<string, string>();
+
+let bindings: Record<string, string[]> = defaultBindings;
+let actionByChord = new Map<string, string>();
+
+function rebuild(): void {
+  bindings = { ...defaultBindings };
+  for (const [actionId, chord] of userChords) bindings[actionId] = [chord];
+  actionByChord = new Map();
+  for (const [actionId, chords] of Object.entries(bindings)) {
+    for (const chord of chords) actionByChord.set(chord, actionId);
+  }
+  // A chord the user chose wins over a default that uses it.
+  for (const [actionId, chord] of userChords) actionByChord.set(chord, actionId);
+}
+rebuild();
+
+/** The chord config.toml gives an action (checked there: keyChord.ts), or undefined for its default. */
+export function setUserChord(actionId: string, chord: string | undefined): void {
+  const normalized = chord ? normalizeChord(chord) : undefined;
+  if (userChords.get(actionId) === normalized) return;
+  if (normalized) userChords.set(actionId, normalized);
+  else userChords.delete(actionId);
+  rebuild();
 }
 
 /** The action a chord runs; `inTextField`: pressed in a text field (not a terminal), which keeps its editing chords. */

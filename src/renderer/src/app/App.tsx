@@ -1,6 +1,8 @@
 import { AiPanel } from '../ai/AiPanel';
 import { CloseQuestionDialog } from '../closing/CloseQuestionDialog';
 import { CommandPalette } from '../palette/CommandPalette';
+import { HistorySearchOverlay } from '../history/HistorySearchOverlay';
+import { useHistorySearch } from '../history/historySearchStore';
 import { SettingsDialog } from '../settings/SettingsDialog';
 import { StatusBar } from '../statusbar/StatusBar';
 import { TabBar } from '../layout/TabBar';
@@ -12,6 +14,7 @@ import { useUiStore } from './uiStore';
 export function App() {
   const paletteOpen = useUiStore((state) => state.paletteOpen);
   const settingsOpen = useUiStore((state) => state.settingsOpen);
+  const historyOpen = useHistorySearch((state) => state.open);
   return (
     <div className="app">
       <TabBar />
@@ -23,6 +26,7 @@ export function App() {
       <StatusBar />
       {paletteOpen && <CommandPalette />}
       {settingsOpen && <SettingsDialog />}
+      {historyOpen && <HistorySearchOverlay />}
       <LinkPopups />
       <CloseQuestionDialog />
     </div>

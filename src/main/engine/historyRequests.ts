@@ -1,0 +1,106 @@
+import { stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { dirname, isAbsolute, join } from 'node:path';
+import type { Block } from '../../shared/blocks';
+import { HISTORY_DIGEST_PREVIEW_CHARS, type HistoryEntry, type HistoryResults, type HistoryScope } from '../../shared/history';
+import type { Params } from '../../shared/protocol';
+import type { HistoryResult, StoredRecord } from '../history/historyRecord';
+import type { EngineHistory } from '../history/recording/engineHistory';
+import { UserError } from './engine';
+
+/** What the history requests read of the engine. */
+export interface HistoryRequestHost {
+  history: Pick<EngineHistory, 'search' | 'neighbours' | 'forget' | 'session'> & { recorder: { flush(): Promise<void> } };
+  /** The pane's blocks and cwd, or undefined when there is no such pane. */
+  pane(paneId: number): { blocks(): Block[]; readonly cwd: string } | undefined;
+}
+
+/**
+ * The history search overlay's requests: the store's answers made into what the overlay shows
+ * (no full output, the digest cut for the preview, the block a record came from when it is
+ * still in a pane), and the store's errors made into messages the overlay shows.
+ */
+export class HistoryRequests {
+  constructor(private readonly host: HistoryRequestHost) {}
+
+  async search(params: Params<'history.search'>): Promise<HistoryResults['history.search']> {
+    // A command that finished a moment ago is found too: its record is written now, not after the batch's wait.
+    await this.host.history.recorder.flush();
+    const records = answer(await this.host.history.search({ ...params, rank: 'relevance', fields: 'command' }), 'search');
+    return { records: records.map((record) => this.entryOf(record)) };
+  }
+
+  async neighbours({ id, count }: Params<'history.neighbours'>): Promise<HistoryResults['history.neighbours']> {
+    const records = answer(await this.host.history.neighbours(id, count), 'find the commands around it');
+    if (records.length === 0) throw new UserError('That record is no longer in the history (it was forgotten or trimmed).');
+    return { records: records.map((record) => this.entryOf(record)) };
+  }
+
+  async forget({ ids }: Params<'history.forget'>): Promise<HistoryResults['history.forget']> {
+    return { forgotten: answer(await this.host.history.forget(ids), 'forget') };
+  }
+
+  async scope({ paneId }: Params<'history.scope'>): Promise<HistoryScope> {
+    const pane = this.host.pane(paneId);
+    if (!pane) throw new UserError(`There is no pane ${paneId}; it may have been closed.`);
+    const cwd = pane.cwd;
+    const scope = { cwd, host: hostname() };
+    if (!cwd || !isAbsolute(cwd)) return { ...scope, repoRoot: null, repoUnknown: "The pane's directory is not known (its shell has no integration)" };
+    const repoRoot = await repoRootOf(cwd);
+    return repoRoot ? { ...scope, repoRoot } : { ...scope, repoRoot: null, repoUnknown: `${cwd} is not in a git repository` };
+  }
+
+  private entryOf(record: StoredRecord): HistoryEntry {
+    const digest = record.outputDigest;
+    return {
+      id: record.id,
+      command: record.command,
+      cwd: record.cwd,
+      host: record.host,
+      shell: record.shell,
+      startedAt: record.startedAt,
+      durationMs: record.durationMs,
+      exitCode: record.exitCode,
+      author: record.author,
+      decision: record.decision,
+      rule: record.rule,
+      gitBranch: record.gitBranch,
+      repoRoot: record.repoRoot,
+      imported: record.imported,
+      outputDigest: digest === null ? null : digest.slice(0, HISTORY_DIGEST_PREVIEW_CHARS),
+      digestCut: digest !== null && digest.length > HISTORY_DIGEST_PREVIEW_CHARS,
+      blockId: this.blockOf(record)?.id ?? null,
+    };
+  }
+
+  /** The block a record was made from, when it ran in this engine run and its pane is open (`<session>/<pane id>`, blockRecordOf.ts). */
+  private blockOf(record: StoredRecord): Block | undefined {
+    const session = this.host.history.session;
+    if (record.session !== session || !record.pane?.startsWith(`${session}/`)) return undefined;
+    const paneId = Number(record.pane.slice(session.length + 1));
+    if (!Number.isInteger(paneId)) return undefined;
+    return this.host.pane(paneId)?.blocks().find((block) => block.startedAt === record.startedAt && block.endedAt !== undefined);
+  }
+}
+
+function answer<T>(result: HistoryResult<T>, what: string): T {
+  if (result.ok) return result.value;
+  throw new UserError(`The history could not ${what}: ${result.error}`);
+}
+
+/** The nearest directory at or above `dir` holding `.git` (a work tree or a linked worktree's file). */
+export async function repoRootOf(dir: string): Promise<string | null> {
+  for (let current = dir; ; current = dirname(current)) {
+    if (await exists(join(current, '.git'))) return current;
+    if (dirname(current) === current) return null;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
