@@ -76,6 +76,11 @@ export interface StoredRecord {
   output: string | null;
   imported: boolean;
   recordedAt: number;
+  /**
+   * Ranked by relevance, results are one per command text: this is how many runs of it the
+   * search kept (the record is the newest of them). Absent when ranked by recency.
+   */
+  runs?: number;
 }
 
 /**
