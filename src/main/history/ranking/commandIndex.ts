@@ -45,8 +45,10 @@ export class CommandIndex {
   readonly values = new InternedStrings();
   readonly rows = new RecordColumns();
   private readonly commandNumbers = new Map<string, number>();
+  private totals: CommandTotals | null = null;
 
   add(records: Iterable<IndexedRecord>): void {
+    this.totals = null;
     for (const record of records) {
       let command = this.commandNumbers.get(record.command);
       if (command === undefined) {
@@ -67,13 +69,40 @@ export class CommandIndex {
   }
 
   remove(ids: Iterable<number>): void {
+    this.totals = null;
     this.rows.remove(new Set(ids));
   }
+
+  /**
+   * Every command's runs and newest run (a row), for searches without filters: counted once
+   * after the index changes, not at every keystroke.
+   */
+  commandTotals(): CommandTotals {
+    if (this.totals) return this.totals;
+    const { rows } = this;
+    rows.sortById();
+    const runs = new Int32Array(this.commands.length);
+    const newest = new Int32Array(this.commands.length);
+    for (let row = 0; row < rows.length; row++) {
+      const command = rows.command[row]!;
+      runs[command] = runs[command]! + 1;
+      if (runs[command] === 1 || rows.startedAt[row]! >= rows.startedAt[newest[command]!]!) newest[command] = row;
+    }
+    this.totals = { runs, newest };
+    return this.totals;
+  }
+}
+
+/** Per command number: how many records have it, and the row of the newest (latest start, then highest id). */
+export interface CommandTotals {
+  runs: Int32Array;
+  newest: Int32Array;
 }
 
 /** Which interned field of a row: the order of `RecordColumns.push`'s `fields`. */
 export const FIELD = { cwd: 0, repo: 1, host: 2, author: 3, session: 4 } as const;
-const FIELDS = 5;
+/** Interned fields a row has in `RecordColumns.fields`. */
+export const FIELDS = 5;
 
 /** Per-record columns, kept sorted by id (imported records arrive with ids below the rest). */
 export class RecordColumns {

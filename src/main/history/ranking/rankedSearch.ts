@@ -1,5 +1,5 @@
 import type { ParsedSearchQuery } from '../historySearch';
-import { FIELD, type CommandIndex } from './commandIndex';
+import { FIELD, FIELDS, type CommandIndex } from './commandIndex';
 import { fuzzyScorer } from './fuzzyScore';
 import { relevanceScore } from './relevanceScore';
 
@@ -33,11 +33,14 @@ export function rankedSearch(index: CommandIndex, query: ParsedSearchQuery, opti
   const scoreText = textScorer(index, query, matchedIds !== undefined);
   const quality = new Float64Array(index.commands.length).fill(NaN);
   const { ids, command: commandOf, startedAt } = rows;
-  /** The row's command's match quality, or -1 when the row is not a result. */
-  const kept = (row: number): number => {
-    const command = commandOf[row]!;
+  const matchOf = (command: number): number => {
     let score = quality[command]!;
     if (Number.isNaN(score)) score = quality[command] = scoreText(command);
+    return score;
+  };
+  /** The row's command's match quality, or -1 when the row is not a result. */
+  const kept = (row: number): number => {
+    const score = matchOf(commandOf[row]!);
     if (score < 0 || (filter && !filter(row)) || (matchedIds && !matchedIds.has(ids[row]!))) return -1;
     return score;
   };
@@ -46,20 +49,9 @@ export function rankedSearch(index: CommandIndex, query: ParsedSearchQuery, opti
     for (let row = rows.length - 1; row >= 0 && hits.length < options.limit; row--) if (kept(row) >= 0) hits.push({ id: ids[row]! });
     return hits;
   }
-  const runs = new Int32Array(index.commands.length);
-  const newest = new Int32Array(index.commands.length);
-  const sameDirectory = new Uint8Array(index.commands.length);
   const from = query.from === undefined ? -1 : (index.values.find(query.from) ?? -1);
-  const touched: number[] = [];
-  for (let row = 0; row < rows.length; row++) {
-    if (kept(row) < 0) continue;
-    const command = commandOf[row]!;
-    if (from > 0 && rows.field(row, FIELD.cwd) === from) sameDirectory[command] = 1;
-    runs[command] = runs[command]! + 1;
-    if (runs[command] === 1) touched.push(command);
-    else if (startedAt[row]! < startedAt[newest[command]!]!) continue;
-    newest[command] = row;
-  }
+  const { runs, newest, sameDirectory, touched } =
+    filter === undefined && matchedIds === undefined ? everyRun(index, from, matchOf) : keptRuns(index, from, kept);
   const scores = new Float64Array(touched.length);
   touched.forEach((command, i) => {
     const facts = { match: quality[command]!, ageMs: rows.newestStart - startedAt[newest[command]!]!, runs: runs[command]!, sameDirectory: sameDirectory[command] === 1 };
@@ -68,6 +60,44 @@ export function rankedSearch(index: CommandIndex, query: ParsedSearchQuery, opti
   const newestRow = (i: number) => newest[touched[i]!]!;
   const order = best(scores, options.limit, (a, b) => startedAt[newestRow(b)]! - startedAt[newestRow(a)]! || ids[newestRow(b)]! - ids[newestRow(a)]!);
   return order.map((i) => ({ id: ids[newestRow(i)]!, runs: runs[touched[i]!]! }));
+}
+
+interface Counted {
+  runs: Int32Array;
+  newest: Int32Array;
+  sameDirectory: Uint8Array;
+  /** The commands with a kept run. */
+  touched: number[];
+}
+
+/** Without filters: every run counts, so the index's totals serve, and only the text is matched now. */
+function everyRun(index: CommandIndex, from: number, matchOf: (command: number) => number): Counted {
+  const { runs, newest } = index.commandTotals();
+  const touched: number[] = [];
+  for (let command = 0; command < runs.length; command++) if (runs[command]! > 0 && matchOf(command) >= 0) touched.push(command);
+  const sameDirectory = new Uint8Array(index.commands.length);
+  const { fields, command: commandOf, length } = index.rows;
+  if (from > 0) for (let row = 0, at = FIELD.cwd; row < length; row++, at += FIELDS) if (fields[at] === from) sameDirectory[commandOf[row]!] = 1;
+  return { runs, newest, sameDirectory, touched };
+}
+
+/** With filters: the runs they keep, counted row by row. */
+function keptRuns(index: CommandIndex, from: number, kept: (row: number) => number): Counted {
+  const { rows } = index;
+  const runs = new Int32Array(index.commands.length);
+  const newest = new Int32Array(index.commands.length);
+  const sameDirectory = new Uint8Array(index.commands.length);
+  const touched: number[] = [];
+  for (let row = 0; row < rows.length; row++) {
+    if (kept(row) < 0) continue;
+    const command = rows.command[row]!;
+    if (from > 0 && rows.field(row, FIELD.cwd) === from) sameDirectory[command] = 1;
+    runs[command] = runs[command]! + 1;
+    if (runs[command] === 1) touched.push(command);
+    else if (rows.startedAt[row]! < rows.startedAt[newest[command]!]!) continue;
+    newest[command] = row;
+  }
+  return { runs, newest, sameDirectory, touched };
 }
 
 /** The indexes of the `limit` highest scores, best first; ties go by `tie`. */
