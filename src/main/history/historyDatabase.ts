@@ -168,8 +168,16 @@ export class HistoryDatabase {
     return [...before.reverse(), record, ...after].map(toRecord);
   }
 
-  /** Deletes records by id, or every record a query matches (its limit ignored); returns how many went. */
+  /**
+   * Deletes records by id, or every record a query matches (its limit ignored, every run of a
+   * command a relevance search shows once); returns how many went. A fuzzy query deletes what
+   * the fuzzy search finds, not what a substring search would.
+   */
   forget(request: { ids: number[] } | { query: ParsedSearchQuery }): number {
+    if ('query' in request && request.query.match === 'fuzzy' && request.query.query) {
+      const every = rankedSearch(this.prepareIndex(), { ...request.query, rank: 'recency' }, { limit: Number.MAX_SAFE_INTEGER });
+      return every.length ? this.forget({ ids: every.map((hit) => hit.id) }) : 0;
+    }
     if ('ids' in request) {
       let deleted = 0;
       this.transaction(() => {

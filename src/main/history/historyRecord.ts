@@ -94,7 +94,7 @@ export const MATCHES = ['substring', 'fuzzy'] as const;
 
 export const searchQuerySchema = z
   .object({
-    /** Substring of the command (or of the digest too with `fields: "all"`). */
+    /** Substring of the command (or of the digest too with `fields: "all"`); with `match: "fuzzy"`, of the command only. */
     query: z.string().max(1000).optional(),
     fields: z.enum(['command', 'all']).optional(),
     failed: z.boolean().optional(),

@@ -89,3 +89,15 @@ it('keeps the index in step with what is recorded and forgotten, and a new owner
   store = await HistoryStore.open({ file });
   expect(ranked(await store.search({ query: 'npm', rank: 'relevance' }))).toEqual([['npm test', 5]]);
 });
+
+it('forgetting a fuzzy search deletes every run it matches fuzzily, and only those', async () => {
+  // "gchm" is in no command as a substring: a substring delete would take nothing.
+  expect(await store.forget({ query: { query: 'gchm', match: 'fuzzy', rank: 'relevance' } })).toEqual({ ok: true, value: 1 });
+  expect(await store.forget({ query: { query: 'ntst', match: 'fuzzy', failed: true } })).toEqual({ ok: true, value: 1 });
+  expect(ranked(await store.search({ rank: 'relevance', limit: 10 })).sort()).toEqual([
+    ['git commit -m wip', 1],
+    ['ls', 1],
+    ['npm publish', 1],
+    ['npm test', 4],
+  ]);
+});
