@@ -115,6 +115,33 @@ describe('relevance', () => {
     ]);
   });
 
+  it('gives each matching command once, as its newest kept run, with every kept run counted (property)', () => {
+    const record = fc.record({
+      command: fc.constantFrom('git status', 'git stash', 'make', 'make test', 'ls -la'),
+      cwd: fc.constantFrom('/a', '/b', null),
+      startedAt: fc.integer({ min: 0, max: 30 * DAY }),
+      exitCode: fc.constantFrom(0, 1, null),
+    });
+    const query = fc.record({ query: fc.constantFrom('', 'st', 'make', 'gs'), match: fc.constantFrom('substring' as const, 'fuzzy' as const), failed: fc.boolean(), from: fc.constantFrom('/a', '/b', undefined) });
+    fc.assert(
+      fc.property(fc.array(record, { maxLength: 40 }), query, (fields, q) => {
+        const records = fields.map((field, i) => ({ ...run(field.command, field.startedAt), ...field, id: i + 1 }));
+        const kept = records.filter(
+          (r) => (!q.failed || (r.exitCode !== null && r.exitCode !== 0)) && (q.match === 'fuzzy' ? fuzzyScore(q.query, r.command) >= 0 : r.command.toLowerCase().includes(q.query)),
+        );
+        const hits = search(records, { rank: 'relevance', ...q }, 100);
+        expect(new Set(hits.map((hit) => hit.command)).size).toBe(hits.length);
+        expect(hits.map((hit) => hit.command).sort()).toEqual([...new Set(kept.map((r) => r.command))].sort());
+        for (const hit of hits) {
+          const runs = kept.filter((r) => r.command === hit.command);
+          expect(hit.runs).toBe(runs.length);
+          const newest = Math.max(...runs.map((r) => r.startedAt));
+          expect(records[hit.id - 1]!.startedAt).toBe(newest);
+        }
+      }),
+    );
+  });
+
   it('keeps in step with records removed and records added out of id order', () => {
     const index = new CommandIndex();
     const [a, b] = [run('vim notes', now), run('vim todo', now - DAY)];
