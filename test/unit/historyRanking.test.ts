@@ -151,4 +151,26 @@ describe('relevance', () => {
     index.remove([a.id, -5]);
     expect(rankedSearch(index, { rank: 'relevance', query: 'vim' }, { limit: 10 })).toEqual([{ id: b.id, runs: 1 }]);
   });
+
+  it('counts what is added and removed after a search, same directory included', () => {
+    const index = new CommandIndex();
+    const [make, test] = [run('make', now, { cwd: '/a' }), run('make test', now, { cwd: '/b' })];
+    index.add([make, test]);
+    const order = () => rankedSearch(index, { rank: 'relevance', query: 'make', from: '/c' }, { limit: 10 });
+    expect(order()).toEqual([
+      { id: test.id, runs: 1 },
+      { id: make.id, runs: 1 },
+    ]);
+    const inC = run('make', now - MINUTE, { cwd: '/c' });
+    index.add([inC]);
+    expect(order()).toEqual([
+      { id: make.id, runs: 2 },
+      { id: test.id, runs: 1 },
+    ]);
+    index.remove([inC.id]);
+    expect(order()).toEqual([
+      { id: test.id, runs: 1 },
+      { id: make.id, runs: 1 },
+    ]);
+  });
 });

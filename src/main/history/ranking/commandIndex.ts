@@ -1,3 +1,5 @@
+import { FoldedCommands } from './foldedCommands';
+
 /** What the index keeps of a stored record: enough to filter, match and rank it without SQL. */
 export interface IndexedRecord {
   id: number;
@@ -41,20 +43,24 @@ export class InternedStrings {
 export class CommandIndex {
   /** Distinct command texts, numbered in the order first seen. */
   readonly commands: string[] = [];
-  readonly folded: string[] = [];
+  /** The same, lower-cased, for matching. */
+  readonly folded = new FoldedCommands();
   readonly values = new InternedStrings();
   readonly rows = new RecordColumns();
   private readonly commandNumbers = new Map<string, number>();
   private totals: CommandTotals | null = null;
+  /** The last directory asked for by `commandsRunIn` (search as you type asks from one pane's cwd). */
+  private ranIn: { directory: number; commands: Uint8Array } | null = null;
 
   add(records: Iterable<IndexedRecord>): void {
     this.totals = null;
+    this.ranIn = null;
     for (const record of records) {
       let command = this.commandNumbers.get(record.command);
       if (command === undefined) {
         command = this.commands.length;
         this.commands.push(record.command);
-        this.folded.push(record.command.toLowerCase());
+        this.folded.add(record.command.toLowerCase());
         this.commandNumbers.set(record.command, command);
       }
       const { values } = this;
@@ -70,6 +76,7 @@ export class CommandIndex {
 
   remove(ids: Iterable<number>): void {
     this.totals = null;
+    this.ranIn = null;
     this.rows.remove(new Set(ids));
   }
 
@@ -91,6 +98,16 @@ export class CommandIndex {
     this.totals = { runs, newest };
     return this.totals;
   }
+
+  /** Which commands (1 at their number) ran at least once in the directory (an interned cwd). */
+  commandsRunIn(directory: number): Uint8Array {
+    if (this.ranIn?.directory === directory) return this.ranIn.commands;
+    const commands = new Uint8Array(this.commands.length);
+    const { fields, command, length } = this.rows;
+    for (let row = 0; row < length; row++) if (fields[row * FIELDS + FIELD.cwd] === directory) commands[command[row]!] = 1;
+    this.ranIn = { directory, commands };
+    return commands;
+  }
 }
 
 /** Per command number: how many records have it, and the row of the newest (latest start, then highest id). */
@@ -102,7 +119,7 @@ export interface CommandTotals {
 /** Which interned field of a row: the order of `RecordColumns.push`'s `fields`. */
 export const FIELD = { cwd: 0, repo: 1, host: 2, author: 3, session: 4 } as const;
 /** Interned fields a row has in `RecordColumns.fields`. */
-export const FIELDS = 5;
+const FIELDS = 5;
 
 /** Per-record columns, kept sorted by id (imported records arrive with ids below the rest). */
 export class RecordColumns {

@@ -1,5 +1,6 @@
 import type { ParsedSearchQuery } from '../historySearch';
-import { FIELD, FIELDS, type CommandIndex } from './commandIndex';
+import { FIELD, type CommandIndex } from './commandIndex';
+import { letterMask } from './foldedCommands';
 import { fuzzyScorer } from './fuzzyScore';
 import { relevanceScore } from './relevanceScore';
 
@@ -30,7 +31,7 @@ export function rankedSearch(index: CommandIndex, query: ParsedSearchQuery, opti
   const filter = rowFilter(index, query);
   if (filter === null) return [];
   const { matchedIds } = options;
-  const scoreText = textScorer(index, query, matchedIds !== undefined);
+  const { scoreText, candidates } = textMatcher(index, query, matchedIds !== undefined);
   const quality = new Float64Array(index.commands.length).fill(NaN);
   const { ids, command: commandOf, startedAt } = rows;
   const matchOf = (command: number): number => {
@@ -51,7 +52,7 @@ export function rankedSearch(index: CommandIndex, query: ParsedSearchQuery, opti
   }
   const from = query.from === undefined ? -1 : (index.values.find(query.from) ?? -1);
   const { runs, newest, sameDirectory, touched } =
-    filter === undefined && matchedIds === undefined ? everyRun(index, from, matchOf) : keptRuns(index, from, kept);
+    filter === undefined && matchedIds === undefined ? everyRun(index, from, candidates, matchOf) : keptRuns(index, from, kept);
   const scores = new Float64Array(touched.length);
   touched.forEach((command, i) => {
     const facts = { match: quality[command]!, ageMs: rows.newestStart - startedAt[newest[command]!]!, runs: runs[command]!, sameDirectory: sameDirectory[command] === 1 };
@@ -71,13 +72,15 @@ interface Counted {
 }
 
 /** Without filters: every run counts, so the index's totals serve, and only the text is matched now. */
-function everyRun(index: CommandIndex, from: number, matchOf: (command: number) => number): Counted {
+function everyRun(index: CommandIndex, from: number, candidates: readonly number[] | null, matchOf: (command: number) => number): Counted {
   const { runs, newest } = index.commandTotals();
   const touched: number[] = [];
-  for (let command = 0; command < runs.length; command++) if (runs[command]! > 0 && matchOf(command) >= 0) touched.push(command);
-  const sameDirectory = new Uint8Array(index.commands.length);
-  const { fields, command: commandOf, length } = index.rows;
-  if (from > 0) for (let row = 0, at = FIELD.cwd; row < length; row++, at += FIELDS) if (fields[at] === from) sameDirectory[commandOf[row]!] = 1;
+  const consider = (command: number) => {
+    if (runs[command]! > 0 && matchOf(command) >= 0) touched.push(command);
+  };
+  if (candidates) candidates.forEach(consider);
+  else for (let command = 0; command < runs.length; command++) consider(command);
+  const sameDirectory = from > 0 ? index.commandsRunIn(from) : new Uint8Array(index.commands.length);
   return { runs, newest, sameDirectory, touched };
 }
 
@@ -110,24 +113,39 @@ function best(scores: Float64Array, limit: number, tie: (a: number, b: number) =
   return chosen.sort((a, b) => scores[b]! - scores[a]! || tie(a, b)).slice(0, limit);
 }
 
-/** How a command matches the text: -1 for no match, else its quality 0..1. */
-function textScorer(index: CommandIndex, query: ParsedSearchQuery, textAlreadyMatched: boolean): (command: number) => number {
+interface TextMatcher {
+  /** How a command matches the text: -1 for no match, else its quality 0..1. */
+  scoreText(command: number): number;
+  /** The only commands that can match, or null for any. */
+  candidates: number[] | null;
+}
+
+function textMatcher(index: CommandIndex, query: ParsedSearchQuery, textAlreadyMatched: boolean): TextMatcher {
   const text = query.query ?? '';
-  if (text === '' || textAlreadyMatched) return () => 0;
-  const folded = text.toLowerCase();
+  if (text === '' || textAlreadyMatched) return { scoreText: () => 0, candidates: null };
+  const { texts, masks } = index.folded;
   if (query.match === 'fuzzy') {
     const score = fuzzyScorer(text);
-    return (command) => score(index.commands[command]!, index.folded[command]!);
+    // A command missing one of the text's letters or digits cannot match: most are turned away here.
+    const needed = letterMask(text.toLowerCase());
+    const candidates: number[] = [];
+    for (let command = 0; command < masks.length; command++) if ((masks[command]! & needed) === needed) candidates.push(command);
+    return { scoreText: (command) => ((masks[command]! & needed) !== needed ? -1 : score(index.commands[command]!, texts[command]!)), candidates };
   }
-  return (command) => substringQuality(index.folded[command]!, folded);
+  // Every command holding the text, found in one pass (foldedCommands.ts).
+  const quality = new Float64Array(index.commands.length).fill(-1);
+  const candidates: number[] = [];
+  for (const [command, at] of index.folded.holding(text.toLowerCase())) {
+    quality[command] = substringQuality(texts[command]!, at);
+    candidates.push(command);
+  }
+  return { scoreText: (command) => quality[command]!, candidates };
 }
 
 const WORD_BEFORE = /[\s/\-_.:=]/;
 
-/** A substring match, better at the command's start (1) or a word's (0.5); -1 for none. */
-function substringQuality(command: string, text: string): number {
-  const at = command.indexOf(text);
-  if (at < 0) return -1;
+/** A substring match at `at`: better at the command's start (1) or a word's (0.5) than elsewhere (0.25). */
+function substringQuality(command: string, at: number): number {
   if (at === 0) return 1;
   return WORD_BEFORE.test(command[at - 1]!) ? 0.5 : 0.25;
 }
