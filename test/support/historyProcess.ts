@@ -5,13 +5,16 @@
 //   bulk FILE BATCH           records batches of BATCH large blocks until killed, printing
 //                             `writing N` before and `committed N` after each batch.
 //   steady FILE LABEL COUNT   records COUNT blocks one after another, printing `acked I OWNER`.
+//   linger FILE               records a block and searches, prints `done OWNER`, and does not close
+//                             the store: the process must still exit by itself.
 import { once } from 'node:events';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { HistoryStore } from '../../src/main/history/historyStore';
+import { historyWorkerLocation } from './historyWorkerLocation';
 
 const [mode, file, ...rest] = process.argv.slice(2);
 if (!mode || !file) throw new Error('usage: historyProcess.ts writer|bulk|steady FILE …');
-const store = await HistoryStore.open({ file, report: (message) => process.stderr.write(`${message}\n`) });
+// As the engine does: the owner's database in a worker thread.
+const store = await HistoryStore.open({ file, report: (message) => process.stderr.write(`${message}\n`), ownerIn: 'worker', ownerWorkerLocation: historyWorkerLocation() });
 const block = (label: string, i: number, extra: object = {}) => ({ command: `echo ${label} ${i}`, host: 'test-host', session: label, startedAt: Date.now(), author: 'you' as const, exitCode: 0, ...extra });
 
 if (mode === 'writer') {
@@ -33,8 +36,6 @@ if (mode === 'writer') {
     const result = await store.record(Array.from({ length: batch }, (_, i) => block('bulk', n * batch + i, { output })));
     if (!result.ok) throw new Error(result.error);
     process.stdout.write(`committed ${n}\n`);
-    // The owner's own calls run synchronously: let its clients' requests in between batches.
-    await nextTurn();
   }
 } else if (mode === 'steady') {
   const [label, count] = [rest[0]!, Number(rest[1])];
@@ -45,6 +46,11 @@ if (mode === 'writer') {
     process.stdout.write(`acked ${i} ${store.isOwner}\n`);
   }
   store.close();
+} else if (mode === 'linger') {
+  const recorded = await store.record([block('linger', 0)]);
+  const found = await store.search({ query: 'echo linger', rank: 'relevance' });
+  if (!recorded.ok || !found.ok || found.value.length !== 1) throw new Error(JSON.stringify({ recorded, found }));
+  process.stdout.write(`done ${store.isOwner}\n`);
 } else {
   throw new Error(`unknown mode ${mode}`);
 }

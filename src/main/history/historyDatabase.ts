@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from 'node-sqlite3-wasm';
 import type { z } from 'zod';
 import { AUTHORS, blockRecordSchema, describeZodError, type Author, type HistoryStats, type RecordOutcome, type StoredRecord } from './historyRecord';
-import { DEFAULT_SEARCH_LIMIT, narrowsSomething, rankRecords, searchConditions, type ParsedSearchQuery } from './historySearch';
+import { DEFAULT_SEARCH_LIMIT, narrowsSomething, newestFirst, searchConditions, type ParsedSearchQuery } from './historySearch';
 import type { Migration } from './migrations';
 import { schemaVersion } from './migrations';
 import { openDatabaseFile } from './openDatabaseFile';
 import { MIGRATIONS } from './schema';
+import { CommandIndex, type IndexedRecord } from './ranking/commandIndex';
+import { rankedSearch } from './ranking/rankedSearch';
 
 const COLUMNS = `b.id, b.command, b.cwd, b.host, b.shell, b.pane, b.session, b.started_at, b.ended_at, b.duration_ms,
   b.exit_code, b.author, b.decision, b.rule, b.conversation, b.git_branch, b.repo_root, b.output_digest, b.output,
@@ -21,6 +23,9 @@ type ValidRecord = z.output<typeof blockRecordSchema>;
 
 type Row = Record<string, string | number | null>;
 
+/** A digest search ranked by relevance ranks this many of the newest matches. */
+const DIGEST_CANDIDATES = 5000;
+
 /**
  * The history database as its owner sees it: synchronous calls on one exclusive connection.
  * Callers hand it validated queries (historyOperations.ts); records are validated here one by
@@ -32,6 +37,9 @@ type Row = Record<string, string | number | null>;
  * history is older than all of it, so it gets ids below the lowest one, newest first.
  */
 export class HistoryDatabase {
+  /** Built on the first fuzzy or relevance search (or by `prepareIndex`), then kept in step. */
+  private index: CommandIndex | null = null;
+
   private constructor(
     private readonly db: Database,
     readonly file: string,
@@ -57,21 +65,26 @@ export class HistoryDatabase {
     if (!recorded.length && !imported.length) return outcome;
     imported.sort((a, b) => b.startedAt - a.startedAt);
     const insert = this.db.prepare(INSERT);
+    const added: IndexedRecord[] = [];
     this.db.exec('BEGIN IMMEDIATE');
     try {
       let below = imported.length ? ((this.db.get('SELECT min(id) AS id FROM blocks') as Row).id as number | null) ?? 1 : 0;
       for (const r of [...recorded, ...imported]) {
-        const { changes } = insert.run([
-          r.imported ? --below : null,
+        const id = r.imported ? --below : null;
+        const { changes, lastInsertRowid } = insert.run([
+          id,
           r.key ?? randomUUID(), r.command, r.cwd ?? null, r.host, r.shell ?? null, r.pane ?? null, r.session ?? null,
           r.startedAt, r.endedAt ?? null, r.durationMs ?? null, r.exitCode ?? null, r.author, r.decision ?? null,
           r.rule ?? null, r.conversation ?? null, r.gitBranch ?? null, r.repoRoot ?? null, r.outputDigest ?? null,
           r.output ?? null, r.imported ? 1 : 0, now,
         ]);
-        if (changes) outcome.stored++;
-        else outcome.duplicates++;
+        if (changes) {
+          outcome.stored++;
+          added.push({ ...r, id: id ?? Number(lastInsertRowid), cwd: r.cwd ?? null, repoRoot: r.repoRoot ?? null, session: r.session ?? null, exitCode: r.exitCode ?? null });
+        } else outcome.duplicates++;
       }
       this.db.exec('COMMIT');
+      this.index?.add(added);
     } catch (error) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
       throw error;
@@ -81,14 +94,60 @@ export class HistoryDatabase {
     return outcome;
   }
 
-  /** Newest first, then ranked (historySearch.ts). */
+  /**
+   * Newest first by SQL, then ordered (historySearch.ts); fuzzy matching and relevance ranking
+   * scan the in-memory index instead (ranking/), and only the results are read from SQL.
+   */
   search(query: ParsedSearchQuery): StoredRecord[] {
+    if (query.rank === 'relevance' || query.match === 'fuzzy') return this.rankedSearch(query);
     const { from, where, order, params } = searchConditions(query);
     const rows = this.db.all(`SELECT ${COLUMNS} FROM ${from} WHERE ${where} ORDER BY ${order} LIMIT ?`, [
       ...params,
       query.limit ?? DEFAULT_SEARCH_LIMIT,
     ]) as Row[];
-    return rankRecords(rows.map(toRecord), query);
+    return newestFirst(rows.map(toRecord));
+  }
+
+  /** Builds the index fuzzy and relevance search use, if it is not built yet (the owner does it soon after opening). */
+  prepareIndex(): CommandIndex {
+    if (this.index) return this.index;
+    const index = new CommandIndex();
+    const rows = this.db.all('SELECT id, command, cwd, repo_root, host, author, session, started_at, exit_code FROM blocks') as Row[];
+    index.add(
+      rows.map((row) => ({
+        id: row.id as number,
+        command: row.command as string,
+        cwd: row.cwd as string | null,
+        repoRoot: row.repo_root as string | null,
+        host: row.host as string,
+        author: row.author as string,
+        session: row.session as string | null,
+        startedAt: row.started_at as number,
+        exitCode: row.exit_code as number | null,
+      })),
+    );
+    this.index = index;
+    return index;
+  }
+
+  private rankedSearch(query: ParsedSearchQuery): StoredRecord[] {
+    const index = this.prepareIndex();
+    const limit = query.limit ?? DEFAULT_SEARCH_LIMIT;
+    let matchedIds: Set<number> | undefined;
+    if (query.fields === 'all' && query.query && query.match !== 'fuzzy') {
+      const { from, where, order, params } = searchConditions(query);
+      const rows = this.db.all(`SELECT b.id FROM ${from} WHERE ${where} ORDER BY ${order} LIMIT ?`, [...params, DIGEST_CANDIDATES]) as Row[];
+      matchedIds = new Set(rows.map((row) => row.id as number));
+    }
+    const hits = rankedSearch(index, query, { limit, matchedIds });
+    if (hits.length === 0) return [];
+    const rows = this.db.all(`SELECT ${COLUMNS} FROM blocks b WHERE b.id IN (${hits.map(() => '?').join(',')})`, hits.map((hit) => hit.id)) as Row[];
+    const byId = new Map(rows.map((row) => [row.id as number, toRecord(row)]));
+    const records = hits.flatMap((hit) => {
+      const record = byId.get(hit.id);
+      return record ? [hit.runs === undefined ? record : { ...record, runs: hit.runs }] : [];
+    });
+    return query.rank === 'relevance' ? records : newestFirst(records);
   }
 
   /** The record and up to `count` commands before and after it in its session, oldest first; [] when it is gone. */
@@ -109,14 +168,23 @@ export class HistoryDatabase {
     return [...before.reverse(), record, ...after].map(toRecord);
   }
 
-  /** Deletes records by id, or every record a query matches (its limit ignored); returns how many went. */
+  /**
+   * Deletes records by id, or every record a query matches (its limit ignored, every run of a
+   * command a relevance search shows once); returns how many went. A fuzzy query deletes what
+   * the fuzzy search finds, not what a substring search would.
+   */
   forget(request: { ids: number[] } | { query: ParsedSearchQuery }): number {
+    if ('query' in request && request.query.match === 'fuzzy' && request.query.query) {
+      const every = rankedSearch(this.prepareIndex(), { ...request.query, rank: 'recency' }, { limit: Number.MAX_SAFE_INTEGER });
+      return every.length ? this.forget({ ids: every.map((hit) => hit.id) }) : 0;
+    }
     if ('ids' in request) {
       let deleted = 0;
       this.transaction(() => {
         const remove = this.db.prepare('DELETE FROM blocks WHERE id = ?');
         try {
           for (const id of request.ids) deleted += remove.run(id).changes;
+          this.index?.remove(request.ids);
         } finally {
           remove.finalize();
         }
@@ -126,7 +194,7 @@ export class HistoryDatabase {
     if (!narrowsSomething(request.query)) throw new RangeError('forget needs ids, a search text or a filter; it never deletes the whole history at once');
     const { from, where, params } = searchConditions(request.query);
     let deleted = 0;
-    this.transaction(() => (deleted = this.db.run(`DELETE FROM blocks WHERE id IN (SELECT b.id FROM ${from} WHERE ${where})`, params).changes));
+    this.transaction(() => (deleted = this.deleteReturning(`DELETE FROM blocks WHERE id IN (SELECT b.id FROM ${from} WHERE ${where}) RETURNING id`, params)));
     return deleted;
   }
 
@@ -159,8 +227,10 @@ export class HistoryDatabase {
     let deleted = 0;
     this.transaction(
       () =>
-        (deleted = this.db.run('DELETE FROM blocks WHERE id IN (SELECT id FROM blocks WHERE started_at < ? ORDER BY started_at LIMIT ?)', [before, max])
-          .changes),
+        (deleted = this.deleteReturning('DELETE FROM blocks WHERE id IN (SELECT id FROM blocks WHERE started_at < ? ORDER BY started_at LIMIT ?) RETURNING id', [
+          before,
+          max,
+        ])),
     );
     return deleted;
   }
@@ -195,6 +265,13 @@ export class HistoryDatabase {
     if (this.db.isOpen) this.db.close();
   }
 
+  /** Runs a DELETE … RETURNING id, takes what it deleted out of the index, and says how many went. */
+  private deleteReturning(sql: string, params: (string | number)[]): number {
+    const ids = (this.db.all(sql, params) as Row[]).map((row) => row.id as number);
+    this.index?.remove(ids);
+    return ids.length;
+  }
+
   private transaction(work: () => void): void {
     this.db.exec('BEGIN IMMEDIATE');
     try {
@@ -202,6 +279,8 @@ export class HistoryDatabase {
       this.db.exec('COMMIT');
     } catch (error) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      // Deletes may have been taken out of the index: it is built again from the file.
+      this.index = null;
       throw error;
     }
   }

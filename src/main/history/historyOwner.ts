@@ -15,6 +15,12 @@ export interface OwnerOptions {
   report: (message: string) => void;
   retention?: RetentionSettings;
   migrations?: readonly Migration[];
+  /**
+   * Builds the search index (ranking/commandIndex.ts) right after opening, so the first search
+   * as you type does not wait for it: the owner thread of a long-lived process does; the CLI
+   * builds it only if a search needs it.
+   */
+  prepareIndex?: boolean;
 }
 
 /**
@@ -42,6 +48,7 @@ export class HistoryOwner {
     owner.ownership = ownership;
     owner.reopen(false);
     owner.retention.start();
+    if (options.prepareIndex) setImmediate(() => owner.prepareIndex());
     return owner;
   }
 
@@ -54,6 +61,15 @@ export class HistoryOwner {
     } catch (error) {
       this.openError = `The history database ${file} could not be opened: ${(error as Error).message}`;
       report(this.openError);
+    }
+  }
+
+  private prepareIndex(): void {
+    try {
+      this.db?.prepareIndex();
+    } catch (error) {
+      // The first search that needs it tries again, and reports what fails then.
+      this.options.report(`The history search index could not be built: ${(error as Error).message}`);
     }
   }
 

@@ -76,6 +76,11 @@ export interface StoredRecord {
   output: string | null;
   imported: boolean;
   recordedAt: number;
+  /**
+   * Ranked by relevance, results are one per command text: this is how many runs of it the
+   * search kept (the record is the newest of them). Absent when ranked by recency.
+   */
+  runs?: number;
 }
 
 /**
@@ -89,7 +94,7 @@ export const MATCHES = ['substring', 'fuzzy'] as const;
 
 export const searchQuerySchema = z
   .object({
-    /** Substring of the command (or of the digest too with `fields: "all"`). */
+    /** Substring of the command (or of the digest too with `fields: "all"`); with `match: "fuzzy"`, of the command only. */
     query: z.string().max(1000).optional(),
     fields: z.enum(['command', 'all']).optional(),
     failed: z.boolean().optional(),

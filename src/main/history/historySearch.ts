@@ -71,16 +71,10 @@ export function narrowsSomething(query: ParsedSearchQuery): boolean {
 }
 
 /**
- * Orders the newest candidates for display. Recency is what the SQL gives, made exact by when
- * each block started (records from several processes can arrive a little out of order); frequency
- * (how often the same command was run) and same-directory boosts (`query.from`) are to be
- * scored here over the candidates, so the SQL and the wire stay as they are.
+ * Orders results by recency: what the SQL gives, made exact by when each block started (records
+ * from several processes can arrive a little out of order). Relevance ranking and fuzzy matching
+ * are the in-memory index's (ranking/rankedSearch.ts).
  */
-export function rankRecords(records: StoredRecord[], query: ParsedSearchQuery): StoredRecord[] {
-  switch (query.rank ?? 'recency') {
-    case 'recency':
-    // TODO(histstore27): relevance and fuzzy matching are being built; until then, newest first.
-    case 'relevance':
-      return records.sort((a, b) => b.startedAt - a.startedAt || b.id - a.id);
-  }
+export function newestFirst(records: StoredRecord[]): StoredRecord[] {
+  return records.sort((a, b) => b.startedAt - a.startedAt || b.id - a.id);
 }

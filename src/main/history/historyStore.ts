@@ -7,6 +7,7 @@ import type { Migration } from './migrations';
 import { ownerAddress, type OwnerAddress } from './ownerLock';
 import { encodeRequest, MAX_LINE_BYTES, type Operation, type OwnerResponse } from './ownerProtocol';
 import type { RetentionSettings } from './retention';
+import { OwnerThread, OwnerThreadUnavailable } from './ownerThread/ownerThread';
 
 export interface HistoryStoreOptions {
   /** The database file (`tandemPaths().historyFile`). */
@@ -19,6 +20,16 @@ export interface HistoryStoreOptions {
   handoverTimeoutMs?: number;
   address?: OwnerAddress;
   migrations?: readonly Migration[];
+  /**
+   * Where this process runs the database when it is the owner: in a worker thread (`worker`:
+   * the engine, whose event loop must never wait for SQL), or in the calling thread (`this`,
+   * the default: short-lived commands such as `tandem history`, which have no loop to keep free
+   * and would pay for starting a thread). If the thread cannot be started, the database is run
+   * in the calling thread, and `report` is told.
+   */
+  ownerIn?: 'worker' | 'this';
+  /** The owner thread's script (tests). */
+  ownerWorkerLocation?: URL | string;
 }
 
 interface Pending {
@@ -44,7 +55,9 @@ const MAX_BACKOFF_MS = 250;
  */
 export class HistoryStore {
   private owner: HistoryOwner | null = null;
+  private thread: OwnerThread | null = null;
   private connection: OwnerConnection | null = null;
+  private ownerIn: 'worker' | 'this';
   private electing: Promise<void> | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
@@ -53,6 +66,7 @@ export class HistoryStore {
 
   private constructor(private readonly options: HistoryStoreOptions) {
     this.address = options.address ?? ownerAddress(options.file);
+    this.ownerIn = options.ownerIn ?? 'this';
   }
 
   static async open(options: HistoryStoreOptions): Promise<HistoryStore> {
@@ -63,7 +77,12 @@ export class HistoryStore {
 
   /** Whether this process has the database open (the others are its clients). */
   get isOwner(): boolean {
-    return this.owner !== null;
+    return this.owner !== null || this.thread !== null;
+  }
+
+  /** The owner thread's worker when this process owns the database in one (tests make it crash). */
+  get ownerWorker(): OwnerThread['currentWorker'] | undefined {
+    return this.thread?.currentWorker;
   }
 
   /**
@@ -93,13 +112,17 @@ export class HistoryStore {
     return this.call('stats', undefined);
   }
 
-  close(): void {
+  /** Lets go of the database (another process may take it over); resolves once the owner thread has closed it. */
+  close(): Promise<void> {
     this.closed = true;
     this.owner?.close();
     this.owner = null;
+    const thread = this.thread;
+    this.thread = null;
     this.connection?.close();
     this.connection = null;
     this.failPending('the history store was closed');
+    return thread?.close() ?? Promise.resolve();
   }
 
   private call<T>(op: Operation, args: unknown): Promise<HistoryResult<T>> {
@@ -117,6 +140,18 @@ export class HistoryStore {
     if (this.owner) {
       this.pending.delete(id);
       request.settle(this.owner.handle(request.op, request.args));
+    } else if (this.thread?.isOpen) {
+      if (++request.sends > MAX_SENDS) {
+        this.pending.delete(id);
+        request.settle({ ok: false, error: `the history owner thread stopped during this ${request.op} request ${MAX_SENDS} times; it was given up` });
+        return;
+      }
+      try {
+        this.thread.send(id, request.op, request.args);
+      } catch (error) {
+        this.pending.delete(id);
+        request.settle({ ok: false, error: `this history ${request.op} request cannot be sent: ${(error as Error).message}` });
+      }
     } else if (this.connection?.isOpen) {
       const line = encodeRequest({ id, op: request.op, args: request.args });
       if (line && ++request.sends <= MAX_SENDS) {
@@ -171,13 +206,46 @@ export class HistoryStore {
   }
 
   private async becomeOwnerOrClient(): Promise<boolean> {
+    // With a thread to start, an owner that is already there is asked first: that is cheaper.
+    if (this.ownerIn === 'worker') return (await this.becomeClient()) || (await this.becomeOwnerThread());
+    return (await this.becomeOwnerHere()) || (await this.becomeClient());
+  }
+
+  private async becomeOwnerHere(): Promise<boolean> {
     const { file, report = () => {}, retention, migrations } = this.options;
     const owner = await HistoryOwner.start({ file, address: this.address, report, retention, migrations });
-    if (owner) {
-      if (this.closed) owner.close();
-      else this.owner = owner;
-      return true;
+    if (!owner) return false;
+    if (this.closed) owner.close();
+    else this.owner = owner;
+    return true;
+  }
+
+  private async becomeOwnerThread(): Promise<boolean> {
+    const { file, report = () => {}, retention, migrations } = this.options;
+    let thread: OwnerThread | null;
+    try {
+      thread = await OwnerThread.start(
+        { file, address: this.address, retention, migrations },
+        {
+          result: (response) => this.settle(response),
+          report,
+          died: (reason) => this.threadDied(thread, reason),
+        },
+        this.options.ownerWorkerLocation,
+      );
+    } catch (error) {
+      if (!(error instanceof OwnerThreadUnavailable)) throw error;
+      report(`${error.message}; the history database is run in the engine's own thread instead`);
+      this.ownerIn = 'this';
+      return this.becomeOwnerHere();
     }
+    if (!thread) return false;
+    if (this.closed) void thread.close();
+    else this.thread = thread;
+    return true;
+  }
+
+  private async becomeClient(): Promise<boolean> {
     const connection: OwnerConnection | null = await OwnerConnection.connect(
       this.address,
       (response) => this.settle(response),
@@ -187,6 +255,14 @@ export class HistoryStore {
     if (this.closed) connection.close();
     else this.connection = connection;
     return true;
+  }
+
+  /** The owner thread crashed or was killed: its calls are sent again to whoever owns the database next. */
+  private threadDied(thread: OwnerThread | null, reason: string): void {
+    if (this.thread !== thread || this.closed) return;
+    this.thread = null;
+    this.options.report?.(`The history owner thread stopped unexpectedly (${reason}); the database is being taken over again, and calls in flight are sent again.`);
+    void this.elect();
   }
 
   private connectionLost(connection: OwnerConnection | null): void {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
@@ -153,6 +154,26 @@ describe('recording finished blocks', () => {
     await run(client, bash, 'echo enabled-again');
     const records = await recordsWhen(history, {}, (found) => found.some((record) => record.command === 'echo enabled-again'), 'the block after enabling');
     expect(records.map((record) => [record.command, record.outputDigest, record.output])).toEqual([['echo enabled-again', null, null]]);
+  }, 120_000);
+
+  it('records the git repository and branch of the folder each block ran in', async () => {
+    const home = newHome();
+    const repo = join(home, 'projects', 'app');
+    mkdirSync(join(repo, 'src'), { recursive: true });
+    for (const args of [['init', '-q'], ['checkout', '-q', '-b', 'feature/search']]) execFileSync('git', args, { cwd: repo, env: { ...process.env, HOME: home } });
+    const { client, history } = await open(home);
+    const bash = await paneWith(client, '/bin/bash');
+    await run(client, bash, `cd ${join(repo, 'src')}`);
+    await run(client, bash, 'echo inside-the-repo');
+    await run(client, bash, 'cd /');
+    await run(client, bash, 'echo outside-any-repo');
+    const records = await recordsWhen(history, {}, (found) => found.some((record) => record.command === 'echo outside-any-repo'), 'the block outside the repository');
+    const inside = records.find((record) => record.command === 'echo inside-the-repo');
+    expect(inside).toMatchObject({ cwd: join(repo, 'src'), repoRoot: repo, gitBranch: 'feature/search' });
+    expect(records.find((record) => record.command === 'echo outside-any-repo')).toMatchObject({ cwd: '/', repoRoot: null, gitBranch: null });
+    // The overlay's "this repo" filter.
+    const inRepo = await history.search({ repo });
+    expect(inRepo.ok && inRepo.value.map((record) => record.command)).toEqual(['cd /', 'echo inside-the-repo']);
   }, 120_000);
 
   it('a database it cannot use is said once in the engine log; the panes go on', async () => {

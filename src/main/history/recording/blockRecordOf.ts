@@ -4,6 +4,7 @@ import { summarizeOutput } from '../../context/outputSummary';
 import { scrubSecrets } from '../../safety/secretScrubber';
 import { LIMITS, type BlockRecord } from '../historyRecord';
 import type { Authorship } from './blockAuthors';
+import type { GitPlace } from './gitPlaces';
 
 /** Where a block ran, as far as the recorder knows it. */
 export interface BlockPlace {
@@ -22,7 +23,14 @@ export interface BlockPlace {
  * secret the scrubber would have caught whole). `output` is the block's text from the mirror,
  * or undefined when `keep_output = "none"`.
  */
-export function blockRecordOf(block: Block, output: string | undefined, place: BlockPlace, history: Settings['history'], authorship: Authorship | undefined): BlockRecord {
+export function blockRecordOf(
+  block: Block,
+  output: string | undefined,
+  place: BlockPlace,
+  history: Settings['history'],
+  authorship: Authorship | undefined,
+  git: GitPlace | null = null,
+): BlockRecord {
   const endedAt = block.endedAt ?? Date.now();
   const capChars = history.max_output_kb * 1024;
   const scrubbedOutput = output === undefined ? undefined : scrubSecrets(output).text;
@@ -41,6 +49,8 @@ export function blockRecordOf(block: Block, output: string | undefined, place: B
     decision: authorship?.decision ?? null,
     rule: authorship?.rule ? cut(authorship.rule, LIMITS.textChars) : null,
     conversation: authorship?.conversation ?? null,
+    repoRoot: git ? cut(git.repoRoot, LIMITS.textChars) : null,
+    gitBranch: git?.branch ? cut(git.branch, LIMITS.textChars) : null,
     outputDigest: scrubbedOutput === undefined ? null : cut(summarizeOutput(scrubbedOutput), Math.min(capChars, LIMITS.digestChars)),
     output: scrubbedOutput !== undefined && history.keep_output === 'full' ? cut(scrubbedOutput, Math.min(capChars, LIMITS.outputChars)) : null,
   };

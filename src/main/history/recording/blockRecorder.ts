@@ -7,6 +7,7 @@ import type { HistoryStore } from '../historyStore';
 import type { BlockAuthors } from './blockAuthors';
 import { blockRecordOf, type BlockPlace } from './blockRecordOf';
 import { CommandExclusion } from './commandExclusion';
+import { GitPlaces } from './gitPlaces';
 
 /** What the recorder reads of a pane. */
 export interface RecordedPane {
@@ -36,6 +37,7 @@ const BATCH_MS = 500;
 /**
  * Turns every finished block of the panes it watches into a history record. Nothing happens on
  * the keystroke or output path: when a block ends, its output is read from the pane's mirror,
+ * its directory's git repository and branch are looked up (gitPlaces.ts), the text is
  * scrubbed and cut (blockRecordOf), and the record waits for a batch, which is written after a
  * short timer or once enough records wait. Private panes, blocks while `[history] enabled` is
  * off, commands starting with a blank and `exclude` matches are not kept. A failed write is
@@ -49,6 +51,7 @@ export class BlockRecorder {
   private readonly inFlight = new Set<Promise<unknown>>();
   private exclusion = new CommandExclusion([]);
   private lastFailure: string | undefined;
+  private readonly gitPlaces = new GitPlaces();
 
   constructor(private readonly options: BlockRecorderOptions) {}
 
@@ -83,9 +86,11 @@ export class BlockRecorder {
     if (this.exclusion.patterns !== settings.exclude) this.exclusion = new CommandExclusion(settings.exclude);
     if (this.exclusion.excludes(block.command)) return;
     const place: BlockPlace = { host: this.options.host, shell: pane.shellName, pane: `${this.options.session}/${pane.id}`, session: this.options.session };
-    const reading = (settings.keep_output === 'none' ? Promise.resolve(undefined) : pane.outputOf(block.id))
-      .catch(() => undefined)
-      .then((output) => this.enqueue(blockRecordOf(block, settings.keep_output === 'none' ? undefined : (output?.text ?? ''), place, settings, authorship)));
+    const output = (settings.keep_output === 'none' ? Promise.resolve(undefined) : pane.outputOf(block.id)).catch(() => undefined);
+    const git = this.gitPlaces.of(block.cwd).catch(() => null);
+    const reading = Promise.all([output, git]).then(([read, gitPlace]) =>
+      this.enqueue(blockRecordOf(block, settings.keep_output === 'none' ? undefined : (read?.text ?? ''), place, settings, authorship, gitPlace)),
+    );
     this.track(reading);
   }
 

@@ -15,6 +15,8 @@ export interface EngineHistoryOptions {
   log: Pick<EngineLog, 'warning'>;
   /** How long finished blocks wait to be written together. */
   batchMs?: number;
+  /** The history owner thread's script (tests run it from source); the bundled one by default. */
+  ownerWorkerLocation?: URL | string;
 }
 
 /**
@@ -72,7 +74,7 @@ export class EngineHistory {
   async close(): Promise<void> {
     await this.recorder.flush();
     this.closed = true;
-    (await this.opening)?.close();
+    await (await this.opening)?.close();
   }
 
   private store(): Promise<HistoryStore | undefined> {
@@ -88,6 +90,9 @@ export class EngineHistory {
         file: this.options.file,
         report: (message) => this.options.log.warning('history', message),
         retention: { maxDays: max_days || undefined, maxMb: max_mb || undefined },
+        // No SQL on the engine's event loop: it carries every keystroke and output chunk.
+        ownerIn: 'worker',
+        ownerWorkerLocation: this.options.ownerWorkerLocation,
       });
     } catch (error) {
       this.options.log.warning('history', `the history database ${this.options.file} could not be opened; blocks are not recorded`, error);
