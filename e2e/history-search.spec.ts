@@ -225,3 +225,22 @@ test('a history database that cannot be opened is named in the overlay, not show
   await expect(page.getByTestId('history-error')).toContainText(/The history could not search: .*history\.sqlite could not be opened/);
   await expect(page.getByTestId('history-empty')).toHaveCount(0);
 });
+
+test('a command run twice shows once with ×2; forgetting it asks about both runs and deletes both', async ({ page }) => {
+  home = makeHome();
+  const { pane } = await open(page);
+  await runCommand(page, pane, 'echo twice-run');
+  await runCommand(page, pane, 'echo twice-run');
+
+  await openOverlay(page, pane);
+  await page.keyboard.type('twice-run');
+  await expect(results(page)).toHaveCount(1);
+  await expect(results(page).getByTestId('history-runs')).toHaveText('×2');
+  await page.keyboard.press('Shift+Delete');
+  const dialog = page.getByTestId('history-forget-dialog');
+  await expect(dialog).toContainText('All 2 runs of it');
+  await page.getByTestId('history-forget-confirm').click();
+  await expect(results(page)).toHaveCount(0);
+  await page.getByTestId('history-search-input').fill('twice-ru');
+  await expect(page.getByTestId('history-empty')).toHaveText('No command in the history matches.');
+});

@@ -37,7 +37,11 @@ export const HistoryRequestSchemas = {
     .strict(),
   /** The record and up to `count` commands either side of it in its session, oldest first. */
   'history.neighbours': z.object({ id: z.number().int(), count: z.number().int().positive().max(100) }).strict(),
-  'history.forget': z.object({ ids: z.array(z.number().int()).min(1).max(1_000) }).strict(),
+  /** Records by id, or every run of a command (a result ranked by relevance stands for all its runs). */
+  'history.forget': z.union([
+    z.object({ ids: z.array(z.number().int()).min(1).max(1_000) }).strict(),
+    z.object({ command: z.string().min(1).max(64 * 1024) }).strict(),
+  ]),
   /** The pane's directory, its repository's root (if it is in one) and this host: what the overlay's chips filter by. */
   'history.scope': z.object({ paneId }).strict(),
 } as const;
@@ -63,6 +67,8 @@ export interface HistoryEntry {
   outputDigest: string | null;
   /** The digest was longer than what is here. */
   digestCut: boolean;
+  /** A result ranked by relevance stands for every run of its command: how many there are. */
+  runs?: number;
   /** The block this record came from, when it ran in this engine and its pane is still open (`p3b7`). */
   blockId: string | null;
 }

@@ -1,11 +1,11 @@
-import { stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { dirname, isAbsolute, join } from 'node:path';
+import { isAbsolute } from 'node:path';
 import type { Block } from '../../shared/blocks';
 import { HISTORY_DIGEST_PREVIEW_CHARS, type HistoryEntry, type HistoryResults, type HistoryScope } from '../../shared/history';
 import type { Params } from '../../shared/protocol';
 import type { HistoryResult, StoredRecord } from '../history/historyRecord';
 import type { EngineHistory } from '../history/recording/engineHistory';
+import { findGitPlace } from '../history/recording/gitPlaces';
 import { UserError } from './engine';
 
 /** What the history requests read of the engine. */
@@ -36,8 +36,9 @@ export class HistoryRequests {
     return { records: records.map((record) => this.entryOf(record)) };
   }
 
-  async forget({ ids }: Params<'history.forget'>): Promise<HistoryResults['history.forget']> {
-    return { forgotten: answer(await this.host.history.forget(ids), 'forget') };
+  async forget(request: Params<'history.forget'>): Promise<HistoryResults['history.forget']> {
+    const which = 'ids' in request ? { ids: request.ids } : { commands: [request.command] };
+    return { forgotten: answer(await this.host.history.forget(which), 'forget') };
   }
 
   async scope({ paneId }: Params<'history.scope'>): Promise<HistoryScope> {
@@ -46,7 +47,8 @@ export class HistoryRequests {
     const cwd = pane.cwd;
     const scope = { cwd, host: hostname() };
     if (!cwd || !isAbsolute(cwd)) return { ...scope, repoRoot: null, repoUnknown: "The pane's directory is not known (its shell has no integration)" };
-    const repoRoot = await repoRootOf(cwd);
+    // Found as the recorder finds a block's, so the chip's filter matches what was stored.
+    const repoRoot = (await findGitPlace(cwd))?.repoRoot;
     return repoRoot ? { ...scope, repoRoot } : { ...scope, repoRoot: null, repoUnknown: `${cwd} is not in a git repository` };
   }
 
@@ -70,6 +72,7 @@ export class HistoryRequests {
       outputDigest: digest === null ? null : digest.slice(0, HISTORY_DIGEST_PREVIEW_CHARS),
       digestCut: digest !== null && digest.length > HISTORY_DIGEST_PREVIEW_CHARS,
       blockId: this.blockOf(record)?.id ?? null,
+      ...(record.runs !== undefined && { runs: record.runs }),
     };
   }
 
@@ -86,21 +89,4 @@ export class HistoryRequests {
 function answer<T>(result: HistoryResult<T>, what: string): T {
   if (result.ok) return result.value;
   throw new UserError(`The history could not ${what}: ${result.error}`);
-}
-
-/** The nearest directory at or above `dir` holding `.git` (a work tree or a linked worktree's file). */
-export async function repoRootOf(dir: string): Promise<string | null> {
-  for (let current = dir; ; current = dirname(current)) {
-    if (await exists(join(current, '.git'))) return current;
-    if (dirname(current) === current) return null;
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -169,11 +169,15 @@ export class HistoryDatabase {
   }
 
   /**
-   * Deletes records by id, or every record a query matches (its limit ignored, every run of a
-   * command a relevance search shows once); returns how many went. A fuzzy query deletes what
+   * Deletes records by id, every run of the given commands, or every record a query matches (its
+   * limit ignored, every run of a command a relevance search shows once); returns how many went. A fuzzy query deletes what
    * the fuzzy search finds, not what a substring search would.
    */
-  forget(request: { ids: number[] } | { query: ParsedSearchQuery }): number {
+  forget(request: { ids: number[] } | { query: ParsedSearchQuery } | { commands: string[] }): number {
+    if ('commands' in request) {
+      const ids = request.commands.flatMap((command) => (this.db.all('SELECT id FROM blocks WHERE command = ?', [command]) as Row[]).map((row) => row.id as number));
+      return ids.length ? this.forget({ ids }) : 0;
+    }
     if ('query' in request && request.query.match === 'fuzzy' && request.query.query) {
       const every = rankedSearch(this.prepareIndex(), { ...request.query, rank: 'recency' }, { limit: Number.MAX_SAFE_INTEGER });
       return every.length ? this.forget({ ids: every.map((hit) => hit.id) }) : 0;

@@ -117,6 +117,8 @@ export type SearchQuery = z.input<typeof searchQuerySchema>;
 export const forgetRequestSchema = z.union([
   z.object({ ids: z.array(z.number().int()).min(1).max(100_000) }).strict(),
   z.object({ query: searchQuerySchema }).strict(),
+  /** Every run of these exact commands (what a relevance search shows once). */
+  z.object({ commands: z.array(z.string().min(1).max(LIMITS.commandChars)).min(1).max(100) }).strict(),
 ]);
 export type ForgetRequest = z.input<typeof forgetRequestSchema>;
 

@@ -92,6 +92,20 @@ describe('history requests of the search overlay', () => {
     await expect(client.request('history.neighbours', { id: broke.id, count: 5 })).rejects.toThrow(/no longer in the history/);
   });
 
+  it('a command run several times shows once with its run count, and forgetting it by command deletes every run', async () => {
+    const { client } = await open(newHome());
+    const paneId = await bashPane(client);
+    for (let i = 0; i < 3; i++) await run(client, paneId, 'echo thrice-run');
+    await run(client, paneId, 'echo thrice-run-not');
+
+    const records = await searchUntil(client, { query: 'thrice-run' }, (commands) => commands.includes('echo thrice-run-not'));
+    expect(records.filter((record) => record.command === 'echo thrice-run')).toEqual([expect.objectContaining({ runs: 3 })]);
+
+    expect(await client.request('history.forget', { command: 'echo thrice-run' })).toEqual({ forgotten: 3 });
+    const after = await client.request('history.search', { query: 'thrice-run' });
+    expect(after.records.map((record) => record.command)).toEqual(['echo thrice-run-not']);
+  });
+
   it('finds a command that finished a moment ago, before the recorder would have written its batch', async () => {
     const { client } = await open(newHome(), 600_000);
     const paneId = await bashPane(client);

@@ -64,10 +64,10 @@ export class EngineHistory {
     return store ? store.neighbours(id, count) : UNAVAILABLE;
   }
 
-  /** Deletes these records; resolves with how many there were. */
-  async forget(ids: number[]): Promise<HistoryResult<number>> {
+  /** Deletes these records, or every run of these commands; resolves with how many there were. */
+  async forget(request: { ids: number[] } | { commands: string[] }): Promise<HistoryResult<number>> {
     const store = await this.store();
-    return store ? store.forget({ ids }) : UNAVAILABLE;
+    return store ? store.forget(request) : UNAVAILABLE;
   }
 
   /** Writes what waits and lets go of the database (another process may take it over). */

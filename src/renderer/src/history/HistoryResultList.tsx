@@ -53,6 +53,11 @@ export function HistoryResultList({ records, selected, anchorId, onSelect, onCho
                 </span>
               )}
               {commandLine(record.command)}
+              {record.runs !== undefined && record.runs > 1 && (
+                <span className="history-result__runs" data-testid="history-runs" title={`Ran ${record.runs} times`}>
+                  {' '}×{record.runs}
+                </span>
+              )}
             </span>
             <span className="history-result__meta">
               <span className="history-result__cwd" title={record.cwd ?? 'directory unknown'}>

@@ -148,7 +148,11 @@ export function HistorySearchOverlay() {
             else useHistorySearch.getState().set({ confirmForget: undefined });
           }}
         >
-          <p>It is deleted from the history database for good:</p>
+          <p>
+            {confirming.runs !== undefined && confirming.runs > 1
+              ? `All ${confirming.runs} runs of it are deleted from the history database for good:`
+              : 'It is deleted from the history database for good:'}
+          </p>
           <pre className="history-forget__command">{confirming.command}</pre>
         </ConfirmDialog>
       )}

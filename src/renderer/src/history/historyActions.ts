@@ -129,14 +129,16 @@ export function askAboutSelected(): void {
 export async function forgetRecord(record: HistoryEntry): Promise<void> {
   useHistorySearch.getState().set({ confirmForget: undefined });
   try {
-    await engine().request('history.forget', { ids: [record.id] });
+    // A result standing for several runs forgets them all: otherwise the next older run takes its place.
+    await engine().request('history.forget', record.runs !== undefined && record.runs > 1 ? { command: record.command } : { ids: [record.id] });
   } catch (error) {
     warn(`Not forgotten: ${error instanceof Error ? error.message : String(error)}`);
     return;
   }
   const state = useHistorySearch.getState();
-  const results = state.results.filter((entry) => entry.id !== record.id);
-  const neighbours = state.neighbours && { ...state.neighbours, records: state.neighbours.records.filter((entry) => entry.id !== record.id) };
+  const gone = (entry: HistoryEntry) => entry.id === record.id || (record.runs !== undefined && record.runs > 1 && entry.command === record.command);
+  const results = state.results.filter((entry) => !gone(entry));
+  const neighbours = state.neighbours && { ...state.neighbours, records: state.neighbours.records.filter((entry) => !gone(entry)) };
   const shown = neighbours?.records ?? results;
   state.set({ results, neighbours, selected: Math.min(state.selected, Math.max(0, shown.length - 1)), notice: { level: 'info', text: 'Forgotten: the record is deleted from the history' } });
 }
