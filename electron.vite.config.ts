@@ -24,14 +24,17 @@ const BUNDLED_FOR_START = ['@anthropic-ai/sdk', 'openai', 'zod', 'smol-toml', 'p
 // Bundled, their CommonJS and protobuf code made that chunk 850 KB and slower to load (and
 // moved @opentelemetry/api, which the bundled Anthropic SDK imports, into the engine chunk).
 
+/** The worker threads' scripts: each a `?modulePath` import, run from app.asar.unpacked when packaged. */
+const WORKER_SCRIPTS = new Set(['mirrorWorker', 'ownerWorker']);
+
 /**
- * File names of the main build's chunks. electron-vite builds a `?modulePath` import (the
- * mirror thread's script) with this same config and names its entry like a chunk; that one
- * is `.mjs`, so Node runs it as an ES module wherever it lies — also unpacked from the
- * asar, where no package.json with `"type": "module"` is above it.
+ * File names of the main build's chunks. electron-vite builds a `?modulePath` import (a worker
+ * thread's script) with this same config and names its entry like a chunk; those are `.mjs`,
+ * so Node runs them as ES modules wherever they lie — also unpacked from the asar, where no
+ * package.json with `"type": "module"` is above them.
  */
 function mainChunkFileName(chunk: { name: string }): string {
-  return chunk.name === 'mirrorWorker' ? 'chunks/[name]-[hash].mjs' : 'chunks/[name]-[hash].js';
+  return WORKER_SCRIPTS.has(chunk.name) ? 'chunks/[name]-[hash].mjs' : 'chunks/[name]-[hash].js';
 }
 
 // Three builds: main (the engine + Electron entry + the `tandem web` CLI entry; the mirror
@@ -56,7 +59,9 @@ export default defineConfig({
           chunkFileNames: mainChunkFileName,
           // zod in a chunk of its own, shared by the engine and the subcommands that validate
           // (policy check, audit verify, trace), instead of beside whichever module came first.
-          codeSplitting: { groups: [{ name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/ }] },
+          // Only where two chunks share it: a worker thread's script (its own build) keeps zod
+          // inside, since it runs unpacked from the asar, where no chunk lies beside it.
+          codeSplitting: { groups: [{ name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/, minShareCount: 2 }] },
         },
         // Code the Electron entry shares with a CLI subcommand stays in a chunk of its own. By
         // default rolldown merges it into index.js, and `tandem policy check` under plain Node

@@ -41,6 +41,16 @@ const ENABLE = 0x31;
 const DISABLE = 0x30;
 
 export const MIRROR_WORKER = /^out\/main\/chunks\/mirrorWorker-[^/]+\.mjs$/;
+/** The history owner thread's script, and the small module that names its path (both unpacked). */
+export const OWNER_WORKER = /^out\/main\/chunks\/ownerWorker-[^/]+\.mjs$/;
+/** What the owner thread requires from beside it, unpacked: node-sqlite3-wasm and its WebAssembly. */
+const SQLITE_FILES = ['node_modules/node-sqlite3-wasm/package.json', 'node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.js', 'node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.wasm'];
+/** The worker threads' scripts: each runs unpacked from the asar, so each must import nothing but Node's own modules. */
+const WORKERS = [
+  { what: 'mirror worker', pattern: MIRROR_WORKER, isScript: () => true },
+  // The path module shares the name; the script is the one that takes its worker data.
+  { what: 'history owner worker', pattern: OWNER_WORKER, isScript: (text: string) => text.includes('workerData') },
+];
 const TREE_SITTER_GRAMMAR = 'node_modules/tree-sitter-bash/tree-sitter-bash.wasm';
 const TREE_SITTER_RUNTIME = 'node_modules/web-tree-sitter/tree-sitter.wasm';
 const PTY_MODULE = 'node_modules/node-pty/build/Release/pty.node';
@@ -154,12 +164,14 @@ export const RULES: Rule[] = [
     },
   },
   {
-    name: 'what must be a real file is unpacked: pty.node, shell integration, the mirror worker, the grammar',
+    name: 'what must be a real file is unpacked: pty.node, shell integration, the worker threads and node-sqlite3-wasm, the grammar',
     check(layout) {
-      const workers = layout.asarFiles.filter((file) => MIRROR_WORKER.test(file));
+      const mirrors = layout.asarFiles.filter((file) => MIRROR_WORKER.test(file));
+      const owners = layout.asarFiles.filter((file) => OWNER_WORKER.test(file));
       const problems: string[] = [];
-      if (workers.length !== 1) problems.push(`expected one mirror worker (out/main/chunks/mirrorWorker-*.mjs) in app.asar, found ${workers.length}`);
-      const required = [PTY_MODULE, ...SHELL_SCRIPTS, ...workers, TREE_SITTER_GRAMMAR, TREE_SITTER_RUNTIME];
+      if (mirrors.length !== 1) problems.push(`expected one mirror worker (out/main/chunks/mirrorWorker-*.mjs) in app.asar, found ${mirrors.length}`);
+      if (owners.length === 0) problems.push('no history owner worker (out/main/chunks/ownerWorker-*.mjs) in app.asar');
+      const required = [PTY_MODULE, ...SHELL_SCRIPTS, ...mirrors, ...owners, ...SQLITE_FILES, TREE_SITTER_GRAMMAR, TREE_SITTER_RUNTIME];
       problems.push(...missing(layout.asarUnpackedMarks, required, 'the files app.asar marks as unpacked'));
       problems.push(...missing(layout.unpackedFiles, required, 'app.asar.unpacked'));
       const lost = layout.asarUnpackedMarks.filter((file) => !layout.unpackedFiles.includes(file));
@@ -168,17 +180,19 @@ export const RULES: Rule[] = [
     },
   },
   {
-    name: 'the mirror worker is self-contained and is the one the engine loads',
+    name: 'the worker threads (mirror, history owner) are self-contained and are the ones the engine loads',
     check(layout) {
-      const workers = Object.keys(layout.mainBundles).filter((file) => MIRROR_WORKER.test(file));
-      if (workers.length === 0) return ['no mirror worker bundle to check'];
       const problems: string[] = [];
-      for (const worker of workers) {
-        const imports = importedSpecifiers(layout.mainBundles[worker]!).filter((specifier) => !isBuiltin(specifier));
-        if (imports.length > 0) problems.push(`${worker} imports ${imports.join(', ')}: it must bundle everything but Node's built-in modules`);
-        const name = posix.basename(worker);
-        const loaders = Object.entries(layout.mainBundles).filter(([file, text]) => file !== worker && text.includes(name));
-        if (loaders.length === 0) problems.push(`no engine bundle refers to ${name}: the engine would not find its mirror worker`);
+      for (const { what, pattern, isScript } of WORKERS) {
+        const workers = Object.keys(layout.mainBundles).filter((file) => pattern.test(file) && isScript(layout.mainBundles[file]!));
+        if (workers.length === 0) problems.push(`no ${what} bundle to check`);
+        for (const worker of workers) {
+          const imports = importedSpecifiers(layout.mainBundles[worker]!).filter((specifier) => !isBuiltin(specifier));
+          if (imports.length > 0) problems.push(`${worker} imports ${imports.join(', ')}: it must bundle everything but Node's built-in modules`);
+          const name = posix.basename(worker);
+          const loaders = Object.entries(layout.mainBundles).filter(([file, text]) => file !== worker && text.includes(name));
+          if (loaders.length === 0) problems.push(`no engine bundle refers to ${name}: the engine would not find its ${what}`);
+        }
       }
       return problems;
     },

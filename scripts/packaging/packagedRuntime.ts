@@ -1,11 +1,13 @@
 import { extractAll } from '@electron/asar';
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { MirrorCommand, MirrorEvent } from '../../src/main/blocks/mirror/mirrorProtocol';
-import { MIRROR_WORKER } from './layoutRules';
+import type { FromOwnerThread, OwnerThreadData, ToOwnerThread } from '../../src/main/history/ownerThread/ownerThreadMessages';
+import { ownerAddress } from '../../src/main/history/ownerLock';
+import { MIRROR_WORKER, OWNER_WORKER } from './layoutRules';
 
 /** Upper bound for one smoke run; each ends as soon as it has its answer. */
 const RUN_LIMIT_MS = 60_000;
@@ -65,7 +67,53 @@ export async function checkPackagedRuntime(appDir: string, scratch: string): Pro
   });
 
   results.push({ name: 'the mirror worker runs on its own (copied alone, nothing beside it)', problems: await checkWorkerAlone(app, scratch) });
+  results.push({ name: 'the history owner worker runs from app.asar.unpacked alone and stores and finds a record', problems: await checkOwnerWorkerUnpacked(appDir, scratch) });
   return results;
+}
+
+/**
+ * The history thread as the packaged engine starts it: from app.asar.unpacked, where only the
+ * unpacked files are (its bundle and node-sqlite3-wasm), never the asar's chunks.
+ */
+async function checkOwnerWorkerUnpacked(appDir: string, scratch: string): Promise<string[]> {
+  const chunks = join(appDir, 'resources', 'app.asar.unpacked', 'out/main/chunks');
+  let names: string[];
+  try {
+    names = readdirSync(chunks).filter((file) => OWNER_WORKER.test(`out/main/chunks/${file}`));
+  } catch {
+    return [`${chunks} cannot be read`];
+  }
+  const name = names.find((file) => readFileSync(join(chunks, file), 'utf8').includes('workerData'));
+  if (!name) return ['no history owner worker in app.asar.unpacked'];
+  const file = join(scratch, 'history', 'history.sqlite');
+  mkdirSync(join(scratch, 'history'), { recursive: true });
+  const data: OwnerThreadData = { file, address: ownerAddress(file) };
+  const worker = new Worker(join(chunks, name), { workerData: data, stdout: true, stderr: true });
+  const send = (message: ToOwnerThread) => worker.postMessage(message);
+  try {
+    return await new Promise<string[]>((resolve) => {
+      const limit = setTimeout(() => resolve([`the history owner worker did not answer within ${RUN_LIMIT_MS / 1000} s`]), RUN_LIMIT_MS);
+      const done = (problems: string[]): void => {
+        clearTimeout(limit);
+        resolve(problems);
+      };
+      worker.on('error', (error) => done([`the history owner worker failed: ${error.message}`]));
+      worker.on('exit', (code) => done([`the history owner worker exited (code ${code}) before answering`]));
+      worker.on('message', (message: FromOwnerThread) => {
+        if (message.kind === 'elected') {
+          if (!message.owner) return done([`the history owner worker did not take the database: ${message.error ?? 'another owner answered'}`]);
+          send({ kind: 'call', id: 1, op: 'record', args: [{ command: 'echo packed-history-works', host: 'packed', startedAt: 1, author: 'you' }] });
+          send({ kind: 'call', id: 2, op: 'search', args: { query: 'packed-history' } });
+        } else if (message.kind === 'result' && message.id === 2) {
+          const found = message.result.ok && JSON.stringify(message.result.value).includes('echo packed-history-works');
+          done(found ? [] : [`the history owner worker's search answered ${JSON.stringify(message.result).slice(0, 300)}`]);
+        }
+      });
+    });
+  } finally {
+    send({ kind: 'close' });
+    await worker.terminate();
+  }
 }
 
 async function checkWorkerAlone(app: string, scratch: string): Promise<string[]> {

@@ -17,6 +17,9 @@ const { getConfig } = createRequire(import.meta.url)('app-builder-lib/out/util/c
 };
 
 const WORKER = 'out/main/chunks/mirrorWorker-0123abcd.mjs';
+const OWNER_WORKER = 'out/main/chunks/ownerWorker-4567cdef.mjs';
+const OWNER_WORKER_PATH = 'out/main/chunks/ownerWorker-Path0123.mjs';
+const SQLITE_WASM = 'node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.wasm';
 const ON = FUSE_ENABLE;
 const OFF = FUSE_DISABLE;
 
@@ -35,6 +38,11 @@ const unpacked = [
   'assets/shell-integration/zsh/tandem-integration.zsh',
   'assets/shell-integration/fish/tandem.fish',
   WORKER,
+  OWNER_WORKER,
+  OWNER_WORKER_PATH,
+  'node_modules/node-sqlite3-wasm/package.json',
+  'node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.js',
+  SQLITE_WASM,
   'node_modules/tree-sitter-bash/tree-sitter-bash.wasm',
   'node_modules/web-tree-sitter/tree-sitter.wasm',
 ];
@@ -75,6 +83,8 @@ function goodLayout(): PackedLayout {
       'out/main/index.js': 'import { main } from "./cli.js";\nimport { app } from "electron";\n',
       'out/main/cli.js': `import pty from "node-pty";\nvar version = "1.2.3";\nvar worker = join(import.meta.dirname, "./chunks/mirrorWorker-0123abcd.mjs");\n`,
       [WORKER]: 'import { parentPort } from "node:worker_threads";\nimport { setPriority } from "node:os";\nconst require = createRequire(import.meta.url);\nrequire("fs");\n',
+      [OWNER_WORKER]: 'import { parentPort, workerData } from "node:worker_threads";\nconst sqlite = createRequire(import.meta.url)("node-sqlite3-wasm");\n',
+      [OWNER_WORKER_PATH]: 'import { join } from "path";\nvar path = join(import.meta.dirname, "./ownerWorker-4567cdef.mjs");\n',
     },
     fuses: [OFF, ON, OFF, OFF, ON, ON, OFF, OFF, ON],
     apparmorProfile: 'abi <abi/4.0>,\ninclude <tunables/global>\n\nprofile "tandem" "/opt/Tandem/tandem" flags=(unconfined) {\n  userns,\n}\n',
@@ -146,6 +156,15 @@ describe('dist:check layout rules', () => {
     const found = problems(layout).join('\n');
     expect(found).toContain(`${WORKER} is missing from the files app.asar marks as unpacked`);
     expect(found).toContain('pty.node is missing from app.asar.unpacked');
+  });
+
+  it('report a history owner worker that imports a chunk, and node-sqlite3-wasm left inside the asar', () => {
+    const layout = goodLayout();
+    layout.mainBundles[OWNER_WORKER] += 'import { z } from "./zod-a3176e9d.js";\n';
+    layout.asarUnpackedMarks = layout.asarUnpackedMarks.filter((file) => file !== SQLITE_WASM);
+    const found = problems(layout).join('\n');
+    expect(found).toContain(`${OWNER_WORKER} imports ./zod-a3176e9d.js`);
+    expect(found).toContain(`${SQLITE_WASM} is missing from the files app.asar marks as unpacked`);
   });
 
   it('report a mirror worker that imports packages, or that no engine bundle loads', () => {
