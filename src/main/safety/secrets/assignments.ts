@@ -167,11 +167,14 @@ function nameStartBefore(text: string, end: number): number {
 }
 
 /** Types written between a name and its `=`: Go `var apiToken string = "…"`, Kotlin `val apiKey: String = "…"`, Python `password: str = "…"`. */
-const TYPE_WORDS = new Set(['string', 'String', 'str', 'byte', 'bytes', 'SecretStr', 'CharSequence', 'text']);
+const TYPE_WORDS: readonly string[] = ['string', 'String', 'str', 'byte', 'bytes', 'SecretStr', 'CharSequence', 'text'];
 /** The keywords that find them, matched in any case: `str` finds `string` and `String` (the same place), `secret` finds `SecretStr`, `byte` finds `bytes`. */
 const TYPE_KEYWORDS = ['str', 'byte', 'CharSequence', 'text'];
-/** Their first characters, checked before a name is cut out of the text (most names are not types). */
-const TYPE_FIRST = new Set([...TYPE_WORDS].map((w) => w.charCodeAt(0)));
+/** Whether text[start, end) is one of TYPE_WORDS (compared in place: most names are no type, and need no copy). */
+function isTypeWordAt(text: string, start: number, end: number): boolean {
+  for (const word of TYPE_WORDS) if (word.length === end - start && text.startsWith(word, start)) return true;
+  return false;
+}
 
 /** The name before a type word that ends at `typeEnd`, as [start, end], or undefined. */
 function nameBeforeType(text: string, typeStart: number): [number, number] | undefined {
@@ -307,7 +310,7 @@ export function scanAssignments(text: string, operators: KeywordHits): Replaceme
     nameEnd -= keyQuoteLength;
     let nameStart = nameStartBefore(text, nameEnd);
     if (keyQuote !== 0 && text.charCodeAt(nameStart - 1) !== keyQuote) continue; // "name: not a quoted key
-    if (keyQuote === 0 && nameEnd - nameStart >= 3 && nameEnd - nameStart <= 12 && TYPE_FIRST.has(text.charCodeAt(nameStart)) && TYPE_WORDS.has(text.slice(nameStart, nameEnd))) {
+    if (keyQuote === 0 && nameEnd - nameStart >= 3 && nameEnd - nameStart <= 12 && isTypeWordAt(text, nameStart, nameEnd)) {
       const typed = nameBeforeType(text, nameStart);
       if (typed) [nameStart, nameEnd] = typed;
     }

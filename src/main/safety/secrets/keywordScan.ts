@@ -150,7 +150,7 @@ export class KeywordScanner {
   /** Walks a stretch of the text (see walker). */
   private readonly walkStretch: (text: string, from: number, to: number) => number;
   /** Hands the hits of the stretch just walked to their detectors (see handOuter). */
-  private readonly handOut: (text: string, hits: number) => void;
+  private readonly handOut: (text: string, from: number, hits: number) => void;
 
   /**
    * Every detector's hits, by detector index (an empty list for a detector none of whose
@@ -159,7 +159,7 @@ export class KeywordScanner {
   scan(text: string, detectorCount: number): KeywordHits[] {
     const lists = this.lists;
     lists.reset(detectorCount);
-    for (let from = 0; from < text.length; from += STRETCH) this.handOut(text, this.walkStretch(text, from, Math.min(text.length, from + STRETCH)));
+    for (let from = 0; from < text.length; from += STRETCH) this.handOut(text, from, this.walkStretch(text, from, Math.min(text.length, from + STRETCH)));
     const byDetector: KeywordHits[] = [];
     for (let d = 0; d < detectorCount; d++) {
       const n = lists.count[d] as number;
@@ -228,11 +228,12 @@ const RUN_MARK = -1;
 
 /**
  * The automaton's walk over text[from, to) (at most STRETCH characters), on from the state
- * the last stretch ended in (`from` 0 starts anew): records the ends of the hits and the states
- * they were found in (RUN_MARK: the end of a run's first TOKEN_RUN characters) in hitEnds and
- * hitStates, in order, and returns how many. Made once per scanner, around its own tables and
- * room: V8 then compiles the loop with them as constants (a third faster than a walk taking them
- * as arguments) — while the process makes one scanner (the scrubber's table), as it does.
+ * the last stretch ended in (`from` 0 starts anew): records the ends of the hits, counted from
+ * `from`, and the states they were found in (RUN_MARK: the end of a run's first TOKEN_RUN
+ * characters) in hitEnds and hitStates, in order, and returns how many. Made once per scanner,
+ * around its own tables and room: V8 then compiles the loop with them as constants (a third
+ * faster than a walk taking them as arguments) — while the process makes one scanner (the
+ * scrubber's table), as it does.
  *
  * Each step waits for the last (the next state is read at the one before), so a stretch's two
  * halves are walked at once, each step of one beside a step of the other (a sixth faster). The
@@ -249,6 +250,7 @@ function walker(start: number, next: Uint16Array | Int32Array, classOf: Uint8Arr
   const unitBytes = Buffer.from(units.buffer);
   // Where the second walk records its hits: past the first's (at most two a character, one character in two).
   const secondHits = STRETCH + 2;
+  const runMark = RUN_MARK; // a constant of the closure (a module's constant is read from memory at each use)
   return (text, from, to) => {
     unitBytes.write(text.slice(from, to), 0, 'utf16le');
     if (BIG_ENDIAN) unitBytes.swap16();
@@ -265,28 +267,29 @@ function walker(start: number, next: Uint16Array | Int32Array, classOf: Uint8Arr
     let h1 = 0;
     let h2 = secondHits;
     // A character ends at most one hit and one run, and the room holds two a character: the loops check nothing else.
-    for (let k = 0; k < mid; k++) {
+    // Hits are recorded by their end within the stretch (`from` added in the hand-out), and the second half has its own index: fewer values live in the loop, none kept in memory.
+    for (let k = 0, k2 = secondStart; k < mid; k++, k2++) {
       const c1 = classOf[units[k] as number] as number;
-      const c2 = classOf[units[secondStart + k] as number] as number;
+      const c2 = classOf[units[k2] as number] as number;
       s1 = next[s1 + c1] as number;
       s2 = next[s2 + c2] as number;
       run1 = (run1 + 1) & ((firstTokenClass - 1 - c1) >> 31); // all ones for a token character
       run2 = (run2 + 1) & ((firstTokenClass - 1 - c2) >> 31);
       if (s1 < hitLimit) {
-        hitEnds[h1] = from + k + 1;
+        hitEnds[h1] = k + 1;
         hitStates[h1++] = s1;
       }
       if (run1 === TOKEN_RUN) {
-        hitEnds[h1] = from + k + 1;
-        hitStates[h1++] = RUN_MARK;
+        hitEnds[h1] = k + 1;
+        hitStates[h1++] = runMark;
       }
       if (s2 < hitLimit) {
-        hitEnds[h2] = from + secondStart + k + 1;
+        hitEnds[h2] = k2 + 1;
         hitStates[h2++] = s2;
       }
       if (run2 === TOKEN_RUN) {
-        hitEnds[h2] = from + secondStart + k + 1;
-        hitStates[h2++] = RUN_MARK;
+        hitEnds[h2] = k2 + 1;
+        hitStates[h2++] = runMark;
       }
     }
     // The rest of the second half (the overlap, and an odd character), or a short stretch.
@@ -295,18 +298,18 @@ function walker(start: number, next: Uint16Array | Int32Array, classOf: Uint8Arr
       s2 = next[s2 + c2] as number;
       run2 = (run2 + 1) & ((firstTokenClass - 1 - c2) >> 31);
       if (s2 < hitLimit) {
-        hitEnds[h2] = from + k + 1;
+        hitEnds[h2] = k + 1;
         hitStates[h2++] = s2;
       }
       if (run2 === TOKEN_RUN) {
-        hitEnds[h2] = from + k + 1;
-        hitStates[h2++] = RUN_MARK;
+        hitEnds[h2] = k + 1;
+        hitStates[h2++] = runMark;
       }
     }
     // The second walk's hits after the first's, but for those ending by the middle.
     let hits = h1;
     for (let h = secondHits; h < h2; h++) {
-      if ((hitEnds[h] as number) <= from + mid) continue;
+      if ((hitEnds[h] as number) <= mid) continue;
       hitEnds[hits] = hitEnds[h] as number;
       hitStates[hits++] = hitStates[h] as number;
     }
@@ -339,16 +342,19 @@ interface HandOutTables {
  * checked against the text where they must match exactly, to their detectors; each run start
  * to the runs. Made once per scanner around its tables, like the walk.
  */
-function handOuter(tables: HandOutTables, lists: HitLists, locators: readonly (Locator | undefined)[], hitEnds: Int32Array, hitStates: Int32Array): (text: string, hits: number) => void {
+function handOuter(tables: HandOutTables, lists: HitLists, locators: readonly (Locator | undefined)[], hitEnds: Int32Array, hitStates: Int32Array): (text: string, from: number, hits: number) => void {
   const { outputStart, outputCount, outputs, keywordLength, codeStart, codes, exact, consumerStart, consumerList } = tables;
   const placers = locators.map((locator, d) => (locator ? (at: number): void => lists.push(d, at, at + 1) : undefined));
-  const runLocators = locators.flatMap((locator, d) => (locator?.atTokenRun ? [{ atTokenRun: locator.atTokenRun, place: placers[d] as (at: number) => void }] : []));
-  return (text, hits) => {
+  const runLocators = locators.flatMap((locator, d): RunLocator[] => (locator?.atTokenRun ? [{ atTokenRun: locator.atTokenRun, place: placers[d] as (at: number) => void }] : []));
+  return (text, from, hits) => {
     for (let h = 0; h < hits; h++) {
-      const end = hitEnds[h] as number;
+      const end = from + (hitEnds[h] as number);
       const state = hitStates[h] as number;
       if (state === RUN_MARK) {
-        for (const { atTokenRun, place } of runLocators) atTokenRun(text, end - TOKEN_RUN, place);
+        for (let r = 0; r < runLocators.length; r++) {
+          const runLocator = runLocators[r] as RunLocator;
+          runLocator.atTokenRun(text, end - TOKEN_RUN, runLocator.place);
+        }
         continue;
       }
       for (let o = outputStart[state] as number, last = o + (outputCount[state] as number); o < last; o++) {
@@ -368,6 +374,11 @@ function handOuter(tables: HandOutTables, lists: HitLists, locators: readonly (L
       }
     }
   };
+}
+
+interface RunLocator {
+  atTokenRun: NonNullable<Locator['atTokenRun']>;
+  place: (at: number) => void;
 }
 
 function grown(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
