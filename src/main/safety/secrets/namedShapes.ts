@@ -67,7 +67,8 @@ const afterBlanks = (text: string, at: number): number => {
 /** .netrc: `machine host login user password secret`, or `password secret` on a line of its own. */
 export function scanNetrc(text: string, passw: KeywordHits): Replacement[] {
   const out: Replacement[] = [];
-  const line = new LineTracker(text);
+  // A line starting further back than a `.netrc` line may have before its `password` is not looked back over to its start.
+  const line = new LineTracker(text, MAX_NETRC_PREFIX);
   let lastLine = -1;
   for (const at of passw.starts) {
     line.moveTo(at);
