@@ -14,6 +14,10 @@
  * (measured on the bench's 10 MB: 37 ms for ten keywords in one regex, 36 ms for the automaton of 45).
  */
 
+import { RUN_MARK, STRETCH, TOKEN_RUN, walkOf } from './keywordWalk';
+
+export { TOKEN_RUN } from './keywordWalk';
+
 export interface Keyword {
   text: string;
   ignoreCase: boolean;
@@ -40,17 +44,15 @@ export interface KeywordHits {
 
 const fold = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c);
 
-/** The shortest run of token characters (letters, digits, `_`, `-`) the walk notes: a value the entropy rule may judge. */
-export const TOKEN_RUN = 20;
 const isTokenCharacter = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
 
 export class KeywordScanner {
   /**
    * `keywords[i]` → the detectors (indexes) that look for it; `locators[d]`: how detector d
-   * locates its places, if it does (see Locator). The tables built here (see walker and
-   * handOuter for what each holds) are kept only by the two closures that use them.
+   * locates its places, if it does (see Locator). The tables built here (see keywordWalk.ts and
+   * handOuter for what each holds) are kept only by the walk and the hand-out that use them.
    */
-  constructor(keywords: readonly Keyword[], consumers: readonly (readonly number[])[], locators: readonly (Locator | undefined)[] = []) {
+  constructor(keywords: readonly Keyword[], consumers: readonly (readonly number[])[], locators: readonly (Locator | undefined)[] = [], options: { javaScriptWalk?: boolean } = {}) {
     this.locators = locators;
     const tables: HandOutTables = {
       keywordLength: Int32Array.from(keywords, (k) => k.text.length),
@@ -136,18 +138,17 @@ export class KeywordScanner {
     tables.outputs = Int32Array.from(outputs);
     const start = (renumbered[0] as number) * classes;
     const hitLimit = order.filter((state) => (ends[state] as number[]).length > 0).length * classes;
-    // How far before the middle of a stretch the walk of its second half starts (see walker): at least a keyword's length, and a run's.
+    // How far before the middle of a stretch the walk of its second half starts (see keywordWalk.ts): at least a keyword's length, and a run's.
     const overlap = Math.max(TOKEN_RUN, ...keywords.map((k) => k.text.length));
-    const hitEnds = new Int32Array(2 * STRETCH + 8 * overlap);
-    const hitStates = new Int32Array(2 * STRETCH + 8 * overlap);
-    this.walkStretch = walker(start, next, classOf, firstTokenClass, hitLimit, hitEnds, hitStates, overlap);
+    const { walkStretch, hitEnds, hitStates } = walkOf({ start, next, classOf, firstTokenClass, hitLimit }, overlap, options.javaScriptWalk);
+    this.walkStretch = walkStretch;
     this.handOut = handOuter(tables, this.lists, locators, hitEnds, hitStates);
   }
 
   /** Each detector's hits, kept from scan to scan (a scan of a large text would otherwise make megabytes of garbage each time). */
   private readonly lists = new HitLists();
   private readonly locators: readonly (Locator | undefined)[];
-  /** Walks a stretch of the text (see walker). */
+  /** Walks a stretch of the text (see keywordWalk.ts). */
   private readonly walkStretch: (text: string, from: number, to: number) => number;
   /** Hands the hits of the stretch just walked to their detectors (see handOuter). */
   private readonly handOut: (text: string, from: number, hits: number) => void;
@@ -207,9 +208,6 @@ class HitLists {
   }
 }
 
-/** Characters walked before their hits are handed on: the room for hits stays small, and the text they are checked against is still in the cache. */
-const STRETCH = 16384;
-
 /** A located detector's places (they come in the order of the hits they were found from) in order, each once; ends are places + 1. */
 function placesInOrder(hits: KeywordHits): void {
   const places = hits.starts.sort();
@@ -218,105 +216,6 @@ function placesInOrder(hits: KeywordHits): void {
   for (let i = 0; i < n; i++) hits.ends[i] = (places[i] as number) + 1;
   hits.starts = places.subarray(0, n);
   hits.ends = hits.ends.subarray(0, n);
-}
-
-/** Whether a Uint16Array reads the bytes of `utf16le` swapped. */
-const BIG_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 0;
-
-/** The state a hit is recorded with where a run of TOKEN_RUN token characters ends (the run's start is its end − TOKEN_RUN). */
-const RUN_MARK = -1;
-
-/**
- * The automaton's walk over text[from, to) (at most STRETCH characters), on from the state
- * the last stretch ended in (`from` 0 starts anew): records the ends of the hits, counted from
- * `from`, and the states they were found in (RUN_MARK: the end of a run's first TOKEN_RUN
- * characters) in hitEnds and hitStates, in order, and returns how many. Made once per scanner,
- * around its own tables and room: V8 then compiles the loop with them as constants (a third
- * faster than a walk taking them as arguments) — while the process makes one scanner (the
- * scrubber's table), as it does.
- *
- * Each step waits for the last (the next state is read at the one before), so a stretch's two
- * halves are walked at once, each step of one beside a step of the other (a sixth faster). The
- * second half's walk starts anew `overlap` characters (the longest keyword, at least TOKEN_RUN)
- * before the middle: by the middle it is in the state a walk from the start would be in, and
- * counts the same runs; its hits ending by the middle are the first half's, and dropped.
- */
-function walker(start: number, next: Uint16Array | Int32Array, classOf: Uint8Array, firstTokenClass: number, hitLimit: number, hitEnds: Int32Array, hitStates: Int32Array, overlap: number): (text: string, from: number, to: number) => number {
-  // Where the last stretch ended: its state, and how many token characters stood just before.
-  const carried = new Int32Array(2);
-  // The stretch's UTF-16 units, copied at once: reading a typed array costs less than `charCodeAt`, which checks the string's kind at every character.
-  // (Copied the same way however short the stretch: a second way for the last, short stretch of a text made V8 drop the compiled loop each time it met it.)
-  const units = new Uint16Array(STRETCH);
-  const unitBytes = Buffer.from(units.buffer);
-  // Where the second walk records its hits: past the first's (at most two a character, one character in two).
-  const secondHits = STRETCH + 2;
-  const runMark = RUN_MARK; // a constant of the closure (a module's constant is read from memory at each use)
-  return (text, from, to) => {
-    unitBytes.write(text.slice(from, to), 0, 'utf16le');
-    if (BIG_ENDIAN) unitBytes.swap16();
-    const n = to - from;
-    // A short stretch is walked by the second walk alone, from where the last stretch ended, with no overlap.
-    const halves = n >= 4 * overlap;
-    const mid = halves ? n >> 1 : 0;
-    const secondStart = halves ? mid - overlap : 0;
-    // Locals in the loops (a variable of the closure would be read and written through memory at every character).
-    let s1 = from === 0 ? start : (carried[0] as number);
-    let run1 = from === 0 ? 0 : (carried[1] as number);
-    let s2 = halves ? start : s1;
-    let run2 = halves ? 0 : run1;
-    let h1 = 0;
-    let h2 = secondHits;
-    // A character ends at most one hit and one run, and the room holds two a character: the loops check nothing else.
-    // Hits are recorded by their end within the stretch (`from` added in the hand-out), and the second half has its own index: fewer values live in the loop, none kept in memory.
-    for (let k = 0, k2 = secondStart; k < mid; k++, k2++) {
-      const c1 = classOf[units[k] as number] as number;
-      const c2 = classOf[units[k2] as number] as number;
-      s1 = next[s1 + c1] as number;
-      s2 = next[s2 + c2] as number;
-      run1 = (run1 + 1) & ((firstTokenClass - 1 - c1) >> 31); // all ones for a token character
-      run2 = (run2 + 1) & ((firstTokenClass - 1 - c2) >> 31);
-      if (s1 < hitLimit) {
-        hitEnds[h1] = k + 1;
-        hitStates[h1++] = s1;
-      }
-      if (run1 === TOKEN_RUN) {
-        hitEnds[h1] = k + 1;
-        hitStates[h1++] = runMark;
-      }
-      if (s2 < hitLimit) {
-        hitEnds[h2] = k2 + 1;
-        hitStates[h2++] = s2;
-      }
-      if (run2 === TOKEN_RUN) {
-        hitEnds[h2] = k2 + 1;
-        hitStates[h2++] = runMark;
-      }
-    }
-    // The rest of the second half (the overlap, and an odd character), or a short stretch.
-    for (let k = secondStart + mid; k < n; k++) {
-      const c2 = classOf[units[k] as number] as number;
-      s2 = next[s2 + c2] as number;
-      run2 = (run2 + 1) & ((firstTokenClass - 1 - c2) >> 31);
-      if (s2 < hitLimit) {
-        hitEnds[h2] = k + 1;
-        hitStates[h2++] = s2;
-      }
-      if (run2 === TOKEN_RUN) {
-        hitEnds[h2] = k + 1;
-        hitStates[h2++] = runMark;
-      }
-    }
-    // The second walk's hits after the first's, but for those ending by the middle.
-    let hits = h1;
-    for (let h = secondHits; h < h2; h++) {
-      if ((hitEnds[h] as number) <= mid) continue;
-      hitEnds[hits] = hitEnds[h] as number;
-      hitStates[hits++] = hitStates[h] as number;
-    }
-    carried[0] = s2;
-    carried[1] = run2;
-    return hits;
-  };
 }
 
 /**
