@@ -54,17 +54,6 @@ export class KeywordScanner {
    */
   constructor(keywords: readonly Keyword[], consumers: readonly (readonly number[])[], locators: readonly (Locator | undefined)[] = [], options: { javaScriptWalk?: boolean } = {}) {
     this.locators = locators;
-    const tables: HandOutTables = {
-      keywordLength: Int32Array.from(keywords, (k) => k.text.length),
-      codeStart: Int32Array.from(keywords, (_, id) => keywords.slice(0, id).reduce((n, k) => n + k.text.length, 0)),
-      codes: Uint16Array.from(keywords.flatMap((k) => Array.from(k.text, (ch) => ch.charCodeAt(0)))),
-      exact: Uint8Array.from(keywords, (k) => Number(!k.ignoreCase && /[A-Za-z]/.test(k.text))),
-      consumerStart: Int32Array.from([0, ...consumers.map((_, id) => consumers.slice(0, id + 1).reduce((n, c) => n + c.length, 0))]),
-      consumerList: Int32Array.from(consumers.flat()),
-      outputStart: new Int32Array(0),
-      outputCount: new Uint8Array(0),
-      outputs: new Int32Array(0),
-    };
     const classOf = new Uint8Array(65536);
     const keywordCharacters = new Set<number>();
     for (const k of keywords) {
@@ -125,17 +114,32 @@ export class KeywordScanner {
     order.forEach((state, i) => (renumbered[state] = i));
     // Next state, pre-multiplied by `classes`, indexed by state × classes + class (16 bits while it fits: a smaller table walks faster).
     const next = trie.length * classes <= 0xffff ? new Uint16Array(trie.length * classes) : new Int32Array(trie.length * classes);
-    // Keyword ids ending at (pre-multiplied) state s: outputs[outputStart[s] … outputStart[s] + outputCount[s]).
-    tables.outputStart = new Int32Array(trie.length * classes);
-    tables.outputCount = new Uint8Array(trie.length * classes);
-    const outputs: number[] = [];
+    // What a hit at (pre-multiplied) state s hands on: actions[actionStart[s] … + actionCount[s]), one for each keyword it ends and each of that keyword's detectors.
+    const codeStart = keywords.map((_, id) => keywords.slice(0, id).reduce((n, k) => n + k.text.length, 0));
+    const actions: { length: number; code: number; detector: number }[] = [];
+    const actionStart = new Int32Array(trie.length * classes);
+    const actionCount = new Uint8Array(trie.length * classes);
     order.forEach((state, i) => {
       (trie[state] as number[]).forEach((t, cls) => (next[i * classes + cls] = (renumbered[t] as number) * classes));
-      tables.outputStart[i * classes] = outputs.length;
-      tables.outputCount[i * classes] = (ends[state] as number[]).length;
-      outputs.push(...(ends[state] as number[]));
+      actionStart[i * classes] = actions.length;
+      for (const id of ends[state] as number[]) {
+        const keyword = keywords[id] as Keyword;
+        // A keyword that must match exactly and holds a letter is checked against the text (the walk folds case).
+        const code = !keyword.ignoreCase && /[A-Za-z]/.test(keyword.text) ? (codeStart[id] as number) : -1;
+        for (const detector of consumers[id] ?? []) actions.push({ length: keyword.text.length, code, detector });
+      }
+      const count = actions.length - (actionStart[i * classes] as number);
+      if (count > 255) throw new Error(`Too many detectors wait for the keywords ending at one place: ${count}`);
+      actionCount[i * classes] = count;
     });
-    tables.outputs = Int32Array.from(outputs);
+    const tables: HandOutTables = {
+      actionStart,
+      actionCount,
+      actionLength: Int32Array.from(actions, (a) => a.length),
+      actionCode: Int32Array.from(actions, (a) => a.code),
+      actionDetector: Int32Array.from(actions, (a) => a.detector),
+      codes: Uint16Array.from(keywords.flatMap((k) => Array.from(k.text, (ch) => ch.charCodeAt(0)))),
+    };
     const start = (renumbered[0] as number) * classes;
     const hitLimit = order.filter((state) => (ends[state] as number[]).length > 0).length * classes;
     // How far before the middle of a stretch the walk of its second half starts (see keywordWalk.ts): at least a keyword's length, and a run's.
@@ -219,21 +223,18 @@ function placesInOrder(hits: KeywordHits): void {
 }
 
 /**
- * The tables the hand-out reads. By keyword id: its length, its characters (codes[codeStart[id]
- * …]), whether the walk's match must be checked against them (it must match exactly, and holds
- * a letter), and its detectors (consumerList[consumerStart[id] … consumerStart[id + 1])). By
- * (pre-multiplied) state s: the keyword ids it ends, outputs[outputStart[s] … + outputCount[s]).
+ * The tables the hand-out reads. By (pre-multiplied) state s: its actions, from actionStart[s],
+ * actionCount[s] of them. By action: the length of the keyword it is for, where that keyword's
+ * characters start in `codes` if the walk's match must be checked against them (-1: no need),
+ * and the detector it hands the keyword to.
  */
 interface HandOutTables {
-  outputStart: Int32Array;
-  outputCount: Uint8Array;
-  outputs: Int32Array;
-  keywordLength: Int32Array;
-  codeStart: Int32Array;
+  actionStart: Int32Array;
+  actionCount: Uint8Array;
+  actionLength: Int32Array;
+  actionCode: Int32Array;
+  actionDetector: Int32Array;
   codes: Uint16Array;
-  exact: Uint8Array;
-  consumerStart: Int32Array;
-  consumerList: Int32Array;
 }
 
 /**
@@ -242,7 +243,7 @@ interface HandOutTables {
  * to the runs. Made once per scanner around its tables, like the walk.
  */
 function handOuter(tables: HandOutTables, lists: HitLists, locators: readonly (Locator | undefined)[], hitEnds: Int32Array, hitStates: Int32Array): (text: string, from: number, hits: number) => void {
-  const { outputStart, outputCount, outputs, keywordLength, codeStart, codes, exact, consumerStart, consumerList } = tables;
+  const { actionStart, actionCount, actionLength, actionCode, actionDetector, codes } = tables;
   const placers = locators.map((locator, d) => (locator ? (at: number): void => lists.push(d, at, at + 1) : undefined));
   const runLocators = locators.flatMap((locator, d): RunLocator[] => (locator?.atTokenRun ? [{ atTokenRun: locator.atTokenRun, place: placers[d] as (at: number) => void }] : []));
   return (text, from, hits) => {
@@ -256,20 +257,18 @@ function handOuter(tables: HandOutTables, lists: HitLists, locators: readonly (L
         }
         continue;
       }
-      for (let o = outputStart[state] as number, last = o + (outputCount[state] as number); o < last; o++) {
-        const id = outputs[o] as number;
-        const start = end - (keywordLength[id] as number);
-        if (exact[id] === 1) {
+      for (let a = actionStart[state] as number, last = a + (actionCount[state] as number); a < last; a++) {
+        const start = end - (actionLength[a] as number);
+        const code = actionCode[a] as number;
+        if (code >= 0) {
           let k = start;
-          for (let c = codeStart[id] as number; k < end && text.charCodeAt(k) === codes[c]; k++, c++);
+          for (let c = code; k < end && text.charCodeAt(k) === codes[c]; k++, c++);
           if (k < end) continue;
         }
-        for (let c = consumerStart[id] as number, stop = consumerStart[id + 1] as number; c < stop; c++) {
-          const d = consumerList[c] as number;
-          const locator = locators[d];
-          if (locator === undefined) lists.push(d, start, end);
-          else locator.atKeyword(text, start, end, placers[d] as (at: number) => void);
-        }
+        const d = actionDetector[a] as number;
+        const locator = locators[d];
+        if (locator === undefined) lists.push(d, start, end);
+        else locator.atKeyword(text, start, end, placers[d] as (at: number) => void);
       }
     }
   };
