@@ -69,6 +69,7 @@ const op = {
   loop: [0x03, 0x40],
   if: [0x04, 0x40],
   end: [0x0b],
+  br: (depth: number) => [0x0c, depth],
   brIf: (depth: number) => [0x0d, depth],
   get: (local: number) => [0x20, local],
   set: (local: number) => [0x21, local],
@@ -79,6 +80,7 @@ const op = {
   load8: (offset: number) => [0x2d, 0, ...uleb(offset)],
   load16: (offset: number) => [0x2f, 1, ...uleb(offset)],
   store: (offset: number) => [0x36, 2, ...uleb(offset)],
+  store8: (offset: number) => [0x3a, 0, ...uleb(offset)],
   eq: [0x46],
   ltU: [0x49],
   geU: [0x4f],
@@ -100,21 +102,24 @@ export function wasmWalk(tables: WalkTables): WasmWalk | undefined {
   const STATES = ENDS + tables.hitRoom * 4;
   const bytes = STATES + tables.hitRoom * 4;
   const code = walkCode(tables, { CLASSES, NEXT, UNITS, ENDS, STATES });
+  const scale = scaleCode({ CLASSES, NEXT });
   const pages = Math.ceil(bytes / 65536);
   const module = [
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, vector([[0x60, ...vector([[I32], [I32], [I32], [I32], [I32], [I32], [I32]]), ...vector([[I32]])]])),
-    ...section(3, vector([[0]])),
+    ...section(1, vector([[0x60, ...vector([[I32], [I32], [I32], [I32], [I32], [I32], [I32]]), ...vector([[I32]])], [0x60, ...vector([[I32]]), ...vector([])]])),
+    ...section(3, vector([[0], [1]])),
     ...section(5, vector([[0x00, ...uleb(pages)]])),
     ...section(6, vector([0, 1, 2].map(() => [I32, 0x01, ...op.const(0), ...op.end]))),
-    ...section(7, vector([[...name('memory'), 0x02, 0], [...name('walk'), 0x00, 0], [...name('secondEnd'), 0x03, 0], [...name('lastState'), 0x03, 1], [...name('lastRun'), 0x03, 2]])),
-    ...section(10, vector([[...uleb(code.length), ...code]])),
+    ...section(7, vector([[...name('memory'), 0x02, 0], [...name('walk'), 0x00, 0], [...name('scale'), 0x00, 1], [...name('secondEnd'), 0x03, 0], [...name('lastState'), 0x03, 1], [...name('lastRun'), 0x03, 2]])),
+    ...section(10, vector([[...uleb(code.length), ...code], [...uleb(scale.length), ...scale]])),
   ];
   const { exports } = new WebAssembly.Instance(new WebAssembly.Module(Uint8Array.from(module)));
   const memory = exports.memory as WebAssembly.Memory;
   const globals = exports as unknown as Record<'secondEnd' | 'lastState' | 'lastRun', WebAssembly.Global>;
-  new Uint8Array(memory.buffer, CLASSES, 65536).set(tables.classOf.map((c) => c * 4));
-  new Int32Array(memory.buffer, NEXT, tables.next.length).set(Int32Array.from(tables.next, (s) => s * 4));
+  // The tables copied as they are, then made byte offsets by the module itself: a loop over 65,536 entries in JavaScript costs milliseconds before V8 compiles it, at the scrubber's first use.
+  new Uint8Array(memory.buffer, CLASSES, 65536).set(tables.classOf);
+  new Int32Array(memory.buffer, NEXT, tables.next.length).set(tables.next);
+  (exports.scale as (entries: number) => void)(tables.next.length);
   return {
     walk: exports.walk as WasmWalk['walk'],
     secondEnd: () => ((globals.secondEnd.value as number) - ENDS) / 4,
@@ -124,6 +129,21 @@ export function wasmWalk(tables: WalkTables): WasmWalk | undefined {
     hitEnds: new Int32Array(memory.buffer, ENDS, tables.hitRoom),
     hitStates: new Int32Array(memory.buffer, STATES, tables.hitRoom),
   };
+}
+
+/** A function that multiplies the next-state table's `entries` (parameter 0) and the 65,536 classes by 4, in place; local 1 counts. */
+function scaleCode(at: { CLASSES: number; NEXT: number }): number[] {
+  const [entries, i] = [0, 1];
+  const loop = (count: number[], body: number[]): number[] => [
+    ...op.const(0), ...op.set(i),
+    ...op.block, ...op.loop, ...op.get(i), ...count, ...op.geU, ...op.brIf(1), ...body, ...op.get(i), ...op.const(1), ...op.add, ...op.set(i), ...op.br(0), ...op.end, ...op.end,
+  ];
+  const body = [
+    ...loop(op.get(entries), [...op.get(i), ...op.const(2), ...op.shl, ...op.get(i), ...op.const(2), ...op.shl, ...op.load(at.NEXT), ...op.const(2), ...op.shl, ...op.store(at.NEXT)]),
+    ...loop(op.const(65536), [...op.get(i), ...op.get(i), ...op.load8(at.CLASSES), ...op.const(2), ...op.shl, ...op.store8(at.CLASSES)]),
+    ...op.end,
+  ];
+  return [...vector([[...uleb(1), I32]]), ...body];
 }
 
 /**
