@@ -26,7 +26,7 @@ const KEYWORDS: Keyword[] = [
   { text: '-----BEGIN OPENSSH PRIVATE KEY-----', ignoreCase: false },
   { text: 'ss', ignoreCase: false },
 ];
-const runStarts: Locator = { atKeyword: () => undefined, atTokenRun: (_text, runStart, place) => place(runStart) };
+const runStarts: Locator = { atKeyword: () => undefined, atTokenRuns: (_text, runStarts, count, place) => runStarts.subarray(0, count).forEach((runStart) => place(runStart)) };
 // The walk in WebAssembly (the scrubber's), and the same walk in JavaScript (for a host without it).
 const scanners = [false, true].map((javaScriptWalk) => new KeywordScanner(KEYWORDS, KEYWORDS.map((_, i) => [i]), [...KEYWORDS.map(() => undefined), runStarts], { javaScriptWalk }));
 

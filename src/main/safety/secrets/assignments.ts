@@ -220,15 +220,17 @@ export const ASSIGNMENT_OPERATORS: Locator = {
     const op = operatorAt(text, nameRestEnd(text, start, end));
     if (op >= 0) place(op);
   },
-  atTokenRun: (text, runStart, place) => {
-    let v = runStart;
-    const q = text.charCodeAt(v - 1);
-    if (q === 34 || q === 39) v--;
-    while (isBlank(text.charCodeAt(v - 1))) v--;
-    const c = text.charCodeAt(v - 1);
-    const before = text.charCodeAt(v - 2);
-    if ((c === 61 || c === 62) && (before === 58 || before === 61)) place(v - 2);
-    if (c === 58 || c === 61) place(v - 1);
+  atTokenRuns: (text, runStarts, count, place) => {
+    for (let r = 0; r < count; r++) {
+      let v = runStarts[r] as number;
+      const q = text.charCodeAt(v - 1);
+      if (q === 34 || q === 39) v--;
+      while (isBlank(text.charCodeAt(v - 1))) v--;
+      const c = text.charCodeAt(v - 1);
+      const before = text.charCodeAt(v - 2);
+      if ((c === 61 || c === 62) && (before === 58 || before === 61)) place(v - 2);
+      if (c === 58 || c === 61) place(v - 1);
+    }
   },
 };
 

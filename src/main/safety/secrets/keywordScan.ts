@@ -32,8 +32,8 @@ export interface Keyword {
  */
 export interface Locator {
   atKeyword: (text: string, start: number, end: number, place: (at: number) => void) => void;
-  /** None: the detector's places come from its keywords alone (no call at every run). */
-  atTokenRun?: (text: string, runStart: number, place: (at: number) => void) => void;
+  /** A stretch's runs, runStarts[0 … count) in order, in one call. None: the detector's places come from its keywords alone. */
+  atTokenRuns?: (text: string, runStarts: Int32Array, count: number, place: (at: number) => void) => void;
 }
 
 /** Where the keywords of one detector stand: starts in increasing order (ties by end), each with its end. */
@@ -245,16 +245,16 @@ interface HandOutTables {
 function handOuter(tables: HandOutTables, lists: HitLists, locators: readonly (Locator | undefined)[], hitEnds: Int32Array, hitStates: Int32Array): (text: string, from: number, hits: number) => void {
   const { actionStart, actionCount, actionLength, actionCode, actionDetector, codes } = tables;
   const placers = locators.map((locator, d) => (locator ? (at: number): void => lists.push(d, at, at + 1) : undefined));
-  const runLocators = locators.flatMap((locator, d): RunLocator[] => (locator?.atTokenRun ? [{ atTokenRun: locator.atTokenRun, place: placers[d] as (at: number) => void }] : []));
+  const runLocators = locators.flatMap((locator, d): RunLocator[] => (locator?.atTokenRuns ? [{ atTokenRuns: locator.atTokenRuns, place: placers[d] as (at: number) => void }] : []));
+  // The stretch's run starts, handed to each run locator at once after its keywords (a call for each run and locator cost more than the look each takes).
+  const runStarts = new Int32Array(hitEnds.length);
   return (text, from, hits) => {
+    let runs = 0;
     for (let h = 0; h < hits; h++) {
       const end = from + (hitEnds[h] as number);
       const state = hitStates[h] as number;
       if (state === RUN_MARK) {
-        for (let r = 0; r < runLocators.length; r++) {
-          const runLocator = runLocators[r] as RunLocator;
-          runLocator.atTokenRun(text, end - TOKEN_RUN, runLocator.place);
-        }
+        runStarts[runs++] = end - TOKEN_RUN;
         continue;
       }
       for (let a = actionStart[state] as number, last = a + (actionCount[state] as number); a < last; a++) {
@@ -271,11 +271,12 @@ function handOuter(tables: HandOutTables, lists: HitLists, locators: readonly (L
         else locator.atKeyword(text, start, end, placers[d] as (at: number) => void);
       }
     }
+    if (runs > 0) for (const { atTokenRuns, place } of runLocators) atTokenRuns(text, runStarts, runs, place);
   };
 }
 
 interface RunLocator {
-  atTokenRun: NonNullable<Locator['atTokenRun']>;
+  atTokenRuns: NonNullable<Locator['atTokenRuns']>;
   place: (at: number) => void;
 }
 
