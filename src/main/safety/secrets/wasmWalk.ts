@@ -92,7 +92,7 @@ const op = {
   shrU: [0x76],
 };
 
-/** A walk over WebAssembly memory, or undefined where it cannot run (no WebAssembly, a big-endian processor). */
+/** A walk over WebAssembly memory, or undefined where it cannot run (no WebAssembly, a big-endian processor, a module refused). */
 export function wasmWalk(tables: WalkTables): WasmWalk | undefined {
   if (typeof WebAssembly !== 'object' || new Uint8Array(Uint16Array.of(1).buffer)[0] !== 1) return undefined;
   const CLASSES = 0;
@@ -113,7 +113,12 @@ export function wasmWalk(tables: WalkTables): WasmWalk | undefined {
     ...section(7, vector([[...name('memory'), 0x02, 0], [...name('walk'), 0x00, 0], [...name('scale'), 0x00, 1], [...name('secondEnd'), 0x03, 0], [...name('lastState'), 0x03, 1], [...name('lastRun'), 0x03, 2]])),
     ...section(10, vector([[...uleb(code.length), ...code], [...uleb(scale.length), ...scale]])),
   ];
-  const { exports } = new WebAssembly.Instance(new WebAssembly.Module(Uint8Array.from(module)));
+  let exports: WebAssembly.Exports;
+  try {
+    ({ exports } = new WebAssembly.Instance(new WebAssembly.Module(Uint8Array.from(module))));
+  } catch {
+    return undefined; // WebAssembly refused here (`--jitless`, a memory limit): the JavaScript walk does the same
+  }
   const memory = exports.memory as WebAssembly.Memory;
   const globals = exports as unknown as Record<'secondEnd' | 'lastState' | 'lastRun', WebAssembly.Global>;
   // The tables copied as they are, then made byte offsets by the module itself: a loop over 65,536 entries in JavaScript costs milliseconds before V8 compiles it, at the scrubber's first use.
