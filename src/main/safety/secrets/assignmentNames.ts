@@ -77,8 +77,12 @@ export function lettersAndHash(text: string, start: number, end: number): void {
 const TYPE_WORDS: readonly string[] = ['string', 'String', 'str', 'byte', 'bytes', 'SecretStr', 'CharSequence', 'text'];
 /** The keywords that find them, matched in any case: `str` finds `string` and `String` (the same place), `secret` finds `SecretStr`, `byte` finds `bytes`. */
 export const TYPE_KEYWORDS = ['str', 'byte', 'CharSequence', 'text'];
+/** 1 for the first characters of TYPE_WORDS, by character code below 128. */
+const TYPE_FIRST = Uint8Array.from({ length: 128 }, (_, c) => Number(TYPE_WORDS.some((word) => word.charCodeAt(0) === c)));
 /** Whether text[start, end) is one of TYPE_WORDS (compared in place: most names are no type, and need no copy). */
 export function isTypeWordAt(text: string, start: number, end: number): boolean {
+  const first = text.charCodeAt(start);
+  if (!(first < 128 && TYPE_FIRST[first] === 1)) return false; // most names start otherwise
   for (const word of TYPE_WORDS) if (word.length === end - start && text.startsWith(word, start)) return true;
   return false;
 }
