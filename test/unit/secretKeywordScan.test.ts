@@ -107,7 +107,7 @@ describe('KeywordScanner: places located during the pass', () => {
   /** Where every run of at least TOKEN_RUN token characters starts: a plain regex search. */
   const naiveRuns = (text: string): number[] => [...text.matchAll(new RegExp(`(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{${TOKEN_RUN}}`, 'g'))].map((m) => m.index);
   /** A detector that looks where token runs start, and a place after each of its keywords. */
-  const runsAndKeywordEnds: Locator = { atKeyword: (_text, _start, end, place) => place(end), atTokenRun: (_text, runStart, place) => place(runStart) };
+  const runsAndKeywordEnds: Locator = { atKeyword: (_text, _start, end, place) => place(end), atTokenRuns: (_text, runStarts, count, place) => runStarts.subarray(0, count).forEach((runStart) => place(runStart)) };
   const placesOf = (scanner: KeywordScanner, text: string): number[] => Array.from(scanner.scan(text, 1)[0]?.starts ?? []);
 
   it('hands a locating detector where token runs start, however the text is cut into keywords', () => {

@@ -1,7 +1,8 @@
 /**
  * The keyword pass walks each stretch of text as two halves at once, the second starting a little
- * before the middle (keywordScan.ts, walker): on long texts it must find every keyword and every
- * run of token characters exactly once, wherever they stand against a stretch's middle or end.
+ * before the middle (keywordWalk.ts, in WebAssembly and in JavaScript): on long texts it must find
+ * every keyword and every run of token characters exactly once, wherever they stand against a
+ * stretch's middle or end.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -25,16 +26,19 @@ const KEYWORDS: Keyword[] = [
   { text: '-----BEGIN OPENSSH PRIVATE KEY-----', ignoreCase: false },
   { text: 'ss', ignoreCase: false },
 ];
-const runStarts: Locator = { atKeyword: () => undefined, atTokenRun: (_text, runStart, place) => place(runStart) };
-const scanner = new KeywordScanner(KEYWORDS, KEYWORDS.map((_, i) => [i]), [...KEYWORDS.map(() => undefined), runStarts]);
+const runStarts: Locator = { atKeyword: () => undefined, atTokenRuns: (_text, runStarts, count, place) => runStarts.subarray(0, count).forEach((runStart) => place(runStart)) };
+// The walk in WebAssembly (the scrubber's), and the same walk in JavaScript (for a host without it).
+const scanners = [false, true].map((javaScriptWalk) => new KeywordScanner(KEYWORDS, KEYWORDS.map((_, i) => [i]), [...KEYWORDS.map(() => undefined), runStarts], { javaScriptWalk }));
 
 function expectSameAsNaive(text: string): void {
-  const hits = scanner.scan(text, KEYWORDS.length + 1);
-  KEYWORDS.forEach((keyword, d) => {
-    const mine = hits[d];
-    expect(mine && Array.from(mine.starts, (start, i) => [start, mine.ends[i]])).toEqual(naiveHits(text, keyword));
-  });
-  expect(Array.from(hits[KEYWORDS.length]?.starts ?? [])).toEqual(naiveRuns(text));
+  for (const scanner of scanners) {
+    const hits = scanner.scan(text, KEYWORDS.length + 1);
+    KEYWORDS.forEach((keyword, d) => {
+      const mine = hits[d];
+      expect(mine && Array.from(mine.starts, (start, i) => [start, mine.ends[i]])).toEqual(naiveHits(text, keyword));
+    });
+    expect(Array.from(hits[KEYWORDS.length]?.starts ?? [])).toEqual(naiveRuns(text));
+  }
 }
 
 const unit = fc.oneof(

@@ -9,6 +9,7 @@
  * key material; any other name needs a high-entropy token.
  */
 import { looksHighEntropy } from './entropy';
+import { MAX_NAME, TYPE_KEYWORDS, isAlnum, isNameChar, isTypeWordAt, lettersAndHash, nameBack, nameBeforeType, nameStartFrom, walkedName } from './assignmentNames';
 import { redacted, type Replacement } from './redaction';
 import { infoForName, infoForNameAt, ruleFor, type NameInfo } from './nameInfo';
 import type { KeywordHits, Locator } from './keywordScan';
@@ -59,7 +60,6 @@ function judge(text: string, nameAt: number, info: NameInfo, inner: string, lite
   return undefined;
 }
 
-const MAX_NAME = 81;
 /** What may stand before a name that starts a line: indentation, a list bullet, `export`, `set -x`'s `+`. */
 const LINE_START_PREFIX = /^[ \t]*(?:[-+*>][ \t]+)?(?:(?:export|declare[ \t]+-x|setenv|set|readonly|local)[ \t]+)?:?$/;
 /** The longest value read (a bounded search, so that no read costs more). */
@@ -124,17 +124,6 @@ function valueAfter(text: string, at: number, lineEnd: number, startsLine: boole
   return stickyMatch(WORD_VALUE, text, at);
 }
 
-const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-/** Characters a name holds (letters, digits, `_ . -`) by character code, below 128: a table, as a chain of comparisons mispredicts on every kind of character. */
-const NAME_CHARACTER = Uint8Array.from({ length: 128 }, (_, c) => Number(isAlnum(c) || c === 95 || c === 46 || c === 45));
-const isNameChar = (c: number): boolean => c < 128 && NAME_CHARACTER[c] === 1; // past the end, c is NaN
-const isNameStart = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-/** Characters that may not stand before a name: it would be part of a longer word. */
-const continuesName = (c: number): boolean => isAlnum(c) || c === 95 || c === 46 || c === 36; // _ . $
-/** A PHP or shell variable's `$` before a name, not `${NAME:=…}`, `$$` or `a$b`. */
-const variableSigilAt = (text: string, at: number): boolean =>
-  text.charCodeAt(at) === 36 && (at === 0 || !(continuesName(text.charCodeAt(at - 1)) || text.charCodeAt(at - 1) === 123));
-
 /**
  * The letters of every word that can make a name worth judging whatever its value (pass, pwd,
  * secret, token, cred, key, auth, salt, value): a name holding none of these sets is not
@@ -156,37 +145,6 @@ function longTokenAt(text: string, at: number): boolean {
     if (!(c < 128) || TOKEN_CHARACTER[c] === 0) return false; // past the end, c is NaN
   }
   return true;
-}
-
-/** Where the name ending at `end` starts: the earliest start a name may have in the run of name characters before `end`. */
-function nameStartBefore(text: string, end: number): number {
-  let start = end;
-  while (start > 0 && end - start < MAX_NAME && isNameChar(text.charCodeAt(start - 1))) start--;
-  while (start < end && !(isNameStart(text.charCodeAt(start)) && (start === 0 || !continuesName(text.charCodeAt(start - 1)) || variableSigilAt(text, start - 1)))) start++;
-  return start;
-}
-
-/** Types written between a name and its `=`: Go `var apiToken string = "…"`, Kotlin `val apiKey: String = "…"`, Python `password: str = "…"`. */
-const TYPE_WORDS = new Set(['string', 'String', 'str', 'byte', 'bytes', 'SecretStr', 'CharSequence', 'text']);
-/** The keywords that find them, matched in any case: `str` finds `string` and `String` (the same place), `secret` finds `SecretStr`, `byte` finds `bytes`. */
-const TYPE_KEYWORDS = ['str', 'byte', 'CharSequence', 'text'];
-/** Their first characters, checked before a name is cut out of the text (most names are not types). */
-const TYPE_FIRST = new Set([...TYPE_WORDS].map((w) => w.charCodeAt(0)));
-
-/** The name before a type word that ends at `typeEnd`, as [start, end], or undefined. */
-function nameBeforeType(text: string, typeStart: number): [number, number] | undefined {
-  let k = typeStart;
-  if (text.slice(k - 2, k) === '[]') k -= 2;
-  const blanksEnd = k;
-  while (k > 0 && (text.charCodeAt(k - 1) === 32 || text.charCodeAt(k - 1) === 9)) k--;
-  if (text[k - 1] === ':') {
-    k--;
-    while (k > 0 && (text.charCodeAt(k - 1) === 32 || text.charCodeAt(k - 1) === 9)) k--;
-  } else if (k === blanksEnd) {
-    return undefined;
-  }
-  const start = nameStartBefore(text, k);
-  return start < k ? [start, k] : undefined;
 }
 
 /**
@@ -262,15 +220,17 @@ export const ASSIGNMENT_OPERATORS: Locator = {
     const op = operatorAt(text, nameRestEnd(text, start, end));
     if (op >= 0) place(op);
   },
-  atTokenRun: (text, runStart, place) => {
-    let v = runStart;
-    const q = text.charCodeAt(v - 1);
-    if (q === 34 || q === 39) v--;
-    while (isBlank(text.charCodeAt(v - 1))) v--;
-    const c = text.charCodeAt(v - 1);
-    const before = text.charCodeAt(v - 2);
-    if ((c === 61 || c === 62) && (before === 58 || before === 61)) place(v - 2);
-    if (c === 58 || c === 61) place(v - 1);
+  atTokenRuns: (text, runStarts, count, place) => {
+    for (let r = 0; r < count; r++) {
+      let v = runStarts[r] as number;
+      const q = text.charCodeAt(v - 1);
+      if (q === 34 || q === 39) v--;
+      while (isBlank(text.charCodeAt(v - 1))) v--;
+      const c = text.charCodeAt(v - 1);
+      const before = text.charCodeAt(v - 2);
+      if ((c === 61 || c === 62) && (before === 58 || before === 61)) place(v - 2);
+      if (c === 58 || c === 61) place(v - 1);
+    }
   },
 };
 
@@ -305,28 +265,23 @@ export function scanAssignments(text: string, operators: KeywordHits): Replaceme
     const keyQuote = q === 34 || q === 39 ? q : 0;
     const keyQuoteLength = keyQuote === 0 ? 0 : 1;
     nameEnd -= keyQuoteLength;
-    let nameStart = nameStartBefore(text, nameEnd);
+    // The name, its letters (for NAMED_LETTER_SETS) and its hash (for infoForNameAt), in the one walk back over it, mostly.
+    const walkedEnd = nameEnd;
+    const earliest = nameBack(text, nameEnd);
+    let nameStart = nameStartFrom(text, earliest, nameEnd);
     if (keyQuote !== 0 && text.charCodeAt(nameStart - 1) !== keyQuote) continue; // "name: not a quoted key
-    if (keyQuote === 0 && nameEnd - nameStart >= 3 && nameEnd - nameStart <= 12 && TYPE_FIRST.has(text.charCodeAt(nameStart)) && TYPE_WORDS.has(text.slice(nameStart, nameEnd))) {
+    if (keyQuote === 0 && nameEnd - nameStart >= 3 && nameEnd - nameStart <= 12 && isTypeWordAt(text, nameStart, nameEnd)) {
       const typed = nameBeforeType(text, nameStart);
       if (typed) [nameStart, nameEnd] = typed;
     }
+    if (nameStart !== earliest || nameEnd !== walkedEnd) lettersAndHash(text, nameStart, nameEnd); // not the name walked back over
     const op = opCode === 61 ? (second === 62 ? '=>' : '=') : second === 61 ? ':=' : ':';
     let valueStart = at + op.length;
     while (isBlank(text.charCodeAt(valueStart))) valueStart++;
-    // The name's letters (for NAMED_LETTER_SETS) and its hash (for infoForNameAt), in one read.
-    let letters = 0;
-    let hash = 0;
-    for (let i = nameStart; i < nameEnd; i++) {
-      const c = text.charCodeAt(i);
-      hash = (Math.imul(hash, 31) + c) | 0; // as infoForNameAt takes it (written out: a call into nameInfo.ts for each character made the scan 1.5x as slow loaded through jiti)
-      const folded = c | 0x20;
-      if (folded >= 97 && folded <= 122) letters |= 1 << (folded - 97);
-    }
     // A name holding none of NAMED_LETTER_SETS is judged only with a long token after it.
-    const named = mayHoldOneOf(letters, NAMED_LETTER_SETS);
+    const named = mayHoldOneOf(walkedName.letters, NAMED_LETTER_SETS);
     if (!named && !longTokenAt(text, valueStart)) continue;
-    const info = infoForNameAt(text, nameStart, nameEnd, hash);
+    const info = infoForNameAt(text, nameStart, nameEnd, walkedName.hash);
     const rule = ruleFor(info);
     if (rule === 'none' || (rule === 'entropy' && named && !longTokenAt(text, valueStart))) continue;
     // The checks above only pass candidates over; this one, dearer, comes last before the value is read.

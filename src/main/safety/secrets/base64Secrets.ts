@@ -38,10 +38,13 @@ const startsPrintableGroup = (c: number): boolean => STARTS_PRINTABLE_GROUP[c] =
  */
 const locateRuns: Locator = {
   atKeyword: () => undefined,
-  atTokenRun: (text, runStart, place) => {
-    if (!startsPrintableGroup(text.charCodeAt(runStart)) || !startsPrintableGroup(text.charCodeAt(runStart + 4)) || !startsPrintableGroup(text.charCodeAt(runStart + 8))) return;
-    if (!startsPrintableGroup(text.charCodeAt(runStart + 12)) || !startsPrintableGroup(text.charCodeAt(runStart + 16))) return;
-    place(runStart);
+  atTokenRuns: (text, runStarts, count, place) => {
+    for (let r = 0; r < count; r++) {
+      const runStart = runStarts[r] as number;
+      if (!startsPrintableGroup(text.charCodeAt(runStart)) || !startsPrintableGroup(text.charCodeAt(runStart + 4)) || !startsPrintableGroup(text.charCodeAt(runStart + 8))) continue;
+      if (!startsPrintableGroup(text.charCodeAt(runStart + 12)) || !startsPrintableGroup(text.charCodeAt(runStart + 16))) continue;
+      place(runStart);
+    }
   },
 };
 

@@ -98,7 +98,7 @@ function mergeKeepingEarlier(text: string, kept: readonly Replacement[], found: 
   let k = 0;
   let lastEnd = 0; // end of the last replacement of `found` taken, so its own overlaps are dropped too
   for (const r of found) {
-    if (r.end <= r.start || r.start < lastEnd || r.text === text.slice(r.start, r.end)) continue;
+    if (r.end <= r.start || r.start < lastEnd || (r.text.length === r.end - r.start && text.startsWith(r.text, r.start))) continue; // compared in place, no copy
     while (k < kept.length && (kept[k] as Replacement).end <= r.start) out.push(kept[k++] as Replacement);
     if (k < kept.length && (kept[k] as Replacement).start < r.end) continue; // overlaps an earlier detector's
     out.push(r);

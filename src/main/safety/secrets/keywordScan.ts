@@ -14,6 +14,10 @@
  * (measured on the bench's 10 MB: 37 ms for ten keywords in one regex, 36 ms for the automaton of 45).
  */
 
+import { RUN_MARK, STRETCH, TOKEN_RUN, walkOf } from './keywordWalk';
+
+export { TOKEN_RUN } from './keywordWalk';
+
 export interface Keyword {
   text: string;
   ignoreCase: boolean;
@@ -28,8 +32,8 @@ export interface Keyword {
  */
 export interface Locator {
   atKeyword: (text: string, start: number, end: number, place: (at: number) => void) => void;
-  /** None: the detector's places come from its keywords alone (no call at every run). */
-  atTokenRun?: (text: string, runStart: number, place: (at: number) => void) => void;
+  /** A stretch's runs, runStarts[0 … count) in order, in one call. None: the detector's places come from its keywords alone. */
+  atTokenRuns?: (text: string, runStarts: Int32Array, count: number, place: (at: number) => void) => void;
 }
 
 /** Where the keywords of one detector stand: starts in increasing order (ties by end), each with its end. */
@@ -40,29 +44,16 @@ export interface KeywordHits {
 
 const fold = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c);
 
-/** The shortest run of token characters (letters, digits, `_`, `-`) the walk notes: a value the entropy rule may judge. */
-export const TOKEN_RUN = 20;
 const isTokenCharacter = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
 
 export class KeywordScanner {
   /**
    * `keywords[i]` → the detectors (indexes) that look for it; `locators[d]`: how detector d
-   * locates its places, if it does (see Locator). The tables built here (see walker and
-   * handOuter for what each holds) are kept only by the two closures that use them.
+   * locates its places, if it does (see Locator). The tables built here (see keywordWalk.ts and
+   * handOuter for what each holds) are kept only by the walk and the hand-out that use them.
    */
-  constructor(keywords: readonly Keyword[], consumers: readonly (readonly number[])[], locators: readonly (Locator | undefined)[] = []) {
+  constructor(keywords: readonly Keyword[], consumers: readonly (readonly number[])[], locators: readonly (Locator | undefined)[] = [], options: { javaScriptWalk?: boolean } = {}) {
     this.locators = locators;
-    const tables: HandOutTables = {
-      keywordLength: Int32Array.from(keywords, (k) => k.text.length),
-      codeStart: Int32Array.from(keywords, (_, id) => keywords.slice(0, id).reduce((n, k) => n + k.text.length, 0)),
-      codes: Uint16Array.from(keywords.flatMap((k) => Array.from(k.text, (ch) => ch.charCodeAt(0)))),
-      exact: Uint8Array.from(keywords, (k) => Number(!k.ignoreCase && /[A-Za-z]/.test(k.text))),
-      consumerStart: Int32Array.from([0, ...consumers.map((_, id) => consumers.slice(0, id + 1).reduce((n, c) => n + c.length, 0))]),
-      consumerList: Int32Array.from(consumers.flat()),
-      outputStart: new Int32Array(0),
-      outputCount: new Uint8Array(0),
-      outputs: new Int32Array(0),
-    };
     const classOf = new Uint8Array(65536);
     const keywordCharacters = new Set<number>();
     for (const k of keywords) {
@@ -123,34 +114,48 @@ export class KeywordScanner {
     order.forEach((state, i) => (renumbered[state] = i));
     // Next state, pre-multiplied by `classes`, indexed by state × classes + class (16 bits while it fits: a smaller table walks faster).
     const next = trie.length * classes <= 0xffff ? new Uint16Array(trie.length * classes) : new Int32Array(trie.length * classes);
-    // Keyword ids ending at (pre-multiplied) state s: outputs[outputStart[s] … outputStart[s] + outputCount[s]).
-    tables.outputStart = new Int32Array(trie.length * classes);
-    tables.outputCount = new Uint8Array(trie.length * classes);
-    const outputs: number[] = [];
+    // What a hit at (pre-multiplied) state s hands on: actions[actionStart[s] … + actionCount[s]), one for each keyword it ends and each of that keyword's detectors.
+    const codeStart = keywords.map((_, id) => keywords.slice(0, id).reduce((n, k) => n + k.text.length, 0));
+    const actions: { length: number; code: number; detector: number }[] = [];
+    const actionStart = new Int32Array(trie.length * classes);
+    const actionCount = new Uint8Array(trie.length * classes);
     order.forEach((state, i) => {
       (trie[state] as number[]).forEach((t, cls) => (next[i * classes + cls] = (renumbered[t] as number) * classes));
-      tables.outputStart[i * classes] = outputs.length;
-      tables.outputCount[i * classes] = (ends[state] as number[]).length;
-      outputs.push(...(ends[state] as number[]));
+      actionStart[i * classes] = actions.length;
+      for (const id of ends[state] as number[]) {
+        const keyword = keywords[id] as Keyword;
+        // A keyword that must match exactly and holds a letter is checked against the text (the walk folds case).
+        const code = !keyword.ignoreCase && /[A-Za-z]/.test(keyword.text) ? (codeStart[id] as number) : -1;
+        for (const detector of consumers[id] ?? []) actions.push({ length: keyword.text.length, code, detector });
+      }
+      const count = actions.length - (actionStart[i * classes] as number);
+      if (count > 255) throw new Error(`Too many detectors wait for the keywords ending at one place: ${count}`);
+      actionCount[i * classes] = count;
     });
-    tables.outputs = Int32Array.from(outputs);
+    const tables: HandOutTables = {
+      actionStart,
+      actionCount,
+      actionLength: Int32Array.from(actions, (a) => a.length),
+      actionCode: Int32Array.from(actions, (a) => a.code),
+      actionDetector: Int32Array.from(actions, (a) => a.detector),
+      codes: Uint16Array.from(keywords.flatMap((k) => Array.from(k.text, (ch) => ch.charCodeAt(0)))),
+    };
     const start = (renumbered[0] as number) * classes;
     const hitLimit = order.filter((state) => (ends[state] as number[]).length > 0).length * classes;
-    // How far before the middle of a stretch the walk of its second half starts (see walker): at least a keyword's length, and a run's.
+    // How far before the middle of a stretch the walk of its second half starts (see keywordWalk.ts): at least a keyword's length, and a run's.
     const overlap = Math.max(TOKEN_RUN, ...keywords.map((k) => k.text.length));
-    const hitEnds = new Int32Array(2 * STRETCH + 8 * overlap);
-    const hitStates = new Int32Array(2 * STRETCH + 8 * overlap);
-    this.walkStretch = walker(start, next, classOf, firstTokenClass, hitLimit, hitEnds, hitStates, overlap);
+    const { walkStretch, hitEnds, hitStates } = walkOf({ start, next, classOf, firstTokenClass, hitLimit }, overlap, options.javaScriptWalk);
+    this.walkStretch = walkStretch;
     this.handOut = handOuter(tables, this.lists, locators, hitEnds, hitStates);
   }
 
   /** Each detector's hits, kept from scan to scan (a scan of a large text would otherwise make megabytes of garbage each time). */
   private readonly lists = new HitLists();
   private readonly locators: readonly (Locator | undefined)[];
-  /** Walks a stretch of the text (see walker). */
+  /** Walks a stretch of the text (see keywordWalk.ts). */
   private readonly walkStretch: (text: string, from: number, to: number) => number;
   /** Hands the hits of the stretch just walked to their detectors (see handOuter). */
-  private readonly handOut: (text: string, hits: number) => void;
+  private readonly handOut: (text: string, from: number, hits: number) => void;
 
   /**
    * Every detector's hits, by detector index (an empty list for a detector none of whose
@@ -159,7 +164,7 @@ export class KeywordScanner {
   scan(text: string, detectorCount: number): KeywordHits[] {
     const lists = this.lists;
     lists.reset(detectorCount);
-    for (let from = 0; from < text.length; from += STRETCH) this.handOut(text, this.walkStretch(text, from, Math.min(text.length, from + STRETCH)));
+    for (let from = 0; from < text.length; from += STRETCH) this.handOut(text, from, this.walkStretch(text, from, Math.min(text.length, from + STRETCH)));
     const byDetector: KeywordHits[] = [];
     for (let d = 0; d < detectorCount; d++) {
       const n = lists.count[d] as number;
@@ -207,9 +212,6 @@ class HitLists {
   }
 }
 
-/** Characters walked before their hits are handed on: the room for hits stays small, and the text they are checked against is still in the cache. */
-const STRETCH = 16384;
-
 /** A located detector's places (they come in the order of the hits they were found from) in order, each once; ends are places + 1. */
 function placesInOrder(hits: KeywordHits): void {
   const places = hits.starts.sort();
@@ -220,118 +222,19 @@ function placesInOrder(hits: KeywordHits): void {
   hits.ends = hits.ends.subarray(0, n);
 }
 
-/** Whether a Uint16Array reads the bytes of `utf16le` swapped. */
-const BIG_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 0;
-
-/** The state a hit is recorded with where a run of TOKEN_RUN token characters ends (the run's start is its end − TOKEN_RUN). */
-const RUN_MARK = -1;
-
 /**
- * The automaton's walk over text[from, to) (at most STRETCH characters), on from the state
- * the last stretch ended in (`from` 0 starts anew): records the ends of the hits and the states
- * they were found in (RUN_MARK: the end of a run's first TOKEN_RUN characters) in hitEnds and
- * hitStates, in order, and returns how many. Made once per scanner, around its own tables and
- * room: V8 then compiles the loop with them as constants (a third faster than a walk taking them
- * as arguments) — while the process makes one scanner (the scrubber's table), as it does.
- *
- * Each step waits for the last (the next state is read at the one before), so a stretch's two
- * halves are walked at once, each step of one beside a step of the other (a sixth faster). The
- * second half's walk starts anew `overlap` characters (the longest keyword, at least TOKEN_RUN)
- * before the middle: by the middle it is in the state a walk from the start would be in, and
- * counts the same runs; its hits ending by the middle are the first half's, and dropped.
- */
-function walker(start: number, next: Uint16Array | Int32Array, classOf: Uint8Array, firstTokenClass: number, hitLimit: number, hitEnds: Int32Array, hitStates: Int32Array, overlap: number): (text: string, from: number, to: number) => number {
-  // Where the last stretch ended: its state, and how many token characters stood just before.
-  const carried = new Int32Array(2);
-  // The stretch's UTF-16 units, copied at once: reading a typed array costs less than `charCodeAt`, which checks the string's kind at every character.
-  // (Copied the same way however short the stretch: a second way for the last, short stretch of a text made V8 drop the compiled loop each time it met it.)
-  const units = new Uint16Array(STRETCH);
-  const unitBytes = Buffer.from(units.buffer);
-  // Where the second walk records its hits: past the first's (at most two a character, one character in two).
-  const secondHits = STRETCH + 2;
-  return (text, from, to) => {
-    unitBytes.write(text.slice(from, to), 0, 'utf16le');
-    if (BIG_ENDIAN) unitBytes.swap16();
-    const n = to - from;
-    // A short stretch is walked by the second walk alone, from where the last stretch ended, with no overlap.
-    const halves = n >= 4 * overlap;
-    const mid = halves ? n >> 1 : 0;
-    const secondStart = halves ? mid - overlap : 0;
-    // Locals in the loops (a variable of the closure would be read and written through memory at every character).
-    let s1 = from === 0 ? start : (carried[0] as number);
-    let run1 = from === 0 ? 0 : (carried[1] as number);
-    let s2 = halves ? start : s1;
-    let run2 = halves ? 0 : run1;
-    let h1 = 0;
-    let h2 = secondHits;
-    // A character ends at most one hit and one run, and the room holds two a character: the loops check nothing else.
-    for (let k = 0; k < mid; k++) {
-      const c1 = classOf[units[k] as number] as number;
-      const c2 = classOf[units[secondStart + k] as number] as number;
-      s1 = next[s1 + c1] as number;
-      s2 = next[s2 + c2] as number;
-      run1 = (run1 + 1) & ((firstTokenClass - 1 - c1) >> 31); // all ones for a token character
-      run2 = (run2 + 1) & ((firstTokenClass - 1 - c2) >> 31);
-      if (s1 < hitLimit) {
-        hitEnds[h1] = from + k + 1;
-        hitStates[h1++] = s1;
-      }
-      if (run1 === TOKEN_RUN) {
-        hitEnds[h1] = from + k + 1;
-        hitStates[h1++] = RUN_MARK;
-      }
-      if (s2 < hitLimit) {
-        hitEnds[h2] = from + secondStart + k + 1;
-        hitStates[h2++] = s2;
-      }
-      if (run2 === TOKEN_RUN) {
-        hitEnds[h2] = from + secondStart + k + 1;
-        hitStates[h2++] = RUN_MARK;
-      }
-    }
-    // The rest of the second half (the overlap, and an odd character), or a short stretch.
-    for (let k = secondStart + mid; k < n; k++) {
-      const c2 = classOf[units[k] as number] as number;
-      s2 = next[s2 + c2] as number;
-      run2 = (run2 + 1) & ((firstTokenClass - 1 - c2) >> 31);
-      if (s2 < hitLimit) {
-        hitEnds[h2] = from + k + 1;
-        hitStates[h2++] = s2;
-      }
-      if (run2 === TOKEN_RUN) {
-        hitEnds[h2] = from + k + 1;
-        hitStates[h2++] = RUN_MARK;
-      }
-    }
-    // The second walk's hits after the first's, but for those ending by the middle.
-    let hits = h1;
-    for (let h = secondHits; h < h2; h++) {
-      if ((hitEnds[h] as number) <= from + mid) continue;
-      hitEnds[hits] = hitEnds[h] as number;
-      hitStates[hits++] = hitStates[h] as number;
-    }
-    carried[0] = s2;
-    carried[1] = run2;
-    return hits;
-  };
-}
-
-/**
- * The tables the hand-out reads. By keyword id: its length, its characters (codes[codeStart[id]
- * …]), whether the walk's match must be checked against them (it must match exactly, and holds
- * a letter), and its detectors (consumerList[consumerStart[id] … consumerStart[id + 1])). By
- * (pre-multiplied) state s: the keyword ids it ends, outputs[outputStart[s] … + outputCount[s]).
+ * The tables the hand-out reads. By (pre-multiplied) state s: its actions, from actionStart[s],
+ * actionCount[s] of them. By action: the length of the keyword it is for, where that keyword's
+ * characters start in `codes` if the walk's match must be checked against them (-1: no need),
+ * and the detector it hands the keyword to.
  */
 interface HandOutTables {
-  outputStart: Int32Array;
-  outputCount: Uint8Array;
-  outputs: Int32Array;
-  keywordLength: Int32Array;
-  codeStart: Int32Array;
+  actionStart: Int32Array;
+  actionCount: Uint8Array;
+  actionLength: Int32Array;
+  actionCode: Int32Array;
+  actionDetector: Int32Array;
   codes: Uint16Array;
-  exact: Uint8Array;
-  consumerStart: Int32Array;
-  consumerList: Int32Array;
 }
 
 /**
@@ -339,35 +242,42 @@ interface HandOutTables {
  * checked against the text where they must match exactly, to their detectors; each run start
  * to the runs. Made once per scanner around its tables, like the walk.
  */
-function handOuter(tables: HandOutTables, lists: HitLists, locators: readonly (Locator | undefined)[], hitEnds: Int32Array, hitStates: Int32Array): (text: string, hits: number) => void {
-  const { outputStart, outputCount, outputs, keywordLength, codeStart, codes, exact, consumerStart, consumerList } = tables;
+function handOuter(tables: HandOutTables, lists: HitLists, locators: readonly (Locator | undefined)[], hitEnds: Int32Array, hitStates: Int32Array): (text: string, from: number, hits: number) => void {
+  const { actionStart, actionCount, actionLength, actionCode, actionDetector, codes } = tables;
   const placers = locators.map((locator, d) => (locator ? (at: number): void => lists.push(d, at, at + 1) : undefined));
-  const runLocators = locators.flatMap((locator, d) => (locator?.atTokenRun ? [{ atTokenRun: locator.atTokenRun, place: placers[d] as (at: number) => void }] : []));
-  return (text, hits) => {
+  const runLocators = locators.flatMap((locator, d): RunLocator[] => (locator?.atTokenRuns ? [{ atTokenRuns: locator.atTokenRuns, place: placers[d] as (at: number) => void }] : []));
+  // The stretch's run starts, handed to each run locator at once after its keywords (a call for each run and locator cost more than the look each takes).
+  const runStarts = new Int32Array(hitEnds.length);
+  return (text, from, hits) => {
+    let runs = 0;
     for (let h = 0; h < hits; h++) {
-      const end = hitEnds[h] as number;
+      const end = from + (hitEnds[h] as number);
       const state = hitStates[h] as number;
       if (state === RUN_MARK) {
-        for (const { atTokenRun, place } of runLocators) atTokenRun(text, end - TOKEN_RUN, place);
+        runStarts[runs++] = end - TOKEN_RUN;
         continue;
       }
-      for (let o = outputStart[state] as number, last = o + (outputCount[state] as number); o < last; o++) {
-        const id = outputs[o] as number;
-        const start = end - (keywordLength[id] as number);
-        if (exact[id] === 1) {
+      for (let a = actionStart[state] as number, last = a + (actionCount[state] as number); a < last; a++) {
+        const start = end - (actionLength[a] as number);
+        const code = actionCode[a] as number;
+        if (code >= 0) {
           let k = start;
-          for (let c = codeStart[id] as number; k < end && text.charCodeAt(k) === codes[c]; k++, c++);
+          for (let c = code; k < end && text.charCodeAt(k) === codes[c]; k++, c++);
           if (k < end) continue;
         }
-        for (let c = consumerStart[id] as number, stop = consumerStart[id + 1] as number; c < stop; c++) {
-          const d = consumerList[c] as number;
-          const locator = locators[d];
-          if (locator === undefined) lists.push(d, start, end);
-          else locator.atKeyword(text, start, end, placers[d] as (at: number) => void);
-        }
+        const d = actionDetector[a] as number;
+        const locator = locators[d];
+        if (locator === undefined) lists.push(d, start, end);
+        else locator.atKeyword(text, start, end, placers[d] as (at: number) => void);
       }
     }
+    if (runs > 0) for (const { atTokenRuns, place } of runLocators) atTokenRuns(text, runStarts, runs, place);
   };
+}
+
+interface RunLocator {
+  atTokenRuns: NonNullable<Locator['atTokenRuns']>;
+  place: (at: number) => void;
 }
 
 function grown(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {

@@ -7,7 +7,7 @@
  */
 import { redacted, type PatternDetector, type Replacement } from './redaction';
 import { isPlaceholderValue } from './secretNames';
-import { letterBits, letterSetsOf, mayHoldOneOf } from './letterSets';
+import { letterSetsOf, mayHoldOneOf } from './letterSets';
 import { LineTracker } from './textSearch';
 import type { KeywordHits } from './keywordScan';
 import { redactNamed } from './valueJudgement';
@@ -20,10 +20,16 @@ const isOptionChar = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 &&
 const OPTION_WORD_SETS = letterSetsOf(['pass', 'secret', 'token', 'key', 'auth', 'cred', 'pwd', 'salt']);
 /** The longest stretch of option characters the pattern's lookahead reads: 60 before the word, the longest word. */
 const MAX_OPTION_LOOK = 60 + 'secret'.length;
-function optionEnd(text: string, from: number): number {
-  let i = from;
-  while (i - from < MAX_OPTION_LOOK && isOptionChar(text.charCodeAt(i))) i++;
-  return i;
+/** The letters (see letterSets.ts) of the option characters from `from`, as far as the pattern's lookahead reads: one pass. */
+function optionLetters(text: string, from: number): number {
+  let bits = 0;
+  for (let i = from; i - from < MAX_OPTION_LOOK; i++) {
+    const c = text.charCodeAt(i);
+    if (!isOptionChar(c)) break;
+    const folded = c | 0x20;
+    if (folded >= 97 && folded <= 122) bits |= 1 << (folded - 97);
+  }
+  return bits;
 }
 
 export const NAMED_VALUE_DETECTORS: readonly PatternDetector[] = [
@@ -48,7 +54,7 @@ export const NAMED_VALUE_DETECTORS: readonly PatternDetector[] = [
     // `--` and the option's first letter (a rule of dashes holds no keyword); not where the `--` is glued to a word, nor where the option cannot name a secret.
     keywords: [...'abcdefghijklmnopqrstuvwxyz'].map((letter) => `--${letter}`),
     ignoreCase: true,
-    startsFrom: (text, at) => (at > 0 && isWordChar(text.charCodeAt(at - 1))) || !mayHoldOneOf(letterBits(text, at + 2, optionEnd(text, at + 2)), OPTION_WORD_SETS) ? -1 : at,
+    startsFrom: (text, at) => (at > 0 && isWordChar(text.charCodeAt(at - 1))) || !mayHoldOneOf(optionLetters(text, at + 2), OPTION_WORD_SETS) ? -1 : at,
     pattern: /(?<![A-Za-z0-9_-])(--(?=[A-Za-z0-9-]{0,60}?(?:pass|secret|token|key|auth|cred|pwd|salt|Pass|Secret|Token|Key|PASS|SECRET|TOKEN|KEY))[A-Za-z][A-Za-z0-9-]{0,60})([ \t]+)("[^"\r\n]{1,4096}"|'[^'\r\n]{1,4096}'|[^\s'"<>-][^\s'"&;|<>()`]{0,4095})/g,
     redact: (m) => redactNamed(`${m[1] ?? ''}${m[2] ?? ''}`, (m[1] ?? '').replace(/^-+/, ''), m[3] ?? ''),
   },
@@ -67,7 +73,8 @@ const afterBlanks = (text: string, at: number): number => {
 /** .netrc: `machine host login user password secret`, or `password secret` on a line of its own. */
 export function scanNetrc(text: string, passw: KeywordHits): Replacement[] {
   const out: Replacement[] = [];
-  const line = new LineTracker(text);
+  // A line starting further back than a `.netrc` line may have before its `password` is not looked back over to its start.
+  const line = new LineTracker(text, MAX_NETRC_PREFIX);
   let lastLine = -1;
   for (const at of passw.starts) {
     line.moveTo(at);

@@ -19,20 +19,28 @@ function newlineFrom(text: string, from: number): number {
  * earlier move looked at, so following a whole text costs one walk over it at most.
  */
 export class LineTracker {
-  /** Start of the current line. */
+  /** Start of the current line (see `reach`). */
   start = 0;
   /** The line break ending the current line, or -1 when it is the last line. */
   end: number;
 
-  constructor(private readonly text: string) {
+  /**
+   * `reach`: how far before a position its line's start is looked for. A line starting further
+   * before the position a move goes to has `start` at `reach + 1` before it (after the true start).
+   */
+  constructor(
+    private readonly text: string,
+    private readonly reach = Infinity,
+  ) {
     this.end = newlineFrom(text, 0);
   }
 
   /** Moves to the line holding `at` (never backwards). */
   moveTo(at: number): void {
     if (this.end === -1 || at <= this.end) return;
+    const floor = Math.max(this.end + 1, at - this.reach - 1);
     let start = at;
-    while (start > this.end + 1 && this.text.charCodeAt(start - 1) !== 10) start--;
+    while (start > floor && this.text.charCodeAt(start - 1) !== 10) start--;
     this.start = start;
     this.end = newlineFrom(this.text, at);
   }

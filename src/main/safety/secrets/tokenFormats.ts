@@ -111,7 +111,7 @@ const FORMAT_DETECTORS: readonly PatternDetector[] = [
     kind: 'aws-secret-access-key',
     keywords: ['secret'],
     ignoreCase: true,
-    startsFrom: (text, at, end) => (followedByKeyWord(text, end) ? [at - 'aws_'.length, at - 'aws'.length, at] : []),
+    startsFrom: (text, at, end) => (followedByKeyWord(text, end) ? [at - 'aws_'.length, at - 'aws'.length, at] : -1), // -1, not [], where none: no list made and walked for most
     pattern: /(?<![A-Za-z0-9_])((?:aws_?)?secret[_-]?(?:access[_-]?)?key["']?(?:[ \t]*[:=][ \t]*["']?|[ \t]+))([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
     redact: keepPrefix('aws-secret-access-key'),
   },

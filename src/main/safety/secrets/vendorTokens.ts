@@ -222,13 +222,18 @@ function searchPoint(text: string, start: number, end: number): number {
 
 /** Vendor tokens with a fixed prefix, wherever the keyword pass found one of the prefixes (or Azure's `Q~`). */
 export function scanVendorTokens(text: string, prefixes: KeywordHits): Replacement[] {
-  const candidates: { at: number; start: number }[] = [];
-  prefixes.starts.forEach((start, h) => candidates.push({ at: searchPoint(text, start, prefixes.ends[h] as number), start }));
-  candidates.sort((a, b) => a.at - b.at);
+  const { starts } = prefixes;
+  const points = Int32Array.from(starts, (start, h) => searchPoint(text, start, prefixes.ends[h] as number));
+  // In the order of their search points (ties in the order found); mostly that already is the order of the hits.
+  let order: number[] | undefined;
+  for (let h = 1; h < points.length && order === undefined; h++) if ((points[h] as number) < (points[h - 1] as number)) order = Array.from(points, (_, i) => i).sort((a, b) => (points[a] as number) - (points[b] as number));
   const found: Replacement[] = [];
   let resumeAt = 0;
   let lastAt = -1;
-  for (const { at, start } of candidates) {
+  for (let h = 0; h < points.length; h++) {
+    const i = order === undefined ? h : (order[h] as number);
+    const at = points[i] as number;
+    const start = starts[i] as number;
     if (at < resumeAt || at === lastAt) continue;
     lastAt = at;
     let r: Replacement | undefined;
