@@ -1,8 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { shellTimeout } from './shellTimeout';
 
 /** The server needs an absolute path: it re-executes itself for each connection. */
@@ -16,11 +17,46 @@ export function sshSkipReason(): string | undefined {
   return missing.length ? `${missing.join(', ')} not installed; .ci/run installs them` : undefined;
 }
 
+/** Why tests that create login users cannot run here (they need root and `useradd`); undefined when they can. */
+export function sshUsersSkipReason(): string | undefined {
+  const missing = sshSkipReason();
+  if (missing) return missing;
+  if (process.getuid?.() !== 0) return 'creating test login users needs root (useradd); run as root, as .ci/run does';
+  return spawnSync('sh', ['-c', 'command -v useradd && command -v userdel && command -v usermod']).status === 0 ? undefined : 'useradd/userdel/usermod (passwd) not installed';
+}
+
+/** A login user the server creates for one run: a login shell, and optionally sshd_config lines under `Match User`. */
+export interface TestUserSpec {
+  /** Absolute path of the login shell (`/usr/bin/bash`). */
+  shell: string;
+  /** sshd_config lines for this user alone (`SetEnv TMPDIR=/x`, `ForceCommand …`). */
+  match?: string[];
+}
+
+export interface TestUser {
+  /** Unique per run: `tdm<hex>` plus the shell's name. */
+  name: string;
+  shell: string;
+  home: string;
+}
+
 export interface SshServer {
   port: number;
   /** `ssh` options that log in to this server as the current user with the generated key (then the command). */
   clientArgs: string[];
+  /** The users made for this run, in the order asked for. */
+  users: TestUser[];
+  /**
+   * What a user types after `ssh` to log in as `user` (no `-F /dev/null`, no BatchMode: an
+   * interactive login): `-i key -o UserKnownHostsFile=… -o StrictHostKeyChecking=accept-new -p PORT user@127.0.0.1`.
+   */
+  loginArgs(user: string): string[];
   stop(): Promise<void>;
+}
+
+export interface SshServerOptions {
+  /** Login users to create (needs root; see sshUsersSkipReason); removed with `userdel -r` on stop. */
+  users?: TestUserSpec[];
 }
 
 /**
@@ -29,21 +65,30 @@ export interface SshServer {
  * as root (CI) or unprivileged, in which case it can log in only as that user — the user
  * the tests run as anyway.
  */
-export async function startSshServer(): Promise<SshServer> {
+export async function startSshServer(options: SshServerOptions = {}): Promise<SshServer> {
   const dir = mkdtempSync(join(tmpdir(), 'tandem-sshd-'));
+  let users: TestUser[] = [];
   try {
     generateKey(join(dir, 'host_ed25519'));
     generateKey(join(dir, 'client_ed25519'));
     if (process.getuid?.() === 0) mkdirSync(PRIVSEP_DIR, { recursive: true, mode: 0o755 });
+    if (options.users?.length) {
+      // sshd opens AuthorizedKeysFile as the user logging in: the dir must be passable, the key readable.
+      chmodSync(dir, 0o711);
+      chmodSync(join(dir, 'client_ed25519.pub'), 0o644);
+      users = options.users.map(createUser);
+    }
+    const matches = (options.users ?? []).flatMap((spec, i) => (spec.match?.length ? [`Match User ${users[i]!.name}`, ...spec.match.map((line) => `  ${line}`)] : []));
     // A port taken between looking and listening (other tests run alongside): look again.
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
       const config = join(dir, 'sshd_config');
-      writeFileSync(config, sshdConfig(dir, port));
+      writeFileSync(config, sshdConfig(dir, port) + matches.map((line) => `${line}\n`).join(''));
       try {
         const server = await listening(spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] }), port);
         const stop = async () => {
           await server.stop();
+          users.forEach(removeUser);
           rmSync(dir, { recursive: true, force: true });
         };
         const args = clientArgs(dir, port);
@@ -53,15 +98,42 @@ export async function startSshServer(): Promise<SshServer> {
           await stop();
           throw new Error(`ssh to the test sshd failed (${login.status ?? login.signal}): ${login.stderr.trim()}\nsshd: ${server.log().trim()}`);
         }
-        return { port, clientArgs: args, stop };
+        const loginArgs = (user: string) => [
+          '-i', join(dir, 'client_ed25519'),
+          '-o', `UserKnownHostsFile=${join(dir, 'known_hosts')}`,
+          '-o', 'StrictHostKeyChecking=accept-new',
+          '-p', String(port),
+          `${user}@127.0.0.1`,
+        ];
+        return { port, clientArgs: args, users, loginArgs, stop };
       } catch (error) {
         if (attempt >= 3 || !/Address already in use/.test((error as Error).message)) throw error;
       }
     }
   } catch (error) {
+    users.forEach(removeUser);
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
+}
+
+function createUser(spec: TestUserSpec): TestUser {
+  const name = `tdm${randomBytes(4).toString('hex')}${basename(spec.shell).replace(/[^a-z]/g, '').slice(0, 8)}`;
+  const run = (program: string, args: string[]) => {
+    const done = spawnSync(program, args, { encoding: 'utf8' });
+    if (done.status !== 0) throw new Error(`${program} ${args.join(' ')} failed: ${done.stderr || done.error?.message}`);
+  };
+  run('useradd', ['-m', '-s', spec.shell, name]);
+  // useradd leaves the account locked ('!'): without PAM, sshd refuses even a key login then.
+  run('usermod', ['-p', '*', name]);
+  const home = `/home/${name}`;
+  // A fresh zsh account would otherwise stop at zsh-newuser-install's menu.
+  if (basename(spec.shell) === 'zsh') run('su', ['-s', '/bin/sh', name, '-c', 'touch ~/.zshrc']);
+  return { name, shell: spec.shell, home };
+}
+
+function removeUser(user: TestUser): void {
+  spawnSync('userdel', ['-r', '-f', user.name], { encoding: 'utf8' });
 }
 
 function generateKey(path: string): void {
