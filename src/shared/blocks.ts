@@ -12,6 +12,13 @@ export interface Block {
   endedAt?: number;
   /** Absent while running or when the shell did not report one. */
   exitCode?: number;
+  /**
+   * The host the command ran on, for a block of a remote shell reached with `ssh` (what the
+   * remote said about itself: a label, not proof). Absent for the local shell's blocks.
+   */
+  host?: string;
+  /** The remote user, with `host`. */
+  user?: string;
   /** True only when the marks carried this session's nonce (our own integration). */
   trusted: boolean;
   /** Byte offset in the pane's output stream where the command output begins (C mark). */

@@ -39,10 +39,10 @@ describe('interpretOsc', () => {
     expect(osc(633, 'P;IsWindows=False')).toBeUndefined();
   });
 
-  it('reads OSC 7 in file:// and kitty-shell-cwd:// forms, and OSC 1337 CurrentDir', () => {
-    expect(osc(7, 'file://myhost/home/me/dir%20with%20spaces')).toEqual({ kind: 'cwd', path: '/home/me/dir with spaces' });
+  it('reads OSC 7 in file:// and kitty-shell-cwd:// forms (keeping the host), and OSC 1337 CurrentDir', () => {
+    expect(osc(7, 'file://myhost/home/me/dir%20with%20spaces')).toEqual({ kind: 'cwd', path: '/home/me/dir with spaces', host: 'myhost' });
     expect(osc(7, 'file:///tmp')).toEqual({ kind: 'cwd', path: '/tmp' });
-    expect(osc(7, 'kitty-shell-cwd://host/tmp/100%')).toEqual({ kind: 'cwd', path: '/tmp/100%' });
+    expect(osc(7, 'kitty-shell-cwd://host/tmp/100%')).toEqual({ kind: 'cwd', path: '/tmp/100%', host: 'host' });
     expect(osc(1337, 'CurrentDir=/srv')).toEqual({ kind: 'cwd', path: '/srv' });
     expect(osc(7, 'http://evil/x')).toBeUndefined();
   });
@@ -91,5 +91,21 @@ describe('percent encoding', () => {
 
   it('keeps a malformed escape as text', () => {
     expect(percentDecode('100%zz%4')).toBe('100%zz%4');
+  });
+
+  it('reads the ssh bootstrap OSC 6973: start (with its nonce), request and fallback, by connection id', () => {
+    expect(osc(6973, 'ssh;start;tandem=n0nce123;conn=0123456789abcdef;dest=bob%40db1')).toEqual({ kind: 'ssh-start', nonce: 'n0nce123', conn: '0123456789abcdef', dest: 'bob@db1' });
+    expect(osc(6973, 'ssh;request;conn=0123456789abcdef;user=bob;host=db1;os=Linux;arch=x86_64;shell=/bin/bash')).toEqual({
+      kind: 'ssh-request',
+      conn: '0123456789abcdef',
+      remote: { user: 'bob', host: 'db1', os: 'Linux', arch: 'x86_64', shell: '/bin/bash' },
+    });
+    expect(osc(6973, 'ssh;fallback;conn=0123456789abcdef;reason=shell')).toEqual({ kind: 'ssh-fallback', conn: '0123456789abcdef', reason: 'shell' });
+    // No or a malformed connection id, an unknown verb: nothing.
+    expect(osc(6973, 'ssh;request;user=bob')).toBeUndefined();
+    expect(osc(6973, 'ssh;request;conn=../../x')).toBeUndefined();
+    expect(osc(6973, 'ssh;hello;conn=0123456789abcdef')).toBeUndefined();
+    // Control characters in a label are dropped.
+    expect(osc(6973, 'ssh;request;conn=0123456789abcdef;host=a%1B%5Bb')).toMatchObject({ remote: { host: 'a[b' } });
   });
 });

@@ -1,6 +1,7 @@
 import { blockId, isPagerQuit, type Block, type TerminalState } from '../../shared/blocks';
 import { Emitter } from '../../shared/events';
-import type { Mark } from '../osc/marks';
+import type { Mark, RemoteShellInfo } from '../osc/marks';
+import { newShellSession, nonceOwner, type ShellSession } from './shellSessions';
 
 /** A block began. `outputStartMark`: for a heuristic block, the mirror mark where its output begins. */
 export interface BlockStart {
@@ -17,19 +18,16 @@ export const MAX_BLOCKS_PER_PANE = 5_000;
  * With our integration loaded, only marks carrying the pane's nonce move the state machine:
  * a program that prints `ESC ] 133 ; D` cannot end, start or fake a block. Without it, marks
  * from other integrations (fish 4, prompt frameworks, VS Code's) drive untrusted blocks.
+ *
+ * Shells reached with `ssh` stack on the local one (pushSession), each with its own nonce:
+ * the top shell's marks make blocks; a mark of a shell further down ends the ones above it
+ * (the connection is over); a mark with any other nonce is only counted.
  */
 export class BlockTracker {
-  private stateValue: TerminalState = 'IDLE';
-  private cwdValue: string;
-  /** The running block, and whether the user typed into a pager it ran (a 141 from it is a quit, not a failure). */
-  private current: { block: Block; typedInPager: boolean } | undefined;
+  /** The local shell first, remote shells above it; never empty. */
+  private readonly sessions: ShellSession[];
   private ordinal = 0;
-  private pendingCommandLine: string | undefined;
   private confirmed = false;
-  /** Our A marks carry the cwd: OSC 7 (which any program can print) is then ignored. */
-  private cwdFromOurMarks = false;
-  /** Number of the last prompt our integration announced (a repeat is a redraw). */
-  private lastPrompt: string | undefined;
   private readonly finishedBlocks: Block[] = [];
   /** Marks without our nonce seen while our integration was on. */
   untrustedMarkCount = 0;
@@ -45,11 +43,16 @@ export class BlockTracker {
 
   constructor(
     private readonly paneId: number,
-    private readonly nonce: string,
+    nonce: string,
     private integrationInjected: boolean,
     initialCwd: string,
   ) {
-    this.cwdValue = initialCwd;
+    this.sessions = [newShellSession(nonce, initialCwd)];
+  }
+
+  /** The shell whose marks make blocks now. */
+  private get top(): ShellSession {
+    return this.sessions[this.sessions.length - 1]!;
   }
 
   get onStarted() {
@@ -75,29 +78,65 @@ export class BlockTracker {
   }
 
   get state(): TerminalState {
-    return this.stateValue;
+    return this.top.state;
   }
 
   get cwd(): string {
-    return this.cwdValue;
+    return this.top.cwd;
   }
 
+  /** The running block of the top shell (at a remote prompt: none, though `ssh` runs below). */
   get running(): Block | undefined {
-    return this.current?.block;
+    return this.top.current?.block;
+  }
+
+  /** The top shell's nonce: what the ssh wrapper's start mark must carry. */
+  get topNonce(): string {
+    return this.top.nonce;
+  }
+
+  /** The remote shell the pane is on now, or undefined on the local shell. */
+  get remote(): RemoteShellInfo | undefined {
+    return this.top.remote;
+  }
+
+  /** How many shells are stacked (1: the local shell alone). */
+  get depth(): number {
+    return this.sessions.length;
+  }
+
+  /**
+   * A remote shell with its own nonce starts on top (the engine answered its ssh request).
+   * The shell below keeps its running block (`ssh`) until a mark of its own ends it.
+   */
+  pushSession(nonce: string, remote: RemoteShellInfo): void {
+    this.sessions.push(newShellSession(nonce, '', remote));
+    this.setState('IDLE');
   }
 
   get integrationConfirmed(): boolean {
     return this.confirmed;
   }
 
-  /** All blocks, oldest first, the running one last. */
+  /** The top (remote) shell turned out to have no integration: the shell below is on top again. */
+  dropTopSession(streamOffset: number, now = Date.now()): void {
+    if (this.sessions.length < 2) return;
+    this.finishCurrent(undefined, now, streamOffset);
+    this.sessions.pop();
+    this.setState(this.top.state);
+  }
+
+  /** All blocks, oldest first, then the running ones (the local `ssh`, then the remote command). */
   blocks(): Block[] {
-    return this.current ? [...this.finishedBlocks, this.current.block] : [...this.finishedBlocks];
+    return [...this.finishedBlocks, ...this.runningBlocks()];
   }
 
   find(id: string): Block | undefined {
-    if (this.current?.block.id === id) return this.current.block;
-    return this.finishedBlocks.find((block) => block.id === id);
+    return this.runningBlocks().find((block) => block.id === id) ?? this.finishedBlocks.find((block) => block.id === id);
+  }
+
+  private runningBlocks(): Block[] {
+    return this.sessions.flatMap((session) => (session.current ? [session.current.block] : []));
   }
 
   /** Our integration turned out not to load; accept foreign marks from now on. */
@@ -106,17 +145,17 @@ export class BlockTracker {
   }
 
   markAlternateScreen(): void {
-    if (this.current) this.current.block.usedAlternateScreen = true;
+    if (this.top.current) this.top.current.block.usedAlternateScreen = true;
   }
 
   /** The user typed while a pager (or a full-screen program) of the running block had the keys. */
   markUserInPager(): void {
-    if (this.current) this.current.typedInPager = true;
+    if (this.top.current) this.top.current.typedInPager = true;
   }
 
   /** Whether the running block already has the user typing in its pager (one look at /proc per block is enough). */
   get userTypedInPager(): boolean {
-    return this.current?.typedInPager === true;
+    return this.top.current?.typedInPager === true;
   }
 
   /**
@@ -124,14 +163,19 @@ export class BlockTracker {
    */
   handle(mark: Mark, streamOffset: number, now = Date.now(), heuristic?: { outputStartMark?: number }): void {
     // Environment reports are the pane's (PaneEnvironment), not the blocks'.
-    if (mark.kind === 'environment') return;
-    const ours = mark.nonce !== undefined && mark.nonce === this.nonce;
+    if (mark.kind === 'environment' || mark.kind.startsWith('ssh-')) return;
+    const owner = nonceOwner(this.sessions, mark.nonce);
     if (mark.kind === 'cwd') {
       // While a command runs, a cwd report may come from the program, not the shell; once our
       // prompt marks carry the cwd themselves, bare reports are not needed at all.
-      if (!this.cwdFromOurMarks && (!this.integrationInjected || this.stateValue !== 'EXECUTING')) this.setCwd(mark.path);
+      const top = this.top;
+      if (top.remote && mark.host && top.state !== 'EXECUTING') top.remote = { ...top.remote, host: mark.host };
+      if (!top.cwdFromOurMarks && (!this.integrationInjected || top.state !== 'EXECUTING')) this.setCwd(mark.path);
       return;
     }
+    // A mark of a shell further down: the shells above it are gone (the remote's ssh ended).
+    if (owner.kind === 'below') this.popSessionsAbove(owner.index, now, streamOffset);
+    const ours = owner.kind !== 'unknown';
     if (ours && !this.integrationInjected) {
       // Integration reported in late (a slow rc file): from now on only our marks count.
       this.integrationInjected = true;
@@ -147,52 +191,56 @@ export class BlockTracker {
     }
     const trusted = ours;
     switch (mark.kind) {
-      case 'prompt-start':
+      case 'prompt-start': {
         this.finishCurrent(undefined, now, streamOffset);
+        const top = this.top;
         if (ours && mark.cwd) {
-          this.cwdFromOurMarks = true;
-          this.cwdValue = mark.cwd;
+          top.cwdFromOurMarks = true;
+          top.cwd = mark.cwd;
         }
         this.setState('PROMPT');
-        if (!ours || mark.prompt === undefined || mark.prompt !== this.lastPrompt) this.emitters.promptShown.fire();
-        if (ours) this.lastPrompt = mark.prompt;
+        if (!ours || mark.prompt === undefined || mark.prompt !== top.lastPrompt) this.emitters.promptShown.fire();
+        if (ours) top.lastPrompt = mark.prompt;
         break;
+      }
       case 'input-start':
-        if (this.stateValue !== 'PROMPT') {
+        if (this.top.state !== 'PROMPT') {
           this.setState('PROMPT');
           this.emitters.promptShown.fire();
         }
         break;
       case 'command-line':
-        this.pendingCommandLine = mark.commandLine;
+        this.top.pendingCommandLine = mark.commandLine;
         break;
       case 'command-start': {
         this.finishCurrent(undefined, now, streamOffset);
+        const top = this.top;
         // Our C carries the cwd the command starts in: exact even when the prompt's A was
         // not redrawn after a cd done by a line-editor widget.
         if (ours && mark.cwd) {
-          this.cwdFromOurMarks = true;
-          this.cwdValue = mark.cwd;
+          top.cwdFromOurMarks = true;
+          top.cwd = mark.cwd;
         }
         this.ordinal++;
         const block: Block = {
           id: blockId(this.paneId, this.ordinal),
           paneId: this.paneId,
-          command: mark.commandLine ?? this.pendingCommandLine ?? '',
-          cwd: this.cwdValue,
+          command: mark.commandLine ?? top.pendingCommandLine ?? '',
+          cwd: top.cwd,
+          ...(top.remote ? { host: top.remote.host, user: top.remote.user } : {}),
           startedAt: now,
           trusted,
           outputOffset: streamOffset,
           usedAlternateScreen: false,
         };
-        this.current = { block, typedInPager: false };
-        this.pendingCommandLine = undefined;
+        top.current = { block, typedInPager: false };
+        top.pendingCommandLine = undefined;
         this.setState('EXECUTING');
         this.emitters.started.fire({ block: { ...block }, outputStartMark: heuristic?.outputStartMark });
         break;
       }
       case 'command-end':
-        if (this.current) {
+        if (this.top.current) {
           this.finishCurrent(mark.exitCode, now, streamOffset);
           this.setState('IDLE');
         }
@@ -220,32 +268,43 @@ export class BlockTracker {
 
   /** The shell is gone: a block still running ended with it (`exit 3` ends with 3). */
   shellExited(exitCode: number | undefined, streamOffset: number, now = Date.now()): void {
-    if (!this.current) return;
+    this.popSessionsAbove(0, now, streamOffset);
+    if (!this.top.current) return;
     this.finishCurrent(exitCode, now, streamOffset);
     this.setState('IDLE');
   }
 
+  /** The shells above `index` are gone: their running blocks end without a status. */
+  private popSessionsAbove(index: number, now: number, streamOffset: number): void {
+    while (this.sessions.length - 1 > index) {
+      this.finishCurrent(undefined, now, streamOffset);
+      this.sessions.pop();
+    }
+  }
+
   private finishCurrent(exitCode: number | undefined, now: number, streamOffset: number): void {
-    if (!this.current) return;
-    const { block, typedInPager } = this.current;
+    const top = this.top;
+    if (!top.current) return;
+    const { block, typedInPager } = top.current;
     block.endedAt = now;
     block.outputEndOffset = streamOffset;
     if (exitCode !== undefined) block.exitCode = exitCode;
     if (isPagerQuit(block.exitCode, typedInPager)) block.pagerQuit = true;
-    this.current = undefined;
+    top.current = undefined;
     this.finishedBlocks.push(block);
     if (this.finishedBlocks.length > MAX_BLOCKS_PER_PANE) this.finishedBlocks.shift();
     this.emitters.finished.fire({ ...block });
   }
 
   private setState(state: TerminalState): void {
-    this.stateValue = state;
-    this.emitters.stateChanged.fire({ state, cwd: this.cwdValue });
+    this.top.state = state;
+    this.emitters.stateChanged.fire({ state, cwd: this.top.cwd });
   }
 
   private setCwd(path: string): void {
-    if (path === this.cwdValue) return;
-    this.cwdValue = path;
-    this.emitters.stateChanged.fire({ state: this.stateValue, cwd: path });
+    const top = this.top;
+    if (path === top.cwd) return;
+    top.cwd = path;
+    this.emitters.stateChanged.fire({ state: top.state, cwd: path });
   }
 }

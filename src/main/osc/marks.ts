@@ -18,12 +18,33 @@ export type Mark =
   | { kind: 'command-end'; nonce?: string; exitCode?: number }
   /** VS Code sends the command line in its own sequence (633;E) before C. */
   | { kind: 'command-line'; nonce?: string; commandLine: string }
-  | { kind: 'cwd'; nonce?: string; path: string }
+  /** `host`: OSC 7's host name, when it carried one (informational, like the path). */
+  | { kind: 'cwd'; nonce?: string; path: string; host?: string }
   /** Our integration's report of exported variables (OSC 6973): a value, or undefined for unset / not exported. */
-  | { kind: 'environment'; nonce?: string; values: Map<string, string | undefined> };
+  | { kind: 'environment'; nonce?: string; values: Map<string, string | undefined> }
+  /** The trusted local ssh wrapper is about to start connection `conn` (docs/ssh.md). */
+  | { kind: 'ssh-start'; nonce?: string; conn: string; dest: string }
+  /** Stage 1 on the remote host asks for the integration (untrusted bytes, matched by `conn`). */
+  | { kind: 'ssh-request'; nonce?: string; conn: string; remote: RemoteShellInfo }
+  /** Stage 1 gave up and started a plain login shell; `reason` is a short code. */
+  | { kind: 'ssh-fallback'; nonce?: string; conn: string; reason: string };
 
-/** Tandem's own OSC for environment reports: `6973;env;tandem=<nonce>;NAME=<enc>;NAME…`. */
+/** What stage 1 says about the host it runs on: labels, not proof. */
+export interface RemoteShellInfo {
+  user: string;
+  host: string;
+  os: string;
+  arch: string;
+  shell: string;
+}
+
+/**
+ * Tandem's own OSC: environment reports (`6973;env;tandem=<nonce>;NAME=<enc>;NAME…`) and the
+ * ssh bootstrap's `6973;ssh;start|request|fallback;…` (docs/ssh.md).
+ */
 export const ENVIRONMENT_OSC = 6973;
+/** Connection ids the local wrapper makes: 16 hex digits (more is accepted, nothing else). */
+const CONN_ID = /^[0-9a-f]{16,64}$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 
 export function interpretOsc(osc: ScannedOsc): Mark | undefined {
@@ -35,7 +56,7 @@ export function interpretOsc(osc: ScannedOsc): Mark | undefined {
     case 7:
       return interpretOsc7(osc.payload);
     case ENVIRONMENT_OSC:
-      return interpretEnvironment(osc.payload);
+      return osc.payload.startsWith('ssh;') ? interpretSsh(osc.payload) : interpretEnvironment(osc.payload);
     case 1337: {
       const prefix = 'CurrentDir=';
       return osc.payload.startsWith(prefix) ? { kind: 'cwd', path: osc.payload.slice(prefix.length) } : undefined;
@@ -115,8 +136,41 @@ function interpretOsc7(payload: string): Mark | undefined {
   const match = /^(file|kitty-shell-cwd):\/\/([^/]*)(\/.*)?$/.exec(payload);
   if (!match) return undefined;
   const path = match[3] ?? '/';
+  const host = match[2] ? percentDecode(match[2]) : undefined;
   // kitty-shell-cwd carries the raw path; file:// is a URL and is percent-encoded.
-  return { kind: 'cwd', path: match[1] === 'file' ? percentDecode(path) : path };
+  return { kind: 'cwd', path: match[1] === 'file' ? percentDecode(path) : path, ...(host ? { host } : {}) };
+}
+
+/** A label from the remote side: printable, one line, at most 256 characters. */
+function label(text: string | undefined): string {
+  return percentDecode(text ?? '').replace(/[^\x20-\x7e\u00a0-\uffff]/g, '').slice(0, 256);
+}
+
+function interpretSsh(payload: string): Mark | undefined {
+  const [, verb, ...rest] = payload.split(';');
+  const { options } = parseOptions(rest);
+  const conn = options.get('conn') ?? '';
+  if (!CONN_ID.test(conn)) return undefined;
+  switch (verb) {
+    case 'start':
+      return { kind: 'ssh-start', nonce: options.get('tandem'), conn, dest: label(options.get('dest')) };
+    case 'request':
+      return {
+        kind: 'ssh-request',
+        conn,
+        remote: {
+          user: label(options.get('user')),
+          host: label(options.get('host')),
+          os: label(options.get('os')),
+          arch: label(options.get('arch')),
+          shell: label(options.get('shell')),
+        },
+      };
+    case 'fallback':
+      return { kind: 'ssh-fallback', conn, reason: label(options.get('reason')).slice(0, 64) };
+    default:
+      return undefined;
+  }
 }
 
 function interpretEnvironment(payload: string): Mark | undefined {

@@ -54,7 +54,8 @@ export class Pane {
       () => this.process.pause(),
       () => this.process.resume(),
     );
-    this.stream = new PaneStream({ ...options, ...this.size, paneId: this.id, nonce: this.nonce, throttle });
+    const ssh = { type: (text: string) => this.process.write(text, false), notice: (message: string) => this.notice('warning', message) };
+    this.stream = new PaneStream({ ...options, ...this.size, paneId: this.id, nonce: this.nonce, throttle, ssh });
     this.delivery = new PaneDelivery(this.id, throttle, floodScreen(() => this.size, () => this.stream.mirror.parsedScreen, options), undefined, options.typing);
     const onPromptRequest = options.onPromptRequest;
     this.input = new PromptInput({

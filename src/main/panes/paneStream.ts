@@ -4,11 +4,13 @@ import { BlockTracker } from '../blocks/blockTracker';
 import type { MirrorThread } from '../blocks/mirror/mirrorThread';
 import { PaneMirror } from '../blocks/mirror/paneMirror';
 import { PromptHeuristics } from '../blocks/promptHeuristics';
-import { interpretOsc } from '../osc/marks';
+import { interpretOsc, type Mark } from '../osc/marks';
 import { OscScanner } from '../osc/oscScanner';
 import { DeliveryWindow, type PtyThrottle } from '../pty/flowControl';
 import { PaneEnvironment } from '../shell/paneEnvironment';
 import { MIRROR_WINDOW } from '../pty/flowPolicy';
+import { integrationAssetsDir } from '../shell/shellLaunch';
+import { SshBootstrap, type SshMark } from '../ssh/sshBootstrap';
 
 export interface PaneStreamOptions {
   paneId: number;
@@ -22,6 +24,8 @@ export interface PaneStreamOptions {
   throttle: PtyThrottle;
   /** The mirror thread (tests); the process's own by default. */
   mirrorThread?: MirrorThread;
+  /** How the ssh bootstrap answers a remote request (types into the pty) and tells the user it fell back. */
+  ssh: { type: (text: string) => void; notice: (message: string) => void };
 }
 
 /**
@@ -35,6 +39,8 @@ export class PaneStream {
   readonly mirror: PaneMirror;
   /** What the shell exports, from its start and our integration's reports. */
   readonly environment: PaneEnvironment;
+  /** Answers the ssh bootstrap's requests and stacks remote shells on the tracker. */
+  readonly ssh: SshBootstrap;
   private readonly scanner = new OscScanner();
   private readonly alternateScreen = new AlternateScreenDetector();
   private readonly heuristics: PromptHeuristics;
@@ -66,6 +72,7 @@ export class PaneStream {
     });
     this.tracker.onFinished((block) => this.mirror.endBlock(block.id));
     this.heuristics = new PromptHeuristics(this.mirror, this.tracker, () => this.total);
+    this.ssh = new SshBootstrap({ tracker: this.tracker, assetsDir: integrationAssetsDir, ...options.ssh });
   }
 
   /** A program switched to the alternate screen (vim, less) while a block was current. */
@@ -114,6 +121,7 @@ export class PaneStream {
       this.markOffset = base + osc.end;
       try {
         if (mark.kind === 'environment') this.environment.report(mark);
+        else if (isSshMark(mark)) this.ssh.handle(mark, base + osc.end);
         else this.tracker.handle(mark, base + osc.end);
       } finally {
         this.markOffset = undefined;
@@ -160,4 +168,8 @@ export class PaneStream {
     this.mirror.write(bytes);
     if (this.mirror.available) this.mirrorWindow.sent(bytes.length);
   }
+}
+
+function isSshMark(mark: Mark): mark is SshMark {
+  return mark.kind === 'ssh-start' || mark.kind === 'ssh-request' || mark.kind === 'ssh-fallback';
 }
