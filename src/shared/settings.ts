@@ -216,6 +216,12 @@ const historyFields = {
     }),
 };
 
+/** `ssh` typed in a pane (docs/ssh.md). */
+const sshFields = {
+  /** auto: an interactive `ssh host` carries Tandem's integration to the remote shell; off: ssh is left alone. */
+  integrate: z.enum(['auto', 'off']),
+};
+
 const ShellSection = z.object(shellFields).strict();
 const TerminalSection = z.object(terminalFields).strict();
 const SessionSection = z.object(sessionFields).strict();
@@ -224,6 +230,7 @@ const ContextSection = z.object(contextFields).strict();
 const CompanionSection = z.object(companionFields).strict();
 const TelemetrySection = z.object(telemetryFields).strict();
 const HistorySection = z.object(historyFields).strict();
+const SshSection = z.object(sshFields).strict();
 
 export type FallbackBackend = z.infer<typeof fallbackBackend>;
 
@@ -236,6 +243,7 @@ export type Settings = {
   companion: z.infer<typeof CompanionSection>;
   telemetry: z.infer<typeof TelemetrySection>;
   history: z.infer<typeof HistorySection>;
+  ssh: z.infer<typeof SshSection>;
 };
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -282,6 +290,7 @@ export const DEFAULT_SETTINGS: Settings = {
   },
   telemetry: { enabled: true, include_content: false, retain_days: 30, otlp_endpoint: '' },
   history: { enabled: true, keep_output: 'digest', max_output_kb: 64, exclude: [], max_days: 0, max_mb: 0, search_key: '' },
+  ssh: { integrate: 'auto' },
 };
 
 /** A partial update, one or more sections, only the keys that change. */
@@ -295,6 +304,7 @@ export const SettingsPatchSchema = z
     companion: CompanionSection.partial().optional(),
     telemetry: TelemetrySection.partial().optional(),
     history: HistorySection.partial().optional(),
+    ssh: SshSection.partial().optional(),
   })
   .strict();
 
@@ -315,6 +325,7 @@ export function applySettingsPatch(base: Settings, patch: SettingsPatch): Settin
     companion: { ...base.companion, ...defined(patch.companion) },
     telemetry: { ...base.telemetry, ...defined(patch.telemetry) },
     history: { ...base.history, ...defined(patch.history) },
+    ssh: { ...base.ssh, ...defined(patch.ssh) },
   };
 }
 

@@ -216,6 +216,7 @@ export class Engine {
       login: this.settings.shell.login,
       env: this.env,
       reportEnv: this.settings.context.include_env.filter((name) => !isSecretEnvironmentName(name)),
+      sshIntegrate: this.settings.ssh.integrate === 'auto',
       integrationTimeoutMs: this.options.integrationTimeoutMs,
       restoredSnapshot: restored ? restored.scrollback + restoredLine(restored.savedAt, request.cols) : undefined,
       onPromptRequest: (paneId, promptRequest) => {

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Block, TerminalState } from '../../shared/blocks';
-import { DisposableStore, Emitter, type Disposable } from '../../shared/events';
+import { Emitter, type Disposable } from '../../shared/events';
 import type { Events, NoticeEnd, PaneInfo } from '../../shared/protocol';
 import type { BlockOutput } from '../blocks/mirror/blockOutputs';
+import type { RemoteShellInfo } from '../osc/marks';
 import { latencyMarks } from '../log/latencyMarks';
 import { PtyThrottle } from '../pty/flowControl';
 import { EnterAfterEcho } from './enterAfterEcho';
@@ -11,7 +12,7 @@ import { floodScreen } from './floodSkip';
 import type { PaneOptions } from './paneOptions';
 import { clampSize } from './paneSize';
 import { PaneStream } from './paneStream';
-import type { PaneWatcher } from './paneWatcher';
+import { watchPane, type PaneWatcher } from './paneWatcher';
 import { PromptInput } from './promptInput';
 import { StepEnvFile } from './stepEnvFile';
 import { ShellProcess, type NoticeLevel, type ShellExit } from './shellProcess';
@@ -143,6 +144,11 @@ export class Pane {
     return this.stream.integration;
   }
 
+  /** The remote shell the pane is on now (reached with `ssh`, integrated), or undefined on the local shell. */
+  get remote(): RemoteShellInfo | undefined {
+    return this.tracker.remote;
+  }
+
   /** Absolute path of the shell running (it may be a fallback). */
   get shell(): string {
     return this.process.shellPath;
@@ -248,16 +254,7 @@ export class Pane {
 
   /** Watch blocks and prompts of this pane until the returned Disposable is disposed. */
   observe(watcher: PaneWatcher): Disposable {
-    const watching = new DisposableStore();
-    if (watcher.blockStarted) watching.add(this.tracker.onStarted(({ block }) => watcher.blockStarted!(block)));
-    if (watcher.blockFinished) watching.add(this.tracker.onFinished((block) => watcher.blockFinished!(block)));
-    if (watcher.promptShown) watching.add(this.tracker.onPromptShown(() => watcher.promptShown!()));
-    if (watcher.alternateScreen) watching.add(this.stream.onAlternateScreen(() => watcher.alternateScreen!()));
-    if (watcher.output) watching.add(this.stream.onOutput(() => watcher.output!()));
-    if (watcher.blockOutput) watching.add(this.stream.onBlockOutput(({ blockId, bytes }) => watcher.blockOutput!(blockId, bytes)));
-    if (watcher.exited) watching.add(this.exitedEvent.event(() => watcher.exited!()));
-    if (watcher.commandTyped) watching.add(this.commandTypedEvent.event((command) => watcher.commandTyped!(command)));
-    return watching;
+    return watchPane(watcher, { tracker: this.tracker, stream: this.stream, exited: this.exitedEvent.event, commandTyped: this.commandTypedEvent.event });
   }
 
   resize(cols: number, rows: number): { cols: number; rows: number } {

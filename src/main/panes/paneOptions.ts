@@ -19,6 +19,8 @@ export interface PaneOptions {
   env?: NodeJS.ProcessEnv;
   /** Variables whose exported values the shell integration reports (`[context] include_env`, no secrets). */
   reportEnv?: readonly string[];
+  /** `[ssh] integrate = "auto"`: the integration wraps an interactive `ssh` to carry itself along (docs/ssh.md). */
+  sshIntegrate?: boolean;
   /** How long the integration may take to report in before the pane falls back to heuristics (default 10 s). */
   integrationTimeoutMs?: number;
   /** Serialized screen to show before the shell's first output (session restore). */

@@ -1,4 +1,7 @@
 import type { Block } from '../../shared/blocks';
+import { DisposableStore, type Disposable, type Event } from '../../shared/events';
+import type { BlockTracker } from '../blocks/blockTracker';
+import type { PaneStream } from './paneStream';
 
 /** What a watcher of a pane hears (the step runner): blocks, prompts, output, the shell's end. */
 export interface PaneWatcher {
@@ -14,4 +17,26 @@ export interface PaneWatcher {
   /** What the running block printed, as it is read, before its end is reported. */
   blockOutput?(blockId: string, bytes: Uint8Array): void;
   exited?(): void;
+}
+
+/** What a pane's watchers are wired to. */
+export interface PaneEvents {
+  tracker: BlockTracker;
+  stream: PaneStream;
+  exited: Event<void>;
+  commandTyped: Event<string>;
+}
+
+/** Wires `watcher` to the pane's events until the returned Disposable is disposed. */
+export function watchPane(watcher: PaneWatcher, { tracker, stream, exited, commandTyped }: PaneEvents): Disposable {
+  const watching = new DisposableStore();
+  if (watcher.blockStarted) watching.add(tracker.onStarted(({ block }) => watcher.blockStarted!(block)));
+  if (watcher.blockFinished) watching.add(tracker.onFinished((block) => watcher.blockFinished!(block)));
+  if (watcher.promptShown) watching.add(tracker.onPromptShown(() => watcher.promptShown!()));
+  if (watcher.alternateScreen) watching.add(stream.onAlternateScreen(() => watcher.alternateScreen!()));
+  if (watcher.output) watching.add(stream.onOutput(() => watcher.output!()));
+  if (watcher.blockOutput) watching.add(stream.onBlockOutput(({ blockId, bytes }) => watcher.blockOutput!(blockId, bytes)));
+  if (watcher.exited) watching.add(exited(() => watcher.exited!()));
+  if (watcher.commandTyped) watching.add(commandTyped((command) => watcher.commandTyped!(command)));
+  return watching;
 }

@@ -31,6 +31,8 @@ export interface ShellProcessOptions {
   env?: NodeJS.ProcessEnv;
   /** Variables whose exported values the integration reports with each prompt. */
   reportEnv?: readonly string[];
+  /** The integration wraps an interactive `ssh` (`[ssh] integrate = "auto"`). */
+  sshIntegrate?: boolean;
   /** How long our integration may take to send its first mark (default 10 s). */
   integrationTimeoutMs?: number;
 }
@@ -282,6 +284,7 @@ export class ShellProcess {
         baseEnv: this.options.env ?? process.env,
         cwd: this.options.cwd,
         reportEnv: this.options.reportEnv,
+        ssh: this.options.sshIntegrate,
       });
     try {
       return launchWith(this.options.integration);

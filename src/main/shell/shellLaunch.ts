@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanChildEnv } from './childEnv';
 import { unpackedPath } from '../packaged/unpackedPath';
+import { buildStage0, stage1Text } from '../ssh/remoteCommand';
 
 /**
  * How Tandem starts a shell: which executable, which arguments, which environment, and —
@@ -45,6 +46,8 @@ export interface ShellLaunchOptions {
    * changed), for the model's standing context: `[context] include_env`, secrets left out.
    */
   reportEnv?: readonly string[];
+  /** Wrap an interactive `ssh` so the integration travels with it (`[ssh] integrate = "auto"`, docs/ssh.md). */
+  ssh?: boolean;
 }
 
 const NONCE_PATTERN = /^[A-Za-z0-9_-]{8,128}$/;
@@ -176,6 +179,13 @@ export function buildShellLaunch(options: ShellLaunchOptions): ShellLaunch {
   };
   env.TANDEM_BOOTSTRAP = bootstrap.path;
   env.TANDEM_STEP_ENV = launch.stepEnvFile!;
+  if (options.ssh) {
+    // The wrapper reads both into shell variables at start (a remote hop has no such files).
+    const stage0 = join(stepEnvDir, 'ssh-stage0');
+    writeFileSync(stage0, buildStage0(stage1Text(assets)), { mode: 0o600 });
+    env.TANDEM_SSH_STAGE0 = stage0;
+    env.TANDEM_SSH_DECIDE = join(assets, 'ssh', 'decide.sh');
+  }
   const reported = (options.reportEnv ?? []).filter((name) => ENV_NAME.test(name));
   if (reported.length > 0) env.TANDEM_REPORT_ENV = reported.join(' ');
 

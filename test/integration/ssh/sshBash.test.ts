@@ -1,0 +1,136 @@
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Block } from '../../../src/shared/blocks';
+import { Pane } from '../../../src/main/panes/pane';
+import { integrationAssetsDir } from '../../../src/main/shell/shellLaunch';
+import { makeTempDir, removeDir, SHELLS, writeFiles } from '../harness/shellSession';
+import { shellWord, sshUsersSkipReason, startSshServer, type SshServer } from '../../support/sshServer';
+import { waitUntil } from '../../support/waitUntil';
+
+/**
+ * `ssh` typed in a Tandem pane (engine Pane, real local bash with its integration) to a real
+ * sshd on loopback whose test users have never seen Tandem: the integration travels along,
+ * remote blocks carry host, cwd and exit codes, and `exit` brings the local blocks back.
+ */
+
+const skip = sshUsersSkipReason() ?? (existsSync(join(integrationAssetsDir(), 'ssh', 'decide.sh')) ? undefined : 'assets/shell-integration/ssh/decide.sh (which ssh commands are wrapped) is not on this branch yet');
+const START_MARK = '\x1b]6973;ssh;start;';
+
+describe.skipIf(skip)(`ssh from a Tandem pane carries the integration${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  let server: SshServer;
+  let pane: Pane;
+  let home: string;
+  let stubLog: string;
+  let output = '';
+  const notices: string[] = [];
+  const bash = () => server.users[0]!;
+  const dash = () => server.users[1]!;
+  const uid = (name: string) => statSync(`/home/${name}`).uid;
+
+  beforeAll(async () => {
+    server = await startSshServer({ users: [{ shell: SHELLS.bash }, { shell: '/usr/bin/dash' }] });
+    home = makeTempDir('ssh-local');
+    // A stub `ssh` first on PATH that logs each argv (one word per line, a blank line after) and runs the real one.
+    const bin = join(home, 'bin');
+    stubLog = join(home, 'ssh-argv.log');
+    writeFiles(home, { 'bin/ssh': `#!/bin/sh\nprintf '%s\\n' "$@" '' >>${shellWord(stubLog)}\nexec /usr/bin/ssh "$@"\n` });
+    chmodSync(join(bin, 'ssh'), 0o755);
+    writeFileSync(stubLog, '');
+    pane = new Pane({
+      id: 3,
+      shellPath: SHELLS.bash,
+      cwd: home,
+      cols: 160,
+      rows: 40,
+      scrollback: 2_000,
+      integration: true,
+      login: false,
+      sshIntegrate: true,
+      env: { PATH: `${bin}:${process.env.PATH}`, HOME: home, LANG: 'C.UTF-8', TERM: 'xterm-256color' },
+    });
+    pane.attach({
+      output: (_, bytes) => (output += Buffer.from(bytes).toString('utf8')),
+      event: (event, payload) => {
+        if (event === 'pane.notice') notices.push((payload as { message: string }).message);
+      },
+    });
+    pane.start();
+    await waitUntil(() => pane.state === 'PROMPT', 'the local prompt');
+  }, 60_000);
+
+  afterAll(async () => {
+    await pane?.close();
+    await server?.stop();
+    if (home) removeDir(home);
+  });
+
+  const finished = () => pane.blocks().filter((block) => block.endedAt !== undefined);
+  /** Types `line`, waits for its block to finish and the prompt after it. */
+  const run = async (line: string): Promise<Block> => {
+    const before = finished().length;
+    pane.write(`${line}\r`);
+    await waitUntil(() => finished().length > before && finished().some((block) => block.command === line && block.endedAt !== undefined) && pane.state === 'PROMPT', `"${line}" to finish`);
+    return finished().filter((block) => block.command === line).at(-1)!;
+  };
+  const sshLine = (user: string, ...rest: string[]) => ['ssh', ...server.loginArgs(user), ...rest].map(shellWord).join(' ');
+  const tempDirsOf = (name: string) => readdirSync('/tmp').filter((entry) => entry.startsWith('tandem-ssh.') && statSync(join('/tmp', entry)).uid === uid(name));
+
+  it('gives remote blocks with host, user, cwd and exit codes, and local blocks again after exit', async () => {
+    const line = sshLine(bash().name);
+    pane.write(`${line}\r`);
+    await waitUntil(() => pane.remote !== undefined && pane.state === 'PROMPT', 'the remote prompt with integration', 40_000);
+    expect(pane.remote).toMatchObject({ user: bash().name, host: hostname(), shell: SHELLS.bash });
+    const sshBlock = pane.blocks().find((block) => block.command === line)!;
+    expect(sshBlock.endedAt).toBeUndefined();
+    // The directory stage 1 unpacked into is gone by the first prompt.
+    expect(tempDirsOf(bash().name)).toEqual([]);
+
+    const failed = await run('cd /tmp && false');
+    expect(failed).toMatchObject({ exitCode: 1, host: hostname(), user: bash().name, cwd: bash().home, trusted: true });
+    const where = await run('pwd');
+    expect(where).toMatchObject({ exitCode: 0, cwd: '/tmp', host: hostname() });
+    expect((await pane.outputOf(where.id))?.text.trim()).toBe('/tmp');
+
+    // A program printing bare OSC 133 (no nonce) at the remote prompt forges nothing.
+    const before = finished().length;
+    const forged = await run(`printf '\\033]133;A\\007\\033]133;C\\007forged\\n\\033]133;D;0\\007'`);
+    expect(finished().length).toBe(before + 1);
+    expect(forged.exitCode).toBe(0);
+
+    pane.write('exit\r');
+    await waitUntil(() => pane.remote === undefined && pane.blocks().find((block) => block.command === line)?.endedAt !== undefined && pane.state === 'PROMPT', 'the local prompt after exit');
+    expect(pane.blocks().find((block) => block.command === line)).toMatchObject({ exitCode: 0, cwd: home });
+    const local = await run('echo back home');
+    expect(local.host).toBeUndefined();
+    expect(local).toMatchObject({ cwd: home, exitCode: 0, trusted: true });
+    expect(tempDirsOf(bash().name)).toEqual([]);
+  }, 120_000);
+
+  it('leaves `ssh host ls` (a remote command) untouched: argv as typed, no start mark', async () => {
+    writeFileSync(stubLog, '');
+    const starts = output.split(START_MARK).length;
+    const typed = [...server.loginArgs(bash().name), 'ls', '-a'];
+    const block = await run(['ssh', ...typed].map(shellWord).join(' '));
+    expect(block.exitCode).toBe(0);
+    const invocations = readFileSync(stubLog, 'utf8').split('\n\n').filter(Boolean).map((words) => words.split('\n'));
+    expect(invocations.at(-1)).toEqual(typed);
+    expect(output.split(START_MARK).length).toBe(starts);
+    expect((await pane.outputOf(block.id))?.text).toContain('.bashrc');
+  }, 60_000);
+
+  it('gives a dash user a plain shell and one line saying why', async () => {
+    const line = sshLine(dash().name);
+    pane.write(`${line}\r`);
+    await waitUntil(() => output.includes(`tandem: no integration on ${hostname()} (login shell dash is not bash, zsh or fish); plain shell`), 'the fallback line', 40_000);
+    await waitUntil(() => notices.some((message) => message.includes('the login shell is not bash, zsh or fish')), 'the pane notice');
+    expect(pane.remote).toBeUndefined();
+    // A working shell: it runs what is typed.
+    pane.write('echo "dash $((40 + 2))"\r');
+    await waitUntil(() => output.includes('dash 42'), 'the plain shell to answer');
+    pane.write('exit\r');
+    await waitUntil(() => pane.blocks().find((block) => block.command === line)?.endedAt !== undefined && pane.state === 'PROMPT', 'the local prompt after exit');
+    expect(tempDirsOf(dash().name)).toEqual([]);
+  }, 90_000);
+});
