@@ -40,6 +40,9 @@ else
         command rmdir -- (string replace -r '/[^/]*$' '' -- "$TANDEM_BOOTSTRAP") 2>/dev/null
     end
     set -g __tandem_step_env "$TANDEM_STEP_ENV"
+    # ssh carries the integration (tandem-ssh.fish); on a remote host, the private dir it came in.
+    set -g __tandem_ssh_files "$TANDEM_SSH_STAGE0" "$TANDEM_SSH_DECIDE"
+    set -g __tandem_ssh_dir "$TANDEM_SSH_DIR"
     # The variables whose exported values go to Tandem with each prompt (__tandem_report_env).
     set -g __tandem_env_names (string split -n ' ' -- "$TANDEM_REPORT_ENV")
     for __tandem_var in (set --names | string match 'TANDEM_*')
@@ -161,5 +164,11 @@ else
         end
 
         __tandem_wrap_prompt
+        if test -n "$__tandem_ssh_files[1]"; and not functions -q ssh
+            source (string replace -r '/[^/]*$' '' -- $__tandem_own_file)/tandem-ssh.fish
+        end
     end
+    # Everything of ours is read: the directory stage 1 unpacked us into goes (docs/ssh.md).
+    test -n "$__tandem_ssh_dir"; and command rm -rf -- "$__tandem_ssh_dir"
+    set -e __tandem_ssh_dir __tandem_ssh_files
 end

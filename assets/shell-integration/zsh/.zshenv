@@ -32,6 +32,10 @@ builtin typeset -g __tandem_zdotdir="${${(%):-%x}:A:h}"
     __tandem_user_zdotdir="$TANDEM_ZDOTDIR"
   fi
   builtin typeset -g __tandem_step_env="${TANDEM_STEP_ENV-}"
+  # ssh carries the integration (tandem-ssh.zsh); on a remote host, the private dir it came in.
+  builtin typeset -ga __tandem_ssh_files
+  __tandem_ssh_files=("${TANDEM_SSH_STAGE0-}" "${TANDEM_SSH_DECIDE-}")
+  builtin typeset -g __tandem_ssh_dir="${TANDEM_SSH_DIR-}"
   # The variables whose exported values go to Tandem with each prompt (__tandem_report_env).
   builtin typeset -ga __tandem_env_names
   __tandem_env_names=(${(z)TANDEM_REPORT_ENV-})
@@ -80,6 +84,7 @@ __tandem_after_zshrc() {
   __tandem_leave_user
   if [[ -n "${__tandem_nonce-}" && -o interactive ]]; then
     builtin source -- "$__tandem_zdotdir/tandem-integration.zsh"
+    [[ -z "${__tandem_ssh_files[1]}" ]] || builtin source -- "$__tandem_zdotdir/tandem-ssh.zsh"
   else
     builtin unset __tandem_nonce
   fi
@@ -94,7 +99,9 @@ __tandem_finish() {
   else
     builtin unset ZDOTDIR
   fi
-  builtin unset __tandem_file __tandem_user_zdotdir __tandem_user_zdotdir_set __tandem_zdotdir
+  # Every startup file is read: the directory stage 1 unpacked us into goes (docs/ssh.md).
+  [[ -z "$__tandem_ssh_dir" ]] || command rm -rf -- "$__tandem_ssh_dir"
+  builtin unset __tandem_file __tandem_user_zdotdir __tandem_user_zdotdir_set __tandem_zdotdir __tandem_ssh_dir __tandem_ssh_files
   builtin unfunction __tandem_enter_user __tandem_leave_user __tandem_after_zshrc __tandem_finish
 }
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Block } from '../../../src/shared/blocks';
 import { Pane } from '../../../src/main/panes/pane';
 import { integrationAssetsDir } from '../../../src/main/shell/shellLaunch';
-import { makeTempDir, removeDir, SHELLS, writeFiles } from '../harness/shellSession';
+import { makeTempDir, removeDir, SHELLS, writeFiles, type ShellName } from '../harness/shellSession';
 import { shellWord, sshUsersSkipReason, startSshServer, type SshServer } from '../../support/sshServer';
 import { waitUntil } from '../../support/waitUntil';
 
@@ -18,29 +18,32 @@ import { waitUntil } from '../../support/waitUntil';
 const skip = sshUsersSkipReason() ?? (existsSync(join(integrationAssetsDir(), 'ssh', 'decide.sh')) ? undefined : 'assets/shell-integration/ssh/decide.sh (which ssh commands are wrapped) is not on this branch yet');
 const START_MARK = '\x1b]6973;ssh;start;';
 
-describe.skipIf(skip)(`ssh from a Tandem pane carries the integration${skip ? ` (skipped: ${skip})` : ''}`, () => {
+describe.skipIf(skip).each(['bash', 'zsh', 'fish'] as ShellName[])(`ssh from a Tandem pane running %s to a user of the same shell${skip ? ` (skipped: ${skip})` : ''}`, (shell) => {
   let server: SshServer;
   let pane: Pane;
   let home: string;
   let stubLog: string;
   let output = '';
   const notices: string[] = [];
-  const bash = () => server.users[0]!;
+  const user = () => server.users[0]!;
   const dash = () => server.users[1]!;
   const uid = (name: string) => statSync(`/home/${name}`).uid;
 
   beforeAll(async () => {
-    server = await startSshServer({ users: [{ shell: SHELLS.bash }, { shell: '/usr/bin/dash' }] });
+    server = await startSshServer({ users: [{ shell: SHELLS[shell] }, { shell: '/usr/bin/dash' }] });
     home = makeTempDir('ssh-local');
     // A stub `ssh` first on PATH that logs each argv (one word per line, a blank line after) and runs the real one.
     const bin = join(home, 'bin');
     stubLog = join(home, 'ssh-argv.log');
-    writeFiles(home, { 'bin/ssh': `#!/bin/sh\nprintf '%s\\n' "$@" '' >>${shellWord(stubLog)}\nexec /usr/bin/ssh "$@"\n` });
+    writeFiles(home, {
+      'bin/ssh': `#!/bin/sh\nprintf '%s\\n' "$@" '' >>${shellWord(stubLog)}\nexec /usr/bin/ssh "$@"\n`,
+      '.config/fish/config.fish': 'set -g fish_greeting\n',
+    });
     chmodSync(join(bin, 'ssh'), 0o755);
     writeFileSync(stubLog, '');
     pane = new Pane({
       id: 3,
-      shellPath: SHELLS.bash,
+      shellPath: SHELLS[shell],
       cwd: home,
       cols: 160,
       rows: 40,
@@ -78,17 +81,17 @@ describe.skipIf(skip)(`ssh from a Tandem pane carries the integration${skip ? ` 
   const tempDirsOf = (name: string) => readdirSync('/tmp').filter((entry) => entry.startsWith('tandem-ssh.') && statSync(join('/tmp', entry)).uid === uid(name));
 
   it('gives remote blocks with host, user, cwd and exit codes, and local blocks again after exit', async () => {
-    const line = sshLine(bash().name);
+    const line = sshLine(user().name);
     pane.write(`${line}\r`);
     await waitUntil(() => pane.remote !== undefined && pane.state === 'PROMPT', 'the remote prompt with integration', 40_000);
-    expect(pane.remote).toMatchObject({ user: bash().name, host: hostname(), shell: SHELLS.bash });
+    expect(pane.remote).toMatchObject({ user: user().name, host: hostname(), shell: SHELLS[shell] });
     const sshBlock = pane.blocks().find((block) => block.command === line)!;
     expect(sshBlock.endedAt).toBeUndefined();
     // The directory stage 1 unpacked into is gone by the first prompt.
-    expect(tempDirsOf(bash().name)).toEqual([]);
+    expect(tempDirsOf(user().name)).toEqual([]);
 
     const failed = await run('cd /tmp && false');
-    expect(failed).toMatchObject({ exitCode: 1, host: hostname(), user: bash().name, cwd: bash().home, trusted: true });
+    expect(failed).toMatchObject({ exitCode: 1, host: hostname(), user: user().name, cwd: user().home, trusted: true });
     const where = await run('pwd');
     expect(where).toMatchObject({ exitCode: 0, cwd: '/tmp', host: hostname() });
     expect((await pane.outputOf(where.id))?.text.trim()).toBe('/tmp');
@@ -105,13 +108,13 @@ describe.skipIf(skip)(`ssh from a Tandem pane carries the integration${skip ? ` 
     const local = await run('echo back home');
     expect(local.host).toBeUndefined();
     expect(local).toMatchObject({ cwd: home, exitCode: 0, trusted: true });
-    expect(tempDirsOf(bash().name)).toEqual([]);
+    expect(tempDirsOf(user().name)).toEqual([]);
   }, 120_000);
 
   it('leaves `ssh host ls` (a remote command) untouched: argv as typed, no start mark', async () => {
     writeFileSync(stubLog, '');
     const starts = output.split(START_MARK).length;
-    const typed = [...server.loginArgs(bash().name), 'ls', '-a'];
+    const typed = [...server.loginArgs(user().name), 'ls', '-a'];
     const block = await run(['ssh', ...typed].map(shellWord).join(' '));
     expect(block.exitCode).toBe(0);
     const invocations = readFileSync(stubLog, 'utf8').split('\n\n').filter(Boolean).map((words) => words.split('\n'));
