@@ -100,7 +100,7 @@ describe('percent encoding', () => {
       conn: '0123456789abcdef',
       remote: { user: 'bob', host: 'db1', os: 'Linux', arch: 'x86_64', shell: '/bin/bash' },
     });
-    expect(osc(6973, 'ssh;fallback;conn=0123456789abcdef;reason=shell')).toEqual({ kind: 'ssh-fallback', conn: '0123456789abcdef', reason: 'shell' });
+    expect(osc(6973, 'ssh;fallback;conn=0123456789abcdef;reason=shell;host=db1')).toEqual({ kind: 'ssh-fallback', conn: '0123456789abcdef', reason: 'shell', host: 'db1' });
     // No or a malformed connection id, an unknown verb: nothing.
     expect(osc(6973, 'ssh;request;user=bob')).toBeUndefined();
     expect(osc(6973, 'ssh;request;conn=../../x')).toBeUndefined();

@@ -138,9 +138,9 @@ describe('a pane’s session stack (ssh)', () => {
     feed({ kind: 'prompt-start', nonce: LOCAL });
     feed({ kind: 'command-start', nonce: LOCAL, commandLine: 'ssh dash@db1' });
     feed({ kind: 'ssh-start', nonce: LOCAL, conn: CONN, dest: 'dash@db1' });
-    feed({ kind: 'ssh-fallback', conn: CONN, reason: 'shell' });
-    feed({ kind: 'ssh-fallback', conn: CONN, reason: 'shell' });
-    expect(notices).toEqual(['No Tandem integration on dash@db1: the login shell is not bash, zsh or fish; a plain shell runs there, without blocks.']);
+    feed({ kind: 'ssh-fallback', conn: CONN, reason: 'shell', host: 'db1' });
+    feed({ kind: 'ssh-fallback', conn: CONN, reason: 'shell', host: 'db1' });
+    expect(notices).toEqual(['No Tandem integration on db1: the login shell is not bash, zsh or fish; a plain shell runs there, without blocks.']);
     expect(tracker.depth).toBe(1);
     expect(tracker.state).toBe('EXECUTING');
   });
@@ -149,7 +149,7 @@ describe('a pane’s session stack (ssh)', () => {
     const { tracker, notices, feed, connect } = setup();
     connect();
     expect(tracker.depth).toBe(2);
-    feed({ kind: 'ssh-fallback', conn: CONN, reason: 'unpack' });
+    feed({ kind: 'ssh-fallback', conn: CONN, reason: 'unpack', host: '' });
     expect(tracker.depth).toBe(1);
     expect(tracker.running?.command).toBe('ssh db1');
     expect(notices).toHaveLength(1);

@@ -15,7 +15,7 @@ tandem_login() {
 tandem_fail() {
   [ -n "${tandem_tty:-}" ] && stty "$tandem_tty" </dev/tty 2>/dev/null
   [ -n "${tandem_dir:-}" ] && rm -rf "$tandem_dir"
-  printf '\033]6973;ssh;fallback;conn=%s;reason=%s\007' "$tandem_conn" "$1" 2>/dev/null >/dev/tty
+  printf '\033]6973;ssh;fallback;conn=%s;reason=%s;host=%s\007' "$tandem_conn" "$1" "$(tandem_field "$tandem_host")" 2>/dev/null >/dev/tty
   printf 'tandem: no integration on %s (%s); plain shell\r\n' "${tandem_host:-this host}" "$2" >&2
   tandem_login
 }

@@ -27,7 +27,7 @@ export type Mark =
   /** Stage 1 on the remote host asks for the integration (untrusted bytes, matched by `conn`). */
   | { kind: 'ssh-request'; nonce?: string; conn: string; remote: RemoteShellInfo }
   /** Stage 1 gave up and started a plain login shell; `reason` is a short code. */
-  | { kind: 'ssh-fallback'; nonce?: string; conn: string; reason: string };
+  | { kind: 'ssh-fallback'; nonce?: string; conn: string; reason: string; host: string };
 
 /** What stage 1 says about the host it runs on: labels, not proof. */
 export interface RemoteShellInfo {
@@ -167,7 +167,7 @@ function interpretSsh(payload: string): Mark | undefined {
         },
       };
     case 'fallback':
-      return { kind: 'ssh-fallback', conn, reason: label(options.get('reason')).slice(0, 64) };
+      return { kind: 'ssh-fallback', conn, reason: label(options.get('reason')).slice(0, 64), host: label(options.get('host')) };
     default:
       return undefined;
   }

@@ -106,7 +106,7 @@ export class SshBootstrap {
     // Answered, then unpacking or starting failed: the plain shell there has no marks to give.
     if (connection.nonce && tracker.topNonce === connection.nonce) tracker.dropTopSession(streamOffset);
     const why = REASONS[mark.reason] ?? mark.reason;
-    this.options.notice(`No Tandem integration on ${connection.dest || 'the remote host'}: ${why}; a plain shell runs there, without blocks.`);
+    this.options.notice(`No Tandem integration on ${mark.host || connection.dest || 'the remote host'}: ${why}; a plain shell runs there, without blocks.`);
   }
 
   /** Connections whose ssh block is over can no longer be answered. */

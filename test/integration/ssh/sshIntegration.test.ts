@@ -141,7 +141,7 @@ describe.skipIf(skip).each(['bash', 'zsh', 'fish'] as ShellName[])(`ssh from a T
     const line = sshLine(dash().name);
     pane.write(`${line}\r`);
     await waitUntil(() => output.includes(`tandem: no integration on ${hostname()} (login shell dash is not bash, zsh or fish); plain shell`), 'the fallback line', 40_000);
-    await waitUntil(() => notices.some((message) => message.includes('the login shell is not bash, zsh or fish')), 'the pane notice');
+    await waitUntil(() => notices.some((message) => message.includes(`No Tandem integration on ${hostname()}: the login shell is not bash, zsh or fish`)), 'the pane notice');
     expect(pane.remote).toBeUndefined();
     // A working shell: it runs what is typed.
     pane.write('echo "dash $((40 + 2))"\r');
