@@ -38,25 +38,31 @@ function setup() {
     feed({ kind: 'ssh-request', conn: CONN, remote: REMOTE });
   };
   /** The nonce the engine typed in its answer, read back out of the payload's tar. */
-  const typedNonce = (): string => {
+  const typedTar = (): string => {
     const text = typed.at(-1)!;
     const base64 = text.split(`${PAYLOAD_BEGIN}\n`)[1]!.split(`\n${PAYLOAD_END}`)[0]!.replace(/\n/g, '');
-    const tar = gunzipSync(Buffer.from(base64, 'base64')).toString('latin1');
+    return gunzipSync(Buffer.from(base64, 'base64')).toString('latin1');
+  };
+  const typedNonce = (): string => {
+    const tar = typedTar();
     const at = tar.indexOf('n/nonce\0');
     const body = tar.slice(at + 512, at + 512 + 40);
     return /^[0-9a-f]{32}/.exec(body)![0];
   };
-  return { tracker, ssh, finished, typed, notices, feed, run, connect, typedNonce };
+  return { tracker, ssh, finished, typed, notices, feed, run, connect, typedNonce, typedTar };
 }
 
 describe('a pane’s session stack (ssh)', () => {
   it('answers a pending request once, then the remote nonce makes blocks with the host, and the local D ends it all', () => {
-    const { tracker, finished, typed, feed, run, connect, typedNonce } = setup();
+    const { tracker, finished, typed, feed, run, connect, typedNonce, typedTar } = setup();
     connect();
     expect(typed).toHaveLength(1);
     expect(typed[0]).toMatch(/^\nTANDEM-BEGIN\n[A-Za-z0-9+/=\n]+\nTANDEM-END\n$/);
     const remote = typedNonce();
     expect(remote).not.toBe(LOCAL);
+    // Only the remote shell's scripts travel (stage 1 said bash).
+    expect(typedTar()).toContain('bash/tandem.bash\0');
+    expect(typedTar()).not.toContain('fish/');
     expect(tracker.depth).toBe(2);
     expect(tracker.remote).toEqual(REMOTE);
 

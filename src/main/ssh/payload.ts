@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { shellKindOf } from '../shell/shellLaunch';
 import { ustar, type TarEntry } from './ustar';
 
 /**
@@ -14,10 +15,10 @@ export const PAYLOAD_END = 'TANDEM-END';
 const LINE = 76;
 const SHELL_DIRS = ['bash', 'zsh', 'fish'] as const;
 
-/** The integration files, read once per answer (they are small: about 60 KB before gzip). */
-function integrationEntries(assetsDir: string): TarEntry[] {
+/** The integration files of `shells`, read once per answer (all three: about 60 KB before gzip). */
+function integrationEntries(assetsDir: string, shells: readonly string[]): TarEntry[] {
   const entries: TarEntry[] = [];
-  for (const dir of SHELL_DIRS) {
+  for (const dir of shells) {
     entries.push({ name: `${dir}/`, mode: 0o700 });
     for (const name of readdirSync(join(assetsDir, dir)).sort()) {
       entries.push({ name: `${dir}/${name}`, mode: 0o600, data: readFileSync(join(assetsDir, dir, name)) });
@@ -26,10 +27,15 @@ function integrationEntries(assetsDir: string): TarEntry[] {
   return entries;
 }
 
-/** The gzip'd tar: the scripts plus `n/nonce` (read and deleted by the integration at start). */
-export function payloadArchive(assetsDir: string, nonce: string): Uint8Array {
+/**
+ * The gzip'd tar: the scripts plus `n/nonce` (read and deleted by the integration at start).
+ * `shell`: the remote login shell's path as stage 1 reported it; only that shell's scripts are
+ * sent (half the bytes for bash), all three when it is none of them.
+ */
+export function payloadArchive(assetsDir: string, nonce: string, shell = ''): Uint8Array {
+  const kind = shellKindOf(shell);
   const entries = [
-    ...integrationEntries(assetsDir),
+    ...integrationEntries(assetsDir, kind === 'other' ? SHELL_DIRS : [kind]),
     { name: 'n/', mode: 0o700 },
     { name: 'n/nonce', mode: 0o600, data: Buffer.from(`${nonce}\n`) },
   ];

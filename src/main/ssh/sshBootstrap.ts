@@ -92,7 +92,7 @@ export class SshBootstrap {
     }
     connection.nonce = randomBytes(16).toString('hex');
     tracker.pushSession(connection.nonce, { ...mark.remote, host: mark.remote.host || connection.dest });
-    this.options.type(payloadText(payloadArchive(this.options.assetsDir(), connection.nonce)));
+    this.options.type(payloadText(payloadArchive(this.options.assetsDir(), connection.nonce, mark.remote.shell)));
   }
 
   private fellBack(mark: Extract<SshMark, { kind: 'ssh-fallback' }>, streamOffset: number): void {
