@@ -169,6 +169,7 @@ const TABLE: [string | string[], string][] = [
   // what ssh itself refuses
   ['-z host', 'pass usage'],
   ['--help', 'pass usage'],
+  ['--assume-tty host', 'pass usage'],
   ['-', 'pass usage'],
   ['-p abc host', 'pass usage'],
   ['host -i', 'pass usage'],

@@ -28,7 +28,7 @@ pass() {
 
 nl='
 '
-tab='	'
+tab='	' # a literal tab: no printf, so no fork
 ws=" $tab$nl"
 
 # ssh compares keywords and the values checked here without regard to case (strcasecmp).
