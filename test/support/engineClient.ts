@@ -146,6 +146,22 @@ export class EngineClient {
     );
   }
 
+  /**
+   * Types a command and waits for the block it makes, among those finished after it was typed:
+   * its command equal to `command`, or (`contains`) holding it — for a command the shell
+   * records otherwise, such as one typed with a leading blank.
+   */
+  runCommand(paneId: number, command: string, { contains = false, timeoutMs = 20_000 } = {}): Promise<Block> {
+    const before = this.eventsOf('block.finished').length;
+    this.type(paneId, `${command}\r`);
+    const wanted = contains ? command.trim() : command;
+    return this.waitFor(
+      () => this.eventsOf('block.finished').slice(before).find((block) => block.paneId === paneId && (contains ? block.command.includes(wanted) : block.command === wanted)),
+      timeoutMs,
+      `block "${command.slice(0, 60)}"`,
+    );
+  }
+
   waitForPrompt(paneId: number, count = 1, timeoutMs = 15_000): Promise<unknown> {
     return this.waitFor(
       () => this.eventsOf('pane.state').filter((s) => s.paneId === paneId && s.state === 'PROMPT').length >= count,

@@ -41,15 +41,7 @@ async function paneWith(client: EngineClient, shell: string): Promise<number> {
 }
 
 /** Types a command and waits for its block (matched by a text it contains: leading blanks are the shell's business). */
-async function run(client: EngineClient, paneId: number, command: string) {
-  const before = client.eventsOf('block.finished').length;
-  client.type(paneId, `${command}\r`);
-  return client.waitFor(
-    () => client.eventsOf('block.finished').slice(before).find((block) => block.paneId === paneId && block.command.includes(command.trim())),
-    20_000,
-    `block "${command}"`,
-  );
-}
+const run = (client: EngineClient, paneId: number, command: string) => client.runCommand(paneId, command, { contains: true });
 
 function newHome(): string {
   const home = makeTestHome('tandem-history-rec-');

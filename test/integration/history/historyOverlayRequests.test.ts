@@ -42,15 +42,7 @@ async function bashPane(client: EngineClient, cwd?: string): Promise<number> {
   return pane.paneId;
 }
 
-async function run(client: EngineClient, paneId: number, command: string) {
-  const before = client.eventsOf('block.finished').length;
-  client.type(paneId, `${command}\r`);
-  return client.waitFor(
-    () => client.eventsOf('block.finished').slice(before).find((block) => block.paneId === paneId && block.command === command),
-    20_000,
-    `block "${command}"`,
-  );
-}
+const run = (client: EngineClient, paneId: number, command: string) => client.runCommand(paneId, command);
 
 /** Searches until the records the test needs were written (the recorder batches them after blocks end). */
 async function searchUntil(client: EngineClient, params: Params<'history.search'>, done: (commands: string[]) => boolean) {

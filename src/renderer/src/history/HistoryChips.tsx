@@ -1,6 +1,6 @@
 import type { HistoryScope } from '../../../shared/history';
 import { setFilters } from './historySearch';
-import { TIME_RANGES, WHO_FILTERS, type HistoryFilters, type TimeRange, type WhoFilter } from './historyFilters';
+import { TIME_RANGES, WHO_FILTERS, type HistoryFilters } from './historyFilters';
 
 interface ChipProps {
   name: string;
@@ -30,6 +30,35 @@ function Chip({ name, label, on, disabledReason, title, toggle }: ChipProps) {
   );
 }
 
+interface ChipSelectProps<T extends string> {
+  testId: string;
+  label: string;
+  options: readonly { value: T; label: string }[];
+  value: T;
+  /** The choice that filters nothing: the chip is not lit for it. */
+  unfiltered: T;
+  choose(value: T): void;
+}
+
+function ChipSelect<T extends string>({ testId, label, options, value, unfiltered, choose }: ChipSelectProps<T>) {
+  return (
+    <select
+      className={`history-chip history-chip--select${value !== unfiltered ? ' history-chip--on' : ''}`}
+      data-testid={testId}
+      aria-label={label}
+      title={label}
+      value={value}
+      onChange={(event) => choose(event.target.value as T)}
+    >
+      {options.map((option) => (
+        <option key={option.value} value={option.value}>
+          {option.label}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 /** The filters, each a chip: failed only, this directory, this repo, this host, who ran it, when. */
 export function HistoryChips({ filters, scope }: { filters: HistoryFilters; scope: HistoryScope | undefined }) {
   const repoReason = !scope ? 'Looking for the repository of the pane…' : scope.repoRoot ? undefined : (scope.repoUnknown ?? 'The pane is not in a git repository');
@@ -53,34 +82,8 @@ export function HistoryChips({ filters, scope }: { filters: HistoryFilters; scop
         toggle={() => setFilters({ thisRepo: !filters.thisRepo })}
       />
       <Chip name="host" label="This host" on={filters.thisHost} title={`Only commands run on ${scope?.host || 'this machine'}`} toggle={() => setFilters({ thisHost: !filters.thisHost })} />
-      <select
-        className={`history-chip history-chip--select${filters.who !== 'anyone' ? ' history-chip--on' : ''}`}
-        data-testid="history-who"
-        aria-label="Who ran it"
-        title="Who ran it"
-        value={filters.who}
-        onChange={(event) => setFilters({ who: event.target.value as WhoFilter })}
-      >
-        {WHO_FILTERS.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-      <select
-        className={`history-chip history-chip--select${filters.time !== 'all' ? ' history-chip--on' : ''}`}
-        data-testid="history-time"
-        aria-label="When"
-        title="When it ran"
-        value={filters.time}
-        onChange={(event) => setFilters({ time: event.target.value as TimeRange })}
-      >
-        {TIME_RANGES.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
+      <ChipSelect testId="history-who" label="Who ran it" options={WHO_FILTERS} value={filters.who} unfiltered="anyone" choose={(who) => setFilters({ who })} />
+      <ChipSelect testId="history-time" label="When it ran" options={TIME_RANGES} value={filters.time} unfiltered="all" choose={(time) => setFilters({ time })} />
     </div>
   );
 }
