@@ -80,6 +80,10 @@ base64 -d <"$tandem_dir/payload.b64" 2>/dev/null | gzip -dc 2>/dev/null | (cd "$
 rm -f "$tandem_dir/payload.b64"
 [ -r "$tandem_dir/n/nonce" ] || tandem_fail unpack "the integration did not unpack"
 export TANDEM_BOOTSTRAP="$tandem_dir/n/nonce" TANDEM_SSH_DIR="$tandem_dir"
+# The remote shell's own ssh wrapper carries the integration one hop further.
+if [ -r "$tandem_dir/ssh/stage0" ]; then
+  export TANDEM_SSH_STAGE0="$tandem_dir/ssh/stage0" TANDEM_SSH_DECIDE="$tandem_dir/ssh/decide.sh"
+fi
 case $tandem_shell in
   bash)
     if [ -n "${ENV+x}" ]; then export TANDEM_ENV_SET=1 TANDEM_ENV="$ENV"; fi

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { shellKindOf } from '../shell/shellLaunch';
+import { buildStage0, stage1Text } from './remoteCommand';
 import { ustar, type TarEntry } from './ustar';
 
 /**
@@ -27,6 +28,17 @@ function integrationEntries(assetsDir: string, shells: readonly string[]): TarEn
   return entries;
 }
 
+/** What the remote shell's own `ssh` wrapper needs for the next hop: stage 0 and the decide script. */
+function nextHopEntries(assetsDir: string): TarEntry[] {
+  const decide = join(assetsDir, 'ssh', 'decide.sh');
+  if (!existsSync(decide)) return [];
+  return [
+    { name: 'ssh/', mode: 0o700 },
+    { name: 'ssh/stage0', mode: 0o600, data: Buffer.from(buildStage0(stage1Text(assetsDir))) },
+    { name: 'ssh/decide.sh', mode: 0o600, data: readFileSync(decide) },
+  ];
+}
+
 /**
  * The gzip'd tar: the scripts plus `n/nonce` (read and deleted by the integration at start).
  * `shell`: the remote login shell's path as stage 1 reported it; only that shell's scripts are
@@ -36,6 +48,7 @@ export function payloadArchive(assetsDir: string, nonce: string, shell = ''): Ui
   const kind = shellKindOf(shell);
   const entries = [
     ...integrationEntries(assetsDir, kind === 'other' ? SHELL_DIRS : [kind]),
+    ...nextHopEntries(assetsDir),
     { name: 'n/', mode: 0o700 },
     { name: 'n/nonce', mode: 0o600, data: Buffer.from(`${nonce}\n`) },
   ];

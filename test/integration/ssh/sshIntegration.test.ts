@@ -1,6 +1,6 @@
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Block } from '../../../src/shared/blocks';
 import { Pane } from '../../../src/main/panes/pane';
@@ -37,7 +37,7 @@ describe.skipIf(skip).each(['bash', 'zsh', 'fish'] as ShellName[])(`ssh from a T
     readOnlyTmp = makeTempDir('ssh-readonly-tmp');
     chmodSync(readOnlyTmp, 0o755);
     server = await startSshServer({
-      users: [{ shell: SHELLS[shell] }, { shell: '/usr/bin/dash' }, { shell: SHELLS[shell], match: [`SetEnv TMPDIR=${readOnlyTmp}`] }],
+      users: [{ shell: SHELLS[shell] }, { shell: '/usr/bin/dash' }, { shell: SHELLS[shell], match: [`SetEnv TMPDIR=${readOnlyTmp}`] }, { shell: SHELLS[shell] }],
     });
     home = makeTempDir('ssh-local');
     // A stub `ssh` first on PATH that logs each argv (one word per line, a blank line after) and runs the real one.
@@ -164,4 +164,32 @@ describe.skipIf(skip).each(['bash', 'zsh', 'fish'] as ShellName[])(`ssh from a T
     await waitUntil(() => pane.blocks().find((block) => block.command === line)?.endedAt !== undefined && pane.state === 'PROMPT', 'the local prompt after exit');
     expect(readdirSync(readOnlyTmp)).toEqual([]);
   }, 90_000);
+
+  it('carries on through a second hop (ssh typed at the remote prompt), and each exit goes back one hop', async () => {
+    const [hop1, hop2] = [user(), server.users[3]!];
+    // The second hop logs in with the test key, copied to the first hop's user.
+    const key = join(hop1.home, '.ssh', 'hop_key');
+    mkdirSync(dirname(key), { recursive: true, mode: 0o700 });
+    copyFileSync(server.loginArgs(hop1.name)[1]!, key);
+    chmodSync(key, 0o600);
+    for (const path of [dirname(key), key]) chownSync(path, uid(hop1.name), uid(hop1.name));
+    const outer = sshLine(hop1.name);
+    pane.write(`${outer}\r`);
+    await waitUntil(() => pane.remote?.user === hop1.name && pane.state === 'PROMPT', 'the first hop’s prompt', 40_000);
+    const inner = `ssh -i ${key} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -p ${server.port} ${hop2.name}@127.0.0.1`;
+    pane.write(`${inner}\r`);
+    await waitUntil(() => pane.remote?.user === hop2.name && pane.state === 'PROMPT', 'the second hop’s prompt', 40_000);
+    const failed = await run('cd /tmp && false');
+    expect(failed).toMatchObject({ exitCode: 1, user: hop2.name, host: hostname(), cwd: hop2.home, trusted: true });
+
+    pane.write('exit\r');
+    await waitUntil(() => pane.remote?.user === hop1.name && pane.state === 'PROMPT' && pane.blocks().find((block) => block.command === inner)?.endedAt !== undefined, 'back on the first hop');
+    // `exit` ends with the last command's status (false: 1), and so does the ssh that ran it.
+    expect(pane.blocks().find((block) => block.command === inner)).toMatchObject({ exitCode: 1, user: hop1.name });
+    expect((await run('echo hop one')).user).toBe(hop1.name);
+    pane.write('exit\r');
+    await waitUntil(() => pane.remote === undefined && pane.state === 'PROMPT' && pane.blocks().find((block) => block.command === outer)?.endedAt !== undefined, 'back on the local shell');
+    expect(tempDirsOf(hop1.name)).toEqual([]);
+    expect(tempDirsOf(hop2.name)).toEqual([]);
+  }, 120_000);
 });
