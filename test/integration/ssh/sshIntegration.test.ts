@@ -192,4 +192,20 @@ describe.skipIf(skip).each(['bash', 'zsh', 'fish'] as ShellName[])(`ssh from a T
     expect(tempDirsOf(hop1.name)).toEqual([]);
     expect(tempDirsOf(hop2.name)).toEqual([]);
   }, 120_000);
+
+  it('leaves a login alone with `command ssh`, with `\\ssh` (bash, zsh) and inside tmux (TMUX set)', async () => {
+    const login = server.loginArgs(user().name).map(shellWord).join(' ');
+    const lines = [`command ssh ${login}`, ...(shell === 'fish' ? [] : [`\\ssh ${login}`]), `TMUX=/tmp/x,1,0 ssh ${login}`];
+    for (const [i, line] of lines.entries()) {
+      const starts = output.split(START_MARK).length;
+      pane.write(`${line}\r`);
+      // A plain remote shell: it answers, and the pane stays on the local shell's stack.
+      pane.write(`printf 'plain%s\\n' ${i}-login\r`);
+      await waitUntil(() => output.includes(`plain${i}-login`), `the plain remote shell (${line})`, 40_000);
+      expect(pane.remote).toBeUndefined();
+      expect(output.split(START_MARK).length).toBe(starts);
+      pane.write('exit\r');
+      await waitUntil(() => pane.blocks().find((block) => block.command === line)?.endedAt !== undefined && pane.state === 'PROMPT', 'the local prompt after exit');
+    }
+  }, 120_000);
 });
