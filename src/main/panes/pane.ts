@@ -62,7 +62,8 @@ export class Pane {
     this.input = new PromptInput({
       shell: () => promptShellOf(this.process.shellPath),
       integration: () => this.stream.integration,
-      atPrompt: () => this.tracker.state === 'PROMPT' && !this.process.exited,
+      // At a remote prompt `#` lines still go to the remote shell: the agent does not know remote panes yet.
+      atPrompt: () => this.tracker.state === 'PROMPT' && !this.process.exited && !this.tracker.remote,
       programReadsKeys: () => this.stream.mirror.isAlternateScreen || this.process.foregroundPager() !== undefined,
       requested: onPromptRequest && ((request) => onPromptRequest(this.id, request)),
     });

@@ -28,6 +28,8 @@ describe.skipIf(skip).each(['bash', 'zsh', 'fish'] as ShellName[])(`ssh from a T
   let stale: string | undefined;
   let output = '';
   const notices: string[] = [];
+  /** `# ` instructions the pane took away from the shell for the agent. */
+  const instructions: string[] = [];
   const user = () => server.users[0]!;
   const dash = () => server.users[1]!;
   const uid = (name: string) => statSync(`/home/${name}`).uid;
@@ -59,6 +61,7 @@ describe.skipIf(skip).each(['bash', 'zsh', 'fish'] as ShellName[])(`ssh from a T
       integration: true,
       login: false,
       sshIntegrate: true,
+      onPromptRequest: (_, request) => instructions.push(request.text),
       env: { PATH: `${bin}:${process.env.PATH}`, HOME: home, LANG: 'C.UTF-8', TERM: 'xterm-256color' },
     });
     pane.attach({
@@ -116,9 +119,16 @@ describe.skipIf(skip).each(['bash', 'zsh', 'fish'] as ShellName[])(`ssh from a T
     expect(finished().length).toBe(before + 1);
     expect(forged.exitCode).toBe(0);
 
+    // The agent does not know remote panes yet: a `#` line at the remote prompt stays the remote shell's.
+    pane.write('# not for the agent\r');
+    await run('echo after the comment');
+    expect(instructions).toEqual([]);
+
     pane.write('exit\r');
     await waitUntil(() => pane.remote === undefined && pane.blocks().find((block) => block.command === line)?.endedAt !== undefined && pane.state === 'PROMPT', 'the local prompt after exit');
     expect(pane.blocks().find((block) => block.command === line)).toMatchObject({ exitCode: 0, cwd: home });
+    pane.write('# for the agent\r');
+    await waitUntil(() => instructions.length === 1, 'the local `#` line to reach the agent');
     const local = await run('echo back home');
     expect(local.host).toBeUndefined();
     expect(local).toMatchObject({ cwd: home, exitCode: 0, trusted: true });
