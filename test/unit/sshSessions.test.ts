@@ -17,7 +17,9 @@ function setup() {
   tracker.onFinished((block) => finished.push(block));
   const typed: string[] = [];
   const notices: string[] = [];
-  const ssh = new SshBootstrap({ tracker, assetsDir: integrationAssetsDir, type: (text) => typed.push(text), notice: (message) => notices.push(message) });
+  /** What holds the terminal: ssh, unless a test says otherwise. */
+  const foreground = { programs: ['ssh'] };
+  const ssh = new SshBootstrap({ tracker, assetsDir: integrationAssetsDir, type: (text) => typed.push(text), notice: (message) => notices.push(message), foreground: () => foreground.programs });
   let offset = 0;
   const feed = (mark: Mark) => {
     offset += 10;
@@ -49,7 +51,7 @@ function setup() {
     const body = tar.slice(at + 512, at + 512 + 40);
     return /^[0-9a-f]{32}/.exec(body)![0];
   };
-  return { tracker, ssh, finished, typed, notices, feed, run, connect, typedNonce, typedTar };
+  return { tracker, ssh, finished, typed, notices, feed, run, connect, typedNonce, typedTar, foreground };
 }
 
 describe('a pane’s session stack (ssh)', () => {
@@ -62,7 +64,7 @@ describe('a pane’s session stack (ssh)', () => {
     expect(remote).not.toBe(LOCAL);
     // Only the remote shell's scripts travel (stage 1 said bash).
     expect(typedTar()).toContain('bash/tandem.bash\0');
-    expect(typedTar()).not.toContain('fish/');
+    expect(typedTar()).not.toContain('fish/tandem.fish\0');
     expect(tracker.depth).toBe(2);
     expect(tracker.remote).toEqual(REMOTE);
 
@@ -159,5 +161,20 @@ describe('a pane’s session stack (ssh)', () => {
     expect(tracker.depth).toBe(1);
     expect(tracker.running?.command).toBe('ssh db1');
     expect(notices).toHaveLength(1);
+  });
+
+  it('types nothing while a program other than ssh holds the terminal', () => {
+    const { tracker, typed, feed, foreground } = setup();
+    foreground.programs = ['cat'];
+    feed({ kind: 'prompt-start', nonce: LOCAL });
+    feed({ kind: 'command-start', nonce: LOCAL, commandLine: 'ssh db1' });
+    feed({ kind: 'ssh-start', nonce: LOCAL, conn: CONN, dest: 'db1' });
+    feed({ kind: 'ssh-request', conn: CONN, remote: REMOTE });
+    expect(typed).toHaveLength(0);
+    expect(tracker.depth).toBe(1);
+    // Still pending: once ssh has the terminal, the request is answered.
+    foreground.programs = ['ssh'];
+    feed({ kind: 'ssh-request', conn: CONN, remote: REMOTE });
+    expect(typed).toHaveLength(1);
   });
 });

@@ -18,6 +18,8 @@ export interface SshBootstrapOptions {
   type: (text: string) => void;
   /** A one-line notice over the pane. */
   notice: (message: string) => void;
+  /** The programs in the pty's foreground: the payload is typed only while `ssh` is one of them. */
+  foreground: () => string[];
 }
 
 interface Connection {
@@ -84,15 +86,24 @@ export class SshBootstrap {
   }
 
   private requested(mark: Extract<SshMark, { kind: 'ssh-request' }>): void {
-    const { tracker } = this.options;
     const connection = this.connections.get(mark.conn);
-    if (!connection || connection.nonce || tracker.depth !== connection.depth || tracker.running?.id !== connection.blockId) {
+    if (!connection || !this.answerable(connection)) {
       this.ignoredCount++;
       return;
     }
     connection.nonce = randomBytes(16).toString('hex');
-    tracker.pushSession(connection.nonce, { ...mark.remote, host: mark.remote.host || connection.dest });
+    this.options.tracker.pushSession(connection.nonce, { ...mark.remote, host: mark.remote.host || connection.dest });
     this.options.type(payloadText(payloadArchive(this.options.assetsDir(), connection.nonce, mark.remote.shell)));
+  }
+
+  /**
+   * Not answered yet, its `ssh` block still running on top at the depth it started, and ssh
+   * holding the terminal: typed keys go to whatever does.
+   */
+  private answerable(connection: Connection): boolean {
+    const { tracker } = this.options;
+    if (connection.nonce || tracker.depth !== connection.depth || tracker.running?.id !== connection.blockId) return false;
+    return this.options.foreground().includes('ssh');
   }
 
   private fellBack(mark: Extract<SshMark, { kind: 'ssh-fallback' }>, streamOffset: number): void {
