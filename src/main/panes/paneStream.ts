@@ -10,7 +10,7 @@ import { DeliveryWindow, type PtyThrottle } from '../pty/flowControl';
 import { PaneEnvironment } from '../shell/paneEnvironment';
 import { MIRROR_WINDOW } from '../pty/flowPolicy';
 import { integrationAssetsDir } from '../shell/shellLaunch';
-import { SshBootstrap, type SshMark } from '../ssh/sshBootstrap';
+import { SshBootstrap, type SshBootstrapOptions, type SshMark } from '../ssh/sshBootstrap';
 
 export interface PaneStreamOptions {
   paneId: number;
@@ -24,8 +24,8 @@ export interface PaneStreamOptions {
   throttle: PtyThrottle;
   /** The mirror thread (tests); the process's own by default. */
   mirrorThread?: MirrorThread;
-  /** How the ssh bootstrap answers a remote request (types into the pty) and tells the user it fell back. */
-  ssh: { type: (text: string) => void; notice: (message: string) => void };
+  /** How the ssh bootstrap answers a remote request (types into the pty), tells the user it fell back, and sees who holds the terminal. */
+  ssh: Pick<SshBootstrapOptions, 'type' | 'notice' | 'foreground'>;
 }
 
 /**
