@@ -39,7 +39,7 @@ describe.skipIf(skip).each(['bash', 'zsh', 'fish'] as ShellName[])(`ssh from a T
     readOnlyTmp = makeTempDir('ssh-readonly-tmp');
     chmodSync(readOnlyTmp, 0o755);
     server = await startSshServer({
-      users: [{ shell: SHELLS[shell] }, { shell: '/usr/bin/dash' }, { shell: SHELLS[shell], match: [`SetEnv TMPDIR=${readOnlyTmp}`] }, { shell: SHELLS[shell] }],
+      users: [{ shell: SHELLS[shell] }, { shell: '/usr/bin/dash' }, { shell: SHELLS[shell], match: [`SetEnv TMPDIR=${readOnlyTmp}`] }, { shell: SHELLS[shell] }, { shell: SHELLS[shell], match: ['ForceCommand /bin/bash -l'] }],
     });
     home = makeTempDir('ssh-local');
     // A stub `ssh` first on PATH that logs each argv (one word per line, a blank line after) and runs the real one.
@@ -218,4 +218,15 @@ describe.skipIf(skip).each(['bash', 'zsh', 'fish'] as ShellName[])(`ssh from a T
       await waitUntil(() => pane.blocks().find((block) => block.command === line)?.endedAt !== undefined && pane.state === 'PROMPT', 'the local prompt after exit');
     }
   }, 120_000);
+
+  it('a server that runs its own command (ForceCommand) gives its shell, without integration', async () => {
+    const forced = server.users[4]!;
+    const line = sshLine(forced.name);
+    pane.write(`${line}\r`);
+    pane.write("printf 'forced%sok\\n' -\r");
+    await waitUntil(() => output.includes('forced-ok'), 'the forced shell to answer', 40_000);
+    expect(pane.remote).toBeUndefined();
+    pane.write('exit\r');
+    await waitUntil(() => pane.blocks().find((block) => block.command === line)?.endedAt !== undefined && pane.state === 'PROMPT', 'the local prompt after exit');
+  }, 90_000);
 });
