@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import type { Block } from '../../shared/blocks';
 import type { BlockTracker } from '../blocks/blockTracker';
 import type { Mark } from '../osc/marks';
 import { payloadArchive, payloadText } from './payload';
+
+/** A wrapped ssh that fails within this long without asking looks like a server refusing commands. */
+const REFUSAL_WINDOW_MS = 10_000;
 
 type SshMark = Extract<Mark, { kind: 'ssh-start' | 'ssh-request' | 'ssh-fallback' }>;
 
@@ -59,7 +63,9 @@ export class SshBootstrap {
   /** Requests and fallbacks for unknown, used or ended connections, and starts without the top nonce. */
   ignoredCount = 0;
 
-  constructor(private readonly options: SshBootstrapOptions) {}
+  constructor(private readonly options: SshBootstrapOptions) {
+    options.tracker.onFinished((block) => this.blockEnded(block));
+  }
 
   /** `streamOffset`: the byte offset in the pane's output just past the mark. */
   handle(mark: SshMark, streamOffset: number): void {
@@ -118,6 +124,22 @@ export class SshBootstrap {
     if (connection.nonce && tracker.topNonce === connection.nonce) tracker.dropTopSession(streamOffset);
     const why = REASONS[mark.reason] ?? mark.reason;
     this.options.notice(`No Tandem integration on ${mark.host || connection.dest || 'the remote host'}: ${why}; a plain shell runs there, without blocks.`);
+  }
+
+  /**
+   * A wrapped ssh that ended quickly with a failure and never asked: the server likely refuses
+   * remote commands (a bastion's "interactive sessions only"). 255 is ssh's own failure (a plain
+   * ssh fails too), 130 an interrupt, 0 a session that ended well.
+   */
+  private blockEnded(block: Block): void {
+    for (const [conn, connection] of this.connections) {
+      if (connection.blockId !== block.id) continue;
+      this.connections.delete(conn);
+      const code = block.exitCode;
+      const quick = (block.endedAt ?? block.startedAt) - block.startedAt < REFUSAL_WINDOW_MS;
+      if (connection.nonce || connection.fellBack || code === undefined || [0, 130, 255].includes(code) || !quick) continue;
+      this.options.notice(`ssh ${connection.dest} ended (${code}) without starting Tandem's integration: the server may refuse remote commands. \`command ssh ${connection.dest}\` connects without it.`);
+    }
   }
 
   /** Connections whose ssh block is over can no longer be answered. */

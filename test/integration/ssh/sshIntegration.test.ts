@@ -39,7 +39,14 @@ describe.skipIf(skip).each(['bash', 'zsh', 'fish'] as ShellName[])(`ssh from a T
     readOnlyTmp = makeTempDir('ssh-readonly-tmp');
     chmodSync(readOnlyTmp, 0o755);
     server = await startSshServer({
-      users: [{ shell: SHELLS[shell] }, { shell: '/usr/bin/dash' }, { shell: SHELLS[shell], match: [`SetEnv TMPDIR=${readOnlyTmp}`] }, { shell: SHELLS[shell] }, { shell: SHELLS[shell], match: ['ForceCommand /bin/bash -l'] }],
+      users: [
+        { shell: SHELLS[shell] },
+        { shell: '/usr/bin/dash' },
+        { shell: SHELLS[shell], match: [`SetEnv TMPDIR=${readOnlyTmp}`] },
+        { shell: SHELLS[shell] },
+        { shell: SHELLS[shell], match: ['ForceCommand /bin/bash -l'] },
+        { shell: SHELLS[shell], match: ['ForceCommand echo "interactive sessions only"; exit 1'] },
+      ],
     });
     home = makeTempDir('ssh-local');
     // A stub `ssh` first on PATH that logs each argv (one word per line, a blank line after) and runs the real one.
@@ -228,5 +235,15 @@ describe.skipIf(skip).each(['bash', 'zsh', 'fish'] as ShellName[])(`ssh from a T
     expect(pane.remote).toBeUndefined();
     pane.write('exit\r');
     await waitUntil(() => pane.blocks().find((block) => block.command === line)?.endedAt !== undefined && pane.state === 'PROMPT', 'the local prompt after exit');
+  }, 90_000);
+
+  it('a server that refuses commands ends the connection, and the pane says how to connect without integration', async () => {
+    const refusing = server.users[5]!;
+    const line = sshLine(refusing.name);
+    pane.write(`${line}\r`);
+    await waitUntil(() => pane.blocks().find((block) => block.command === line)?.endedAt !== undefined && pane.state === 'PROMPT', 'the refused ssh to end');
+    expect(output).toContain('interactive sessions only');
+    expect(pane.blocks().find((block) => block.command === line)?.exitCode).toBe(1);
+    await waitUntil(() => notices.some((message) => message.includes("without starting Tandem's integration") && message.includes(`\`command ssh ${server.loginArgs(refusing.name).join(' ')}\``)), 'the notice');
   }, 90_000);
 });
