@@ -177,4 +177,20 @@ describe('a pane’s session stack (ssh)', () => {
     feed({ kind: 'ssh-request', conn: CONN, remote: REMOTE });
     expect(typed).toHaveLength(1);
   });
+
+  it('a wrapped ssh that fails at once without asking says how to connect without integration; ssh’s own failures do not', () => {
+    const { notices, feed } = setup();
+    const attempt = (conn: string, exitCode: number) => {
+      feed({ kind: 'prompt-start', nonce: LOCAL });
+      feed({ kind: 'command-start', nonce: LOCAL, commandLine: 'ssh gw' });
+      feed({ kind: 'ssh-start', nonce: LOCAL, conn, dest: 'gw' });
+      feed({ kind: 'command-end', nonce: LOCAL, exitCode });
+    };
+    attempt('1111111111111111', 255);
+    attempt('2222222222222222', 130);
+    attempt('3333333333333333', 0);
+    expect(notices).toEqual([]);
+    attempt('4444444444444444', 1);
+    expect(notices).toEqual(["ssh gw ended (1) without starting Tandem's integration: the server may refuse remote commands. `command ssh gw` connects without it."]);
+  });
 });
