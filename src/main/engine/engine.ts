@@ -178,6 +178,11 @@ export class Engine {
     this.grantLifetime.windowGone();
   }
 
+  /** The user's home directory as this engine sees it (its environment's HOME). */
+  get home(): string {
+    return this.env.HOME || homedir();
+  }
+
   hello(): HelloResult {
     return {
       version: this.options.version,
@@ -188,7 +193,7 @@ export class Engine {
       sessionError: this.session.error,
       configPath: this.paths.configFile,
       shellOverride: this.options.shellOverride,
-      home: this.env.HOME || homedir(),
+      home: this.home,
       policyProblems: this.gate.policyProblems(),
       restoredSession: this.settings.session.restore ? this.session.restoredLayout() : undefined,
       livePanes: [...this.panes.values()].map((pane) => pane.info()),
