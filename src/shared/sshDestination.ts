@@ -16,7 +16,7 @@ export function destinationProblem(text: string): string | undefined {
 }
 
 /** Words every shell (sh, bash, zsh, fish) takes literally without quotes. */
-const PLAIN_WORD = /^[A-Za-z0-9@+:,./_][A-Za-z0-9@+=:,./_-]*$/;
+const PLAIN_WORD = /^[A-Za-z0-9@+:,./_-][A-Za-z0-9@+=:,./_-]*$/;
 
 /**
  * `word` quoted so that sh, bash, zsh and fish all read it back unchanged: as is when it is
