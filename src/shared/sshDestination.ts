@@ -9,7 +9,6 @@ const MAX_DESTINATION_LENGTH = 1_024;
 export function destinationProblem(text: string): string | undefined {
   if (text === '') return 'a destination is needed (a host, or user@host)';
   if (text.length > MAX_DESTINATION_LENGTH) return `a destination is at most ${MAX_DESTINATION_LENGTH} characters`;
-  // eslint-disable-next-line no-control-regex
   if (/[\s\x00-\x1f\x7f]/.test(text)) return 'a destination is one word, without spaces or control characters';
   if (text.startsWith('-')) return 'a destination cannot start with "-" (ssh would read it as an option)';
   return undefined;
