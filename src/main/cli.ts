@@ -81,7 +81,7 @@ export async function main(argv: string[], rendererDir = builtRendererDir()): Pr
     }
     case 'ssh': {
       const { runSshCommand } = await import('./cli/ssh/sshCommand');
-      process.exitCode = await runSshCommand(command.argv, { env: process.env, stdout: process.stdout, stderr: process.stderr });
+      process.exitCode = await runSshCommand(command.argv, { env: process.env, interactive: process.stdin.isTTY === true && process.stdout.isTTY === true, stdout: process.stdout, stderr: process.stderr });
       return;
     }
     case 'web': {

@@ -22,3 +22,8 @@ export interface SshHostList {
 export interface SshResults {
   'ssh.hosts': SshHostList;
 }
+
+export interface SshEvents {
+  /** `tandem ssh ARGS…` asked for a tab that runs `ssh ARGS…` (src/main/ssh/sshTabEndpoint.ts). */
+  'ssh.open-tab': { args: string[] };
+}

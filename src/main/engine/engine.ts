@@ -169,6 +169,13 @@ export class Engine {
       .then((info) => (this.history.recorder.isPrivate(paneId) ? { ...info, private: true } : info));
   }
 
+  /** Asks the window to open a tab that runs `ssh ARGS…` (`tandem ssh`); false when no window is attached. */
+  openSshTab(args: string[]): boolean {
+    if (!this.client) return false;
+    this.client.event('ssh.open-tab', { args });
+    return true;
+  }
+
   detachClient(client: PaneListener): void {
     if (this.client !== client) return;
     for (const pane of this.panes.values()) pane.detach(client);

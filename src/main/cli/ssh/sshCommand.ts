@@ -2,24 +2,28 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { hasControlCharacter } from '../../ssh/sshTabEndpoint';
+import { sshCommandLine } from '../../../shared/sshDestination';
+import { askRunningTandem } from './runningTandem';
 
 export const SSH_HELP = `Usage: tandem ssh [SSH OPTIONS] DESTINATION [COMMAND…]
-  Runs the system ssh with these arguments, unchanged, on this terminal (stdin, stdout and
-  stderr are passed through), and exits with its exit status.
+  With Tandem running (the app or \`tandem web\`, with its window open) and this command on a
+  terminal, opens a new tab there that types \`ssh ARGS…\` at its first prompt, and exits 0.
+  Otherwise runs the system ssh with the same arguments on this terminal, and exits with its status.
   Every argument goes to ssh as given: \`tandem ssh -p 2222 alice@host\` is \`ssh -p 2222 alice@host\`.
-  In a Tandem window, the palette's "SSH to Host…" opens a new tab that runs ssh instead.
-Exit status: ssh's own; 2 without arguments; 127 when there is no ssh on PATH.`;
+Exit status: ssh's own (0 when a tab was opened); 2 without arguments; 127 when there is no ssh on PATH.`;
 
 export interface SshCommandIo {
   env: NodeJS.ProcessEnv;
+  /** stdin and stdout are a terminal: a person typed this, and a tab may serve them (a pipe or a script gets ssh here). */
+  interactive: boolean;
   stderr: { write(text: string): unknown };
   stdout: { write(text: string): unknown };
 }
 
 /**
- * `tandem ssh …`: the system ssh with the same arguments on the same terminal. A running
- * Tandem window cannot be reached from outside it (no control socket exists yet), so this
- * always connects right here.
+ * `tandem ssh …`: a new tab of the running Tandem that runs ssh, or else the system ssh with
+ * the same arguments on this terminal, so the user always gets somewhere.
  */
 export async function runSshCommand(argv: readonly string[], io: SshCommandIo): Promise<number> {
   if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {
@@ -29,6 +33,10 @@ export async function runSshCommand(argv: readonly string[], io: SshCommandIo): 
   if (argv.length === 0) {
     io.stderr.write(`tandem: tandem ssh needs a destination, as ssh does.\n${SSH_HELP}\n`);
     return 2;
+  }
+  if (io.interactive && !argv.some(hasControlCharacter) && (await askRunningTandem(argv, io.env))) {
+    io.stderr.write(`tandem: \`${sshCommandLine(argv)}\` runs in a new tab of Tandem's window.\n`);
+    return 0;
   }
   const ssh = findOnPath('ssh', io.env.PATH);
   if (!ssh) {
