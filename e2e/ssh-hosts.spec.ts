@@ -1,8 +1,9 @@
 import { appendFileSync, chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { blockOf } from './support/uiPage';
-import { firstPane, waitForBuffer } from './support/terminalPage';
+import { firstPane, runCommand, waitForBuffer } from './support/terminalPage';
 import { makeHome, removeHome, startTandem, type TandemServer } from './support/tandemServer';
 
 // "SSH to Host…" in a real browser against `tandem web` with a real bash. The `ssh` on the
@@ -119,4 +120,22 @@ test('a destination typed in the picker is offered too, reaches ssh as one argum
   expect(sshCalls().at(-1)).toMatch(/ <o'neil@\$\(touch\$\{IFS\}x\);id\|a\\b>( |$)/);
   // The shell's history has the line as typed, quoted.
   await expect(blockOf(sshPane, "ssh 'o'\\''neil@$(touch${IFS}x);id|a'\\\\'b'")).toHaveAttribute('data-exit-code', '0');
+});
+
+test('tandem ssh typed in a pane opens a new tab of this Tandem that runs ssh with the same arguments', async ({ page }) => {
+  home = homeWithSshConfig();
+  server = await startTandem({ shell: '/usr/bin/bash', home, env: { PATH: `${join(home, 'bin')}:${process.env.PATH}` } });
+  await page.goto(server.url);
+  const { pane } = await firstPane(page);
+
+  const command = `${process.execPath} ${fileURLToPath(new URL('../bin/tandem.js', import.meta.url))} ssh -p 2222 db-main`;
+  const typed = await runCommand(page, pane, command);
+  await expect(typed).toHaveAttribute('data-exit-code', '0');
+
+  await expect(page.getByTestId('tab')).toHaveCount(2);
+  const sshPane = page.getByRole('tabpanel').getByTestId('pane');
+  const sshPaneId = (await sshPane.getAttribute('data-pane-id'))!;
+  await expect(blockOf(sshPane, 'ssh -p 2222 db-main')).toHaveAttribute('data-exit-code', '0');
+  await waitForBuffer(page, sshPaneId, /stub-ssh got: \[-p\] \[2222\] \[db-main\]/);
+  expect(sshCalls().at(-1)).toMatch(/^argv <-p> <2222> <db-main>/);
 });
