@@ -49,8 +49,8 @@ export const USAGE = `Usage:
   tandem history stats [--json]
                                  (\`tandem history --help\` for the options and exit status)
   tandem ssh [SSH OPTIONS] DESTINATION [COMMAND…]
-                                 the system ssh with the same arguments, on this terminal
-                                 (\`tandem ssh --help\`; in the window: the palette's "SSH to Host…")
+                                 a new tab of the running Tandem that runs ssh with these arguments,
+                                 or else the system ssh on this terminal (\`tandem ssh --help\`)
   tandem --help | --version`;
 
 export function parseArguments(argv: string[]): CliCommand {
