@@ -79,6 +79,11 @@ export async function main(argv: string[], rendererDir = builtRendererDir()): Pr
       process.exitCode = await runHistoryCommand(command.argv, { env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
       return;
     }
+    case 'ssh': {
+      const { runSshCommand } = await import('./cli/ssh/sshCommand');
+      process.exitCode = await runSshCommand(command.argv, { env: process.env, interactive: process.stdin.isTTY === true && process.stdout.isTTY === true, stdout: process.stdout, stderr: process.stderr });
+      return;
+    }
     case 'web': {
       const { runWebCommand } = await import('./cli/webCommand');
       await runWebCommand({

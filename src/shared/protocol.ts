@@ -5,6 +5,7 @@ import type { PaneRunning } from './closeQuestion';
 import type { CompanionHint } from './companion';
 import { HistoryRequestSchemas, type HistoryResults } from './history';
 import { SettingsPatchSchema, type Settings } from './settings';
+import { SshRequestSchemas, type SshEvents, type SshResults } from './ssh';
 
 /**
  * The one contract between the renderer and the engine, carried unchanged by both
@@ -50,6 +51,7 @@ export const RequestSchemas = {
   'session.save': z.lazy(() => SessionLayoutSchema),
   ...AgentRequestSchemas,
   ...HistoryRequestSchemas,
+  ...SshRequestSchemas,
 } as const;
 
 export type Method = keyof typeof RequestSchemas;
@@ -193,7 +195,7 @@ export interface HostWarning {
   detail?: string;
 }
 
-export interface Results extends AgentResults, HistoryResults {
+export interface Results extends AgentResults, HistoryResults, SshResults {
   hello: HelloResult;
   'pane.create': PaneInfo;
   'pane.attach': PaneInfo;
@@ -221,7 +223,7 @@ export type Response =
  */
 export type NoticeEnd = 'typing' | 'command' | 'run-start' | 'agent-idle' | 'timeout';
 
-export interface Events extends AgentEvents {
+export interface Events extends AgentEvents, SshEvents {
   'pane.state': { paneId: number; state: TerminalState; cwd: string; integration: boolean; title?: string };
   'pane.exit': { paneId: number; exitCode: number; signal?: number; message: string };
   /**

@@ -15,6 +15,8 @@ export type CliCommand =
   | { kind: 'usage'; argv: string[] }
   /** `tandem history …`: its own options (src/main/cli/history/historyArguments.ts). */
   | { kind: 'history'; argv: string[] }
+  /** `tandem ssh …`: every argument is ssh's (src/main/cli/ssh/sshCommand.ts). */
+  | { kind: 'ssh'; argv: string[] }
   | { kind: 'error'; message: string };
 
 export const USAGE = `Usage:
@@ -46,6 +48,9 @@ export const USAGE = `Usage:
   tandem history import [bash|zsh|fish|atuin] [FILE]
   tandem history stats [--json]
                                  (\`tandem history --help\` for the options and exit status)
+  tandem ssh [SSH OPTIONS] DESTINATION [COMMAND…]
+                                 a new tab of the running Tandem that runs ssh with these arguments,
+                                 or else the system ssh on this terminal (\`tandem ssh --help\`)
   tandem --help | --version`;
 
 export function parseArguments(argv: string[]): CliCommand {
@@ -61,6 +66,7 @@ export function parseArguments(argv: string[]): CliCommand {
   if (command === 'trace') return { kind: 'trace', argv: rest };
   if (command === 'usage') return { kind: 'usage', argv: rest };
   if (command === 'history') return { kind: 'history', argv: rest };
+  if (command === 'ssh') return { kind: 'ssh', argv: rest };
   if (command !== 'web') return { kind: 'error', message: `Unknown command "${command}".` };
   let port = 0;
   let shell: string | undefined;

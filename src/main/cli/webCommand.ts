@@ -7,6 +7,7 @@ import { compileOnFirstCall } from '../engine/baselineCompile';
 import { Engine } from '../engine/engine';
 import { selfCommand } from '../agent/children/selfCommand';
 import { WebServer } from '../server/webServer';
+import { listenForSshTabs } from '../ssh/sshTabEndpoint';
 
 export interface WebCommandOptions {
   port: number;
@@ -38,6 +39,11 @@ export async function runWebCommand(options: WebCommandOptions): Promise<void> {
     return;
   }
   process.stdout.write(`Tandem is running at ${server.url}\n`);
+  // `tandem ssh` opens its tab here; without the socket it connects in its own terminal.
+  const sshTabs = await listenForSshTabs(engine.paths.stateDir, engine).catch((error: unknown) => {
+    engine.log.warning('engine', 'tandem ssh cannot reach this engine', error);
+    return null;
+  });
   if (options.verbose) process.stderr.write(`tandem: the engine log is ${engine.log.file}\n`);
   if (options.open) openInBrowser(server.url);
 
@@ -45,6 +51,7 @@ export async function runWebCommand(options: WebCommandOptions): Promise<void> {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    sshTabs?.close();
     await engine.shutdown().catch((error: Error) => process.stderr.write(`tandem: could not save the session: ${error.message}\n`));
     await server.close();
     process.exit(0);

@@ -2,6 +2,7 @@ import { app, dialog, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { compileOnFirstCall } from '../engine/baselineCompile';
 import { Engine } from '../engine/engine';
+import { listenForSshTabs } from '../ssh/sshTabEndpoint';
 import { tandemPaths } from '../settings/paths';
 import { version } from '../version';
 import { installApplicationMenu } from './applicationMenu';
@@ -69,6 +70,9 @@ export function startDesktopApp(paths: MainWindowPaths): void {
       });
       installIpcBridge(engine, () => mainWindow, isOwnPage);
       openWindow();
+      // `tandem ssh` opens its tab here; without the socket it connects in its own terminal.
+      const running = engine;
+      listenForSshTabs(running.paths.stateDir, running).catch((error: unknown) => running.log.warning('engine', 'tandem ssh cannot reach this engine', error));
     })
     .catch((error: unknown) => failToStart(error));
 

@@ -11,6 +11,7 @@ import {
   type Results,
 } from '../../shared/protocol';
 import { latencyMarks } from '../log/latencyMarks';
+import { readSshConfigHosts } from '../ssh/sshConfigHosts';
 import type { PaneListener } from '../panes/pane';
 import { UserError, type Engine } from './engine';
 import { HistoryRequests } from './historyRequests';
@@ -162,6 +163,7 @@ export class ClientConnection implements PaneListener {
       'history.neighbours': (request) => history.neighbours(request),
       'history.forget': (request) => history.forget(request),
       'history.scope': (request) => history.scope(request),
+      'ssh.hosts': () => readSshConfigHosts(this.engine.home),
     };
     engine.attachClient(this);
   }

@@ -169,6 +169,13 @@ export class Engine {
       .then((info) => (this.history.recorder.isPrivate(paneId) ? { ...info, private: true } : info));
   }
 
+  /** Asks the window to open a tab that runs `ssh ARGS…` (`tandem ssh`); false when no window is attached. */
+  openSshTab(args: string[]): boolean {
+    if (!this.client) return false;
+    this.client.event('ssh.open-tab', { args });
+    return true;
+  }
+
   detachClient(client: PaneListener): void {
     if (this.client !== client) return;
     for (const pane of this.panes.values()) pane.detach(client);
@@ -176,6 +183,11 @@ export class Engine {
     // "Allow for session" lasts until the window closes, even where the panes live on; a
     // reload comes straight back and keeps it (GrantLifetime).
     this.grantLifetime.windowGone();
+  }
+
+  /** The user's home directory as this engine sees it (its environment's HOME). */
+  get home(): string {
+    return this.env.HOME || homedir();
   }
 
   hello(): HelloResult {
@@ -188,7 +200,7 @@ export class Engine {
       sessionError: this.session.error,
       configPath: this.paths.configFile,
       shellOverride: this.options.shellOverride,
-      home: this.env.HOME || homedir(),
+      home: this.home,
       policyProblems: this.gate.policyProblems(),
       restoredSession: this.settings.session.restore ? this.session.restoredLayout() : undefined,
       livePanes: [...this.panes.values()].map((pane) => pane.info()),

@@ -18,6 +18,7 @@ import { paneSessions } from '../terminal/paneSessions';
 import { editingText, fieldSelection } from './textFields';
 import { togglePrivateMode } from '../history/privateMode';
 import { toggleHistorySearch } from '../history/historySearch';
+import { useSshPicker } from '../ssh/sshPickerStore';
 
 /**
  * Everything the user can do, in one list: the command palette shows it, the keyboard
@@ -264,6 +265,7 @@ export const appActions: AppAction[] = [
     },
   },
   { id: 'history.search', title: 'Search History', run: () => toggleHistorySearch() },
+  { id: 'ssh.connect', title: 'SSH to Host…', run: () => useSshPicker.getState().setOpen(true) },
   {
     id: 'pane.privateMode',
     title: 'Private Mode: on or off for this pane (nothing of it is recorded in the history)',

@@ -4,6 +4,8 @@ import { CommandPalette } from '../palette/CommandPalette';
 import { HistorySearchOverlay } from '../history/HistorySearchOverlay';
 import { useHistorySearch } from '../history/historySearchStore';
 import { SettingsDialog } from '../settings/SettingsDialog';
+import { SshHostPicker } from '../ssh/SshHostPicker';
+import { useSshPicker } from '../ssh/sshPickerStore';
 import { StatusBar } from '../statusbar/StatusBar';
 import { TabBar } from '../layout/TabBar';
 import { Workspace } from '../layout/Workspace';
@@ -15,6 +17,7 @@ export function App() {
   const paletteOpen = useUiStore((state) => state.paletteOpen);
   const settingsOpen = useUiStore((state) => state.settingsOpen);
   const historyOpen = useHistorySearch((state) => state.open);
+  const sshPickerOpen = useSshPicker((state) => state.open);
   return (
     <div className="app">
       <TabBar />
@@ -27,6 +30,7 @@ export function App() {
       {paletteOpen && <CommandPalette />}
       {settingsOpen && <SettingsDialog />}
       {historyOpen && <HistorySearchOverlay />}
+      {sshPickerOpen && <SshHostPicker />}
       <LinkPopups />
       <CloseQuestionDialog />
     </div>

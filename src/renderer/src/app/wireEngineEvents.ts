@@ -4,6 +4,7 @@ import { wireCompanion } from '../companion/wireCompanion';
 import { startSession } from '../session/startSession';
 import { showSettingsBanners } from '../settings/settingsBanners';
 import { useSettingsStore } from '../settings/settingsStore';
+import { openSshTab } from '../ssh/sshTab';
 import type { EngineConnection } from '../transport/engineConnection';
 import { useConnectionStore } from './connectionStore';
 import { paneStreams } from './engine';
@@ -21,6 +22,7 @@ export function wireEngineEvents(connection: EngineConnection): void {
   connection.on('pane.skipped', (payload) => paneStreams.paneEvent({ name: 'pane.skipped', payload }));
   connection.on('pane.resized', (payload) => paneStreams.paneEvent({ name: 'pane.resized', payload }));
   connection.on('pane.private', ({ paneId, private: on }) => usePrivatePanes.getState().set(paneId, on));
+  connection.on('ssh.open-tab', ({ args }) => void openSshTab(args));
   connection.on('block.started', (block) => paneStreams.block(block));
   connection.on('block.finished', (block) => paneStreams.block(block));
 

@@ -127,14 +127,16 @@ function focusedPaneContext(): { size: { cols: number; rows: number }; cwd?: str
   return { size: session?.dimensions ?? estimatePaneSize(), cwd: cwd || undefined, paneId };
 }
 
-/** New tab in the focused pane's directory, as iTerm2 and Warp do. */
-export async function openNewTab(): Promise<void> {
+/** New tab in the focused pane's directory, as iTerm2 and Warp do; its pane's id, or undefined when it failed (said in a banner). */
+export async function openNewTab(): Promise<number | undefined> {
   const context = focusedPaneContext();
   try {
     const paneId = await createPane({ ...context.size, cwd: context.cwd });
     useLayoutStore.getState().addTab(paneLeaf(paneId));
+    return paneId;
   } catch (error) {
     reportFailure('Could not open a new tab', error);
+    return undefined;
   }
 }
 
