@@ -20,7 +20,10 @@ test.afterEach(async () => {
   home = undefined;
 });
 
+// Tandem's ssh wrapper first asks `ssh -G` whether the line is a plain login (docs/ssh.md); the
+// stub cannot answer that, so the wrapper passes each line on untouched, as typed.
 const STUB = `#!/bin/sh
+[ "$1" = -G ] && exit 1
 { printf 'argv'; for a in "$@"; do printf ' <%s>' "$a"; done; printf '\\n'; } >> "$HOME/ssh-calls"
 printf 'stub-ssh got:'; for a in "$@"; do printf ' [%s]' "$a"; done; printf '\\n'
 `;
