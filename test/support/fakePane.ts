@@ -25,6 +25,8 @@ export class FakePane implements AgentPane {
   /** The pager in the foreground (the test plays one), and how often it was asked to quit. */
   pager: string | undefined;
   pagerQuits = 0;
+  /** The test puts the pane on another host (its shell reached with ssh). */
+  remote: { host: string; user?: string } | undefined;
   private readonly list: Block[] = [];
   private readonly outputs = new Map<string, BlockOutput>();
   private readonly watchers = new Set<PaneWatcher>();

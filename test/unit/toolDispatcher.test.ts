@@ -5,6 +5,7 @@ import type { ImmediateTool } from '../../src/main/agent/tools/agentTool';
 import { ToolDispatcher } from '../../src/main/agent/tools/toolDispatcher';
 import { AGENT_TOOLS } from '../../src/main/agent/tools/toolRegistry';
 import { runCommandTool } from '../../src/main/agent/tools/runCommandTool';
+import { writeFileTool } from '../../src/main/agent/tools/writeFileTool';
 import type { ApprovalGate, GateDecision } from '../../src/main/safety/approval/approvalGate';
 import type { AuditRecord } from '../../src/main/safety/audit/auditEntry';
 import { FakePane } from '../support/fakePane';
@@ -40,7 +41,7 @@ function setup(verdict: Partial<GateDecision> = { decision: 'deny', rule: 'polic
     fileRead: (path: string) => (path.includes('.ssh') ? { decision: 'deny', rule: 'policy: [approval.filesystem] deny "~/.ssh/**"' } : undefined),
     afterExecution: async () => [],
   } as unknown as ApprovalGate;
-  const dispatcher = new ToolDispatcher([runCommandTool, peekTool], {
+  const dispatcher = new ToolDispatcher([runCommandTool, writeFileTool, peekTool], {
     pane: (paneId) => (paneId === pane.id ? pane : undefined),
     paneId: () => pane.id,
     cwd: () => pane.cwd,
@@ -120,6 +121,35 @@ describe('ToolDispatcher', () => {
     expect(dispatcher.plan).toBeUndefined();
     dispatcher.responseComplete();
     expect(dispatcher.plan?.plan.steps).toHaveLength(2);
+  });
+
+  it('at a remote prompt a step the gate allows asks instead, naming the host, and types nothing', async () => {
+    const { dispatcher, pane } = setup({ decision: 'allow', rule: 'policy: allow ls', decidedBy: 'policy' });
+    pane.remote = { host: 'db1', user: 'deploy' };
+    const calls = [call('s1', 'run_command', { command: 'ls', purpose: 'look' })];
+    dispatcher.toolUse(calls[0]!);
+    dispatcher.responseComplete();
+    const executing = dispatcher.execute(calls);
+    const step = () => dispatcher.plan?.plan.steps[0];
+    await untilTrue(() => step()?.approval !== undefined, 'the step judged');
+    expect(step()?.approval).toMatchObject({ decision: 'ask', decidedBy: 'builtin' });
+    expect(step()?.approval?.rule).toContain('runs on db1 over ssh');
+    expect(pane.typed).toEqual([]);
+    dispatcher.plan?.planAction('stop');
+    await executing;
+  });
+
+  it('at a remote prompt a file edit is refused with the reason: it would be made on this machine', async () => {
+    const { dispatcher, pane } = setup({ decision: 'allow', rule: 'policy: allow', decidedBy: 'policy' });
+    pane.remote = { host: 'db1' };
+    const calls = [call('e1', 'write_file', { path: 'notes.txt', content: 'x' })];
+    dispatcher.toolUse(calls[0]!);
+    dispatcher.responseComplete();
+    const executing = dispatcher.execute(calls);
+    await untilTrue(() => dispatcher.plan?.plan.state === 'halted' || dispatcher.plan === undefined, 'the edit judged');
+    dispatcher.plan?.planAction('stop');
+    const { results } = await executing;
+    expect(JSON.stringify(results[0])).toContain('file edits are made on this machine only; the pane is on db1');
   });
 
   it('a dropped response takes its plan card with it', () => {

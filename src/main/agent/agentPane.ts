@@ -49,4 +49,6 @@ export interface AgentPane {
   observe(watcher: PaneWatcher): Disposable;
   /** The visible screen as text, exactly as the engine's mirror holds it. */
   screenText?(): Promise<string>;
+  /** The host the pane's shell runs on when it is a remote one (reached with `ssh`); undefined on this machine. */
+  readonly remote?: { readonly host: string; readonly user?: string };
 }

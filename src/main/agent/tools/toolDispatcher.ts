@@ -13,6 +13,7 @@ import { CommandRisks } from '../plan/commandRisks';
 import { Plan, type PlanRules } from '../plan/plan';
 import { MAX_PLAN_STEPS, type PlanStep } from '../plan/planStep';
 import { PlanRunner } from '../plan/planRunner';
+import { askOnRemoteHost, refuseEditOnRemoteHost } from '../remoteSteps';
 import { EditSteps } from '../fileEdits/editSteps';
 import type { Summarizer } from '../summarizer/summarizer';
 import { LookSteps } from '../vision/lookSteps';
@@ -88,7 +89,12 @@ export class ToolDispatcher {
     const memory = new ScreenshotMemory();
     this.looks = new LookSteps({ desktop: host.desktop, gate: host.gate, pane: (paneId) => host.pane(paneId), memory, computerOffered: () => this.offer.computerDisplay !== undefined });
     this.ui = new UiSteps({ desktop: host.desktop, gate: host.gate, memory });
-    this.edits = new EditSteps({ homeDir: host.homeDir, decide: (proposed) => host.gate.decideEdit({ ...proposed, conversationId: host.conversation.id }) });
+    this.edits = new EditSteps({
+      homeDir: host.homeDir,
+      decide: async (proposed) =>
+        refuseEditOnRemoteHost(proposed.paneId === undefined ? undefined : host.pane(proposed.paneId), proposed) ??
+        host.gate.decideEdit({ ...proposed, conversationId: host.conversation.id }),
+    });
     this.childAgents = new ChildAgents({
       selfCommand: () => host.childAgents?.selfCommand(),
       depth: host.childAgents?.depth ?? 0,
@@ -297,7 +303,10 @@ export class ToolDispatcher {
         for (const step of steps) if (!isPending(step)) this.childAgents.stepEnded(step.toolUseId);
       },
       risk: (command, cwd, environment) => this.risks.of(command, cwd, environment),
-      decide: async (proposed, risk) => this.childAgents.judge(proposed.command, await gate.decide({ ...proposed, conversationId: conversation.id }, risk)),
+      decide: async (proposed, risk) => {
+        const decision = await gate.decide({ ...proposed, conversationId: conversation.id }, risk);
+        return this.childAgents.judge(proposed.command, askOnRemoteHost(decision, proposed.paneId === undefined ? undefined : this.host.pane(proposed.paneId)));
+      },
       grant: (shape, command) => gate.grants.grant(shape, command),
       audit: (record) => void audit.append({ ...record, conversation: conversation.id, plan: plan.id }),
       report: (step, run, ownFilesChanged) => this.commandTool(step.tool).report(step, run, ownFilesChanged),
