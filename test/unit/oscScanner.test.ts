@@ -132,6 +132,6 @@ describe('OscScanner', () => {
 
   it('decodes UTF-8 payloads', () => {
     const [osc] = scanAll([bytes('\x1b]7;kitty-shell-cwd://h/tmp/日本\x07')]);
-    expect(interpretOsc({ id: osc!.id, payload: osc!.payload, end: 0 })).toEqual({ kind: 'cwd', path: '/tmp/日本' });
+    expect(interpretOsc({ id: osc!.id, payload: osc!.payload, end: 0 })).toEqual({ kind: 'cwd', path: '/tmp/日本', host: 'h' });
   });
 });
