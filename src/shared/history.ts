@@ -42,7 +42,7 @@ export const HistoryRequestSchemas = {
     z.object({ ids: z.array(z.number().int()).min(1).max(1_000) }).strict(),
     z.object({ command: z.string().min(1).max(64 * 1024) }).strict(),
   ]),
-  /** The pane's directory, its repository's root (if it is in one) and this host: what the overlay's chips filter by. */
+  /** The pane's directory, its repository's root (if it is in one) and its host (a remote one while it is on one): what the overlay's chips filter by. */
   'history.scope': z.object({ paneId }).strict(),
 } as const;
 
@@ -52,6 +52,8 @@ export interface HistoryEntry {
   command: string;
   cwd: string | null;
   host: string;
+  /** It ran on another host than the engine's (a remote shell reached with `ssh`, or an imported record of another machine). */
+  otherHost: boolean;
   shell: string | null;
   startedAt: number;
   durationMs: number | null;

@@ -3,6 +3,7 @@ import { AgentRequestSchemas, type AgentEvents, type AgentResults } from './agen
 import type { Block, TerminalState } from './blocks';
 import type { PaneRunning } from './closeQuestion';
 import type { CompanionHint } from './companion';
+import type { RemoteShell } from './remoteShell';
 import { HistoryRequestSchemas, type HistoryResults } from './history';
 import { SettingsPatchSchema, type Settings } from './settings';
 import { SshRequestSchemas, type SshEvents, type SshResults } from './ssh';
@@ -143,6 +144,8 @@ export interface PaneInfo {
   blocks?: Block[];
   /** Where the blocks held in `snapshot` lie in it. A block not listed began after it, or its start left the scrollback. */
   snapshotBlocks?: SnapshotBlock[];
+  /** The remote shell the pane is on (reached with `ssh`, integrated); absent on this machine. */
+  remote?: RemoteShell;
 }
 
 /** Where the cursor was at a block edge, counted from the snapshot's final cursor position. */
@@ -224,7 +227,8 @@ export type Response =
 export type NoticeEnd = 'typing' | 'command' | 'run-start' | 'agent-idle' | 'timeout';
 
 export interface Events extends AgentEvents, SshEvents {
-  'pane.state': { paneId: number; state: TerminalState; cwd: string; integration: boolean; title?: string };
+  /** `remote`: the shell the pane is on, when it is one reached with `ssh` (absent: this machine); `cwd` is that shell's. */
+  'pane.state': { paneId: number; state: TerminalState; cwd: string; integration: boolean; title?: string; remote?: RemoteShell };
   'pane.exit': { paneId: number; exitCode: number; signal?: number; message: string };
   /**
    * Something the user should read in the pane's status area (fallback shell, integration off ...).

@@ -38,6 +38,7 @@ function entry(overrides: Partial<HistoryEntry> = {}): HistoryEntry {
     command: 'make test',
     cwd: '/srv/app',
     host: 'box',
+    otherHost: false,
     shell: 'bash',
     startedAt: Date.now() - 5 * 60_000,
     durationMs: 1_200,
@@ -68,6 +69,14 @@ describe('a result row', () => {
     expect(html).toContain('exit 2');
     expect(html).toContain('1.20 s');
     expect(html).toContain('agent step');
+  });
+
+  it("another host's record shows its host before its directory; this machine's does not", () => {
+    const remote = renderToStaticMarkup(createElement(list.HistoryResultList, { records: [entry({ host: 'db1', otherHost: true, cwd: '/home/alice' })], selected: 0, onSelect: () => {}, onChoose: () => {} }));
+    expect(remote).toMatch(/data-testid="history-host" title="Ran on db1">db1<\/span><span class="history-result__cwd" title="\/home\/alice">\/home\/alice</);
+    const local = renderToStaticMarkup(createElement(list.HistoryResultList, { records: [entry()], selected: 0, onSelect: () => {}, onChoose: () => {} }));
+    expect(local).not.toContain('history-host');
+    expect(renderToStaticMarkup(createElement(preview.HistoryPreview, { record: entry({ host: 'db1', otherHost: true }) }))).toContain('on db1 · bash');
   });
 
   it('the record the neighbours are shown around is marked', () => {
@@ -127,6 +136,11 @@ describe('the chips', () => {
     );
     expect(html).toMatch(/data-chip="repo" aria-pressed="false" disabled="" title="\/tmp is not in a git repository"/);
     expect(html).toMatch(/data-chip="failed" aria-pressed="false" title="Only commands that exited non-zero"/);
+  });
+
+  it('"This host" names the pane\'s host, a remote one while the pane is on it', () => {
+    const html = renderToStaticMarkup(createElement(chips.HistoryChips, { filters: filters.NO_FILTERS, scope: { cwd: '/home/alice', host: 'db1', repoRoot: null } }));
+    expect(html).toMatch(/data-chip="host" data-host="db1" aria-pressed="false" title="Only commands run on db1 /);
   });
 
   it('chips that are on say so', () => {

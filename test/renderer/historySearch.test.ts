@@ -66,6 +66,7 @@ function entry(overrides: Partial<HistoryEntry> = {}): HistoryEntry {
     command: 'make test',
     cwd: '/home/ann/src/app',
     host: 'box',
+    otherHost: false,
     shell: 'bash',
     startedAt: new Date(2026, 10, 29, 14, 3, 7).getTime(),
     durationMs: 2_500,

@@ -47,6 +47,12 @@ describe('interpretOsc', () => {
     expect(osc(7, 'http://evil/x')).toBeUndefined();
   });
 
+  it("keeps OSC 7's host a one-line label: control characters dropped, nothing left is no host", () => {
+    // The host names a remote block (gutter, status bar, history): what a remote prints must not reach them as escapes.
+    expect(osc(7, 'file://db1%1B%5B31m%0A/tmp')).toEqual({ kind: 'cwd', path: '/tmp', host: 'db1[31m' });
+    expect(osc(7, 'file://%07%1B/tmp')).toEqual({ kind: 'cwd', path: '/tmp' });
+  });
+
   it("reads our environment reports (OSC 6973): values decoded, a bare name is unset, bad names dropped", () => {
     expect(osc(6973, 'env;tandem=n;VIRTUAL_ENV=/a%20b%3Bc;NODE_ENV;TERM=;bad-name=x;1X=y')).toEqual({
       kind: 'environment',

@@ -169,8 +169,12 @@ export class BlockTracker {
       // While a command runs, a cwd report may come from the program, not the shell; once our
       // prompt marks carry the cwd themselves, bare reports are not needed at all.
       const top = this.top;
-      if (top.remote && mark.host && top.state !== 'EXECUTING') top.remote = { ...top.remote, host: mark.host };
+      const renamed = top.remote && mark.host && mark.host !== top.remote.host && top.state !== 'EXECUTING';
+      if (renamed) top.remote = { ...top.remote!, host: mark.host! };
+      const cwdBefore = top.cwd;
       if (!top.cwdFromOurMarks && (!this.integrationInjected || top.state !== 'EXECUTING')) this.setCwd(mark.path);
+      // The pane's state names the host: a new name must reach it even when the directory stayed.
+      if (renamed && top.cwd === cwdBefore) this.emitters.stateChanged.fire({ state: top.state, cwd: top.cwd });
       return;
     }
     // A mark of a shell further down: the shells above it are gone (the remote's ssh ended).
@@ -276,10 +280,13 @@ export class BlockTracker {
 
   /** The shells above `index` are gone: their running blocks end without a status. */
   private popSessionsAbove(index: number, now: number, streamOffset: number): void {
+    if (this.sessions.length - 1 <= index) return;
     while (this.sessions.length - 1 > index) {
       this.finishCurrent(undefined, now, streamOffset);
       this.sessions.pop();
     }
+    // The pane is on another shell (another host, cwd and state) even if the mark that ended them changes nothing more.
+    this.emitters.stateChanged.fire({ state: this.top.state, cwd: this.top.cwd });
   }
 
   private finishCurrent(exitCode: number | undefined, now: number, streamOffset: number): void {

@@ -5,14 +5,15 @@ import { HISTORY_DIGEST_PREVIEW_CHARS, type HistoryEntry, type HistoryResults, t
 import type { Params } from '../../shared/protocol';
 import type { HistoryResult, StoredRecord } from '../history/historyRecord';
 import type { EngineHistory } from '../history/recording/engineHistory';
+import { UNNAMED_HOST } from '../history/recording/blockRecorder';
 import { findGitPlace } from '../history/recording/gitPlaces';
 import { UserError } from './engine';
 
 /** What the history requests read of the engine. */
 export interface HistoryRequestHost {
   history: Pick<EngineHistory, 'search' | 'neighbours' | 'forget' | 'session'> & { recorder: { flush(): Promise<void> } };
-  /** The pane's blocks and cwd, or undefined when there is no such pane. */
-  pane(paneId: number): { blocks(): Block[]; readonly cwd: string } | undefined;
+  /** The pane's blocks, cwd and the remote shell it is on (if it is), or undefined when there is no such pane. */
+  pane(paneId: number): { blocks(): Block[]; readonly cwd: string; readonly remote?: { readonly host: string } } | undefined;
 }
 
 /**
@@ -45,8 +46,10 @@ export class HistoryRequests {
     const pane = this.host.pane(paneId);
     if (!pane) throw new UserError(`There is no pane ${paneId}; it may have been closed.`);
     const cwd = pane.cwd;
-    const scope = { cwd, host: hostname() };
+    // "This host" is where the pane's shell runs: the remote host while it is on one (as its blocks are recorded).
+    const scope = { cwd, host: pane.remote ? pane.remote.host || UNNAMED_HOST : hostname() };
     if (!cwd || !isAbsolute(cwd)) return { ...scope, repoRoot: null, repoUnknown: "The pane's directory is not known (its shell has no integration)" };
+    if (pane.remote) return { ...scope, repoRoot: null, repoUnknown: `The pane is on ${scope.host}: its repository is not looked up from this machine` };
     // Found as the recorder finds a block's, so the chip's filter matches what was stored.
     const repoRoot = (await findGitPlace(cwd))?.repoRoot;
     return repoRoot ? { ...scope, repoRoot } : { ...scope, repoRoot: null, repoUnknown: `${cwd} is not in a git repository` };
@@ -59,6 +62,7 @@ export class HistoryRequests {
       command: record.command,
       cwd: record.cwd,
       host: record.host,
+      otherHost: record.host !== hostname(),
       shell: record.shell,
       startedAt: record.startedAt,
       durationMs: record.durationMs,

@@ -1,3 +1,4 @@
+import type { RemoteShell } from '../../shared/remoteShell';
 import type { ScannedOsc } from './oscScanner';
 import { percentDecode } from './percentEncoding';
 
@@ -30,13 +31,7 @@ export type Mark =
   | { kind: 'ssh-fallback'; nonce?: string; conn: string; reason: string; host: string };
 
 /** What stage 1 says about the host it runs on: labels, not proof. */
-export interface RemoteShellInfo {
-  user: string;
-  host: string;
-  os: string;
-  arch: string;
-  shell: string;
-}
+export type RemoteShellInfo = RemoteShell;
 
 /**
  * Tandem's own OSC: environment reports (`6973;env;tandem=<nonce>;NAME=<enc>;NAME…`) and the
@@ -136,7 +131,7 @@ function interpretOsc7(payload: string): Mark | undefined {
   const match = /^(file|kitty-shell-cwd):\/\/([^/]*)(\/.*)?$/.exec(payload);
   if (!match) return undefined;
   const path = match[3] ?? '/';
-  const host = match[2] ? percentDecode(match[2]) : undefined;
+  const host = match[2] ? label(match[2]) : undefined;
   // kitty-shell-cwd carries the raw path; file:// is a URL and is percent-encoded.
   return { kind: 'cwd', path: match[1] === 'file' ? percentDecode(path) : path, ...(host ? { host } : {}) };
 }

@@ -121,6 +121,7 @@ export class Pane {
       rows: this.size.rows,
       streamOffset: this.stream.offset,
       exited: this.process.exited,
+      ...(this.tracker.remote && { remote: this.tracker.remote }),
     };
   }
 
@@ -390,7 +391,7 @@ export class Pane {
   }
 
   private emitState(): void {
-    this.emitEvent('pane.state', { paneId: this.id, state: this.tracker.state, cwd: this.tracker.cwd, integration: this.stream.integration });
+    this.emitEvent('pane.state', { paneId: this.id, state: this.tracker.state, cwd: this.tracker.cwd, integration: this.stream.integration, remote: this.tracker.remote });
   }
 
   private emitEvent<E extends keyof Events>(event: E, payload: Events[E]): void {

@@ -2,6 +2,7 @@ import type { Block } from '../../../shared/blocks';
 import type { Disposable } from '../../../shared/events';
 import type { Settings } from '../../../shared/settings';
 import type { PaneWatcher } from '../../panes/paneWatcher';
+import { shellName } from '../../panes/shellName';
 import type { BlockRecord } from '../historyRecord';
 import type { HistoryStore } from '../historyStore';
 import type { BlockAuthors } from './blockAuthors';
@@ -13,6 +14,8 @@ import { GitPlaces } from './gitPlaces';
 export interface RecordedPane {
   readonly id: number;
   readonly shellName: string;
+  /** The remote shell the pane is on now (reached with `ssh`), absent on this machine. */
+  readonly remote?: { readonly shell?: string };
   observe(watcher: PaneWatcher): Disposable;
   outputOf(blockId: string): Promise<{ text: string } | undefined>;
 }
@@ -22,6 +25,7 @@ export interface BlockRecorderOptions {
   /** The store, opened on the first write; undefined when it cannot be opened (already reported). */
   store(): Promise<HistoryStore | undefined>;
   authors: BlockAuthors;
+  /** This machine's name, for the blocks of local shells (a remote block names its own host). */
   host: string;
   session: string;
   /** Told (once per kind of failure) that records could not be written; the engine log. */
@@ -33,6 +37,8 @@ export interface BlockRecorderOptions {
 /** A batch is written once this many records wait, without waiting for the timer. */
 const BATCH_RECORDS = 50;
 const BATCH_MS = 500;
+/** A record needs a host; a remote that gave no name for itself is still not this machine. */
+export const UNNAMED_HOST = 'unnamed-host';
 
 /**
  * Turns every finished block of the panes it watches into a history record. Nothing happens on
@@ -85,13 +91,20 @@ export class BlockRecorder {
     if (!settings.enabled || this.privatePanes.has(pane.id) || !block.command.trim()) return;
     if (this.exclusion.patterns !== settings.exclude) this.exclusion = new CommandExclusion(settings.exclude);
     if (this.exclusion.excludes(block.command)) return;
-    const place: BlockPlace = { host: this.options.host, shell: pane.shellName, pane: `${this.options.session}/${pane.id}`, session: this.options.session };
+    const place: BlockPlace = { ...this.where(pane, block), pane: `${this.options.session}/${pane.id}`, session: this.options.session };
     const output = (settings.keep_output === 'none' ? Promise.resolve(undefined) : pane.outputOf(block.id)).catch(() => undefined);
-    const git = this.gitPlaces.of(block.cwd).catch(() => null);
+    // A remote block's directory is on its host: this machine's repository at the same path is not its.
+    const git = block.host !== undefined ? Promise.resolve(null) : this.gitPlaces.of(block.cwd).catch(() => null);
     const reading = Promise.all([output, git]).then(([read, gitPlace]) =>
       this.enqueue(blockRecordOf(block, settings.keep_output === 'none' ? undefined : (read?.text ?? ''), place, settings, authorship, gitPlace)),
     );
     this.track(reading);
+  }
+
+  /** The host a block ran on and its shell: a remote block's own (it ends while its shell is still the pane's), else this machine's. */
+  private where(pane: RecordedPane, block: Block): Pick<BlockPlace, 'host' | 'shell'> {
+    if (block.host === undefined) return { host: this.options.host, shell: pane.shellName };
+    return { host: block.host || UNNAMED_HOST, shell: pane.remote?.shell ? shellName(pane.remote.shell) : '' };
   }
 
   private enqueue(record: BlockRecord): void {

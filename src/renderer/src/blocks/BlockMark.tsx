@@ -3,9 +3,11 @@ import { useUiStore } from '../app/uiStore';
 import { startBlockDrag } from '../ai/blockDrag';
 import { useCompanionStore } from '../companion/companionStore';
 import { paneSessions } from '../terminal/paneSessions';
+import { blockHost, shortHost } from '../remote/remotePlace';
 import { BlockMenu } from './BlockMenu';
 import { blockStatus, describeBlock, formatDuration } from './blockStatus';
 import { useBlocksStore } from './blocksStore';
+import { rowLabelCells } from './durationPlacement';
 
 const CLOSE_DELAY_MS = 250;
 /** Commands quicker than this show their duration only on hover; slower ones on the command row. */
@@ -19,7 +21,8 @@ function shownDuration(block: { startedAt: number; endedAt?: number }): string |
 
 /**
  * A block's mark: a coloured bar in the gutter along its rows (blue while running, green,
- * red with a tinted command row on failure), and its action menu on hover or keyboard.
+ * red with a tinted command row on failure; dashed, with `user@host` on the command row, for a
+ * block of a remote shell), and its action menu on hover or keyboard.
  * The data-* attributes are a stable contract for tests and tools.
  */
 export const BlockMark = memo(function BlockMark({ paneId, blockId }: { paneId: number; blockId: string }) {
@@ -51,6 +54,8 @@ export const BlockMark = memo(function BlockMark({ paneId, blockId }: { paneId: 
 
   if (!block) return null;
   const status = blockStatus(block);
+  const host = blockHost(block);
+  const duration = shownDuration(block);
 
   const open = () => {
     hovered.current = true;
@@ -78,13 +83,15 @@ export const BlockMark = memo(function BlockMark({ paneId, blockId }: { paneId: 
   return (
     <div
       ref={elementRef}
-      className={`block block--${status}${selected ? ' block--selected' : ''}${menuOpen ? ' block--menu-open' : ''}`}
+      className={`block block--${status}${host ? ' block--remote' : ''}${selected ? ' block--selected' : ''}${menuOpen ? ' block--menu-open' : ''}`}
       data-testid="block"
       data-block-id={block.id}
       data-command={block.command}
       data-cwd={block.cwd}
       data-exit-code={block.exitCode !== undefined ? String(block.exitCode) : undefined}
       data-trusted={block.trusted ? 'true' : 'false'}
+      data-host={host}
+      data-label-cells={host ? rowLabelCells(shortHost(host)) : undefined}
       data-status={status}
       data-selected={selected ? 'true' : undefined}
       onMouseEnter={open}
@@ -113,9 +120,18 @@ export const BlockMark = memo(function BlockMark({ paneId, blockId }: { paneId: 
       }}
     >
       {status === 'failure' && <div className="block__tint" aria-hidden="true" />}
-      {shownDuration(block) && (
-        <div className="block__duration" data-testid="block-duration" aria-hidden="true">
-          {shownDuration(block)}
+      {(host || duration) && (
+        <div className="block__row-label" aria-hidden="true">
+          {host && (
+            <span className="block__host" data-testid="block-host">
+              {shortHost(host)}
+            </span>
+          )}
+          {duration && (
+            <span className="block__duration" data-testid="block-duration">
+              {duration}
+            </span>
+          )}
         </div>
       )}
       <div

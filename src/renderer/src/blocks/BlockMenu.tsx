@@ -4,7 +4,8 @@ import { startBlockDrag } from '../ai/blockDrag';
 import { askAiAboutBlock, summarizeInPanel } from '../ai/panelControl';
 import { useUiStore } from '../app/uiStore';
 import { usePanesStore } from '../terminal/panesStore';
-import { copyBlockCommand, copyBlockOutput, rerunBlock } from './blockActions';
+import { blockHost, blockHostHeading } from '../remote/remotePlace';
+import { copyBlockCommand, copyBlockOutput, rerunBlock, rerunRefusal } from './blockActions';
 import { blockStatus, formatDuration, outcomeLabel } from './blockStatus';
 
 interface BlockMenuProps {
@@ -18,16 +19,17 @@ interface BlockMenuProps {
 }
 
 /**
- * Copy command, Copy output, Rerun, Ask AI, Summarize output. Arrow keys move, Esc leaves. The summary is a
+ * Copy command, Copy output, Rerun, Ask AI, Summarize output; a remote block's host on top
+ * (Rerun only where the pane is on the host the block ran on). Arrow keys move, Esc leaves. The summary is a
  * handle: drag it (or the gutter mark) onto the AI panel to attach the block. An action
  * closes the menu and gives the terminal its focus back (the next keys are for the shell);
  * a copy is confirmed in the status bar.
  */
 export function BlockMenu({ block, focusRequest, onDone, onLeave }: BlockMenuProps) {
   const menuRef = useRef<HTMLDivElement>(null);
-  const paneState = usePanesStore((state) => state.panes[block.paneId]?.state);
-  const paneExited = usePanesStore((state) => state.panes[block.paneId]?.exited !== undefined);
-  const rerunAllowed = block.command !== '' && !paneExited && (paneState === 'PROMPT' || paneState === 'IDLE');
+  const pane = usePanesStore((state) => state.panes[block.paneId]);
+  const rerunReason = rerunRefusal(block, pane);
+  const hostHeading = blockHostHeading(block);
 
   useEffect(() => {
     if (focusRequest > 0) menuRef.current?.querySelector<HTMLButtonElement>('button:not([disabled])')?.focus();
@@ -73,6 +75,11 @@ export function BlockMenu({ block, focusRequest, onDone, onLeave }: BlockMenuPro
       >
         {summary}
       </span>
+      {hostHeading && (
+        <span className="block-menu__host" data-testid="block-menu-host" title={`Ran in ${blockHost(block)}:${block.cwd || '?'}, over ssh`}>
+          {hostHeading}
+        </span>
+      )}
       <button type="button" role="menuitem" onClick={() => copy(() => copyBlockCommand(block), 'Command copied')}>
         Copy command
       </button>
@@ -82,8 +89,9 @@ export function BlockMenu({ block, focusRequest, onDone, onLeave }: BlockMenuPro
       <button
         type="button"
         role="menuitem"
-        disabled={!rerunAllowed}
-        title={rerunAllowed ? 'Type this command again at the prompt' : 'Available when the shell is at a prompt'}
+        data-testid="block-rerun"
+        disabled={rerunReason !== undefined}
+        title={rerunReason ?? 'Type this command again at the prompt'}
         onClick={() => {
           if (rerunBlock(block)) onDone();
         }}

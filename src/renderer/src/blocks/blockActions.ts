@@ -1,8 +1,9 @@
 import type { Block } from '../../../shared/blocks';
 import { engine } from '../app/engine';
 import { writeClipboard } from '../platform/clipboard';
+import { rerunElsewhere } from '../remote/remotePlace';
 import { paneSessions } from '../terminal/paneSessions';
-import { usePanesStore } from '../terminal/panesStore';
+import { usePanesStore, type PaneMeta } from '../terminal/panesStore';
 
 export function copyBlockCommand(block: Block): Promise<boolean> {
   return writeClipboard(block.command);
@@ -15,12 +16,23 @@ export async function copyBlockOutput(block: Block): Promise<boolean> {
 
 /** Typing a command into a pane is only safe at a prompt, never into a running program. */
 export function canRerun(paneId: number): boolean {
-  const pane = usePanesStore.getState().panes[paneId];
+  return atPrompt(usePanesStore.getState().panes[paneId]);
+}
+
+function atPrompt(pane: PaneMeta | undefined): boolean {
   return pane !== undefined && !pane.exited && (pane.state === 'PROMPT' || pane.state === 'IDLE');
 }
 
+/** Why the block's command cannot be typed again in its pane now, or undefined when it can. */
+export function rerunRefusal(block: Block, pane: PaneMeta | undefined): string | undefined {
+  if (!block.command) return 'The command is not known';
+  if (!atPrompt(pane)) return 'Available when the shell is at a prompt';
+  // Typed at the pane's prompt, it would run on whatever host the pane is on now.
+  return rerunElsewhere(block, pane?.remote);
+}
+
 export function rerunBlock(block: Block): boolean {
-  if (!block.command || !canRerun(block.paneId)) return false;
+  if (rerunRefusal(block, usePanesStore.getState().panes[block.paneId]) !== undefined) return false;
   const session = paneSessions.get(block.paneId);
   if (!session) return false;
   session.typeText(`${block.command}\r`);

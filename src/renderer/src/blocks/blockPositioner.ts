@@ -113,7 +113,7 @@ export class BlockPositioner {
       const top = originY + first * cellHeight;
       // The menu never covers the block's command line: above it when there is room, else under it.
       const menuAt = clipped ? 'top' : top >= MENU_ROOM_PX ? 'above' : 'below';
-      const durationAt = this.durationAt(first + viewportTop, commandRowsVisible);
+      const durationAt = this.durationAt(first + viewportTop, commandRowsVisible, Number(element.dataset.labelCells) || undefined);
       const key = `${first}:${last}:${commandRowsVisible}:${clipped}:${cellHeight}:${cellWidth}:${originY}:${durationAt}`;
       if (this.applied.get(element) === key) continue;
       this.applied.set(element, key);
@@ -129,14 +129,15 @@ export class BlockPositioner {
   }
 
   /**
-   * Where the duration label goes on the block's first command row: 'right' (the edge),
-   * a column (after the command, when zsh's right prompt holds the edge), or 'none' — no
-   * command row in view (scrolled off, or a `clear` erased it) or no room on it.
+   * Where the row label (duration; a remote block's host) goes on the block's first command
+   * row: 'right' (the edge), a column (after the command, when zsh's right prompt holds the
+   * edge), or 'none' — no command row in view (scrolled off, or a `clear` erased it) or no
+   * room on it. `labelCells`: the label's width when it is wider than a duration alone.
    */
-  private durationAt(commandRow: number, commandRowsVisible: number): 'none' | 'right' | number {
+  private durationAt(commandRow: number, commandRowsVisible: number, labelCells?: number): 'none' | 'right' | number {
     if (commandRowsVisible === 0) return 'none';
     const row = this.terminal.buffer.active.getLine(commandRow)?.translateToString() ?? '';
-    const placement = durationPlacement(row, this.terminal.cols);
+    const placement = durationPlacement(row, this.terminal.cols, labelCells);
     if (!placement) return 'none';
     return placement.align === 'right' ? 'right' : placement.column;
   }

@@ -1,4 +1,5 @@
 import { blockFailed, type Block } from '../../../shared/blocks';
+import { blockHost } from '../remote/remotePlace';
 
 /** `quit`: the user quit a pager before the command was done (exit 141); grey, not red. */
 export type BlockStatus = 'running' | 'success' | 'failure' | 'quit' | 'unknown';
@@ -27,10 +28,12 @@ export function formatDuration(milliseconds: number): string {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-/** One line for tooltips: what ran, how it ended, how long it took. */
+/** One line for tooltips: what ran, how it ended, how long it took, where (`alice@db1:/tmp` for a remote block). */
 export function describeBlock(block: Block): string {
   const outcome = outcomeLabel(block);
   const duration = block.endedAt !== undefined ? ` · ${formatDuration(block.endedAt - block.startedAt)}` : '';
   const trust = block.trusted ? '' : ' · detected by heuristics or foreign marks';
-  return `${block.command || '(unknown command)'}\n${outcome}${duration}${block.cwd ? ` · ${block.cwd}` : ''}${trust}`;
+  const host = blockHost(block);
+  const place = host ? `${host}${block.cwd ? `:${block.cwd}` : ''}` : block.cwd;
+  return `${block.command || '(unknown command)'}\n${outcome}${duration}${place ? ` · ${place}` : ''}${trust}`;
 }

@@ -1,6 +1,11 @@
 /** Cells kept for the duration label ("12 min 5 s" is the longest it usually gets). */
 export const DURATION_LABEL_CELLS = 10;
 
+/** Cells kept for a remote block's label, host and duration: `alice@db1 · 12 min 5 s`. */
+export function rowLabelCells(shownHost: string): number {
+  return shownHost.length + 3 + DURATION_LABEL_CELLS;
+}
+
 export type DurationPlacement = { align: 'right' } | { align: 'left'; column: number };
 
 /**

@@ -8,16 +8,19 @@ interface ChipProps {
   on: boolean;
   disabledReason?: string;
   title: string;
+  /** The host chip's host (a stable attribute for tests and tools). */
+  host?: string;
   toggle(): void;
 }
 
-function Chip({ name, label, on, disabledReason, title, toggle }: ChipProps) {
+function Chip({ name, label, on, disabledReason, title, host, toggle }: ChipProps) {
   return (
     <button
       type="button"
       className={`history-chip${on ? ' history-chip--on' : ''}`}
       data-testid="history-chip"
       data-chip={name}
+      data-host={host}
       aria-pressed={on}
       disabled={disabledReason !== undefined}
       title={disabledReason ?? title}
@@ -81,7 +84,14 @@ export function HistoryChips({ filters, scope }: { filters: HistoryFilters; scop
         title={`Only commands run in ${scope?.repoRoot ?? 'the repository'}`}
         toggle={() => setFilters({ thisRepo: !filters.thisRepo })}
       />
-      <Chip name="host" label="This host" on={filters.thisHost} title={`Only commands run on ${scope?.host || 'this machine'}`} toggle={() => setFilters({ thisHost: !filters.thisHost })} />
+      <Chip
+        name="host"
+        label="This host"
+        on={filters.thisHost}
+        title={`Only commands run on ${scope?.host || 'the pane’s host'} (where the pane's shell runs: a remote host while it is on one)`}
+        host={scope?.host}
+        toggle={() => setFilters({ thisHost: !filters.thisHost })}
+      />
       <ChipSelect testId="history-who" label="Who ran it" options={WHO_FILTERS} value={filters.who} unfiltered="anyone" choose={(who) => setFilters({ who })} />
       <ChipSelect testId="history-time" label="When it ran" options={TIME_RANGES} value={filters.time} unfiltered="all" choose={(time) => setFilters({ time })} />
     </div>

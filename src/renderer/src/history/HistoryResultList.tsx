@@ -38,6 +38,7 @@ export function HistoryResultList({ records, selected, anchorId, onSelect, onCho
             data-record-id={record.id}
             data-command={record.command}
             data-exit-code={record.exitCode ?? ''}
+            data-host={record.host}
             data-anchor={record.id === anchorId ? 'true' : undefined}
             // The search field keeps the keyboard: a click selects without taking it.
             onMouseDown={(event) => {
@@ -60,8 +61,13 @@ export function HistoryResultList({ records, selected, anchorId, onSelect, onCho
               )}
             </span>
             <span className="history-result__meta">
+              {record.otherHost && (
+                <span className="history-result__host" data-testid="history-host" title={`Ran on ${record.host}`}>
+                  {record.host}
+                </span>
+              )}
               <span className="history-result__cwd" title={record.cwd ?? 'directory unknown'}>
-                {cwdText(record.cwd, home)}
+                {cwdText(record.cwd, record.otherHost ? '' : home)}
               </span>
               <time className="history-result__when" dateTime={new Date(record.startedAt).toISOString()} title={exactTime(record.startedAt)}>
                 {relativeTime(record.startedAt, now)}

@@ -64,14 +64,14 @@ export function whoText(entry: Pick<HistoryEntry, 'author' | 'imported'>): strin
   return entry.author === 'you' ? 'imported' : `imported · ${AUTHOR_LABELS[entry.author]}`;
 }
 
-/** Where it ran, `~` for the home directory; `?` when unknown. */
+/** Where it ran, `~` for the home directory (`home` is '' for another host's record: this one's says nothing there); `?` when unknown. */
 export function cwdText(cwd: string | null, home: string): string {
   return cwd ? displayPath(cwd, home) : '?';
 }
 
 /** The preview's heading lines: host, shell, branch, and how the gate decided an agent's step. */
 export function detailLines(entry: HistoryEntry): string[] {
-  const lines = [`${entry.host}${entry.shell ? ` · ${entry.shell}` : ''}${entry.gitBranch ? ` · ${entry.gitBranch}` : ''}`];
+  const lines = [`${entry.otherHost ? `on ${entry.host}` : entry.host}${entry.shell ? ` · ${entry.shell}` : ''}${entry.gitBranch ? ` · ${entry.gitBranch}` : ''}`];
   if (entry.decision) lines.push(`gate: ${entry.decision}${entry.rule ? ` (${entry.rule})` : ''}`);
   return lines;
 }

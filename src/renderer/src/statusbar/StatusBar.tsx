@@ -10,7 +10,7 @@ import { useLayoutStore } from '../layout/layoutStore';
 import { effectiveFontSize, useSettingsStore } from '../settings/settingsStore';
 import { usePanesStore } from '../terminal/panesStore';
 import { AiPrefixStatus } from './AiPrefixStatus';
-import { displayPath } from './displayPath';
+import { PaneWhere } from './PaneWhere';
 import { StatusFlash } from './StatusFlash';
 
 const STATE_LABELS: Record<TerminalState, string> = {
@@ -27,7 +27,7 @@ const CONNECTION_LABELS: Record<ConnectionStatus, string> = {
   refused: 'no access token',
 };
 
-/** The focused pane at a glance: shell, directory, integration, state. */
+/** The focused pane at a glance: the remote `user@host` it is on (if it is), shell, directory, integration, state. */
 export function StatusBar() {
   const paneId = useLayoutStore((state) => state.tabs.find((tab) => tab.id === state.activeTabId)?.focusedPaneId);
   const pane = usePanesStore((state) => (paneId !== undefined ? state.panes[paneId] : undefined));
@@ -42,12 +42,7 @@ export function StatusBar() {
     <footer className="status-bar" data-testid="status-bar">
       {pane ? (
         <>
-          <span className="status-bar__item status-bar__shell" data-testid="status-shell" title={pane.shell}>
-            {pane.shellName || 'shell'}
-          </span>
-          <span className="status-bar__item status-bar__cwd" data-testid="status-cwd" title={pane.cwd}>
-            <span>{displayPath(pane.cwd, home) || '—'}</span>
-          </span>
+          <PaneWhere pane={pane} home={home} />
           <span
             className={`status-bar__item status-bar__integration status-bar__integration--${pane.integration ? 'on' : 'off'}`}
             data-testid="status-integration"

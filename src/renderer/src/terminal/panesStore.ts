@@ -1,6 +1,8 @@
 import { create } from 'zustand';
 import type { TerminalState } from '../../../shared/blocks';
 import type { Events, NoticeEnd, PaneInfo } from '../../../shared/protocol';
+import type { RemoteShell } from '../../../shared/remoteShell';
+import { remoteShellOf } from '../remote/remotePlace';
 
 export interface PaneNotice {
   id: number;
@@ -21,8 +23,11 @@ export interface PaneMeta {
   shell: string;
   shellName: string;
   integration: boolean;
+  /** The cwd of the shell the pane is on now (a remote one's, on a remote shell). */
   cwd: string;
   state: TerminalState;
+  /** The remote shell the pane is on (reached with `ssh`); absent on this machine. */
+  remote?: RemoteShell;
   /** Title the shell set (OSC 0/2), when the engine forwards one. */
   title?: string;
   exited?: { exitCode: number; signal?: number; message: string };
@@ -42,6 +47,11 @@ interface PanesState {
   /** The engine says the notices on `topic` no longer hold. */
   withdrawNotices(paneId: number, topic: string): void;
   clear(): void;
+}
+
+/** Whether two states are of the same shell of the pane's stack (this machine's, or one remote's). */
+function sameShell(before: RemoteShell | undefined, after: RemoteShell | undefined): boolean {
+  return before?.host === after?.host && before?.user === after?.user;
 }
 
 const MAX_NOTICES = 3;
@@ -71,6 +81,7 @@ export const usePanesStore = create<PanesState>()((set, get) => ({
           integration: info.integration,
           cwd: info.cwd,
           state: info.state,
+          remote: remoteShellOf(info.remote),
           exited: info.exited
             ? { ...info.exited, message: `The shell exited with code ${info.exited.exitCode}.` }
             : undefined,
@@ -94,8 +105,10 @@ export const usePanesStore = create<PanesState>()((set, get) => ({
       panes: updatePane(state.panes, update.paneId, (pane) => ({
         ...pane,
         state: update.state,
-        cwd: update.cwd || pane.cwd,
+        // A shell that has not said its directory yet (a remote one just started) has none: not the one below it.
+        cwd: update.cwd || (sameShell(pane.remote, update.remote) ? pane.cwd : ''),
         integration: update.integration,
+        remote: remoteShellOf(update.remote),
         title: update.title ?? pane.title,
       })),
     }));
