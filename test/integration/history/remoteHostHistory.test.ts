@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +20,7 @@ import { repositoryWithCommits } from '../../support/gitRepository';
 // engine's tracker makes them (shell sessions in sshSessions.test.ts, real sshd in
 // test/integration/ssh and e2e/ssh-remote-ui.spec.ts).
 
-const SESSION = 'run-1';
+const SESSION = randomUUID();
 
 class PlayedPane implements RecordedPane {
   readonly id = 4;

@@ -3,7 +3,7 @@ import { engine } from '../app/engine';
 import { useUiStore } from '../app/uiStore';
 import { newConversation } from '../ai/agentRequests';
 import { draftAutoTask, focusAiInput, summarizeInPanel, toggleAiPanel } from '../ai/panelControl';
-import { copyBlockCommand, copyBlockOutput, rerunBlock, rerunRefusal } from '../blocks/blockActions';
+import { canRerunBlock, copyBlockCommand, copyBlockOutput, rerunBlock } from '../blocks/blockActions';
 import { jumpToBlock, targetBlockId } from '../blocks/blockNavigation';
 import { useBlocksStore } from '../blocks/blocksStore';
 import { activeTab, focusedPaneId, useLayoutStore } from '../layout/layoutStore';
@@ -247,7 +247,7 @@ export const appActions: AppAction[] = [
     title: 'Rerun Last Command',
     enabled: () => {
       const block = targetBlock();
-      return block !== undefined && rerunRefusal(block, usePanesStore.getState().panes[block.paneId]) === undefined;
+      return block !== undefined && canRerunBlock(block);
     },
     run: () => {
       const block = targetBlock();

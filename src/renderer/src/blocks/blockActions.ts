@@ -31,8 +31,13 @@ export function rerunRefusal(block: Block, pane: PaneMeta | undefined): string |
   return rerunElsewhere(block, pane?.remote);
 }
 
+/** Whether the block's command can be typed again in its pane now (see rerunRefusal). */
+export function canRerunBlock(block: Block): boolean {
+  return rerunRefusal(block, usePanesStore.getState().panes[block.paneId]) === undefined;
+}
+
 export function rerunBlock(block: Block): boolean {
-  if (rerunRefusal(block, usePanesStore.getState().panes[block.paneId]) !== undefined) return false;
+  if (!canRerunBlock(block)) return false;
   const session = paneSessions.get(block.paneId);
   if (!session) return false;
   session.typeText(`${block.command}\r`);
