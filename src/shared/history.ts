@@ -78,6 +78,8 @@ export interface HistoryEntry {
 export interface HistoryScope {
   cwd: string;
   host: string;
+  /** The pane is on a remote shell (reached with `ssh`): `cwd` is a directory of `host`, not of this machine. */
+  remote?: boolean;
   /** The git work tree the pane's directory is in, or null. */
   repoRoot: string | null;
   /** Why there is no repo root, for the chip's tooltip. */

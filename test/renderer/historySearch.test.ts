@@ -111,6 +111,12 @@ describe('what a search asks for', () => {
     });
   });
 
+  it("on a remote pane, This directory is that directory of the pane's host", () => {
+    const remote = { cwd: '/tmp', host: 'db1', remote: true, repoRoot: null };
+    expect(filters.searchParams('x', 'substring', { ...filters.NO_FILTERS, thisDirectory: true }, remote, now)).toMatchObject({ cwd: '/tmp', host: 'db1' });
+    expect(filters.searchParams('x', 'substring', { ...filters.NO_FILTERS, thisDirectory: true }, { ...scope, cwd: '/tmp' }, now)).not.toHaveProperty('host');
+  });
+
   it('the repo chip does nothing where the pane has no repository', () => {
     const params = filters.searchParams('x', 'substring', { ...filters.NO_FILTERS, thisRepo: true }, { ...scope, repoRoot: null }, now);
     expect(params).not.toHaveProperty('repo');

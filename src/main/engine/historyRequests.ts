@@ -49,7 +49,7 @@ export class HistoryRequests {
     // "This host" is where the pane's shell runs: the remote host while it is on one (as its blocks are recorded).
     const scope = { cwd, host: pane.remote ? pane.remote.host || UNNAMED_HOST : hostname() };
     if (!cwd || !isAbsolute(cwd)) return { ...scope, repoRoot: null, repoUnknown: "The pane's directory is not known (its shell has no integration)" };
-    if (pane.remote) return { ...scope, repoRoot: null, repoUnknown: `The pane is on ${scope.host}: its repository is not looked up from this machine` };
+    if (pane.remote) return { ...scope, remote: true, repoRoot: null, repoUnknown: `The pane is on ${scope.host}: its repository is not looked up from this machine` };
     // Found as the recorder finds a block's, so the chip's filter matches what was stored.
     const repoRoot = (await findGitPlace(cwd))?.repoRoot;
     return repoRoot ? { ...scope, repoRoot } : { ...scope, repoRoot: null, repoUnknown: `${cwd} is not in a git repository` };

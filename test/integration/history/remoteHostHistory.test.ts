@@ -113,11 +113,12 @@ describe('history of a pane on another host', () => {
     });
     pane.cwd = '/home/me';
     expect(await requests.scope({ paneId: 4 })).toMatchObject({ host: hostname(), cwd: '/home/me' });
+    expect(await requests.scope({ paneId: 4 })).not.toHaveProperty('remote');
     pane.finish(block('ls', '/home/me'));
 
     pane.remote = { host: 'db1', user: 'alice', shell: '/bin/bash' };
     pane.cwd = '/srv';
-    expect(await requests.scope({ paneId: 4 })).toEqual({ cwd: '/srv', host: 'db1', repoRoot: null, repoUnknown: 'The pane is on db1: its repository is not looked up from this machine' });
+    expect(await requests.scope({ paneId: 4 })).toEqual({ cwd: '/srv', host: 'db1', remote: true, repoRoot: null, repoUnknown: 'The pane is on db1: its repository is not looked up from this machine' });
     pane.finish(block('ls /srv', '/srv', { host: 'db1', user: 'alice' }));
 
     const { records } = await requests.search({ query: 'ls' });

@@ -73,7 +73,7 @@ export function HistoryChips({ filters, scope }: { filters: HistoryFilters; scop
         label="This directory"
         on={filters.thisDirectory}
         disabledReason={scope && !scope.cwd ? "The pane's directory is not known" : undefined}
-        title={`Only commands run in ${scope?.cwd || "the pane's directory"}`}
+        title={`Only commands run in ${scope?.cwd ? `${scope.remote ? `${scope.host}:` : ''}${scope.cwd}` : "the pane's directory"}`}
         toggle={() => setFilters({ thisDirectory: !filters.thisDirectory })}
       />
       <Chip

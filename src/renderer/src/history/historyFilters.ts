@@ -60,7 +60,11 @@ export function searchParams(text: string, match: MatchMode, filters: HistoryFil
   if (text.trim() !== '') params.query = text;
   if (scope?.cwd) params.from = scope.cwd;
   if (filters.failed) params.failed = true;
-  if (filters.thisDirectory && scope?.cwd) params.cwd = scope.cwd;
+  if (filters.thisDirectory && scope?.cwd) {
+    params.cwd = scope.cwd;
+    // A remote pane's directory is that host's: the same path here is another directory.
+    if (scope.remote) params.host = scope.host;
+  }
   if (filters.thisRepo && scope?.repoRoot) params.repo = scope.repoRoot;
   if (filters.thisHost && scope?.host) params.host = scope.host;
   if (filters.who !== 'anyone') params.author = filters.who;
