@@ -158,9 +158,9 @@ export class Pane {
     return shellName(this.process.shellPath);
   }
 
-  /** A full-screen program (vim, less) has the screen. */
+  /** A step's variables reach it: the local shell's integration reads them from a file here, which a remote shell cannot. */
   get stepEnvApplies(): boolean {
-    return this.process.stepEnvFile !== undefined && this.stream.integration;
+    return this.process.stepEnvFile !== undefined && this.stream.integration && !this.tracker.remote;
   }
 
   get isAlternateScreen(): boolean {
