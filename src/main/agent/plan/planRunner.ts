@@ -101,7 +101,7 @@ export class PlanRunner {
   /** The response is complete: its steps are put to the user, and into the audit trail (those beyond an auto run's limit with their refusal). */
   present(): void {
     for (const step of this.plan.steps) {
-      this.deps.audit({ event: 'proposed', step: step.index, command: step.command, cwd: this.cwdOf(step.paneId) || undefined, pane: step.paneId });
+      this.deps.audit({ event: 'proposed', step: step.index, command: step.command, cwd: this.cwdOf(step.paneId) || undefined, host: this.remoteOf(step.paneId)?.host, pane: step.paneId });
       const refused = beyondLimitAudit(step);
       if (refused) this.deps.audit(refused);
     }
