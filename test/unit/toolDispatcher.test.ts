@@ -6,6 +6,7 @@ import { ToolDispatcher } from '../../src/main/agent/tools/toolDispatcher';
 import { AGENT_TOOLS } from '../../src/main/agent/tools/toolRegistry';
 import { runCommandTool } from '../../src/main/agent/tools/runCommandTool';
 import { writeFileTool } from '../../src/main/agent/tools/writeFileTool';
+import { readFileTool } from '../../src/main/agent/tools/readFileTool';
 import type { ApprovalGate, GateDecision, ProposedCommand } from '../../src/main/safety/approval/approvalGate';
 import type { AuditRecord } from '../../src/main/safety/audit/auditEntry';
 import { FakePane } from '../support/fakePane';
@@ -50,7 +51,7 @@ function setup(verdict: Partial<GateDecision> = { decision: 'deny', rule: 'polic
     fileRead: (path: string) => (path.includes('.ssh') ? { decision: 'deny', rule: 'policy: [approval.filesystem] deny "~/.ssh/**"' } : undefined),
     afterExecution: async () => [],
   } as unknown as ApprovalGate;
-  const dispatcher = new ToolDispatcher([runCommandTool, writeFileTool, peekTool], {
+  const dispatcher = new ToolDispatcher([runCommandTool, writeFileTool, readFileTool, peekTool], {
     pane: (paneId) => (paneId === pane.id ? pane : undefined),
     paneId: () => pane.id,
     cwd: () => pane.cwd,
@@ -145,6 +146,18 @@ describe('ToolDispatcher', () => {
     expect(audit.find((record) => record.event === 'denied')).toMatchObject({ command: 'git status', cwd: '/srv/app', host: 'db1' });
     expect(JSON.stringify(results[0])).toContain('denied by policy: deny everything');
     expect(pane.typed).toEqual([]);
+  });
+
+  it("read_file in a remote pane refuses a relative path and says an absolute one was read on this machine", async () => {
+    const { dispatcher, pane } = setup();
+    pane.remote = { host: 'db1', user: 'deploy', os: 'Linux', arch: 'x86_64', shell: '/bin/bash' };
+    pane.cwd = '/etc';
+    const { results } = await dispatcher.execute([call('r1', 'read_file', { path: 'hostname' }), call('r2', 'read_file', { path: '/etc/hostname' })]);
+    expect(JSON.stringify(results[0])).toContain('The pane is on db1 over ssh');
+    expect(JSON.stringify(results[1])).toContain("read this machine's files, not db1's: pane 1 is on db1 over ssh; read files there with a command.)");
+    pane.remote = undefined;
+    const local = await dispatcher.execute([call('r3', 'read_file', { path: 'hostname' })]);
+    expect(JSON.stringify(local.results[0])).not.toContain('db1');
   });
 
   it('on this machine nothing carries a host', async () => {
