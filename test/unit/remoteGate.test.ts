@@ -45,7 +45,7 @@ describe('the gate on a step on another host', () => {
     policy('[approval.shell]\nallow_patterns = ["git status", "make *"]\n');
     expect(await decide('make deploy', null)).toMatchObject({ decision: 'allow' });
     const remote = await decide('make deploy');
-    expect(remote).toMatchObject({ decision: 'ask', decidedBy: 'builtin', host: 'db1', blocked: false });
+    expect(remote).toMatchObject({ decision: 'ask', decidedBy: 'default', host: 'db1', blocked: false });
     expect(remote.rule).toContain('runs on db1 over ssh, where');
     expect(remote.rule).toContain('allow_patterns "make *"');
     policy('[approval]\ndefault = "allow"\n');
@@ -86,7 +86,7 @@ describe('the gate on a step on another host', () => {
     hook('pre-exec.10-allow', `cat >>'${seen}'; pwd >>'${seen}'\necho '{"decision":"allow"}'`);
     expect(await decide('touch x', null, setup.root)).toMatchObject({ decision: 'allow', decidedBy: 'hook' });
     const remote = await decide('touch x', DB1, setup.root);
-    expect(remote).toMatchObject({ decision: 'ask', decidedBy: 'builtin', host: 'db1' });
+    expect(remote).toMatchObject({ decision: 'ask', decidedBy: 'default', host: 'db1' });
     expect(remote.rule).toContain('runs on db1 over ssh, where hook pre-exec.10-allow does not apply');
     const [localInput, localCwd, remoteInput, remoteCwd] = readFileSync(seen, 'utf8').trim().split('\n');
     expect(JSON.parse(localInput!)).toMatchObject({ host: null, cwd: setup.root });

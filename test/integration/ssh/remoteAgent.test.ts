@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { planIdOf, requestText, toolResults, waitForIdleWithAnswer, waitForStep } from '../../support/agentConversation';
+import { latest, planIdOf, requestText, toolResults, waitForIdleWithAnswer, waitForStep } from '../../support/agentConversation';
 import { useAgentEngine } from '../../support/agentEngine';
 import type { EngineClient } from '../../support/engineClient';
 import { shellWord, sshUsersSkipReason, startSshServer, type SshServer } from '../../support/sshServer';
@@ -113,5 +113,38 @@ describe.skipIf(skip)(`the agent on a pane that ssh took to another host${skip ?
     expect(history).toContain('uname -n');
     expect(history).not.toContain('which machine');
     expect(client.eventsOf('block.finished').some((b) => b.command.includes('which machine'))).toBe(false);
+  }, 180_000);
+  it('`??` and `!auto` at the remote prompt go to the agent too; an auto run runs a GREEN step there unasked and a YELLOW one asks', async () => {
+    const { client, model, paneId } = await open();
+    server = await startSshServer({ users: [{ shell: SHELLS.bash }] });
+    const user = server.users[0]!;
+    const host = hostname();
+    const sshLine = ['ssh', ...server.loginArgs(user.name)].map(shellWord).join(' ');
+    await sshInto(client, paneId, sshLine);
+
+    model.script({ parts: [{ text: 'It printed its host name.' }] });
+    client.type(paneId, 'uname -n\r');
+    await client.waitForBlock(paneId, 'uname -n');
+    client.type(paneId, '?? what did that print\r');
+    const question = await model.waitForRequest(1);
+    expect(requestText(question)).toContain('what did that print');
+    expect(String(question.body?.system)).toContain(`is on another host over ssh: ${host}`);
+    await waitForIdleWithAnswer(client, 'host name');
+
+    model.script(
+      { parts: [{ toolUse: { id: 'a1', name: 'run_command', input: { command: 'uname -a', purpose: 'the system' } } }] },
+      { parts: [{ toolUse: { id: 'a2', name: 'run_command', input: { command: 'touch made-by-auto', purpose: 'a file' } } }] },
+      { parts: [{ text: 'Done on the host.' }] },
+    );
+    client.type(paneId, '!auto look at the system\r');
+    const green = await waitForStep(client, (s) => s.command === 'uname -a' && s.status === 'done', 'the GREEN step run by auto');
+    expect(green.decider).toMatchObject({ verdict: 'allowed', by: 'auto' });
+    expect(green.approval?.host).toBe(host);
+    const ran = client.eventsOf('block.finished').find((block) => block.command === 'uname -a');
+    expect(ran).toMatchObject({ exitCode: 0, host, user: user.name });
+    const yellow = await waitForStep(client, (s) => s.command === 'touch made-by-auto' && s.approval !== undefined, 'the YELLOW step judged');
+    expect(yellow).toMatchObject({ status: 'proposed', approval: { decision: 'ask', host } });
+    await client.waitFor(() => latest(client)?.status === 'awaiting-approval', 10_000, 'the run waiting for the user');
+    expect(client.eventsOf('block.started').some((block) => block.command.includes('look at the system') || block.command === 'touch made-by-auto')).toBe(false);
   }, 180_000);
 });

@@ -114,8 +114,9 @@ export class ApprovalGate {
     if (policyAllows) return decided('allow', policy.rule, byOf(policy));
     if (risk.level !== 'red' && this.grants.has(shape)) return decided('allow', `allowed for this session: ${shape}`, 'grant');
     if (remote && (policy.decision === 'allow' || hook.decision === 'allow')) {
+      // As if nothing had allowed it: the default asks (so an `!auto` run still runs a GREEN step, as without that allow).
       const which = hook.decision === 'allow' ? hookRule : policy.rule;
-      return decided('ask', `builtin: runs on ${remote.host} over ssh, where ${which} does not apply (only allow_read_only and a grant for ${remote.host} do), so it asks`, 'builtin');
+      return decided('ask', `default: runs on ${remote.host} over ssh, where ${which} does not apply (only allow_read_only and a grant for ${remote.host} do), so it asks`, 'default');
     }
     return decided('ask', policy.rule, byOf(policy));
   }
