@@ -13,6 +13,7 @@ describe('the standing context of a pane on another host', () => {
       'Environment: this machine runs Linux 6.8 (x64). Pane 4 is on another host over ssh: db1 (user deploy, OS Linux x86_64, login shell /usr/bin/zsh); cwd /srv/app (a directory on db1).',
     );
     expect(meaning).toContain('run_command steps in pane 4 run on db1 as deploy, not on this machine');
+    expect(meaning).toContain('add --no-pager or | cat to commands that page');
     expect(meaning).toContain("This machine's files are not db1's");
     expect(meaning).toContain('edit_file and write_file are refused in this pane');
     expect(meaning).toContain('change files on db1 with commands there');

@@ -23,7 +23,8 @@ export function remotePaneLines(input: { os: string; cwd: string; paneId: number
   return [
     `Environment: this machine runs ${oneLine(input.os) || 'an unknown OS'}. Pane ${paneId} is on another host over ssh: ${host} ` +
       `(user ${user}, OS ${remoteSystem(remote)}, login shell ${shell}); cwd ${cwd} (a directory on ${host}).`,
-    `Remote pane: run_command steps in pane ${paneId} run on ${host} as ${user}, not on this machine. This machine's files are not ${host}'s: ` +
+    `Remote pane: run_command steps in pane ${paneId} run on ${host} as ${user}, not on this machine, and without the PAGER=cat ` +
+      `they get here: add --no-pager or | cat to commands that page (git log, journalctl, systemctl). This machine's files are not ${host}'s: ` +
       `read_file and list_directory read this machine's files (paths relative to the pane's cwd are refused), and edit_file and write_file are ` +
       `refused in this pane; change files on ${host} with commands there (each is approved like any step). Screenshots, screen text, ` +
       `window lists and UI actions see and act on this machine's desktop only, never on ${host}.`,
