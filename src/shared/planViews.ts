@@ -29,6 +29,8 @@ export interface StepApproval {
   shape: string;
   /** Only a decision on this very step lets it run: not Allow all, not a grant (an edit outside the pane's cwd). */
   personal?: boolean;
+  /** The step runs on this other host (the pane's shell reached with `ssh`), not on this machine. */
+  host?: string;
 }
 
 /** Who let a step run, or kept it from running: the card says it ("allowed by Allow all"). */

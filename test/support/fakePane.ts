@@ -2,6 +2,7 @@ import type { Block, TerminalState } from '../../src/shared/blocks';
 import { toDisposable, type Disposable } from '../../src/shared/events';
 import type { AgentPane, PaneWatcher, TypeCommandOptions } from '../../src/main/agent/agentPane';
 import type { BlockOutput } from '../../src/main/blocks/mirror/blockOutputs';
+import type { RemoteShellInfo } from '../../src/main/osc/marks';
 import { untilTrue } from './untilTrue';
 
 /**
@@ -26,7 +27,7 @@ export class FakePane implements AgentPane {
   pager: string | undefined;
   pagerQuits = 0;
   /** The test puts the pane on another host (its shell reached with ssh). */
-  remote: { host: string; user?: string } | undefined;
+  remote: RemoteShellInfo | undefined;
   private readonly list: Block[] = [];
   private readonly outputs = new Map<string, BlockOutput>();
   private readonly watchers = new Set<PaneWatcher>();

@@ -6,7 +6,8 @@ import { ToolDispatcher } from '../../src/main/agent/tools/toolDispatcher';
 import { AGENT_TOOLS } from '../../src/main/agent/tools/toolRegistry';
 import { runCommandTool } from '../../src/main/agent/tools/runCommandTool';
 import { writeFileTool } from '../../src/main/agent/tools/writeFileTool';
-import type { ApprovalGate, GateDecision } from '../../src/main/safety/approval/approvalGate';
+import { readFileTool } from '../../src/main/agent/tools/readFileTool';
+import type { ApprovalGate, GateDecision, ProposedCommand } from '../../src/main/safety/approval/approvalGate';
 import type { AuditRecord } from '../../src/main/safety/audit/auditEntry';
 import { FakePane } from '../support/fakePane';
 import { untilTrue } from '../support/untilTrue';
@@ -34,14 +35,23 @@ function setup(verdict: Partial<GateDecision> = { decision: 'deny', rule: 'polic
     surroundings: () => ({ status: 'idle', backend: 'anthropic', model: 'm', budget: { used: 0, limit: 0 }, grants: [], policyProblems: [] }),
     emit: () => undefined,
   });
+  const classified: { command: string; cwd: string; remote?: unknown }[] = [];
+  const proposed: ProposedCommand[] = [];
   const gate = {
-    classify: async () => ({ level: 'yellow', reasons: [], parts: [] }),
-    decide: async (proposed: { command: string }) => ({ blocked: false, level: 'yellow', reasons: [], shape: '', command: proposed.command, ...verdict }),
+    classify: async (command: string, cwd: string, _environment: unknown, remote?: unknown) => {
+      classified.push({ command, cwd, ...(remote ? { remote } : {}) });
+      return { level: 'yellow', reasons: [], parts: [] };
+    },
+    // As the gate does: a step on another host carries the host on its decision.
+    decide: async (step: ProposedCommand) => {
+      proposed.push(step);
+      return { blocked: false, level: 'yellow', reasons: [], shape: '', command: step.command, ...(step.remote ? { host: step.remote.host } : {}), ...verdict };
+    },
     grants: { grant: () => undefined },
     fileRead: (path: string) => (path.includes('.ssh') ? { decision: 'deny', rule: 'policy: [approval.filesystem] deny "~/.ssh/**"' } : undefined),
     afterExecution: async () => [],
   } as unknown as ApprovalGate;
-  const dispatcher = new ToolDispatcher([runCommandTool, writeFileTool, peekTool], {
+  const dispatcher = new ToolDispatcher([runCommandTool, writeFileTool, readFileTool, peekTool], {
     pane: (paneId) => (paneId === pane.id ? pane : undefined),
     paneId: () => pane.id,
     cwd: () => pane.cwd,
@@ -52,7 +62,7 @@ function setup(verdict: Partial<GateDecision> = { decision: 'deny', rule: 'polic
     stepTimeoutMs: () => 60_000,
   });
   const items = () => conversation.view().items;
-  return { pane, audit, conversation, dispatcher, items };
+  return { pane, audit, conversation, dispatcher, items, gate: { classified, proposed } };
 }
 
 const call = (id: string, name: string, input: unknown) => ({ id, name, input });
@@ -123,25 +133,46 @@ describe('ToolDispatcher', () => {
     expect(dispatcher.plan?.plan.steps).toHaveLength(2);
   });
 
-  it('at a remote prompt a step the gate allows asks instead, naming the host, and types nothing', async () => {
-    const { dispatcher, pane } = setup({ decision: 'allow', rule: 'policy: allow ls', decidedBy: 'policy' });
-    pane.remote = { host: 'db1', user: 'deploy' };
-    const calls = [call('s1', 'run_command', { command: 'ls', purpose: 'look' })];
+  it('at a remote prompt a step is classified and judged for that host, and the audit trail records the host', async () => {
+    const { dispatcher, pane, audit, gate } = setup({ decision: 'deny', rule: 'policy: deny everything', decidedBy: 'policy' });
+    pane.remote = { host: 'db1', user: 'deploy', os: 'Linux', arch: 'x86_64', shell: '/bin/bash' };
+    pane.cwd = '/srv/app';
+    const calls = [call('s1', 'run_command', { command: 'git status', purpose: 'look' })];
     dispatcher.toolUse(calls[0]!);
     dispatcher.responseComplete();
-    const executing = dispatcher.execute(calls);
-    const step = () => dispatcher.plan?.plan.steps[0];
-    await untilTrue(() => step()?.approval !== undefined, 'the step judged');
-    expect(step()?.approval).toMatchObject({ decision: 'ask', decidedBy: 'builtin' });
-    expect(step()?.approval?.rule).toContain('runs on db1 over ssh');
+    const { results } = await dispatcher.execute(calls);
+    expect(gate.classified.at(-1)).toEqual({ command: 'git status', cwd: '/srv/app', remote: { host: 'db1', user: 'deploy' } });
+    expect(gate.proposed.at(-1)).toMatchObject({ command: 'git status', cwd: '/srv/app', remote: { host: 'db1', user: 'deploy' } });
+    expect(audit.find((record) => record.event === 'denied')).toMatchObject({ command: 'git status', cwd: '/srv/app', host: 'db1' });
+    expect(JSON.stringify(results[0])).toContain('denied by policy: deny everything');
     expect(pane.typed).toEqual([]);
-    dispatcher.plan?.planAction('stop');
-    await executing;
+  });
+
+  it("read_file in a remote pane refuses a relative path and says an absolute one was read on this machine", async () => {
+    const { dispatcher, pane } = setup();
+    pane.remote = { host: 'db1', user: 'deploy', os: 'Linux', arch: 'x86_64', shell: '/bin/bash' };
+    pane.cwd = '/etc';
+    const { results } = await dispatcher.execute([call('r1', 'read_file', { path: 'hostname' }), call('r2', 'read_file', { path: '/etc/hostname' })]);
+    expect(JSON.stringify(results[0])).toContain('The pane is on db1 over ssh');
+    expect(JSON.stringify(results[1])).toContain("read this machine's files, not db1's: pane 1 is on db1 over ssh; read files there with a command.)");
+    pane.remote = undefined;
+    const local = await dispatcher.execute([call('r3', 'read_file', { path: 'hostname' })]);
+    expect(JSON.stringify(local.results[0])).not.toContain('db1');
+  });
+
+  it('on this machine nothing carries a host', async () => {
+    const { dispatcher, audit, gate } = setup();
+    const calls = [call('s1', 'run_command', { command: 'git status', purpose: 'look' })];
+    dispatcher.toolUse(calls[0]!);
+    dispatcher.responseComplete();
+    await dispatcher.execute(calls);
+    expect(gate.proposed.at(-1)?.remote).toBeUndefined();
+    expect(audit.find((record) => record.event === 'denied')?.host).toBeUndefined();
   });
 
   it('at a remote prompt a file edit is refused with the reason: it would be made on this machine', async () => {
     const { dispatcher, pane } = setup({ decision: 'allow', rule: 'policy: allow', decidedBy: 'policy' });
-    pane.remote = { host: 'db1' };
+    pane.remote = { host: 'db1', user: 'deploy', os: 'Linux', arch: 'x86_64', shell: '/bin/bash' };
     const calls = [call('e1', 'write_file', { path: 'notes.txt', content: 'x' })];
     dispatcher.toolUse(calls[0]!);
     dispatcher.responseComplete();

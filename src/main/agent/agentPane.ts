@@ -1,6 +1,7 @@
 import type { Block, TerminalState } from '../../shared/blocks';
 import type { Disposable } from '../../shared/events';
 import type { BlockOutput } from '../blocks/mirror/blockOutputs';
+import type { RemoteShellInfo } from '../osc/marks';
 import type { PaneWatcher } from '../panes/paneWatcher';
 
 export type { PaneWatcher };
@@ -49,6 +50,6 @@ export interface AgentPane {
   observe(watcher: PaneWatcher): Disposable;
   /** The visible screen as text, exactly as the engine's mirror holds it. */
   screenText?(): Promise<string>;
-  /** The host the pane's shell runs on when it is a remote one (reached with `ssh`); undefined on this machine. */
-  readonly remote?: { readonly host: string; readonly user?: string };
+  /** The remote shell the pane is on (reached with `ssh`, integrated): host, user, OS, arch, login shell; undefined on this machine. */
+  readonly remote?: Readonly<RemoteShellInfo>;
 }

@@ -37,6 +37,7 @@ export class StandingContextCache {
       entries.push(entry);
     }
     if (this.rows.size > 5_000) this.rows.clear();
+    const remote = pane.remote;
     return buildStandingContext({
       os,
       shell: pane.shellName,
@@ -45,7 +46,9 @@ export class StandingContextCache {
       blocks: entries,
       now: Date.now(),
       maxBlocks,
-      environment: scrubEnvironment(pane.environment?.() ?? fallbackEnv, includeEnv),
+      // What the pane reports it exports is the local shell's; the remote shell's variables are not known here.
+      environment: remote ? {} : scrubEnvironment(pane.environment?.() ?? fallbackEnv, includeEnv),
+      remote,
     });
   }
 }

@@ -1,10 +1,13 @@
 import { blockFailed, type Block } from '../../shared/blocks';
 import { plural } from '../../shared/countWords';
+import type { RemoteShellInfo } from '../osc/marks';
 import { scrubSecrets } from '../safety/secretScrubber';
 import { findErrorLines, formatCount } from './outputExcerpt';
+import { remotePaneLines } from './remotePaneContext';
 
 /**
- * The small context that goes with every request: where the user is (OS, shell, cwd, pane) and
+ * The small context that goes with every request: where the user is (OS, shell, cwd, pane, and
+ * the host when the pane's shell is on another one) and
  * an index of the last blocks — what ran, how it ended, how long ago, how much it printed.
  * Never raw output: the model fetches that with the `terminal_history` tool.
  */
@@ -32,6 +35,8 @@ export interface StandingContextInput {
   maxBlocks?: number;
   /** Allow-listed environment variables, already filtered and scrubbed (`[context] include_env`). */
   environment?: Readonly<Record<string, string>>;
+  /** The pane's shell is on another host (reached with `ssh`): `os` is then this machine's, `cwd` the remote one. */
+  remote?: RemoteShellInfo;
 }
 
 export const DEFAULT_MAX_INDEXED_BLOCKS = 10;
@@ -124,10 +129,9 @@ function compareBlocks(a: Block, b: Block): number {
  */
 export function buildStandingContext(input: StandingContextInput): string {
   const maxBlocks = Math.max(0, Math.floor(input.maxBlocks ?? DEFAULT_MAX_INDEXED_BLOCKS));
-  const lines = [
-    `Environment: OS ${oneLine(input.os) || 'unknown'}; shell ${oneLine(input.shell) || 'unknown'}; ` +
-      `cwd ${oneLine(input.cwd) || 'unknown'}; pane ${input.paneId}.`,
-  ];
+  const lines = input.remote
+    ? remotePaneLines({ os: input.os, cwd: input.cwd, paneId: input.paneId, remote: input.remote })
+    : [`Environment: OS ${oneLine(input.os) || 'unknown'}; shell ${oneLine(input.shell) || 'unknown'}; cwd ${oneLine(input.cwd) || 'unknown'}; pane ${input.paneId}.`];
   const variables = Object.entries(input.environment ?? {});
   if (variables.length > 0) lines.push(`Environment variables: ${variables.map(([name, value]) => `${name}=${oneLine(value)}`).join(' ')}`);
   const pane = input.blocks.filter((e) => e.block.paneId === input.paneId).sort((a, b) => compareBlocks(a.block, b.block));

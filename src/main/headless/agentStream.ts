@@ -101,6 +101,8 @@ const events = [
     rule: z.string(),
     /** allow_session is offered (never for RED, nor for an edit outside the working directory). */
     session_grant: z.boolean(),
+    /** The step runs on this other host: the pane's shell was taken there by `ssh` (docs/ssh.md). */
+    host: z.string().optional(),
     diff: z.string().optional(),
     /** A child agent's step (spawn_agent) that asks here: answer it like the run's own. */
     agent: z.strictObject({ depth: z.number().int().positive(), pid: z.number().int().positive().optional() }).optional(),

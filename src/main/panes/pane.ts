@@ -16,7 +16,7 @@ import { watchPane, type PaneWatcher } from './paneWatcher';
 import { PromptInput } from './promptInput';
 import { StepEnvFile } from './stepEnvFile';
 import { ShellProcess, type NoticeLevel, type ShellExit } from './shellProcess';
-import { promptShellOf, shellName } from './shellName';
+import { promptShellAt, shellName } from './shellName';
 
 export type { PaneListener, PaneOptions };
 
@@ -60,10 +60,9 @@ export class Pane {
     this.delivery = new PaneDelivery(this.id, throttle, floodScreen(() => this.size, () => this.stream.mirror.parsedScreen, options), undefined, options.typing);
     const onPromptRequest = options.onPromptRequest;
     this.input = new PromptInput({
-      shell: () => promptShellOf(this.process.shellPath),
+      shell: () => promptShellAt(this.tracker.remote, this.process.shellPath),
       integration: () => this.stream.integration,
-      // At a remote prompt `#` lines still go to the remote shell: the agent does not know remote panes yet.
-      atPrompt: () => this.tracker.state === 'PROMPT' && !this.process.exited && !this.tracker.remote,
+      atPrompt: () => this.tracker.state === 'PROMPT' && !this.process.exited,
       programReadsKeys: () => this.stream.mirror.isAlternateScreen || this.process.foregroundPager() !== undefined,
       requested: onPromptRequest && ((request) => onPromptRequest(this.id, request)),
     });
@@ -160,9 +159,9 @@ export class Pane {
     return shellName(this.process.shellPath);
   }
 
-  /** A full-screen program (vim, less) has the screen. */
+  /** A step's variables reach it: the local shell's integration reads them from a file here, which a remote shell cannot. */
   get stepEnvApplies(): boolean {
-    return this.process.stepEnvFile !== undefined && this.stream.integration;
+    return this.process.stepEnvFile !== undefined && this.stream.integration && !this.tracker.remote;
   }
 
   get isAlternateScreen(): boolean {

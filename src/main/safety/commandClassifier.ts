@@ -45,7 +45,8 @@ function pathContext(context: RiskContext, staticOutput: (body: string) => strin
   const cwd = posix.resolve(home, expandHome(context.cwd || home, home));
   const protectedPaths = context.protectedPaths.filter((p) => p.trim() !== '').map((p) => posix.resolve(cwd, expandHome(p, home)));
   const gitPager = context.environment?.GIT_PAGER;
-  return { cwd, home, protectedPaths, cwds: [cwd], cwdUnknown: false, staticOutput, gitPagerOff: gitPager === 'cat' || gitPager === '', credentialCopies: new Map() };
+  const remoteHost = context.remote?.host;
+  return { cwd, home, protectedPaths, cwds: [cwd], cwdUnknown: false, staticOutput, gitPagerOff: gitPager === 'cat' || gitPager === '', credentialCopies: new Map(), ...(remoteHost !== undefined ? { remoteHost } : {}) };
 }
 
 /** One classification: make one, call `source` with the command line, then `result`. */
@@ -67,7 +68,8 @@ export class CommandClassifier implements RuleEnv {
 
   result(): RiskResult {
     const result = summarizeRisk(this.parts.list);
-    return this.filesRead ? { ...result, readsFiles: true } : result;
+    const host = this.paths.remoteHost;
+    return { ...result, ...(this.filesRead ? { readsFiles: true } : {}), ...(host !== undefined ? { host } : {}) };
   }
 
   // --- RuleEnv -----------------------------------------------------------------------------

@@ -19,12 +19,24 @@ export interface ClassifiedPart {
   carriedBy?: string;
 }
 
+/** Another host a step runs on (the pane's shell reached with `ssh`): what it says about itself, a label. */
+export interface RemoteHost {
+  host: string;
+  user?: string;
+}
+
 export interface RiskContext {
+  /** On a remote host: the directory there. */
   cwd: string;
   home: string;
   protectedPaths: string[];
   /** Variables the command runs with besides the shell's own (an agent step's, which turn pagers off). */
   environment?: Readonly<Record<string, string>>;
+  /**
+   * The command runs on this other host: no rule reads this machine's files for it (git config,
+   * hooks, project files); what would depend on them is at least YELLOW, with a reason naming the host.
+   */
+  remote?: RemoteHost;
 }
 
 export interface RiskResult {
@@ -37,4 +49,6 @@ export interface RiskResult {
    * it decides anything, since an earlier step may have changed those files.
    */
   readsFiles?: boolean;
+  /** Classified for a step on this other host (RiskContext.remote); a result for another place is not reused. */
+  host?: string;
 }

@@ -126,16 +126,18 @@ describe.skipIf(skip).each(['bash', 'zsh', 'fish'] as ShellName[])(`ssh from a T
     expect(finished().length).toBe(before + 1);
     expect(forged.exitCode).toBe(0);
 
-    // The agent does not know remote panes yet: a `#` line at the remote prompt stays the remote shell's.
-    pane.write('# not for the agent\r');
-    await run('echo after the comment');
-    expect(instructions).toEqual([]);
+    // A `#` line at the remote prompt goes to the agent, as locally; the remote shell never sees it.
+    pane.write('# for the agent, from the remote prompt\r');
+    await waitUntil(() => instructions.length === 1, 'the remote `#` line to reach the agent');
+    expect(instructions).toEqual(['for the agent, from the remote prompt']);
+    await run('echo after the instruction');
+    expect(pane.blocks().some((block) => block.command.includes('for the agent'))).toBe(false);
 
     pane.write('exit\r');
     await waitUntil(() => pane.remote === undefined && pane.blocks().find((block) => block.command === line)?.endedAt !== undefined && pane.state === 'PROMPT', 'the local prompt after exit');
     expect(pane.blocks().find((block) => block.command === line)).toMatchObject({ exitCode: 0, cwd: home });
     pane.write('# for the agent\r');
-    await waitUntil(() => instructions.length === 1, 'the local `#` line to reach the agent');
+    await waitUntil(() => instructions.length === 2, 'the local `#` line to reach the agent');
     const local = await run('echo back home');
     expect(local.host).toBeUndefined();
     expect(local).toMatchObject({ cwd: home, exitCode: 0, trusted: true });

@@ -34,6 +34,7 @@ export function applyGateVerdict(step: PlanStep, event: JudgedEvent, plan: { ref
     grantable: !decision.blocked && decision.level !== 'red' && decision.decision === 'ask' && !decision.personal,
     shape: decision.shape,
     ...(decision.personal ? { personal: true } : {}),
+    ...(decision.host !== undefined ? { host: decision.host } : {}),
   };
   if (!plan.open || !isOpen(step)) return;
   if (plan.refuser && decision.blocked) {

@@ -3,6 +3,7 @@ import type { GateDecision, ProposedCommand } from '../../safety/approval/approv
 import type { OwnFilesSnapshot, OwnFilesWatch } from '../../safety/approval/ownFilesWatch';
 import type { AuditRecord } from '../../safety/audit/auditEntry';
 import type { RiskResult } from '../../safety/commandRisk';
+import type { RemoteHost } from '../../safety/riskTypes';
 import type { AgentPane } from '../agentPane';
 import type { ToolResultContent } from '../backends/modelBackend';
 import type { EditSteps, UndoEnd } from '../fileEdits/editSteps';
@@ -22,8 +23,8 @@ export interface PlanRunnerDeps {
   stepEnv?(step?: Readonly<PlanStep>): Readonly<Record<string, string>> | undefined;
   /** The plan changed at `at` (epoch ms; told a moment later while a step's keys are on their way): its steps' spans follow (telemetry/stepSpans.ts). */
   stepsChanged?(steps: readonly Readonly<PlanStep>[], at: number): void;
-  /** A command's risk where it runs, with the variables it gets (classified once per command text: CommandRisks). */
-  risk(command: string, cwd: string, environment?: Readonly<Record<string, string>>): Promise<RiskResult>;
+  /** A command's risk where it runs (`remote`: on that host), with the variables it gets (classified once per command text: CommandRisks). */
+  risk(command: string, cwd: string, environment?: Readonly<Record<string, string>>, remote?: RemoteHost): Promise<RiskResult>;
   /** The approval gate: policy, hooks and session grants; `risk` is the command's classification when known. */
   decide(proposed: ProposedCommand, risk: RiskResult | undefined): Promise<GateDecision>;
   /** "Allow for this session": the shape stops asking until the window closes. */
@@ -100,7 +101,7 @@ export class PlanRunner {
   /** The response is complete: its steps are put to the user, and into the audit trail (those beyond an auto run's limit with their refusal). */
   present(): void {
     for (const step of this.plan.steps) {
-      this.deps.audit({ event: 'proposed', step: step.index, command: step.command, cwd: this.cwdOf(step.paneId) || undefined, pane: step.paneId });
+      this.deps.audit({ event: 'proposed', step: step.index, command: step.command, cwd: this.cwdOf(step.paneId) || undefined, host: this.remoteOf(step.paneId)?.host, pane: step.paneId });
       const refused = beyondLimitAudit(step);
       if (refused) this.deps.audit(refused);
     }
@@ -210,7 +211,7 @@ export class PlanRunner {
   private classify(step: Readonly<PlanStep>): void {
     const { id: stepId, command } = step;
     const classified = (risk: StepRisk) => this.apply({ kind: 'classified', stepId, command, risk });
-    this.deps.risk(command, this.cwdOf(step.paneId), this.envOf(step.paneId)).then(
+    this.deps.risk(command, this.cwdOf(step.paneId), this.envOf(step.paneId), this.remoteOf(step.paneId)).then(
       ({ level, reasons }) => classified({ level, reasons }),
       (error: unknown) => classified({ level: 'yellow', reasons: [`It could not be classified (${error instanceof Error ? error.message : String(error)}).`] }),
     );
@@ -237,8 +238,9 @@ export class PlanRunner {
     }
     // A classification that failed leaves the gate to classify (and report) it itself.
     const environment = this.envOf(step.paneId);
-    const risk = await this.deps.risk(command, cwd, environment).catch(() => undefined);
-    const decision = await this.deps.decide({ command, purpose: step.purpose, cwd, paneId: step.paneId, planId: this.plan.id, step: step.index, environment }, risk);
+    const remote = this.remoteOf(step.paneId);
+    const risk = await this.deps.risk(command, cwd, environment, remote).catch(() => undefined);
+    const decision = await this.deps.decide({ command, purpose: step.purpose, cwd, paneId: step.paneId, planId: this.plan.id, step: step.index, environment, remote }, risk);
     this.apply({ kind: 'judged', stepId, command, decision });
   }
 
@@ -331,6 +333,12 @@ export class PlanRunner {
   private envOf(paneId: number | undefined): Readonly<Record<string, string>> | undefined {
     const pane = paneId !== undefined ? this.deps.pane(paneId) : undefined;
     return pane?.stepEnvApplies ? this.deps.stepEnv?.() : undefined;
+  }
+
+  /** The other host the pane's shell is on (reached with `ssh`), if it is on one. */
+  private remoteOf(paneId: number | undefined): RemoteHost | undefined {
+    const remote = paneId !== undefined ? this.deps.pane(paneId)?.remote : undefined;
+    return remote ? { host: remote.host, user: remote.user } : undefined;
   }
 
   private cwdOf(paneId: number | undefined): string {

@@ -57,6 +57,6 @@ export interface AuditEffect {
 export function stepAudit(step: PlanStep, event: AuditRecord['event'], extra: Partial<AuditRecord> = {}): AuditEffect {
   return {
     kind: 'audit',
-    record: { event, step: step.index, command: step.ui?.description ?? step.command, cwd: step.cwd, pane: step.paneId, level: step.risk?.level, ...extra },
+    record: { event, step: step.index, command: step.ui?.description ?? step.command, cwd: step.cwd, host: step.approval?.host, pane: step.paneId, level: step.risk?.level, ...extra },
   };
 }

@@ -11,6 +11,8 @@ export interface FileToolContext {
   cwd: string;
   /** For `~`; default: the user's home directory. */
   homeDir?: string;
+  /** The pane's shell is on this other host: its cwd is a directory there, so a relative path names nothing here. */
+  remoteHost?: string;
   /** The policy's say on reading an (absolute) path: the rule that refuses it, if one does. */
   refuse?: (path: string) => string | undefined;
 }
@@ -23,6 +25,10 @@ export function resolveToolPath(path: string, context: FileToolContext): Resolve
   if (path === '~' || path.startsWith('~/')) return { ok: true, path: resolve(context.homeDir ?? homedir(), `.${path.slice(1)}`) };
   if (path.startsWith('~')) return { ok: false, message: `Only ~ and ~/… are supported, not ${JSON.stringify(path.split('/')[0])}; give an absolute path.` };
   if (isAbsolute(path)) return { ok: true, path: resolve(path) };
+  if (context.remoteHost !== undefined) {
+    const host = context.remoteHost;
+    return { ok: false, message: `The pane is on ${host} over ssh: its working directory is there, and this tool reads this machine's files, so ${JSON.stringify(path)} cannot be resolved. Read files on ${host} with a command, or give an absolute path on this machine.` };
+  }
   if (!context.cwd || !isAbsolute(context.cwd)) {
     return { ok: false, message: `The pane's working directory is unknown, so ${JSON.stringify(path)} cannot be resolved; give an absolute path.` };
   }

@@ -13,7 +13,7 @@ import { CommandRisks } from '../plan/commandRisks';
 import { Plan, type PlanRules } from '../plan/plan';
 import { MAX_PLAN_STEPS, type PlanStep } from '../plan/planStep';
 import { PlanRunner } from '../plan/planRunner';
-import { askOnRemoteHost, refuseEditOnRemoteHost } from '../remoteSteps';
+import { refuseEditOnRemoteHost, remotePaneNote, withNote } from '../remoteSteps';
 import { EditSteps } from '../fileEdits/editSteps';
 import type { Summarizer } from '../summarizer/summarizer';
 import { LookSteps } from '../vision/lookSteps';
@@ -85,7 +85,7 @@ export class ToolDispatcher {
     private readonly tools: readonly AgentTool[],
     private readonly host: ToolDispatcherHost,
   ) {
-    this.risks = new CommandRisks((command, cwd, environment) => host.gate.classify(command, cwd, environment));
+    this.risks = new CommandRisks((command, cwd, environment, remote) => host.gate.classify(command, cwd, environment, remote));
     const memory = new ScreenshotMemory();
     this.looks = new LookSteps({ desktop: host.desktop, gate: host.gate, pane: (paneId) => host.pane(paneId), memory, computerOffered: () => this.offer.computerDisplay !== undefined });
     this.ui = new UiSteps({ desktop: host.desktop, gate: host.gate, memory });
@@ -218,9 +218,11 @@ export class ToolDispatcher {
       note = runner.plan.note;
       this.runner = undefined;
     }
+    const active = this.activePane();
     const content: AgentContent[] = calls.map((call) => {
       const result = results.get(call.id) ?? this.refused(call);
-      return { type: 'tool_result', tool_use_id: call.id, content: result.content, ...(result.isError ? { is_error: true } : {}) };
+      const shown = withNote(result.content, remotePaneNote(call.name, active));
+      return { type: 'tool_result', tool_use_id: call.id, content: shown, ...(result.isError ? { is_error: true } : {}) };
     });
     return { results: content, stop, note };
   }
@@ -240,14 +242,21 @@ export class ToolDispatcher {
     return children !== undefined && children.selfCommand() !== undefined && children.depth < children.maxDepth();
   }
 
+  private activePane(): AgentPane | undefined {
+    const paneId = this.host.paneId();
+    return paneId !== undefined ? this.host.pane(paneId) : undefined;
+  }
+
   private find(name: string): AgentTool | undefined {
     return this.tools.find((tool) => tool.definition.name === name);
   }
 
   private async runImmediate(tool: ImmediateTool, call: ToolCall): Promise<ToolResult> {
     const cwd = this.host.cwd();
+    const remoteHost = this.activePane()?.remote?.host;
     const result = await tool.run(call.input, {
       cwd,
+      remoteHost,
       homeDir: this.host.homeDir,
       refuse: (path) => this.refuseRead(call.name, path, cwd),
       pane: (paneId) => this.host.pane(paneId),
@@ -302,11 +311,8 @@ export class ToolDispatcher {
         // A spawn step that ended (or will never run): its child's channel closes and its usage counts.
         for (const step of steps) if (!isPending(step)) this.childAgents.stepEnded(step.toolUseId);
       },
-      risk: (command, cwd, environment) => this.risks.of(command, cwd, environment),
-      decide: async (proposed, risk) => {
-        const decision = await gate.decide({ ...proposed, conversationId: conversation.id }, risk);
-        return this.childAgents.judge(proposed.command, askOnRemoteHost(decision, proposed.paneId === undefined ? undefined : this.host.pane(proposed.paneId)));
-      },
+      risk: (command, cwd, environment, remote) => this.risks.of(command, cwd, environment, remote),
+      decide: async (proposed, risk) => this.childAgents.judge(proposed.command, await gate.decide({ ...proposed, conversationId: conversation.id }, risk)),
       grant: (shape, command) => gate.grants.grant(shape, command),
       audit: (record) => void audit.append({ ...record, conversation: conversation.id, plan: plan.id }),
       report: (step, run, ownFilesChanged) => this.commandTool(step.tool).report(step, run, ownFilesChanged),
@@ -345,6 +351,7 @@ export class ToolDispatcher {
       purpose: step.purpose,
       cwd,
       paneId: step.paneId,
+      remote: step.approval?.host !== undefined ? { host: step.approval.host } : undefined,
       conversationId: conversation,
       planId: plan.id,
       step: step.index,

@@ -40,5 +40,6 @@ export function approvalRequest(pending: PendingApproval, id: string): ApprovalR
     reasons: step.risk?.reasons ?? [],
     rule: step.approval?.rule ?? '',
     session_grant: step.approval?.grantable === true,
+    ...(step.approval?.host !== undefined ? { host: step.approval.host } : {}),
   };
 }

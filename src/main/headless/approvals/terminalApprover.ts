@@ -61,7 +61,7 @@ export class TerminalApprover implements Approver {
     const keys = ['y', 'n', ...(request.session_grant ? ['a'] : []), ...(request.kind === 'command' ? ['e'] : []), 'q'];
     const choices = ['[y]es', '[n]o', ...(request.session_grant ? ['[a]lways this session'] : []), ...(request.kind === 'command' ? ['[e]dit'] : []), '[q]uit'];
     this.prompter.write(`${lines.join('\n')}\n`);
-    const key = await this.prompter.key(`Run it? ${choices.join(' / ')} `, keys, 'n');
+    const key = await this.prompter.key(`Run it${request.host !== undefined ? ` on host ${request.host}` : ''}? ${choices.join(' / ')} `, keys, 'n');
     switch (key) {
       case undefined:
         return undefined;

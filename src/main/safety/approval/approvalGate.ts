@@ -1,12 +1,13 @@
 import type { EngineLog } from '../../log/engineLog';
 import { classifyCommand } from '../commandRisk';
-import type { RiskLevel, RiskResult } from '../riskTypes';
+import type { RemoteHost, RiskLevel, RiskResult } from '../riskTypes';
 import { runPostExecHooks, runPreExecHooks, type PostExecHookResult } from '../hooks/hookRunner';
 import type { PolicyFiles } from '../policy/policyFiles';
 import { policyDecision, policyDenyList, policyFileRead, policyFileWrite, type PolicyVerdict } from '../policy/policyEvaluator';
 import { commandShape } from './commandShape';
 import type { DecidedBy, GateDecision, ProposedCommand, ProposedEdit } from './gateDecision';
 import type { OwnFilesWatch } from './ownFilesWatch';
+import { remoteHome, remoteProtectedPaths, remoteShape } from './remoteHost';
 import { SessionGrants } from './sessionGrants';
 import { tandemFileWrite } from './tandemFiles';
 import { decideUiAction, uiActionShape, type ProposedUiAction } from './uiActionDecision';
@@ -48,54 +49,75 @@ export class ApprovalGate {
     return this.options.ownFiles;
   }
 
-  /** `environment`: variables the command runs with (an agent step's); a line that may drop them is judged without. */
-  classify(command: string, cwd: string, environment?: Readonly<Record<string, string>>): Promise<RiskResult> {
+  /**
+   * `environment`: variables the command runs with (an agent step's); a line that may drop them is judged without.
+   * `remote`: the command runs on that host, in `cwd` there: judged without this machine's files (remoteHost.ts).
+   */
+  classify(command: string, cwd: string, environment?: Readonly<Record<string, string>>, remote?: RemoteHost): Promise<RiskResult> {
     const kept = environment && !MAY_DROP_VARIABLES.test(command) ? environment : undefined;
-    return classifyCommand(command, { cwd: cwd || this.options.home, home: this.options.home, protectedPaths: [...this.options.protectedPaths], environment: kept });
+    const { home, protectedPaths } = this.options;
+    if (!remote) return classifyCommand(command, { cwd: cwd || home, home, protectedPaths: [...protectedPaths], environment: kept });
+    const there = remoteHome(remote);
+    return classifyCommand(command, { cwd: cwd || there, home: there, protectedPaths: remoteProtectedPaths(protectedPaths, home, there), environment: kept, remote });
   }
 
-  /** `classified`: the command's risk in `proposed.cwd` when the caller has it already (each command text is classified once). */
+  /**
+   * `classified`: the command's risk in `proposed.cwd` when the caller has it already (each command text is classified once).
+   * A step on another host (`proposed.remote`) is judged as docs/ssh.md says: policy allows other than `allow_read_only`
+   * and hook allows do not run it without asking, and a session grant covers it only when made for that host.
+   */
   async decide(proposed: ProposedCommand, classified?: RiskResult): Promise<GateDecision> {
-    const cwd = proposed.cwd || this.options.home;
+    const { remote } = proposed;
+    const cwd = proposed.cwd || (remote ? remoteHome(remote) : this.options.home);
     let command = proposed.command;
-    // A result that read files (git's config) is not reused: an earlier step may have changed them.
-    let risk = classified && !classified.readsFiles ? classified : await this.classify(command, cwd, proposed.environment);
+    // A result that read files (git's config) is not reused: an earlier step may have changed them. Nor is one for another place.
+    const reusable = classified && !classified.readsFiles && classified.host === remote?.host;
+    let risk = reusable ? classified : await this.classify(command, cwd, proposed.environment, remote);
     const layers = this.options.policy.layers();
-    const early = this.beforeHooks(command, cwd, risk, layers);
-    if (early) return early;
+    const home = remote ? remoteHome(remote) : this.options.home;
+    const there = (decision: GateDecision): GateDecision => (remote ? { ...decision, host: remote.host } : decision);
+    const early = this.beforeHooks(command, cwd, risk, layers, home);
+    if (early) return there(early);
 
     const hook = await runPreExecHooks(
       this.options.hooksDir,
-      { tool: 'run_command', ...withoutEnvironment(proposed), cwd, risk: { level: risk.level, reasons: risk.reasons } },
+      { tool: 'run_command', ...withoutEnvironment(proposed), cwd, host: remote?.host, risk: { level: risk.level, reasons: risk.reasons } },
       { timeoutMs: this.options.hookTimeoutMs, env: this.options.env },
     );
     if (hook.decision === 'deny') {
       if (hook.failed) this.options.log?.warning('hook', `pre-exec hook ${hook.hook ?? '(hooks folder)'} failed, so \`${command}\` was denied: ${hook.reason ?? ''}`);
-      return this.result('deny', risk, command, `hook ${hook.hook ?? 'pre-exec'}: ${hook.reason || 'denied'}`, 'hook');
+      return there(this.result('deny', risk, command, `hook ${hook.hook ?? 'pre-exec'}: ${hook.reason || 'denied'}`, 'hook'));
     }
     let modifiedBy: string | undefined;
     if (hook.command !== undefined && hook.command !== command) {
       // The changed command is judged afresh, deny lists included.
       command = hook.command;
       modifiedBy = hook.hook ?? 'pre-exec';
-      risk = await this.classify(command, cwd, proposed.environment);
-      const again = this.beforeHooks(command, cwd, risk, layers);
-      if (again) return { ...again, modifiedBy };
+      risk = await this.classify(command, cwd, proposed.environment, remote);
+      const again = this.beforeHooks(command, cwd, risk, layers, home);
+      if (again) return there({ ...again, modifiedBy });
     }
 
-    const policy = policyDecision(layers, this.facts(command, cwd, risk));
-    const decided = (decision: GateDecision['decision'], rule: string, by: DecidedBy) => ({ ...this.result(decision, risk, command, rule, by), modifiedBy });
+    const policy = policyDecision(layers, this.facts(command, cwd, risk, home));
+    const shape = remote ? remoteShape(commandShape(risk.parts), remote) : commandShape(risk.parts);
+    const decided = (decision: GateDecision['decision'], rule: string, by: DecidedBy): GateDecision => there({ ...this.result(decision, risk, command, rule, by), shape, modifiedBy });
     if (policy.decision === 'deny') return decided('deny', policy.rule, 'policy');
-    if (risk.level === 'red' && !(policy.decision === 'allow' && policy.explicit)) {
+    // On another host only allow_read_only counts: allow patterns and modes were written for this machine.
+    const policyAllows = policy.decision === 'allow' && (!remote || policy.readOnly === true);
+    if (risk.level === 'red' && !(policyAllows && policy.explicit)) {
       return { ...decided('ask', 'builtin: RED commands are blocked unless edited, or named exactly (no wildcards) by a policy allow_patterns entry', 'builtin'), blocked: true };
     }
     const hookRule = `hook ${hook.hook ?? 'pre-exec'}${hook.reason ? `: ${hook.reason}` : ''}`;
     if (hook.decision === 'ask') return decided('ask', hookRule, 'hook');
     // A broken policy file asks for everything: its deny lists are unknown, so a hook cannot vouch for the command.
-    if (hook.decision === 'allow' && !layers.some((layer) => layer.error)) return decided('allow', hookRule, 'hook');
-    if (policy.decision === 'allow') return decided('allow', policy.rule, byOf(policy));
-    const shape = commandShape(risk.parts);
+    if (hook.decision === 'allow' && !remote && !layers.some((layer) => layer.error)) return decided('allow', hookRule, 'hook');
+    if (policyAllows) return decided('allow', policy.rule, byOf(policy));
     if (risk.level !== 'red' && this.grants.has(shape)) return decided('allow', `allowed for this session: ${shape}`, 'grant');
+    if (remote && (policy.decision === 'allow' || hook.decision === 'allow')) {
+      // As if nothing had allowed it: the default asks (so an `!auto` run still runs a GREEN step, as without that allow).
+      const which = hook.decision === 'allow' ? hookRule : policy.rule;
+      return decided('ask', `default: runs on ${remote.host} over ssh, where ${which} does not apply (only allow_read_only and a grant for ${remote.host} do), so it asks`, 'default');
+    }
     return decided('ask', policy.rule, byOf(policy));
   }
 
@@ -104,8 +126,8 @@ export class ApprovalGate {
    * (`edit_file`, `write_file`): the post-exec hooks hear of it (their answers are only reported).
    */
   afterExecution(ran: ProposedCommand & { tool?: string; level: RiskLevel; reasons: string[]; exitCode?: number; durationMs?: number }): Promise<PostExecHookResult[]> {
-    const { level, reasons, tool, ...action } = ran;
-    return runPostExecHooks(this.options.hooksDir, { tool: tool ?? 'run_command', ...action, risk: { level, reasons } }, { timeoutMs: this.options.hookTimeoutMs, env: this.options.env });
+    const { level, reasons, tool, remote, ...action } = ran;
+    return runPostExecHooks(this.options.hooksDir, { tool: tool ?? 'run_command', ...action, host: remote?.host, risk: { level, reasons } }, { timeoutMs: this.options.hookTimeoutMs, env: this.options.env });
   }
 
   /** policy.toml files that exist but cannot be used (everything asks meanwhile). */
@@ -236,16 +258,17 @@ export class ApprovalGate {
     return policyFileRead(this.options.policy.layers(), path, { cwd: cwd || this.options.home, home: this.options.home });
   }
 
-  private beforeHooks(command: string, cwd: string, risk: RiskResult, layers: ReturnType<PolicyFiles['layers']>): GateDecision | undefined {
+  private beforeHooks(command: string, cwd: string, risk: RiskResult, layers: ReturnType<PolicyFiles['layers']>, home: string): GateDecision | undefined {
     const own = tandemFileWrite(command, risk, this.options.tandemPaths, this.options.home, cwd);
     if (own) return this.result('deny', risk, command, `builtin: the agent may never change Tandem's own files (${own})`, 'builtin');
-    const denied = policyDenyList(layers, this.facts(command, cwd, risk));
+    const denied = policyDenyList(layers, this.facts(command, cwd, risk, home));
     if (denied) return this.result('deny', risk, command, denied.rule, 'policy');
     return undefined;
   }
 
-  private facts(command: string, cwd: string, risk: RiskResult) {
-    return { command, cwd, home: this.options.home, level: risk.level, parts: risk.parts };
+  /** `home`: where `$HOME` in the policy's globs points (on another host, its guessed home). */
+  private facts(command: string, cwd: string, risk: RiskResult, home = this.options.home) {
+    return { command, cwd, home, level: risk.level, parts: risk.parts };
   }
 
   private result(decision: GateDecision['decision'], risk: RiskResult, command: string, rule: string, decidedBy: DecidedBy): GateDecision {
@@ -261,8 +284,8 @@ function shortPath(path: string, home: string): string {
   return home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path;
 }
 
-/** What hooks are told of a command: everything but the step's environment (not part of their input). */
-function withoutEnvironment(proposed: ProposedCommand): Omit<ProposedCommand, 'environment'> {
-  const { environment: _environment, ...rest } = proposed;
+/** What hooks are told of a command: everything but the step's environment (not part of their input) and the remote host (told as `host`). */
+function withoutEnvironment(proposed: ProposedCommand): Omit<ProposedCommand, 'environment' | 'remote'> {
+  const { environment: _environment, remote: _remote, ...rest } = proposed;
   return rest;
 }

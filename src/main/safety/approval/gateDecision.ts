@@ -1,5 +1,5 @@
 /** What the approval gate is asked (a proposed command or file edit) and what it answers: shared by the gate and the decisions it delegates. */
-import type { RiskLevel } from '../riskTypes';
+import type { RemoteHost, RiskLevel } from '../riskTypes';
 
 /** Where a proposal was made: the pane's directory and the conversation, plan and step it belongs to. */
 interface ProposalPlace {
@@ -17,6 +17,8 @@ export interface ProposedCommand extends ProposalPlace {
   purpose?: string;
   /** Variables the step runs with besides the shell's own (NO_PAGER_ENV): judged with them. */
   environment?: Readonly<Record<string, string>>;
+  /** The pane's shell is on this other host (reached with `ssh`): the step runs there, and is judged without this machine's files. */
+  remote?: RemoteHost;
 }
 
 /** A file change of the agent's file tools, with where it was asked for (an edit outside the pane's `cwd` always asks). */
@@ -50,4 +52,6 @@ export interface GateDecision {
   shape: string;
   /** Asks for this step itself: Allow all and session grants do not cover it. */
   personal?: boolean;
+  /** The step runs on this other host (the card says "on host X"; the audit trail records it). */
+  host?: string;
 }

@@ -14,6 +14,8 @@ export interface AuditRecord {
   /** The command as proposed, when a person edited it before it ran. */
   originalCommand?: string;
   cwd?: string;
+  /** The step ran (or would have) on this other host, reached with `ssh` from the pane; `cwd` is a directory there. */
+  host?: string;
   pane?: number;
   level?: 'green' | 'yellow' | 'red';
   decision?: 'allow' | 'ask' | 'deny';
@@ -54,6 +56,7 @@ const RECORD_KEYS = [
   'command',
   'originalCommand',
   'cwd',
+  'host',
   'pane',
   'level',
   'decision',
@@ -89,6 +92,7 @@ export const auditEntrySchema = z.object({
   command: z.string().optional(),
   originalCommand: z.string().optional(),
   cwd: z.string().optional(),
+  host: z.string().optional(),
   pane: z.number().optional(),
   level: z.enum(['green', 'yellow', 'red']).optional(),
   decision: z.enum(['allow', 'ask', 'deny']).optional(),

@@ -12,6 +12,7 @@ export function preExecInput(action: HookAction): Record<string, unknown> {
     command: action.command,
     purpose: action.purpose ?? null,
     cwd: action.cwd,
+    host: action.host ?? null,
     pane: action.paneId ?? null,
     conversation: action.conversationId ?? null,
     plan: action.planId ?? null,

@@ -31,7 +31,7 @@ export async function runPreExecHooks(hooksDir: string, action: HookAction, opti
     if (unrunnable) return { decision: 'deny', reason: unrunnable.problem, hook: unrunnable.name, failed: true };
 
     const timeoutMs = effectiveTimeout(options);
-    const cwd = await hookCwd(action.cwd);
+    const cwd = await hookCwd(action);
     let command = action.command;
     let modifiedBy: string | undefined;
     let verdict: HookVerdict = { decision: 'none' };
@@ -58,7 +58,7 @@ export async function runPostExecHooks(hooksDir: string, action: PostExecAction,
     if ('error' in listing) return [{ hook: 'post-exec', ok: false, message: listing.error }];
     if (listing.hooks.length === 0) return [];
     const timeoutMs = effectiveTimeout(options);
-    const cwd = await hookCwd(action.cwd);
+    const cwd = await hookCwd(action);
     const results: PostExecHookResult[] = [];
     for (const hook of listing.hooks) {
       if (hook.problem !== undefined) {
@@ -90,7 +90,9 @@ function effectiveTimeout(options: HookOptions): number {
 }
 
 /** The action's cwd when it still exists (the pane may have cd'd into a dir since removed), else home. */
-async function hookCwd(cwd: string): Promise<string> {
+/** The step's directory when it is one here; home for a step on another host (the same path here is another directory). */
+async function hookCwd({ cwd, host }: Pick<HookAction, 'cwd' | 'host'>): Promise<string> {
+  if (host !== undefined) return homedir();
   try {
     if ((await stat(cwd)).isDirectory()) return cwd;
   } catch {

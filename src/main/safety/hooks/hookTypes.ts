@@ -8,6 +8,8 @@ export interface HookAction {
   /** The agent's one-sentence purpose for the step; sent to hooks as Claude Code's `tool_input.description`. */
   purpose?: string;
   paneId?: number;
+  /** The step runs on this other host (the pane's shell reached with `ssh`); `cwd` is a directory there. */
+  host?: string;
   conversationId?: string;
   planId?: string;
   /** Plan step index, 1-based. */

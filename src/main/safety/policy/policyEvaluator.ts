@@ -11,6 +11,8 @@ export interface PolicyVerdict {
   rule: string;
   /** Allowed by an allow pattern that names it, without wildcards: the only way a RED command runs. */
   explicit?: boolean;
+  /** Allowed by `allow_read_only` alone: for its level, which the classifier judged (also for a step on another host). */
+  readOnly?: boolean;
 }
 
 const STRICTNESS: Readonly<Record<PolicyMode, number>> = { allow: 0, ask: 1, deny: 2 };
@@ -122,7 +124,7 @@ function layerDecisionWithoutPatterns(layer: PolicyLayer, facts: CommandFacts): 
 
   const mode = shell?.mode ?? approval?.default;
   if (shell?.allow_read_only && facts.level === 'green' && mode !== 'deny') {
-    return { decision: 'allow', rule: `${where}: [approval.shell] allow_read_only (a read-only command)` };
+    return { decision: 'allow', rule: `${where}: [approval.shell] allow_read_only (a read-only command)`, readOnly: true };
   }
   if (!mode) return undefined;
   const setting = shell?.mode ? '[approval.shell] mode' : '[approval] default';

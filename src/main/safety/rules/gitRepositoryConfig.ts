@@ -77,6 +77,8 @@ export interface GitInvocation {
 /** Raises `out` for what the effective config makes `git <sub>` run. Call only when the command is otherwise GREEN. */
 export function checkGitConfigPrograms(git: GitInvocation, out: Verdict, env: RuleEnv): void {
   const { sub, args, global } = git;
+  const remote = env.paths.remoteHost;
+  if (remote !== undefined) return out.yellow(`on ${remote}: its git config is not readable from here, and it can name programs git ${sub} runs (core.fsmonitor, a pager, hooks)`);
   env.readsFiles?.();
   if (global.has('exec-path') && global.value('exec-path')) out.yellow(`git --exec-path=${shown(global.value('exec-path') as Arg)} runs git's helper programs from there`);
   if (env.paths.cwdUnknown) return out.yellow('git runs in a directory known only at run time: Tandem cannot read the config there');

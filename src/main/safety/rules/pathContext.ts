@@ -13,4 +13,6 @@ export interface PathContext {
   gitPagerOff?: boolean;
   /** Files written earlier on the line from credential files (`tar czf k.tgz ~/.ssh`), with what they hold. */
   credentialCopies: Map<string, string>;
+  /** The command runs on this other host: this machine's files say nothing about it, and are never read for it. */
+  remoteHost?: string;
 }

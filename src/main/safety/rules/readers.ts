@@ -75,7 +75,9 @@ function projectFileAbove(dirs: readonly string[], names: readonly string[]): st
 export const ackRule = readerRule({ shortValue: 'ABCmg', long: { pager: 'pager', noenv: 'noenv', 'ackrc': 'ackrc', output: 'output' }, longValue: ['pager', 'ackrc', 'output', 'type', 'ignore-dir', 'ignore-file', 'type-add', 'type-set', 'max-count', 'context'] }, (o, out, env) => {
   if (o.has('pager')) runsCommandText(o.value('pager'), 'ack --pager', out, env);
   if (o.has('ackrc')) out.yellow(`ack --ackrc reads options (a pager it runs) from ${shown(o.value('ackrc') ?? literalArg('a file'))}`);
-  if (!o.has('noenv')) {
+  if (!o.has('noenv') && env.paths.remoteHost !== undefined) {
+    out.yellow(`on ${env.paths.remoteHost}: its .ackrc files are not readable from here, and they can name a pager ack runs (--noenv skips them)`);
+  } else if (!o.has('noenv')) {
     env.readsFiles?.();
     const rc = env.paths.cwdUnknown ? undefined : projectFileAbove(env.paths.cwds, ['.ackrc', '_ackrc']);
     if (rc) out.yellow(`ack reads ${rc}, whose options can name a pager it runs (--noenv skips it)`);

@@ -159,8 +159,16 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
       )}
       {step.ui?.target && <UiTargetCrop target={step.ui.target} />}
       {!onScreen && (
-        <div className="plan-step__where" data-testid="step-where">
+        <div className="plan-step__where" data-testid="step-where" data-host={step.approval?.host}>
           {step.paneId !== undefined ? `pane ${step.paneId}` : 'no pane'}
+          {step.approval?.host !== undefined && (
+            <>
+              {' · '}
+              <strong className="plan-step__host" title="The pane's shell is on this host, reached with ssh: the step runs there">
+                on host {step.approval.host}
+              </strong>
+            </>
+          )}
           {step.cwd ? ` · ${step.cwd}` : ''}
         </div>
       )}
