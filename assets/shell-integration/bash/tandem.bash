@@ -47,7 +47,7 @@ builtin declare -a __tandem_nonce __tandem_mark_a __tandem_mark_b __tandem_ps1_a
   __tandem_debug_chain __tandem_seen_prompt_command __tandem_check_trap __tandem_f \
   __tandem_flags __tandem_rcfile __tandem_startup __tandem_trap __tandem_step_env __tandem_step_saved \
   __tandem_env_names __tandem_env_sent __tandem_here __tandem_ssh_files __tandem_ssh_dir \
-  __tandem_ssh_stage0 __tandem_ssh_decide
+  __tandem_ssh_stage0 __tandem_ssh_decide __tandem_ssh_plain_hosts __tandem_ssh_verdicts
 __tandem_here="${BASH_SOURCE[0]%/*}"
 __tandem_trap='{ __tandem_debug_trap "$_"; } 19>&2 2>/dev/null'
 if [[ -n "${TANDEM_BOOTSTRAP-}" ]]; then
@@ -63,7 +63,7 @@ __tandem_flags=" ${TANDEM_BASH_FLAGS-} "
 __tandem_rcfile="${TANDEM_BASH_RCFILE-}"
 __tandem_step_env="${TANDEM_STEP_ENV-}"
 # ssh carries the integration (tandem-ssh.bash); on a remote host, the private dir it came in.
-__tandem_ssh_files=("${TANDEM_SSH_STAGE0-}" "${TANDEM_SSH_DECIDE-}")
+__tandem_ssh_files=("${TANDEM_SSH_STAGE0-}" "${TANDEM_SSH_DECIDE-}" "${TANDEM_SSH_PLAIN_HOSTS-}" "${TANDEM_SSH_VERDICTS-}")
 __tandem_ssh_dir="${TANDEM_SSH_DIR-}"
 __tandem_step_saved=()
 # The variables whose exported values go to Tandem with each prompt (see __tandem_report_env).
