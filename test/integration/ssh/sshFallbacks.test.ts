@@ -29,13 +29,14 @@ describe.skipIf(skip).each(['bash', 'zsh', 'fish'] as ShellName[])(`ssh fallback
   let plainHosts: string;
   let output = '';
   const notices: string[] = [];
-  const [refusing, forced, slow] = [0, 1, 2].map((i) => () => server.users[i]!);
+  const [refusing, forced, slow, plainUser] = [0, 1, 2, 3].map((i) => () => server.users[i]!);
 
   beforeAll(async () => {
     server = await startSshServer({
       users: [
         { shell: '/usr/bin/bash', match: [REFUSING] },
         { shell: '/usr/bin/bash', match: ['ForceCommand /bin/bash -l'] },
+        { shell: '/usr/bin/bash' },
         { shell: '/usr/bin/bash' },
       ],
     });
@@ -158,4 +159,39 @@ describe.skipIf(skip).each(['bash', 'zsh', 'fish'] as ShellName[])(`ssh fallback
     pane.write('exit\r');
     await waitUntil(() => pane.remote === undefined && ended(line), 'the local prompt after exit');
   }, 90_000);
+
+  // tmux: .ci/run installs it. One local shell is enough: what tmux does is the same under each.
+  it.runIf(shell === 'bash')('tmux: a remote tmux is one block of the remote shell; ssh inside a local tmux is plain ssh', async () => {
+    const line = sshLine(plainUser().name);
+    pane.write(`${line}\r`);
+    await waitUntil(() => pane.remote?.user === plainUser().name && pane.state === 'PROMPT', 'the remote prompt with integration', 40_000);
+    const finishedBefore = pane.blocks().filter((block) => block.endedAt !== undefined).length;
+    const remoteTmux = 'tmux -L tandem-test new-session';
+    pane.write(`${remoteTmux}\r`);
+    pane.write('echo in-remote-tmux-$((1 + 1))\r');
+    await waitUntil(() => output.includes('in-remote-tmux-2'), 'the shell inside the remote tmux', 40_000);
+    // Its shell has no integration: its commands are no blocks; tmux is one running block on the host.
+    expect(pane.blocks().filter((block) => block.endedAt !== undefined)).toHaveLength(finishedBefore);
+    expect(pane.blocks().find((block) => block.command === remoteTmux)).toMatchObject({ host: hostname(), user: plainUser().name });
+    expect(pane.blocks().find((block) => block.command === remoteTmux)?.endedAt).toBeUndefined();
+    pane.write('exit\r');
+    await waitUntil(() => pane.blocks().find((block) => block.command === remoteTmux)?.endedAt !== undefined && pane.state === 'PROMPT', 'the remote prompt after tmux');
+    expect(pane.blocks().find((block) => block.command === remoteTmux)).toMatchObject({ exitCode: 0, usedAlternateScreen: true });
+    pane.write('cd /tmp && false\r');
+    await waitUntil(() => pane.blocks().find((block) => block.command === 'cd /tmp && false')?.endedAt !== undefined, 'a remote block after tmux');
+    expect(pane.blocks().find((block) => block.command === 'cd /tmp && false')).toMatchObject({ exitCode: 1, host: hostname(), user: plainUser().name });
+    pane.write('exit\r');
+    await waitUntil(() => pane.remote === undefined && ended(line), 'the local prompt after exit');
+
+    const starts = output.split(START_MARK).length;
+    const localTmux = `tmux -L tandem-test-${process.pid} -f /dev/null new-session`;
+    pane.write(`${localTmux}\r`);
+    pane.write(`${line}\r`);
+    pane.write("printf 'plain%s\\n' -in-local-tmux; exit\r");
+    await waitUntil(() => output.includes('plain-in-local-tmux') && output.slice(output.lastIndexOf('plain-in-local-tmux')).includes('Connection to 127.0.0.1 closed'), 'the plain remote shell inside the local tmux, and its end', 40_000);
+    expect(output.split(START_MARK).length).toBe(starts);
+    expect(pane.remote).toBeUndefined();
+    pane.write('exit\r');
+    await waitUntil(() => ended(localTmux), 'the local prompt after tmux');
+  }, 120_000);
 });
