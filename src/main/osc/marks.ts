@@ -157,8 +157,8 @@ function interpretSsh(payload: string): Mark | undefined {
     case 'start':
       return { kind: 'ssh-start', nonce: options.get('tandem'), conn, dest: label(options.get('dest')), ...(options.get('key') ? { key: label(options.get('key')) } : {}) };
     case 'end': {
-      const status = Number(options.get('status'));
-      return Number.isInteger(status) && status >= 0 && status < 256 ? { kind: 'ssh-end', nonce: options.get('tandem'), conn, status } : undefined;
+      const status = options.get('status') ?? '';
+      return /^\d{1,3}$/.test(status) && Number(status) < 256 ? { kind: 'ssh-end', nonce: options.get('tandem'), conn, status: Number(status) } : undefined;
     }
     case 'request':
       return {

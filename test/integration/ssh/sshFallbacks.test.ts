@@ -29,7 +29,10 @@ describe.skipIf(skip).each(['bash', 'zsh', 'fish'] as ShellName[])(`ssh fallback
   let plainHosts: string;
   let output = '';
   const notices: string[] = [];
-  const [refusing, forced, slow, plainUser] = [0, 1, 2, 3].map((i) => () => server.users[i]!);
+  const refusing = () => server.users[0]!;
+  const forced = () => server.users[1]!;
+  const slow = () => server.users[2]!;
+  const plainUser = () => server.users[3]!;
 
   beforeAll(async () => {
     server = await startSshServer({
