@@ -56,6 +56,7 @@ const TREE_SITTER_RUNTIME = 'node_modules/web-tree-sitter/tree-sitter.wasm';
 const PTY_MODULE = 'node_modules/node-pty/build/Release/pty.node';
 const SHELL_SCRIPTS = [
   'assets/shell-integration/bash/tandem.bash',
+  'assets/shell-integration/bash/tandem-hooks.bash',
   'assets/shell-integration/zsh/tandem-integration.zsh',
   'assets/shell-integration/fish/tandem.fish',
 ];

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ptyModule, { type IPty } from 'node-pty';
@@ -76,5 +76,22 @@ describe('tandem ssh', () => {
     const help = spawnSync(process.execPath, [TANDEM_BIN, 'ssh', '--help'], { encoding: 'utf8' });
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/^Usage: tandem ssh \[SSH OPTIONS\] DESTINATION/);
+  });
+
+  it('--forget-plain HOST forgets the servers on HOST that refused the bootstrap, and says when there were none', () => {
+    const state = join(root, 'state');
+    const file = join(state, 'tandem', 'ssh-plain-hosts');
+    mkdirSync(join(state, 'tandem'), { recursive: true });
+    writeFileSync(file, 'alice@db1:22\t2026-11-29T10:00:00Z\tx\nbob@db1:2200\t2026-11-29T10:00:00Z\tx\ncarol@gw:22\t2026-11-29T10:00:00Z\tx\n');
+    const forget = (...args: string[]) => spawnSync(process.execPath, [TANDEM_BIN, 'ssh', '--forget-plain', ...args], { encoding: 'utf8', env: { HOME: root, PATH: '/usr/bin:/bin', XDG_STATE_HOME: state } });
+    const forgot = forget('db1');
+    expect(forgot.status).toBe(0);
+    expect(forgot.stdout).toContain('forgot alice@db1:22, bob@db1:2200');
+    expect(readFileSync(file, 'utf8')).not.toContain('db1');
+    expect(readFileSync(file, 'utf8')).toContain('carol@gw:22');
+    const again = forget('db1');
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain(`db1 is not among the servers Tandem connects to without integration (${file})`);
+    expect(forget().status).toBe(2);
   });
 });

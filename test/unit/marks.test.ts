@@ -107,6 +107,9 @@ describe('percent encoding', () => {
       remote: { user: 'bob', host: 'db1', os: 'Linux', arch: 'x86_64', shell: '/bin/bash' },
     });
     expect(osc(6973, 'ssh;fallback;conn=0123456789abcdef;reason=shell;host=db1')).toEqual({ kind: 'ssh-fallback', conn: '0123456789abcdef', reason: 'shell', host: 'db1' });
+    expect(osc(6973, 'ssh;start;tandem=n0nce123;conn=0123456789abcdef;dest=db1;key=bob%40db1%3A22')).toMatchObject({ kind: 'ssh-start', key: 'bob@db1:22' });
+    expect(osc(6973, 'ssh;end;tandem=n0nce123;conn=0123456789abcdef;status=1')).toEqual({ kind: 'ssh-end', nonce: 'n0nce123', conn: '0123456789abcdef', status: 1 });
+    for (const status of ['', '-1', '256', '1.5', 'x']) expect(osc(6973, `ssh;end;tandem=n;conn=0123456789abcdef;status=${status}`)).toBeUndefined();
     // No or a malformed connection id, an unknown verb: nothing.
     expect(osc(6973, 'ssh;request;user=bob')).toBeUndefined();
     expect(osc(6973, 'ssh;request;conn=../../x')).toBeUndefined();

@@ -35,6 +35,7 @@ const expectations: LayoutExpectations = {
 const unpacked = [
   'node_modules/node-pty/build/Release/pty.node',
   'assets/shell-integration/bash/tandem.bash',
+  'assets/shell-integration/bash/tandem-hooks.bash',
   'assets/shell-integration/zsh/tandem-integration.zsh',
   'assets/shell-integration/fish/tandem.fish',
   WORKER,

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
@@ -40,15 +40,26 @@ interface RunOptions {
   ssh?: string;
   cwd?: string;
   assumeTty?: boolean;
+  /** SSH_DECIDE_PLAIN_HOSTS: the file of hosts remembered as refusing the bootstrap. */
+  plainHosts?: string;
 }
 
-/** Runs decide.sh with `argv` as ssh's arguments; checks the contract (exit 0, nothing on stderr, one line) and returns the line. */
-function decide(argv: string[], { shell = ['/bin/sh'], ssh = hermeticSsh, cwd = work, assumeTty = true }: RunOptions = {}): string {
-  const env: NodeJS.ProcessEnv = { ...process.env, SSH_DECIDE_SSH: ssh };
+/**
+ * Runs decide.sh with `argv` as ssh's arguments; checks the contract (exit 0, nothing on
+ * stderr, one line) and returns the line, `wrap` without its key (see decideLine).
+ */
+function decide(argv: string[], options: RunOptions = {}): string {
+  return decideLine(argv, options).replace(/^wrap .*/, 'wrap');
+}
+
+/** The line itself: `wrap USER@HOST:PORT` or `pass REASON`. */
+function decideLine(argv: string[], { shell = ['/bin/sh'], ssh = hermeticSsh, cwd = work, assumeTty = true, plainHosts }: RunOptions = {}): string {
+  const env: NodeJS.ProcessEnv = { ...process.env, SSH_DECIDE_SSH: ssh, SSH_DECIDE_PLAIN_HOSTS: plainHosts };
   if (ssh === undefined) delete env.SSH_DECIDE_SSH;
+  if (plainHosts === undefined) delete env.SSH_DECIDE_PLAIN_HOSTS;
   const run = spawnSync(shell[0]!, [...shell.slice(1), DECIDE, ...(assumeTty ? ['--assume-tty'] : []), ...argv], { cwd, env, encoding: 'utf8', timeout: shellTimeout(20_000) });
   expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
-  expect(run.stdout).toMatch(/^(wrap|pass [a-z-]+)\n$/);
+  expect(run.stdout).toMatch(/^(wrap \S+|pass [a-z-]+)\n$/);
   return run.stdout.trimEnd();
 }
 
@@ -187,7 +198,7 @@ describe.each(SHELLS)('decide.sh under $name', ({ argv: shell, present }) => {
   it.skipIf(!present)('runs from a shell variable as `sh -c "$text" ssh …`', () => {
     const text = readFileSync(DECIDE, 'utf8');
     const run = (...argv: string[]) => spawnSync(shell[0]!, [...shell.slice(1), '-c', text, 'ssh', '--assume-tty', ...argv], { cwd: work, env: { ...process.env, SSH_DECIDE_SSH: hermeticSsh }, encoding: 'utf8' }).stdout;
-    expect([run('host', '-p', '2222'), run('host', 'ls'), run('-fN', 'host')]).toEqual(['wrap\n', 'pass remote-command\n', 'pass background\n']);
+    expect([run('host', '-p', '2222'), run('host', 'ls'), run('-fN', 'host')]).toEqual([`wrap ${userInfo().username}@host:2222\n`, 'pass remote-command\n', 'pass background\n']);
   });
 });
 
@@ -251,6 +262,25 @@ describe('the effective configuration (ssh -G with the ssh on PATH)', () => {
   });
 });
 
+describe('the key and the hosts remembered as plain', () => {
+  it('names the server as ssh -G resolves it: user@hostname:port, whatever form was typed', () => {
+    for (const argv of [['-p', '2222', 'alice@Example.COM'], ['ssh://alice@example.com:2222'], ['example.com', '-l', 'alice', '-p2222']]) {
+      expect(decideLine(argv)).toBe('wrap alice@example.com:2222');
+    }
+  });
+
+  it('a host in the plain-hosts file passes as plain-host; other hosts, comments and a broken or missing file change nothing', () => {
+    const file = join(work, 'ssh-plain-hosts');
+    writeFileSync(file, '# comment\nbob@db1:22\t2026-11-29T18:00:00Z\texit 1\n\u0000\u00ff garbage\nalice@example.com:2222');
+    expect(decideLine(['-p', '2222', 'alice@example.com'], { plainHosts: file })).toBe('pass plain-host');
+    expect(decideLine(['bob@db1'], { plainHosts: file })).toBe('pass plain-host');
+    expect(decideLine(['bob@db1', '-p', '2200'], { plainHosts: file })).toBe('wrap bob@db1:2200');
+    expect(decideLine(['carol@db1'], { plainHosts: file })).toBe('wrap carol@db1:22');
+    expect(decideLine(['bob@db1'], { plainHosts: join(work, 'no-such-file') })).toBe('wrap bob@db1:22');
+    expect(decideLine(['bob@db1'], { plainHosts: work })).toBe('wrap bob@db1:22');
+  });
+});
+
 describe('terminals', () => {
   it('without --assume-tty, pipes on stdin and stdout pass as not-a-tty, before anything else', () => {
     expect([decide(['host'], { assumeTty: false }), decide(['-V'], { assumeTty: false })]).toEqual(['pass not-a-tty', 'pass not-a-tty']);
@@ -268,7 +298,7 @@ describe('terminals', () => {
 
   it('in a real terminal it wraps; with stdin or stdout redirected it passes', async () => {
     const out = join(work, 'redirected-out');
-    expect(await inPty('sh "$0" host')).toBe('wrap\n');
+    expect(await inPty('sh "$0" host')).toBe(`wrap ${userInfo().username}@host:22\n`);
     expect(await inPty('sh "$0" host </dev/null')).toBe('pass not-a-tty\n');
     expect(await inPty(`sh "$0" host >'${out}'`)).toBe('');
     expect(readFileSync(out, 'utf8')).toBe('pass not-a-tty\n');

@@ -41,7 +41,7 @@ else
     end
     set -g __tandem_step_env "$TANDEM_STEP_ENV"
     # ssh carries the integration (tandem-ssh.fish); on a remote host, the private dir it came in.
-    set -g __tandem_ssh_files "$TANDEM_SSH_STAGE0" "$TANDEM_SSH_DECIDE"
+    set -g __tandem_ssh_files "$TANDEM_SSH_STAGE0" "$TANDEM_SSH_DECIDE" "$TANDEM_SSH_PLAIN_HOSTS" "$TANDEM_SSH_VERDICTS"
     set -g __tandem_ssh_dir "$TANDEM_SSH_DIR"
     # The variables whose exported values go to Tandem with each prompt (__tandem_report_env).
     set -g __tandem_env_names (string split -n ' ' -- "$TANDEM_REPORT_ENV")

@@ -3,8 +3,10 @@
 #   sh decide.sh [--assume-tty] SSH-ARGUMENTS...
 #   sh -c "$script_text" ssh [--assume-tty] SSH-ARGUMENTS...
 #
-# Prints one line and exits 0: `wrap`, or `pass <reason>` where <reason> is one word
-# (docs/ssh.md lists them). The arguments are ssh's, exactly as the user typed them; they are
+# Prints one line and exits 0: `wrap USER@HOSTNAME:PORT` (the server as `ssh -G` resolves
+# it), or `pass <reason>` where <reason> is one word (docs/ssh.md lists them). With
+# $SSH_DECIDE_PLAIN_HOSTS naming Tandem's file of hosts that refused its bootstrap, a host
+# in it passes as `plain-host`. The arguments are ssh's, exactly as the user typed them; they are
 # only ever compared and passed on to `ssh -G` as separate words, never evaluated.
 #
 # Stdin and stdout must be terminals, or the answer is `pass not-a-tty`. A caller that reads
@@ -168,4 +170,18 @@ case $hostname in
   *:*:*) ;;
   *:*) pass colon-in-host ;;
 esac
-printf 'wrap\n'
+
+# The server as ssh will reach it, whatever alias or spelling was typed: user@hostname:port.
+user=${config#*"${nl}user "}
+user=${user%%"$nl"*}
+port=${config#*"${nl}port "}
+port=${port%%"$nl"*}
+key=$user@$hostname:$port
+# Hosts Tandem remembers as refusing its bootstrap (a line `KEY<tab>when<tab>why` each; the
+# engine keeps the file): a plain ssh, at once.
+if [ -n "${SSH_DECIDE_PLAIN_HOSTS:-}" ] && [ -f "$SSH_DECIDE_PLAIN_HOSTS" ] && [ -r "$SSH_DECIDE_PLAIN_HOSTS" ]; then
+  while IFS= read -r line || [ -n "$line" ]; do
+    case $line in "$key" | "$key$tab"*) pass plain-host ;; esac
+  done <"$SSH_DECIDE_PLAIN_HOSTS"
+fi
+printf 'wrap %s\n' "$key"

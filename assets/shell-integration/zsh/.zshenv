@@ -34,7 +34,7 @@ builtin typeset -g __tandem_zdotdir="${${(%):-%x}:A:h}"
   builtin typeset -g __tandem_step_env="${TANDEM_STEP_ENV-}"
   # ssh carries the integration (tandem-ssh.zsh); on a remote host, the private dir it came in.
   builtin typeset -ga __tandem_ssh_files
-  __tandem_ssh_files=("${TANDEM_SSH_STAGE0-}" "${TANDEM_SSH_DECIDE-}")
+  __tandem_ssh_files=("${TANDEM_SSH_STAGE0-}" "${TANDEM_SSH_DECIDE-}" "${TANDEM_SSH_PLAIN_HOSTS-}" "${TANDEM_SSH_VERDICTS-}")
   builtin typeset -g __tandem_ssh_dir="${TANDEM_SSH_DIR-}"
   # The variables whose exported values go to Tandem with each prompt (__tandem_report_env).
   builtin typeset -ga __tandem_env_names

@@ -9,6 +9,11 @@ const QUIET_MS = 150;
 const ECHO_LIMIT_MS = 2_000;
 const NEWLINE = 0x0a;
 
+/** A line that ends like a shell prompt (`user@host:~$ `, `root@db1:/# `, `> `): nothing typed after it yet. */
+export function looksLikeBarePrompt(line: string): boolean {
+  return BARE_PROMPT.test(line.trimEnd());
+}
+
 /**
  * Blocks for shells without integration: Enter on a line that looks like a prompt starts
  * a block with the text after the prompt; the next bare prompt after output settles ends
@@ -70,7 +75,7 @@ export class PromptHeuristics {
       this.quietTimer = undefined;
       void this.mirror.cursorLine().then(({ text, alternateScreen }) => {
         if (!this.tracker.running || alternateScreen) return;
-        if (BARE_PROMPT.test(text.trimEnd())) this.tracker.finishHeuristicBlock(this.streamOffset());
+        if (looksLikeBarePrompt(text)) this.tracker.finishHeuristicBlock(this.streamOffset());
       });
     }, QUIET_MS);
     this.quietTimer.unref();

@@ -28,6 +28,7 @@ import { LiveSettings } from '../settings/liveSettings';
 import { tandemPaths, type TandemPaths } from '../settings/paths';
 import { Tracer } from '../telemetry/tracer';
 import { agentDepth } from '../agent/children/agentDepth';
+import { plainHostsPath } from '../ssh/plainHosts';
 
 export type { EngineOptions, HeadlessEngineOptions };
 
@@ -229,6 +230,7 @@ export class Engine {
       env: this.env,
       reportEnv: this.settings.context.include_env.filter((name) => !isSecretEnvironmentName(name)),
       sshIntegrate: this.settings.ssh.integrate === 'auto',
+      sshPlainHosts: plainHostsPath(this.paths.stateDir),
       integrationTimeoutMs: this.options.integrationTimeoutMs,
       restoredSnapshot: restored ? restored.scrollback + restoredLine(restored.savedAt, request.cols) : undefined,
       onPromptRequest: (paneId, promptRequest) => {

@@ -24,7 +24,9 @@ export type Mark =
   /** Our integration's report of exported variables (OSC 6973): a value, or undefined for unset / not exported. */
   | { kind: 'environment'; nonce?: string; values: Map<string, string | undefined> }
   /** The trusted local ssh wrapper is about to start connection `conn` (docs/ssh.md). */
-  | { kind: 'ssh-start'; nonce?: string; conn: string; dest: string }
+  | { kind: 'ssh-start'; nonce?: string; conn: string; dest: string; key?: string }
+  /** The trusted wrapper's ssh ended with `status`; it waits for the engine's verdict (retry plain or not). */
+  | { kind: 'ssh-end'; nonce?: string; conn: string; status: number }
   /** Stage 1 on the remote host asks for the integration (untrusted bytes, matched by `conn`). */
   | { kind: 'ssh-request'; nonce?: string; conn: string; remote: RemoteShellInfo }
   /** Stage 1 gave up and started a plain login shell; `reason` is a short code. */
@@ -35,7 +37,7 @@ export type RemoteShellInfo = RemoteShell;
 
 /**
  * Tandem's own OSC: environment reports (`6973;env;tandem=<nonce>;NAME=<enc>;NAME…`) and the
- * ssh bootstrap's `6973;ssh;start|request|fallback;…` (docs/ssh.md).
+ * ssh bootstrap's `6973;ssh;start|request|fallback|end;…` (docs/ssh.md).
  */
 export const ENVIRONMENT_OSC = 6973;
 /** Connection ids the local wrapper makes: 16 hex digits (more is accepted, nothing else). */
@@ -148,7 +150,11 @@ function interpretSsh(payload: string): Mark | undefined {
   if (!CONN_ID.test(conn)) return undefined;
   switch (verb) {
     case 'start':
-      return { kind: 'ssh-start', nonce: options.get('tandem'), conn, dest: label(options.get('dest')) };
+      return { kind: 'ssh-start', nonce: options.get('tandem'), conn, dest: label(options.get('dest')), ...(options.get('key') ? { key: label(options.get('key')) } : {}) };
+    case 'end': {
+      const status = options.get('status') ?? '';
+      return /^\d{1,3}$/.test(status) && Number(status) < 256 ? { kind: 'ssh-end', nonce: options.get('tandem'), conn, status: Number(status) } : undefined;
+    }
     case 'request':
       return {
         kind: 'ssh-request',

@@ -55,7 +55,7 @@ export class Pane {
       () => this.process.pause(),
       () => this.process.resume(),
     );
-    const ssh = { type: (text: string) => this.process.write(text, false), notice: (message: string) => this.notice('warning', message), foreground: () => this.process.foregroundPrograms() };
+    const ssh = { type: (text: string) => this.process.write(text, false), notice: (message: string) => this.notice('warning', message), foreground: () => this.process.foregroundPrograms(), verdictDir: () => this.process.sshVerdictDir, plainHostsFile: options.sshPlainHosts, warn: (message: string) => options.log?.warning('pane', `pane ${this.id}: ${message}`) };
     this.stream = new PaneStream({ ...options, ...this.size, paneId: this.id, nonce: this.nonce, throttle, ssh });
     this.delivery = new PaneDelivery(this.id, throttle, floodScreen(() => this.size, () => this.stream.mirror.parsedScreen, options), undefined, options.typing);
     const onPromptRequest = options.onPromptRequest;

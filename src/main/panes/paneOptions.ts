@@ -21,6 +21,8 @@ export interface PaneOptions {
   reportEnv?: readonly string[];
   /** `[ssh] integrate = "auto"`: the integration wraps an interactive `ssh` to carry itself along (docs/ssh.md). */
   sshIntegrate?: boolean;
+  /** The file of servers that refused the ssh bootstrap (`ssh-plain-hosts` in the state folder); undefined: none remembered. */
+  sshPlainHosts?: string;
   /** How long the integration may take to report in before the pane falls back to heuristics (default 10 s). */
   integrationTimeoutMs?: number;
   /** Serialized screen to show before the shell's first output (session restore). */

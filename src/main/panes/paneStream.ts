@@ -4,6 +4,8 @@ import { BlockTracker } from '../blocks/blockTracker';
 import type { MirrorThread } from '../blocks/mirror/mirrorThread';
 import { PaneMirror } from '../blocks/mirror/paneMirror';
 import { PromptHeuristics } from '../blocks/promptHeuristics';
+import { ShellPromptWatch } from '../blocks/shellPromptWatch';
+import { shellStartedBy, shellWithoutIntegrationNotice } from '../blocks/shellSpawners';
 import { interpretOsc, type Mark } from '../osc/marks';
 import { OscScanner } from '../osc/oscScanner';
 import { DeliveryWindow, type PtyThrottle } from '../pty/flowControl';
@@ -25,7 +27,7 @@ export interface PaneStreamOptions {
   /** The mirror thread (tests); the process's own by default. */
   mirrorThread?: MirrorThread;
   /** How the ssh bootstrap answers a remote request (types into the pty), tells the user it fell back, and sees who holds the terminal. */
-  ssh: Pick<SshBootstrapOptions, 'type' | 'notice' | 'foreground'>;
+  ssh: Pick<SshBootstrapOptions, 'type' | 'notice' | 'foreground' | 'verdictDir' | 'plainHostsFile' | 'warn'>;
 }
 
 /**
@@ -44,6 +46,8 @@ export class PaneStream {
   private readonly scanner = new OscScanner();
   private readonly alternateScreen = new AlternateScreenDetector();
   private readonly heuristics: PromptHeuristics;
+  /** A shell without our integration prompting inside a running block: the pane says so once. */
+  private readonly foreignPrompts: ShellPromptWatch;
   private readonly mirrorWindow: DeliveryWindow;
   private total = 0;
   /** While a chunk is being read: the offset just past the mark being handled. */
@@ -73,6 +77,12 @@ export class PaneStream {
     this.tracker.onFinished((block) => this.mirror.endBlock(block.id));
     this.heuristics = new PromptHeuristics(this.mirror, this.tracker, () => this.total);
     this.ssh = new SshBootstrap({ tracker: this.tracker, assetsDir: integrationAssetsDir, ...options.ssh });
+    this.foreignPrompts = new ShellPromptWatch(
+      this.mirror,
+      this.tracker,
+      (block) => this.ssh.awaitsRequest(block.id) || shellStartedBy(block.command) !== undefined,
+      (block) => this.ssh.promptInstead(block.id) || options.ssh.notice(shellWithoutIntegrationNotice(block)),
+    );
   }
 
   /** A program switched to the alternate screen (vim, less) while a block was current. */
@@ -130,6 +140,7 @@ export class PaneStream {
     this.segmentBeforeMark(chunk.subarray(written));
     this.total = base + chunk.length;
     if (!this.integrationOn) this.heuristics.afterOutput(chunk);
+    else this.foreignPrompts.afterOutput();
     this.outputRead.fire();
   }
 
@@ -146,10 +157,11 @@ export class PaneStream {
   /** No more heuristic timers (the pane is closing). */
   stop(): void {
     this.heuristics.dispose();
+    this.foreignPrompts.dispose();
   }
 
   dispose(): void {
-    this.heuristics.dispose();
+    this.stop();
     this.mirror.dispose();
     this.enteredAlternateScreen.dispose();
     this.outputRead.dispose();
@@ -171,5 +183,5 @@ export class PaneStream {
 }
 
 function isSshMark(mark: Mark): mark is SshMark {
-  return mark.kind === 'ssh-start' || mark.kind === 'ssh-request' || mark.kind === 'ssh-fallback';
+  return mark.kind.startsWith('ssh-');
 }

@@ -1,5 +1,6 @@
 import ptyModule from 'node-pty';
 import type { IPty } from 'node-pty';
+import { dirname } from 'node:path';
 import { Emitter } from '../../shared/events';
 import { foregroundJobNames, pagerIn } from '../pty/foregroundJob';
 import { foregroundGroupOf, hangUp } from '../pty/processTree';
@@ -33,6 +34,8 @@ export interface ShellProcessOptions {
   reportEnv?: readonly string[];
   /** The integration wraps an interactive `ssh` (`[ssh] integrate = "auto"`). */
   sshIntegrate?: boolean;
+  /** The file of servers remembered as refusing the ssh bootstrap (the wrapper goes plain for them). */
+  sshPlainHosts?: string;
   /** How long our integration may take to send its first mark (default 10 s). */
   integrationTimeoutMs?: number;
 }
@@ -147,6 +150,12 @@ export class ShellProcess {
   /** Our integration reported in: no timeout any more. */
   integrationConfirmed(): void {
     if (this.integrationTimer) clearTimeout(this.integrationTimer);
+  }
+
+  /** Where the wrapper waits for the engine's verdict on an ssh that ended (the shell's private directory). */
+  get sshVerdictDir(): string | undefined {
+    const file = this.stepEnvFile;
+    return file && this.options.sshIntegrate ? dirname(file) : undefined;
   }
 
   /** Where the next typed command's extra environment goes (with integration; see ShellLaunch). */
@@ -285,6 +294,7 @@ export class ShellProcess {
         cwd: this.options.cwd,
         reportEnv: this.options.reportEnv,
         ssh: this.options.sshIntegrate,
+        sshPlainHosts: this.options.sshPlainHosts,
       });
     try {
       return launchWith(this.options.integration);

@@ -48,6 +48,8 @@ export interface ShellLaunchOptions {
   reportEnv?: readonly string[];
   /** Wrap an interactive `ssh` so the integration travels with it (`[ssh] integrate = "auto"`, docs/ssh.md). */
   ssh?: boolean;
+  /** The file of servers remembered as refusing the ssh bootstrap (ssh/plainHosts.ts): the wrapper goes plain for them. */
+  sshPlainHosts?: string;
 }
 
 const NONCE_PATTERN = /^[A-Za-z0-9_-]{8,128}$/;
@@ -185,6 +187,9 @@ export function buildShellLaunch(options: ShellLaunchOptions): ShellLaunch {
     writeFileSync(stage0, buildStage0(stage1Text(assets)), { mode: 0o600 });
     env.TANDEM_SSH_STAGE0 = stage0;
     env.TANDEM_SSH_DECIDE = join(assets, 'ssh', 'decide.sh');
+    // Where the engine answers whether an ssh that ended should be tried again without integration.
+    env.TANDEM_SSH_VERDICTS = stepEnvDir;
+    if (options.sshPlainHosts) env.TANDEM_SSH_PLAIN_HOSTS = options.sshPlainHosts;
   }
   const reported = (options.reportEnv ?? []).filter((name) => ENV_NAME.test(name));
   if (reported.length > 0) env.TANDEM_REPORT_ENV = reported.join(' ');

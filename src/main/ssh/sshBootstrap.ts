@@ -1,13 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Block } from '../../shared/blocks';
 import type { BlockTracker } from '../blocks/blockTracker';
 import type { Mark } from '../osc/marks';
 import { payloadArchive, payloadText } from './payload';
+import { isPlainHostKey, rememberPlainHost } from './plainHosts';
 
 /** A wrapped ssh that fails within this long without asking looks like a server refusing commands. */
 const REFUSAL_WINDOW_MS = 10_000;
 
-type SshMark = Extract<Mark, { kind: 'ssh-start' | 'ssh-request' | 'ssh-fallback' }>;
+type SshMark = Extract<Mark, { kind: 'ssh-start' | 'ssh-request' | 'ssh-fallback' | 'ssh-end' }>;
 
 export type { SshMark };
 
@@ -24,6 +27,15 @@ export interface SshBootstrapOptions {
   notice: (message: string) => void;
   /** The programs in the pty's foreground: the payload is typed only while `ssh` is one of them. */
   foreground: () => string[];
+  /**
+   * Where the local wrapper waits for the verdict on an ssh that ended (`ssh-verdict.<conn>`:
+   * `plain` to connect again without integration, `keep`); undefined: no retry.
+   */
+  verdictDir?: () => string | undefined;
+  /** The file of servers remembered as refusing the bootstrap (plainHosts.ts); undefined: none remembered. */
+  plainHostsFile?: string;
+  /** Problems worth a line in the engine log (a broken plain-hosts file). */
+  warn?: (message: string) => void;
 }
 
 interface Connection {
@@ -32,10 +44,18 @@ interface Connection {
   /** How many shells were stacked when it started; the answer pushes one more. */
   depth: number;
   dest: string;
+  /** `user@hostname:port` from decide.sh, when the wrapper sent it. */
+  key?: string;
+  /** The nonce of the shell that ran ssh: its wrapper's end mark carries it. */
+  startNonce: string;
   /** The remote shell's nonce once answered (one answer per connection). */
   nonce?: string;
   /** The fallback was already reported. */
   fellBack?: boolean;
+  /** A shell prompted without asking first: the server ran its own command (ForceCommand). */
+  ownCommand?: boolean;
+  /** The wrapper heard what to do after ssh ended; the block's end says nothing more. */
+  judged?: boolean;
 }
 
 /** Stage 1's reason codes, in words for the pane notice. */
@@ -77,7 +97,33 @@ export class SshBootstrap {
         return this.requested(mark);
       case 'ssh-fallback':
         return this.fellBack(mark, streamOffset);
+      case 'ssh-end':
+        return this.ended(mark);
     }
+  }
+
+  /** A wrapped ssh whose server has not asked for the integration (nor given up) yet. */
+  awaitsRequest(blockId: string): boolean {
+    return this.pendingFor(blockId) !== undefined;
+  }
+
+  /**
+   * The block running a wrapped ssh shows a shell prompt, and its server never asked: it ran
+   * its own command (a ForceCommand shell). Says so once; true when the block was such an ssh.
+   */
+  promptInstead(blockId: string): boolean {
+    const connection = this.pendingFor(blockId);
+    if (!connection) return false;
+    connection.ownCommand = true;
+    this.options.notice(`${hostOf(connection)} ran its own command instead of Tandem's (ForceCommand?): a plain shell runs there, without blocks.`);
+    return true;
+  }
+
+  private pendingFor(blockId: string): Connection | undefined {
+    for (const connection of this.connections.values()) {
+      if (connection.blockId === blockId && !connection.nonce && !connection.fellBack && !connection.ownCommand) return connection;
+    }
+    return undefined;
   }
 
   private started(mark: Extract<SshMark, { kind: 'ssh-start' }>): void {
@@ -88,7 +134,8 @@ export class SshBootstrap {
       this.ignoredCount++;
       return;
     }
-    this.connections.set(mark.conn, { blockId: running.id, depth: tracker.depth, dest: mark.dest });
+    const key = mark.key && isPlainHostKey(mark.key) ? mark.key : undefined;
+    this.connections.set(mark.conn, { blockId: running.id, depth: tracker.depth, dest: mark.dest, key, startNonce: mark.nonce });
   }
 
   private requested(mark: Extract<SshMark, { kind: 'ssh-request' }>): void {
@@ -127,18 +174,69 @@ export class SshBootstrap {
   }
 
   /**
-   * A wrapped ssh that ended quickly with a failure and never asked: the server likely refuses
-   * remote commands (a bastion's "interactive sessions only"). 255 is ssh's own failure (a plain
-   * ssh fails too), 130 an interrupt, 0 a session that ended well.
+   * The local wrapper's ssh ended with a failure and it waits for a verdict: `plain` when the
+   * server refused our command (see refused), and the server is remembered; else `keep`.
    */
+  private ended(mark: Extract<SshMark, { kind: 'ssh-end' }>): void {
+    const connection = this.connections.get(mark.conn);
+    const block = connection && this.options.tracker.find(connection.blockId);
+    if (!connection || !block || connection.judged || mark.nonce !== connection.startNonce) {
+      this.ignoredCount++;
+      return;
+    }
+    const refused = this.refused(connection, block.startedAt, Date.now(), mark.status);
+    if (!this.writeVerdict(mark.conn, refused ? 'plain' : 'keep')) return;
+    connection.judged = true;
+    if (!refused) return;
+    const remembered = this.remember(connection, mark.status);
+    this.options.notice(
+      `${hostOf(connection)} refused Tandem's ssh bootstrap (ssh ended with ${mark.status} before asking for it): connecting again without integration.` +
+        (remembered ? ` The next \`ssh\` to ${connection.key} is plain too (\`tandem ssh --forget-plain ${hostOf(connection)}\` undoes that).` : ''),
+    );
+  }
+
+  /**
+   * A wrapped ssh that failed within REFUSAL_WINDOW_MS and whose server never asked, gave up or
+   * prompted: no remote command of ours ran (stage 1 asks first thing), so connecting again
+   * plain runs nothing of the user's twice. 255 is ssh's own failure (a plain ssh fails too),
+   * 130 an interrupt, 0 a session that ended well.
+   */
+  private refused(connection: Connection, startedAt: number, endedAt: number, code: number | undefined): boolean {
+    if (connection.nonce || connection.fellBack || connection.ownCommand) return false;
+    return code !== undefined && ![0, 130, 255].includes(code) && endedAt - startedAt < REFUSAL_WINDOW_MS;
+  }
+
+  private writeVerdict(conn: string, verdict: 'plain' | 'keep'): boolean {
+    const dir = this.options.verdictDir?.();
+    if (!dir) return false;
+    try {
+      writeFileSync(join(dir, `ssh-verdict.${conn}`), `${verdict}\n`, { mode: 0o600 });
+      return true;
+    } catch (error) {
+      this.options.warn?.(`the ssh verdict for ${conn} could not be written (${(error as Error).message}); no retry`);
+      return false;
+    }
+  }
+
+  private remember(connection: Connection, status: number): boolean {
+    const file = this.options.plainHostsFile;
+    if (!file || !connection.key) return false;
+    try {
+      for (const problem of rememberPlainHost(file, connection.key, `ssh ended with ${status} before the bootstrap asked`)) this.options.warn?.(problem);
+      return true;
+    } catch (error) {
+      this.options.warn?.(`${connection.key} could not be remembered as plain in ${file}: ${(error as Error).message}`);
+      return false;
+    }
+  }
+
+  /** A wrapped ssh whose wrapper heard no verdict (a remote hop) and that looks refused: the pane names the way around. */
   private blockEnded(block: Block): void {
     for (const [conn, connection] of this.connections) {
       if (connection.blockId !== block.id) continue;
       this.connections.delete(conn);
-      const code = block.exitCode;
-      const quick = (block.endedAt ?? block.startedAt) - block.startedAt < REFUSAL_WINDOW_MS;
-      if (connection.nonce || connection.fellBack || code === undefined || [0, 130, 255].includes(code) || !quick) continue;
-      this.options.notice(`ssh ${connection.dest} ended (${code}) without starting Tandem's integration: the server may refuse remote commands. \`command ssh ${connection.dest}\` connects without it.`);
+      if (connection.judged || !this.refused(connection, block.startedAt, block.endedAt ?? block.startedAt, block.exitCode)) continue;
+      this.options.notice(`ssh ${connection.dest} ended (${block.exitCode}) without starting Tandem's integration: the server may refuse remote commands. \`command ssh ${connection.dest}\` connects without it.`);
     }
   }
 
@@ -149,4 +247,10 @@ export class SshBootstrap {
       if (!block || block.endedAt !== undefined) this.connections.delete(conn);
     }
   }
+}
+
+/** The server's name for a notice: the host of `user@hostname:port`, else what was typed after ssh. */
+function hostOf(connection: Connection): string {
+  const key = connection.key;
+  return key ? key.slice(key.lastIndexOf('@') + 1, key.lastIndexOf(':')) : connection.dest || 'the server';
 }

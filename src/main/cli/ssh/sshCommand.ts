@@ -4,6 +4,7 @@ import { constants as osConstants } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { hasControlCharacter } from '../../ssh/sshTabEndpoint';
 import { sshCommandLine } from '../../../shared/sshDestination';
+import { FORGET_PLAIN, runForgetPlain } from './forgetPlain';
 import { askRunningTandem } from './runningTandem';
 
 export const SSH_HELP = `Usage: tandem ssh [SSH OPTIONS] DESTINATION [COMMAND…]
@@ -11,7 +12,11 @@ export const SSH_HELP = `Usage: tandem ssh [SSH OPTIONS] DESTINATION [COMMAND…
   terminal, opens a new tab there that types \`ssh ARGS…\` at its first prompt, and exits 0.
   Otherwise runs the system ssh with the same arguments on this terminal, and exits with its status.
   Every argument goes to ssh as given: \`tandem ssh -p 2222 alice@host\` is \`ssh -p 2222 alice@host\`.
-Exit status: ssh's own (0 when a tab was opened); 2 without arguments; 127 when there is no ssh on PATH.`;
+Exit status: ssh's own (0 when a tab was opened); 2 without arguments; 127 when there is no ssh on PATH.
+
+Usage: tandem ssh ${FORGET_PLAIN} HOST
+  Tandem remembers servers that refused its ssh bootstrap and connects to them without
+  integration; this forgets HOST (a host name: every user and port on it; or user@hostname:port).`;
 
 export interface SshCommandIo {
   env: NodeJS.ProcessEnv;
@@ -30,6 +35,7 @@ export async function runSshCommand(argv: readonly string[], io: SshCommandIo): 
     io.stdout.write(`${SSH_HELP}\n`);
     return 0;
   }
+  if (argv[0] === FORGET_PLAIN) return runForgetPlain(argv.slice(1), io);
   if (argv.length === 0) {
     io.stderr.write(`tandem: tandem ssh needs a destination, as ssh does.\n${SSH_HELP}\n`);
     return 2;
