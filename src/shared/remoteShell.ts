@@ -12,6 +12,8 @@ export interface RemoteShell {
   arch: string;
   /** The login shell as the remote named it (`/bin/bash`). */
   shell: string;
+  /** The remote user's home directory (`$HOME` there), when stage 1 reported an absolute path. */
+  home?: string;
 }
 
 /** A label the remote side chose: one line of printable text, at most 256 characters. */
@@ -20,4 +22,4 @@ const label = z
   .max(256)
   .regex(/^[^\x00-\x1f\x7f-\x9f]*$/, 'control characters');
 
-export const RemoteShellSchema = z.object({ user: label, host: label.min(1), os: label, arch: label, shell: label }).strip();
+export const RemoteShellSchema = z.object({ user: label, host: label.min(1), os: label, arch: label, shell: label, home: label.regex(/^\//, 'an absolute path').optional() }).strip();

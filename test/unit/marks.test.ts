@@ -114,6 +114,10 @@ describe('percent encoding', () => {
     expect(osc(6973, 'ssh;request;user=bob')).toBeUndefined();
     expect(osc(6973, 'ssh;request;conn=../../x')).toBeUndefined();
     expect(osc(6973, 'ssh;hello;conn=0123456789abcdef')).toBeUndefined();
+    // The remote $HOME: kept when absolute and without `..`.
+    expect(osc(6973, 'ssh;request;conn=0123456789abcdef;user=svc;host=db1;home=%2Fsrv%2Fsvc')).toMatchObject({ remote: { user: 'svc', home: '/srv/svc' } });
+    for (const home of ['relative', '%2Fsrv%2F..%2Froot', ''])
+      expect((osc(6973, `ssh;request;conn=0123456789abcdef;host=db1;home=${home}`) as { remote: object }).remote).not.toHaveProperty('home');
     // Control characters in a label are dropped.
     expect(osc(6973, 'ssh;request;conn=0123456789abcdef;host=a%1B%5Bb')).toMatchObject({ remote: { host: 'a[b' } });
   });

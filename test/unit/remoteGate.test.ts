@@ -7,6 +7,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GateDecision } from '../../src/main/safety/approval/approvalGate';
+import type { RemoteHost } from '../../src/main/safety/riskTypes';
 import { makeGateHome, type GateHome } from '../support/gateHome';
 import { removeDir } from '../integration/harness/shellSession';
 
@@ -23,7 +24,7 @@ afterEach(() => {
 
 const policy = (text: string) => writeFileSync(join(setup.paths.configDir, 'policy.toml'), text);
 /** `remote` null: the step runs on this machine. */
-const decide = (command: string, remote: typeof DB1 | null = DB1, cwd = '/srv/app'): Promise<GateDecision> => setup.gate.decide({ command, cwd, purpose: 'test', ...(remote ? { remote } : {}) });
+const decide = (command: string, remote: RemoteHost | null = DB1, cwd = '/srv/app'): Promise<GateDecision> => setup.gate.decide({ command, cwd, purpose: 'test', ...(remote ? { remote } : {}) });
 
 function hook(name: string, body: string): void {
   const dir = join(setup.paths.configDir, 'hooks');
@@ -79,6 +80,13 @@ describe('the gate on a step on another host', () => {
     expect(await decide('echo key >> ~/.ssh/authorized_keys')).toMatchObject({ level: 'red', blocked: true });
     expect(await decide('echo x >> /home/deploy/.bashrc')).toMatchObject({ level: 'red', blocked: true });
     expect((await decide(`echo x >> ${join(setup.home, '.bashrc')}`)).level).not.toBe('red');
+  });
+
+  it("takes the home the remote reported ($HOME) over the guess from the user name", async () => {
+    const svc = { host: 'db1', user: 'svc', home: '/srv/svc' };
+    expect(await decide('echo key >> /srv/svc/.ssh/authorized_keys', svc)).toMatchObject({ level: 'red', blocked: true });
+    expect(await decide('echo key >> ~/.ssh/authorized_keys', svc)).toMatchObject({ level: 'red', blocked: true });
+    expect((await decide('echo x >> /home/svc/.bashrc', svc)).level).not.toBe('red');
   });
 
   it('tells hooks the host (null here), runs them in the home folder, and does not let their allow run a remote step', async () => {

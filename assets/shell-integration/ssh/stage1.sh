@@ -60,10 +60,10 @@ tandem_dir=$(umask 077 && mktemp -d "$tandem_base/tandem-ssh.$$.XXXXXX" 2>/dev/n
 tandem_tty=$(stty -g </dev/tty 2>/dev/null) || tandem_fail stty "stty failed"
 # No echo; non-canonical with a 3 s inactivity timeout, so a request nobody answers cannot hang.
 stty -echo -icanon min 0 time 30 </dev/tty 2>/dev/null || tandem_fail stty "stty failed"
-printf '\033]6973;ssh;request;conn=%s;user=%s;host=%s;os=%s;arch=%s;shell=%s\007' "$tandem_conn" \
+printf '\033]6973;ssh;request;conn=%s;user=%s;host=%s;os=%s;arch=%s;shell=%s;home=%s\007' "$tandem_conn" \
   "$(tandem_field "$(id -un 2>/dev/null)")" "$(tandem_field "$tandem_host")" \
   "$(tandem_field "$(uname -s 2>/dev/null)")" "$(tandem_field "$(uname -m 2>/dev/null)")" \
-  "$(tandem_field "$SHELL")" >/dev/tty
+  "$(tandem_field "$SHELL")" "$(tandem_field "$HOME")" >/dev/tty
 tandem_state=wait
 while IFS= read -r tandem_line; do
   case "$tandem_state:$tandem_line" in

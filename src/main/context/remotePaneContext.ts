@@ -22,7 +22,7 @@ export function remotePaneLines(input: { os: string; cwd: string; paneId: number
   const cwd = oneLine(input.cwd) || 'unknown';
   return [
     `Environment: this machine runs ${oneLine(input.os) || 'an unknown OS'}. Pane ${paneId} is on another host over ssh: ${host} ` +
-      `(user ${user}, OS ${remoteSystem(remote)}, login shell ${shell}); cwd ${cwd} (a directory on ${host}).`,
+      `(user ${user}${remote.home ? `, home ${oneLine(remote.home)}` : ''}, OS ${remoteSystem(remote)}, login shell ${shell}); cwd ${cwd} (a directory on ${host}).`,
     `Remote pane: run_command steps in pane ${paneId} run on ${host} as ${user}, not on this machine, and without the PAGER=cat ` +
       `they get here: add --no-pager or | cat to commands that page (git log, journalctl, systemctl). This machine's files are not ${host}'s: ` +
       `read_file and list_directory read this machine's files (paths relative to the pane's cwd are refused), and edit_file and write_file are ` +

@@ -138,6 +138,12 @@ function interpretOsc7(payload: string): Mark | undefined {
   return { kind: 'cwd', path: match[1] === 'file' ? percentDecode(path) : path, ...(host ? { host } : {}) };
 }
 
+/** The remote `$HOME`, kept only when it is an absolute path without `..` (the gate takes `~` for it). */
+function homeOf(text: string | undefined): { home?: string } {
+  const home = label(text);
+  return home.startsWith('/') && !home.split('/').includes('..') ? { home } : {};
+}
+
 /** A label from the remote side: printable, one line, at most 256 characters. */
 function label(text: string | undefined): string {
   return percentDecode(text ?? '').replace(/[^\x20-\x7e\u00a0-\uffff]/g, '').slice(0, 256);
@@ -165,6 +171,7 @@ function interpretSsh(payload: string): Mark | undefined {
           os: label(options.get('os')),
           arch: label(options.get('arch')),
           shell: label(options.get('shell')),
+          ...homeOf(options.get('home')),
         },
       };
     case 'fallback':

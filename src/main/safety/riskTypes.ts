@@ -23,6 +23,8 @@ export interface ClassifiedPart {
 export interface RemoteHost {
   host: string;
   user?: string;
+  /** The remote user's home as the remote reported it (`$HOME`). */
+  home?: string;
 }
 
 export interface RiskContext {

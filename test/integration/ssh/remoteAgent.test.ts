@@ -69,7 +69,7 @@ describe.skipIf(skip)(`the agent on a pane that ssh took to another host${skip ?
     const first = await model.waitForRequest(1);
     expect(requestText(first)).toContain('which machine is this pane on');
     const system = String(first.body?.system);
-    expect(system).toContain(`Pane ${paneId} is on another host over ssh: ${host} (user ${user.name}, OS Linux`);
+    expect(system).toContain(`Pane ${paneId} is on another host over ssh: ${host} (user ${user.name}, home /home/${user.name}, OS Linux`);
     expect(system).toContain(`login shell ${SHELLS.bash}`);
     expect(system).toContain(`cwd ${user.home} (a directory on ${host})`);
     expect(system).toContain('edit_file and write_file are refused in this pane');

@@ -338,7 +338,7 @@ export class PlanRunner {
   /** The other host the pane's shell is on (reached with `ssh`), if it is on one. */
   private remoteOf(paneId: number | undefined): RemoteHost | undefined {
     const remote = paneId !== undefined ? this.deps.pane(paneId)?.remote : undefined;
-    return remote ? { host: remote.host, user: remote.user } : undefined;
+    return remote ? { host: remote.host, user: remote.user, ...(remote.home ? { home: remote.home } : {}) } : undefined;
   }
 
   private cwdOf(paneId: number | undefined): string {

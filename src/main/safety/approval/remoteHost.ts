@@ -4,11 +4,12 @@ import type { RemoteHost } from '../riskTypes';
 /**
  * How the gate judges a step on another host (the pane's shell reached with `ssh`), with no
  * fact of this machine: the classifier reads none of its files (RiskContext.remote), `~` is the
- * remote user's home as far as the user name tells (`/root`, else `/home/<user>`: a guess used
- * only to recognise paths, never checked), and the protected paths under this machine's home
+ * remote user's home: the `$HOME` stage 1 reported, else as far as the user name tells (`/root`,
+ * else `/home/<user>`: a guess used only to recognise paths, never checked), and the protected paths under this machine's home
  * (ssh keys, shell startup files) are protected under that home instead.
  */
 export function remoteHome(remote: RemoteHost): string {
+  if (remote.home && remote.home.startsWith('/')) return posix.normalize(remote.home).replace(/(.)\/+$/, '$1');
   const user = remote.user && /^[^/\0]+$/.test(remote.user) ? remote.user : undefined;
   if (user === 'root') return '/root';
   return user ? posix.join('/home', user) : '/home';
