@@ -1,6 +1,6 @@
 # Tandem: an interactive `ssh host` carries the shell integration to the remote shell
-# (docs/ssh.md). Sourced by tandem.fish only when no `ssh` function existed. In fish only
-# `command ssh` bypasses it (`\ssh` does not). Everything that is not an interactive login
+# (docs/ssh.md). Sourced by tandem.fish only when no `ssh` function existed. `command ssh`
+# and a typed `\ssh` bypass it, as in bash and zsh. Everything that is not an interactive login
 # (decided by ssh/decide.sh) goes to the real ssh untouched.
 
 # Texts, not paths: a remote hop has no files to read them from later.
@@ -40,7 +40,18 @@ function __tandem_ssh_retry
     test "$verdict" = plain
 end
 
+# fish calls the function for `\ssh` too (the backslash only quotes a letter): a command line
+# with `\ssh` as a word runs every ssh of that line plain, as bash and zsh run that one.
+function __tandem_ssh_note_bypass --on-event fish_preexec
+    set -g __tandem_ssh_bypass 0
+    string match -qr '(^|[\s;&|(])\\\\ssh(\s|$)' -- "$argv[1]"; and set -g __tandem_ssh_bypass 1
+end
+
 function ssh --wraps ssh --description 'ssh; an interactive login carries Tandem\'s integration along'
+    if test "$__tandem_ssh_bypass" = 1
+        command ssh $argv
+        return
+    end
     set -l decision
     set -l key
     # Inside tmux or screen the shell has no integration of its own to carry; no terminal, no login.
