@@ -1,12 +1,13 @@
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Pane } from '../../../src/main/panes/pane';
 import { integrationAssetsDir } from '../../../src/main/shell/shellLaunch';
-import { makeTempDir, removeDir, SHELLS, writeFiles, type ShellName } from '../harness/shellSession';
+import { removeDir, type ShellName } from '../harness/shellSession';
 import { shellWord, sshUsersSkipReason, startSshServer, type SshServer } from '../../support/sshServer';
 import { waitUntil } from '../../support/waitUntil';
+import { startSshTestPane } from './sshTestPane';
 
 /**
  * How a wrapped `ssh` fails (docs/ssh.md "When there is no integration"), from a Tandem pane
@@ -49,37 +50,14 @@ describe.skipIf(skip).each(['bash', 'zsh', 'fish'] as ShellName[])(`ssh fallback
     writeFileSync(rc, "printf 'Verification code: '\nsleep 2\nprintf 'ok\\r\\n'\n");
     const uid = statSync(slow().home).uid;
     for (const path of [join(slow().home, '.ssh'), rc]) chownSync(path, uid, uid);
-    home = makeTempDir('ssh-fallbacks');
-    const bin = join(home, 'bin');
-    stubLog = join(home, 'ssh-argv.log');
-    plainHosts = join(home, 'state', 'ssh-plain-hosts');
-    // A stub `ssh` first on PATH that logs each argv (one word per line, a blank line after) and runs the real one.
-    writeFiles(home, {
-      'bin/ssh': `#!/bin/sh\nprintf '%s\\n' "$@" '' >>${shellWord(stubLog)}\nexec /usr/bin/ssh "$@"\n`,
-      '.config/fish/config.fish': 'set -g fish_greeting\n',
-    });
-    chmodSync(join(bin, 'ssh'), 0o755);
-    pane = new Pane({
+    ({ pane, home, stubLog } = await startSshTestPane({
       id: 4,
-      shellPath: SHELLS[shell],
-      cwd: home,
-      cols: 160,
-      rows: 40,
-      scrollback: 2_000,
-      integration: true,
-      login: false,
-      sshIntegrate: true,
-      sshPlainHosts: plainHosts,
-      env: { PATH: `${bin}:${process.env.PATH}`, HOME: home, LANG: 'C.UTF-8', TERM: 'xterm-256color' },
-    });
-    pane.attach({
-      output: (_, bytes) => (output += Buffer.from(bytes).toString('utf8')),
-      event: (event, payload) => {
-        if (event === 'pane.notice') notices.push((payload as { message: string }).message);
-      },
-    });
-    pane.start();
-    await waitUntil(() => pane.state === 'PROMPT', 'the local prompt');
+      shell,
+      homePrefix: 'ssh-fallbacks',
+      onOutput: (text) => (output += text),
+      notices,
+      options: (local) => ({ sshPlainHosts: (plainHosts = join(local, 'state', 'ssh-plain-hosts')) }),
+    }));
   }, 60_000);
 
   afterAll(async () => {

@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Block } from '../../../src/shared/blocks';
 import { Pane } from '../../../src/main/panes/pane';
 import { integrationAssetsDir } from '../../../src/main/shell/shellLaunch';
-import { makeTempDir, removeDir, SHELLS, writeFiles, type ShellName } from '../harness/shellSession';
+import { makeTempDir, removeDir, SHELLS, type ShellName } from '../harness/shellSession';
 import { shellWord, sshUsersSkipReason, startSshServer, type SshServer } from '../../support/sshServer';
 import { waitUntil } from '../../support/waitUntil';
+import { startSshTestPane } from './sshTestPane';
 
 /**
  * `ssh` typed in a Tandem pane (engine Pane, real local bash with its integration) to a real
@@ -48,37 +49,14 @@ describe.skipIf(skip).each(['bash', 'zsh', 'fish'] as ShellName[])(`ssh from a T
         { shell: SHELLS[shell], match: ['ForceCommand echo "interactive sessions only"; exit 1'] },
       ],
     });
-    home = makeTempDir('ssh-local');
-    // A stub `ssh` first on PATH that logs each argv (one word per line, a blank line after) and runs the real one.
-    const bin = join(home, 'bin');
-    stubLog = join(home, 'ssh-argv.log');
-    writeFiles(home, {
-      'bin/ssh': `#!/bin/sh\nprintf '%s\\n' "$@" '' >>${shellWord(stubLog)}\nexec /usr/bin/ssh "$@"\n`,
-      '.config/fish/config.fish': 'set -g fish_greeting\n',
-    });
-    chmodSync(join(bin, 'ssh'), 0o755);
-    writeFileSync(stubLog, '');
-    pane = new Pane({
+    ({ pane, home, stubLog } = await startSshTestPane({
       id: 3,
-      shellPath: SHELLS[shell],
-      cwd: home,
-      cols: 160,
-      rows: 40,
-      scrollback: 2_000,
-      integration: true,
-      login: false,
-      sshIntegrate: true,
-      onPromptRequest: (_, request) => instructions.push(request.text),
-      env: { PATH: `${bin}:${process.env.PATH}`, HOME: home, LANG: 'C.UTF-8', TERM: 'xterm-256color' },
-    });
-    pane.attach({
-      output: (_, bytes) => (output += Buffer.from(bytes).toString('utf8')),
-      event: (event, payload) => {
-        if (event === 'pane.notice') notices.push((payload as { message: string }).message);
-      },
-    });
-    pane.start();
-    await waitUntil(() => pane.state === 'PROMPT', 'the local prompt');
+      shell,
+      homePrefix: 'ssh-local',
+      onOutput: (text) => (output += text),
+      notices,
+      options: () => ({ onPromptRequest: (_, request) => instructions.push(request.text) }),
+    }));
   }, 60_000);
 
   afterAll(async () => {
