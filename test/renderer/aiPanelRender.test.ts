@@ -1,27 +1,15 @@
-import { createElement } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConversationItem, PlanView } from '../../src/shared/agent';
-import { importRendererModule } from './support/rendererModule';
-
-type MessageItemModule = typeof import('../../src/renderer/src/ai/MessageItem');
+import { messageItemMarkup } from './support/messageItemMarkup';
 
 /**
  * The panel's conversation rendered from a fake view, to the HTML the browser gets (no DOM
  * here): roles, test ids and data attributes, Markdown, and which plan controls appear when.
  */
-let MessageItem: MessageItemModule['MessageItem'];
-
-beforeAll(async () => {
-  vi.stubGlobal('window', { ...globalThis, tandemElectron: undefined });
-  vi.stubGlobal('navigator', { platform: 'Linux x86_64' });
-  ({ MessageItem } = await importRendererModule<MessageItemModule>('ai/MessageItem.tsx'));
-});
-
-afterAll(() => vi.unstubAllGlobals());
+const markup = messageItemMarkup();
 
 function render(item: ConversationItem): string {
-  return renderToStaticMarkup(createElement(MessageItem, { item }));
+  return markup(item);
 }
 
 /** Attribute values of every element carrying `name`, in document order. */

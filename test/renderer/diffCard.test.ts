@@ -1,22 +1,10 @@
-import { createElement } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConversationItem, EditStepView, PlanStepView } from '../../src/shared/agent';
-import { importRendererModule } from './support/rendererModule';
-
-type MessageItemModule = typeof import('../../src/renderer/src/ai/MessageItem');
+import { messageItemMarkup } from './support/messageItemMarkup';
 
 // An edit step's card rendered from a fake view: the diff with its line numbers and colours,
 // the test ids the e2e tests rely on, and Undo once the edit is done.
-let MessageItem: MessageItemModule['MessageItem'];
-
-beforeAll(async () => {
-  vi.stubGlobal('window', { ...globalThis, tandemElectron: undefined });
-  vi.stubGlobal('navigator', { platform: 'Linux x86_64' });
-  ({ MessageItem } = await importRendererModule<MessageItemModule>('ai/MessageItem.tsx'));
-});
-
-afterAll(() => vi.unstubAllGlobals());
+const markup = messageItemMarkup();
 
 const edit: EditStepView = {
   tool: 'edit_file',
@@ -42,7 +30,7 @@ const edit: EditStepView = {
 
 function render(step: PlanStepView, decisionStepId?: string): string {
   const item: ConversationItem = { id: 'i-plan', role: 'plan', at: 1, plan: { id: 'p1', mode: 'ask', state: decisionStepId ? 'active' : 'finished', steps: [step], decisionStepId } };
-  return renderToStaticMarkup(createElement(MessageItem, { item }));
+  return markup(item);
 }
 
 describe('the diff card of an edit step', () => {

@@ -1,26 +1,14 @@
-import { createElement } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConversationItem, PlanStepView } from '../../src/shared/agent';
-import { importRendererModule } from './support/rendererModule';
-
-type MessageItemModule = typeof import('../../src/renderer/src/ai/MessageItem');
+import { messageItemMarkup } from './support/messageItemMarkup';
 
 // A command step's card for a pane that ssh took to another host: it says "on host X" where
 // the pane and cwd are; a step on this machine names no host.
-let MessageItem: MessageItemModule['MessageItem'];
-
-beforeAll(async () => {
-  vi.stubGlobal('window', { ...globalThis, tandemElectron: undefined });
-  vi.stubGlobal('navigator', { platform: 'Linux x86_64' });
-  ({ MessageItem } = await importRendererModule<MessageItemModule>('ai/MessageItem.tsx'));
-});
-
-afterAll(() => vi.unstubAllGlobals());
+const markup = messageItemMarkup();
 
 function render(step: PlanStepView): string {
   const item: ConversationItem = { id: 'i-plan', role: 'plan', at: 1, plan: { id: 'p1', mode: 'ask', state: 'active', steps: [step], decisionStepId: step.id } };
-  return renderToStaticMarkup(createElement(MessageItem, { item }));
+  return markup(item);
 }
 
 const step = (host?: string): PlanStepView => ({
