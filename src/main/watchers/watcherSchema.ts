@@ -60,15 +60,21 @@ const common = {
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, _ . and -, starting with a letter or digit, at most 64'),
   instruction: Instruction,
   action: z.enum(['notify', 'ask', 'auto']).default('notify'),
-  /** The title of the tab whose pane the watcher belongs to (docs/watchers.md: why not a pane number). */
-  pane: z.string().min(1).optional(),
+  /**
+   * Which of the user's panes a block watcher hears: every pane, or the one typed in last.
+   * Not a pane number (they change across restarts) nor a tab title (the engine does not
+   * know titles): docs/watchers.md.
+   */
+  pane: z.enum(['any', 'focused']).optional(),
   cwd: z.string().min(1).optional(),
   debounce: Duration.default(500),
   max_runs_per_hour: z.number().int().min(1).max(60).default(6),
   enabled: z.boolean().default(true),
 };
 
-const FileChange = z.strictObject({ ...common, trigger: z.literal('file_change'), path: Globs });
+const FileChange = z
+  .strictObject({ ...common, trigger: z.literal('file_change'), path: Globs })
+  .refine((watcher) => watcher.pane === undefined, { message: 'a file_change watcher watches a folder: name it with cwd', path: ['pane'] });
 
 const BlockWatcher = z.strictObject({
   ...common,

@@ -49,7 +49,7 @@ trigger = "screen_change"
 app = "Slack"
 pattern = "urgent"
 instruction = "# summarise the urgent message"
-pane = "build"
+pane = "focused"
 
 [[watcher]]
 name = "deploy"
@@ -62,7 +62,7 @@ instruction = "# deploy to staging"
     expect(files).toMatchObject({ path: ['src/**/*.ts'], instruction: 'run the tests and report failures', action: 'notify', debounce: 500, max_runs_per_hour: 6, enabled: true });
     expect(block).toMatchObject({ command: 'npm test*', exit: '!=0', output: 'FAIL', action: 'ask', debounce: 2000, max_runs_per_hour: 3 });
     expect(schedule).toMatchObject({ cron: '0 9 * * 1-5', timezone: 'Europe/Berlin', cwd: '~/ops' });
-    expect(screen).toMatchObject({ app: 'Slack', pattern: 'urgent', interval: 5000, pane: 'build' });
+    expect(screen).toMatchObject({ app: "Slack", pattern: "urgent", interval: 5000, pane: "focused" });
     expect(voice).toMatchObject({ phrase: 'deploy to staging' });
   });
 
@@ -118,7 +118,7 @@ instruction = "x"
 
   it('refuses what cannot work: an empty instruction, pane and cwd together, a fast screen poll, no window, duplicate names', () => {
     expect(errorOf(`[[watcher]]\nname = "a"\ntrigger = "voice"\nphrase = "hi there"\ninstruction = "# "\n`)).toMatch(/instruction \(line 5\): say what/);
-    expect(errorOf(`[[watcher]]\nname = "a"\ntrigger = "voice"\nphrase = "hi there"\ninstruction = "x"\npane = "1"\ncwd = "/tmp"\n`)).toMatch(/pane or cwd, not both/);
+    expect(errorOf(`[[watcher]]\nname = "a"\ntrigger = "voice"\nphrase = "hi there"\ninstruction = "x"\npane = "any"\ncwd = "/tmp"\n`)).toMatch(/pane or cwd, not both/);
     expect(errorOf(`[[watcher]]\nname = "a"\ntrigger = "screen_change"\ntitle = "x"\ninterval = "1s"\ninstruction = "x"\n`)).toMatch(/interval \(line 5\): at least "5s"/);
     expect(errorOf(`[[watcher]]\nname = "a"\ntrigger = "screen_change"\ninstruction = "x"\n`)).toMatch(/name the window/);
     expect(errorOf(`[[watcher]]\nname = "a"\ntrigger = "voice"\nphrase = "hi there"\ninstruction = "x"\n[[watcher]]\nname = "a"\ntrigger = "voice"\nphrase = "hi again"\ninstruction = "x"\n`)).toMatch(/#2, name \(line 7\): "a" is the name of an earlier watcher/);
