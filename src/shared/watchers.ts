@@ -48,6 +48,15 @@ export interface WatchersView {
   watchers: WatcherView[];
 }
 
+/** A firing, as the window is told of it. */
+export interface WatcherFiredEvent {
+  name: string;
+  source: WatcherSource;
+  action: 'notify' | 'ask' | 'auto';
+  reason: string;
+  at: number;
+}
+
 /** The sentence a hold is shown as: `held: 6 runs an hour reached, next possible 14:32`. */
 export function describeHold(hold: WatcherHold, time: (epochMs: number) => string): string {
   switch (hold.kind) {

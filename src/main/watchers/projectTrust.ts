@@ -34,7 +34,7 @@ function realPath(path: string): string {
  * files agent steps may not write.
  */
 export class ProjectTrust {
-  constructor(private readonly file: string) {}
+  constructor(readonly file: string) {}
 
   isTrusted(watchersFile: string, content: string): boolean {
     return this.read().files[realPath(watchersFile)]?.sha256 === sha256Of(content);

@@ -75,21 +75,23 @@ export class WatchersService {
   /** Switched on or off at run time (the panel), by file and name; kept across reloads. */
   private readonly switched = new Map<string, boolean>();
   private disposed = false;
+  /** `tandem watchers allow|deny` in another process changes the trust record: project files are judged again. */
+  private readonly trustWatch: FolderWatch;
 
   constructor(private readonly options: WatchersServiceOptions) {
     this.slots = new RunSlots(options.runsAtOnce ?? WATCHER_RUNS_AT_ONCE);
     this.addFile(options.userFile, 'user', options.home);
+    const trustName = basename(options.trust.file);
+    this.trustWatch = new FolderWatch(dirname(options.trust.file), (changed) => {
+      if (changed !== undefined && changed !== trustName) return;
+      for (const file of this.files.values()) if (file.source === 'project') this.load(file);
+    });
   }
 
   /** Loads (and from now on follows) a project's `.tandem/watchers.toml`; a project already known is left as it is. */
   addProject(folder: string): void {
     const path = join(folder, PROJECT_WATCHERS_FILE);
     if (!this.files.has(path)) this.addFile(path, 'project', folder);
-  }
-
-  /** A project file was allowed or denied (`tandem watchers allow`): read it again. */
-  reload(path?: string): void {
-    for (const file of this.files.values()) if (path === undefined || file.path === path) this.load(file);
   }
 
   view(): WatchersView {
@@ -126,6 +128,7 @@ export class WatchersService {
 
   dispose(): void {
     this.disposed = true;
+    this.trustWatch.dispose();
     for (const file of this.files.values()) {
       file.folderWatch.dispose();
       for (const watcher of file.watchers) this.stop(watcher);
