@@ -40,9 +40,8 @@ export class ProjectTrust {
     return this.read().files[realPath(watchersFile)]?.sha256 === sha256Of(content);
   }
 
-  /** Allows the file as it is on disk now; returns the hash allowed. Throws when it cannot be read. */
-  allow(watchersFile: string, by: TrustRecord['by']): string {
-    const content = readFileSync(watchersFile, 'utf8');
+  /** Allows the file with exactly this content (what the user was shown); returns the hash allowed. */
+  allow(watchersFile: string, content: string, by: TrustRecord['by']): string {
     const trust = this.read();
     const sha256 = sha256Of(content);
     trust.files[realPath(watchersFile)] = { sha256, allowedAt: new Date().toISOString(), by };

@@ -93,7 +93,7 @@ describe('watchers in the engine, with a real bash pane', () => {
     expect(view().watchers).toEqual([]);
     writeFileSync(join(project, 'before.txt'), 'written while untrusted\n');
 
-    new ProjectTrust(paths.watcherTrustFile).allow(projectFile, 'cli');
+    new ProjectTrust(paths.watcherTrustFile).allow(projectFile, readFileSync(projectFile, 'utf8'), 'cli');
     await client.waitFor(() => view().watchers.some((watcher) => watcher.name === 'notes'), 15_000, 'the allowed watcher');
     expect(view().files.find((file) => file.path === projectFile)!.untrusted).toBeUndefined();
     // parcel's subscription is made asynchronously: write until a firing names the file.

@@ -19,7 +19,7 @@ describe('ProjectTrust', () => {
 
   it('trusts nothing until allowed, then exactly the allowed content', () => {
     expect(trust.isTrusted(file, 'x = 1\n')).toBe(false);
-    trust.allow(file, 'cli');
+    trust.allow(file, 'x = 1\n', 'cli');
     expect(trust.isTrusted(file, 'x = 1\n')).toBe(true);
     expect(trust.isTrusted(file, 'x = 2\n')).toBe(false);
     writeFileSync(file, 'x = 2\n');
@@ -28,12 +28,12 @@ describe('ProjectTrust', () => {
 
   it('keys the record by real path: a symlinked project is the same file', () => {
     symlinkSync(join(dir, 'proj'), join(dir, 'link'));
-    trust.allow(join(dir, 'link', '.tandem', 'watchers.toml'), 'cli');
+    trust.allow(join(dir, 'link', '.tandem', 'watchers.toml'), 'x = 1\n', 'cli');
     expect(trust.isTrusted(file, 'x = 1\n')).toBe(true);
   });
 
   it('writes its record 0600 and forgets on deny', () => {
-    trust.allow(file, 'panel');
+    trust.allow(file, 'x = 1\n', 'panel');
     expect(statSync(join(dir, 'data', 'trusted-watchers.json')).mode & 0o777).toBe(0o600);
     expect(trust.deny(file)).toBe(true);
     expect(trust.isTrusted(file, 'x = 1\n')).toBe(false);
@@ -44,7 +44,7 @@ describe('ProjectTrust', () => {
     mkdirSync(join(dir, 'data'), { recursive: true });
     writeFileSync(join(dir, 'data', 'trusted-watchers.json'), '{oops');
     expect(trust.isTrusted(file, 'x = 1\n')).toBe(false);
-    trust.allow(file, 'cli');
+    trust.allow(file, 'x = 1\n', 'cli');
     expect(trust.isTrusted(file, 'x = 1\n')).toBe(true);
   });
 });

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import watcher from '@parcel/watcher';
 import picomatch from 'picomatch';
+import { absoluteGlob, watchedFolders } from './fileGlobs';
 import type { TriggerEvent } from '../firing/firingGate';
 import { gitIgnored } from './gitIgnored';
 
@@ -19,19 +20,6 @@ export interface FileTriggerRule {
   /** The folder relative globs are read from (the watcher's cwd). */
   root: string;
   home: string;
-}
-
-/** A glob as an absolute pattern: `~/x` from home, `$CWD/x` and `x` from the watcher's folder. */
-export function absoluteGlob(glob: string, root: string, home: string): string {
-  if (glob === '~' || glob.startsWith('~/')) return join(home, glob.slice(1));
-  if (glob.startsWith('$CWD/')) return join(root, glob.slice('$CWD/'.length));
-  return isAbsolute(glob) ? glob : join(root, glob);
-}
-
-/** The folders to subscribe to for these globs: each glob's static base, none inside another. */
-export function watchedFolders(globs: readonly string[]): string[] {
-  const bases = [...new Set(globs.map((glob) => picomatch.scan(glob).base || sep))].sort();
-  return bases.filter((base) => !bases.some((other) => other !== base && (base + sep).startsWith(other.endsWith(sep) ? other : other + sep)));
 }
 
 /**

@@ -4,6 +4,7 @@ import type { WatcherConfig } from '../watcherSchema';
 import { startBlockTrigger } from './blockTrigger';
 import { startFileTrigger } from './fileTrigger';
 import { startScheduleTrigger } from './scheduleTrigger';
+import { SCREEN_CHANGE_NOT_BUILT } from './screenTrigger';
 import type { UserBlock } from './userBlocks';
 
 /** What the service needs of a started trigger. */
@@ -23,9 +24,6 @@ export interface TriggerContext {
   /** A file trigger could not start (or failed later); the watcher shows why. */
   failed(why: string): void;
 }
-
-/** What screen_change watchers say until the screen trigger is built. */
-export const SCREEN_CHANGE_NOT_BUILT = 'screen_change is not active yet in this version of Tandem (the file is checked; nothing is watched)';
 
 /** Starts the watcher's trigger; `emit` gets each event it sees. Voice watchers are fired by the service itself (voicePhraseHeard). */
 export function startTrigger(watcher: WatcherConfig, context: TriggerContext, emit: (event: TriggerEvent) => void): RunningTrigger {
