@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { WatchersView } from '../../../src/shared/watchers';
+import type { BlockRecord } from '../../../src/main/history/historyRecord';
+import { HistoryStore } from '../../../src/main/history/historyStore';
+import { tandemPaths } from '../../../src/main/settings/paths';
 import { TANDEM_BIN } from '../../support/agentCli';
 
 // `tandem watchers …` as a user runs it: the built CLI in a home of its own.
@@ -109,6 +112,26 @@ describe('tandem watchers', () => {
     const missing = tandem(['test', 'nope']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('there is no watcher "nope" (there are: morning, failures, slack, deploy, sources)');
+  });
+
+  it('test tries a block rule on the user’s recent commands in the history (not the agent’s)', async () => {
+    writeFileSync(join(home, '.config', 'tandem', 'watchers.toml'), USER_FILE);
+    const base = { host: 'laptop', shell: 'bash', session: 's', pane: '1', author: 'you' as const, cwd: project };
+    const records: BlockRecord[] = [
+      { ...base, key: 'a', command: 'npm test', exitCode: 1, startedAt: Date.now() - 4_000 },
+      { ...base, key: 'b', command: 'npm test -- --watch', exitCode: 0, startedAt: Date.now() - 3_000 },
+      { ...base, key: 'c', command: 'npm test; echo done', exitCode: 1, startedAt: Date.now() - 2_000 },
+      { ...base, key: 'd', command: 'npm test src/a.test.ts', exitCode: 1, startedAt: Date.now() - 1_000, author: 'agent-step' },
+    ];
+    const store = await HistoryStore.open({ file: tandemPaths({ HOME: home, XDG_DATA_HOME: join(home, '.local', 'share') }).historyFile });
+    try {
+      expect(await store.record(records)).toMatchObject({ ok: true, value: { stored: 4 } });
+    } finally {
+      store.close();
+    }
+    const run = tandem(['test', 'failures']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('recent       1 of your last 3 commands would have fired it:\n    npm test (exit 1)\n');
   });
 
   it('allow trusts the project file as it is (asking, or with --yes); an edit untrusts it; deny forgets', () => {

@@ -5,8 +5,6 @@ import { tildePath } from '../../watchers/triggerSummary';
 import { readWatcherSources } from '../../watchers/watcherSources';
 import { staticView } from './staticViews';
 import { parseWatchersArguments, WATCHERS_USAGE } from './watchersArguments';
-import { runWatcherTest } from './watcherTest';
-import { runWatcherTrust } from './watcherTrust';
 
 export interface WatchersIo {
   env: NodeJS.ProcessEnv;
@@ -43,11 +41,16 @@ export async function runWatchersCommand(argv: readonly string[], io: WatchersIo
       for (const file of view.files) if (file.error) io.stderr.write(`tandem: ${tildePath(file.path, home)}: ${file.error}\n`);
       return view.files.some((file) => file.error) ? INVALID : OK;
     }
-    case 'test':
+    case 'test': {
+      // `test` may open the history store and scrub its commands: loaded only for it.
+      const { runWatcherTest } = await import('./watcherTest');
       return runWatcherTest(parsed.name, readWatcherSources(paths, home, parsed.dir ?? io.cwd, trust), { home, paths, io });
+    }
     case 'allow':
-    case 'deny':
+    case 'deny': {
+      const { runWatcherTrust } = await import('./watcherTrust');
       return runWatcherTrust(parsed, { home, trust, io });
+    }
   }
 }
 
