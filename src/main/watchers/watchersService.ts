@@ -119,8 +119,7 @@ export class WatchersService {
     const heard: string[] = [];
     for (const watcher of this.active()) {
       if (watcher.config.trigger !== 'voice' || !this.enabled(watcher) || !saysPhrase(text, watcher.config.phrase)) continue;
-      const said = scrubSecrets(text).text;
-      watcher.gate.offer({ reason: `heard "${watcher.config.phrase}"`, details: `The user said: "${said}"` });
+      watcher.gate.offer({ reason: `heard "${watcher.config.phrase}"`, details: `The user said: "${text}"` });
       heard.push(watcher.config.name);
     }
     return heard;
