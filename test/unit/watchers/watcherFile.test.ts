@@ -124,6 +124,10 @@ instruction = "x"
     expect(errorOf(`[[watcher]]\nname = "a"\ntrigger = "voice"\nphrase = "hi there"\ninstruction = "x"\n[[watcher]]\nname = "a"\ntrigger = "voice"\nphrase = "hi again"\ninstruction = "x"\n`)).toMatch(/#2, name \(line 7\): "a" is the name of an earlier watcher/);
   });
 
+  it('a file_change watcher watches a folder, not a pane', () => {
+    expect(errorOf(`[[watcher]]\nname = "a"\ntrigger = "file_change"\npath = "*.ts"\npane = "focused"\ninstruction = "x"\n`)).toMatch(/#1, pane \(line 5\): a file_change watcher watches a folder/);
+  });
+
   it('reports a bad timezone on the timezone key', () => {
     expect(errorOf(`[[watcher]]\nname = "a"\ntrigger = "schedule"\ncron = "0 9 * * *"\ntimezone = "Mars/Olympus"\ninstruction = "x"\n`)).toMatch(/#1, timezone \(line 5\)/);
   });
