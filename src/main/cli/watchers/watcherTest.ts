@@ -10,7 +10,7 @@ import { SCREEN_CHANGE_NOT_BUILT } from '../../watchers/triggers/screenTrigger';
 import { watcherCwd } from '../../watchers/watcherCwd';
 import type { BlockWatcherConfig, WatcherConfig } from '../../watchers/watcherSchema';
 import type { WatcherSourceFile } from '../../watchers/watcherSources';
-import type { WatchersIo } from './watchersCommand';
+import type { WatchersIo } from './watchersIo';
 
 /** How many of the user's recent commands a block rule is tried on. */
 const RECENT_BLOCKS = 20;

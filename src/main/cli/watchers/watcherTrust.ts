@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline/promises';
+import { confirm } from '../confirmQuestion';
 import { PROJECT_WATCHERS_FILE } from '../../watchers/projectFolders';
 import type { ProjectTrust } from '../../watchers/projectTrust';
 import { tildePath } from '../../watchers/triggerSummary';
 import { readWatchersFile } from '../../watchers/watcherFile';
 import { projectOf } from '../../watchers/watcherSources';
-import type { WatchersIo } from './watchersCommand';
+import type { WatchersIo } from './watchersIo';
 
 interface TrustContext {
   home: string;
@@ -47,18 +47,4 @@ export async function runWatcherTrust(command: { kind: 'allow'; dir?: string; ye
   trust.allow(file, read.text, 'cli');
   io.stdout.write(`${shown}: allowed as it is now; an edit makes it untrusted again\n`);
   return 0;
-}
-
-async function confirm(question: string, io: WatchersIo): Promise<boolean> {
-  const prompt = createInterface({ input: io.stdin, output: io.stderr, terminal: false });
-  try {
-    io.stderr.write(question);
-    const answer = await new Promise<string>((resolve) => {
-      prompt.once('line', resolve);
-      prompt.once('close', () => resolve(''));
-    });
-    return /^\s*y(es)?\s*$/i.test(answer);
-  } finally {
-    prompt.close();
-  }
 }

@@ -5,14 +5,7 @@ import { tildePath } from '../../watchers/triggerSummary';
 import { readWatcherSources } from '../../watchers/watcherSources';
 import { staticView } from './staticViews';
 import { parseWatchersArguments, WATCHERS_USAGE } from './watchersArguments';
-
-export interface WatchersIo {
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-}
+import type { WatchersIo } from './watchersIo';
 
 const OK = 0;
 const INVALID = 1;
