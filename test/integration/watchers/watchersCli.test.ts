@@ -2,7 +2,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import ptyModule from 'node-pty';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { waitUntil } from '../../support/waitUntil';
 import type { WatchersView } from '../../../src/shared/watchers';
 import type { BlockRecord } from '../../../src/main/history/historyRecord';
 import { HistoryStore } from '../../../src/main/history/historyStore';
@@ -158,6 +160,27 @@ describe('tandem watchers', () => {
     expect(JSON.parse(tandem(['list', '--json']).stdout).files[1].untrusted).toBeUndefined();
     expect(tandem(['deny']).stdout).toContain('no longer trusted');
     expect(JSON.parse(tandem(['list', '--json']).stdout).files[1].untrusted).toBe(true);
+  });
+
+  it('allow at a terminal asks, and allows only on yes', async () => {
+    writeFileSync(join(project, '.tandem', 'watchers.toml'), PROJECT_FILE);
+    const ask = async (answer: string) => {
+      let output = '';
+      const pty = ptyModule.spawn(process.execPath, [TANDEM_BIN, 'watchers', 'allow'], { cols: 120, rows: 30, cwd: project, env: { HOME: home, PATH: process.env.PATH ?? '', XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share') } });
+      pty.onData((data) => (output += data));
+      const exit = new Promise<number>((resolve) => pty.onExit(({ exitCode }) => resolve(exitCode)));
+      await waitUntil(() => output.includes('[y/N]'), 'the question');
+      pty.write(`${answer}\r`);
+      return { code: await exit, output: () => output };
+    };
+    const no = await ask('n');
+    expect(no.code).toBe(0);
+    expect(no.output()).toContain('nothing was allowed');
+    expect(JSON.parse(tandem(['list', '--json']).stdout).files[1].untrusted).toBe(true);
+    const yes = await ask('y');
+    expect(yes.code).toBe(0);
+    expect(yes.output()).toContain('allowed as it is now');
+    expect(JSON.parse(tandem(['list', '--json']).stdout).files[1].untrusted).toBeUndefined();
   });
 
   it('a usage mistake exits 2 with the usage', () => {
