@@ -93,6 +93,14 @@ export class Engine {
       },
     });
     this.history = new EngineHistory({ file: this.paths.historyFile, settings: () => this.settings.history, log: this.log, batchMs: options.historyBatchMs });
+    const desktop =
+      options.desktop ??
+      chooseDesktop({
+        platform: process.platform,
+        env: this.env,
+        exclusion: new WindowExclusion(() => this.gate.visionExclusions(DEFAULT_EXCLUDED_WINDOWS)),
+        electron: options.electron,
+      });
     this.agent = new AgentSession({
       history: this.history,
       tracer: this.tracer,
@@ -120,14 +128,7 @@ export class Engine {
         depth: agentDepth(this.env),
         ...options.headless?.childAgents,
       },
-      desktop:
-        options.desktop ??
-        chooseDesktop({
-          platform: process.platform,
-          env: this.env,
-          exclusion: new WindowExclusion(() => this.gate.visionExclusions(DEFAULT_EXCLUDED_WINDOWS)),
-          electron: options.electron,
-        }),
+      desktop,
     });
     this.watchHints = new WatchHints({
       settings: () => this.settings.companion,
@@ -140,6 +141,7 @@ export class Engine {
             home: this.home,
             log: this.log,
             audit: this.audit,
+            desktop,
             focusedPane: () => this.typing.lastPane,
             fired: ({ watcher, source, reason, at }) => this.client?.event('watcher.fired', { name: watcher.name, source, action: watcher.action, reason, at }),
           })

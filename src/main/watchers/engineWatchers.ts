@@ -1,5 +1,6 @@
 import type { Disposable } from '../../shared/events';
 import { describeHold, type WatchersView } from '../../shared/watchers';
+import type { Desktop } from '../desktop/desktop';
 import type { EngineLog } from '../log/engineLog';
 import type { PaneWatcher } from '../panes/paneWatcher';
 import type { AuditLog } from '../safety/audit/auditLog';
@@ -18,6 +19,8 @@ export interface EngineWatchersOptions {
   home: string;
   log: EngineLog;
   audit: AuditLog;
+  /** What screen_change watchers look with. */
+  desktop: Desktop;
   /** The pane the user typed in last. */
   focusedPane(): number | undefined;
   /** A firing, for the window (`watcher.fired`). */
@@ -49,6 +52,7 @@ export class EngineWatchers implements Disposable {
       trust: new ProjectTrust(options.paths.watcherTrustFile),
       finishedBlocks: this.blocks.onFinished,
       focusedPane: options.focusedPane,
+      desktop: options.desktop,
       log: { info: (message) => log.info('watchers', message), warning: (message) => log.warning('watchers', message) },
       onHold: (watcher, hold) => {
         if (hold) void audit.append({ event: 'watcher-held', reason: describeHold(hold, (at) => new Date(at).toISOString()), watcher });

@@ -2,6 +2,7 @@ import { basename, dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Event } from '../../shared/events';
 import type { WatcherHold, WatcherSource, WatcherView, WatchersView } from '../../shared/watchers';
+import type { Desktop } from '../desktop/desktop';
 import { scrubSecrets } from '../safety/secretScrubber';
 import { FolderWatch } from '../settings/folderWatch';
 import { FiringGate, type TriggerEvent } from './firing/firingGate';
@@ -10,6 +11,7 @@ import { PROJECT_WATCHERS_FILE } from './projectFolders';
 import type { ProjectTrust } from './projectTrust';
 import { triggerSummary } from './triggerSummary';
 import { combineFileEvents } from './triggers/fileTrigger';
+import { OneAtATime } from './triggers/screenTrigger';
 import { startTrigger, type RunningTrigger } from './triggers/startTrigger';
 import type { UserBlock } from './triggers/userBlocks';
 import { saysPhrase } from './triggers/voicePhrase';
@@ -35,6 +37,8 @@ export interface WatchersServiceOptions {
   focusedPane(): number | undefined;
   /** A watcher fired; its run is live until the returned promise settles. */
   onFiring(firing: WatcherFiring): Promise<void> | void;
+  /** What screen_change watchers look with; absent: they say they cannot. */
+  desktop?: Desktop;
   /** A firing was held back (rate limit, its run still going, the global cap), or goes again. */
   onHold?(watcher: string, hold: WatcherHold | undefined): void;
   log: WatchersLog;
@@ -59,7 +63,8 @@ interface ActiveWatcher {
   cwd: string;
   gate: FiringGate;
   trigger: RunningTrigger | undefined;
-  failure?: string;
+  /** Why its trigger cannot watch now. */
+  inactive?: string;
   lastFired?: { at: number; reason: string };
 }
 
@@ -72,6 +77,7 @@ interface ActiveWatcher {
 export class WatchersService {
   private readonly files = new Map<string, WatchersFile>();
   private readonly slots: RunSlots;
+  private readonly ocr = new OneAtATime();
   /** Switched on or off at run time (the panel), by file and name; kept across reloads. */
   private readonly switched = new Map<string, boolean>();
   private disposed = false;
@@ -200,7 +206,7 @@ export class WatchersService {
   }
 
   private startTrigger(watcher: ActiveWatcher): void {
-    watcher.failure = undefined;
+    watcher.inactive = undefined;
     if (!this.enabled(watcher)) return;
     watcher.trigger = startTrigger(
       watcher.config,
@@ -209,9 +215,12 @@ export class WatchersService {
         home: this.options.home,
         finishedBlocks: this.options.finishedBlocks,
         focusedPane: this.options.focusedPane,
-        failed: (why) => {
-          watcher.failure = why;
-          this.options.log.warning(`watcher ${watcher.config.name}: ${why}`);
+        desktop: this.options.desktop,
+        ocr: this.ocr,
+        inactive: (why) => {
+          if (why === watcher.inactive) return;
+          watcher.inactive = why;
+          if (why) this.options.log.warning(`watcher ${watcher.config.name}: ${why}`);
         },
       },
       (event) => watcher.gate.offer(event),
@@ -245,7 +254,7 @@ export class WatchersService {
   private watcherView(watcher: ActiveWatcher): WatcherView {
     const { config } = watcher;
     const enabled = this.enabled(watcher);
-    const inactive = enabled ? (watcher.failure ?? watcher.trigger?.inactive) : undefined;
+    const inactive = enabled ? watcher.inactive : undefined;
     const nextRun = enabled ? watcher.trigger?.nextRun?.() : undefined;
     return {
       name: config.name,

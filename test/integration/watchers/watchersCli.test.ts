@@ -74,7 +74,7 @@ describe('tandem watchers', () => {
     expect(run.stdout).toContain('~/.config/tandem/watchers.toml (user)');
     expect(run.stdout).toMatch(/morning · schedule · cron "0 9 \* \* 1-5" \(UTC\) · auto · next \w{3} \w{3} \d\d \d{4} 09:00/);
     expect(run.stdout).toContain('failures · block · `npm test*` exits with anything but 0 · notify');
-    expect(run.stdout).toContain('slack · screen_change · window app "Slack", text matching /urgent/, every 5 s · notify · screen_change is not active yet');
+    expect(run.stdout).toContain('slack · screen_change · window app "Slack", text matching /urgent/, every 5 s · notify\n');
     expect(run.stdout).toContain('~/proj/.tandem/watchers.toml (project, not allowed: `tandem watchers allow ~/proj` to trust it)');
     expect(run.stdout).toContain('sources · file_change · src/**/*.ts, test/** in ~/proj · notify · not allowed');
 

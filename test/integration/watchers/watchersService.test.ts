@@ -81,7 +81,7 @@ describe('WatchersService', () => {
     expect(firings[1]!.reason).toBe('heard "deploy to staging"');
   });
 
-  it('a schedule shows its next run; screen_change says it is not active yet; a missing folder says so', async () => {
+  it('a schedule shows its next run; screen_change without a desktop says so; a missing folder says so', async () => {
     const watchers = start(
       `[[watcher]]\nname = "morning"\ntrigger = "schedule"\ncron = "0 9 * * *"\ninstruction = "x"\n` +
         `[[watcher]]\nname = "screen"\ntrigger = "screen_change"\ntitle = "build"\ninstruction = "x"\n` +
@@ -89,7 +89,8 @@ describe('WatchersService', () => {
     );
     const view = () => Object.fromEntries(watchers.view().watchers.map((watcher) => [watcher.name, watcher]));
     expect(view().morning!.nextRun).toBeGreaterThan(Date.now());
-    expect(view().screen!.inactive).toMatch(/not active yet/);
+    await waitUntil(() => view().screen!.inactive !== undefined, 'the screen watcher’s reason');
+    expect(view().screen!.inactive).toBe('screen_change needs a desktop, and this Tandem has none');
     await waitUntil(() => view().files!.inactive !== undefined, 'the missing folder');
     expect(view().files!.inactive).toBe(`not watching: ${join(dir, 'nowhere')} does not exist`);
   });

@@ -1,6 +1,5 @@
 import type { WatcherView, WatchersView } from '../../../shared/watchers';
 import { triggerSummary } from '../../watchers/triggerSummary';
-import { SCREEN_CHANGE_NOT_BUILT } from '../../watchers/triggers/screenTrigger';
 import { nextRuns } from '../../watchers/triggers/scheduleTrigger';
 import { watcherCwd } from '../../watchers/watcherCwd';
 import type { WatcherSourceFile } from '../../watchers/watcherSources';
@@ -8,7 +7,8 @@ import type { WatcherSourceFile } from '../../watchers/watcherSources';
 /**
  * The watchers as the files say, without a running Tandem: what `tandem watchers list`
  * shows. (When each last fired and what is held back lives in the running app.) A project
- * file that is not allowed lists its watchers as inactive, so they can be reviewed.
+ * file that is not allowed lists its watchers as inactive, so they can be reviewed. (Whether
+ * this desktop lets screen_change watchers look is for the running app to say.)
  */
 export function staticView(files: readonly WatcherSourceFile[], home: string, now = new Date()): WatchersView {
   return {
@@ -23,7 +23,7 @@ export function staticView(files: readonly WatcherSourceFile[], home: string, no
         ? []
         : file.read.watchers.map((watcher): WatcherView => {
             const cwd = watcherCwd(watcher, file.root, home);
-            const inactive = file.untrusted ? 'not allowed: its project file is not trusted as it is now' : watcher.trigger === 'screen_change' ? SCREEN_CHANGE_NOT_BUILT : undefined;
+            const inactive = file.untrusted ? 'not allowed: its project file is not trusted as it is now' : undefined;
             const nextRun = watcher.trigger === 'schedule' && watcher.enabled && !file.untrusted ? nextRuns(watcher, 1, now)[0]?.getTime() : undefined;
             return {
               name: watcher.name,

@@ -6,7 +6,6 @@ import { tildePath, triggerSummary } from '../../watchers/triggerSummary';
 import { blockMatches, outputMatch } from '../../watchers/triggers/blockRule';
 import { absoluteGlob, watchedFolders } from '../../watchers/triggers/fileGlobs';
 import { nextRuns } from '../../watchers/triggers/scheduleTrigger';
-import { SCREEN_CHANGE_NOT_BUILT } from '../../watchers/triggers/screenTrigger';
 import { watcherCwd } from '../../watchers/watcherCwd';
 import type { BlockWatcherConfig, WatcherConfig } from '../../watchers/watcherSchema';
 import type { WatcherSourceFile } from '../../watchers/watcherSources';
@@ -64,7 +63,7 @@ async function triggerLines(watcher: WatcherConfig, cwd: string, home: string, p
     case 'schedule':
       return [`  next runs    ${nextRuns(watcher, 3).map((run) => run.toString().slice(0, 24)).join('; ')}`];
     case 'screen_change':
-      return [`  note         ${SCREEN_CHANGE_NOT_BUILT}`];
+      return [`  looks        every ${watcher.interval / 1000} s at the first visible window that matches, and reads it with OCR only when its pixels changed; needs an X11 desktop with Tesseract (the running app says when it cannot)`];
     case 'voice':
       return [`  phrase       "${watcher.phrase}": fires when a push-to-talk instruction says it (whole words, any case)`];
   }

@@ -1,28 +1,30 @@
 import type { Event } from '../../../shared/events';
+import type { Desktop } from '../../desktop/desktop';
 import type { TriggerEvent } from '../firing/firingGate';
 import type { WatcherConfig } from '../watcherSchema';
 import { startBlockTrigger } from './blockTrigger';
 import { startFileTrigger } from './fileTrigger';
 import { startScheduleTrigger } from './scheduleTrigger';
-import { SCREEN_CHANGE_NOT_BUILT } from './screenTrigger';
+import { startScreenTrigger, type OneAtATime } from './screenTrigger';
 import type { UserBlock } from './userBlocks';
 
 /** What the service needs of a started trigger. */
 export interface RunningTrigger {
-  /** Why it does not watch although enabled: screen_change is not built yet, a folder is missing. */
-  inactive?: string;
   nextRun?(): number | undefined;
   dispose(): void;
 }
 
 export interface TriggerContext {
+  /** For screen_change watchers; absent where Tandem has no desktop capability. */
+  desktop: Desktop | undefined;
+  ocr: OneAtATime;
+  /** Why the trigger cannot watch (a missing folder, no X11 desktop, no Tesseract), or undefined once it can. */
+  inactive(why: string | undefined): void;
   /** The watcher's folder (its cwd resolved). */
   cwd: string;
   home: string;
   finishedBlocks: Event<UserBlock>;
   focusedPane(): number | undefined;
-  /** A file trigger could not start (or failed later); the watcher shows why. */
-  failed(why: string): void;
 }
 
 /** Starts the watcher's trigger; `emit` gets each event it sees. Voice watchers are fired by the service itself (voicePhraseHeard). */
@@ -31,7 +33,7 @@ export function startTrigger(watcher: WatcherConfig, context: TriggerContext, em
     case 'file_change': {
       let stopped = false;
       const started = startFileTrigger({ globs: watcher.path, root: context.cwd, home: context.home }, emit);
-      started.catch((error: unknown) => context.failed(`not watching: ${(error as Error).message}`));
+      started.catch((error: unknown) => context.inactive(`not watching: ${(error as Error).message}`));
       return {
         dispose: () => {
           if (stopped) return;
@@ -48,8 +50,10 @@ export function startTrigger(watcher: WatcherConfig, context: TriggerContext, em
       const schedule = startScheduleTrigger(watcher, emit);
       return { nextRun: () => schedule.nextRun(), dispose: () => schedule.dispose() };
     }
-    case 'screen_change':
-      return { inactive: SCREEN_CHANGE_NOT_BUILT, dispose: () => undefined };
+    case 'screen_change': {
+      const screen = startScreenTrigger(watcher, { desktop: context.desktop, ocr: context.ocr, inactive: context.inactive }, emit);
+      return { dispose: () => screen.dispose() };
+    }
     case 'voice':
       return { dispose: () => undefined };
   }
