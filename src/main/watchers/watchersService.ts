@@ -240,6 +240,8 @@ export class WatchersService {
   }
 
   private async fire(watcher: ActiveWatcher, event: TriggerEvent): Promise<void> {
+    // Switched off while its events waited: they go with it.
+    if (!this.enabled(watcher)) return;
     const at = Date.now();
     watcher.lastFired = { at, reason: event.reason };
     this.options.log.info(`watcher ${watcher.config.name} fired: ${event.reason}`);

@@ -63,6 +63,22 @@ describe('WatchersService', () => {
     expect(watchers.setEnabled('nope', true)).toBe(false);
   });
 
+  it('switched off while a firing waits for its run, the waiting firing goes with it', async () => {
+    let endRun: () => void = () => undefined;
+    const watchers = start(VOICE, (firing) => {
+      firings.push(firing);
+      return new Promise<void>((resolve) => (endRun = resolve));
+    });
+    watchers.voicePhraseHeard('deploy to staging');
+    await waitUntil(() => firings.length === 1, 'the first firing');
+    watchers.voicePhraseHeard('deploy to staging again');
+    await waitUntil(() => watchers.view().watchers[0]!.held !== undefined, 'the hold');
+    watchers.setEnabled('deploy', false);
+    endRun();
+    await waitUntil(() => watchers.view().watchers[0]!.held === undefined, 'the hold to end');
+    expect(firings).toHaveLength(1);
+  });
+
   it('the view says why a firing is held while its run goes, and the secrets in details are scrubbed', async () => {
     let endRun: () => void = () => undefined;
     const watchers = start(VOICE, (firing) => {
