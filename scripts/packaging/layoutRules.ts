@@ -54,6 +54,8 @@ const WORKERS = [
 const TREE_SITTER_GRAMMAR = 'node_modules/tree-sitter-bash/tree-sitter-bash.wasm';
 const TREE_SITTER_RUNTIME = 'node_modules/web-tree-sitter/tree-sitter.wasm';
 const PTY_MODULE = 'node_modules/node-pty/build/Release/pty.node';
+/** @parcel/watcher's native module for this platform (file_change watchers); dist:check packs for the platform it runs on. */
+const FILE_WATCHER_MODULE = `node_modules/@parcel/watcher-${process.platform}-${process.arch}${process.platform === 'linux' ? '-glibc' : ''}/watcher.node`;
 const SHELL_SCRIPTS = [
   'assets/shell-integration/bash/tandem.bash',
   'assets/shell-integration/bash/tandem-hooks.bash',
@@ -165,14 +167,14 @@ export const RULES: Rule[] = [
     },
   },
   {
-    name: 'what must be a real file is unpacked: pty.node, shell integration, the worker threads and node-sqlite3-wasm, the grammar',
+    name: 'what must be a real file is unpacked: pty.node, watcher.node, shell integration, the worker threads and node-sqlite3-wasm, the grammar',
     check(layout) {
       const mirrors = layout.asarFiles.filter((file) => MIRROR_WORKER.test(file));
       const owners = layout.asarFiles.filter((file) => OWNER_WORKER.test(file));
       const problems: string[] = [];
       if (mirrors.length !== 1) problems.push(`expected one mirror worker (out/main/chunks/mirrorWorker-*.mjs) in app.asar, found ${mirrors.length}`);
       if (owners.length === 0) problems.push('no history owner worker (out/main/chunks/ownerWorker-*.mjs) in app.asar');
-      const required = [PTY_MODULE, ...SHELL_SCRIPTS, ...mirrors, ...owners, ...SQLITE_FILES, TREE_SITTER_GRAMMAR, TREE_SITTER_RUNTIME];
+      const required = [PTY_MODULE, FILE_WATCHER_MODULE, ...SHELL_SCRIPTS, ...mirrors, ...owners, ...SQLITE_FILES, TREE_SITTER_GRAMMAR, TREE_SITTER_RUNTIME];
       problems.push(...missing(layout.asarUnpackedMarks, required, 'the files app.asar marks as unpacked'));
       problems.push(...missing(layout.unpackedFiles, required, 'app.asar.unpacked'));
       const lost = layout.asarUnpackedMarks.filter((file) => !layout.unpackedFiles.includes(file));

@@ -66,6 +66,22 @@ export async function checkPackagedRuntime(appDir: string, scratch: string): Pro
     problems: spawned.stdout.includes('packed-pty-works') ? [] : [`node-pty from the package did not run a shell (exit ${spawned.code}): ${(spawned.stdout + spawned.stderr).trim().slice(0, 600)}`],
   });
 
+  // A file_change watcher's library: the packed @parcel/watcher loads its watcher.node and reports a write.
+  const parcel = pathToFileURL(join(app, 'node_modules/@parcel/watcher/index.js')).href;
+  const watched = join(scratch, 'watched');
+  mkdirSync(watched, { recursive: true });
+  const watching = await runNode(
+    `const watcher = (await import(${JSON.stringify(parcel)})).default; const { writeFileSync } = await import('node:fs');` +
+      ` const seen = new Promise((resolve) => { const sub = watcher.subscribe(${JSON.stringify(watched)}, (error, events) => { if (events.length) sub.then((s) => s.unsubscribe()).then(() => resolve(events)); });` +
+      ` sub.then(() => writeFileSync(${JSON.stringify(join(watched, 'saved.txt'))}, 'x')); }); console.log(JSON.stringify(await seen));`,
+    home,
+    env,
+  );
+  results.push({
+    name: 'the packed @parcel/watcher sees a file saved (its watcher.node)',
+    problems: watching.stdout.includes('saved.txt') ? [] : [`@parcel/watcher from the package did not report a write (exit ${watching.code}): ${(watching.stdout + watching.stderr).trim().slice(0, 600)}`],
+  });
+
   results.push({ name: 'the mirror worker runs on its own (copied alone, nothing beside it)', problems: await checkWorkerAlone(app, scratch) });
   results.push({ name: 'the history owner worker runs from app.asar.unpacked alone and stores and finds a record', problems: await checkOwnerWorkerUnpacked(appDir, scratch) });
   return results;

@@ -84,6 +84,11 @@ export async function main(argv: string[], rendererDir = builtRendererDir()): Pr
       process.exitCode = await runSshCommand(command.argv, { env: process.env, interactive: process.stdin.isTTY === true && process.stdout.isTTY === true, stdout: process.stdout, stderr: process.stderr });
       return;
     }
+    case 'watchers': {
+      const { runWatchersCommand } = await import('./cli/watchers/watchersCommand');
+      process.exitCode = await runWatchersCommand(command.argv, { env: process.env, cwd: process.cwd(), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+      return;
+    }
     case 'web': {
       const { runWebCommand } = await import('./cli/webCommand');
       await runWebCommand({

@@ -7,6 +7,7 @@ import type { RemoteShell } from './remoteShell';
 import { HistoryRequestSchemas, type HistoryResults } from './history';
 import { SettingsPatchSchema, type Settings } from './settings';
 import { SshRequestSchemas, type SshEvents, type SshResults } from './ssh';
+import type { WatcherFiredEvent, WatchersView } from './watchers';
 
 /**
  * The one contract between the renderer and the engine, carried unchanged by both
@@ -50,6 +51,8 @@ export const RequestSchemas = {
   'settings.update': SettingsPatchSchema,
   /** The renderer's layout; the engine adds each pane's cwd and scrollback and saves it. */
   'session.save': z.lazy(() => SessionLayoutSchema),
+  /** The watchers in effect, their files and state (docs/watchers.md). */
+  'watchers.list': z.object({}).strict(),
   ...AgentRequestSchemas,
   ...HistoryRequestSchemas,
   ...SshRequestSchemas,
@@ -212,6 +215,7 @@ export interface Results extends AgentResults, HistoryResults, SshResults {
   'companion.activity': Record<string, never>;
   'settings.update': { settings: Settings };
   'session.save': Record<string, never>;
+  'watchers.list': WatchersView;
 }
 
 export type Response =
@@ -254,6 +258,8 @@ export interface Events extends AgentEvents, SshEvents {
   'settings.changed': { settings: Settings; error?: string; notice?: string };
   /** Watch mode's hint for a pane, or null when it ends (a success, hints switched off, the pane closed). */
   'companion.hint': { paneId: number; hint: CompanionHint | null };
+  /** A watcher fired (what it does then is the next step's: docs/watchers.md). */
+  'watcher.fired': WatcherFiredEvent;
   /** Another window or tab took over this engine session. */
   'connection.replaced': Record<string, never>;
 }

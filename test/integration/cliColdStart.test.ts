@@ -142,6 +142,17 @@ describe('the tandem command loads only what a subcommand runs', () => {
     expect(run.sources.filter((source) => source.startsWith('src/main/safety/approval/') || source.startsWith('src/main/agent/') || ENGINE_SOURCE_DIRS.some((dir) => source.startsWith(dir)))).toEqual([]);
   });
 
+  it('watchers list reads the files, not the engine, the gate, the file watcher, the history store or a model SDK', () => {
+    const run = runTandem(['watchers', 'list', '--json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ files: [{ source: 'user' }], watchers: [] });
+    expect(run.sources).toContain('src/main/watchers/watcherSchema.ts');
+    expect(packageNames(run.urls).filter((name) => name !== 'smol-toml' && name !== 'zod' && name !== 'croner')).toEqual([]);
+    // The block rule's command patterns (policy.toml's pattern language) are the one piece of safety/ it needs.
+    expect(run.sources.filter((source) => (source.startsWith('src/main/safety/') && source !== 'src/main/safety/policy/commandPatterns.ts') || source.startsWith('src/main/agent/') || source.startsWith('src/main/history/') || ENGINE_SOURCE_DIRS.some((dir) => source.startsWith(dir)))).toEqual([]);
+    expect(packagesIn(run.urls).filter((url) => url.includes('/node_modules/@parcel/') || UI_AND_ENGINE_PACKAGES.some((name) => url.includes(`/node_modules/${name}`)))).toEqual([]);
+  });
+
   it('tandem agent runs the engine under plain Node without Electron, the renderer, React or the browser-mode server', () => {
     // No key set up: the run starts its shell, finds no model and ends with exit 4 at once.
     const run = runTandem(['agent', '--json', '-c', 'hello']);

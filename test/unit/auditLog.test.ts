@@ -136,6 +136,17 @@ describe('AuditLog', () => {
 });
 
 describe('verifyAuditLog', () => {
+  it('accepts watcher events after lines written before they existed, the watcher key last', async () => {
+    await writeLog(3);
+    const log = new AuditLog(file, headFile);
+    await log.append({ event: 'watcher-fired', cwd: '/tmp/p', reason: 'src/a.ts changed', watcher: 'tests' });
+    await log.append({ event: 'watcher-held', reason: 'held: 6 runs an hour reached', watcher: 'tests' });
+    await log.flush();
+    const lines = readLines();
+    expect(Object.keys(JSON.parse(lines[3]!))).toEqual(['seq', 'ts', 'prev', 'event', 'cwd', 'reason', 'watcher']);
+    expect(await verifyAuditLog(file, headFile)).toEqual({ ok: true, lines: 5 });
+  });
+
   it('accepts an intact chain of 20 entries', async () => {
     await writeLog(20);
     expect(await verifyAuditLog(file, headFile)).toEqual({ ok: true, lines: 20 });

@@ -17,6 +17,8 @@ export type CliCommand =
   | { kind: 'history'; argv: string[] }
   /** `tandem ssh …`: every argument is ssh's (src/main/cli/ssh/sshCommand.ts). */
   | { kind: 'ssh'; argv: string[] }
+  /** `tandem watchers …`: its own options (src/main/cli/watchers/watchersArguments.ts). */
+  | { kind: 'watchers'; argv: string[] }
   | { kind: 'error'; message: string };
 
 export const USAGE = `Usage:
@@ -51,6 +53,13 @@ export const USAGE = `Usage:
   tandem ssh [SSH OPTIONS] DESTINATION [COMMAND…]
                                  a new tab of the running Tandem that runs ssh with these arguments,
                                  or else the system ssh on this terminal (\`tandem ssh --help\`)
+  tandem watchers list [--json] [--dir DIR]
+                                 the watchers of watchers.toml and of DIR's project (.tandem/watchers.toml)
+  tandem watchers test NAME [--dir DIR]
+                                 check one watcher and show what it would watch
+  tandem watchers allow|deny [DIR] [--yes]
+                                 trust a project's watchers file as it is now, or forget it
+                                 (\`tandem watchers --help\`)
   tandem --help | --version`;
 
 export function parseArguments(argv: string[]): CliCommand {
@@ -67,6 +76,7 @@ export function parseArguments(argv: string[]): CliCommand {
   if (command === 'usage') return { kind: 'usage', argv: rest };
   if (command === 'history') return { kind: 'history', argv: rest };
   if (command === 'ssh') return { kind: 'ssh', argv: rest };
+  if (command === 'watchers') return { kind: 'watchers', argv: rest };
   if (command !== 'web') return { kind: 'error', message: `Unknown command "${command}".` };
   let port = 0;
   let shell: string | undefined;

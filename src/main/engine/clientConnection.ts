@@ -94,6 +94,7 @@ export class ClientConnection implements PaneListener {
         await this.engine.saveSession(layout);
         return {};
       },
+      'watchers.list': () => this.engine.watchersView(),
       'agent.state': () => this.engine.agent.view(),
       'agent.send': async (request) => {
         if (request.paneId !== undefined) this.engine.panelActivity(request.paneId);

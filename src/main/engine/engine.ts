@@ -29,6 +29,8 @@ import { tandemPaths, type TandemPaths } from '../settings/paths';
 import { Tracer } from '../telemetry/tracer';
 import { agentDepth } from '../agent/children/agentDepth';
 import { plainHostsPath } from '../ssh/plainHosts';
+import type { WatchersView } from '../../shared/watchers';
+import { EngineWatchers } from '../watchers/engineWatchers';
 
 export type { EngineOptions, HeadlessEngineOptions };
 
@@ -61,6 +63,8 @@ export class Engine {
   private readonly grantLifetime: GrantLifetime;
   /** Every finished block, recorded in the history database (history/recording/). */
   readonly history: EngineHistory;
+  /** watchers.toml and the projects' (docs/watchers.md); none in a `tandem agent` run. */
+  private readonly watchers: EngineWatchers | undefined;
 
   constructor(private readonly options: EngineOptions) {
     this.env = options.env ?? process.env;
@@ -90,6 +94,14 @@ export class Engine {
       },
     });
     this.history = new EngineHistory({ file: this.paths.historyFile, settings: () => this.settings.history, log: this.log, batchMs: options.historyBatchMs });
+    const desktop =
+      options.desktop ??
+      chooseDesktop({
+        platform: process.platform,
+        env: this.env,
+        exclusion: new WindowExclusion(() => this.gate.visionExclusions(DEFAULT_EXCLUDED_WINDOWS)),
+        electron: options.electron,
+      });
     this.agent = new AgentSession({
       history: this.history,
       tracer: this.tracer,
@@ -117,19 +129,24 @@ export class Engine {
         depth: agentDepth(this.env),
         ...options.headless?.childAgents,
       },
-      desktop:
-        options.desktop ??
-        chooseDesktop({
-          platform: process.platform,
-          env: this.env,
-          exclusion: new WindowExclusion(() => this.gate.visionExclusions(DEFAULT_EXCLUDED_WINDOWS)),
-          electron: options.electron,
-        }),
+      desktop,
     });
     this.watchHints = new WatchHints({
       settings: () => this.settings.companion,
       show: (paneId, hint) => this.client?.event('companion.hint', { paneId, hint }),
     });
+    this.watchers =
+      options.headless === undefined
+        ? new EngineWatchers({
+            paths: this.paths,
+            home: this.home,
+            log: this.log,
+            audit: this.audit,
+            desktop,
+            focusedPane: () => this.typing.lastPane,
+            fired: ({ watcher, source, reason, at }) => this.client?.event('watcher.fired', { name: watcher.name, source, action: watcher.action, reason, at }),
+          })
+        : undefined;
     this.session = new SessionKeeper(this.paths.sessionFile, this.keepsSession && this.settings.session.restore, this.log);
     this.grantLifetime = new GrantLifetime(() => this.agent.revokeAllGrants(), options.grantsKeptWithoutWindowMs);
     this.liveSettings.onChanged((change) => {
@@ -244,6 +261,7 @@ export class Engine {
     this.panes.set(id, pane);
     this.history.watch(pane);
     this.watchHints.watch(id, (watcher) => pane.observe(watcher));
+    this.watchers?.watchPane(id, pane.cwd, (watcher) => pane.observe(watcher), (blockId) => pane.outputOf(blockId));
     const attached = pane.attach(client);
     pane.start();
     return { ...pane.info(), snapshot: attached.snapshot, streamOffset: attached.streamOffset };
@@ -300,6 +318,7 @@ export class Engine {
     if (!pane) return Promise.resolve();
     this.panes.delete(paneId);
     this.watchHints.unwatch(paneId);
+    this.watchers?.unwatchPane(paneId);
     this.agent.paneClosed(paneId);
     // Private until its shell is gone: nothing it finishes on the way out is recorded.
     return pane.close().finally(() => this.history.recorder.paneClosed(paneId));
@@ -337,6 +356,10 @@ export class Engine {
     return output;
   }
 
+  watchersView(): WatchersView {
+    return this.watchers?.view() ?? { files: [], watchers: [] };
+  }
+
   updateSettings(patch: SettingsPatch): Settings {
     const shellProblem = patch.shell?.path ? shellPathProblem(patch.shell.path, this.env) : undefined;
     if (shellProblem) throw new UserError(`Not saved: the shell path cannot be used: ${shellProblem}.`);
@@ -362,6 +385,7 @@ export class Engine {
     this.grantLifetime.dispose();
     this.liveSettings.dispose();
     this.watchHints.dispose();
+    this.watchers?.dispose();
     this.agent.dispose();
     try {
       await this.saveSession();

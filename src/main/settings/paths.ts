@@ -19,6 +19,10 @@ export interface TandemPaths {
   queueFile: string;
   /** Every finished block (SQLite, docs/architecture.md "Block history store"). */
   historyFile: string;
+  /** The user's watchers (docs/watchers.md). */
+  watchersFile: string;
+  /** Which project `.tandem/watchers.toml` files the user allowed, by content hash. */
+  watcherTrustFile: string;
 }
 
 export function tandemPaths(env: NodeJS.ProcessEnv = process.env): TandemPaths {
@@ -43,5 +47,7 @@ export function tandemPaths(env: NodeJS.ProcessEnv = process.env): TandemPaths {
     traceFile: join(stateDir, 'traces.jsonl'),
     queueFile: join(stateDir, 'queued.json'),
     historyFile: join(dataDir, 'history.sqlite'),
+    watchersFile: join(configDir, 'watchers.toml'),
+    watcherTrustFile: join(dataDir, 'trusted-watchers.json'),
   };
 }

@@ -1,4 +1,4 @@
-import { createInterface } from 'node:readline/promises';
+import { confirm } from '../confirmQuestion';
 import { plural } from '../../../shared/countWords';
 import { importHistory } from '../../history/import/importHistory';
 import { defaultHistoryFiles } from '../../history/import/historySources';
@@ -102,19 +102,6 @@ async function forgetSearch(query: SearchQuery, yes: boolean, store: HistoryStor
   return OK;
 }
 
-async function confirm(question: string, io: HistoryIo): Promise<boolean> {
-  const prompt = createInterface({ input: io.stdin, output: io.stderr, terminal: false });
-  try {
-    io.stderr.write(question);
-    const answer = await new Promise<string>((resolve) => {
-      prompt.once('line', resolve);
-      prompt.once('close', () => resolve(''));
-    });
-    return /^\s*y(es)?\s*$/i.test(answer);
-  } finally {
-    prompt.close();
-  }
-}
 
 async function importCommand(command: Extract<HistoryArguments, { kind: 'import' }>, store: HistoryStore, io: HistoryIo, fail: (error: string) => number): Promise<number> {
   const reports = await importHistory(store, command, io.env);

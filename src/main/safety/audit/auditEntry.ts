@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
-/** What happened to an agent action. `tamper`: the log itself was found damaged when opened. */
-export type AuditEvent = 'proposed' | 'approved' | 'denied' | 'edited' | 'executed' | 'blocked' | 'failed' | 'tamper';
+/**
+ * What happened to an agent action. `tamper`: the log itself was found damaged when opened.
+ * `watcher-fired` / `watcher-held`: a watcher's firing went, or was held back (docs/watchers.md).
+ */
+export type AuditEvent = 'proposed' | 'approved' | 'denied' | 'edited' | 'executed' | 'blocked' | 'failed' | 'tamper' | 'watcher-fired' | 'watcher-held';
 
 /** What callers record; the log adds seq, ts and prev. */
 export interface AuditRecord {
@@ -28,6 +31,8 @@ export interface AuditRecord {
   path?: string;
   sha256Before?: string;
   sha256After?: string;
+  /** The watcher a `watcher-fired` / `watcher-held` line is about. */
+  watcher?: string;
 }
 
 /** One line of the log: its position, time, the hash of the line before it, and the record. */
@@ -67,6 +72,8 @@ const RECORD_KEYS = [
   'path',
   'sha256Before',
   'sha256After',
+  // Keys added later go last: a line written before them hashes as it always did.
+  'watcher',
 ] as const satisfies readonly (keyof AuditRecord)[];
 
 /** The text of one line (no newline). Only the known fields of the record are written. */
@@ -85,7 +92,7 @@ export const auditEntrySchema = z.object({
   seq: z.number().int().min(1),
   ts: z.string().min(1),
   prev: z.string().regex(/^[0-9a-f]{64}$/, 'not a sha256 hex digest'),
-  event: z.enum(['proposed', 'approved', 'denied', 'edited', 'executed', 'blocked', 'failed', 'tamper']),
+  event: z.enum(['proposed', 'approved', 'denied', 'edited', 'executed', 'blocked', 'failed', 'tamper', 'watcher-fired', 'watcher-held']),
   conversation: z.string().optional(),
   plan: z.string().optional(),
   step: z.number().optional(),
@@ -103,4 +110,5 @@ export const auditEntrySchema = z.object({
   path: z.string().optional(),
   sha256Before: z.string().optional(),
   sha256After: z.string().optional(),
+  watcher: z.string().optional(),
 });
