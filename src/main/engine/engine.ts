@@ -28,6 +28,7 @@ import { LiveSettings } from '../settings/liveSettings';
 import { tandemPaths, type TandemPaths } from '../settings/paths';
 import { Tracer } from '../telemetry/tracer';
 import { agentDepth } from '../agent/children/agentDepth';
+import { VoiceService } from '../voice/voiceService';
 
 export type { EngineOptions, HeadlessEngineOptions };
 
@@ -60,6 +61,8 @@ export class Engine {
   private readonly grantLifetime: GrantLifetime;
   /** Every finished block, recorded in the history database (history/recording/). */
   readonly history: EngineHistory;
+  /** Push-to-talk transcription and spoken answers (docs/voice.md). */
+  readonly voice: VoiceService;
 
   constructor(private readonly options: EngineOptions) {
     this.env = options.env ?? process.env;
@@ -125,6 +128,7 @@ export class Engine {
           electron: options.electron,
         }),
     });
+    this.voice = new VoiceService({ settings: () => this.settings.voice, env: this.env, log: this.log });
     this.watchHints = new WatchHints({
       settings: () => this.settings.companion,
       show: (paneId, hint) => this.client?.event('companion.hint', { paneId, hint }),
