@@ -63,7 +63,7 @@ export function wavFacts(buffer: Buffer): WavFacts | { problem: string } {
   return { problem: 'no data chunk' };
 }
 
-/** A short silent 16 kHz mono WAV: what `/audio/speech` answers. */
+/** A silent 16 kHz mono WAV: what `/audio/speech` answers. */
 export function silentWav(seconds: number): Buffer {
   const data = Buffer.alloc(Math.round(seconds * 16_000) * 2);
   const header = Buffer.alloc(44);
@@ -129,7 +129,8 @@ export async function startTranscriptionServer(fallback: ScriptedAnswer = { text
       return send(response, 400, JSON.stringify({ detail: 'body is not JSON' }));
     }
     requests.push({ path, authorization: request.headers.authorization, fields });
-    send(response, 200, silentWav(0.5), 'audio/wav');
+    // Long enough that a test stops it before it ends by itself.
+    send(response, 200, silentWav(20), 'audio/wav');
   };
 
   const server = createServer((request, response) => {
