@@ -20,7 +20,7 @@ import { togglePrivateMode } from '../history/privateMode';
 import { toggleHistorySearch } from '../history/historySearch';
 import { useSshPicker } from '../ssh/sshPickerStore';
 import { toggleRecording } from '../voice/pushToTalk';
-import { pushToTalkPressed, PUSH_TO_TALK_ACTION } from '../voice/pushToTalkKey';
+import { pushToTalkPressed } from '../voice/pushToTalkKey';
 
 /**
  * Everything the user can do, in one list: the command palette shows it, the keyboard
@@ -280,7 +280,7 @@ export const appActions: AppAction[] = [
   },
   { id: 'ai.toggle', title: 'Toggle AI Panel', run: () => toggleAiPanel() },
   // The key: held or pressed, as `[voice] push_to_talk_mode` says; the palette's entry toggles.
-  { id: PUSH_TO_TALK_ACTION, title: 'Push to Talk', hidden: true, run: () => pushToTalkPressed() },
+  { id: 'voice.pushToTalk', title: 'Push to Talk', hidden: true, run: () => pushToTalkPressed() },
   { id: 'voice.record', title: 'Voice: Start or Stop Recording', run: () => toggleRecording() },
   { id: 'ai.focusInput', title: 'Focus AI Input', run: () => focusAiInput() },
   {

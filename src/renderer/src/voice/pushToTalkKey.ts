@@ -2,7 +2,7 @@ import { setUserChord } from '../actions/keybindings';
 import { useSettingsStore } from '../settings/settingsStore';
 import { startRecording, stopRecording, toggleRecording } from './pushToTalk';
 
-/** The push-to-talk key's action (keybindings.ts binds it; `[voice] push_to_talk_key` replaces the chord). */
+/** The push-to-talk key's action (appActions.ts; keybindings.ts binds it; `[voice] push_to_talk_key` replaces the chord). */
 export const PUSH_TO_TALK_ACTION = 'voice.pushToTalk';
 
 /**
