@@ -80,7 +80,23 @@ test('hold the key at a pane: indicator and moving meter, a valid WAV goes out, 
   expect(stt.requests).toHaveLength(1);
 });
 
+/** Keeps every microphone track the page opens, to see whether it was stopped. */
+async function watchMicrophoneTracks(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const tracks: MediaStreamTrack[] = ((window as unknown as { __tracks: MediaStreamTrack[] }).__tracks = []);
+    const original = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+    navigator.mediaDevices.getUserMedia = async (constraints) => {
+      const stream = await original(constraints);
+      tracks.push(...stream.getTracks());
+      return stream;
+    };
+  });
+}
+
+const trackStates = (page: Page) => page.evaluate(() => (window as unknown as { __tracks: MediaStreamTrack[] }).__tracks.map((track) => `${track.kind}:${track.readyState}`));
+
 test('the microphone button: what was typed stays, the transcript joins it, Esc puts the input back and sends nothing', async ({ page }) => {
+  await watchMicrophoneTracks(page);
   const { panel } = await ai.start(page, makeHomeWithConfig(voiceConfig()));
   await page.keyboard.press('Control+Shift+Space');
   const input = panel.getByTestId('ai-input');
@@ -88,7 +104,10 @@ test('the microphone button: what was typed stays, the transcript joins it, Esc 
   const button = panel.getByTestId('voice-button');
   await button.click();
   await meterMoved(page);
+  expect(await trackStates(page)).toEqual(['audio:live']);
   await button.click();
+  // The microphone is off as soon as the recording ends, before the transcript is back.
+  expect(await trackStates(page)).toEqual(['audio:ended']);
   await expect(input).toHaveValue('please list the files here');
   heardWav();
 
@@ -96,6 +115,29 @@ test('the microphone button: what was typed stays, the transcript joins it, Esc 
   await expect(input).toHaveValue('please');
   await expect(page.getByTestId('voice-review')).toHaveCount(0);
   expect(ai.model.requests).toHaveLength(0);
+
+  // Esc while recording: the microphone goes off and nothing is sent.
+  await button.click();
+  await meterMoved(page);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('voice-recording')).toHaveCount(0);
+  await expect(page.getByTestId('voice-notice')).toContainText('Recording cancelled; nothing was sent.');
+  expect(await trackStates(page)).toEqual(['audio:ended', 'audio:ended']);
+  expect(stt.requests).toHaveLength(1);
+  await expect(input).toHaveValue('please');
+});
+
+test('max_seconds cuts a recording: it stops and is transcribed by itself', async ({ page }) => {
+  await watchMicrophoneTracks(page);
+  const { panel } = await ai.start(page, makeHomeWithConfig(voiceConfig('max_seconds = 1\n')));
+  await page.keyboard.press('Control+Shift+Space');
+  await panel.getByTestId('voice-button').click();
+  await expect(panel.getByTestId('ai-input')).toHaveValue('list the files here');
+  expect(await trackStates(page)).toEqual(['audio:ended']);
+  const wav = heardWav();
+  // However late the timer fired on a busy machine, the clip holds no more than max_seconds.
+  expect(wav.seconds).toBeGreaterThan(0.5);
+  expect(wav.seconds).toBeLessThanOrEqual(1);
 });
 
 test('send = "immediately": the transcript goes to the model with no Enter; a server error is shown and loses nothing', async ({ page }) => {

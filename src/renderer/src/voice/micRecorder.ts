@@ -61,12 +61,15 @@ export class MicRecorder {
     }
   }
 
-  /** The microphone goes off now; the WAV follows once the worklet handed over its last samples. */
-  async stop(): Promise<Recording> {
+  /**
+   * The microphone goes off now; the WAV follows once the worklet handed over its last
+   * samples. It holds at most `maxSeconds`, however late the stop came.
+   */
+  async stop(maxSeconds: number): Promise<Recording> {
     this.release();
     await this.lastSamples();
     void this.context.close();
-    const wav = encodeWav(this.chunks, this.context.sampleRate);
+    const wav = encodeWav(firstSamples(this.chunks, Math.floor(maxSeconds * this.context.sampleRate)), this.context.sampleRate);
     return { wav, seconds: (wav.byteLength - 44) / 2 / VOICE_SAMPLE_RATE };
   }
 
@@ -94,6 +97,17 @@ export class MicRecorder {
       this.capture.port.postMessage('flush');
     });
   }
+}
+
+function firstSamples(chunks: readonly Float32Array[], count: number): Float32Array[] {
+  const kept: Float32Array[] = [];
+  let left = count;
+  for (const chunk of chunks) {
+    if (left <= 0) break;
+    kept.push(chunk.length <= left ? chunk : chunk.subarray(0, left));
+    left -= chunk.length;
+  }
+  return kept;
 }
 
 function newAudioContext(): AudioContext {

@@ -67,7 +67,7 @@ export async function stopRecording(): Promise<void> {
   if (!active) return;
   voice.setPhase('transcribing');
   try {
-    const recording = await active.stop();
+    const recording = await active.stop(useSettingsStore.getState().settings.voice.max_seconds);
     if (recording.seconds < SHORTEST_SECONDS) {
       voice.setNotice({ kind: 'info', text: 'That was too short to hear anything: hold the key (or keep the button on) while you speak.' });
       return;
