@@ -107,7 +107,10 @@ export async function startTranscriptionServer(fallback: ScriptedAnswer = { text
   const transcription = async (request: IncomingMessage, response: ServerResponse, path: string) => {
     const form = await new Response(request as unknown as ReadableStream, { headers: { 'content-type': request.headers['content-type'] ?? '' } }).formData().catch(() => undefined);
     const file = form?.get('file');
-    const fields = Object.fromEntries([...(form?.entries() ?? [])].filter(([name]) => name !== 'file').map(([name, value]) => [name, String(value)]));
+    const fields: Record<string, string> = {};
+    form?.forEach((value, name) => {
+      if (name !== 'file') fields[name] = String(value);
+    });
     const recorded: RecordedAudioRequest = { path, authorization: request.headers.authorization, fields };
     requests.push(recorded);
     if (!file || typeof file === 'string') return send(response, 400, errorBody({ error: 'whisper', status: 400, message: "no 'file' field in the request" }));

@@ -38,20 +38,20 @@ export function VoiceBar() {
 }
 
 function RecordingIndicator() {
-  const startedAt = useVoiceStore((state) => state.startedAt ?? Date.now());
+  const startedAt = useVoiceStore((state) => state.startedAt);
   const level = useVoiceStore((state) => state.level);
-  const [now, setNow] = useState(Date.now());
+  const [elapsedMs, setElapsedMs] = useState(0);
   useEffect(() => {
-    const timer = window.setInterval(() => setNow(Date.now()), 250);
+    const timer = window.setInterval(() => setElapsedMs(startedAt === undefined ? 0 : Date.now() - startedAt), 250);
     return () => window.clearInterval(timer);
-  }, []);
+  }, [startedAt]);
   const percent = Math.round(Math.min(1, level / METER_FULL) * 100);
   return (
     <div className="voice-bar voice-bar--recording" data-testid="voice-recording" role="status" aria-label="Recording">
       <span className="voice-bar__dot" aria-hidden="true" />
       <span className="voice-bar__rec">REC</span>
       <span className="voice-bar__time" data-testid="voice-elapsed">
-        {elapsedText(now - startedAt)}
+        {elapsedText(elapsedMs)}
       </span>
       <span className="voice-bar__meter" aria-hidden="true">
         <span className="voice-bar__level" data-testid="voice-level" data-level={level.toFixed(3)} style={{ width: `${percent}%` }} />
