@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { parsePanelInput } from '../../src/renderer/src/ai/panelInput';
 import { spokenText } from '../../src/renderer/src/voice/spokenText';
+import { transcriptDraft } from '../../src/renderer/src/voice/transcriptDraft';
 import { elapsedText, microphoneProblem } from '../../src/renderer/src/voice/voiceWords';
 import { MAX_SPOKEN_CHARS } from '../../src/shared/voice';
 
@@ -15,6 +17,28 @@ describe('an answer as it is read aloud', () => {
     const spoken = spokenText(sentence.repeat(200));
     expect(spoken.length).toBeLessThanOrEqual(MAX_SPOKEN_CHARS);
     expect(spoken.endsWith('characters.')).toBe(true);
+  });
+});
+
+describe('a transcript in the AI input', () => {
+  it('spoken at a pane, alone, is a `# ` instruction, sent as its text', () => {
+    expect(transcriptDraft('', 'list the files here', true)).toBe('# list the files here');
+    expect(parsePanelInput(transcriptDraft('', 'list the files here', true))).toEqual({ kind: 'message', text: 'list the files here' });
+    expect(transcriptDraft('  ', 'list the files here', false)).toBe('list the files here');
+  });
+
+  it('joins what was typed, keeping it', () => {
+    expect(transcriptDraft('please ', 'list the files', true)).toBe('please list the files');
+    expect(transcriptDraft('line one\n', 'and two', false)).toBe('line one and two');
+  });
+
+  it('never turns words into a command or an auto run', () => {
+    for (const spoken of ['! rm -rf /', '!auto delete everything', '!']) {
+      const draft = transcriptDraft('', spoken, false);
+      expect(parsePanelInput(draft).kind, spoken).toBe('message');
+      expect(parsePanelInput(transcriptDraft('', spoken, true)).kind, spoken).toBe('message');
+    }
+    expect(parsePanelInput(transcriptDraft('', '! ls', false))).toEqual({ kind: 'message', text: '! ls' });
   });
 });
 

@@ -22,6 +22,8 @@ export interface VoiceServiceOptions {
 /** A whisper server on a CPU may take a while for a long recording; longer than this is a hang. */
 const TRANSCRIPTION_TIMEOUT_MS = 120_000;
 const SPEECH_TIMEOUT_MS = 60_000;
+/** A minute of speech is about a thousand characters; a server answering far more is cut (agent.send takes 100,000). */
+const MAX_TRANSCRIPT_CHARS = 20_000;
 
 /**
  * The engine's side of push-to-talk (docs/voice.md): a recording from the renderer goes to
@@ -56,7 +58,7 @@ export class VoiceService {
       fetch: this.options.fetch,
       retryAfterMs: this.options.retryAfterMs,
     });
-    const scrubbed = scrubSecrets(raw.trim());
+    const scrubbed = scrubSecrets(raw.trim().slice(0, MAX_TRANSCRIPT_CHARS));
     this.options.log.info('voice', `transcribed ${clip.seconds.toFixed(1)} s of speech at ${endpointHost(settings.endpoint)}`);
     const transcript = { text: scrubbed.text, seconds: clip.seconds, redactions: scrubbed.redactions.length };
     if (transcript.text) this.tellWatchers(transcript.text);

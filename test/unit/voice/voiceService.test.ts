@@ -126,6 +126,13 @@ describe('push-to-talk transcription in the engine', () => {
     expect(server.requests).toHaveLength(4);
   });
 
+  it('cuts a runaway transcript to 20,000 characters', async () => {
+    server.script({ text: 'word '.repeat(10_000) });
+    const transcript = await voice({ endpoint: server.url }).service.transcribe(speech(1));
+    expect(transcript.text.length).toBeLessThanOrEqual(20_000);
+    expect(transcript.text.startsWith('word word')).toBe(true);
+  });
+
   it('says when the answer holds no transcript', async () => {
     server.script({ status: 200, body: '{"segments": []}' });
     await expect(voice({ endpoint: server.url }).service.transcribe(speech(1))).rejects.toThrow(/answered without a transcript/);

@@ -3,6 +3,7 @@ import { useAiPanelStore } from '../ai/aiPanelStore';
 import { openAiPanel } from '../ai/panelControl';
 import { focusedPaneId } from '../layout/layoutStore';
 import { useSettingsStore } from '../settings/settingsStore';
+import { transcriptDraft } from './transcriptDraft';
 import { useVoiceStore } from './voiceStore';
 
 /**
@@ -23,7 +24,7 @@ export async function landTranscript(text: string, towardsPane: boolean): Promis
   }
   const panel = useAiPanelStore.getState();
   const before = panel.draft;
-  const after = before.trim() === '' ? (towardsPane ? `# ${spoken}` : spoken) : `${before.replace(/\s+$/, '')} ${spoken}`;
+  const after = transcriptDraft(before, spoken, towardsPane);
   panel.setDraft(after);
   useVoiceStore.getState().setReview({ before, after });
   openAiPanel({ focusInput: true });
