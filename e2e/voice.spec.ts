@@ -215,3 +215,34 @@ test('speak_answers: the final answer goes to the speech endpoint; Esc stops the
   await expect(input).toHaveValue('typed meanwhile');
   await expect(input).toBeFocused();
 });
+
+test("speak_answers without a speech endpoint: the system's speech synthesis reads it; a new recording stops it", async ({ page }) => {
+  // The OS voice is the edge of the world here: a stand-in records what it was asked to say.
+  await page.addInitScript(() => {
+    const said: string[] = [];
+    let cancelled = 0;
+    Object.defineProperty(window, 'speechSynthesis', {
+      value: { speak: (utterance: SpeechSynthesisUtterance) => said.push(utterance.text), cancel: () => cancelled++ },
+    });
+    (window as unknown as { __speech: () => { said: string[]; cancelled: number } }).__speech = () => ({ said, cancelled });
+  });
+  const speech = () => page.evaluate(() => (window as unknown as { __speech: () => { said: string[]; cancelled: number } }).__speech());
+  const { pane, panel } = await ai.start(page, makeHomeWithConfig(voiceConfig('speak_answers = true\n')));
+  ai.model.script({ parts: [{ text: 'All **green**.' }] });
+  await page.keyboard.press('Control+Shift+Space');
+  const input = panel.getByTestId('ai-input');
+  await input.fill('run the checks');
+  await input.press('Enter');
+  await expect(page.getByTestId('voice-status')).toContainText('Speaking the answer');
+  expect(await speech()).toEqual({ said: ['All green.'], cancelled: 0 });
+  expect(stt.requests).toHaveLength(0);
+
+  await pane.click();
+  for (const key of ['Control', 'Shift', 'M']) await page.keyboard.down(key);
+  await meterMoved(page);
+  expect((await speech()).cancelled).toBe(1);
+  await expect(page.getByTestId('voice-status')).toHaveCount(0);
+  for (const key of ['M', 'Shift', 'Control']) await page.keyboard.up(key);
+  await expect(panel.getByTestId('ai-input')).toHaveValue('# list the files here');
+});
+
