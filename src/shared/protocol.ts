@@ -8,6 +8,7 @@ import { HistoryRequestSchemas, type HistoryResults } from './history';
 import { SettingsPatchSchema, type Settings } from './settings';
 import { SshRequestSchemas, type SshEvents, type SshResults } from './ssh';
 import type { WatcherFiredEvent, WatchersView } from './watchers';
+import { VoiceRequestSchemas, type VoiceResults } from './voice';
 
 /**
  * The one contract between the renderer and the engine, carried unchanged by both
@@ -56,6 +57,7 @@ export const RequestSchemas = {
   ...AgentRequestSchemas,
   ...HistoryRequestSchemas,
   ...SshRequestSchemas,
+  ...VoiceRequestSchemas,
 } as const;
 
 export type Method = keyof typeof RequestSchemas;
@@ -201,7 +203,7 @@ export interface HostWarning {
   detail?: string;
 }
 
-export interface Results extends AgentResults, HistoryResults, SshResults {
+export interface Results extends AgentResults, HistoryResults, SshResults, VoiceResults {
   hello: HelloResult;
   'pane.create': PaneInfo;
   'pane.attach': PaneInfo;
@@ -278,6 +280,8 @@ export const FrameKind = {
   Input: 2,
   /** renderer → engine: payload is a u32 count of output bytes xterm has finished parsing */
   Ack: 3,
+  /** renderer → engine: a push-to-talk recording (a WAV); the pane field is the clip's id (voice.ts) */
+  VoiceClip: 4,
 } as const;
 export type FrameKind = (typeof FrameKind)[keyof typeof FrameKind];
 
@@ -300,7 +304,7 @@ export function decodeFrame(
   if (bytes.byteLength < HEADER) return undefined;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const kind = view.getUint8(0);
-  if (kind !== FrameKind.Output && kind !== FrameKind.Input && kind !== FrameKind.Ack) return undefined;
+  if (kind !== FrameKind.Output && kind !== FrameKind.Input && kind !== FrameKind.Ack && kind !== FrameKind.VoiceClip) return undefined;
   return { kind, paneId: view.getUint32(1, true), payload: bytes.subarray(HEADER) };
 }
 

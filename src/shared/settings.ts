@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { CONFIRM_CLOSE_CHOICES } from './closeQuestion';
+import { ENV_NAME_PATTERN } from './environmentName';
 import { keyChordProblem } from './keyChord';
+import { DEFAULT_VOICE_SETTINGS, VoiceSection } from './voiceSettings';
+
+export { ENV_NAME_PATTERN };
 
 /**
  * config.toml. Each section is declared once as plain fields (no defaults) plus its
@@ -36,9 +40,6 @@ const sessionFields = {
   /** Bring back tabs, splits, cwd and scrollback after a restart. */
   restore: z.boolean(),
 };
-
-/** What an environment variable's name may look like. */
-export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** One `[[ai.fallback]]` table: a further backend, with the keys `[ai]` has for one. */
 const required = (what: string) => ({ error: (issue: { input: unknown }) => (issue.input === undefined ? `required: ${what}` : undefined) });
@@ -244,6 +245,7 @@ export type Settings = {
   telemetry: z.infer<typeof TelemetrySection>;
   history: z.infer<typeof HistorySection>;
   ssh: z.infer<typeof SshSection>;
+  voice: z.infer<typeof VoiceSection>;
 };
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -291,6 +293,7 @@ export const DEFAULT_SETTINGS: Settings = {
   telemetry: { enabled: true, include_content: false, retain_days: 30, otlp_endpoint: '' },
   history: { enabled: true, keep_output: 'digest', max_output_kb: 64, exclude: [], max_days: 0, max_mb: 0, search_key: '' },
   ssh: { integrate: 'auto' },
+  voice: DEFAULT_VOICE_SETTINGS,
 };
 
 /** A partial update, one or more sections, only the keys that change. */
@@ -305,6 +308,7 @@ export const SettingsPatchSchema = z
     telemetry: TelemetrySection.partial().optional(),
     history: HistorySection.partial().optional(),
     ssh: SshSection.partial().optional(),
+    voice: VoiceSection.partial().optional(),
   })
   .strict();
 
@@ -326,6 +330,7 @@ export function applySettingsPatch(base: Settings, patch: SettingsPatch): Settin
     telemetry: { ...base.telemetry, ...defined(patch.telemetry) },
     history: { ...base.history, ...defined(patch.history) },
     ssh: { ...base.ssh, ...defined(patch.ssh) },
+    voice: { ...base.voice, ...defined(patch.voice) },
   };
 }
 

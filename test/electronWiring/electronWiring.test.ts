@@ -284,6 +284,12 @@ describe('the desktop app under a stand-in Electron', { timeout: 90_000 }, () =>
     expect(await app.call('permission', { permission: 'clipboard-read', isMainFrame: false, requestingUrl: own })).toEqual({ request: false, check: false });
     expect(await app.call('permission', { permission: 'clipboard-read', isMainFrame: true, requestingUrl: 'https://evil.example/' })).toEqual({ request: false, check: false });
     expect(await app.call('permission', { permission: 'media', isMainFrame: true, requestingUrl: own })).toEqual({ request: false, check: false });
+    // The microphone for push-to-talk: audio alone, our page's main frame; never the camera.
+    expect(await app.call('permission', { permission: 'media', isMainFrame: true, requestingUrl: own, mediaTypes: ['audio'] })).toEqual({ request: true, check: true });
+    expect(await app.call('permission', { permission: 'media', isMainFrame: true, requestingUrl: own, mediaTypes: ['audio', 'video'] })).toEqual({ request: false, check: false });
+    expect(await app.call('permission', { permission: 'media', isMainFrame: true, requestingUrl: own, mediaTypes: ['video'] })).toEqual({ request: false, check: false });
+    expect(await app.call('permission', { permission: 'media', isMainFrame: false, requestingUrl: own, mediaTypes: ['audio'] })).toEqual({ request: false, check: false });
+    expect(await app.call('permission', { permission: 'media', isMainFrame: true, requestingUrl: 'https://evil.example/', mediaTypes: ['audio'] })).toEqual({ request: false, check: false });
 
     expect(await app.call('navigate', { url: 'https://evil.example/' })).toEqual({ prevented: true });
     expect(await app.call('navigate', { url: own })).toEqual({ prevented: false });

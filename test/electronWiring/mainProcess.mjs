@@ -41,11 +41,13 @@ const operations = {
     const body = await response.text();
     return { status: response.status, contentType: response.headers.get('content-type'), csp: response.headers.get('content-security-policy'), body };
   },
-  permission: async ({ permission, isMainFrame, requestingUrl }) => {
+  // `mediaTypes`: what a `media` request asks for; its check names one type (Electron's mediaType).
+  permission: async ({ permission, isMainFrame, requestingUrl, mediaTypes }) => {
     const contents = mainWindow().webContents;
-    const details = { isMainFrame, requestingUrl };
+    const details = { isMainFrame, requestingUrl, ...(mediaTypes ? { mediaTypes } : {}) };
+    const checkDetails = { isMainFrame, requestingUrl, ...(mediaTypes?.length === 1 ? { mediaType: mediaTypes[0] } : {}) };
     const request = await new Promise((resolve) => world.permissionRequestHandler(contents, permission, resolve, details));
-    const check = world.permissionCheckHandler(contents, permission, requestingUrl ? new URL(requestingUrl).origin : '', details);
+    const check = world.permissionCheckHandler(contents, permission, requestingUrl ? new URL(requestingUrl).origin : '', checkDetails);
     return { request, check };
   },
   navigate: ({ url }) => {

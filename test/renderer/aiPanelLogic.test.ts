@@ -39,6 +39,14 @@ describe('AI input: `!` commands', () => {
     expect(parsePanelInput(' \n\t')).toEqual({ kind: 'empty' });
   });
 
+  it('`# text`, as at the prompt (and as a transcript spoken at a pane lands), is a message of the text after it', () => {
+    expect(parsePanelInput('# list the files here')).toEqual({ kind: 'message', text: 'list the files here' });
+    expect(parsePanelInput('  #   why did it fail\nand how to fix it ')).toEqual({ kind: 'message', text: 'why did it fail\nand how to fix it' });
+    // Not the prefix: no space after it, or nothing after it.
+    expect(parsePanelInput('#42 is the issue')).toEqual({ kind: 'message', text: '#42 is the issue' });
+    expect(parsePanelInput('#')).toEqual({ kind: 'message', text: '#' });
+  });
+
   it('anything else is a message; `\\!` sends one that starts with "!"', () => {
     expect(parsePanelInput('why did make fail?')).toEqual({ kind: 'message', text: 'why did make fail?' });
     expect(parsePanelInput('what does `!!` do in bash!')).toEqual({ kind: 'message', text: 'what does `!!` do in bash!' });

@@ -115,6 +115,23 @@ describe('default key bindings', () => {
     expect(mac.chordLabel(mac.primaryChord('ai.toggle')!)).toBe('⇧⌘Space');
   });
 
+  it('Ctrl+Shift+M (Cmd+Shift+M on macOS) is push-to-talk, wherever the focus is; [voice] push_to_talk_key replaces it', async () => {
+    const linux = await load('Linux x86_64');
+    expect(linux.actionForChord(linux.chordFromEvent(key({ key: 'M', code: 'KeyM', ctrl: true, shift: true }))!)).toBe('voice.pushToTalk');
+    expect(linux.actionForChord('Ctrl+Shift+M', { inTextField: true })).toBe('voice.pushToTalk');
+    linux.setUserChord('voice.pushToTalk', 'alt+shift+v');
+    expect(linux.actionForChord('Alt+Shift+V')).toBe('voice.pushToTalk');
+    expect(linux.actionForChord('Ctrl+Shift+M')).toBeUndefined();
+    // A chosen chord that another action has by default wins over it.
+    linux.setUserChord('voice.pushToTalk', 'Ctrl+Shift+Space');
+    expect(linux.actionForChord('Ctrl+Shift+Space')).toBe('voice.pushToTalk');
+    linux.setUserChord('voice.pushToTalk', undefined);
+    expect(linux.actionForChord('Ctrl+Shift+M')).toBe('voice.pushToTalk');
+    expect(linux.actionForChord('Ctrl+Shift+Space')).toBe('ai.toggle');
+    const mac = await load('MacIntel');
+    expect(mac.actionForChord(mac.chordFromEvent(key({ key: 'm', code: 'KeyM', meta: true, shift: true }))!)).toBe('voice.pushToTalk');
+  });
+
   it('in a text field (the AI input, find, settings) leave its editing chords to it, and run every other one', async () => {
     const linux = await load('Linux x86_64');
     const inField = { inTextField: true };

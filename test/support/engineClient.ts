@@ -97,6 +97,11 @@ export class EngineClient {
     }
   }
 
+  /** A push-to-talk recording, as the renderer sends it before its `voice.transcribe`. */
+  sendVoiceClip(clipId: number, wav: Uint8Array): void {
+    this.ws.send(encodeFrame(FrameKind.VoiceClip, clipId, wav));
+  }
+
   ack(paneId: number, bytes: number): void {
     this.ws.send(encodeAck(paneId, bytes));
   }

@@ -306,6 +306,15 @@ describe('electron-builder configuration (electron-builder.yml, as electron-buil
     expect(config.electronDist).toBeUndefined();
   });
 
+  it('asks macOS for the microphone with a reason, and never for the camera', async () => {
+    const config = await loaded();
+    expect(String(config.mac?.extendInfo?.NSMicrophoneUsageDescription)).toMatch(/push-to-talk/);
+    expect(config.mac?.extendInfo?.NSCameraUsageDescription).toBeUndefined();
+    const entitlements = readFileSync(join(repo, String(config.mac?.entitlements)), 'utf8');
+    expect(entitlements).toContain('<key>com.apple.security.device.audio-input</key>');
+    expect(entitlements).not.toContain('com.apple.security.device.camera');
+  });
+
   it("packs node-pty's prebuilt modules only for the target platform: none on Linux", async () => {
     const config = await loaded();
     // electron-builder's loader gathers the list into file sets ({ filter: [...] }).

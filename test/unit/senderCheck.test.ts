@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mayConnect, ownPageMatcher } from '../../src/main/electron/senderCheck';
+import { mayConnect, mayUsePermission, ownPageMatcher } from '../../src/main/electron/senderCheck';
 
 const isOwnPage = ownPageMatcher('file:///opt/Tandem/resources/app.asar/out/renderer/index.html');
 const good = {
@@ -36,5 +36,34 @@ describe('Electron sender check', () => {
     expect(dev('http://localhost:5173/')).toBe(true);
     expect(dev('http://localhost:5174/')).toBe(false);
     expect(dev('http://evil.localhost:5173/')).toBe(false);
+  });
+
+  describe('permissions', () => {
+    const page = 'file:///opt/Tandem/resources/app.asar/out/renderer/index.html';
+    const ask = (permission: string, more: { mediaTypes?: string[]; isMainFrame?: boolean; requestingUrl?: string } = {}) =>
+      mayUsePermission({ permission, isMainFrame: true, requestingUrl: page, ...more }, isOwnPage);
+
+    it('grants the microphone alone to our page for push-to-talk', () => {
+      expect(ask('media', { mediaTypes: ['audio'] })).toBe(true);
+    });
+
+    it('never grants the camera, a media ask that does not say what it wants, or anything to other frames and pages', () => {
+      expect(ask('media', { mediaTypes: ['audio', 'video'] })).toBe(false);
+      expect(ask('media', { mediaTypes: ['video'] })).toBe(false);
+      expect(ask('media', { mediaTypes: ['unknown'] })).toBe(false);
+      expect(ask('media', { mediaTypes: [] })).toBe(false);
+      expect(ask('media')).toBe(false);
+      expect(ask('media', { mediaTypes: ['audio'], isMainFrame: false })).toBe(false);
+      expect(ask('media', { mediaTypes: ['audio'], requestingUrl: 'https://example.com/' })).toBe(false);
+      expect(ask('media', { mediaTypes: ['audio'], requestingUrl: undefined })).toBe(false);
+    });
+
+    it('keeps the clipboard and refuses the rest', () => {
+      expect(ask('clipboard-read')).toBe(true);
+      expect(ask('clipboard-sanitized-write', { isMainFrame: false })).toBe(false);
+      for (const permission of ['display-capture', 'notifications', 'geolocation', 'openExternal', 'mediaKeySystem']) {
+        expect(ask(permission, { mediaTypes: ['audio'] }), permission).toBe(false);
+      }
+    });
   });
 });

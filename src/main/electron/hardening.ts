@@ -4,7 +4,8 @@ import { mayUsePermission } from './senderCheck';
 
 /**
  * Process-wide Electron hardening: every renderer is sandboxed, no page may navigate away,
- * open windows, embed <webview> or get a permission (camera, notifications, ...).
+ * open windows, embed <webview> or get a permission (camera, notifications, ...) beyond the
+ * clipboard and the microphone for push-to-talk (senderCheck.ts).
  */
 export function hardenElectron(isOwnPage: (url: string) => boolean): void {
   app.enableSandbox();
@@ -24,10 +25,18 @@ export function hardenElectron(isOwnPage: (url: string) => boolean): void {
   app.whenReady().then(() => {
     // Judged by the frame that asks, not by the window's top page: an iframe gets nothing.
     session.defaultSession.setPermissionRequestHandler((_contents, permission, callback, details) =>
-      callback(mayUsePermission({ permission, isMainFrame: details.isMainFrame, requestingUrl: details.requestingUrl }, isOwnPage)),
+      callback(
+        mayUsePermission(
+          { permission, isMainFrame: details.isMainFrame, requestingUrl: details.requestingUrl, mediaTypes: 'mediaTypes' in details ? details.mediaTypes : undefined },
+          isOwnPage,
+        ),
+      ),
     );
     session.defaultSession.setPermissionCheckHandler((_contents, permission, _origin, details) =>
-      mayUsePermission({ permission, isMainFrame: details.isMainFrame, requestingUrl: details.requestingUrl }, isOwnPage),
+      mayUsePermission(
+        { permission, isMainFrame: details.isMainFrame, requestingUrl: details.requestingUrl, mediaTypes: details.mediaType ? [details.mediaType] : undefined },
+        isOwnPage,
+      ),
     );
   });
 }

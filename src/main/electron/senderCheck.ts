@@ -32,7 +32,7 @@ export function mayConnect(request: ConnectRequest, isOwnPage: (url: string) => 
   return request.argumentCount === 0 && request.fromOurWindow && request.fromMainFrame && isOwnPage(request.frameUrl);
 }
 
-/** Only clipboard access (copy/paste in the terminal). */
+/** Clipboard access (copy/paste in the terminal); the microphone is `media` and judged apart. */
 const ALLOWED_PERMISSIONS = new Set(['clipboard-read', 'clipboard-sanitized-write']);
 
 export interface PermissionAsk {
@@ -40,9 +40,21 @@ export interface PermissionAsk {
   isMainFrame: boolean;
   /** The URL of the frame that asks (absent for cross-origin subframes). */
   requestingUrl: string | undefined;
+  /** For `media`: what it wants (a request's `mediaTypes`, a check's one `mediaType`); absent: not said. */
+  mediaTypes?: readonly string[];
 }
 
-/** A permission is granted to our page's main frame only, and only the clipboard. */
+/**
+ * A permission is granted to our page's main frame only: the clipboard, and `media` when it
+ * asks for the microphone alone (push-to-talk, docs/voice.md) — never the camera, never a
+ * request that does not say it wants audio only.
+ */
 export function mayUsePermission(ask: PermissionAsk, isOwnPage: (url: string) => boolean): boolean {
-  return ALLOWED_PERMISSIONS.has(ask.permission) && ask.isMainFrame && ask.requestingUrl !== undefined && isOwnPage(ask.requestingUrl);
+  const fromOwnPage = ask.isMainFrame && ask.requestingUrl !== undefined && isOwnPage(ask.requestingUrl);
+  if (ask.permission === 'media') return fromOwnPage && isAudioOnly(ask.mediaTypes);
+  return ALLOWED_PERMISSIONS.has(ask.permission) && fromOwnPage;
+}
+
+function isAudioOnly(mediaTypes: readonly string[] | undefined): boolean {
+  return mediaTypes !== undefined && mediaTypes.length > 0 && mediaTypes.every((type) => type === 'audio');
 }

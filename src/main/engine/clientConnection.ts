@@ -12,6 +12,8 @@ import {
 } from '../../shared/protocol';
 import { latencyMarks } from '../log/latencyMarks';
 import { readSshConfigHosts } from '../ssh/sshConfigHosts';
+import { VoiceClips } from '../voice/voiceClips';
+import { VoiceError } from '../voice/voiceError';
 import type { PaneListener } from '../panes/pane';
 import { UserError, type Engine } from './engine';
 import { HistoryRequests } from './historyRequests';
@@ -43,6 +45,13 @@ export function nestingDepth(value: unknown): number {
   return deepest;
 }
 
+/** A voice problem (no endpoint, no key, the server's answer) is the user's to read, not an engine failure. */
+function asUserError<T>(work: Promise<T>): Promise<T> {
+  return work.catch((error: unknown) => {
+    throw error instanceof VoiceError ? new UserError(error.message) : error;
+  });
+}
+
 /**
  * One renderer's conversation with the engine, independent of the transport: parses and
  * validates every message (zod), dispatches requests, forwards keystrokes and acks, and
@@ -53,6 +62,8 @@ export class ClientConnection implements PaneListener {
   private closed = false;
   /** Output bytes sent per pane, counted only for the latency marks. */
   private readonly sentBytes = new Map<number, number>();
+  /** Push-to-talk recordings waiting for their `voice.transcribe`. */
+  private readonly voiceClips = new VoiceClips();
 
   constructor(
     private readonly engine: Engine,
@@ -165,6 +176,12 @@ export class ClientConnection implements PaneListener {
       'history.forget': (request) => history.forget(request),
       'history.scope': (request) => history.scope(request),
       'ssh.hosts': () => readSshConfigHosts(this.engine.home),
+      'voice.transcribe': ({ clipId }) => {
+        const wav = this.voiceClips.take(clipId);
+        if (!wav) throw new UserError('The recording did not reach the engine; try again.');
+        return asUserError(this.engine.voice.transcribe(wav));
+      },
+      'voice.speak': ({ text }) => asUserError(this.engine.voice.speak(text)),
     };
     engine.attachClient(this);
   }
@@ -186,6 +203,10 @@ export class ClientConnection implements PaneListener {
   handleBinary(data: Uint8Array): void {
     const frame = decodeFrame(data);
     if (!frame) return;
+    if (frame.kind === FrameKind.VoiceClip) {
+      this.voiceClips.put(frame.paneId, frame.payload);
+      return;
+    }
     if (frame.kind === FrameKind.Input) {
       if (latencyMarks.on) latencyMarks.mark('input', { pane: frame.paneId });
       this.engine.input(frame.paneId, frame.payload);
@@ -239,6 +260,7 @@ export class ClientConnection implements PaneListener {
   disconnect(): void {
     if (this.closed) return;
     this.closed = true;
+    this.voiceClips.clear();
     this.engine.detachClient(this);
   }
 

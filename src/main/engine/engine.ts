@@ -31,6 +31,7 @@ import { agentDepth } from '../agent/children/agentDepth';
 import { plainHostsPath } from '../ssh/plainHosts';
 import type { WatchersView } from '../../shared/watchers';
 import { EngineWatchers } from '../watchers/engineWatchers';
+import { VoiceService } from '../voice/voiceService';
 
 export type { EngineOptions, HeadlessEngineOptions };
 
@@ -65,6 +66,8 @@ export class Engine {
   readonly history: EngineHistory;
   /** watchers.toml and the projects' (docs/watchers.md); none in a `tandem agent` run. */
   private readonly watchers: EngineWatchers | undefined;
+  /** Push-to-talk transcription and spoken answers (docs/voice.md). */
+  readonly voice: VoiceService;
 
   constructor(private readonly options: EngineOptions) {
     this.env = options.env ?? process.env;
@@ -147,6 +150,8 @@ export class Engine {
             fired: ({ watcher, source, reason, at }) => this.client?.event('watcher.fired', { name: watcher.name, source, action: watcher.action, reason, at }),
           })
         : undefined;
+    this.voice = new VoiceService({ settings: () => this.settings.voice, env: this.env, log: this.log });
+    this.voice.voicePhraseHeard = (text) => this.watchers?.service.voicePhraseHeard(text); // fires `voice` watchers
     this.session = new SessionKeeper(this.paths.sessionFile, this.keepsSession && this.settings.session.restore, this.log);
     this.grantLifetime = new GrantLifetime(() => this.agent.revokeAllGrants(), options.grantsKeptWithoutWindowMs);
     this.liveSettings.onChanged((change) => {
@@ -356,9 +361,7 @@ export class Engine {
     return output;
   }
 
-  watchersView(): WatchersView {
-    return this.watchers?.view() ?? { files: [], watchers: [] };
-  }
+  readonly watchersView = (): WatchersView => this.watchers?.view() ?? { files: [], watchers: [] };
 
   updateSettings(patch: SettingsPatch): Settings {
     const shellProblem = patch.shell?.path ? shellPathProblem(patch.shell.path, this.env) : undefined;

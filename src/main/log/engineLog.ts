@@ -12,7 +12,7 @@ import { scrubSecrets } from '../safety/secretScrubber';
 export type LogLevel = 'error' | 'warning' | 'info';
 
 /** Which part of the engine a record is about. */
-export type LogArea = 'engine' | 'client' | 'shell' | 'pane' | 'mirror' | 'model' | 'hook' | 'audit' | 'settings' | 'session' | 'window' | 'telemetry' | 'history' | 'watchers';
+export type LogArea = 'engine' | 'client' | 'shell' | 'pane' | 'mirror' | 'model' | 'hook' | 'audit' | 'settings' | 'session' | 'window' | 'telemetry' | 'history' | 'watchers' | 'voice';
 
 export interface LogRecord {
   time: string;

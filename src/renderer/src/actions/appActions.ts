@@ -19,6 +19,8 @@ import { editingText, fieldSelection } from './textFields';
 import { togglePrivateMode } from '../history/privateMode';
 import { toggleHistorySearch } from '../history/historySearch';
 import { useSshPicker } from '../ssh/sshPickerStore';
+import { toggleRecording } from '../voice/pushToTalk';
+import { pushToTalkPressed } from '../voice/pushToTalkKey';
 
 /**
  * Everything the user can do, in one list: the command palette shows it, the keyboard
@@ -277,6 +279,9 @@ export const appActions: AppAction[] = [
     },
   },
   { id: 'ai.toggle', title: 'Toggle AI Panel', run: () => toggleAiPanel() },
+  // The key: held or pressed, as `[voice] push_to_talk_mode` says; the palette's entry toggles.
+  { id: 'voice.pushToTalk', title: 'Push to Talk', hidden: true, run: () => pushToTalkPressed() },
+  { id: 'voice.record', title: 'Voice: Start or Stop Recording', run: () => toggleRecording() },
   { id: 'ai.focusInput', title: 'Focus AI Input', run: () => focusAiInput() },
   {
     id: 'ai.auto',

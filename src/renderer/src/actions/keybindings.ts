@@ -31,6 +31,8 @@ const linuxBindings: Record<string, string[]> = {
   'block.next': ['Ctrl+Shift+ArrowDown'],
   'block.menu': ['Ctrl+Shift+Enter'],
   'ai.toggle': ['Ctrl+Shift+Space'],
+  // `[voice] push_to_talk_key` replaces it (src/renderer/src/voice/pushToTalkKey.ts).
+  'voice.pushToTalk': ['Ctrl+Shift+M'],
 };
 
 const macBindings: Record<string, string[]> = {
@@ -61,6 +63,7 @@ const macBindings: Record<string, string[]> = {
   'block.next': ['Cmd+ArrowDown'],
   'block.menu': ['Cmd+Shift+Enter'],
   'ai.toggle': ['Cmd+Shift+Space'],
+  'voice.pushToTalk': ['Cmd+Shift+M'],
 };
 
 /**

@@ -5,6 +5,9 @@ import { useAiPanelStore } from './aiPanelStore';
 import { isAgentBusy, useConversationStore } from './conversationStore';
 import { noteInputLeft, offerCommandsRunSince } from './shareOfferFlow';
 import { submitPanelInput } from './submitPanelInput';
+import { discardTranscript } from '../voice/landTranscript';
+import { VoiceBar } from '../voice/VoiceBar';
+import { VoiceButton } from '../voice/VoiceButton';
 
 const MAX_INPUT_HEIGHT_PX = 200;
 
@@ -50,6 +53,11 @@ export function AiInput() {
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.nativeEvent.isComposing) return;
+    // Esc on a spoken transcript discards it (and cancels nothing of the agent's).
+    if (event.key === 'Escape' && discardTranscript()) {
+      event.preventDefault();
+      return;
+    }
     if (event.key === 'Enter' && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey) {
       event.preventDefault();
       void submitPanelInput();
@@ -58,6 +66,7 @@ export function AiInput() {
 
   return (
     <div className="ai-input">
+      <VoiceBar />
       <textarea
         ref={inputRef}
         className="ai-input__text"
@@ -86,6 +95,7 @@ export function AiInput() {
           </span>
         )}
         <span className="ai-input__spacer" />
+        <VoiceButton />
         {busy && (
           <button type="button" className="ai-input__stop" data-testid="ai-stop" title="Stop (Esc)" onClick={() => void cancelAgent()}>
             Stop

@@ -12,13 +12,16 @@ export type PanelInput =
 /**
  * `!auto <task>` starts an auto run, `! cmd` runs a command (the space is optional), a lone
  * `!` goes to the terminal, anything else is a message. `\!` at the start sends a message
- * that begins with "!".
+ * that begins with "!". `# text`, as at a pane's prompt (and as a transcript spoken at a
+ * pane lands), is an instruction for the active pane: the message is the text after `# `.
  */
 export function parsePanelInput(raw: string): PanelInput {
   const text = raw.trim();
   if (text === '') return { kind: 'empty' };
   if (text === '!') return { kind: 'focus-terminal' };
   if (text.startsWith('\\!')) return { kind: 'message', text: text.slice(1) };
+  const instruction = /^#\s+(\S[\s\S]*)$/.exec(text);
+  if (instruction) return { kind: 'message', text: instruction[1]! };
   const auto = /^!auto(?:\s+([\s\S]*))?$/.exec(text);
   if (auto) return { kind: 'auto', task: (auto[1] ?? '').trim() };
   if (text.startsWith('!')) {

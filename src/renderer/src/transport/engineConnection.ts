@@ -128,6 +128,13 @@ export class EngineConnection {
     this.channel?.send(encodeFrame(FrameKind.Input, paneId, bytes));
   }
 
+  /** A push-to-talk recording, sent ahead of the `voice.transcribe` that names its id (shared/voice.ts). */
+  sendVoiceClip(clipId: number, wav: Uint8Array): boolean {
+    if (!this.channel || this.currentStatus !== 'open') return false;
+    this.channel.send(encodeFrame(FrameKind.VoiceClip, clipId, wav));
+    return true;
+  }
+
   sendAck(paneId: number, byteCount: number): void {
     if (byteCount > 0) this.channel?.send(encodeAck(paneId, byteCount));
   }
