@@ -34,6 +34,7 @@ const expectations: LayoutExpectations = {
 
 const unpacked = [
   'node_modules/node-pty/build/Release/pty.node',
+  `node_modules/@parcel/watcher-${process.platform}-${process.arch}${process.platform === 'linux' ? '-glibc' : ''}/watcher.node`,
   'assets/shell-integration/bash/tandem.bash',
   'assets/shell-integration/bash/tandem-hooks.bash',
   'assets/shell-integration/zsh/tandem-integration.zsh',
@@ -142,6 +143,13 @@ describe('dist:check layout rules', () => {
     expect(found).toContain('tree-sitter-bash ships more than its grammar');
     expect(found).toContain("node-pty ships sources or other platforms' modules");
     expect(found).toMatch(/files that never run are packed/);
+  });
+
+  it("report @parcel/watcher's native module left inside app.asar (file_change watchers could not load it)", () => {
+    const layout = goodLayout();
+    layout.asarUnpackedMarks = layout.asarUnpackedMarks.filter((file) => !file.includes('@parcel/watcher'));
+    layout.unpackedFiles = layout.unpackedFiles.filter((file) => !file.includes('@parcel/watcher'));
+    expect(problems(layout).join('\n')).toMatch(/@parcel\/watcher-[^/]+\/watcher\.node is missing from app\.asar\.unpacked/);
   });
 
   it('report a package over the size budget', () => {
