@@ -7,7 +7,7 @@ import type { RemoteShell } from './remoteShell';
 import { HistoryRequestSchemas, type HistoryResults } from './history';
 import { SettingsPatchSchema, type Settings } from './settings';
 import { SshRequestSchemas, type SshEvents, type SshResults } from './ssh';
-import type { WatcherFiredEvent, WatchersView } from './watchers';
+import { WatchersRequestSchemas, type WatcherFiredEvent, type WatchersResults } from './watchers';
 import { VoiceRequestSchemas, type VoiceResults } from './voice';
 
 /**
@@ -52,8 +52,7 @@ export const RequestSchemas = {
   'settings.update': SettingsPatchSchema,
   /** The renderer's layout; the engine adds each pane's cwd and scrollback and saves it. */
   'session.save': z.lazy(() => SessionLayoutSchema),
-  /** The watchers in effect, their files and state (docs/watchers.md). */
-  'watchers.list': z.object({}).strict(),
+  ...WatchersRequestSchemas,
   ...AgentRequestSchemas,
   ...HistoryRequestSchemas,
   ...SshRequestSchemas,
@@ -203,7 +202,7 @@ export interface HostWarning {
   detail?: string;
 }
 
-export interface Results extends AgentResults, HistoryResults, SshResults, VoiceResults {
+export interface Results extends AgentResults, HistoryResults, SshResults, VoiceResults, WatchersResults {
   hello: HelloResult;
   'pane.create': PaneInfo;
   'pane.attach': PaneInfo;
@@ -217,7 +216,6 @@ export interface Results extends AgentResults, HistoryResults, SshResults, Voice
   'companion.activity': Record<string, never>;
   'settings.update': { settings: Settings };
   'session.save': Record<string, never>;
-  'watchers.list': WatchersView;
 }
 
 export type Response =
@@ -262,6 +260,8 @@ export interface Events extends AgentEvents, SshEvents {
   'companion.hint': { paneId: number; hint: CompanionHint | null };
   /** A watcher fired (what it does then is the next step's: docs/watchers.md). */
   'watcher.fired': WatcherFiredEvent;
+  /** The watchers or their state changed (a file reloaded, a watcher switched, a hold began or ended): ask `watchers.list` again. */
+  'watchers.changed': Record<string, never>;
   /** Another window or tab took over this engine session. */
   'connection.replaced': Record<string, never>;
 }

@@ -1,6 +1,9 @@
+import { z } from 'zod';
+
 /**
  * What the engine says about watchers (docs/watchers.md): the views the CLI prints and the
- * panel will list. The file format itself is validated in src/main/watchers/watcherSchema.ts.
+ * panel lists, and the panel's requests. The file format itself is validated in
+ * src/main/watchers/watcherSchema.ts.
  */
 
 export type WatcherSource = 'user' | 'project';
@@ -46,6 +49,23 @@ export interface WatchersFileView {
 export interface WatchersView {
   files: WatchersFileView[];
   watchers: WatcherView[];
+}
+
+export const WatchersRequestSchemas = {
+  /** The watchers in effect, their files and state. */
+  'watchers.list': z.object({}).strict(),
+  /**
+   * Switches a watcher on or off until the engine ends (the file is not changed). `file`
+   * tells apart watchers of the same name in two project files.
+   */
+  'watchers.setEnabled': z
+    .object({ name: z.string().min(1).max(200), source: z.enum(['user', 'project']), file: z.string().min(1).max(4096).optional(), enabled: z.boolean() })
+    .strict(),
+} as const;
+
+export interface WatchersResults {
+  'watchers.list': WatchersView;
+  'watchers.setEnabled': WatchersView;
 }
 
 /** A firing, as the window is told of it. */

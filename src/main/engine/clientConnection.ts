@@ -16,6 +16,7 @@ import { VoiceClips } from '../voice/voiceClips';
 import { VoiceError } from '../voice/voiceError';
 import type { PaneListener } from '../panes/pane';
 import { UserError, type Engine } from './engine';
+import { watchersRequests } from '../watchers/watchersRequests';
 import { HistoryRequests } from './historyRequests';
 
 /** What a transport must offer: a way to send text and binary messages to the renderer. */
@@ -105,7 +106,7 @@ export class ClientConnection implements PaneListener {
         await this.engine.saveSession(layout);
         return {};
       },
-      'watchers.list': () => this.engine.watchersView(),
+      ...watchersRequests(() => this.engine.watchers),
       'agent.state': () => this.engine.agent.view(),
       'agent.send': async (request) => {
         if (request.paneId !== undefined) this.engine.panelActivity(request.paneId);

@@ -29,7 +29,6 @@ import { tandemPaths, type TandemPaths } from '../settings/paths';
 import { Tracer } from '../telemetry/tracer';
 import { agentDepth } from '../agent/children/agentDepth';
 import { plainHostsPath } from '../ssh/plainHosts';
-import type { WatchersView } from '../../shared/watchers';
 import { EngineWatchers } from '../watchers/engineWatchers';
 import { VoiceService } from '../voice/voiceService';
 
@@ -65,7 +64,7 @@ export class Engine {
   /** Every finished block, recorded in the history database (history/recording/). */
   readonly history: EngineHistory;
   /** watchers.toml and the projects' (docs/watchers.md); none in a `tandem agent` run. */
-  private readonly watchers: EngineWatchers | undefined;
+  readonly watchers: EngineWatchers | undefined;
   /** Push-to-talk transcription and spoken answers (docs/voice.md). */
   readonly voice: VoiceService;
 
@@ -148,6 +147,7 @@ export class Engine {
             desktop,
             focusedPane: () => this.typing.lastPane,
             fired: ({ watcher, source, reason, at }) => this.client?.event('watcher.fired', { name: watcher.name, source, action: watcher.action, reason, at }),
+            changed: () => this.client?.event('watchers.changed', {}),
           })
         : undefined;
     this.voice = new VoiceService({ settings: () => this.settings.voice, env: this.env, log: this.log });
@@ -360,8 +360,6 @@ export class Engine {
     if (!output) throw new UserError(`There is no block ${blockId}.`);
     return output;
   }
-
-  readonly watchersView = (): WatchersView => this.watchers?.view() ?? { files: [], watchers: [] };
 
   updateSettings(patch: SettingsPatch): Settings {
     const shellProblem = patch.shell?.path ? shellPathProblem(patch.shell.path, this.env) : undefined;

@@ -25,6 +25,8 @@ export interface EngineWatchersOptions {
   focusedPane(): number | undefined;
   /** A firing, for the window (`watcher.fired`). */
   fired(firing: WatcherFiring): void;
+  /** What `view()` shows changed, for the window (`watchers.changed`). */
+  changed?(): void;
   /**
    * What a firing does (notify / ask / auto). Until that is built, a firing is logged,
    * audited and told to the window, and its run ends at once.
@@ -53,6 +55,7 @@ export class EngineWatchers implements Disposable {
       finishedBlocks: this.blocks.onFinished,
       focusedPane: options.focusedPane,
       desktop: options.desktop,
+      changed: options.changed,
       log: { info: (message) => log.info('watchers', message), warning: (message) => log.warning('watchers', message) },
       onHold: (watcher, hold) => {
         if (hold) void audit.append({ event: 'watcher-held', reason: describeHold(hold, (at) => new Date(at).toISOString()), watcher });

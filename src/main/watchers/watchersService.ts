@@ -43,6 +43,15 @@ export interface WatchersServiceOptions {
   onHold?(watcher: string, hold: WatcherHold | undefined): void;
   log: WatchersLog;
   runsAtOnce?: number;
+  /** What `view()` shows changed: a file (re)loaded, a watcher switched, a hold began or ended. */
+  changed?(): void;
+}
+
+/** Which watcher a switch is for: the name, and where there could be two of that name, its source and file. */
+export interface WatcherRef {
+  name: string;
+  source?: WatcherSource;
+  file?: string;
 }
 
 interface WatchersFile {
@@ -109,11 +118,12 @@ export class WatchersService {
   }
 
   /** Switches a watcher on or off until the engine ends (the file stays as it is). False when there is no such watcher. */
-  setEnabled(name: string, on: boolean): boolean {
-    const watcher = this.find(name);
+  setEnabled(ref: string | WatcherRef, on: boolean): boolean {
+    const watcher = this.find(typeof ref === 'string' ? { name: ref } : ref);
     if (!watcher) return false;
     this.switched.set(switchKey(watcher), on);
     this.restart(watcher);
+    this.options.changed?.();
     return true;
   }
 
@@ -158,11 +168,12 @@ export class WatchersService {
       file.error = read.error;
       if (file.untrusted) this.replace(file, []);
       if (file.error !== before.error) this.options.log.warning(`${file.path} cannot be used: ${read.error}${file.untrusted ? '' : ' (its last good watchers stay in effect)'}`);
-      return;
+    } else {
+      file.error = undefined;
+      if (file.untrusted && !before.untrusted) this.options.log.info(`${file.path} is not allowed (or changed since it was): its watchers do nothing until \`tandem watchers allow ${dirname(dirname(file.path))}\``);
+      this.replace(file, read.kind === 'valid' && !file.untrusted ? read.watchers : []);
     }
-    file.error = undefined;
-    if (file.untrusted && !before.untrusted) this.options.log.info(`${file.path} is not allowed (or changed since it was): its watchers do nothing until \`tandem watchers allow ${dirname(dirname(file.path))}\``);
-    this.replace(file, read.kind === 'valid' && !file.untrusted ? read.watchers : []);
+    this.options.changed?.();
   }
 
   /** Puts `configs` in effect for the file: an unchanged watcher keeps its state; the others start over (keeping when they last fired). */
@@ -251,6 +262,7 @@ export class WatchersService {
   private holdChanged(watcher: ActiveWatcher, hold: WatcherHold | undefined): void {
     if (hold) this.options.log.info(`watcher ${watcher.config.name} held back (${hold.kind})`);
     this.options.onHold?.(watcher.config.name, hold);
+    this.options.changed?.();
   }
 
   private watcherView(watcher: ActiveWatcher): WatcherView {
@@ -282,8 +294,10 @@ export class WatchersService {
     return [...this.files.values()].flatMap((file) => file.watchers);
   }
 
-  private find(name: string): ActiveWatcher | undefined {
-    return this.active().find((watcher) => watcher.config.name === name);
+  private find({ name, source, file }: WatcherRef): ActiveWatcher | undefined {
+    return this.active().find(
+      (watcher) => watcher.config.name === name && (source === undefined || watcher.file.source === source) && (file === undefined || watcher.file.path === file),
+    );
   }
 }
 

@@ -22,7 +22,7 @@ instruction = "# explain the failure"
 async function openWithBash() {
   const opened = await engines.open({ shell: '/bin/bash', configToml: '' });
   const paths = tandemPaths({ HOME: opened.engine.home, XDG_CONFIG_HOME: join(opened.engine.home, '.config'), XDG_DATA_HOME: join(opened.engine.home, '.local/share') });
-  return { ...opened, paths, view: () => opened.engine.engine.watchersView() };
+  return { ...opened, paths, view: () => opened.engine.engine.watchers!.view() };
 }
 
 describe('watchers in the engine, with a real bash pane', () => {
@@ -108,5 +108,32 @@ describe('watchers in the engine, with a real bash pane', () => {
     appendFileSync(projectFile, '# edited\n');
     await client.waitFor(() => view().files.find((file) => file.path === projectFile)?.untrusted, 15_000, 'untrusted again after the edit');
     expect(view().watchers).toEqual([]);
+  });
+
+  it('watchers.setEnabled switches a watcher off and on through the protocol, tells the window, and refuses what is not there', async () => {
+    const { client, paths, view } = await openWithBash();
+    writeFileSync(paths.watchersFile, BLOCK_WATCHER);
+    await client.waitFor(() => view().watchers.length === 1, 15_000, 'the watcher to load');
+    await client.waitFor(() => client.eventsOf('watchers.changed').length > 0, 15_000, 'watchers.changed after the load');
+
+    const changedBefore = client.eventsOf('watchers.changed').length;
+    const off = await client.request('watchers.setEnabled', { name: 'failures', source: 'user', enabled: false });
+    expect(off.watchers.find((watcher) => watcher.name === 'failures')!.enabled).toBe(false);
+    expect((await client.request('watchers.list', {})).watchers[0]!.enabled).toBe(false);
+    await client.waitFor(() => client.eventsOf('watchers.changed').length > changedBefore, 15_000, 'watchers.changed after the switch');
+
+    // Off: a failing block of the user's fires nothing; a later firing proves the block was seen once it is on again.
+    const { paneId } = await client.request('pane.create', { cols: 100, rows: 30 });
+    await client.waitForPrompt(paneId);
+    await client.runCommand(paneId, 'ls /no-such-while-off');
+    const on = await client.request('watchers.setEnabled', { name: 'failures', source: 'user', enabled: true });
+    expect(on.watchers[0]!.enabled).toBe(true);
+    await client.runCommand(paneId, 'ls /no-such-while-on');
+    await client.waitFor(() => client.eventsOf('watcher.fired').length >= 1, 15_000, 'the firing once on');
+    expect(client.eventsOf('watcher.fired').map((firing) => firing.reason)).toEqual([expect.stringContaining('no-such-while-on')]);
+
+    await expect(client.request('watchers.setEnabled', { name: 'failures', source: 'project', enabled: false })).rejects.toThrow(/There is no watcher "failures" in a project watchers.toml/);
+    await expect(client.request('watchers.setEnabled', { name: 'failures', source: 'user', enabled: 'no' } as never)).rejects.toThrow();
+    expect((await client.request('watchers.list', {})).watchers[0]!.enabled).toBe(true);
   });
 });
