@@ -18,6 +18,7 @@ import { paneSessions } from '../terminal/paneSessions';
 import { editingText, fieldSelection } from './textFields';
 import { togglePrivateMode } from '../history/privateMode';
 import { toggleHistorySearch } from '../history/historySearch';
+import { toggleWatchersList } from '../watchers/watchersList';
 import { useSshPicker } from '../ssh/sshPickerStore';
 import { toggleRecording } from '../voice/pushToTalk';
 import { pushToTalkPressed } from '../voice/pushToTalkKey';
@@ -267,6 +268,7 @@ export const appActions: AppAction[] = [
     },
   },
   { id: 'history.search', title: 'Search History', run: () => toggleHistorySearch() },
+  { id: 'watchers.open', title: 'Watchers: list, switch on or off, last fired, next run', run: () => toggleWatchersList() },
   { id: 'ssh.connect', title: 'SSH to Host…', run: () => useSshPicker.getState().setOpen(true) },
   {
     id: 'pane.privateMode',

@@ -9,6 +9,8 @@ import { useSshPicker } from '../ssh/sshPickerStore';
 import { StatusBar } from '../statusbar/StatusBar';
 import { TabBar } from '../layout/TabBar';
 import { Workspace } from '../layout/Workspace';
+import { WatchersOverlay } from '../watchers/WatchersOverlay';
+import { useWatchersList } from '../watchers/watchersStore';
 import { LinkPopups } from '../terminal/LinkPopups';
 import { Banners } from './Banners';
 import { useUiStore } from './uiStore';
@@ -18,6 +20,7 @@ export function App() {
   const settingsOpen = useUiStore((state) => state.settingsOpen);
   const historyOpen = useHistorySearch((state) => state.open);
   const sshPickerOpen = useSshPicker((state) => state.open);
+  const watchersOpen = useWatchersList((state) => state.open);
   return (
     <div className="app">
       <TabBar />
@@ -31,6 +34,7 @@ export function App() {
       {settingsOpen && <SettingsDialog />}
       {historyOpen && <HistorySearchOverlay />}
       {sshPickerOpen && <SshHostPicker />}
+      {watchersOpen && <WatchersOverlay />}
       <LinkPopups />
       <CloseQuestionDialog />
     </div>

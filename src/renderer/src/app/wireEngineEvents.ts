@@ -6,6 +6,7 @@ import { showSettingsBanners } from '../settings/settingsBanners';
 import { useSettingsStore } from '../settings/settingsStore';
 import { openSshTab } from '../ssh/sshTab';
 import type { EngineConnection } from '../transport/engineConnection';
+import { wireWatchers } from '../watchers/watchersList';
 import { useConnectionStore } from './connectionStore';
 import { paneStreams } from './engine';
 
@@ -39,4 +40,5 @@ export function wireEngineEvents(connection: EngineConnection): void {
   // After the session's listener, so `hello` is the connection's first request.
   wireAgentEvents(connection);
   wireCompanion(connection);
+  wireWatchers(connection);
 }
