@@ -1,5 +1,5 @@
 import type { WatcherView } from '../../../shared/watchers';
-import { lastFiredText, nextRunText, sourceLabel, watcherKey, watcherState } from './watcherWords';
+import { lastFiredText, nextRunText, sourceLabel, watcherState } from './watcherWords';
 
 interface Props {
   watcher: WatcherView;
@@ -13,7 +13,7 @@ export function WatcherRow({ watcher, now, switching, onSwitch }: Props) {
   const state = watcherState(watcher, now);
   const next = nextRunText(watcher, now);
   return (
-    <li className={`watcher-row${watcher.enabled ? '' : ' watcher-row--off'}`} data-testid="watcher-row" data-watcher={watcher.name} data-key={watcherKey(watcher)}>
+    <li className={`watcher-row${watcher.enabled ? '' : ' watcher-row--off'}`} data-testid="watcher-row" data-watcher={watcher.name}>
       <div className="watcher-row__head">
         <span className="watcher-row__name">{watcher.name}</span>
         <span className="watcher-row__source" title={watcher.file}>
@@ -30,8 +30,11 @@ export function WatcherRow({ watcher, now, switching, onSwitch }: Props) {
           aria-checked={watcher.enabled}
           aria-label={`${watcher.name}: ${watcher.enabled ? 'on' : 'off'}`}
           title="On or off until Tandem ends; the file is not changed (use enabled = false there to keep it off)"
-          disabled={switching}
-          onClick={() => onSwitch(!watcher.enabled)}
+          aria-busy={switching}
+          onClick={() => {
+            // Not `disabled` while the engine answers: a disabled button would drop the keyboard focus.
+            if (!switching) onSwitch(!watcher.enabled);
+          }}
         >
           {watcher.enabled ? 'On' : 'Off'}
         </button>

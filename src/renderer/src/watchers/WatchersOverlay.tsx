@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { WatchersView } from '../../../shared/watchers';
 import { WatcherRow } from './WatcherRow';
 import { closeWatchersList, setWatcherEnabled } from './watchersList';
@@ -70,13 +70,17 @@ export function WatchersOverlay() {
   const now = useNow();
   const dialogRef = useRef<HTMLDivElement>(null);
   useEffect(() => dialogRef.current?.focus(), []);
-
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key !== 'Escape') return;
-    event.preventDefault();
-    event.stopPropagation();
-    closeWatchersList();
-  };
+  // Esc closes it wherever the focus is (a click on the list can leave it on the page itself).
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.isComposing) return;
+      event.preventDefault();
+      event.stopPropagation();
+      closeWatchersList();
+    };
+    window.addEventListener('keydown', onKeyDown, true);
+    return () => window.removeEventListener('keydown', onKeyDown, true);
+  }, []);
 
   return (
     <div className="overlay" onMouseDown={() => closeWatchersList()}>
@@ -88,7 +92,6 @@ export function WatchersOverlay() {
         role="dialog"
         aria-label="Watchers"
         onMouseDown={(event) => event.stopPropagation()}
-        onKeyDown={onKeyDown}
       >
         <div className="watchers-list__title">Watchers</div>
         <div className="watchers-list__body">
