@@ -87,7 +87,7 @@ export interface PlanStepView {
    * A shell command typed into the pane (absent: a command too), a file edit, a look at the
    * screen (a screenshot, its text by OCR, the window list), or a UI action (a click, typing …).
    */
-  kind?: 'command' | 'edit' | 'screenshot' | 'screen-text' | 'windows' | 'ui';
+  kind?: 'command' | 'edit' | 'screenshot' | 'screen-text' | 'windows' | 'listen' | 'ui';
   /** A UI action step: the action in words and where on the last screenshot it lands. */
   ui?: UiStepView;
   /** A screenshot step's image, exactly as the model was sent it. */

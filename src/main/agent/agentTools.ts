@@ -6,6 +6,9 @@ import type { ModelChoice } from './modelConnection';
 import type { PlanRules } from './plan/plan';
 import { NO_PAGER_ENV } from './plan/stepEnvironment';
 import type { Summarizer } from './summarizer/summarizer';
+import { endpointHost } from '../voice/audioServerCall';
+import { VoiceService } from '../voice/voiceService';
+import { ListenSteps } from './hearing/listenSteps';
 import { ToolDispatcher } from './tools/toolDispatcher';
 import { AGENT_TOOLS } from './tools/toolRegistry';
 
@@ -44,6 +47,7 @@ export function agentTools(host: AgentHost, context: AgentToolsContext): ToolDis
     planRules: () => context.planRules(),
     summarizer: context.summarizer,
     desktop: host.desktop,
+    hearing: listenSteps(host),
     history: host.history && {
       claim: (blockId, { auto, decider, conversation }) =>
         host.history!.claim(blockId, {
@@ -65,4 +69,15 @@ export function agentTools(host: AgentHost, context: AgentToolsContext): ToolDis
       },
     },
   });
+}
+
+/** `listen` transcribes through the voice service (its own instance: a recording the agent asked for never fires `voice` watchers). */
+function listenSteps(host: AgentHost): ListenSteps {
+  const voice = new VoiceService({
+    settings: () => host.settings().voice,
+    env: host.env,
+    log: { info: () => undefined, error: (area, message, detail) => host.log?.error(area, message, detail) },
+  });
+  const transcriber = { endpointHost: () => (host.settings().voice.endpoint ? endpointHost(host.settings().voice.endpoint) : undefined), transcribe: (wav: Uint8Array) => voice.transcribe(wav) };
+  return new ListenSteps({ gate: host.gate, transcriber, env: host.env });
 }

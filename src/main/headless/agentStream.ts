@@ -13,7 +13,7 @@ import { z } from 'zod';
 export const AGENT_STREAM_VERSION = 1;
 
 const level = z.enum(['green', 'yellow', 'red']);
-const stepKind = z.enum(['command', 'edit', 'screenshot', 'screen-text', 'windows', 'ui']);
+const stepKind = z.enum(['command', 'edit', 'screenshot', 'screen-text', 'windows', 'listen', 'ui']);
 const backendRef = z.strictObject({ backend: z.enum(['anthropic', 'openai-compatible']), model: z.string() });
 const stepRef = { plan_id: z.string(), step_id: z.string(), index: z.number().int().positive() };
 const attributes = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));

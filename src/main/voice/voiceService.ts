@@ -11,7 +11,7 @@ import { VoiceError } from './voiceError';
 export interface VoiceServiceOptions {
   settings: () => VoiceSettings;
   env: NodeJS.ProcessEnv;
-  log: EngineLog;
+  log: Pick<EngineLog, 'info' | 'error'>;
   /** Tests point this at a counting fetch; the engine uses the global one. */
   fetch?: typeof fetch;
   timeoutMs?: number;

@@ -16,6 +16,7 @@ import { PlanRunner } from '../plan/planRunner';
 import { refuseEditOnRemoteHost, remotePaneNote, withNote } from '../remoteSteps';
 import { EditSteps } from '../fileEdits/editSteps';
 import type { Summarizer } from '../summarizer/summarizer';
+import type { ListenSteps } from '../hearing/listenSteps';
 import { LookSteps } from '../vision/lookSteps';
 import { ScreenshotMemory } from '../vision/screenshotMemory';
 import { UiSteps } from '../vision/uiSteps';
@@ -53,6 +54,8 @@ export interface ToolDispatcherHost {
   summarizer?: Summarizer;
   /** Screenshots and the window list; absent: look steps say it is not available. */
   desktop?: Desktop;
+  /** `listen` steps; absent: they are refused. */
+  hearing?: ListenSteps;
   /** The block history: who ran a step's block, and `search_history`'s records; absent: neither. */
   history?: ToolHistory;
   /** How child agents start here (spawn_agent); absent: the tool is not offered. */
@@ -87,7 +90,7 @@ export class ToolDispatcher {
   ) {
     this.risks = new CommandRisks((command, cwd, environment, remote) => host.gate.classify(command, cwd, environment, remote));
     const memory = new ScreenshotMemory();
-    this.looks = new LookSteps({ desktop: host.desktop, gate: host.gate, pane: (paneId) => host.pane(paneId), memory, computerOffered: () => this.offer.computerDisplay !== undefined });
+    this.looks = new LookSteps({ desktop: host.desktop, gate: host.gate, pane: (paneId) => host.pane(paneId), memory, computerOffered: () => this.offer.computerDisplay !== undefined, hearing: host.hearing });
     this.ui = new UiSteps({ desktop: host.desktop, gate: host.gate, memory });
     this.edits = new EditSteps({
       homeDir: host.homeDir,
@@ -141,7 +144,7 @@ export class ToolDispatcher {
     if (!proposed.ok) return;
     const runner = (this.proposal ??= this.newRunner(new Plan(randomUUID().slice(0, 8), this.host.planRules?.())));
     const paneId = proposed.step.paneId ?? this.host.paneId();
-    const step = proposed.step.spawn ? { ...proposed.step, ...this.childAgents.prepare(call.id, proposed.step.spawn, (paneId !== undefined ? this.host.pane(paneId)?.cwd : undefined) || this.host.cwd()) } : proposed.step;
+    const step = proposed.step.spawn ? { ...proposed.step, ...this.childAgents.prepare(call.id, proposed.step.spawn, (paneId !== undefined ? this.host.pane(paneId)?.cwd : undefined) || this.host.cwd()) } : this.looks.named(proposed.step);
     if (!runner.propose(call, { ...step, paneId })) return;
     if (proposed.step.edit) this.editPlans.set(runner.plan.id, runner);
     if (runner.plan.steps.length === 1) this.host.conversation.addPlan(this.planView(runner.plan));

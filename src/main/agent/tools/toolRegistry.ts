@@ -2,6 +2,7 @@ import type { AgentTool } from './agentTool';
 import { computerTool } from './computerTool';
 import { editFileTool } from './editFileTool';
 import { listDirectoryTool } from './listDirectoryTool';
+import { listenTool } from './listenTool';
 import { listWindowsTool } from './listWindowsTool';
 import { readFileTool } from './readFileTool';
 import { readScreenTextTool } from './readScreenTextTool';
@@ -18,4 +19,4 @@ import { writeFileTool } from './writeFileTool';
  * module and one line here. The computer-use tool stands in for screenshot and ui_action
  * when the model can use it (ToolDispatcher.definitions).
  */
-export const AGENT_TOOLS: readonly AgentTool[] = [runCommandTool, terminalHistoryTool, searchHistoryTool, readFileTool, listDirectoryTool, editFileTool, writeFileTool, screenshotTool, readScreenTextTool, listWindowsTool, uiActionTool, computerTool, spawnAgentTool];
+export const AGENT_TOOLS: readonly AgentTool[] = [runCommandTool, terminalHistoryTool, searchHistoryTool, readFileTool, listDirectoryTool, editFileTool, writeFileTool, screenshotTool, readScreenTextTool, listWindowsTool, uiActionTool, computerTool, listenTool, spawnAgentTool];

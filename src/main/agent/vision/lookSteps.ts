@@ -6,6 +6,7 @@ import type { AgentPane } from '../agentPane';
 import type { ToolResultPart } from '../backends/modelBackend';
 import type { StepEnd } from '../plan/planEvents';
 import type { PlanStep } from '../plan/planStep';
+import type { ListenSteps } from '../hearing/listenSteps';
 import type { ScreenshotMemory } from './screenshotMemory';
 import { computerDisplaySpace, textOnDisplay } from './computerDisplay';
 import { screenTextForModel } from './screenTextForModel';
@@ -22,6 +23,8 @@ export interface LookStepsDeps {
   memory: ScreenshotMemory;
   /** Whether Anthropic's computer tool was offered: OCR boxes are then given in its display's pixels. */
   computerOffered(): boolean;
+  /** `listen` steps; absent: they are refused as not available here. */
+  hearing?: ListenSteps;
 }
 
 /**
@@ -53,6 +56,7 @@ export class LookSteps {
   /** A look this system cannot take is refused before anyone is asked (the model hears why). */
   async judge(step: Readonly<PlanStep>): Promise<GateDecision> {
     const look = request(step);
+    if (look.look === 'listen') return this.hearing().judge(look.listen, step.command);
     const kind = lookKind(look);
     const decision = this.deps.gate.decideVision({ command: step.command, shape: kind, approvedBefore: this.approved.has(kind) });
     const needsDesktop = look.look === 'windows' || look.target.kind !== 'pane';
@@ -66,6 +70,7 @@ export class LookSteps {
   /** `signal`: Esc, a cancelled plan or an auto run's Stop; the desktop's tools are killed and the step ends interrupted. */
   async run(step: Readonly<PlanStep>, signal?: AbortSignal): Promise<Looked> {
     const look = request(step);
+    if (look.look === 'listen') return this.hearing().run(look.listen, signal);
     this.approved.add(lookKind(look));
     try {
       if (look.look === 'windows') return listed(await this.desktop().listWindows(signal));
@@ -102,6 +107,16 @@ export class LookSteps {
     const onDisplay = textOnDisplay(read, await computerDisplaySpace(desktop));
     this.deps.memory.remember({ kind: 'screen' }, onDisplay.read.space, 'the screen', { words: onDisplay.read.words });
     return { kind: 'looked', ok: true, content: screenTextForModel(onDisplay.read, { computerDisplay: true, outside: onDisplay.outside }), report };
+  }
+
+  /** A listen step's line names where it is transcribed (`[voice] endpoint` as it is now). */
+  named<T extends { command: string; vision?: VisionRequest }>(step: T): T {
+    return step.vision?.look === 'listen' && this.deps.hearing ? { ...step, command: this.deps.hearing.command(step.vision.listen) } : step;
+  }
+
+  private hearing(): ListenSteps {
+    if (!this.deps.hearing) throw new Error('listening is not available in this Tandem');
+    return this.deps.hearing;
   }
 
   private desktop(): Desktop {

@@ -1,7 +1,12 @@
 import type { Rect } from '../../desktop/geometry';
+import { listenCommand, listenShape, type ListenRequest } from '../hearing/listenRequest';
 
-/** What the model asked to look at: a screenshot of a target, the text on it (OCR), or the list of windows. */
-export type VisionRequest = { look: 'screenshot' | 'screen-text'; target: ScreenshotTarget } | { look: 'windows' };
+/**
+ * What the model asked to look at: a screenshot of a target, the text on it (OCR), or the list
+ * of windows; or to hear (`listen`: the agent's ears are a look step too, judged by
+ * `[approval.audio]`).
+ */
+export type VisionRequest = { look: 'screenshot' | 'screen-text'; target: ScreenshotTarget } | { look: 'windows' } | { look: 'listen'; listen: ListenRequest };
 
 /** A screenshot's target as the model names it; `region` is in real screen pixels. */
 export type ScreenshotTarget =
@@ -15,12 +20,14 @@ export type ScreenshotTarget =
  * a screenshot of a target and the text read off it show the same thing, so they are one kind.
  */
 export function lookKind(request: VisionRequest): string {
+  if (request.look === 'listen') return listenShape(request.listen);
   return request.look === 'windows' ? 'the window list' : `looks at a ${request.target.kind}`;
 }
 
 /** The step's line on its card and in the audit trail. */
 export function lookCommand(request: VisionRequest): string {
   if (request.look === 'windows') return 'list_windows';
+  if (request.look === 'listen') return listenCommand(request.listen, undefined);
   const { target } = request;
   const tool = request.look === 'screenshot' ? 'screenshot' : 'read_screen_text';
   switch (target.kind) {

@@ -4,6 +4,7 @@ import type { RemoteHost, RiskLevel, RiskResult } from '../riskTypes';
 import { runPostExecHooks, runPreExecHooks, type PostExecHookResult } from '../hooks/hookRunner';
 import type { PolicyFiles } from '../policy/policyFiles';
 import { policyDecision, policyDenyList, policyFileRead, policyFileWrite, type PolicyVerdict } from '../policy/policyEvaluator';
+import { decideAudio, type ProposedListen } from './audioDecision';
 import { commandShape } from './commandShape';
 import type { DecidedBy, GateDecision, ProposedCommand, ProposedEdit } from './gateDecision';
 import type { OwnFilesWatch } from './ownFilesWatch';
@@ -213,6 +214,11 @@ export class ApprovalGate {
     if (this.grants.has(look.shape)) return decided('allow', `allowed for this session: ${look.shape}`, 'grant');
     if (look.approvedBefore) return decided('allow', 'you approved this kind of look earlier in this conversation', 'grant');
     return decided('ask', 'default: the first look at each kind of target in a conversation asks', 'default');
+  }
+
+  /** A `listen` step: `[approval.audio]` (audioDecision.ts). */
+  decideAudio(listen: ProposedListen): GateDecision {
+    return decideAudio(this.options.policy.layers(), this.grants, listen);
   }
 
   /** A UI action (uiActionDecision.ts); `kind` names what Allow for session covers when there is no window. */

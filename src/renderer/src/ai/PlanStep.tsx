@@ -87,7 +87,7 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
 
   const blocked = isBlocked(step);
   // A look at the screen (screenshot, OCR, window list) is not typed into a pane, nor is a UI action.
-  const look = step.kind === 'screenshot' || step.kind === 'screen-text' || step.kind === 'windows';
+  const look = step.kind === 'screenshot' || step.kind === 'screen-text' || step.kind === 'windows' || step.kind === 'listen';
   const onScreen = look || step.kind === 'ui';
   // Only the step that is up next is judged (policy, hooks); later ones when their turn comes.
   const checking = actionable && !step.approval;
@@ -202,7 +202,9 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
             'Allow once',
             blocked
               ? 'Blocked: this command is destructive or raises privileges. Edit it, deny it or skip it.'
-              : look
+              : step.kind === 'listen'
+                ? 'Let the agent record for the time shown (Esc stops it), have it transcribed, and send the transcript to the model (Y)'
+                : look
                 ? 'Let the agent look, and send what it sees to the model (Y)'
                 : step.kind === 'ui'
                   ? 'Let the agent do this on your screen (Y)'

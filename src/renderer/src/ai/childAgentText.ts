@@ -67,6 +67,8 @@ export function childAskText(request: Pick<ChildApprovalView, 'kind'>): string {
     case 'screen-text':
     case 'windows':
       return 'The child agent asks to look at the screen:';
+    case 'listen':
+      return 'The child agent asks to record and transcribe audio:';
     case 'ui':
       return 'The child agent asks to act on your screen:';
     default:

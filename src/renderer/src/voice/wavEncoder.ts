@@ -1,6 +1,7 @@
 import { VOICE_SAMPLE_RATE } from '../../../shared/voice';
+import { WAV_HEADER_BYTES, writeWavHeader } from '../../../shared/wavHeader';
 
-const HEADER_BYTES = 44;
+const HEADER_BYTES = WAV_HEADER_BYTES;
 
 /**
  * Recorded float samples (−1…1, mono, at `inputRate`) as a 16-bit PCM WAV at `outputRate`
@@ -12,20 +13,7 @@ export function encodeWav(chunks: readonly Float32Array[], inputRate: number, ou
   const samples = resample(joined(chunks), inputRate, outputRate);
   const bytes = new Uint8Array(HEADER_BYTES + samples.length * 2);
   const view = new DataView(bytes.buffer);
-  const text = (at: number, value: string) => [...value].forEach((char, index) => view.setUint8(at + index, char.charCodeAt(0)));
-  text(0, 'RIFF');
-  view.setUint32(4, 36 + samples.length * 2, true);
-  text(8, 'WAVE');
-  text(12, 'fmt ');
-  view.setUint32(16, 16, true);
-  view.setUint16(20, 1, true); // PCM
-  view.setUint16(22, 1, true); // mono
-  view.setUint32(24, outputRate, true);
-  view.setUint32(28, outputRate * 2, true);
-  view.setUint16(32, 2, true);
-  view.setUint16(34, 16, true);
-  text(36, 'data');
-  view.setUint32(40, samples.length * 2, true);
+  writeWavHeader(bytes, samples.length * 2, outputRate);
   samples.forEach((sample, index) => {
     const clamped = Math.max(-1, Math.min(1, Number.isFinite(sample) ? sample : 0));
     view.setInt16(HEADER_BYTES + index * 2, clamped < 0 ? clamped * 0x8000 : clamped * 0x7fff, true);

@@ -1,0 +1,67 @@
+import { spawn } from 'node:child_process';
+import { VOICE_SAMPLE_RATE } from '../../../shared/voice';
+import type { ListenRequest } from './listenRequest';
+
+/** Bytes of one second of 16 kHz mono s16le. */
+const BYTES_PER_SECOND = VOICE_SAMPLE_RATE * 2;
+/** How long parec may take to end after SIGINT before it is killed. */
+const STOP_GRACE_MS = 3_000;
+
+export interface Recording {
+  /** Raw 16 kHz mono s16le samples; held in memory only, never written to disk. */
+  pcm: Buffer;
+  seconds: number;
+  /** Stopped before its time (Esc, a cancelled plan). */
+  stoppedEarly: boolean;
+}
+
+/**
+ * Records `request.seconds` of the microphone (`@DEFAULT_SOURCE@`) or of what the speakers
+ * play (`@DEFAULT_MONITOR@`) with parec, stopped by SIGINT at the time limit or when
+ * `signal` aborts. What was heard until then is kept either way.
+ */
+export function recordWithParec(request: ListenRequest, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<Recording> {
+  const device = request.source === 'system' ? '@DEFAULT_MONITOR@' : '@DEFAULT_SOURCE@';
+  const limit = request.seconds * BYTES_PER_SECOND;
+  return new Promise((resolve, reject) => {
+    const child = spawn('parec', ['-d', device, '--raw', `--rate=${VOICE_SAMPLE_RATE}`, '--channels=1', '--format=s16le', '--latency-msec=50'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let stderr = '';
+    let stoppedEarly = false;
+    let killTimer: NodeJS.Timeout | undefined;
+    const stop = (early: boolean) => {
+      if (child.exitCode !== null || child.signalCode !== null || killTimer) return;
+      stoppedEarly = early;
+      child.kill('SIGINT');
+      killTimer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    };
+    const timer = setTimeout(() => stop(false), request.seconds * 1000);
+    const onAbort = () => stop(true);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (chunk: Buffer) => {
+      const kept = chunk.subarray(0, Math.max(0, limit - bytes));
+      chunks.push(kept);
+      bytes += kept.length;
+      if (bytes >= limit) stop(false);
+    });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()).length > 4_000 && (stderr = stderr.slice(-4_000)));
+    const finish = () => {
+      clearTimeout(timer);
+      clearTimeout(killTimer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    child.on('error', (error) => {
+      finish();
+      reject(new Error(`parec could not start: ${error.message}`));
+    });
+    child.on('close', (code) => {
+      finish();
+      const pcm = Buffer.concat(chunks);
+      // SIGINT makes parec exit non-zero; only a recording that never got going is a failure.
+      if (pcm.length === 0 && code !== 0 && !stoppedEarly) reject(new Error(`parec failed: ${stderr.trim() || `exit ${code}`}`));
+      else resolve({ pcm, seconds: pcm.length / BYTES_PER_SECOND, stoppedEarly });
+    });
+    if (signal?.aborted) stop(true);
+  });
+}
