@@ -13,6 +13,11 @@ describe('what the tools say in a pane on another host', () => {
     }
   });
 
+  it("listen says it recorded this machine's audio", () => {
+    expect(remotePaneNote('listen', DB1)).toBe("(This recorded this machine's audio, not db1's: pane 3 is on db1 over ssh.)");
+    expect(remotePaneNote('listen', LOCAL)).toBeUndefined();
+  });
+
   it("file reads say they read this machine's files; commands and history need no note", () => {
     expect(remotePaneNote('read_file', DB1)).toContain("read this machine's files, not db1's");
     expect(remotePaneNote('list_directory', DB1)).toContain('read files there with a command');

@@ -68,7 +68,7 @@ function setup(verdict: Partial<GateDecision> = { decision: 'deny', rule: 'polic
 const call = (id: string, name: string, input: unknown) => ({ id, name, input });
 
 describe('ToolDispatcher', () => {
-  it('offers the registry in order: run_command first, then the read-only tools, then the file edits, the looks at the screen, the UI actions and child agents (gated)', () => {
+  it('offers the registry in order: run_command first, then the read-only tools, then the file edits, the looks at the screen, the UI actions, listening and child agents (gated)', () => {
     expect(AGENT_TOOLS.map((tool) => [tool.definition.name, tool.approval])).toEqual([
       ['run_command', 'gate'],
       ['terminal_history', 'none'],
@@ -82,6 +82,7 @@ describe('ToolDispatcher', () => {
       ['list_windows', 'gate'],
       ['ui_action', 'gate'],
       ['computer', 'gate'],
+      ['listen', 'gate'],
       ['spawn_agent', 'gate'],
     ]);
   });

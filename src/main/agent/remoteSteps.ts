@@ -38,6 +38,7 @@ export function remotePaneNote(tool: string, pane: Pick<AgentPane, 'id' | 'remot
   const host = pane?.remote?.host;
   if (host === undefined) return undefined;
   if (DESKTOP_TOOLS.has(tool)) return `(This acted on this machine's desktop, not on ${host}: pane ${pane!.id} is on ${host} over ssh.)`;
+  if (tool === 'listen') return `(This recorded this machine's audio, not ${host}'s: pane ${pane!.id} is on ${host} over ssh.)`;
   if (LOCAL_FILE_TOOLS.has(tool)) return `(This read this machine's files, not ${host}'s: pane ${pane!.id} is on ${host} over ssh; read files there with a command.)`;
   return undefined;
 }
