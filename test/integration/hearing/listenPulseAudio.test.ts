@@ -1,13 +1,10 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audioAvailability } from '../../../src/main/agent/hearing/audioAvailability';
 import { ListenSteps } from '../../../src/main/agent/hearing/listenSteps';
 import { endpointHost } from '../../../src/main/voice/audioServerCall';
 import { VoiceService } from '../../../src/main/voice/voiceService';
 import { DEFAULT_VOICE_SETTINGS } from '../../../src/shared/voiceSettings';
+import { missingAudioPrograms, startPulseAudio, type PulseAudioServer } from '../../support/pulseAudio';
 import { startTranscriptionServer, type TranscriptionServer, type WavFacts } from '../../support/transcriptionServer';
 import { waitUntil } from '../../support/waitUntil';
 
@@ -16,43 +13,23 @@ import { waitUntil } from '../../support/waitUntil';
 // transcribed by the scripted server on loopback (which checks the WAV). Needs the apt
 // packages pulseaudio, pulseaudio-utils and espeak-ng (.ci/run installs them).
 
-const TOOLS = ['pulseaudio', 'parec', 'pactl', 'paplay', 'espeak-ng'];
-const missing = TOOLS.filter((tool) => {
-  try {
-    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
-    return false;
-  } catch {
-    return true;
-  }
-});
+const missing = missingAudioPrograms();
 if (missing.length > 0) console.warn(`listen with PulseAudio: skipped, ${missing.join(', ')} not installed (apt: pulseaudio pulseaudio-utils espeak-ng)`);
 
 describe.skipIf(missing.length > 0)('listen with a real PulseAudio null sink', () => {
-  let dir: string;
-  let server: ChildProcess;
+  let pulse: PulseAudioServer;
   let env: NodeJS.ProcessEnv;
   let transcription: TranscriptionServer;
-  let speech: string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'tandem-listen-'));
-    env = { PATH: process.env.PATH, HOME: dir, XDG_RUNTIME_DIR: dir, PULSE_SERVER: `unix:${join(dir, 'native')}` };
-    server = spawn(
-      'pulseaudio',
-      ['-n', '--daemonize=no', '--exit-idle-time=-1', '-L', `module-native-protocol-unix socket=${join(dir, 'native')} auth-anonymous=1`, '-L', 'module-null-sink sink_name=tandem_test'],
-      { env, stdio: 'ignore' },
-    );
-    await waitUntil(() => existsSync(join(dir, 'native')), 'the PulseAudio socket');
-    execFileSync('pactl', ['set-default-sink', 'tandem_test'], { env });
-    speech = join(dir, 'speech.wav');
-    execFileSync('espeak-ng', ['-v', 'en-us', '-w', speech, 'list the files here']);
+    pulse = await startPulseAudio();
+    env = pulse.env;
     transcription = await startTranscriptionServer();
   });
 
   afterAll(async () => {
-    server?.kill('SIGTERM');
+    pulse?.stop();
     await transcription?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   function listenSteps(): ListenSteps {
@@ -67,7 +44,7 @@ describe.skipIf(missing.length > 0)('listen with a real PulseAudio null sink', (
 
   /** parec is connected to the server (a source output exists): what is played from now on is heard. */
   async function recordingStarted(): Promise<void> {
-    await waitUntil(() => execFileSync('pactl', ['list', 'short', 'source-outputs'], { env, encoding: 'utf8' }).trim() !== '', 'parec to connect');
+    await waitUntil(() => pulse.recording(), 'parec to connect');
   }
 
   it('is available here, and records what the speakers play, transcribed at the endpoint; the secret in the transcript is scrubbed', async () => {
@@ -76,7 +53,7 @@ describe.skipIf(missing.length > 0)('listen with a real PulseAudio null sink', (
     const listen = listenSteps();
     const running = listen.run({ source: 'system', seconds: 4 });
     await recordingStarted();
-    execFileSync('paplay', ['-d', 'tandem_test', speech], { env });
+    pulse.play();
     const end = await running;
     // The limit is wall-clock time; the audio is what the server sent in it (an idle null sink sends less).
     expect(end).toMatchObject({ kind: 'looked', ok: true, report: expect.stringMatching(/^heard \d\.\d s of system audio$/) });
@@ -91,7 +68,7 @@ describe.skipIf(missing.length > 0)('listen with a real PulseAudio null sink', (
     // The speech was heard: a null sink's monitor is exact zeros without it.
     expect(wav.rms).toBeGreaterThan(0.01);
     // parec is gone once the step ends.
-    expect(execFileSync('pactl', ['list', 'short', 'source-outputs'], { env, encoding: 'utf8' }).trim()).toBe('');
+    expect(pulse.recording()).toBe(false);
   });
 
   it('Esc stops the recording: the step says "stopped after N s" and what was heard is still transcribed', async () => {
@@ -99,7 +76,7 @@ describe.skipIf(missing.length > 0)('listen with a real PulseAudio null sink', (
     const stop = new AbortController();
     const running = listenSteps().run({ source: 'system', seconds: 60 }, stop.signal);
     await recordingStarted();
-    execFileSync('paplay', ['-d', 'tandem_test', speech], { env });
+    pulse.play();
     stop.abort();
     const end = await running;
     expect(end.ok).toBe(true);
