@@ -39,7 +39,6 @@ export const PolicySchema = z.strictObject({
           allow_hosts: Patterns.optional(),
         })
         .optional(),
-      // audio: a capability to come, validated now so a policy written today keeps working.
       vision: z
         .strictObject({
           /** Screenshots and the window list (read steps of the agent). */
@@ -59,6 +58,7 @@ export const PolicySchema = z.strictObject({
           deny_titles: Patterns.optional(),
         })
         .optional(),
+      // The `listen` tool (src/main/safety/approval/audioDecision.ts).
       audio: z.strictObject({ microphone: Mode.optional(), system_audio: Mode.optional(), speech_to_text: Mode.optional() }).optional(),
     })
     .optional(),
