@@ -44,6 +44,13 @@ const DECIDER_TEXT: Record<StepDecider['by'], string> = {
  * Who decided the step ("allowed by Allow all", "denied by a hook · no-rm"); before anyone
  * has, what the gate says will happen ("blocked · …", "asks you · …").
  */
+/** The step's status badge; a `listen` step that runs is recording, and says how to stop it. */
+export function stepBadgeText(step: Pick<PlanStepView, 'status' | 'kind'>, blocked: boolean): string {
+  if (blocked && step.status === 'proposed') return 'blocked';
+  if (step.kind === 'listen' && step.status === 'running') return '● recording… Esc stops';
+  return STATUS_TEXT[step.status];
+}
+
 export function stepRuleText(step: PlanStepView): string | undefined {
   const decider = step.decider;
   if (decider) {
@@ -141,7 +148,7 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
           </span>
         )}
         <span className={`plan-step__badge plan-step__badge--${step.status}`} data-testid="step-status">
-          {blocked && step.status === 'proposed' ? 'blocked' : STATUS_TEXT[step.status]}
+          {stepBadgeText(step, blocked)}
         </span>
       </div>
       {step.originalCommand !== undefined && step.originalCommand !== step.command && (
