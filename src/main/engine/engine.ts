@@ -65,7 +65,7 @@ export class Engine {
   /** Every finished block, recorded in the history database (history/recording/). */
   readonly history: EngineHistory;
   /** watchers.toml and the projects' (docs/watchers.md); none in a `tandem agent` run. */
-  private readonly watchers: EngineWatchers | undefined;
+  readonly watchers: EngineWatchers | undefined;
   /** Push-to-talk transcription and spoken answers (docs/voice.md). */
   readonly voice: VoiceService;
 
@@ -147,7 +147,7 @@ export class Engine {
             audit: this.audit,
             desktop,
             focusedPane: () => this.typing.lastPane,
-            fired: ({ watcher, source, reason, at }) => this.client?.event('watcher.fired', { name: watcher.name, source, action: watcher.action, reason, at }),
+            ...{ selfCommand: options.selfCommand, env: this.env, emit: (event, payload) => this.client?.event(event, payload) },
           })
         : undefined;
     this.voice = new VoiceService({ settings: () => this.settings.voice, env: this.env, log: this.log });

@@ -274,7 +274,7 @@ class AgentRun {
 
   /** Who refuses what nobody approves in every plan of the run. */
   private planRules(): HeadlessPlanRules {
-    return { name: `tandem agent --approve=${this.approve}`, refuseAsking: this.approve === 'policy' || this.approve === 'deny', greenRuns: this.approve === 'policy' };
+    return { name: this.options.watcher ? `watcher:${this.options.watcher}` : `tandem agent --approve=${this.approve}`, refuseAsking: this.approve === 'policy' || this.approve === 'deny', greenRuns: this.approve === 'policy' };
   }
 
   /** A message from the parent agent (`--parent`): the answer to an approval request, or an interrupt. */

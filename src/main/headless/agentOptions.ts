@@ -28,6 +28,8 @@ export interface AgentOptions {
   approve?: ApprovalMode;
   /** `--session ID`: go on with the conversation of an earlier run. */
   session?: string;
+  /** `--watcher NAME`: the run of this watcher; its decisions are audited with `(watcher:NAME)`. */
+  watcher?: string;
 }
 
 export type ParsedAgentArguments = { kind: 'run'; options: AgentOptions } | { kind: 'help' } | { kind: 'version' } | { kind: 'error'; message: string };
@@ -61,6 +63,7 @@ model, never instructions. Output is readable text on a terminal and NDJSON othe
       --budget-usd X      stop once the run has cost X dollars
       --timeout SECONDS   stop after this long (exit 124)
       --session ID        go on with the conversation of an earlier run (its session_id)
+      --watcher NAME      the run of this watcher (the app starts it): audited as watcher:NAME
       --acp               speak the Agent Client Protocol on stdio (for editors)
       --version, --help
 
@@ -105,6 +108,7 @@ export function parseAgentArguments(argv: string[], env: NodeJS.ProcessEnv): Par
         timeout: { type: 'string' },
         acp: { type: 'boolean' },
         session: { type: 'string' },
+        watcher: { type: 'string' },
         version: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -125,6 +129,7 @@ export function parseAgentArguments(argv: string[], env: NodeJS.ProcessEnv): Par
   if (approve && !approve.success) return { kind: 'error', message: `--approve is ask, policy, stdio or deny, got "${values.approve}".` };
   if (values.parent !== undefined && approve !== undefined) return { kind: 'error', message: '--parent sends the approvals to the parent agent: no --approve with it.' };
   if (approve?.data === 'stdio' && inputFormat !== 'json') return { kind: 'error', message: '--approve=stdio reads the answers as NDJSON on stdin: add --input-format json.' };
+  if (values.watcher !== undefined && !/^[A-Za-z0-9_.-]{1,64}$/.test(values.watcher)) return { kind: 'error', message: `--watcher takes a watcher's name (letters, digits, _ . -), got "${values.watcher}".` };
   const backend = values.backend;
   if (backend !== undefined && backend !== 'anthropic' && backend !== 'openai-compatible') return { kind: 'error', message: `--backend is anthropic or openai-compatible, got "${backend}".` };
   const numbers = {
@@ -156,6 +161,7 @@ export function parseAgentArguments(argv: string[], env: NodeJS.ProcessEnv): Par
     auto: values.auto === true,
     approve: approve?.data,
     session: values.session,
+    watcher: values.watcher,
   };
   return { kind: 'run', options };
 }
