@@ -10,6 +10,7 @@ import './styles/childAgent.css';
 import './styles/trace.css';
 import './styles/history.css';
 import './styles/voice.css';
+import './styles/watcherCards.css';
 import { createRoot } from 'react-dom/client';
 import { installShortcuts } from './actions/installShortcuts';
 import { App } from './app/App';

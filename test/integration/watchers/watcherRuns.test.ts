@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ChildAgentView } from '../../../src/shared/agent';
-import type { DesktopNotification } from '../../../src/main/desktop/desktop';
+import type { Desktop, DesktopNotification } from '../../../src/main/desktop/desktop';
 import { UnavailableDesktop } from '../../../src/main/desktop/unavailableDesktop';
 import type { TandemPaths } from '../../../src/main/settings/paths';
 import { useAgentEngine } from '../../support/agentEngine';
@@ -17,12 +17,10 @@ const open = useAgentEngine();
 const SELF = [process.execPath, TANDEM_BIN];
 const run = (id: string, command: string) => ({ toolUse: { id, name: 'run_command', input: { command, purpose: `run ${command}` } } });
 
-class RecordingDesktop extends UnavailableDesktop {
-  readonly notifications: DesktopNotification[] = [];
-  constructor() {
-    super('tests');
-    this.notify = async (notification: DesktopNotification) => void this.notifications.push(notification);
-  }
+/** No desktop here, but its notifications are recorded. */
+function recordingDesktop(): Desktop & { notifications: DesktopNotification[] } {
+  const notifications: DesktopNotification[] = [];
+  return Object.assign(new UnavailableDesktop('tests'), { notifications, notify: async (notification: DesktopNotification) => void notifications.push(notification) });
 }
 
 function watcherFile(engine: { paths: TandemPaths }, toml: string): string {
@@ -49,7 +47,7 @@ function runView(client: EngineClient, firingId: string, predicate: (run: ChildA
 
 describe('what a watcher firing does', () => {
   it('auto: a failing user command fires it; GREEN runs in the watcher own shell, YELLOW waits as a card (not refused), the user pane gets nothing typed', async () => {
-    const desktop = new RecordingDesktop();
+    const desktop = recordingDesktop();
     const { client, model, paneId, home, engine } = await open({ selfCommand: SELF, desktop });
     const auditFile = watcherFile(engine, blockWatcher('auto'));
     await client.waitFor(() => engine.watchersView().watchers.length === 1, 15_000, 'the watcher to load');
@@ -67,8 +65,8 @@ describe('what a watcher firing does', () => {
     expect(existsSync(join(home, 'made-by-watcher.txt'))).toBe(false);
     await client.waitFor(() => desktop.notifications.some((note) => note.title === 'Watcher failures waits for you'), 15_000, 'the waiting notification');
     // The model was told the instruction and why the watcher fired.
-    expect(JSON.stringify(model.requests[0]!.body.messages)).toContain('explain the failure');
-    expect(JSON.stringify(model.requests[0]!.body.messages)).toContain('no-such-dir-by-user');
+    expect(JSON.stringify(model.requests[0]!.body?.messages)).toContain('explain the failure');
+    expect(JSON.stringify(model.requests[0]!.body?.messages)).toContain('no-such-dir-by-user');
 
     await client.request('watchers.answer', { firingId: fired.firingId, requestId: waiting.asking[0]!.id, decision: 'allow' });
     const done = await runView(client, fired.firingId, (view) => view.state === 'done', 'the run to end');
@@ -87,8 +85,8 @@ describe('what a watcher firing does', () => {
   });
 
   it('notify: a desktop notification and a card; Run starts the run, Dismiss drops the firing', async () => {
-    const desktop = new RecordingDesktop();
-    const { client, model, paneId, home, engine } = await open({ selfCommand: SELF, desktop });
+    const desktop = recordingDesktop();
+    const { client, model, paneId, engine } = await open({ selfCommand: SELF, desktop });
     watcherFile(engine, blockWatcher('notify'));
     await client.waitFor(() => engine.watchersView().watchers.length === 1, 15_000, 'the watcher to load');
     model.script({ parts: [{ text: 'NOTIFY-RUN-DONE' }] });
@@ -115,7 +113,7 @@ describe('what a watcher firing does', () => {
   });
 
   it("loops: the files a watcher run writes fire no watcher, its own or another's", async () => {
-    const desktop = new RecordingDesktop();
+    const desktop = recordingDesktop();
     const { client, model, home, engine } = await open({ selfCommand: SELF, desktop });
     const project = join(home, 'proj');
     mkdirSync(join(project, 'a'), { recursive: true });
