@@ -40,6 +40,10 @@ export async function runAgentCommand(argv: string[], io: AgentIo): Promise<numb
   const options = parsed.options;
   const problem = optionProblem(options, io.env);
   if (problem) return usageError(io, problem);
+  if (options.watchers) {
+    const { runWatchers } = await import('./watchersRun');
+    return runWatchers(options, options.file ?? process.cwd(), io);
+  }
   if (options.acp) {
     const { runAcpAgent } = await import('./acp/acpAgent');
     return runAcpAgent(options, io);
@@ -56,6 +60,7 @@ function optionProblem(options: AgentOptions, env: NodeJS.ProcessEnv): string | 
   const missingPolicy = options.policies.find((policy) => !isFile(policy));
   if (missingPolicy !== undefined) return `--policy ${missingPolicy}: there is no such file.`;
   if (options.config !== undefined && !isFile(options.config)) return `--config ${options.config}: there is no such file.`;
+  if (options.watchers) return options.file !== undefined && !(existsSync(options.file) && statSync(options.file).isDirectory()) ? `--watchers ${options.file}: there is no such directory.` : undefined;
   if (options.file !== undefined && !isFile(options.file)) return `${options.file}: there is no such file of instructions.`;
   return undefined;
 }

@@ -30,6 +30,8 @@ export interface AgentOptions {
   session?: string;
   /** `--watcher NAME`: the run of this watcher; its decisions are audited with `(watcher:NAME)`. */
   watcher?: string;
+  /** `--watchers [DIR]`: run the watchers of the user file and DIR's project (`file` is DIR then). */
+  watchers: boolean;
 }
 
 export type ParsedAgentArguments = { kind: 'run'; options: AgentOptions } | { kind: 'help' } | { kind: 'version' } | { kind: 'error'; message: string };
@@ -64,6 +66,8 @@ model, never instructions. Output is readable text on a terminal and NDJSON othe
       --timeout SECONDS   stop after this long (exit 124)
       --session ID        go on with the conversation of an earlier run (its session_id)
       --watcher NAME      the run of this watcher (the app starts it): audited as watcher:NAME
+      --watchers [DIR]    run the watchers of your watchers.toml and DIR's project (default: here)
+                          until SIGTERM; firings and their runs are events (docs/watchers.md)
       --acp               speak the Agent Client Protocol on stdio (for editors)
       --version, --help
 
@@ -109,6 +113,7 @@ export function parseAgentArguments(argv: string[], env: NodeJS.ProcessEnv): Par
         acp: { type: 'boolean' },
         session: { type: 'string' },
         watcher: { type: 'string' },
+        watchers: { type: 'boolean' },
         version: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -121,6 +126,7 @@ export function parseAgentArguments(argv: string[], env: NodeJS.ProcessEnv): Par
   if (values.version) return { kind: 'version' };
   if (positionals.length > 1) return { kind: 'error', message: `tandem agent takes one file of instructions, got ${positionals.length}: ${positionals.join(' ')}.` };
   const file = positionals[0];
+  if (values.watchers && (values.command !== undefined || values.acp || values.parent !== undefined || values.session !== undefined || values.watcher !== undefined)) return { kind: 'error', message: '--watchers starts its own runs: no -c, --acp, --parent, --session or --watcher with it.' };
   if (file !== undefined && values.command !== undefined) return { kind: 'error', message: 'Give -c or a file of instructions, not both.' };
   if (values.command !== undefined && !values.command.trim().replace(/^#+/, '').trim()) return { kind: 'error', message: '-c needs an instruction, e.g. -c "# find the 5 largest files here".' };
   const inputFormat = values['input-format'] ?? 'text';
@@ -162,6 +168,7 @@ export function parseAgentArguments(argv: string[], env: NodeJS.ProcessEnv): Par
     approve: approve?.data,
     session: values.session,
     watcher: values.watcher,
+    watchers: values.watchers === true,
   };
   return { kind: 'run', options };
 }
