@@ -3,6 +3,7 @@ import type { ChildAgentView } from '../../../shared/agent';
 import type { ChildApprovalAnswer } from '../../agent/children/childAgents';
 import { ChildChannel } from '../../agent/children/childChannel';
 import { ChildProgress, type ChildApprovalRequest } from '../../agent/children/childProgress';
+import { scrubSecrets } from '../../safety/secretScrubber';
 import type { WatcherFiring } from '../watcherFiring';
 
 export interface WatcherRunHost {
@@ -15,9 +16,9 @@ export interface WatcherRunHost {
   asks(request: ChildApprovalRequest): void;
 }
 
-/** What the model is told: the watcher's instruction and why it fired (already scrubbed). */
+/** What the model is told: the watcher's instruction and why it fired, scrubbed of secrets (the reason may quote a command line). */
 export function watcherInstruction(firing: WatcherFiring): string {
-  return `${firing.watcher.instruction}\n\nThe watcher "${firing.watcher.name}" fired: ${firing.reason}\n${firing.details}`.trim();
+  return `${firing.watcher.instruction}\n\nThe watcher "${firing.watcher.name}" fired: ${scrubSecrets(firing.reason).text}\n${scrubSecrets(firing.details).text}`.trim();
 }
 
 /**
