@@ -86,10 +86,10 @@ describe('what a watcher firing does', () => {
 
   it('notify: a desktop notification and a card; Run starts the run, Dismiss drops the firing', async () => {
     const desktop = recordingDesktop();
-    const { client, model, paneId, engine } = await open({ selfCommand: SELF, desktop });
+    const { client, model, paneId, home, engine } = await open({ selfCommand: SELF, desktop });
     watcherFile(engine, blockWatcher('notify'));
     await client.waitFor(() => engine.watchersView().watchers.length === 1, 15_000, 'the watcher to load');
-    model.script({ parts: [{ text: 'NOTIFY-RUN-DONE' }] });
+    model.script({ parts: [{ text: 'NOTIFY-RUN-DONE' }] }, { parts: [run('a1', 'touch asked.txt')] });
 
     await client.runCommand(paneId, 'ls /no-such-first');
     const first = await client.waitFor(() => client.eventsOf('watcher.fired')[0], 15_000, 'the firing');
@@ -110,6 +110,25 @@ describe('what a watcher firing does', () => {
     await expect(client.request('watchers.run', { firingId: second.firingId })).rejects.toThrow(/gone/);
     expect(model.requests).toHaveLength(1);
     await expect(client.request('watchers.run', { firingId: 'x'.repeat(65) })).rejects.toThrow();
+
+    // Dismissing a run that waits stops it: its card goes and stays gone once the process has ended.
+    await client.runCommand(paneId, 'ls /no-such-third');
+    const third = await client.waitFor(() => client.eventsOf('watcher.fired')[2], 15_000, 'the third firing');
+    await client.request('watchers.run', { firingId: third.firingId });
+    const waiting = await runView(client, third.firingId, (view) => view.asking.length > 0 && view.pid !== undefined, 'the ask run waits');
+    expect(waiting.asking[0]!.command).toBe('touch asked.txt');
+    await client.request('watchers.dismiss', { firingId: third.firingId });
+    const alive = () => {
+      try {
+        process.kill(waiting.pid!, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await client.waitFor(() => !alive(), 15_000, 'the run process to end');
+    await client.waitFor(() => client.eventsOf('watcher.run').filter((event) => event.firingId === third.firingId).pop()?.run === null, 15_000, 'the card to go');
+    expect(existsSync(join(home, 'asked.txt'))).toBe(false);
   });
 
   it("loops: the files a watcher run writes fire no watcher, its own or another's", async () => {

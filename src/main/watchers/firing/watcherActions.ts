@@ -19,6 +19,9 @@ export interface WatcherActionsHost {
   warning(message: string): void;
 }
 
+/** The most firings kept for the window to act on: the oldest that are not running go first. */
+const MOST_FIRINGS = 50;
+
 interface Firing {
   firing: WatcherFiring;
   run?: WatcherRun;
@@ -40,6 +43,7 @@ export class WatcherActions implements Disposable {
     const firingId = randomUUID();
     const { watcher, source, reason, at } = firing;
     this.firings.set(firingId, { firing });
+    this.forgetOldest();
     this.host.fired({ firingId, name: watcher.name, source, action: watcher.action, reason, at });
     if (watcher.action === 'notify') {
       this.notify(`Watcher ${watcher.name} fired`, reason);
@@ -88,7 +92,8 @@ export class WatcherActions implements Disposable {
     const run = new WatcherRun(entry.firing, mode, {
       selfCommand: self,
       env: this.host.env,
-      changed: (view) => this.changed(firingId, entry, view),
+      // A dismissed run's last changes (its end) no longer reach the window: its card is gone.
+      changed: (view) => this.firings.has(firingId) && this.changed(firingId, entry, view),
       asks: (request) => this.notify(`Watcher ${name} waits for you`, request.command),
     });
     entry.run = run;
@@ -97,6 +102,14 @@ export class WatcherActions implements Disposable {
       await run.done;
     } finally {
       this.host.runActive?.(cwd, false);
+    }
+  }
+
+  private forgetOldest(): void {
+    for (const [firingId, entry] of this.firings) {
+      if (this.firings.size <= MOST_FIRINGS) return;
+      const live = entry.run && (entry.run.view.state === 'starting' || entry.run.view.state === 'running');
+      if (!live) this.firings.delete(firingId);
     }
   }
 
