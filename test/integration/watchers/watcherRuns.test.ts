@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChildAgentView } from '../../../src/shared/agent';
 import type { Desktop, DesktopNotification } from '../../../src/main/desktop/desktop';
 import { UnavailableDesktop } from '../../../src/main/desktop/unavailableDesktop';
+import { verifyAuditLog } from '../../../src/main/safety/audit/auditVerify';
 import type { TandemPaths } from '../../../src/main/settings/paths';
 import { useAgentEngine } from '../../support/agentEngine';
 import { TANDEM_BIN } from '../../support/agentCli';
@@ -82,6 +83,8 @@ describe('what a watcher firing does', () => {
     const touched = await client.waitFor(() => approved('touch made-by-watcher.txt'), 15_000, 'the audit line of the approved step');
     expect(touched.decidedBy).toEqual({ kind: 'person', rule: 'Allow once (watcher:failures)' });
     expect(approved('ls -a')!.decidedBy).toEqual({ kind: 'headless', rule: 'GREEN: runs without asking (watcher:failures)' });
+    // The engine and the run's process wrote one chain: it verifies.
+    expect(await verifyAuditLog(auditFile)).toMatchObject({ ok: true });
   });
 
   it('notify: a desktop notification and a card; Run starts the run, Dismiss drops the firing', async () => {
