@@ -57,6 +57,10 @@ export class WatcherActions implements Disposable {
     const entry = this.firings.get(firingId);
     if (!entry) throw new Error('That watcher firing is gone (dismissed, or Tandem restarted).');
     if (entry.run) throw new Error('That watcher firing has already started its run.');
+    const { name } = entry.firing.watcher;
+    const { source } = entry.firing;
+    // One run per watcher at a time, as for the firings the service starts.
+    if ([...this.firings.values()].some((other) => other.firing.source === source && other.firing.watcher.name === name && other.run && live(other.run))) throw new Error(`A run of watcher ${name} is still going: stop it first, or wait for it to end.`);
     void this.start(firingId, 'ask');
   }
 
@@ -108,8 +112,7 @@ export class WatcherActions implements Disposable {
   private forgetOldest(): void {
     for (const [firingId, entry] of this.firings) {
       if (this.firings.size <= MOST_FIRINGS) return;
-      const live = entry.run && (entry.run.view.state === 'starting' || entry.run.view.state === 'running');
-      if (!live) this.firings.delete(firingId);
+      if (!entry.run || !live(entry.run)) this.firings.delete(firingId);
     }
   }
 
@@ -121,4 +124,8 @@ export class WatcherActions implements Disposable {
   private notify(title: string, body: string): void {
     this.host.notify({ title, body }).catch((error: unknown) => this.host.warning(`a desktop notification could not be shown: ${error instanceof Error ? error.message : String(error)}`));
   }
+}
+
+function live(run: WatcherRun): boolean {
+  return run.view.state === 'starting' || run.view.state === 'running';
 }
