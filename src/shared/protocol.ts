@@ -9,6 +9,7 @@ import { SettingsPatchSchema, type Settings } from './settings';
 import { SshRequestSchemas, type SshEvents, type SshResults } from './ssh';
 import { WatchersRequestSchemas, type WatcherFiredEvent, type WatchersResults } from './watchers';
 import { VoiceRequestSchemas, type VoiceResults } from './voice';
+import { WatcherRunRequestSchemas, type WatcherRunEvents, type WatcherRunResults } from './watcherRuns';
 
 /**
  * The one contract between the renderer and the engine, carried unchanged by both
@@ -57,6 +58,7 @@ export const RequestSchemas = {
   ...HistoryRequestSchemas,
   ...SshRequestSchemas,
   ...VoiceRequestSchemas,
+  ...WatcherRunRequestSchemas,
 } as const;
 
 export type Method = keyof typeof RequestSchemas;
@@ -202,7 +204,7 @@ export interface HostWarning {
   detail?: string;
 }
 
-export interface Results extends AgentResults, HistoryResults, SshResults, VoiceResults, WatchersResults {
+export interface Results extends AgentResults, HistoryResults, SshResults, VoiceResults, WatchersResults, WatcherRunResults {
   hello: HelloResult;
   'pane.create': PaneInfo;
   'pane.attach': PaneInfo;
@@ -230,7 +232,7 @@ export type Response =
  */
 export type NoticeEnd = 'typing' | 'command' | 'run-start' | 'agent-idle' | 'timeout';
 
-export interface Events extends AgentEvents, SshEvents {
+export interface Events extends AgentEvents, SshEvents, WatcherRunEvents {
   /** `remote`: the shell the pane is on, when it is one reached with `ssh` (absent: this machine); `cwd` is that shell's. */
   'pane.state': { paneId: number; state: TerminalState; cwd: string; integration: boolean; title?: string; remote?: RemoteShell };
   'pane.exit': { paneId: number; exitCode: number; signal?: number; message: string };

@@ -70,6 +70,8 @@ export interface WatchersResults {
 
 /** A firing, as the window is told of it. */
 export interface WatcherFiredEvent {
+  /** Names this firing in `watchers.run` / `watchers.dismiss` and its `watcher.run` card. */
+  firingId: string;
   name: string;
   source: WatcherSource;
   action: 'notify' | 'ask' | 'auto';

@@ -124,11 +124,11 @@ describe('the list and the engine', () => {
   });
 
   it('a firing and a change refresh the list while it is open, and not while it is closed', () => {
-    emit('watcher.fired', { name: 'tests', source: 'user', action: 'notify', reason: 'a.ts changed', at: NOW });
+    emit('watcher.fired', { firingId: 'f1', name: 'tests', source: 'user', action: 'notify', reason: 'a.ts changed', at: NOW });
     emit('watchers.changed', {});
     expect(sent).toEqual([]);
     list.openWatchersList();
-    emit('watcher.fired', { name: 'tests', source: 'user', action: 'notify', reason: 'a.ts changed', at: NOW });
+    emit('watcher.fired', { firingId: 'f1', name: 'tests', source: 'user', action: 'notify', reason: 'a.ts changed', at: NOW });
     emit('watchers.changed', {});
     expect(sent.map((request) => request.method)).toEqual(['watchers.list', 'watchers.list', 'watchers.list']);
   });

@@ -1,4 +1,5 @@
 import { afterEach } from 'vitest';
+import type { Desktop } from '../../src/main/desktop/desktop';
 import type { ElectronSurface } from '../../src/main/desktop/electron/electronSurface';
 import { useEngineClient } from './engineClient';
 import { startScriptedModelServer, type ScriptedModelServer } from './modelServer';
@@ -17,6 +18,9 @@ export interface AgentEngineOptions {
   /** A stand-in for the Electron app's window and APIs. */
   electron?: ElectronSurface;
   grantsKeptWithoutWindowMs?: number;
+  /** How the engine starts `tandem` again (child agents, watcher runs). */
+  selfCommand?: readonly string[];
+  desktop?: Desktop;
 }
 
 /**
@@ -44,6 +48,8 @@ export function useAgentEngine() {
       systemPolicyToml: options.systemPolicyToml,
       electron: options.electron,
       grantsKeptWithoutWindowMs: options.grantsKeptWithoutWindowMs,
+      selfCommand: options.selfCommand,
+      desktop: options.desktop,
     });
     const pane = await client.request('pane.create', { cols: 120, rows: 30 });
     await client.waitForPrompt(pane.paneId);

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { WebSocket } from 'ws';
+import type { Desktop } from '../../src/main/desktop/desktop';
 import type { ElectronSurface } from '../../src/main/desktop/electron/electronSurface';
 import { Engine } from '../../src/main/engine/engine';
 import { tandemPaths } from '../../src/main/settings/paths';
@@ -196,6 +197,10 @@ export async function startEngine(
     /** An existing test home (a restart): it is kept when the engine stops; its owner removes it. */
     home?: string;
     historyBatchMs?: number;
+    /** How the engine starts `tandem` again (child agents, watcher runs); default: it cannot. */
+    selfCommand?: readonly string[];
+    /** The desktop capability (default: chosen for this system). */
+    desktop?: Desktop;
   } = {},
 ) {
   const testHome = options.home ? { home: options.home, env: testHomeEnv(options.home), cleanup: () => {} } : makeTestHome();
@@ -221,6 +226,8 @@ export async function startEngine(
     integrationTimeoutMs: options.integrationTimeoutMs,
     electron: options.electron,
     historyBatchMs: options.historyBatchMs,
+    selfCommand: options.selfCommand,
+    desktop: options.desktop,
   });
   const server = new WebServer({ engine, rendererDir: join(__dirname, '../../out/renderer') });
   await server.listen();

@@ -17,6 +17,7 @@ import { VoiceError } from '../voice/voiceError';
 import type { PaneListener } from '../panes/pane';
 import { UserError, type Engine } from './engine';
 import { watchersRequests } from '../watchers/watchersRequests';
+import type { WatcherActions } from '../watchers/firing/watcherActions';
 import { HistoryRequests } from './historyRequests';
 
 /** What a transport must offer: a way to send text and binary messages to the renderer. */
@@ -183,8 +184,23 @@ export class ClientConnection implements PaneListener {
         return asUserError(this.engine.voice.transcribe(wav));
       },
       'voice.speak': ({ text }) => asUserError(this.engine.voice.speak(text)),
+      'watchers.run': ({ firingId }) => this.watcherAction((actions) => actions.run(firingId)),
+      'watchers.dismiss': ({ firingId }) => this.watcherAction((actions) => actions.dismiss(firingId)),
+      'watchers.answer': ({ firingId, requestId, ...answer }) => this.watcherAction((actions) => actions.answer(firingId, requestId, answer)),
     };
     engine.attachClient(this);
+  }
+
+  /** A notify card's Run / Dismiss, or a decision on a watcher run's step: a stale firing is the user's error. */
+  private watcherAction(act: (actions: WatcherActions) => void): Record<string, never> {
+    const actions = this.engine.watchers?.actions;
+    if (!actions) throw new UserError('This Tandem runs no watchers.');
+    try {
+      act(actions);
+    } catch (error) {
+      throw new UserError((error as Error).message);
+    }
+    return {};
   }
 
   output(paneId: number, bytes: Uint8Array): void {

@@ -146,8 +146,7 @@ export class Engine {
             audit: this.audit,
             desktop,
             focusedPane: () => this.typing.lastPane,
-            fired: ({ watcher, source, reason, at }) => this.client?.event('watcher.fired', { name: watcher.name, source, action: watcher.action, reason, at }),
-            changed: () => this.client?.event('watchers.changed', {}),
+            ...{ selfCommand: options.selfCommand, env: this.env, emit: (event, payload) => this.client?.event(event, payload) },
           })
         : undefined;
     this.voice = new VoiceService({ settings: () => this.settings.voice, env: this.env, log: this.log });

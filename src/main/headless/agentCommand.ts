@@ -40,6 +40,10 @@ export async function runAgentCommand(argv: string[], io: AgentIo): Promise<numb
   const options = parsed.options;
   const problem = optionProblem(options, io.env);
   if (problem) return usageError(io, problem);
+  if (options.watchers) {
+    const { runWatchers } = await import('./watchersRun');
+    return runWatchers(options, options.file ?? process.cwd(), io);
+  }
   if (options.acp) {
     const { runAcpAgent } = await import('./acp/acpAgent');
     return runAcpAgent(options, io);
@@ -56,6 +60,7 @@ function optionProblem(options: AgentOptions, env: NodeJS.ProcessEnv): string | 
   const missingPolicy = options.policies.find((policy) => !isFile(policy));
   if (missingPolicy !== undefined) return `--policy ${missingPolicy}: there is no such file.`;
   if (options.config !== undefined && !isFile(options.config)) return `--config ${options.config}: there is no such file.`;
+  if (options.watchers) return options.file !== undefined && !(existsSync(options.file) && statSync(options.file).isDirectory()) ? `--watchers ${options.file}: there is no such directory.` : undefined;
   if (options.file !== undefined && !isFile(options.file)) return `${options.file}: there is no such file of instructions.`;
   return undefined;
 }
@@ -274,7 +279,7 @@ class AgentRun {
 
   /** Who refuses what nobody approves in every plan of the run. */
   private planRules(): HeadlessPlanRules {
-    return { name: `tandem agent --approve=${this.approve}`, refuseAsking: this.approve === 'policy' || this.approve === 'deny', greenRuns: this.approve === 'policy' };
+    return { name: this.options.watcher ? `watcher:${this.options.watcher}` : `tandem agent --approve=${this.approve}`, refuseAsking: this.approve === 'policy' || this.approve === 'deny', greenRuns: this.approve === 'policy' };
   }
 
   /** A message from the parent agent (`--parent`): the answer to an approval request, or an interrupt. */

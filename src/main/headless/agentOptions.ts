@@ -28,6 +28,10 @@ export interface AgentOptions {
   approve?: ApprovalMode;
   /** `--session ID`: go on with the conversation of an earlier run. */
   session?: string;
+  /** `--watcher NAME`: the run of this watcher; its decisions are audited with `(watcher:NAME)`. */
+  watcher?: string;
+  /** `--watchers [DIR]`: run the watchers of the user file and DIR's project (`file` is DIR then). */
+  watchers: boolean;
 }
 
 export type ParsedAgentArguments = { kind: 'run'; options: AgentOptions } | { kind: 'help' } | { kind: 'version' } | { kind: 'error'; message: string };
@@ -61,6 +65,9 @@ model, never instructions. Output is readable text on a terminal and NDJSON othe
       --budget-usd X      stop once the run has cost X dollars
       --timeout SECONDS   stop after this long (exit 124)
       --session ID        go on with the conversation of an earlier run (its session_id)
+      --watcher NAME      the run of this watcher (the app starts it): audited as watcher:NAME
+      --watchers [DIR]    run the watchers of your watchers.toml and DIR's project (default: here)
+                          until SIGTERM; firings and their runs are events (docs/watchers.md)
       --acp               speak the Agent Client Protocol on stdio (for editors)
       --version, --help
 
@@ -105,6 +112,8 @@ export function parseAgentArguments(argv: string[], env: NodeJS.ProcessEnv): Par
         timeout: { type: 'string' },
         acp: { type: 'boolean' },
         session: { type: 'string' },
+        watcher: { type: 'string' },
+        watchers: { type: 'boolean' },
         version: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -117,6 +126,7 @@ export function parseAgentArguments(argv: string[], env: NodeJS.ProcessEnv): Par
   if (values.version) return { kind: 'version' };
   if (positionals.length > 1) return { kind: 'error', message: `tandem agent takes one file of instructions, got ${positionals.length}: ${positionals.join(' ')}.` };
   const file = positionals[0];
+  if (values.watchers && (values.command !== undefined || values.acp || values.parent !== undefined || values.session !== undefined || values.watcher !== undefined)) return { kind: 'error', message: '--watchers starts its own runs: no -c, --acp, --parent, --session or --watcher with it.' };
   if (file !== undefined && values.command !== undefined) return { kind: 'error', message: 'Give -c or a file of instructions, not both.' };
   if (values.command !== undefined && !values.command.trim().replace(/^#+/, '').trim()) return { kind: 'error', message: '-c needs an instruction, e.g. -c "# find the 5 largest files here".' };
   const inputFormat = values['input-format'] ?? 'text';
@@ -125,6 +135,7 @@ export function parseAgentArguments(argv: string[], env: NodeJS.ProcessEnv): Par
   if (approve && !approve.success) return { kind: 'error', message: `--approve is ask, policy, stdio or deny, got "${values.approve}".` };
   if (values.parent !== undefined && approve !== undefined) return { kind: 'error', message: '--parent sends the approvals to the parent agent: no --approve with it.' };
   if (approve?.data === 'stdio' && inputFormat !== 'json') return { kind: 'error', message: '--approve=stdio reads the answers as NDJSON on stdin: add --input-format json.' };
+  if (values.watcher !== undefined && !/^[A-Za-z0-9_.-]{1,64}$/.test(values.watcher)) return { kind: 'error', message: `--watcher takes a watcher's name (letters, digits, _ . -), got "${values.watcher}".` };
   const backend = values.backend;
   if (backend !== undefined && backend !== 'anthropic' && backend !== 'openai-compatible') return { kind: 'error', message: `--backend is anthropic or openai-compatible, got "${backend}".` };
   const numbers = {
@@ -156,6 +167,8 @@ export function parseAgentArguments(argv: string[], env: NodeJS.ProcessEnv): Par
     auto: values.auto === true,
     approve: approve?.data,
     session: values.session,
+    watcher: values.watcher,
+    watchers: values.watchers === true,
   };
   return { kind: 'run', options };
 }

@@ -1,4 +1,5 @@
 import type { Disposable } from '../../shared/events';
+import type { Events } from '../../shared/protocol';
 import { describeHold, type WatchersView } from '../../shared/watchers';
 import type { Desktop } from '../desktop/desktop';
 import type { EngineLog } from '../log/engineLog';
@@ -8,7 +9,8 @@ import type { TandemPaths } from '../settings/paths';
 import { projectFolderOf } from './projectFolders';
 import { ProjectTrust } from './projectTrust';
 import { UserBlocks } from './triggers/userBlocks';
-import type { WatcherFiring } from './watcherFiring';
+import { RunActivity } from './firing/runActivity';
+import { WatcherActions } from './firing/watcherActions';
 import { WatchersService } from './watchersService';
 
 /** The most project folders followed at once (each is one folder watch). */
@@ -23,15 +25,11 @@ export interface EngineWatchersOptions {
   desktop: Desktop;
   /** The pane the user typed in last. */
   focusedPane(): number | undefined;
-  /** A firing, for the window (`watcher.fired`). */
-  fired(firing: WatcherFiring): void;
-  /** What `view()` shows changed, for the window (`watchers.changed`). */
-  changed?(): void;
-  /**
-   * What a firing does (notify / ask / auto). Until that is built, a firing is logged,
-   * audited and told to the window, and its run ends at once.
-   */
-  onFiring?(firing: WatcherFiring): Promise<void>;
+  /** The argv that starts `tandem` again (a watcher run is a child agent); undefined: runs cannot start. */
+  selfCommand: readonly string[] | undefined;
+  env: NodeJS.ProcessEnv;
+  /** Tells the window: `watcher.fired`, `watcher.run`, `watchers.changed` (what `view()` shows changed). */
+  emit<E extends 'watcher.fired' | 'watcher.run' | 'watchers.changed'>(event: E, payload: Events[E]): void;
 }
 
 /**
@@ -41,6 +39,9 @@ export interface EngineWatchersOptions {
  */
 export class EngineWatchers implements Disposable {
   readonly service: WatchersService;
+  /** What a firing does: the notify cards and the runs (docs/watchers.md "What a firing does"). */
+  readonly actions: WatcherActions;
+  private readonly runActivity = new RunActivity();
   private readonly blocks = new UserBlocks();
   private readonly projects = new Set<string>();
   /** Each pane's subscription that notes the folders its blocks ran in. */
@@ -48,22 +49,31 @@ export class EngineWatchers implements Disposable {
 
   constructor(private readonly options: EngineWatchersOptions) {
     const { log, audit } = options;
+    this.actions = new WatcherActions({
+      selfCommand: options.selfCommand,
+      env: options.env,
+      notify: (notification) => options.desktop.notify(notification),
+      fired: (event) => options.emit('watcher.fired', event),
+      runChanged: (event) => options.emit('watcher.run', event),
+      runActive: (cwd, active) => (active ? this.runActivity.started(cwd) : this.runActivity.stopped(cwd)),
+      warning: (message) => log.warning('watchers', message),
+    });
     this.service = new WatchersService({
       userFile: options.paths.watchersFile,
       home: options.home,
       trust: new ProjectTrust(options.paths.watcherTrustFile),
       finishedBlocks: this.blocks.onFinished,
       focusedPane: options.focusedPane,
+      ownWrite: (path) => this.runActivity.owns(path),
       desktop: options.desktop,
-      changed: options.changed,
+      changed: () => options.emit('watchers.changed', {}),
       log: { info: (message) => log.info('watchers', message), warning: (message) => log.warning('watchers', message) },
       onHold: (watcher, hold) => {
         if (hold) void audit.append({ event: 'watcher-held', reason: describeHold(hold, (at) => new Date(at).toISOString()), watcher });
       },
       onFiring: async (firing) => {
         await audit.append({ event: 'watcher-fired', cwd: firing.cwd, reason: firing.reason, watcher: firing.watcher.name });
-        options.fired(firing);
-        await options.onFiring?.(firing);
+        await this.actions.fire(firing);
       },
     });
   }
@@ -89,6 +99,7 @@ export class EngineWatchers implements Disposable {
     for (const paneId of [...this.paneCwds.keys()]) this.unwatchPane(paneId);
     this.blocks.dispose();
     this.service.dispose();
+    this.actions.dispose();
   }
 
   private seen(cwd: string): void {

@@ -35,6 +35,8 @@ export interface WatchersServiceOptions {
   trust: ProjectTrust;
   finishedBlocks: Event<UserBlock>;
   focusedPane(): number | undefined;
+  /** A file change a watcher run made (docs/watchers.md "Loops"): fires no watcher. */
+  ownWrite?(path: string): boolean;
   /** A watcher fired; its run is live until the returned promise settles. */
   onFiring(firing: WatcherFiring): Promise<void> | void;
   /** What screen_change watchers look with; absent: they say they cannot. */
@@ -226,6 +228,7 @@ export class WatchersService {
         home: this.options.home,
         finishedBlocks: this.options.finishedBlocks,
         focusedPane: this.options.focusedPane,
+        ownWrite: this.options.ownWrite,
         desktop: this.options.desktop,
         ocr: this.ocr,
         inactive: (why) => {

@@ -11,6 +11,7 @@ import './styles/trace.css';
 import './styles/history.css';
 import './styles/voice.css';
 import './styles/watchers.css';
+import './styles/watcherCards.css';
 import { createRoot } from 'react-dom/client';
 import { installShortcuts } from './actions/installShortcuts';
 import { App } from './app/App';

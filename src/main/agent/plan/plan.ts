@@ -392,8 +392,9 @@ export class Plan {
   }
 }
 
-/** In a `tandem agent` run, a person's decision names how it reached the run: "Allow once (tandem agent --approve=stdio)". */
+/** In a `tandem agent` run, a person's decision names the run ("Allow once (tandem agent --approve=stdio)"); in a watcher's run (`watcher:NAME`) every decision does. */
 function namingHeadlessRun(effect: PlanEffect, runName: string): PlanEffect {
-  if (effect.kind !== 'audit' || effect.record.decidedBy?.kind !== 'person') return effect;
+  if (effect.kind !== 'audit' || !effect.record.decidedBy) return effect;
+  if (effect.record.decidedBy.kind !== 'person' && !runName.startsWith('watcher:')) return effect;
   return { ...effect, record: { ...effect.record, decidedBy: { ...effect.record.decidedBy, rule: `${effect.record.decidedBy.rule} (${runName})` } } };
 }

@@ -20,6 +20,8 @@ export interface FileTriggerRule {
   /** The folder relative globs are read from (the watcher's cwd). */
   root: string;
   home: string;
+  /** A change a watcher run made (its folder while it runs and just after): fires nothing. */
+  ownWrite?(path: string): boolean;
 }
 
 /**
@@ -39,7 +41,7 @@ export async function startFileTrigger(rule: FileTriggerRule, emit: (event: Trig
         folder,
         (error, events) => {
           if (error) return;
-          const paths = [...new Set(events.flatMap(changedFiles))].filter((path) => matches(path) && !underNeverWatched(path));
+          const paths = [...new Set(events.flatMap(changedFiles))].filter((path) => matches(path) && !underNeverWatched(path) && !rule.ownWrite?.(path));
           if (paths.length > 0) void notIgnored(folder, paths).then((kept) => kept.length > 0 && emit(fileEvent(kept.map((path) => shown(path, rule.root)))));
         },
         { ignore: [...NEVER_WATCHED, ...NEVER_WATCHED.map((name) => `**/${name}`)] },

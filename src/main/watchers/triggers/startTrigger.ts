@@ -25,6 +25,8 @@ export interface TriggerContext {
   home: string;
   finishedBlocks: Event<UserBlock>;
   focusedPane(): number | undefined;
+  /** A file change a watcher run made: fires no watcher. */
+  ownWrite?(path: string): boolean;
 }
 
 /** Starts the watcher's trigger; `emit` gets each event it sees. Voice watchers are fired by the service itself (voicePhraseHeard). */
@@ -32,7 +34,7 @@ export function startTrigger(watcher: WatcherConfig, context: TriggerContext, em
   switch (watcher.trigger) {
     case 'file_change': {
       let stopped = false;
-      const started = startFileTrigger({ globs: watcher.path, root: context.cwd, home: context.home }, emit);
+      const started = startFileTrigger({ globs: watcher.path, root: context.cwd, home: context.home, ownWrite: context.ownWrite }, emit);
       started.catch((error: unknown) => context.inactive(`not watching: ${(error as Error).message}`));
       return {
         dispose: () => {

@@ -14,6 +14,7 @@ import { PanelResizeHandle } from './PanelResizeHandle';
 import { SafetyBar } from './SafetyBar';
 import { SetupHint } from './SetupHint';
 import { ShareOfferBar } from './ShareOfferBar';
+import { WatcherCards } from './WatcherCards';
 
 /** The AI sidebar, right of the panes; rendered only while open. */
 export function AiPanel() {
@@ -77,6 +78,7 @@ function AiPanelContent() {
         <PanelNotice />
         <SafetyBar />
         <MessageList />
+        <WatcherCards />
         <OfflineQueueBar />
         <ShareOfferBar />
         <AttachmentChips />

@@ -1,12 +1,12 @@
 import type { ChildAgentView, StepStatus } from '../../../shared/agent';
 import { AssistantText } from './AssistantText';
-import { ChildApprovalCard } from './ChildApprovalCard';
+import { ChildApprovalCard, type ChildDecide } from './ChildApprovalCard';
 import { CHILD_STEP_STATUS_TEXT, childStateText, childUsageText, childUsageTitle, childWho, filesChangedText } from './childAgentText';
 
 interface ChildAgentCardProps {
-  planId: string;
-  /** The spawn_agent step that starts the child. */
-  stepId: string;
+  /** Where the answers to the child's asking steps go (its spawn step's plan, or a watcher run). */
+  decide: ChildDecide;
+  /** The status of the spawn_agent step that starts the child (a watcher run has none: `approved`). */
   spawnStatus: StepStatus;
   child: ChildAgentView;
 }
@@ -16,7 +16,7 @@ interface ChildAgentCardProps {
  * asked and may do, its own steps as compact rows, what it changed and used, its answer or why
  * it ended — and its steps that ask, for the user to decide here.
  */
-export function ChildAgentCard({ planId, stepId, spawnStatus, child }: ChildAgentCardProps) {
+export function ChildAgentCard({ decide, spawnStatus, child }: ChildAgentCardProps) {
   const who = childWho(child);
   const usage = childUsageText(child.usage);
   return (
@@ -67,7 +67,7 @@ export function ChildAgentCard({ planId, stepId, spawnStatus, child }: ChildAgen
         </ol>
       )}
       {child.asking.map((request) => (
-        <ChildApprovalCard key={request.id} planId={planId} stepId={stepId} who={request.agent ? childWho(request.agent) : who} request={request} />
+        <ChildApprovalCard key={request.id} decide={decide} who={request.agent ? childWho(request.agent) : who} request={request} />
       ))}
       {child.filesChanged.length > 0 && (
         <div className="child-agent__files" data-testid="child-files">

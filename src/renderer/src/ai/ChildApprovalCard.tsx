@@ -2,14 +2,14 @@ import { useState } from 'react';
 import type { ChildApprovalView } from '../../../shared/agent';
 import { childAskText } from './childAgentText';
 import { DecisionButton, DenyReasonToggle } from './DecisionButton';
-import { decideChildStep } from './planRequests';
 import { StepDenyReason } from './StepDenyReason';
 import { UnifiedDiffText } from './UnifiedDiffText';
 
+/** Sends the user's answer to the child (a deny's reason goes to its model). */
+export type ChildDecide = (requestId: string, decision: 'allow' | 'deny', note?: string) => void;
+
 interface ChildApprovalCardProps {
-  planId: string;
-  /** The spawn step the child runs under. */
-  stepId: string;
+  decide: ChildDecide;
   /** "Child agent · depth 1 · pid 1234": who asks. */
   who: string;
   request: ChildApprovalView;
@@ -19,10 +19,10 @@ interface ChildApprovalCardProps {
  * A child agent's step that its own gate would ask about, bubbled up to this panel: the user
  * decides it here, and the answer goes back to the child (a deny's reason to its model).
  */
-export function ChildApprovalCard({ planId, stepId, who, request }: ChildApprovalCardProps) {
+export function ChildApprovalCard({ decide: answer, who, request }: ChildApprovalCardProps) {
   const [askingReason, setAskingReason] = useState(false);
   const ask = childAskText(request);
-  const decide = (decision: 'allow' | 'deny', note?: string) => decideChildStep(planId, stepId, request.id, decision, note);
+  const decide = (decision: 'allow' | 'deny', note?: string) => answer(request.id, decision, note?.trim() || undefined);
   return (
     <div
       className={`child-approval child-approval--${request.level ?? 'unknown'}`}

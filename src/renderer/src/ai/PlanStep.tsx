@@ -8,7 +8,7 @@ import { DecisionButton, DenyReasonToggle } from './DecisionButton';
 import { DiffCard } from './DiffCard';
 import { TraceIdChip } from './TraceIdChip';
 import { ScreenshotThumbnail } from './ScreenshotThumbnail';
-import { decideStep } from './planRequests';
+import { decideChildStep, decideStep } from './planRequests';
 import { StepDenyReason } from './StepDenyReason';
 import { StepEditor } from './StepEditor';
 import { UiTargetCrop } from './UiTargetCrop';
@@ -201,7 +201,7 @@ export function PlanStep({ planId, step, actionable }: PlanStepProps) {
           {step.redacted}
         </div>
       )}
-      {step.child && <ChildAgentCard planId={planId} stepId={step.id} spawnStatus={step.status} child={step.child} />}
+      {step.child && <ChildAgentCard decide={(requestId, decision, note) => decideChildStep(planId, step.id, requestId, decision, note)} spawnStatus={step.status} child={step.child} />}
       {actionable && !editing && (
         <div className="plan-step__buttons">
           {button(

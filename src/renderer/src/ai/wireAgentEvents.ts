@@ -2,6 +2,7 @@ import type { EngineConnection } from '../transport/engineConnection';
 import { loadAgentState } from './agentRequests';
 import { receiveConversation, receiveDelta } from './conversationFeed';
 import { openAiPanel } from './panelControl';
+import { useWatcherCards } from './watcherCardsStore';
 
 /** Agent events into the conversation; the whole state once per (re)connection. */
 export function wireAgentEvents(connection: EngineConnection): void {
@@ -9,6 +10,9 @@ export function wireAgentEvents(connection: EngineConnection): void {
   connection.on('agent.delta', receiveDelta);
   // A `# ` line taken from a prompt: show the panel, but the user keeps typing in the terminal.
   connection.on('agent.prompt-instruction', () => openAiPanel({ focusInput: false }));
+  // A watcher fired: its card (notify) or its run shows in the panel.
+  connection.on('watcher.fired', (event) => useWatcherCards.getState().fired(event));
+  connection.on('watcher.run', (event) => useWatcherCards.getState().runChanged(event));
   connection.onStatus((status) => {
     if (status === 'open') void loadAgentState();
   });

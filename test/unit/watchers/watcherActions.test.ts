@@ -1,0 +1,33 @@
+import { tmpdir } from 'node:os';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { WatcherFiredEvent } from '../../../src/shared/watchers';
+import { WatcherActions } from '../../../src/main/watchers/firing/watcherActions';
+import type { WatcherFiring } from '../../../src/main/watchers/watcherFiring';
+
+// The run a notify card's Run starts is a process at the edge: here a Node process that only
+// waits, standing in for `tandem agent`, so the rule about runs is checked without a model.
+const WAITING = [process.execPath, '-e', 'setInterval(() => {}, 1000)'];
+
+function firing(name: string): WatcherFiring {
+  return { watcher: { name, instruction: '# look', action: 'notify' } as WatcherFiring['watcher'], source: 'user', cwd: tmpdir(), reason: 'x changed', details: '', at: 0 };
+}
+
+let actions: WatcherActions | undefined;
+afterEach(() => actions?.dispose());
+
+describe('a notify card’s Run', () => {
+  it('one run per watcher at a time: a second card of the same watcher cannot start while the first run goes; another watcher can', async () => {
+    const fired: WatcherFiredEvent[] = [];
+    actions = new WatcherActions({ selfCommand: WAITING, env: process.env, notify: async () => undefined, fired: (event) => fired.push(event), runChanged: () => undefined, warning: () => undefined });
+    await actions.fire(firing('tests'));
+    await actions.fire(firing('tests'));
+    await actions.fire(firing('lint'));
+    const [first, second, other] = fired.map((event) => event.firingId);
+    actions.run(first!);
+    expect(() => actions!.run(second!)).toThrow('A run of watcher tests is still going: stop it first, or wait for it to end.');
+    expect(() => actions!.run(other!)).not.toThrow();
+    actions.dismiss(first!);
+    expect(() => actions!.run(second!)).not.toThrow();
+    expect(() => actions!.run('gone')).toThrow(/gone/);
+  });
+});
