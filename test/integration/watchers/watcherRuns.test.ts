@@ -1,35 +1,15 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ChildAgentView } from '../../../src/shared/agent';
-import type { Desktop, DesktopNotification } from '../../../src/main/desktop/desktop';
-import { UnavailableDesktop } from '../../../src/main/desktop/unavailableDesktop';
 import { verifyAuditLog } from '../../../src/main/safety/audit/auditVerify';
-import type { TandemPaths } from '../../../src/main/settings/paths';
 import { useAgentEngine } from '../../support/agentEngine';
-import { TANDEM_BIN } from '../../support/agentCli';
-import type { EngineClient } from '../../support/engineClient';
+import { recordingDesktop, run, runView, SELF, watcherFile } from './watcherRunSupport';
 
 // What a watcher's firing does, end to end: a real engine with a real bash pane, the watcher's
 // run a real `tandem agent --parent` child in its own shell, the real SDK against the scripted
 // model server. Only the desktop notification (the edge of the world) is recorded instead of shown.
 
 const open = useAgentEngine();
-const SELF = [process.execPath, TANDEM_BIN];
-const run = (id: string, command: string) => ({ toolUse: { id, name: 'run_command', input: { command, purpose: `run ${command}` } } });
-
-/** No desktop here, but its notifications are recorded. */
-function recordingDesktop(): Desktop & { notifications: DesktopNotification[] } {
-  const notifications: DesktopNotification[] = [];
-  return Object.assign(new UnavailableDesktop('tests'), { notifications, notify: async (notification: DesktopNotification) => void notifications.push(notification) });
-}
-
-function watcherFile(engine: { paths: TandemPaths }, toml: string): string {
-  mkdirSync(dirname(engine.paths.watchersFile), { recursive: true });
-  writeFileSync(engine.paths.watchersFile, toml);
-  return engine.paths.auditFile;
-}
-
 const blockWatcher = (action: string) => `
 [[watcher]]
 name = "failures"
@@ -41,10 +21,6 @@ debounce = "0ms"
 max_runs_per_hour = 60
 instruction = "# explain the failure"
 `;
-
-function runView(client: EngineClient, firingId: string, predicate: (run: ChildAgentView) => boolean, what: string): Promise<ChildAgentView> {
-  return client.waitFor(() => client.eventsOf('watcher.run').filter((event) => event.firingId === firingId && event.run && predicate(event.run)).pop()?.run ?? undefined, 60_000, what);
-}
 
 describe('what a watcher firing does', () => {
   it('auto: a failing user command fires it; GREEN runs in the watcher own shell, YELLOW waits as a card (not refused), the user pane gets nothing typed', async () => {
