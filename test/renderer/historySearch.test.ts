@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { HistoryEntry } from '../../src/shared/history';
 import { keyChordProblem } from '../../src/shared/keyChord';
 import { SettingsSchema } from '../../src/shared/settings';
-import type { EngineConnection } from '../../src/renderer/src/transport/engineConnection';
+import { holdEngineRequests, type SentRequest } from './support/heldRequests';
 import { importRendererModule } from './support/rendererModule';
 
 type FiltersModule = typeof import('../../src/renderer/src/history/historyFilters');
@@ -12,7 +12,6 @@ type KeysModule = typeof import('../../src/renderer/src/history/overlayKeys');
 type QuestionModule = typeof import('../../src/renderer/src/history/historyQuestion');
 type SearchModule = typeof import('../../src/renderer/src/history/historySearch');
 type StoreModule = typeof import('../../src/renderer/src/history/historySearchStore');
-type EngineModule = typeof import('../../src/renderer/src/app/engine');
 type KeybindingsModule = typeof import('../../src/renderer/src/actions/keybindings');
 type AppActionsModule = typeof import('../../src/renderer/src/actions/appActions');
 
@@ -28,23 +27,10 @@ let question: QuestionModule;
 let searchModule: SearchModule;
 let store: StoreModule;
 
-interface Sent {
-  method: string;
-  params: Record<string, unknown>;
-  answer(result: unknown): void;
-  fail(error: Error): void;
-}
-const sent: Sent[] = [];
+const sent: SentRequest[] = [];
 
 beforeAll(async () => {
-  vi.stubGlobal('window', { ...globalThis, tandemElectron: undefined });
-  vi.stubGlobal('navigator', { platform: 'Linux x86_64', userAgent: 'vitest', maxTouchPoints: 0 });
-  const { setEngine } = await importRendererModule<EngineModule>('app/engine.ts');
-  setEngine({
-    request(method: string, params: Record<string, unknown>) {
-      return new Promise((resolve, reject) => sent.push({ method, params, answer: resolve, fail: reject }));
-    },
-  } as unknown as EngineConnection);
+  await holdEngineRequests(sent);
   filters = await importRendererModule<FiltersModule>('history/historyFilters.ts');
   latest = await importRendererModule<LatestModule>('history/latestResponses.ts');
   format = await importRendererModule<FormatModule>('history/recordFormat.ts');

@@ -4,13 +4,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { Events } from '../../src/shared/protocol';
 import type { WatcherView, WatchersView } from '../../src/shared/watchers';
 import type { EngineConnection } from '../../src/renderer/src/transport/engineConnection';
+import { holdEngineRequests, type SentRequest } from './support/heldRequests';
 import { importRendererModule } from './support/rendererModule';
 
 type WordsModule = typeof import('../../src/renderer/src/watchers/watcherWords');
 type ListModule = typeof import('../../src/renderer/src/watchers/watchersList');
 type StoreModule = typeof import('../../src/renderer/src/watchers/watchersStore');
 type OverlayModule = typeof import('../../src/renderer/src/watchers/WatchersOverlay');
-type EngineModule = typeof import('../../src/renderer/src/app/engine');
 
 // The watchers list without a browser: how a watcher's state is put in words, what the list
 // asks the engine for and when, and the HTML it renders. The engine connection is a stand-in
@@ -22,24 +22,11 @@ let list: ListModule;
 let store: StoreModule;
 let overlay: OverlayModule;
 
-interface Sent {
-  method: string;
-  params: Record<string, unknown>;
-  answer(result: unknown): void;
-  fail(error: Error): void;
-}
-const sent: Sent[] = [];
+const sent: SentRequest[] = [];
 const listeners = new Map<string, (payload: unknown) => void>();
 
 beforeAll(async () => {
-  vi.stubGlobal('window', { ...globalThis, tandemElectron: undefined });
-  vi.stubGlobal('navigator', { platform: 'Linux x86_64', userAgent: 'vitest', maxTouchPoints: 0 });
-  const { setEngine } = await importRendererModule<EngineModule>('app/engine.ts');
-  setEngine({
-    request(method: string, params: Record<string, unknown>) {
-      return new Promise((resolve, reject) => sent.push({ method, params, answer: resolve, fail: reject }));
-    },
-  } as unknown as EngineConnection);
+  await holdEngineRequests(sent);
   words = await importRendererModule<WordsModule>('watchers/watcherWords.ts');
   list = await importRendererModule<ListModule>('watchers/watchersList.ts');
   store = await importRendererModule<StoreModule>('watchers/watchersStore.ts');
