@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Block } from '../../src/shared/blocks';
 import { Pane } from '../../src/main/panes/pane';
-import { makeTempDir, removeDir, SHELLS, writeFiles, type ShellName } from './harness/shellSession';
+import { makeTempDir, removeDir, SHELLS, skipFishCompletionJob, writeFiles, type ShellName } from './harness/shellSession';
 import { waitUntil } from '../support/waitUntil';
 
 /**
@@ -19,6 +19,7 @@ describe.each(['bash', 'zsh', 'fish'] as ShellName[])('a shell without integrati
   beforeAll(async () => {
     home = makeTempDir('foreign-shell');
     writeFiles(home, { '.config/fish/config.fish': 'set -g fish_greeting\n' });
+    skipFishCompletionJob(home);
     pane = new Pane({
       id: 7,
       shellPath: SHELLS[shell],

@@ -9,11 +9,11 @@ import { OscScanner } from '../../../src/main/osc/oscScanner';
 import { interpretOsc, type Mark } from '../../../src/main/osc/marks';
 import { buildShellLaunch, type ShellLaunch } from '../../../src/main/shell/shellLaunch';
 import type { SeenMark } from './seenMarks';
-import { makeTempDir, sleep } from './tempFiles';
+import { makeTempDir, skipFishCompletionJob, sleep } from './tempFiles';
 import { shellTimeout } from '../../support/shellTimeout';
 
 export { markOption, promptCwd, type SeenMark } from './seenMarks';
-export { makeTempDir, removeDir, sleep, writeFiles } from './tempFiles';
+export { makeTempDir, removeDir, skipFishCompletionJob, sleep, writeFiles } from './tempFiles';
 
 /**
  * A real shell in a real pty, started the way Tandem starts it (buildShellLaunch), with its
@@ -70,6 +70,7 @@ export class ShellSession {
 
   private constructor(options: SessionOptions) {
     this.home = options.home ?? makeTempDir('home');
+    if (options.shell === 'fish') skipFishCompletionJob(this.home);
     this.cwd = options.cwd ?? this.home;
     const cols = options.cols ?? 200;
     this.columns = cols;

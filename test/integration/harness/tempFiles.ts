@@ -17,6 +17,15 @@ export function writeFiles(root: string, files: Record<string, string>): void {
   }
 }
 
+/**
+ * fish builds completions from the man pages in a background job on its first interactive
+ * start in a HOME without this folder (as a user who ran fish before has it); that job outlives
+ * the shell and writes into the home while the test removes it.
+ */
+export function skipFishCompletionJob(home: string): void {
+  mkdirSync(join(home, '.local/share/fish/generated_completions'), { recursive: true });
+}
+
 export function removeDir(path: string): void {
   // Retried: a shell's background job (fish generating completions) may still be writing.
   rmSync(path, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Pane } from '../../../src/main/panes/pane';
 import { ShellProcess } from '../../../src/main/panes/shellProcess';
-import { makeTempDir, removeDir, SHELLS, writeFiles, type ShellName } from '../harness/shellSession';
+import { makeTempDir, removeDir, SHELLS, skipFishCompletionJob, writeFiles, type ShellName } from '../harness/shellSession';
 import { waitUntil } from '../../support/waitUntil';
 
 /**
@@ -27,6 +27,7 @@ describe.each(['bash', 'zsh', 'fish'] as ShellName[])('Pane with %s', (shell) =>
   it('turns typed commands into trusted blocks with exit codes, cwd and output', async () => {
     home = makeTempDir(`pane-${shell}`);
     writeFiles(home, { '.config/fish/config.fish': 'set -g fish_greeting\n' });
+    skipFishCompletionJob(home);
     const states: string[] = [];
     pane = new Pane({
       id: 7,
@@ -67,6 +68,7 @@ describe.each(['bash', 'zsh', 'fish'] as ShellName[])('A plan step typed into a 
   it("gets the step's environment, and what runs right before Enter comes after the line and sees the world before the command", async () => {
     home = makeTempDir(`pane-step-${shell}`);
     writeFiles(home, { '.config/fish/config.fish': 'set -g fish_greeting\n' });
+    skipFishCompletionJob(home);
     pane = new Pane({
       id: 8,
       shellPath: SHELLS[shell],

@@ -2,7 +2,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pane } from '../../../src/main/panes/pane';
 import type { PaneOptions } from '../../../src/main/panes/paneOptions';
-import { makeTempDir, SHELLS, writeFiles, type ShellName } from '../harness/shellSession';
+import { makeTempDir, SHELLS, skipFishCompletionJob, writeFiles, type ShellName } from '../harness/shellSession';
 import { shellWord } from '../../support/sshServer';
 import { waitUntil } from '../../support/waitUntil';
 
@@ -33,6 +33,7 @@ export async function startSshTestPane(input: {
     '.config/fish/config.fish': 'set -g fish_greeting\n',
   });
   chmodSync(join(home, 'bin', 'ssh'), 0o755);
+  skipFishCompletionJob(home);
   writeFileSync(stubLog, '');
   const pane = new Pane({
     id: input.id,
