@@ -125,6 +125,8 @@ describe.skipIf(skip)(`the agent on a pane that ssh took to another host${skip ?
     model.script({ parts: [{ text: 'It printed its host name.' }] });
     client.type(paneId, 'uname -n\r');
     await client.waitForBlock(paneId, 'uname -n');
+    // Typed before the next prompt, `??` would be typed-ahead text, which is held back, not sent.
+    await client.waitFor(() => client.eventsOf('pane.state').filter((s) => s.paneId === paneId).at(-1)?.state === 'PROMPT', 20_000, 'the remote prompt after uname -n');
     client.type(paneId, '?? what did that print\r');
     const question = await model.waitForRequest(1);
     expect(requestText(question)).toContain('what did that print');
