@@ -29,8 +29,9 @@ function __tandem_ssh_retry
     test -n "$__tandem_ssh_verdicts" -a -d "$__tandem_ssh_verdicts"; or return 1
     set -l file "$__tandem_ssh_verdicts/ssh-verdict.$argv[1]"
     printf '\e]6973;ssh;end;tandem=%s;conn=%s;status=%s\a' $__tandem_nonce $argv[1] $argv[2]
-    # The engine answers once it has read the mark: at once, unless the machine is very busy.
-    for i in (seq 100)
+    # The engine answers every end mark of a connection it knows, at once unless the machine is
+    # very busy (a CI run once took more than 5 s); up to 20 s, Ctrl+C ends the wait.
+    for i in (seq 400)
         test -f "$file"; and break
         command sleep 0.05
     end

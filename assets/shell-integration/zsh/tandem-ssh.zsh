@@ -33,8 +33,9 @@ __tandem_ssh_retry() {
   [[ -n "$__tandem_ssh_verdicts" && -d "$__tandem_ssh_verdicts" ]] || return 1
   file="$__tandem_ssh_verdicts/ssh-verdict.$1"
   builtin print -rn -- $'\e]6973;ssh;end;tandem='"$__tandem_nonce;conn=$1;status=$2"$'\a'
-  # The engine answers once it has read the mark: at once, unless the machine is very busy.
-  for ((i = 0; i < 100; i++)); do
+  # The engine answers every end mark of a connection it knows, at once unless the machine is
+  # very busy (a CI run once took more than 5 s); up to 20 s, Ctrl+C ends the wait.
+  for ((i = 0; i < 400; i++)); do
     [[ -f "$file" ]] && break
     command sleep 0.05
   done
