@@ -124,7 +124,7 @@ test('every section of the settings dialog is as wide as the dialog, and nothing
       })),
     }));
     const widths = measured.sections.map((section) => section.width);
-    expect(measured.sections.map((section) => section.name)).toEqual(['Shell', 'Terminal', 'Session', 'AI', 'Companion']);
+    expect(measured.sections.map((section) => section.name)).toEqual(['Shell', 'Terminal', 'Session', 'AI', 'Companion', 'Voice']);
     expect(Math.max(...widths) - Math.min(...widths), `${width}px: ${JSON.stringify(measured.sections)}`).toBeLessThanOrEqual(1);
     expect(measured.form.scroll, `${width}px: the dialog scrolls sideways`).toBeLessThanOrEqual(measured.form.client);
     for (const section of measured.sections) expect(section.overflow, `${width}px: ${section.name}`).toBeLessThanOrEqual(0);

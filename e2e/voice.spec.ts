@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startTranscriptionServer, type TranscriptionServer, type WavFacts } from '../test/support/transcriptionServer';
 import { messages, useAgentTandem } from './support/aiPanel';
@@ -179,7 +181,7 @@ test('with no endpoint the button explains the setup: no microphone, no request;
   await panel.getByTestId('voice-button').click();
   const notice = page.getByTestId('voice-notice');
   await expect(notice).toHaveAttribute('data-kind', 'setup');
-  await expect(notice).toContainText('nothing is recorded or sent until [voice] endpoint');
+  await expect(notice).toContainText('nothing is recorded or sent until Settings → Voice (or [voice] endpoint in config.toml)');
   await expect(notice).toContainText('--inference-path /v1/audio/transcriptions');
   await expect(notice).toContainText('speaches');
   await pane.click();
@@ -197,6 +199,41 @@ test('with no endpoint the button explains the setup: no microphone, no request;
   await expect(panel.getByTestId('ai-input')).toHaveValue('list the files here');
   expect(await page.evaluate(() => (window as unknown as { __microphoneAsked: number }).__microphoneAsked)).toBe(1);
   expect(stt.requests).toHaveLength(1);
+});
+
+test('Settings → Voice: a bad endpoint is refused in the dialog; a good one is saved to [voice] and the button records at once', async ({ page }) => {
+  const home = makeHome();
+  const { panel } = await ai.start(page, home);
+  await page.keyboard.press('Control+,');
+  const dialog = page.getByTestId('settings-dialog');
+  const voice = dialog.getByTestId('settings-voice');
+  await expect(voice.locator('input[name="voiceEndpoint"]')).toHaveValue('');
+  await expect(voice.locator('input[name="voiceModel"]')).toHaveValue('whisper-1');
+
+  await voice.locator('input[name="voiceEndpoint"]').fill('127.0.0.1:8080');
+  await page.getByTestId('settings-save').click();
+  await expect(page.getByTestId('settings-error')).toContainText('Transcription endpoint: must be an http:// or https:// base URL');
+  await expect(dialog).toBeVisible();
+  expect(existsSync(join(home, '.config/tandem/config.toml'))).toBe(false);
+
+  await voice.locator('input[name="voiceEndpoint"]').fill(stt.url);
+  await voice.locator('input[name="voiceLanguage"]').fill('en');
+  await voice.locator('select[name="voiceMode"]').selectOption('toggle');
+  await page.getByTestId('settings-save').click();
+  await expect(dialog).toBeHidden();
+  const saved = readFileSync(join(home, '.config/tandem/config.toml'), 'utf8');
+  expect(saved).toMatch(/^\[voice\]$/m);
+  expect(saved).toContain(`endpoint = "${stt.url}"`);
+  expect(saved).toMatch(/^language = "en"$/m);
+  expect(saved).toMatch(/^push_to_talk_mode = "toggle"$/m);
+
+  await page.keyboard.press('Control+Shift+Space');
+  await expect(panel.getByTestId('voice-button')).toHaveAttribute('title', /Speak an instruction/);
+  await panel.getByTestId('voice-button').click();
+  await meterMoved(page);
+  await panel.getByTestId('voice-button').click();
+  await expect(panel.getByTestId('ai-input')).toHaveValue('list the files here');
+  expect(heardWav().seconds).toBeGreaterThan(0.3);
 });
 
 test('speak_answers: the final answer goes to the speech endpoint; Esc stops the speech and nothing else', async ({ page }) => {

@@ -5,7 +5,8 @@ import { useUiStore } from '../app/uiStore';
 import { storeApiKey, switchModel } from '../ai/agentRequests';
 import { focusActivePane } from '../terminal/paneLifecycle';
 import { ApiKeyField, KEY_STORED_TEXT } from './ApiKeyField';
-import { BACKEND_LABELS, CONFIRM_CLOSE_LABELS, THEME_LABELS, draftFrom, patchFrom, type Draft } from './settingsDraft';
+import { BACKEND_LABELS, CONFIRM_CLOSE_LABELS, PUSH_TO_TALK_MODE_LABELS, THEME_LABELS, VOICE_SEND_LABELS, draftFrom, patchFrom, type Draft } from './settingsDraft';
+import { MAX_RECORDING_SECONDS } from '../../../shared/voiceSettings';
 import { useSettingsStore } from './settingsStore';
 import { updateSettings } from './updateSettings';
 
@@ -264,6 +265,79 @@ export function SettingsDialog() {
               <input name="companionLongPause" type="number" {...SETTING_LIMITS.longPauseSeconds} value={draft.companionLongPause} onChange={(event) => change('companionLongPause', event.target.value)} />
             </label>
           </div>
+        </fieldset>
+
+
+        <fieldset data-testid="settings-voice">
+          <legend>Voice</legend>
+          <label title="An OpenAI-compatible speech-to-text server (a local whisper.cpp server, speaches, or a cloud provider); /audio/transcriptions is added. Empty: voice is off, nothing is recorded or sent.">
+            Transcription endpoint
+            <input
+              name="voiceEndpoint"
+              value={draft.voiceEndpoint}
+              spellCheck={false}
+              placeholder="off; e.g. http://127.0.0.1:8080/v1"
+              onChange={(event) => change('voiceEndpoint', event.target.value)}
+            />
+          </label>
+          <div className="settings__row">
+            <label title="Always sent; whisper.cpp ignores it.">
+              Model
+              <input name="voiceModel" value={draft.voiceModel} spellCheck={false} onChange={(event) => change('voiceModel', event.target.value)} />
+            </label>
+            <label title="ISO-639-1 code such as en or de. Empty: the server detects the language.">
+              Language
+              <input name="voiceLanguage" value={draft.voiceLanguage} spellCheck={false} placeholder="detect" onChange={(event) => change('voiceLanguage', event.target.value)} />
+            </label>
+            <label title="The environment variable that holds the endpoint's key, sent as a Bearer token. The key itself is never written to config.toml.">
+              Key variable
+              <input name="voiceApiKeyEnv" value={draft.voiceApiKeyEnv} spellCheck={false} placeholder="none" onChange={(event) => change('voiceApiKeyEnv', event.target.value)} />
+            </label>
+          </div>
+          <div className="settings__row">
+            <label title="A key chord such as Ctrl+Shift+M. Empty: Ctrl+Shift+M (⇧⌘M on macOS).">
+              Push-to-talk key
+              <input name="voiceKey" value={draft.voiceKey} spellCheck={false} placeholder="Ctrl+Shift+M" onChange={(event) => change('voiceKey', event.target.value)} />
+            </label>
+            <label>
+              Recording
+              <select name="voiceMode" value={draft.voiceMode} onChange={(event) => change('voiceMode', event.target.value as Draft['voiceMode'])}>
+                {Object.entries(PUSH_TO_TALK_MODE_LABELS).map(([mode, label]) => (
+                  <option key={mode} value={mode}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Transcript
+              <select name="voiceSend" value={draft.voiceSend} onChange={(event) => change('voiceSend', event.target.value as Draft['voiceSend'])}>
+                {Object.entries(VOICE_SEND_LABELS).map(([send, label]) => (
+                  <option key={send} value={send}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Longest recording (seconds)
+              <input name="voiceMaxSeconds" type="number" min={1} max={MAX_RECORDING_SECONDS} value={draft.voiceMaxSeconds} onChange={(event) => change('voiceMaxSeconds', event.target.value)} />
+            </label>
+          </div>
+          <label className="settings__check">
+            <input type="checkbox" name="voiceSpeakAnswers" checked={draft.voiceSpeakAnswers} onChange={(event) => change('voiceSpeakAnswers', event.target.checked)} />
+            Read the agent's answers aloud
+          </label>
+          <label title="An OpenAI-compatible /audio/speech server for spoken answers. Empty: the system's speech synthesis.">
+            Speech endpoint
+            <input
+              name="voiceSpeechEndpoint"
+              value={draft.voiceSpeechEndpoint}
+              spellCheck={false}
+              placeholder="the system's speech synthesis"
+              onChange={(event) => change('voiceSpeechEndpoint', event.target.value)}
+            />
+          </label>
         </fieldset>
 
         {error && (

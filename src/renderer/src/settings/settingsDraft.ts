@@ -1,4 +1,6 @@
+import type { ZodType } from 'zod';
 import { ENV_NAME_PATTERN, SETTING_LIMITS, type Settings, type SettingsPatch } from '../../../shared/settings';
+import { MAX_RECORDING_SECONDS, voiceFields } from '../../../shared/voiceSettings';
 
 /**
  * What the settings dialog edits: the settings as form fields (numbers as typed text), and
@@ -32,6 +34,16 @@ export interface Draft {
   companionErrorCascade: string;
   companionRetryLoop: string;
   companionLongPause: string;
+  voiceEndpoint: string;
+  voiceModel: string;
+  voiceLanguage: string;
+  voiceApiKeyEnv: string;
+  voiceKey: string;
+  voiceMode: Settings['voice']['push_to_talk_mode'];
+  voiceSend: Settings['voice']['send'];
+  voiceMaxSeconds: string;
+  voiceSpeakAnswers: boolean;
+  voiceSpeechEndpoint: string;
 }
 
 export function draftFrom(settings: Settings): Draft {
@@ -62,6 +74,16 @@ export function draftFrom(settings: Settings): Draft {
     companionErrorCascade: String(settings.companion.error_cascade),
     companionRetryLoop: String(settings.companion.retry_loop),
     companionLongPause: String(settings.companion.long_pause_seconds),
+    voiceEndpoint: settings.voice.endpoint,
+    voiceModel: settings.voice.model,
+    voiceLanguage: settings.voice.language,
+    voiceApiKeyEnv: settings.voice.api_key_env,
+    voiceKey: settings.voice.push_to_talk_key,
+    voiceMode: settings.voice.push_to_talk_mode,
+    voiceSend: settings.voice.send,
+    voiceMaxSeconds: String(settings.voice.max_seconds),
+    voiceSpeakAnswers: settings.voice.speak_answers,
+    voiceSpeechEndpoint: settings.voice.speech_endpoint,
   };
 }
 
@@ -71,6 +93,8 @@ export const CONFIRM_CLOSE_LABELS: Record<Settings['terminal']['confirm_close'],
   always: 'Always',
   never: 'Never',
 };
+export const PUSH_TO_TALK_MODE_LABELS: Record<Settings['voice']['push_to_talk_mode'], string> = { hold: 'Hold the key', toggle: 'Press to start, press to stop' };
+export const VOICE_SEND_LABELS: Record<Settings['voice']['send'], string> = { review: 'Wait in the input (Enter sends)', immediately: 'Send at once' };
 export const BACKEND_LABELS: Record<Settings['ai']['backend'], string> = { anthropic: 'Anthropic', 'openai-compatible': 'OpenAI-compatible' };
 
 function parseWhole(text: string, label: string, { min, max }: { min: number; max: number }): number {
@@ -79,6 +103,36 @@ function parseWhole(text: string, label: string, { min, max }: { min: number; ma
     throw new Error(`${label} must be a whole number from ${min} to ${max}.`);
   }
   return value;
+}
+
+/** A text field checked by the same zod rule the engine applies to config.toml. */
+function checked(value: string, label: string, rule: ZodType<string>): string {
+  const result = rule.safeParse(value);
+  if (!result.success) throw new Error(`${label}: ${result.error.issues[0]?.message ?? 'not valid'}.`);
+  return result.data;
+}
+
+function voicePatch(draft: Draft, settings: Settings): SettingsPatch['voice'] {
+  const voice: NonNullable<SettingsPatch['voice']> = {};
+  const now = settings.voice;
+  const endpoint = checked(draft.voiceEndpoint.trim(), 'Transcription endpoint', voiceFields.endpoint);
+  const model = checked(draft.voiceModel.trim(), 'Transcription model', voiceFields.model);
+  const language = checked(draft.voiceLanguage.trim(), 'Spoken language', voiceFields.language);
+  const apiKeyEnv = checked(draft.voiceApiKeyEnv.trim(), 'Key variable', voiceFields.api_key_env);
+  const key = checked(draft.voiceKey.trim(), 'Push-to-talk key', voiceFields.push_to_talk_key);
+  const speechEndpoint = checked(draft.voiceSpeechEndpoint.trim(), 'Speech endpoint', voiceFields.speech_endpoint);
+  const maxSeconds = parseWhole(draft.voiceMaxSeconds, 'Longest recording', { min: 1, max: MAX_RECORDING_SECONDS });
+  if (endpoint !== now.endpoint) voice.endpoint = endpoint;
+  if (model !== now.model) voice.model = model;
+  if (language !== now.language) voice.language = language;
+  if (apiKeyEnv !== now.api_key_env) voice.api_key_env = apiKeyEnv;
+  if (key !== now.push_to_talk_key) voice.push_to_talk_key = key;
+  if (draft.voiceMode !== now.push_to_talk_mode) voice.push_to_talk_mode = draft.voiceMode;
+  if (draft.voiceSend !== now.send) voice.send = draft.voiceSend;
+  if (maxSeconds !== now.max_seconds) voice.max_seconds = maxSeconds;
+  if (draft.voiceSpeakAnswers !== now.speak_answers) voice.speak_answers = draft.voiceSpeakAnswers;
+  if (speechEndpoint !== now.speech_endpoint) voice.speech_endpoint = speechEndpoint;
+  return Object.keys(voice).length > 0 ? voice : undefined;
 }
 
 /** Only what changed goes to the engine, one section at a time. */
@@ -137,5 +191,8 @@ export function patchFrom(draft: Draft, settings: Settings): SettingsPatch {
   if (retryLoop !== settings.companion.retry_loop) companion.retry_loop = retryLoop;
   if (longPause !== settings.companion.long_pause_seconds) companion.long_pause_seconds = longPause;
   if (Object.keys(companion).length > 0) patch.companion = companion;
+
+  const voice = voicePatch(draft, settings);
+  if (voice) patch.voice = voice;
   return patch;
 }

@@ -1,6 +1,6 @@
 /** What the microphone button says while voice is not set up (docs/voice.md has the long version). */
 export const VOICE_SETUP_TEXT =
-  'Voice is not set up: nothing is recorded or sent until [voice] endpoint in config.toml names an OpenAI-compatible transcription server. ' +
+  'Voice is not set up: nothing is recorded or sent until Settings → Voice (or [voice] endpoint in config.toml) names an OpenAI-compatible transcription server. ' +
   'Local: whisper.cpp (whisper-server -m ggml-base.en.bin --port 8080 --inference-path /v1/audio/transcriptions, then endpoint = "http://127.0.0.1:8080/v1") ' +
   'or speaches (endpoint = "http://127.0.0.1:8000/v1", model = a model it has). ' +
   'Cloud: endpoint = "https://api.openai.com/v1" with api_key_env = "OPENAI_API_KEY". See docs/voice.md.';
