@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WatcherFiredEvent } from '../../../src/shared/watchers';
+import { RunSlots } from '../../../src/main/watchers/firing/runSlots';
 import { WatcherActions } from '../../../src/main/watchers/firing/watcherActions';
 import type { WatcherFiring } from '../../../src/main/watchers/watcherFiring';
 
@@ -18,7 +19,7 @@ afterEach(() => actions?.dispose());
 describe('a notify card’s Run', () => {
   it('one run per watcher at a time: a second card of the same watcher cannot start while the first run goes; another watcher can', async () => {
     const fired: WatcherFiredEvent[] = [];
-    actions = new WatcherActions({ selfCommand: WAITING, env: process.env, notify: async () => undefined, fired: (event) => fired.push(event), runChanged: () => undefined, warning: () => undefined });
+    actions = new WatcherActions({ selfCommand: WAITING, env: process.env, notify: async () => undefined, fired: (event) => fired.push(event), runChanged: () => undefined, warning: () => undefined, ...{ waitsForSlot: () => undefined, slots: new RunSlots(5), waitLimit: () => ({ ms: 3_600_000, text: '1h' }), timedOut: () => undefined } });
     await actions.fire(firing('tests'));
     await actions.fire(firing('tests'));
     await actions.fire(firing('lint'));

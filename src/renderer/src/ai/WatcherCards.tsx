@@ -24,7 +24,7 @@ export function WatcherCardView({ card }: { card: WatcherCard }) {
         <span className="watcher-card__title">
           Watcher <em>{card.name}</em> fired: {card.reason}
         </span>
-        {!run && (
+        {!run && !card.waitsForSlot && (
           <button type="button" className="button--primary" data-testid="watcher-run" onClick={() => void runWatcherFiring(card.firingId)}>
             Run
           </button>
@@ -40,6 +40,11 @@ export function WatcherCardView({ card }: { card: WatcherCard }) {
           </button>
         )}
       </div>
+      {card.waitsForSlot && (
+        <p className="watcher-card__waits" data-testid="watcher-waits-for-slot">
+          Waits: {card.waitsForSlot.limit} watcher runs are going already. It starts when one ends.
+        </p>
+      )}
       {run && <ChildAgentCard decide={(requestId, decision, note) => void answerWatcherStep(card.firingId, requestId, decision, note)} spawnStatus="approved" child={run} />}
     </section>
   );

@@ -10,6 +10,15 @@ async function attempt(what: string, request: () => Promise<unknown>): Promise<v
   }
 }
 
+/** The cards the engine keeps, once per (re)connection: a reload or a second window shows the same cards. */
+export async function loadWatcherCards(): Promise<void> {
+  try {
+    useWatcherCards.getState().replace((await engine().request('watchers.cards', {})).cards);
+  } catch (error) {
+    console.warn('[tandem] watchers.cards failed', error);
+  }
+}
+
 /** A notify card's Run: the engine starts the watcher's run (its card replaces this one). */
 export function runWatcherFiring(firingId: string): Promise<void> {
   return attempt('Could not start the watcher run', () => engine().request('watchers.run', { firingId }));

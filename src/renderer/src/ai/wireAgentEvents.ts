@@ -3,6 +3,7 @@ import { loadAgentState } from './agentRequests';
 import { receiveConversation, receiveDelta } from './conversationFeed';
 import { openAiPanel } from './panelControl';
 import { useWatcherCards } from './watcherCardsStore';
+import { loadWatcherCards } from './watcherRequests';
 
 /** Agent events into the conversation; the whole state once per (re)connection. */
 export function wireAgentEvents(connection: EngineConnection): void {
@@ -13,7 +14,10 @@ export function wireAgentEvents(connection: EngineConnection): void {
   // A watcher fired: its card (notify) or its run shows in the panel.
   connection.on('watcher.fired', (event) => useWatcherCards.getState().fired(event));
   connection.on('watcher.run', (event) => useWatcherCards.getState().runChanged(event));
+  connection.on('watcher.waits-for-slot', (event) => useWatcherCards.getState().waitsForSlot(event));
   connection.onStatus((status) => {
-    if (status === 'open') void loadAgentState();
+    if (status !== 'open') return;
+    void loadAgentState();
+    void loadWatcherCards();
   });
 }
