@@ -1,5 +1,6 @@
 import { ChildAgentCard } from './ChildAgentCard';
 import { useWatcherCards, type WatcherCard } from './watcherCardsStore';
+import { askNotificationPermission, useNotificationPermission } from '../watchers/webNotifications';
 import { answerWatcherStep, dismissWatcherFiring, runWatcherFiring } from './watcherRequests';
 
 /** The watchers that fired (docs/watchers.md "What a firing does"): notify cards and watcher runs, above the input. */
@@ -8,10 +9,22 @@ export function WatcherCards() {
   if (cards.length === 0) return null;
   return (
     <div className="watcher-cards" data-testid="watcher-cards">
+      <TurnOnNotifications />
       {cards.map((card) => (
         <WatcherCardView key={card.firingId} card={card} />
       ))}
     </div>
+  );
+}
+
+/** Browser mode: a link above the first card asks for the Web Notifications permission (a click is the gesture browsers want). */
+function TurnOnNotifications() {
+  const permission = useNotificationPermission((state) => state.permission);
+  if (permission !== 'default') return null;
+  return (
+    <button type="button" className="watcher-cards__notifications" data-testid="watcher-notifications-on" onClick={() => void askNotificationPermission()}>
+      Turn on notifications for watchers
+    </button>
   );
 }
 

@@ -1,5 +1,6 @@
 import { engine } from '../app/engine';
 import { useAiPanelStore } from './aiPanelStore';
+import { takeAsNotified } from '../watchers/webNotifications';
 import { useWatcherCards } from './watcherCardsStore';
 
 async function attempt(what: string, request: () => Promise<unknown>): Promise<void> {
@@ -13,7 +14,9 @@ async function attempt(what: string, request: () => Promise<unknown>): Promise<v
 /** The cards the engine keeps, once per (re)connection: a reload or a second window shows the same cards. */
 export async function loadWatcherCards(): Promise<void> {
   try {
-    useWatcherCards.getState().replace((await engine().request('watchers.cards', {})).cards);
+    const { cards } = await engine().request('watchers.cards', {});
+    takeAsNotified(cards);
+    useWatcherCards.getState().replace(cards);
   } catch (error) {
     console.warn('[tandem] watchers.cards failed', error);
   }
