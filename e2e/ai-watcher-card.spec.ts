@@ -11,13 +11,17 @@ import { blockOf } from './support/uiPage';
 
 const ai = useAgentTandem();
 
-test('a notify watcher: the card, Run, a step that asks decided on the card, Close', async ({ page }) => {
-  const home = makeHome();
+function failuresWatcher(home: string): void {
   mkdirSync(join(home, '.config/tandem'), { recursive: true });
   writeFileSync(
     join(home, '.config/tandem/watchers.toml'),
     '[[watcher]]\nname = "failures"\ntrigger = "block"\ncommand = "ls /no-such*"\nexit = "!=0"\ndebounce = "0ms"\ninstruction = "# explain the failure"\n',
   );
+}
+
+test('a notify watcher: the card, Run, a step that asks decided on the card, Close', async ({ page }) => {
+  const home = makeHome();
+  failuresWatcher(home);
   const { pane } = await ai.start(page, home);
   ai.model.script([runCommandTool('w1', 'touch from-watcher.txt', 'mark it')], [{ text: 'E2E-WATCHER-DONE' }]);
   const panel = await openPanel(page);
@@ -36,4 +40,30 @@ test('a notify watcher: the card, Run, a step that asks decided on the card, Clo
   await expect(blockOf(pane, 'ls /no-such-e2e')).toHaveCount(1);
   await card.getByTestId('watcher-dismiss').click();
   await expect(card).toHaveCount(0);
+});
+
+test('the engine keeps the cards: notify cards survive a reload, and one dismissed stays gone after the next', async ({ page }) => {
+  const home = makeHome();
+  failuresWatcher(home);
+  const { pane } = await ai.start(page, home);
+  await openPanel(page);
+  const card = (command: string) => page.getByTestId('ai-panel').getByTestId('watcher-card').filter({ hasText: command });
+  await typeInPane(page, pane, 'ls /no-such-one');
+  await expect(card('ls /no-such-one')).toContainText(/Watcher failures fired: `ls \/no-such-one` exited \d+/);
+  await typeInPane(page, pane, 'ls /no-such-two');
+  await expect(card('ls /no-such-two')).toHaveCount(1);
+
+  await page.reload();
+  await openPanel(page);
+  await expect(card('ls /no-such-one')).toContainText(/Watcher failures fired: `ls \/no-such-one` exited \d+/);
+  await expect(card('ls /no-such-two')).toHaveCount(1);
+  await card('ls /no-such-one').getByTestId('watcher-dismiss').click();
+  await expect(card('ls /no-such-one')).toHaveCount(0);
+
+  await page.reload();
+  await openPanel(page);
+  // The cards came back from the engine (the second is there), without the dismissed one.
+  await expect(card('ls /no-such-two')).toHaveCount(1);
+  await expect(card('ls /no-such-one')).toHaveCount(0);
+  await expect(page.getByTestId('watcher-card')).toHaveCount(1);
 });

@@ -3,6 +3,7 @@ import { CONFIRM_CLOSE_CHOICES } from './closeQuestion';
 import { ENV_NAME_PATTERN } from './environmentName';
 import { keyChordProblem } from './keyChord';
 import { DEFAULT_VOICE_SETTINGS, VoiceSection } from './voiceSettings';
+import { DEFAULT_WATCHER_SETTINGS, WatchersSection } from './watcherSettings';
 
 export { ENV_NAME_PATTERN };
 
@@ -246,6 +247,7 @@ export type Settings = {
   history: z.infer<typeof HistorySection>;
   ssh: z.infer<typeof SshSection>;
   voice: z.infer<typeof VoiceSection>;
+  watchers: z.infer<typeof WatchersSection>;
 };
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -294,6 +296,7 @@ export const DEFAULT_SETTINGS: Settings = {
   history: { enabled: true, keep_output: 'digest', max_output_kb: 64, exclude: [], max_days: 0, max_mb: 0, search_key: '' },
   ssh: { integrate: 'auto' },
   voice: DEFAULT_VOICE_SETTINGS,
+  watchers: DEFAULT_WATCHER_SETTINGS,
 };
 
 /** A partial update, one or more sections, only the keys that change. */
@@ -309,6 +312,7 @@ export const SettingsPatchSchema = z
     history: HistorySection.partial().optional(),
     ssh: SshSection.partial().optional(),
     voice: VoiceSection.partial().optional(),
+    watchers: WatchersSection.partial().optional(),
   })
   .strict();
 
@@ -331,6 +335,7 @@ export function applySettingsPatch(base: Settings, patch: SettingsPatch): Settin
     history: { ...base.history, ...defined(patch.history) },
     ssh: { ...base.ssh, ...defined(patch.ssh) },
     voice: { ...base.voice, ...defined(patch.voice) },
+    watchers: { ...base.watchers, ...defined(patch.watchers) },
   };
 }
 

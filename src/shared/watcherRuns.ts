@@ -10,6 +10,8 @@ import type { ChildAgentView } from './planViews';
 const firingId = z.string().min(1).max(64);
 
 export const WatcherRunRequestSchemas = {
+  /** The cards the engine keeps (notify firings not yet run or dismissed, runs until closed): asked for on each (re)connection. */
+  'watchers.cards': z.object({}).strict(),
   /** A notify card's Run: the firing starts its run (as `ask`). */
   'watchers.run': z.object({ firingId }).strict(),
   /** A notify card's Dismiss, or a finished run's card closed: the firing is dropped. */
@@ -25,7 +27,19 @@ export const WatcherRunRequestSchemas = {
     .strict(),
 } as const;
 
+/** A card in the panel: a notify firing waiting for Run / Dismiss (or, after Run, for a free run slot), or a run. */
+export interface WatcherCardView {
+  firingId: string;
+  name: string;
+  action: 'notify' | 'ask' | 'auto';
+  reason: string;
+  run?: ChildAgentView;
+  /** Run was pressed, but the watcher runs at once (this many) are all going: it starts when one ends. */
+  waitsForSlot?: { limit: number };
+}
+
 export interface WatcherRunResults {
+  'watchers.cards': { cards: WatcherCardView[] };
   'watchers.run': Record<string, never>;
   'watchers.dismiss': Record<string, never>;
   'watchers.answer': Record<string, never>;
@@ -34,4 +48,6 @@ export interface WatcherRunResults {
 export interface WatcherRunEvents {
   /** A watcher run changed (started, a step, a step that asks, its end); `run` is null once the card goes. */
   'watcher.run': { firingId: string; name: string; action: 'notify' | 'ask' | 'auto'; reason: string; run: ChildAgentView | null };
+  /** A notify card's Run waits for a free run slot (at most `limit` watcher runs at once); its `watcher.run` follows when it starts. */
+  'watcher.waits-for-slot': { firingId: string; limit: number };
 }

@@ -89,6 +89,28 @@ describe('watcher cards in the AI panel', () => {
     expect(render()).toBe('');
   });
 
+  it('Run while every run slot is taken: the card says it waits, without Run; its run replaces that when it starts', () => {
+    store.useWatcherCards.getState().fired({ firingId: 'f4', name: 'tests', source: 'user', action: 'notify', reason: 'src/a.ts changed', at: 1 });
+    store.useWatcherCards.getState().waitsForSlot({ firingId: 'f4', limit: 2 });
+    let html = render();
+    expect(html).toContain('Waits: 2 watcher runs are going already. It starts when one ends.');
+    expect(testIds(html)).toEqual(['watcher-card', 'watcher-dismiss', 'watcher-waits-for-slot']);
+    store.useWatcherCards.getState().runChanged({ firingId: 'f4', name: 'tests', action: 'notify', reason: 'src/a.ts changed', run: run() });
+    html = render();
+    expect(testIds(html)).not.toContain('watcher-waits-for-slot');
+    expect(testIds(html)).toContain('child-agent');
+  });
+
+  it("the engine's cards replace the panel's on each connection", () => {
+    store.useWatcherCards.getState().fired({ firingId: 'stale', name: 'old', source: 'user', action: 'notify', reason: 'r', at: 1 });
+    store.useWatcherCards.getState().replace([
+      { firingId: 'f5', name: 'tests', action: 'notify', reason: 'src/b.ts changed', waitsForSlot: { limit: 2 } },
+      { firingId: 'f6', name: 'failures', action: 'auto', reason: 'x', run: run() },
+    ]);
+    expect(store.useWatcherCards.getState().cards.map((card) => card.firingId)).toEqual(['f5', 'f6']);
+    expect(render()).toContain('Waits: 2 watcher runs');
+  });
+
   it('Run, Dismiss and a decision go to the engine as watchers.run / watchers.dismiss / watchers.answer', async () => {
     store.useWatcherCards.getState().fired({ firingId: 'f1', name: 'tests', source: 'user', action: 'notify', reason: 'r', at: 1 });
     await requests.runWatcherFiring('f1');

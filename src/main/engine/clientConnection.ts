@@ -184,6 +184,7 @@ export class ClientConnection implements PaneListener {
         return asUserError(this.engine.voice.transcribe(wav));
       },
       'voice.speak': ({ text }) => asUserError(this.engine.voice.speak(text)),
+      'watchers.cards': () => ({ cards: this.engine.watchers?.actions.cards() ?? [] }),
       'watchers.run': ({ firingId }) => this.watcherAction((actions) => actions.run(firingId)),
       'watchers.dismiss': ({ firingId }) => this.watcherAction((actions) => actions.dismiss(firingId)),
       'watchers.answer': ({ firingId, requestId, ...answer }) => this.watcherAction((actions) => actions.answer(firingId, requestId, answer)),

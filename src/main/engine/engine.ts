@@ -146,7 +146,7 @@ export class Engine {
             audit: this.audit,
             desktop,
             focusedPane: () => this.typing.lastPane,
-            ...{ selfCommand: options.selfCommand, env: this.env, emit: (event, payload) => this.client?.event(event, payload) },
+            ...{ selfCommand: options.selfCommand, env: this.env, waitLimit: () => this.settings.watchers.wait_limit, emit: (event, payload) => this.client?.event(event, payload) },
           })
         : undefined;
     this.voice = new VoiceService({ settings: () => this.settings.voice, env: this.env, log: this.log });

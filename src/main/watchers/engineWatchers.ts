@@ -1,5 +1,6 @@
 import type { Disposable } from '../../shared/events';
 import type { Events } from '../../shared/protocol';
+import { durationMs } from '../../shared/duration';
 import { describeHold, type WatchersView } from '../../shared/watchers';
 import type { Desktop } from '../desktop/desktop';
 import type { EngineLog } from '../log/engineLog';
@@ -10,8 +11,9 @@ import { projectFolderOf } from './projectFolders';
 import { ProjectTrust } from './projectTrust';
 import { UserBlocks } from './triggers/userBlocks';
 import { RunActivity } from './firing/runActivity';
+import { RunSlots } from './firing/runSlots';
 import { WatcherActions } from './firing/watcherActions';
-import { WatchersService } from './watchersService';
+import { WATCHER_RUNS_AT_ONCE, WatchersService } from './watchersService';
 
 /** The most project folders followed at once (each is one folder watch). */
 const MAX_PROJECTS = 64;
@@ -28,8 +30,10 @@ export interface EngineWatchersOptions {
   /** The argv that starts `tandem` again (a watcher run is a child agent); undefined: runs cannot start. */
   selfCommand: readonly string[] | undefined;
   env: NodeJS.ProcessEnv;
-  /** Tells the window: `watcher.fired`, `watcher.run`, `watchers.changed` (what `view()` shows changed). */
-  emit<E extends 'watcher.fired' | 'watcher.run' | 'watchers.changed'>(event: E, payload: Events[E]): void;
+  /** `[watchers] wait_limit` as config.toml says it now ("1h"). */
+  waitLimit(): string;
+  /** Tells the window: `watcher.fired`, `watcher.run`, `watcher.waits-for-slot`, `watchers.changed` (what `view()` shows changed). */
+  emit<E extends 'watcher.fired' | 'watcher.run' | 'watcher.waits-for-slot' | 'watchers.changed'>(event: E, payload: Events[E]): void;
 }
 
 /**
@@ -49,12 +53,22 @@ export class EngineWatchers implements Disposable {
 
   constructor(private readonly options: EngineWatchersOptions) {
     const { log, audit } = options;
+    // One cap for the firings the service starts and for the runs a card's Run starts.
+    const slots = new RunSlots(WATCHER_RUNS_AT_ONCE);
     this.actions = new WatcherActions({
       selfCommand: options.selfCommand,
       env: options.env,
       notify: (notification) => options.desktop.notify(notification),
       fired: (event) => options.emit('watcher.fired', event),
       runChanged: (event) => options.emit('watcher.run', event),
+      waitsForSlot: (event) => options.emit('watcher.waits-for-slot', event),
+      slots,
+      waitLimit: () => ({ ms: durationMs(options.waitLimit()) ?? 3_600_000, text: options.waitLimit() }),
+      timedOut: (firing, request, reason, limit) => {
+        const rule = `No answer within ${limit.text} (watcher:${firing.watcher.name})`;
+        void audit.append({ event: 'denied', command: request.command, cwd: firing.cwd, decision: 'deny', decidedBy: { kind: 'headless', rule }, reason, watcher: firing.watcher.name });
+        log.info('watchers', `watcher ${firing.watcher.name}: ${reason}`);
+      },
       runActive: (cwd, active) => (active ? this.runActivity.started(cwd) : this.runActivity.stopped(cwd)),
       warning: (message) => log.warning('watchers', message),
     });
@@ -62,6 +76,7 @@ export class EngineWatchers implements Disposable {
       userFile: options.paths.watchersFile,
       home: options.home,
       trust: new ProjectTrust(options.paths.watcherTrustFile),
+      slots,
       finishedBlocks: this.blocks.onFinished,
       focusedPane: options.focusedPane,
       ownWrite: (path) => this.runActivity.owns(path),

@@ -44,6 +44,8 @@ export interface WatchersServiceOptions {
   /** A firing was held back (rate limit, its run still going, the global cap), or goes again. */
   onHold?(watcher: string, hold: WatcherHold | undefined): void;
   log: WatchersLog;
+  /** The cap on watcher runs at once; by default a cap of its own, of `runsAtOnce` (default 2). */
+  slots?: RunSlots;
   runsAtOnce?: number;
   /** What `view()` shows changed: a file (re)loaded, a watcher switched, a hold began or ended. */
   changed?(): void;
@@ -96,7 +98,7 @@ export class WatchersService {
   private readonly trustWatch: FolderWatch;
 
   constructor(private readonly options: WatchersServiceOptions) {
-    this.slots = new RunSlots(options.runsAtOnce ?? WATCHER_RUNS_AT_ONCE);
+    this.slots = options.slots ?? new RunSlots(options.runsAtOnce ?? WATCHER_RUNS_AT_ONCE);
     this.addFile(options.userFile, 'user', options.home);
     const trustName = basename(options.trust.file);
     this.trustWatch = new FolderWatch(dirname(options.trust.file), (changed) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseWatchers } from '../../../src/main/watchers/watcherFile';
-import { durationMs } from '../../../src/main/watchers/watcherSchema';
+import { durationMs } from '../../../src/shared/duration';
 
 function valid(text: string) {
   const read = parseWatchers(text);

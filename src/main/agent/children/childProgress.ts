@@ -37,6 +37,14 @@ export class ChildProgress {
     return true;
   }
 
+  /** Nobody answered the request in time (a watcher run's wait_limit): its step is denied and the run ends as failed. */
+  timedOut(requestId: string, reason: string): void {
+    const asking = this.view.asking.find((request) => request.id === requestId) as (ChildApprovalView & { stepId?: string }) | undefined;
+    const step = asking?.stepId ? this.stepsById.get(asking.stepId) : undefined;
+    if (step) step.status = 'denied';
+    this.end('failed', reason);
+  }
+
   end(state: 'done' | 'failed' | 'stopped', reason?: string): void {
     this.view.state = state;
     if (reason) this.view.reason = reason;

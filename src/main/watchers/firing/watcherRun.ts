@@ -6,6 +6,12 @@ import { ChildProgress, type ChildApprovalRequest } from '../../agent/children/c
 import { scrubSecrets } from '../../safety/secretScrubber';
 import type { WatcherFiring } from '../watcherFiring';
 
+/** `[watchers] wait_limit`: how long a step waits for an answer, in ms and as the user wrote it. */
+export interface WaitLimit {
+  ms: number;
+  text: string;
+}
+
 export interface WatcherRunHost {
   /** The argv that starts `tandem` again. */
   selfCommand: readonly string[];
@@ -14,6 +20,9 @@ export interface WatcherRunHost {
   changed(view: ChildAgentView): void;
   /** A step of the run waits for a decision (its card shows it; a desktop notification says so). */
   asks(request: ChildApprovalRequest): void;
+  waitLimit(): WaitLimit;
+  /** Nobody answered `request` within the limit: the step was denied and the run is ending. */
+  timedOut(request: ChildApprovalRequest, reason: string, limit: WaitLimit): void;
 }
 
 /** What the model is told: the watcher's instruction and why it fired, scrubbed of secrets (the reason may quote a command line). */
@@ -26,13 +35,17 @@ export function watcherInstruction(firing: WatcherFiring): string {
  * own shell and its own pty, started in the watcher's folder and never typed into a pane of
  * the user. Its events and the steps that ask come over the child channel; `ask` runs ask for
  * every step the gate asks about, `auto` runs (`--auto`) run only what policy allows, and what
- * would ask waits here for a decision. `done` settles when the process has ended.
+ * would ask waits here for a decision, at most `wait_limit`: then the step is denied and the run
+ * ends, so a run nobody looks at does not hold its run slot for ever. `done` settles when the
+ * process has ended.
  */
 export class WatcherRun {
   readonly done: Promise<void>;
   private readonly channel: ChildChannel;
   private readonly progress: ChildProgress;
   private readonly process: ChildProcess;
+  /** The steps that wait for an answer: request id → the timer that denies them. */
+  private readonly waitTimers = new Map<string, NodeJS.Timeout>();
 
   constructor(firing: WatcherFiring, mode: 'ask' | 'auto', host: WatcherRunHost) {
     const instruction = watcherInstruction(firing);
@@ -52,7 +65,9 @@ export class WatcherRun {
       (message) => {
         if (message.type === 'hello') this.channel.send({ type: 'welcome', grants: [] });
         const request = this.progress.take(message);
-        if (request) host.asks(request);
+        if (!request) return;
+        this.waitForAnswer(request, host);
+        host.asks(request);
       },
       () => undefined,
     );
@@ -66,6 +81,8 @@ export class WatcherRun {
       const ended = (why: string): void => {
         const state = this.progress.view.state;
         if (state === 'starting' || state === 'running') this.progress.end('failed', why);
+        for (const timer of this.waitTimers.values()) clearTimeout(timer);
+        this.waitTimers.clear();
         this.channel.close();
         resolve();
       };
@@ -80,7 +97,21 @@ export class WatcherRun {
 
   answer(requestId: string, answer: ChildApprovalAnswer): void {
     if (!this.progress.answered(requestId)) throw new Error(`This watcher run is not waiting for ${requestId}.`);
+    clearTimeout(this.waitTimers.get(requestId));
+    this.waitTimers.delete(requestId);
     this.channel.send({ type: 'approval', id: requestId, ...answer });
+  }
+
+  private waitForAnswer(request: ChildApprovalRequest, host: WatcherRunHost): void {
+    const limit = host.waitLimit();
+    const timer = setTimeout(() => {
+      this.waitTimers.delete(request.id);
+      const reason = `Nobody answered \`${request.command}\` within ${limit.text} (the watchers' wait_limit): it was denied and the run ended.`;
+      this.progress.timedOut(request.id, reason);
+      host.timedOut(request, reason, limit);
+      this.stop();
+    }, limit.ms);
+    this.waitTimers.set(request.id, timer);
   }
 
   stop(): void {

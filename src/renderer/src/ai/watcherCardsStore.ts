@@ -1,20 +1,17 @@
 import { create } from 'zustand';
-import type { ChildAgentView } from '../../../shared/agent';
 import type { Events } from '../../../shared/protocol';
+import type { WatcherCardView } from '../../../shared/watcherRuns';
 
-/** A watcher's firing in the panel: a notify card waiting for Run / Dismiss, or its run. */
-export interface WatcherCard {
-  firingId: string;
-  name: string;
-  action: 'notify' | 'ask' | 'auto';
-  reason: string;
-  run?: ChildAgentView;
-}
+/** A watcher's firing in the panel: a notify card waiting for Run / Dismiss (or for a free run slot), or its run. */
+export type WatcherCard = WatcherCardView;
 
 interface WatcherCardsState {
   cards: WatcherCard[];
+  /** The engine's cards, on each (re)connection: the engine keeps them, the panel shows them. */
+  replace(cards: WatcherCard[]): void;
   fired(event: Events['watcher.fired']): void;
   runChanged(event: Events['watcher.run']): void;
+  waitsForSlot(event: Events['watcher.waits-for-slot']): void;
   remove(firingId: string): void;
 }
 
@@ -23,6 +20,7 @@ const MOST_CARDS = 20;
 
 export const useWatcherCards = create<WatcherCardsState>()((set) => ({
   cards: [],
+  replace: (cards) => set({ cards: cards.slice(-MOST_CARDS) }),
   fired: ({ firingId, name, action, reason }) => {
     // ask / auto show their card with the run's first view (`watcher.run`).
     if (action !== 'notify') return;
@@ -34,5 +32,6 @@ export const useWatcherCards = create<WatcherCardsState>()((set) => ({
       const card: WatcherCard = { firingId, name, action, reason, run };
       return cards.some((old) => old.firingId === firingId) ? { cards: cards.map((old) => (old.firingId === firingId ? card : old)) } : { cards: [...cards, card].slice(-MOST_CARDS) };
     }),
+  waitsForSlot: ({ firingId, limit }) => set(({ cards }) => ({ cards: cards.map((card) => (card.firingId === firingId ? { ...card, waitsForSlot: { limit } } : card)) })),
   remove: (firingId) => set(({ cards }) => ({ cards: cards.filter((card) => card.firingId !== firingId) })),
 }));

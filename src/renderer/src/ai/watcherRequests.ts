@@ -1,5 +1,6 @@
 import { engine } from '../app/engine';
 import { useAiPanelStore } from './aiPanelStore';
+import { takeAsNotified } from '../watchers/webNotifications';
 import { useWatcherCards } from './watcherCardsStore';
 
 async function attempt(what: string, request: () => Promise<unknown>): Promise<void> {
@@ -7,6 +8,17 @@ async function attempt(what: string, request: () => Promise<unknown>): Promise<v
     await request();
   } catch (error) {
     useAiPanelStore.getState().setNotice(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** The cards the engine keeps, once per (re)connection: a reload or a second window shows the same cards. */
+export async function loadWatcherCards(): Promise<void> {
+  try {
+    const { cards } = await engine().request('watchers.cards', {});
+    takeAsNotified(cards);
+    useWatcherCards.getState().replace(cards);
+  } catch (error) {
+    console.warn('[tandem] watchers.cards failed', error);
   }
 }
 
