@@ -98,7 +98,9 @@ export function makeProjectTree() {
     for (let f = 0; f < libFiles; f++) write(`${dir}/lib/part-${pad(f)}.js`, `module.exports = ${f};\n`);
   }
   const writtenMs = performance.now() - t0;
-  const git = (...args) => execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@tandem.invalid', ...args], { cwd: root, stdio: 'ignore' });
+  // No automatic gc after the commit: git would pack 40,000 objects in the background while the bench measures.
+  const config = ['user.name=bench', 'user.email=bench@tandem.invalid', 'gc.auto=0', 'maintenance.auto=false'].flatMap((setting) => ['-c', setting]);
+  const git = (...args) => execFileSync('git', [...config, ...args], { cwd: root, stdio: 'ignore' });
   git('init', '-q');
   git('add', '-A');
   git('commit', '-q', '-m', 'the generated project');
