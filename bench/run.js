@@ -4,7 +4,7 @@
 // fatal; the exit code is non-zero only when a measurement could not be taken at all.
 //
 //   node bench/run.js                       everything (~3-5 min)
-//   node bench/run.js throughput            one suite: throughput | latency | interrupt | memory | agent | safety | companion | summarizer | desktop | cli | agentcli | tracing | history | ssh
+//   node bench/run.js throughput            one suite: throughput | latency | interrupt | memory | agent | safety | companion | summarizer | desktop | cli | agentcli | tracing | history | ssh | watchers
 //   node bench/run.js latency memory        several
 //   BENCH_FILE_MB=10 node bench/run.js throughput    a smaller log file while debugging
 //   BENCH_SCRUB_MB=2 node bench/run.js safety        less text to scrub
@@ -27,6 +27,7 @@ const SUITES = {
   tracing: () => import('./suites/tracing.js').then((m) => m.tracing),
   history: () => import('./suites/history.js').then((m) => m.history),
   ssh: () => import('./suites/ssh.js').then((m) => m.ssh),
+  watchers: () => import('./suites/watchers.js').then((m) => m.watchers),
 };
 
 const requested = process.argv.slice(2);

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startTranscriptionServer, type TranscriptionServer, type WavFacts } from '../test/support/transcriptionServer';
 import { messages, useAgentTandem } from './support/aiPanel';
-import { fakeMicrophoneLaunch, spokenWav } from './support/fakeMicrophone';
+import { spokenWav } from '../test/support/spokenWav';
+import { fakeMicrophoneLaunch } from './support/fakeMicrophone';
 import { makeHome, makeHomeWithConfig, writeConfig } from './support/tandemServer';
 
 // Push-to-talk end to end (docs/voice.md): Debian's Chromium with a fake microphone that plays

@@ -16,7 +16,8 @@ function browserPids(profile) {
   return [...new Set([...roots, ...roots.flatMap((pid) => descendantsOf(pid))])];
 }
 
-export async function launchBrowser() {
+/** `args`: more Chromium flags (the push-to-talk rows' fake microphone). */
+export async function launchBrowser({ args = [] } = {}) {
   const profile = mkdtempSync(join(tmpdir(), 'tandem-bench-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM_PATH ?? CHROMIUM.defaultPath,
@@ -29,6 +30,7 @@ export async function launchBrowser() {
       '--disable-backgrounding-occluded-windows',
       // performance.memory with real (not bucketed) numbers.
       '--enable-precise-memory-info',
+      ...args,
     ],
     viewport: VIEWPORT,
   });

@@ -19,8 +19,8 @@ export function requireRendererBuild() {
   }
 }
 
-/** The tests' throwaway HOME (test/support/testHome.ts), with the bench's prompt and settings. */
-export function makeHome({ scrollback = 10_000, webgl = false } = {}) {
+/** The tests' throwaway HOME (test/support/testHome.ts), with the bench's prompt and settings; `config`: more of config.toml. */
+export function makeHome({ scrollback = 10_000, webgl = false, config = '' } = {}) {
   const home = testHome.makeTestHome('tandem-bench-home-');
   // The suites read the prompt as `$ `; no history file, so runs do not feed each other.
   writeFileSync(join(home, '.bashrc'), "PS1='$ '\nHISTFILE=/dev/null\n");
@@ -29,7 +29,7 @@ export function makeHome({ scrollback = 10_000, webgl = false } = {}) {
   // unless `webgl` (SwiftShader); no session restore, so every run starts from an empty layout.
   writeFileSync(
     join(home, '.config/tandem/config.toml'),
-    `[terminal]\nwebgl = ${webgl}\ncursor_blink = false\nscrollback = ${scrollback}\n\n[session]\nrestore = false\n`,
+    `[terminal]\nwebgl = ${webgl}\ncursor_blink = false\nscrollback = ${scrollback}\n\n[session]\nrestore = false\n${config}`,
   );
   const env = {
     ...testHome.testHomeEnv(home),

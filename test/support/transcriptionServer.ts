@@ -15,6 +15,8 @@ export interface RecordedAudioRequest {
   /** Multipart fields other than `file` (transcription), or the JSON body (speech). */
   fields: Record<string, unknown>;
   file?: { name: string; type: string; bytes: number; wav: WavFacts | { problem: string } };
+  /** The server's own time for it: its arrival → the answer handed to the socket (set once answered). */
+  handledMs?: number;
 }
 
 export interface WavFacts {
@@ -104,7 +106,13 @@ export async function startTranscriptionServer(fallback: ScriptedAnswer = { text
   const requests: RecordedAudioRequest[] = [];
   const answers: ScriptedAnswer[] = [];
 
-  const transcription = async (request: IncomingMessage, response: ServerResponse, path: string) => {
+  /** Keeps `recorded` and times it: the bench subtracts the server's own time from what the user waits. */
+  const record = (recorded: RecordedAudioRequest, response: ServerResponse, arrived: number) => {
+    requests.push(recorded);
+    response.once('finish', () => (recorded.handledMs = performance.now() - arrived));
+  };
+
+  const transcription = async (request: IncomingMessage, response: ServerResponse, path: string, arrived: number) => {
     const form = await new Response(request as unknown as ReadableStream, { headers: { 'content-type': request.headers['content-type'] ?? '' } }).formData().catch(() => undefined);
     const file = form?.get('file');
     const fields: Record<string, string> = {};
@@ -112,7 +120,7 @@ export async function startTranscriptionServer(fallback: ScriptedAnswer = { text
       if (name !== 'file') fields[name] = String(value);
     });
     const recorded: RecordedAudioRequest = { path, authorization: request.headers.authorization, fields };
-    requests.push(recorded);
+    record(recorded, response, arrived);
     if (!file || typeof file === 'string') return send(response, 400, errorBody({ error: 'whisper', status: 400, message: "no 'file' field in the request" }));
     const bytes = Buffer.from(await file.arrayBuffer());
     recorded.file = { name: file.name, type: file.type, bytes: bytes.length, wav: wavFacts(bytes) };
@@ -122,7 +130,7 @@ export async function startTranscriptionServer(fallback: ScriptedAnswer = { text
     return send(response, answer.status, answer.body, answer.contentType);
   };
 
-  const speech = async (request: IncomingMessage, response: ServerResponse, path: string) => {
+  const speech = async (request: IncomingMessage, response: ServerResponse, path: string, arrived: number) => {
     let body = '';
     for await (const chunk of request) body += chunk;
     let fields: Record<string, unknown> = {};
@@ -131,19 +139,20 @@ export async function startTranscriptionServer(fallback: ScriptedAnswer = { text
     } catch {
       return send(response, 400, JSON.stringify({ detail: 'body is not JSON' }));
     }
-    requests.push({ path, authorization: request.headers.authorization, fields });
+    record({ path, authorization: request.headers.authorization, fields }, response, arrived);
     // Long enough that a test stops it before it ends by itself.
     send(response, 200, silentWav(20), 'audio/wav');
   };
 
   const server = createServer((request, response) => {
+    const arrived = performance.now();
     const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
     const handle = request.method !== 'POST' ? undefined : path === '/v1/audio/transcriptions' ? transcription : path === '/v1/audio/speech' ? speech : undefined;
     if (!handle) {
-      requests.push({ path, authorization: request.headers.authorization, fields: {} });
+      record({ path, authorization: request.headers.authorization, fields: {} }, response, arrived);
       return send(response, 404, JSON.stringify({ error: { message: `no route ${request.method} ${path}` } }));
     }
-    handle(request, response, path).catch((error: unknown) => send(response, 500, JSON.stringify({ error: String(error) })));
+    handle(request, response, path, arrived).catch((error: unknown) => send(response, 500, JSON.stringify({ error: String(error) })));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
