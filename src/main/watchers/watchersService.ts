@@ -210,7 +210,8 @@ export class WatchersService {
       gate: new FiringGate({
         debounceMs: config.debounce,
         maxRunsPerHour: config.max_runs_per_hour,
-        slots: this.slots,
+        // A notify firing starts no run: it never waits for a slot, nor holds one.
+        slots: config.action === 'notify' ? undefined : this.slots,
         combine: config.trigger === 'file_change' ? combineFileEvents : combineLatest,
         fire: (event) => this.fire(watcher, event),
         holdChanged: (hold) => this.holdChanged(watcher, hold),

@@ -8,13 +8,13 @@ interface Run {
   end(): void;
 }
 
-function gate(options: { debounceMs?: number; maxRunsPerHour?: number; slots?: RunSlots } = {}) {
+function gate(options: { debounceMs?: number; maxRunsPerHour?: number; slots?: RunSlots | 'none' } = {}) {
   const runs: Run[] = [];
   const holds: Array<WatcherHold | undefined> = [];
   const firing = new FiringGate({
     debounceMs: options.debounceMs ?? 500,
     maxRunsPerHour: options.maxRunsPerHour ?? 6,
-    slots: options.slots ?? new RunSlots(2),
+    slots: options.slots === 'none' ? undefined : (options.slots ?? new RunSlots(2)),
     combine: (events) => ({ reason: events.map((event) => event.reason).join(', '), details: events.map((event) => event.details).join('\n') }),
     fire: (event) =>
       new Promise<void>((resolve) => {
@@ -130,6 +130,21 @@ describe('FiringGate', () => {
     await endRun(a.runs[0]!);
     expect(c.runs).toHaveLength(1);
     expect(c.firing.held).toBeUndefined();
+  });
+
+  it('a gate without slots (a notify watcher) fires while every slot is taken, and takes none', async () => {
+    const slots = new RunSlots(1);
+    const run = gate({ debounceMs: 0, slots });
+    run.firing.offer(event('a run'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(slots.full).toBe(true);
+    const notify = gate({ debounceMs: 0, slots: 'none' });
+    notify.firing.offer(event('notified'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(notify.runs).toHaveLength(1);
+    expect(notify.firing.held).toBeUndefined();
+    await endRun(notify.runs[0]!);
+    expect(slots.full).toBe(true);
   });
 
   it('after dispose nothing fires', async () => {

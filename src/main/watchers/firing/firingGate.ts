@@ -14,7 +14,8 @@ export interface TriggerEvent {
 export interface FiringGateOptions {
   debounceMs: number;
   maxRunsPerHour: number;
-  slots: RunSlots;
+  /** The global run slots; undefined for a watcher whose firing starts no run (`notify`). */
+  slots: RunSlots | undefined;
   /** Several events that waited together, as one (a trigger's own way: the changed paths united). */
   combine(events: readonly TriggerEvent[]): TriggerEvent;
   /** The gate let a firing through; the run it starts is live until the promise settles. */
@@ -66,7 +67,7 @@ export class FiringGate {
     this.disposed = true;
     clearTimeout(this.debounceTimer);
     clearTimeout(this.rateTimer);
-    this.options.slots.forget(this.retry);
+    this.options.slots?.forget(this.retry);
     this.pending = [];
   }
 
@@ -84,15 +85,16 @@ export class FiringGate {
       }, until - now);
       return this.setHold({ kind: 'rate', until, limit: this.options.maxRunsPerHour });
     }
-    if (this.options.slots.full) {
-      this.options.slots.waitFor(this.retry);
-      return this.setHold({ kind: 'busy', limit: this.options.slots.size });
+    const { slots } = this.options;
+    if (slots?.full) {
+      slots.waitFor(this.retry);
+      return this.setHold({ kind: 'busy', limit: slots.size });
     }
     const event = this.options.combine(this.pending);
     this.pending = [];
     this.firedAt.push(now);
     this.runningSince = now;
-    this.options.slots.take();
+    slots?.take();
     this.setHold(undefined);
     let run: Promise<void>;
     try {
@@ -106,7 +108,7 @@ export class FiringGate {
 
   private runEnded(): void {
     this.runningSince = undefined;
-    this.options.slots.release();
+    this.options.slots?.release();
     if (this.pending.length === 0) this.setHold(undefined);
     this.tryFire();
   }
