@@ -1,8 +1,13 @@
-/** Lets pending work (promises, immediates) run until `condition` holds; fails after a bounded number of turns, never sleeps. */
-export async function untilTrue(condition: () => boolean, what: string): Promise<void> {
-  for (let turn = 0; turn < 200; turn++) {
-    if (condition()) return;
+/**
+ * Waits, one event-loop turn at a time, until `condition` holds: for work that settles on its
+ * own (promises, setImmediate, I/O such as a grammar loading), not on a timer. Bounded by
+ * wall-clock time rather than turns, so that I/O slowed by a busy machine is waited for too
+ * (200 turns once ran out before a grammar had loaded). Needs a real setImmediate.
+ */
+export async function untilTrue(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error(`never happened within ${timeoutMs} ms: ${what}`);
     await new Promise((resolve) => setImmediate(resolve));
   }
-  throw new Error(`never happened: ${what}`);
 }
