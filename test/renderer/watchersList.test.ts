@@ -82,6 +82,7 @@ describe('watcher words', () => {
     expect(words.watcherState(watcher(), NOW)).toBeUndefined();
     expect(words.watcherState(watcher({ enabled: false, inactive: 'no folder' }), NOW)).toBe('off');
     expect(words.watcherState(watcher({ inactive: 'the folder src does not exist' }), NOW)).toBe('not watching: the folder src does not exist');
+    expect(words.watcherState(watcher({ inactive: 'starting (a save is not seen until its folders are watched)' }), NOW)).toBe('starting (a save is not seen until its folders are watched)');
     expect(words.watcherState(watcher({ held: { kind: 'running', since: NOW } }), NOW)).toBe('held: its previous run is still going; one firing waits for it');
     expect(words.watcherState(watcher({ held: { kind: 'rate', until: NOW + 60_000, limit: 6 } }), NOW)).toMatch(/^held: 6 runs an hour reached, next possible /);
   });

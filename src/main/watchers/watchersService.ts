@@ -237,7 +237,8 @@ export class WatchersService {
         inactive: (why) => {
           if (why === watcher.inactive) return;
           watcher.inactive = why;
-          if (why) this.options.log.warning(`watcher ${watcher.config.name}: ${why}`);
+          if (why && !why.startsWith('starting')) this.options.log.warning(`watcher ${watcher.config.name}: ${why}`);
+          this.options.changed?.();
         },
       },
       (event) => watcher.gate.offer(event),

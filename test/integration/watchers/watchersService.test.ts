@@ -97,17 +97,21 @@ describe('WatchersService', () => {
     expect(firings[1]!.reason).toBe('heard "deploy to staging"');
   });
 
-  it('a schedule shows its next run; screen_change without a desktop says so; a missing folder says so', async () => {
+  it('a schedule shows its next run; screen_change without a desktop says so; a missing folder says so; a file watcher says starting until it watches', async () => {
+    mkdirSync(join(dir, 'present'), { recursive: true });
     const watchers = start(
       `[[watcher]]\nname = "morning"\ntrigger = "schedule"\ncron = "0 9 * * *"\ninstruction = "x"\n` +
         `[[watcher]]\nname = "screen"\ntrigger = "screen_change"\ntitle = "build"\ninstruction = "x"\n` +
-        `[[watcher]]\nname = "files"\ntrigger = "file_change"\npath = "nowhere/**"\ninstruction = "x"\n`,
+        `[[watcher]]\nname = "files"\ntrigger = "file_change"\npath = "nowhere/**"\ninstruction = "x"\n` +
+        `[[watcher]]\nname = "present"\ntrigger = "file_change"\npath = "present/**"\ninstruction = "x"\n`,
     );
     const view = () => Object.fromEntries(watchers.view().watchers.map((watcher) => [watcher.name, watcher]));
     expect(view().morning!.nextRun).toBeGreaterThan(Date.now());
+    expect(view().present!.inactive).toBe('starting (a save is not seen until its folders are watched)');
     await waitUntil(() => view().screen!.inactive !== undefined, 'the screen watcher’s reason');
     expect(view().screen!.inactive).toBe('screen_change needs a desktop, and this Tandem has none');
     await waitUntil(() => view().files!.inactive !== undefined, 'the missing folder');
-    expect(view().files!.inactive).toBe(`not watching: ${join(dir, 'nowhere')} does not exist`);
+    expect(view().files!.inactive).toBe(`${join(dir, 'nowhere')} does not exist`);
+    await waitUntil(() => view().present!.inactive === undefined, 'the present folder watched');
   });
 });

@@ -34,8 +34,13 @@ export function startTrigger(watcher: WatcherConfig, context: TriggerContext, em
   switch (watcher.trigger) {
     case 'file_change': {
       let stopped = false;
+      // On a big tree the subscriptions take seconds (a watch per folder): until then a save is not seen, and the list says so.
+      context.inactive('starting (a save is not seen until its folders are watched)');
       const started = startFileTrigger({ globs: watcher.path, root: context.cwd, home: context.home, ownWrite: context.ownWrite }, emit);
-      started.catch((error: unknown) => context.inactive(`not watching: ${(error as Error).message}`));
+      started.then(
+        () => !stopped && context.inactive(undefined),
+        (error: unknown) => !stopped && context.inactive((error as Error).message),
+      );
       return {
         dispose: () => {
           if (stopped) return;

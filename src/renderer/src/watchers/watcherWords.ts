@@ -51,7 +51,7 @@ export function fileProblem(file: WatchersFileView): string | undefined {
 /** What the row says about the watcher's state: off, not watching (why), held (why). */
 export function watcherState(watcher: WatcherView, now: number): string | undefined {
   if (!watcher.enabled) return 'off';
-  if (watcher.inactive) return `not watching: ${watcher.inactive}`;
+  if (watcher.inactive) return watcher.inactive.startsWith('starting') ? watcher.inactive : `not watching: ${watcher.inactive}`;
   if (watcher.held) return describeHold(watcher.held, (at) => clockTime(at, now));
   return undefined;
 }
