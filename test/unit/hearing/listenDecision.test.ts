@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decideAudio, type ProposedListen } from '../../../src/main/safety/approval/audioDecision';
 import { SessionGrants } from '../../../src/main/safety/approval/sessionGrants';
 import type { PolicyLayer } from '../../../src/main/safety/policy/policyFiles';
+import { narrowingOnly } from '../../../src/main/safety/policy/narrowingPolicy';
 import { PolicySchema } from '../../../src/main/safety/policy/policySchema';
 import { audioAvailability } from '../../../src/main/agent/hearing/audioAvailability';
 import { ListenSteps } from '../../../src/main/agent/hearing/listenSteps';
@@ -47,6 +48,13 @@ describe('[approval.audio]', () => {
     expect(decideAudio([layer({ system_audio: 'deny' })], new SessionGrants(), FIREFOX).decision).toBe('ask');
     expect(decideAudio([layer({ application: 'deny' })], new SessionGrants(), SYSTEM).decision).toBe('ask');
     expect(decideAudio([layer({ application: 'allow', speech_to_text: 'allow' })], new SessionGrants(), FIREFOX)).toMatchObject({ decision: 'allow', rule: expect.stringContaining('application = "allow"') });
+  });
+
+  it('a run\'s own policy cannot allow an application\'s stream, only ask or deny it', () => {
+    const narrowed = narrowingOnly(PolicySchema.parse({ approval: { audio: { application: 'allow', system_audio: 'deny' } } }));
+    expect(narrowed.policy.approval?.audio).toEqual({ system_audio: 'deny' });
+    expect(narrowed.ignored).toEqual(['[approval.audio].application']);
+    expect(narrowingOnly(PolicySchema.parse({ approval: { audio: { application: 'deny' } } })).policy.approval?.audio).toEqual({ application: 'deny' });
   });
 
   it('"Allow for this session" on an application covers that application only', () => {
