@@ -9,6 +9,8 @@ import { startTranscriptionServer, type TranscriptionServer, type WavFacts } fro
 // says what is recorded, for how long and where it is transcribed; approved, the real parec
 // records a private PulseAudio null sink while espeak-ng's speech plays into it, and the
 // transcript reaches the model. A policy's deny refuses it without asking, and nothing records.
+// One application's stream likewise: the card names it, a session grant covers it alone, and an
+// application that plays nothing is refused with the names of those that play.
 
 const missing = missingAudioPrograms();
 const open = useAgentEngine();
@@ -91,7 +93,7 @@ describe.skipIf(missing.length > 0)(`the agent listens${missing.length > 0 ? ` (
     expect(transcription.requests.length).toBe(before + 2);
     const [second] = toolResults(await model.waitForRequest(3));
     expect(second).toMatchObject({ tool_use_id: 'a2' });
-    expect(String(second!.content)).toMatch(/^Transcript of \d\.\d s of the audio of tandem-video \(one application's stream\) \(stream #\d+\):\nlist the files here/);
+    expect(String(second!.content)).toMatch(/^Transcript of \d\.\d s of the audio of tandem-video \(stream #\d+\):\nlist the files here/);
     // What was sent was the video's speech, not the music's tone (rms about 0.35).
     for (const request of transcription.requests.slice(before)) {
       const wav = request.file!.wav as WavFacts;

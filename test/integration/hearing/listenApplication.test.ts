@@ -81,7 +81,7 @@ describe.skipIf(missing.length > 0)("listen to one application's stream on a rea
     expect(await listen.judge(request, command)).toMatchObject({ decision: 'ask', shape: 'listen to the audio of tandem-speaker' });
     const end = await listen.run(request);
     expect(end).toMatchObject({ ok: true, report: expect.stringMatching(/^heard \d\.\d s of Tandem-Speaker$/) });
-    expect(end.content).toMatch(/^Transcript of \d\.\d s of the audio of Tandem-Speaker \(one application's stream\) \(stream #\d+\):\nlist the files here$/);
+    expect(end.content).toMatch(/^Transcript of \d\.\d s of the audio of Tandem-Speaker \(stream #\d+\):\nlist the files here$/);
     expect(lastWav()).toMatchObject({ sampleRate: 16_000, channels: 1, bitsPerSample: 16 });
     expect(lastWav().seconds).toBeGreaterThan(1);
     expect(lastWav().rms).toBeGreaterThan(0.01);
@@ -127,7 +127,7 @@ describe.skipIf(missing.length > 0)("listen to one application's stream on a rea
     await play('tandem-short', pulse.longSpeech);
     const end = await listenSteps().run({ source: 'application', application: 'tandem-short', seconds: 30 });
     expect(end).toMatchObject({ ok: true, report: expect.stringMatching(/^tandem-short's stream ended after \d+\.\d s$/) });
-    expect(end.content).toMatch(/^Transcript of \d+\.\d s \(tandem-short's stream ended after \d+\.\d s\) of the audio of tandem-short/);
+    expect(end.content).toMatch(/^Transcript of \d+\.\d s \(then its stream ended\) of the audio of tandem-short \(stream #\d+\):/);
     expect(lastWav().seconds).toBeGreaterThan(1);
     expect(lastWav().seconds).toBeLessThan(15);
   });

@@ -4,7 +4,7 @@ import { WAV_HEADER_BYTES, writeWavHeader } from '../../../shared/wavHeader';
 import type { ApprovalGate, GateDecision } from '../../safety/approval/approvalGate';
 import type { StepEnd } from '../plan/planEvents';
 import { audioAvailability, type AudioAvailability } from './audioAvailability';
-import { applicationStream } from './applicationStream';
+import { applicationStream, type ApplicationStream } from './applicationStream';
 import { describeSource, listenCommand, listenShape, shortSource, type ListenRequest } from './listenRequest';
 import { recordWithParec, type ParecTarget, type Recording } from './parecRecording';
 import { listSinkInputs } from './sinkInputs';
@@ -27,14 +27,15 @@ export interface ListenStepsDeps {
   record?: (target: ParecTarget, seconds: number, env: NodeJS.ProcessEnv, signal?: AbortSignal) => Promise<Recording>;
 }
 
-/** What parec records for a request, and for an application the words that say which of its streams. */
-type Target = { ok: true; target: ParecTarget; which?: string } | { ok: false; reason: string };
+/** What parec records for a request, in words for the model ("the audio of firefox (stream #12)"), or why nothing can be. */
+type Target = { ok: true; target: ParecTarget; heard: string } | { ok: false; reason: string };
 
 /**
  * `listen` steps (docs/voice.md "listen"): the gate decides with `[approval.audio]`; a step
  * this system cannot run (no parec, no sound server, no `[voice] endpoint`, no stream of the
- * application named) is refused with the reason before anyone is asked. A step that runs records with parec, wraps the samples
- * in a WAV in memory, has the voice service transcribe it, and drops the audio.
+ * application named) is refused with the reason before anyone is asked. A step that runs
+ * records with parec, wraps the samples in a WAV in memory, has the voice service transcribe
+ * it, and drops the audio.
  */
 export class ListenSteps {
   constructor(private readonly deps: ListenStepsDeps) {}
@@ -59,10 +60,13 @@ export class ListenSteps {
     return decision;
   }
 
-  /** The application's stream is looked up again when the step runs: the one seen when it was judged may have ended. */
+  /**
+   * What parec records. An application's stream is looked up when the step is judged and again
+   * when it runs, since the one seen when it asked may have ended.
+   */
   private async target(request: ListenRequest): Promise<Target> {
-    if (request.source !== 'application') return { ok: true, target: { device: request.source === 'system' ? '@DEFAULT_MONITOR@' : '@DEFAULT_SOURCE@' } };
-    let found;
+    if (request.source !== 'application') return { ok: true, target: { device: request.source === 'system' ? '@DEFAULT_MONITOR@' : '@DEFAULT_SOURCE@' }, heard: describeSource(request) };
+    let found: ApplicationStream;
     try {
       found = applicationStream(await listSinkInputs(this.deps.env), request.application);
     } catch (error) {
@@ -70,14 +74,14 @@ export class ListenSteps {
     }
     if (!found.found) return { ok: false, reason: found.reason };
     const which = found.playing > 1 ? `stream #${found.stream.index}, the newest of the ${found.playing} it plays` : `stream #${found.stream.index}`;
-    return { ok: true, target: { sinkInput: found.stream.index }, which };
+    return { ok: true, target: { sinkInput: found.stream.index }, heard: `the audio of ${request.application} (${which})` };
   }
 
   /** `signal`: Esc or a cancelled plan stops the recording; what was heard until then is still transcribed. */
   async run(request: ListenRequest, signal?: AbortSignal): Promise<Looked> {
     const target = await this.target(request);
     if (!target.ok) return { kind: 'looked', ok: false, content: `Not done: nothing to record: ${target.reason}.`, report: target.reason };
-    const heard = describeSource(request) + (target.which ? ` (${target.which})` : '');
+    const { heard } = target;
     let recording: Recording;
     try {
       recording = await (this.deps.record ?? recordWithParec)(target.target, request.seconds, this.deps.env, signal);
@@ -97,7 +101,7 @@ export class ListenSteps {
     try {
       const transcript = await this.deps.transcriber.transcribe(wav);
       const said = transcript.text ? `:\n${transcript.text}` : ': nothing was said (the transcript is empty).';
-      const how = stopped ? `${stopped} (the user stopped it)` : ended ? `${seconds} s (${ended})` : `${seconds} s`;
+      const how = stopped ? `${stopped} (the user stopped it)` : ended ? `${seconds} s (then its stream ended)` : `${seconds} s`;
       return {
         kind: 'looked',
         ok: true,
