@@ -63,6 +63,7 @@ allow_apps = ["Firefox"]
 [approval.audio]
 microphone = "deny"
 system_audio = "ask"
+application = "deny"
 speech_to_text = "allow"
 `;
 
@@ -75,6 +76,7 @@ speech_to_text = "allow"
     expect(parsed.policy?.approval?.vision?.ui_tree).toBe('deny');
     expect(parsed.policy?.approval?.ui?.allow_apps).toEqual(['Firefox']);
     expect(parsed.policy?.approval?.audio?.speech_to_text).toBe('allow');
+    expect(parsed.policy?.approval?.audio?.application).toBe('deny');
   });
 
   it('accepts an empty file and a file with only one section: every field is optional', () => {

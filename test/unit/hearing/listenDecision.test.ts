@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decideAudio, type ProposedListen } from '../../../src/main/safety/approval/audioDecision';
 import { SessionGrants } from '../../../src/main/safety/approval/sessionGrants';
 import type { PolicyLayer } from '../../../src/main/safety/policy/policyFiles';
+import { narrowingOnly } from '../../../src/main/safety/policy/narrowingPolicy';
 import { PolicySchema } from '../../../src/main/safety/policy/policySchema';
 import { audioAvailability } from '../../../src/main/agent/hearing/audioAvailability';
 import { ListenSteps } from '../../../src/main/agent/hearing/listenSteps';
@@ -10,6 +11,8 @@ import type { ApprovalGate } from '../../../src/main/safety/approval/approvalGat
 
 const SYSTEM: ProposedListen = { command: 'listen: record system audio for 10 s', source: 'system', shape: 'listen to system audio' };
 const MIC: ProposedListen = { command: 'listen: record the microphone for 5 s', source: 'microphone', shape: 'listen to the microphone' };
+const FIREFOX: ProposedListen = { command: "listen: record the audio of firefox (one application's stream) for 5 s", source: 'application', application: 'firefox', shape: 'listen to the audio of firefox' };
+const MPV: ProposedListen = { command: "listen: record the audio of mpv (one application's stream) for 5 s", source: 'application', application: 'mpv', shape: 'listen to the audio of mpv' };
 
 function layer(audio: Record<string, string> | undefined, file = '/home/u/.config/tandem/policy.toml'): PolicyLayer {
   return { file, kind: 'user', policy: PolicySchema.parse(audio ? { approval: { audio } } : {}) };
@@ -36,6 +39,32 @@ describe('[approval.audio]', () => {
     expect(decideAudio([{ file: '/x/policy.toml', kind: 'user', error: 'broken' }, layer({ system_audio: 'allow', speech_to_text: 'allow' })], new SessionGrants(), SYSTEM).decision).toBe('ask');
   });
 
+  it('an application\'s stream has its own key, `application`: deny switches it off, allow (with speech_to_text) lets it run', () => {
+    const asked = decideAudio([layer(undefined)], new SessionGrants(), FIREFOX);
+    expect(asked).toMatchObject({ decision: 'ask', shape: 'listen to the audio of firefox' });
+    expect(asked.reasons[0]).toContain('what firefox plays (its stream only)');
+    expect(decideAudio([layer({ application: 'deny' })], new SessionGrants(), FIREFOX)).toMatchObject({ decision: 'deny', rule: expect.stringContaining('application = "deny"') });
+    // system_audio does not decide an application's stream, nor the other way round.
+    expect(decideAudio([layer({ system_audio: 'deny' })], new SessionGrants(), FIREFOX).decision).toBe('ask');
+    expect(decideAudio([layer({ application: 'deny' })], new SessionGrants(), SYSTEM).decision).toBe('ask');
+    expect(decideAudio([layer({ application: 'allow', speech_to_text: 'allow' })], new SessionGrants(), FIREFOX)).toMatchObject({ decision: 'allow', rule: expect.stringContaining('application = "allow"') });
+  });
+
+  it('a run\'s own policy cannot allow an application\'s stream, only ask or deny it', () => {
+    const narrowed = narrowingOnly(PolicySchema.parse({ approval: { audio: { application: 'allow', system_audio: 'deny' } } }));
+    expect(narrowed.policy.approval?.audio).toEqual({ system_audio: 'deny' });
+    expect(narrowed.ignored).toEqual(['[approval.audio].application']);
+    expect(narrowingOnly(PolicySchema.parse({ approval: { audio: { application: 'deny' } } })).policy.approval?.audio).toEqual({ application: 'deny' });
+  });
+
+  it('"Allow for this session" on an application covers that application only', () => {
+    const grants = new SessionGrants();
+    grants.grant(FIREFOX.shape, FIREFOX.command);
+    expect(decideAudio([layer(undefined)], grants, FIREFOX)).toMatchObject({ decision: 'allow', decidedBy: 'grant' });
+    expect(decideAudio([layer(undefined)], grants, MPV).decision).toBe('ask');
+    expect(decideAudio([layer(undefined)], grants, SYSTEM).decision).toBe('ask');
+  });
+
   it('"Allow for this session" covers its source only', () => {
     const grants = new SessionGrants();
     grants.grant('listen to system audio', SYSTEM.command);
@@ -45,6 +74,14 @@ describe('[approval.audio]', () => {
 });
 
 describe('listen input', () => {
+  it('takes an application by name (one line), and only with source "application"', () => {
+    expect(ListenInputSchema.parse({ source: 'application', application: ' firefox ', seconds: 5 })).toEqual({ source: 'application', application: 'firefox', seconds: 5, purpose: '' });
+    expect(ListenInputSchema.safeParse({ source: 'application', seconds: 5 }).success).toBe(false);
+    expect(ListenInputSchema.safeParse({ source: 'application', application: '', seconds: 5 }).success).toBe(false);
+    expect(ListenInputSchema.safeParse({ source: 'application', application: 'fire\nfox', seconds: 5 }).success).toBe(false);
+    expect(ListenInputSchema.safeParse({ source: 'system', application: 'firefox', seconds: 5 }).success).toBe(false);
+  });
+
   it('takes microphone or system for 1 to 60 seconds', () => {
     expect(ListenInputSchema.safeParse({ source: 'system', seconds: 10 }).success).toBe(true);
     expect(ListenInputSchema.safeParse({ source: 'system', seconds: 61 }).success).toBe(false);
@@ -98,5 +135,6 @@ describe('availability, checked before asking', () => {
 
   it('the card line says what is recorded, for how long, and where it is transcribed', () => {
     expect(steps('ask', '127.0.0.1:8080', true).listen.command({ source: 'system', seconds: 10 })).toBe('listen: record system audio (what your speakers play) for 10 s, transcribed at 127.0.0.1:8080');
+    expect(steps('ask', '127.0.0.1:8080', true).listen.command({ source: 'application', application: 'firefox', seconds: 10 })).toBe("listen: record the audio of firefox (one application's stream) for 10 s, transcribed at 127.0.0.1:8080");
   });
 });

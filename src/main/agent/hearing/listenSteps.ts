@@ -4,8 +4,10 @@ import { WAV_HEADER_BYTES, writeWavHeader } from '../../../shared/wavHeader';
 import type { ApprovalGate, GateDecision } from '../../safety/approval/approvalGate';
 import type { StepEnd } from '../plan/planEvents';
 import { audioAvailability, type AudioAvailability } from './audioAvailability';
-import { describeSource, listenCommand, listenShape, type ListenRequest } from './listenRequest';
-import { recordWithParec, type Recording } from './parecRecording';
+import { applicationStream, type ApplicationStream } from './applicationStream';
+import { describeSource, listenCommand, listenShape, shortSource, type ListenRequest } from './listenRequest';
+import { recordWithParec, type ParecTarget, type Recording } from './parecRecording';
+import { listSinkInputs } from './sinkInputs';
 
 type Looked = Extract<StepEnd, { kind: 'looked' }>;
 
@@ -22,14 +24,18 @@ export interface ListenStepsDeps {
   env: NodeJS.ProcessEnv;
   /** Tests count how often it is asked. */
   availability?: (env: NodeJS.ProcessEnv) => Promise<AudioAvailability>;
-  record?: (request: ListenRequest, env: NodeJS.ProcessEnv, signal?: AbortSignal) => Promise<Recording>;
+  record?: (target: ParecTarget, seconds: number, env: NodeJS.ProcessEnv, signal?: AbortSignal) => Promise<Recording>;
 }
+
+/** What parec records for a request, in words for the model ("the audio of firefox (stream #12)"), or why nothing can be. */
+type Target = { ok: true; target: ParecTarget; heard: string } | { ok: false; reason: string };
 
 /**
  * `listen` steps (docs/voice.md "listen"): the gate decides with `[approval.audio]`; a step
- * this system cannot run (no parec, no sound server, no `[voice] endpoint`) is refused with
- * the reason before anyone is asked. A step that runs records with parec, wraps the samples
- * in a WAV in memory, has the voice service transcribe it, and drops the audio.
+ * this system cannot run (no parec, no sound server, no `[voice] endpoint`, no stream of the
+ * application named) is refused with the reason before anyone is asked. A step that runs
+ * records with parec, wraps the samples in a WAV in memory, has the voice service transcribe
+ * it, and drops the audio.
  */
 export class ListenSteps {
   constructor(private readonly deps: ListenStepsDeps) {}
@@ -40,27 +46,52 @@ export class ListenSteps {
   }
 
   async judge(request: ListenRequest, command: string): Promise<GateDecision> {
-    const decision = this.deps.gate.decideAudio({ command, source: request.source, shape: listenShape(request) });
+    const application = request.source === 'application' ? request.application : undefined;
+    const decision = this.deps.gate.decideAudio({ command, source: request.source, application, shape: listenShape(request) });
     if (decision.decision === 'deny') return decision;
-    const refuse = (why: string): GateDecision => ({ ...decision, decision: 'deny', decidedBy: 'builtin', rule: `builtin: not available on this system (${why})` });
+    const refuse = (rule: string): GateDecision => ({ ...decision, decision: 'deny', decidedBy: 'builtin', rule: `builtin: ${rule}` });
     const availability = await (this.deps.availability ?? audioAvailability)(this.deps.env);
-    if (!availability.available) return refuse(availability.reason);
-    if (!this.deps.transcriber.endpointHost()) return refuse('set [voice] endpoint to transcribe: docs/voice.md');
+    if (!availability.available) return refuse(`not available on this system (${availability.reason})`);
+    if (!this.deps.transcriber.endpointHost()) return refuse('not available on this system (set [voice] endpoint to transcribe: docs/voice.md)');
+    if (application !== undefined) {
+      const target = await this.target(request);
+      if (!target.ok) return refuse(`nothing to record (${target.reason})`);
+    }
     return decision;
+  }
+
+  /**
+   * What parec records. An application's stream is looked up when the step is judged and again
+   * when it runs, since the one seen when it asked may have ended.
+   */
+  private async target(request: ListenRequest): Promise<Target> {
+    if (request.source !== 'application') return { ok: true, target: { device: request.source === 'system' ? '@DEFAULT_MONITOR@' : '@DEFAULT_SOURCE@' }, heard: describeSource(request) };
+    let found: ApplicationStream;
+    try {
+      found = applicationStream(await listSinkInputs(this.deps.env), request.application);
+    } catch (error) {
+      return { ok: false, reason: `the playing streams could not be listed: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    if (!found.found) return { ok: false, reason: found.reason };
+    const which = found.playing > 1 ? `stream #${found.stream.index}, the newest of the ${found.playing} it plays` : `stream #${found.stream.index}`;
+    return { ok: true, target: { sinkInput: found.stream.index }, heard: `the audio of ${request.application} (${which})` };
   }
 
   /** `signal`: Esc or a cancelled plan stops the recording; what was heard until then is still transcribed. */
   async run(request: ListenRequest, signal?: AbortSignal): Promise<Looked> {
-    const heard = describeSource(request.source);
+    const target = await this.target(request);
+    if (!target.ok) return { kind: 'looked', ok: false, content: `Not done: nothing to record: ${target.reason}.`, report: target.reason };
+    const { heard } = target;
     let recording: Recording;
     try {
-      recording = await (this.deps.record ?? recordWithParec)(request, this.deps.env, signal);
+      recording = await (this.deps.record ?? recordWithParec)(target.target, request.seconds, this.deps.env, signal);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return { kind: 'looked', ok: false, content: `Not done: ${message}`, report: message };
     }
     const seconds = recording.seconds.toFixed(1);
     const stopped = recording.stoppedEarly ? `stopped after ${seconds} s` : undefined;
+    const ended = recording.streamEnded && request.source === 'application' ? `${request.application}'s stream ended after ${seconds} s` : undefined;
     if (recording.pcm.length === 0) {
       return { kind: 'looked', ok: false, interrupted: recording.stoppedEarly, content: `Not done: nothing was recorded from ${heard}${stopped ? ` (${stopped})` : ''}.`, report: stopped ?? 'nothing recorded' };
     }
@@ -70,12 +101,12 @@ export class ListenSteps {
     try {
       const transcript = await this.deps.transcriber.transcribe(wav);
       const said = transcript.text ? `:\n${transcript.text}` : ': nothing was said (the transcript is empty).';
-      const how = stopped ? `${stopped} (the user stopped it)` : `${seconds} s`;
+      const how = stopped ? `${stopped} (the user stopped it)` : ended ? `${seconds} s (then its stream ended)` : `${seconds} s`;
       return {
         kind: 'looked',
         ok: true,
         content: `Transcript of ${how} of ${heard}${said}`,
-        report: stopped ?? `heard ${seconds} s of ${request.source === 'microphone' ? 'the microphone' : 'system audio'}`,
+        report: stopped ?? ended ?? `heard ${seconds} s of ${shortSource(request)}`,
       };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

@@ -6,28 +6,37 @@ import type { SessionGrants } from './sessionGrants';
 export interface ProposedListen {
   /** The step's line: what is recorded, for how long, where it is transcribed. */
   command: string;
-  source: 'microphone' | 'system';
-  /** What "Allow for this session" would grant (`listen to system audio`). */
+  source: 'microphone' | 'system' | 'application';
+  /** With source `application`: the application named, whose stream alone is recorded. */
+  application?: string;
+  /** What "Allow for this session" would grant (`listen to system audio`, `listen to the audio of firefox`). */
   shape: string;
 }
 
-type Key = 'microphone' | 'system_audio' | 'speech_to_text';
+type Key = 'microphone' | 'system_audio' | 'application' | 'speech_to_text';
+
+const SOURCE_KEYS: Record<ProposedListen['source'], Key> = { microphone: 'microphone', system: 'system_audio', application: 'application' };
+
+function recorded(listen: ProposedListen): string {
+  if (listen.source === 'application') return `what ${listen.application ?? 'one application'} plays (its stream only)`;
+  return listen.source === 'microphone' ? 'the microphone' : 'what your speakers play';
+}
 
 /**
  * `[approval.audio]` (docs/voice.md "listen"): a recording needs its source's key
- * (`microphone` or `system_audio`) and `speech_to_text`, since the audio goes to the
+ * (`microphone`, `system_audio` or `application`) and `speech_to_text`, since the audio goes to the
  * transcription endpoint. Any layer's `deny` on either refuses it; it runs without asking
  * only when a layer allows both and none asks, or the user allowed it for the session.
  * Everything else asks: by default every recording asks (no "approved earlier" as looks have).
  */
 export function decideAudio(layers: readonly PolicyLayer[], grants: Pick<SessionGrants, 'has'>, listen: ProposedListen): GateDecision {
-  const sourceKey: Key = listen.source === 'microphone' ? 'microphone' : 'system_audio';
+  const sourceKey = SOURCE_KEYS[listen.source];
   const modeOf = (layer: PolicyLayer, key: Key) => (layer.error ? 'ask' : layer.policy?.approval?.audio?.[key]);
   const decided = (decision: GateDecision['decision'], rule: string, decidedBy: GateDecision['decidedBy']): GateDecision => ({
     decision,
     blocked: false,
     level: 'yellow',
-    reasons: [`It records ${listen.source === 'microphone' ? 'the microphone' : 'what your speakers play'} and sends the audio to the transcription endpoint; the transcript goes to the model.`],
+    reasons: [`It records ${recorded(listen)} and sends the audio to the transcription endpoint; the transcript goes to the model.`],
     rule,
     decidedBy,
     command: listen.command,

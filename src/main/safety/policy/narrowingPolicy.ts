@@ -16,7 +16,7 @@ export function narrowingOnly(policy: Policy): { policy: Policy; ignored: string
     for (const key of keys) {
       const value = kept[key];
       if (value === undefined) continue;
-      const mode = key === 'mode' || key === 'default' || key === 'screenshot' || key === 'ui_tree' || key === 'microphone' || key === 'system_audio' || key === 'speech_to_text';
+      const mode = key === 'mode' || key === 'default' || key === 'screenshot' || key === 'ui_tree' || key === 'microphone' || key === 'system_audio' || key === 'application' || key === 'speech_to_text';
       if (mode && value !== 'allow') continue;
       delete kept[key];
       ignored.push(`${name}.${String(key)}`);
@@ -33,7 +33,7 @@ export function narrowingOnly(policy: Policy): { policy: Policy; ignored: string
   narrowed.network = drop(approval.network, '[approval.network]', ['mode', 'allow_hosts']);
   narrowed.vision = drop(approval.vision, '[approval.vision]', ['screenshot', 'ui_tree']);
   narrowed.ui = drop(approval.ui, '[approval.ui]', ['mode', 'allow_apps']);
-  narrowed.audio = drop(approval.audio, '[approval.audio]', ['microphone', 'system_audio', 'speech_to_text']);
+  narrowed.audio = drop(approval.audio, '[approval.audio]', ['microphone', 'system_audio', 'application', 'speech_to_text']);
   for (const key of Object.keys(narrowed) as (keyof typeof narrowed)[]) if (narrowed[key] === undefined) delete narrowed[key];
   return { policy: { approval: narrowed }, ignored };
 }

@@ -59,7 +59,7 @@ export const PolicySchema = z.strictObject({
         })
         .optional(),
       // The `listen` tool (src/main/safety/approval/audioDecision.ts).
-      audio: z.strictObject({ microphone: Mode.optional(), system_audio: Mode.optional(), speech_to_text: Mode.optional() }).optional(),
+      audio: z.strictObject({ microphone: Mode.optional(), system_audio: Mode.optional(), application: Mode.optional(), speech_to_text: Mode.optional() }).optional(),
     })
     .optional(),
 });
