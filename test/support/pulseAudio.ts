@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { wav16k } from './transcriptionServer';
 import { waitUntil } from './waitUntil';
 
 const TOOLS = ['pulseaudio', 'parec', 'pactl', 'paplay', 'espeak-ng'];
@@ -45,20 +46,7 @@ export interface PulseAudioServer {
 
 /** A 16 kHz mono 16-bit WAV of `samples`. */
 function wavFile(path: string, samples: Int16Array): void {
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + samples.byteLength, 4);
-  header.write('WAVEfmt ', 8, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(16_000, 24);
-  header.writeUInt32LE(32_000, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(samples.byteLength, 40);
-  writeFileSync(path, Buffer.concat([header, Buffer.from(samples.buffer)]));
+  writeFileSync(path, wav16k(samples));
 }
 
 /**

@@ -65,9 +65,9 @@ export function wavFacts(buffer: Buffer): WavFacts | { problem: string } {
   return { problem: 'no data chunk' };
 }
 
-/** A silent 16 kHz mono WAV: what `/audio/speech` answers. */
-export function silentWav(seconds: number): Buffer {
-  const data = Buffer.alloc(Math.round(seconds * 16_000) * 2);
+/** A 16 kHz mono 16-bit WAV file of `samples`. */
+export function wav16k(samples: Int16Array): Buffer {
+  const data = Buffer.from(samples.buffer, samples.byteOffset, samples.byteLength);
   const header = Buffer.alloc(44);
   header.write('RIFF', 0, 'ascii');
   header.writeUInt32LE(36 + data.length, 4);
@@ -82,6 +82,11 @@ export function silentWav(seconds: number): Buffer {
   header.write('data', 36, 'ascii');
   header.writeUInt32LE(data.length, 40);
   return Buffer.concat([header, data]);
+}
+
+/** A silent 16 kHz mono WAV: what `/audio/speech` answers. */
+export function silentWav(seconds: number): Buffer {
+  return wav16k(new Int16Array(Math.round(seconds * 16_000)));
 }
 
 function errorBody(answer: Extract<ScriptedAnswer, { error: string }>): string {
