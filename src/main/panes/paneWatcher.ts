@@ -1,5 +1,5 @@
 import type { Block } from '../../shared/blocks';
-import { DisposableStore, type Disposable, type Event } from '../../shared/events';
+import { DisposableStore, toDisposable, type Disposable, type Event } from '../../shared/events';
 import type { BlockTracker } from '../blocks/blockTracker';
 import type { PaneStream } from './paneStream';
 
@@ -25,15 +25,31 @@ export interface PaneEvents {
   stream: PaneStream;
   exited: Event<void>;
   commandTyped: Event<string>;
+  /** Runs `work` once the output being read is on its way to the client (at once when none is). */
+  afterOutput: (work: () => void) => void;
 }
 
-/** Wires `watcher` to the pane's events until the returned Disposable is disposed. */
-export function watchPane(watcher: PaneWatcher, { tracker, stream, exited, commandTyped }: PaneEvents): Disposable {
+/**
+ * Wires `watcher` to the pane's events until the returned Disposable is disposed. A block's
+ * start and end, a prompt and the alternate screen reach it after the output holding their
+ * marks has been handed to the client: what watchers do then (the step runner, history,
+ * hints, the user's watchers) must not hold up the frame that shows the prompt. Output
+ * itself they hear as it is read.
+ */
+export function watchPane(watcher: PaneWatcher, { tracker, stream, exited, commandTyped, afterOutput }: PaneEvents): Disposable {
   const watching = new DisposableStore();
-  if (watcher.blockStarted) watching.add(tracker.onStarted(({ block }) => watcher.blockStarted!(block)));
-  if (watcher.blockFinished) watching.add(tracker.onFinished((block) => watcher.blockFinished!(block)));
-  if (watcher.promptShown) watching.add(tracker.onPromptShown(() => watcher.promptShown!()));
-  if (watcher.alternateScreen) watching.add(stream.onAlternateScreen(() => watcher.alternateScreen!()));
+  let live = true;
+  watching.add(toDisposable(() => (live = false)));
+  const afterFrame =
+    <T>(hear: (value: T) => void) =>
+    (value: T) =>
+      afterOutput(() => {
+        if (live) hear(value);
+      });
+  if (watcher.blockStarted) watching.add(tracker.onStarted(afterFrame(({ block }) => watcher.blockStarted!(block))));
+  if (watcher.blockFinished) watching.add(tracker.onFinished(afterFrame((block) => watcher.blockFinished!(block))));
+  if (watcher.promptShown) watching.add(tracker.onPromptShown(afterFrame(() => watcher.promptShown!())));
+  if (watcher.alternateScreen) watching.add(stream.onAlternateScreen(afterFrame(() => watcher.alternateScreen!())));
   if (watcher.output) watching.add(stream.onOutput(() => watcher.output!()));
   if (watcher.blockOutput) watching.add(stream.onBlockOutput(({ blockId, bytes }) => watcher.blockOutput!(blockId, bytes)));
   if (watcher.exited) watching.add(exited(() => watcher.exited!()));
