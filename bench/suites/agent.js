@@ -109,7 +109,7 @@ async function stepSamples(watch, stub, rawChannel, paneId) {
 
     if (i < WARMUP) continue;
     approveToEcho.push(echo.at - t0);
-    echoes.push({ approval: i, end: echo.byteEnd });
+    echoes.push({ approval: i, end: echo.byteEnd, markEnd: mark.byteEnd });
     rawEcho.push(raw);
     markToModel.push(followUp.receivedAt - mark.at);
     await sleep(20 + Math.random() * 20);
@@ -182,6 +182,13 @@ function reportSteps(report, { approveToEcho, rawEcho, markToModel, echoes, pane
     'ms',
     `${fmt(outside)}; each approval minus the three hops above: the client's request, the engine reading it, the Output frame to the client and its read (waking idle processes included)`,
   );
+  const markFrame = summary(hops.markToFrame);
+  report.info(
+    "agent: step's D mark read → Output frame sent, p95",
+    markFrame.p95,
+    'ms',
+    `${fmt(markFrame)}; the engine's marks: the pty read holding the step block's OSC 133 D mark → the Output frame carrying it (the block's end, the prompt's marks; the pane's watchers — the step runner, history, hints — hear of them after this frame)`,
+  );
   const mark = summary(markToModel);
   report.absolute({
     name: "agent: step's D mark → tool result at model, p95",
@@ -196,8 +203,8 @@ function reportSteps(report, { approveToEcho, rawEcho, markToModel, echoes, pane
 function stepHops(marks, paneId, echoes) {
   const decisions = marks.all('step-decision');
   const lines = marks.all('step-line-written', paneId);
-  const hops = { toLine: [], toEcho: [], toFrame: [], frameQueued: [] };
-  for (const { approval, end } of echoes) {
+  const hops = { toLine: [], toEcho: [], toFrame: [], frameQueued: [], markToFrame: [] };
+  for (const { approval, end, markEnd } of echoes) {
     const decision = decisions[approval];
     const line = lines[approval];
     if (!decision || !line) throw new Error(`the engine's marks lack approval ${approval} (${decisions.length} decisions, ${lines.length} lines typed)`);
@@ -206,6 +213,7 @@ function stepHops(marks, paneId, echoes) {
     hops.toEcho.push(readAt - line.at);
     hops.toFrame.push(toFrame);
     if (queued !== undefined) hops.frameQueued.push(queued);
+    hops.markToFrame.push(marks.outputHop(paneId, markEnd).toFrame);
   }
   return hops;
 }

@@ -41,8 +41,8 @@ export class Pane {
   private readonly commandTypedEvent = new Emitter<string>();
   private size: { cols: number; rows: number };
   private closed = false;
-  /** While a chunk is read: watchers' work on its marks, to run once its frame is sent. */
-  private watcherWork: (() => void)[] | undefined;
+  /** While a chunk is read: watchers' work on it, to run after it (once its frame is sent, if `sendFirst`). */
+  private watcherWork: { work: (() => void)[]; sendFirst: boolean } | undefined;
   /** Old scrollback from the saved session: goes into the mirror, and to the renderer as the snapshot. */
   private restored: string | undefined;
   private readonly stepEnv: StepEnvFile;
@@ -262,7 +262,11 @@ export class Pane {
       stream: this.stream,
       exited: this.exitedEvent.event,
       commandTyped: this.commandTypedEvent.event,
-      afterOutput: (work) => (this.watcherWork ? this.watcherWork.push(work) : work()),
+      afterOutput: (work, sendFirst) => {
+        if (!this.watcherWork) return work();
+        this.watcherWork.work.push(work);
+        this.watcherWork.sendFirst ||= sendFirst;
+      },
     });
   }
 
@@ -361,18 +365,16 @@ export class Pane {
    */
   private receive(chunk: Uint8Array): void {
     if (latencyMarks.on) latencyMarks.mark('output-read', { pane: this.id, offset: this.stream.offset + chunk.length });
-    const work: (() => void)[] = [];
-    this.watcherWork = work;
+    const watchers = { work: [] as (() => void)[], sendFirst: false };
+    this.watcherWork = watchers;
     try {
       this.stream.push(chunk);
     } finally {
       this.watcherWork = undefined;
     }
     this.delivery.output(chunk);
-    if (work.length > 0) {
-      this.delivery.sendNow();
-      runAll(work);
-    }
+    if (watchers.sendFirst) this.delivery.sendNow();
+    runAll(watchers.work);
     this.typing.output();
   }
 

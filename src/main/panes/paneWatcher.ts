@@ -25,33 +25,37 @@ export interface PaneEvents {
   stream: PaneStream;
   exited: Event<void>;
   commandTyped: Event<string>;
-  /** Runs `work` once the output being read is on its way to the client (at once when none is). */
-  afterOutput: (work: () => void) => void;
+  /**
+   * Runs `work` after the output being read (at once when none is), in order; `sendFirst`: once
+   * that output is on its way to the client.
+   */
+  afterOutput: (work: () => void, sendFirst: boolean) => void;
 }
 
 /**
- * Wires `watcher` to the pane's events until the returned Disposable is disposed. A block's
- * start and end, a prompt and the alternate screen reach it after the output holding their
- * marks has been handed to the client: what watchers do then (the step runner, history,
- * hints, the user's watchers) must not hold up the frame that shows the prompt. Output
- * itself they hear as it is read.
+ * Wires `watcher` to the pane's events until the returned Disposable is disposed. What a chunk
+ * of output tells reaches it after the chunk was read, in order; a block's start and end, a
+ * prompt and the alternate screen after the chunk has been handed to the client: what
+ * watchers do then (the step runner, history, hints, the user's watchers) must not hold up
+ * the frame that shows the prompt.
  */
 export function watchPane(watcher: PaneWatcher, { tracker, stream, exited, commandTyped, afterOutput }: PaneEvents): Disposable {
   const watching = new DisposableStore();
   let live = true;
   watching.add(toDisposable(() => (live = false)));
-  const afterFrame =
-    <T>(hear: (value: T) => void) =>
+  const later =
+    <T>(sendFirst: boolean, hear: (value: T) => void) =>
     (value: T) =>
       afterOutput(() => {
         if (live) hear(value);
-      });
-  if (watcher.blockStarted) watching.add(tracker.onStarted(afterFrame(({ block }) => watcher.blockStarted!(block))));
-  if (watcher.blockFinished) watching.add(tracker.onFinished(afterFrame((block) => watcher.blockFinished!(block))));
-  if (watcher.promptShown) watching.add(tracker.onPromptShown(afterFrame(() => watcher.promptShown!())));
-  if (watcher.alternateScreen) watching.add(stream.onAlternateScreen(afterFrame(() => watcher.alternateScreen!())));
-  if (watcher.output) watching.add(stream.onOutput(() => watcher.output!()));
-  if (watcher.blockOutput) watching.add(stream.onBlockOutput(({ blockId, bytes }) => watcher.blockOutput!(blockId, bytes)));
+      }, sendFirst);
+  if (watcher.blockStarted) watching.add(tracker.onStarted(later(true, ({ block }) => watcher.blockStarted!(block))));
+  if (watcher.blockFinished) watching.add(tracker.onFinished(later(true, (block) => watcher.blockFinished!(block))));
+  if (watcher.promptShown) watching.add(tracker.onPromptShown(later(true, () => watcher.promptShown!())));
+  if (watcher.alternateScreen) watching.add(stream.onAlternateScreen(later(true, () => watcher.alternateScreen!())));
+  // Every chunk: these must not make each its own frame (a flood is batched).
+  if (watcher.output) watching.add(stream.onOutput(later(false, () => watcher.output!())));
+  if (watcher.blockOutput) watching.add(stream.onBlockOutput(later(false, ({ blockId, bytes }) => watcher.blockOutput!(blockId, bytes))));
   if (watcher.exited) watching.add(exited(() => watcher.exited!()));
   if (watcher.commandTyped) watching.add(commandTyped((command) => watcher.commandTyped!(command)));
   return watching;
