@@ -59,7 +59,7 @@ export async function openRawPty(home) {
  * pane of `tandem web` over its WebSocket (engine), alternately, until each echo is read: load
  * from elsewhere on the machine hits both alike. The engine's latency marks split each engine
  * sample into its hops (ms): Input frame → key in the pty (`toPty`), key in the pty → echo
- * read (`toEcho`, the shell's share), echo read → Output frame sent (`toFrame`); `outside` is
+ * read (`toEcho`, the shell's share), echo read → Output frame sent (`toFrame`, and `frameQueued`: how much of that the engine waited for a CPU); `outside` is
  * the rest of the round trip (the WebSocket both ways, the client).
  */
 export async function interleavedEcho(home, { count = 200, warmup = 10, pauseMs = 10, perLine = 40 } = {}) {
@@ -147,15 +147,16 @@ function sampler(channel) {
 function echoHops(marks, paneId, samples) {
   const inputs = marks.all('input', paneId);
   const written = marks.all('input-written', paneId);
-  const hops = { toPty: [], toEcho: [], toFrame: [], outside: [] };
+  const hops = { toPty: [], toEcho: [], toFrame: [], frameQueued: [], outside: [] };
   for (const { ms, input, echoEnd } of samples) {
     if (!inputs[input] || !written[input]) throw new Error(`the engine's marks lack Input frame ${input} (${inputs.length} frames, ${written.length} written)`);
-    const { readAt, toFrame } = marks.outputHop(paneId, echoEnd);
+    const { readAt, toFrame, queued } = marks.outputHop(paneId, echoEnd);
     const toPty = written[input].at - inputs[input].at;
     const toEcho = readAt - written[input].at;
     hops.toPty.push(toPty);
     hops.toEcho.push(toEcho);
     hops.toFrame.push(toFrame);
+    if (queued !== undefined) hops.frameQueued.push(queued);
     hops.outside.push(ms - toPty - toEcho - toFrame);
   }
   return hops;

@@ -13,10 +13,12 @@ import { startModelStub, text, toolUse } from '../lib/modelStub.js';
 import { latencyMarksFile } from '../lib/latencyMarks.js';
 import { openRawPty } from '../lib/nodeEcho.js';
 import { measure } from '../lib/report.js';
+import { reportRunQueue } from '../lib/runQueue.js';
 import { sleep, summary } from '../lib/stats.js';
 import { makeHome, startTandem } from '../lib/tandem.js';
 
-const REPETITIONS = Number(process.env.BENCH_AGENT_REPS ?? 20);
+/** 60: the p95 of 20 samples was their second largest, so one late approval moved a row by milliseconds. */
+const REPETITIONS = Number(process.env.BENCH_AGENT_REPS ?? 60);
 const WARMUP = 2;
 /**
  * A model name the engine's catalog knows (context window, price), so nothing falls back to
@@ -70,7 +72,7 @@ export async function agent(report) {
  * Per repetition: the model proposes `echo bench-<i>`; once the plan waits for approval the
  * bench approves it (t0) and waits for the command's echo in the pane, the block's D mark and
  * the follow-up request with the tool result. A line of the same shape typed into a raw pty
- * bash is sampled in between, as the limit.
+ * bash is the limit, sampled right before the approval or right after the step, in turn.
  */
 async function stepSamples(watch, stub, rawChannel, paneId) {
   await freshConversation(watch, stub);
@@ -85,6 +87,8 @@ async function stepSamples(watch, stub, rawChannel, paneId) {
     stub.script(toolUse('run_command', { command, purpose: 'bench step' }), text(`Step ${i} ran.`));
     await watch.client.request('agent.send', { text: `Please run ${command}`, attachments: [], paneId });
     const step = await watch.until(() => proposedStep(watch.view, command), 10_000, `step ${i} waiting for approval`);
+    const rawFirst = i % 2 === 1;
+    const rawSample = rawFirst ? await rawLine(rawChannel, i) : undefined;
     // Let the engine finish emitting the plan before the clock starts.
     await sleep(20);
 
@@ -100,23 +104,30 @@ async function stepSamples(watch, stub, rawChannel, paneId) {
       throw new Error(`request ${followUp.index} does not carry the tool result of ${command}: ${JSON.stringify(toolResult).slice(0, 200)}`);
     }
     await watch.until(() => watch.idleAfter(`Step ${i} ran.`) && watch.atPrompt(paneId), 10_000, `the agent idle after step ${i}`);
-
-    // The raw limit: the same kind of line, written to a bash in node-pty in one write, as
-    // the engine types a step (command + CR), until readline has echoed it.
-    rawChannel.reset();
-    const r0 = performance.now();
-    rawChannel.write(`echo raw-${i}\r`);
-    const r1 = await rawChannel.wait((out) => out.includes(`echo raw-${i}`), 5_000, `the raw echo of line ${i}`);
-    await rawChannel.wait(atPrompt, 5_000, 'the raw prompt');
+    // Either line starts after a pause: the approval 20 ms after the plan, the raw line 20 ms after the step.
+    const raw = rawSample ?? (await sleep(20).then(() => rawLine(rawChannel, i)));
 
     if (i < WARMUP) continue;
     approveToEcho.push(echo.at - t0);
-    echoes.push({ approval: i, end: echo.byteEnd });
-    rawEcho.push(r1 - r0);
+    echoes.push({ approval: i, end: echo.byteEnd, markEnd: mark.byteEnd });
+    rawEcho.push(raw);
     markToModel.push(followUp.receivedAt - mark.at);
     await sleep(20 + Math.random() * 20);
   }
   return { approveToEcho, rawEcho, markToModel, echoes, paneId };
+}
+
+/**
+ * The raw limit: the same kind of line, written to a bash in node-pty in one write, as the
+ * engine types a step (command + CR), until readline has echoed it (ms); then its prompt.
+ */
+async function rawLine(rawChannel, i) {
+  rawChannel.reset();
+  const r0 = performance.now();
+  rawChannel.write(`echo raw-${i}\r`);
+  const r1 = await rawChannel.wait((out) => out.includes(`echo raw-${i}`), 5_000, `the raw echo of line ${i}`);
+  await rawChannel.wait(atPrompt, 5_000, 'the raw prompt');
+  return r1 - r0;
 }
 
 function reportSteps(report, { approveToEcho, rawEcho, markToModel, echoes, paneId }, marks) {
@@ -132,7 +143,8 @@ function reportSteps(report, { approveToEcho, rawEcho, markToModel, echoes, pane
     maxDelta: 1,
     note:
       `${fmt(approve)}; agent.step approve sent → the pane's Output frames hold the typed command's echo. ` +
-      `Raw: ${fmt(limit)}, the same kind of line written to a bash in node-pty until its echo is read`,
+      `Raw: ${fmt(limit)}, the same kind of line written to a bash in node-pty until its echo is read, right before the approval or right after the step, in turn ` +
+      `(${REPETITIONS} approvals after ${WARMUP} warm-ups; 20 before 2026-11-29, when the raw line always came after the step)`,
   });
   const toLine = summary(hops.toLine);
   report.absolute({
@@ -162,12 +174,20 @@ function reportSteps(report, { approveToEcho, rawEcho, markToModel, echoes, pane
     limit: 0.5,
     note: `${fmt(toFrame)}; the engine's marks: the pty read that holds the echo → the Output frame that carries it handed to the WebSocket (marks, mirror, batcher)`,
   });
+  reportRunQueue(report, 'agent: echo read → Output frame sent', hops.toFrame, hops.frameQueued);
   const outside = summary(approveToEcho.map((sample, i) => sample - hops.toLine[i] - hops.toEcho[i] - hops.toFrame[i]));
   report.info(
     'agent: the WebSocket both ways, p50',
     outside.p50,
     'ms',
     `${fmt(outside)}; each approval minus the three hops above: the client's request, the engine reading it, the Output frame to the client and its read (waking idle processes included)`,
+  );
+  const markFrame = summary(hops.markToFrame);
+  report.info(
+    "agent: step's D mark read → Output frame sent, p95",
+    markFrame.p95,
+    'ms',
+    `${fmt(markFrame)}; the engine's marks: the pty read holding the step block's OSC 133 D mark → the Output frame carrying it (the block's end, the prompt's marks; the pane's watchers — the step runner, history, hints — hear of them after this frame)`,
   );
   const mark = summary(markToModel);
   report.absolute({
@@ -183,15 +203,17 @@ function reportSteps(report, { approveToEcho, rawEcho, markToModel, echoes, pane
 function stepHops(marks, paneId, echoes) {
   const decisions = marks.all('step-decision');
   const lines = marks.all('step-line-written', paneId);
-  const hops = { toLine: [], toEcho: [], toFrame: [] };
-  for (const { approval, end } of echoes) {
+  const hops = { toLine: [], toEcho: [], toFrame: [], frameQueued: [], markToFrame: [] };
+  for (const { approval, end, markEnd } of echoes) {
     const decision = decisions[approval];
     const line = lines[approval];
     if (!decision || !line) throw new Error(`the engine's marks lack approval ${approval} (${decisions.length} decisions, ${lines.length} lines typed)`);
-    const { readAt, toFrame } = marks.outputHop(paneId, end);
+    const { readAt, toFrame, queued } = marks.outputHop(paneId, end);
     hops.toLine.push(line.at - decision.at);
     hops.toEcho.push(readAt - line.at);
     hops.toFrame.push(toFrame);
+    if (queued !== undefined) hops.frameQueued.push(queued);
+    hops.markToFrame.push(marks.outputHop(paneId, markEnd).toFrame);
   }
   return hops;
 }

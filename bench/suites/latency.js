@@ -5,6 +5,7 @@ import { focusPane, waitForPrompt } from '../lib/browser.js';
 import { echoSamples } from '../lib/keys.js';
 import { interleavedEcho } from '../lib/nodeEcho.js';
 import { measure } from '../lib/report.js';
+import { reportRunQueue } from '../lib/runQueue.js';
 import { sleep, summary } from '../lib/stats.js';
 import { makeHome } from '../lib/tandem.js';
 import { openSecondPane, withBothPages } from '../lib/tandemUi.js';
@@ -40,7 +41,7 @@ async function nodeEcho(report) {
     maxDelta: 1,
     note: `${fmt(engine)}; Input frame → pane → pty → batcher → Output frame, Node ws client (no browser); sampled in turn with the raw pty`,
   });
-  const { toPty, toEcho, toFrame, outside } = echo.hops;
+  const { toPty, toEcho, toFrame, frameQueued, outside } = echo.hops;
   report.absolute({
     name: 'echo: Input frame → key in the pty, p95',
     value: summary(toPty).p95,
@@ -64,6 +65,7 @@ async function nodeEcho(report) {
     limit: 0.5,
     note: `${fmt(summary(toFrame))}; the engine's marks: the pty read → the Output frame handed to the WebSocket (marks, mirror, batcher)`,
   });
+  reportRunQueue(report, 'echo: echo read → Output frame sent', toFrame, frameQueued);
   report.info('echo: the WebSocket both ways, p50', summary(outside).p50, 'ms', `${fmt(summary(outside))}; each engine sample minus the three hops above: the client's send, the frame to the engine and back, the client's read`);
 }
 

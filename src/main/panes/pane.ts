@@ -41,6 +41,8 @@ export class Pane {
   private readonly commandTypedEvent = new Emitter<string>();
   private size: { cols: number; rows: number };
   private closed = false;
+  /** While a chunk is read: watchers' work on it, to run after it (once its frame is sent, if `sendFirst`). */
+  private watcherWork: { work: (() => void)[]; sendFirst: boolean } | undefined;
   /** Old scrollback from the saved session: goes into the mirror, and to the renderer as the snapshot. */
   private restored: string | undefined;
   private readonly stepEnv: StepEnvFile;
@@ -255,7 +257,17 @@ export class Pane {
 
   /** Watch blocks and prompts of this pane until the returned Disposable is disposed. */
   observe(watcher: PaneWatcher): Disposable {
-    return watchPane(watcher, { tracker: this.tracker, stream: this.stream, exited: this.exitedEvent.event, commandTyped: this.commandTypedEvent.event });
+    return watchPane(watcher, {
+      tracker: this.tracker,
+      stream: this.stream,
+      exited: this.exitedEvent.event,
+      commandTyped: this.commandTypedEvent.event,
+      afterOutput: (work, sendFirst) => {
+        if (!this.watcherWork) return work();
+        this.watcherWork.work.push(work);
+        this.watcherWork.sendFirst ||= sendFirst;
+      },
+    });
   }
 
   resize(cols: number, rows: number): { cols: number; rows: number } {
@@ -345,11 +357,24 @@ export class Pane {
     if (this.stream.mirror.isAlternateScreen || this.process.foregroundPager() !== undefined) this.tracker.markUserInPager();
   }
 
-  /** Output of the shell (or a notice line of ours): read for marks, then on to the client. */
+  /**
+   * Output of the shell (or a notice line of ours): read for marks, then on to the client. What
+   * the pane's watchers do about its marks (a block's end: the step's result, history, hints)
+   * waits until the chunk's frame is sent; the frame goes at once then, a block's end or a
+   * prompt being where a burst of output ends anyway.
+   */
   private receive(chunk: Uint8Array): void {
     if (latencyMarks.on) latencyMarks.mark('output-read', { pane: this.id, offset: this.stream.offset + chunk.length });
-    this.stream.push(chunk);
+    const watchers = { work: [] as (() => void)[], sendFirst: false };
+    this.watcherWork = watchers;
+    try {
+      this.stream.push(chunk);
+    } finally {
+      this.watcherWork = undefined;
+    }
     this.delivery.output(chunk);
+    if (watchers.sendFirst) this.delivery.sendNow();
+    runAll(watchers.work);
     this.typing.output();
   }
 
@@ -396,4 +421,17 @@ export class Pane {
   private emitEvent<E extends keyof Events>(event: E, payload: Events[E]): void {
     this.delivery.event(event, payload, this.stream.position);
   }
+}
+
+/** Runs every piece of work even if one throws; the first error is rethrown after all have run (as Emitter.fire does). */
+function runAll(work: readonly (() => void)[]): void {
+  let failure: { error: unknown } | undefined;
+  for (const run of work) {
+    try {
+      run();
+    } catch (error) {
+      failure ??= { error };
+    }
+  }
+  if (failure) throw failure.error;
 }

@@ -222,6 +222,15 @@ export class PaneDelivery {
     else this.limitReadAhead();
   }
 
+  /**
+   * What waits goes out now rather than on the batcher's next tick (the chunk just read ends a
+   * block or shows a prompt, and work follows that must not hold it up), unless the client is
+   * behind: a flood's backlog is paced and skipped as ever.
+   */
+  sendNow(): void {
+    if (!this.behind()) this.batcher.flushNow();
+  }
+
   /** Everything now, partial characters included (the shell exited). */
   flushAll(): void {
     // No more output comes: a flood's pace no longer holds what is left.

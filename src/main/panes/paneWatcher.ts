@@ -1,5 +1,5 @@
 import type { Block } from '../../shared/blocks';
-import { DisposableStore, type Disposable, type Event } from '../../shared/events';
+import { DisposableStore, toDisposable, type Disposable, type Event } from '../../shared/events';
 import type { BlockTracker } from '../blocks/blockTracker';
 import type { PaneStream } from './paneStream';
 
@@ -25,17 +25,37 @@ export interface PaneEvents {
   stream: PaneStream;
   exited: Event<void>;
   commandTyped: Event<string>;
+  /**
+   * Runs `work` after the output being read (at once when none is), in order; `sendFirst`: once
+   * that output is on its way to the client.
+   */
+  afterOutput: (work: () => void, sendFirst: boolean) => void;
 }
 
-/** Wires `watcher` to the pane's events until the returned Disposable is disposed. */
-export function watchPane(watcher: PaneWatcher, { tracker, stream, exited, commandTyped }: PaneEvents): Disposable {
+/**
+ * Wires `watcher` to the pane's events until the returned Disposable is disposed. What a chunk
+ * of output tells reaches it after the chunk was read, in order; a block's start and end, a
+ * prompt and the alternate screen after the chunk has been handed to the client: what
+ * watchers do then (the step runner, history, hints, the user's watchers) must not hold up
+ * the frame that shows the prompt.
+ */
+export function watchPane(watcher: PaneWatcher, { tracker, stream, exited, commandTyped, afterOutput }: PaneEvents): Disposable {
   const watching = new DisposableStore();
-  if (watcher.blockStarted) watching.add(tracker.onStarted(({ block }) => watcher.blockStarted!(block)));
-  if (watcher.blockFinished) watching.add(tracker.onFinished((block) => watcher.blockFinished!(block)));
-  if (watcher.promptShown) watching.add(tracker.onPromptShown(() => watcher.promptShown!()));
-  if (watcher.alternateScreen) watching.add(stream.onAlternateScreen(() => watcher.alternateScreen!()));
-  if (watcher.output) watching.add(stream.onOutput(() => watcher.output!()));
-  if (watcher.blockOutput) watching.add(stream.onBlockOutput(({ blockId, bytes }) => watcher.blockOutput!(blockId, bytes)));
+  let live = true;
+  watching.add(toDisposable(() => (live = false)));
+  const later =
+    <T>(sendFirst: boolean, hear: (value: T) => void) =>
+    (value: T) =>
+      afterOutput(() => {
+        if (live) hear(value);
+      }, sendFirst);
+  if (watcher.blockStarted) watching.add(tracker.onStarted(later(true, ({ block }) => watcher.blockStarted!(block))));
+  if (watcher.blockFinished) watching.add(tracker.onFinished(later(true, (block) => watcher.blockFinished!(block))));
+  if (watcher.promptShown) watching.add(tracker.onPromptShown(later(true, () => watcher.promptShown!())));
+  if (watcher.alternateScreen) watching.add(stream.onAlternateScreen(later(true, () => watcher.alternateScreen!())));
+  // Every chunk: these must not make each its own frame (a flood is batched).
+  if (watcher.output) watching.add(stream.onOutput(later(false, () => watcher.output!())));
+  if (watcher.blockOutput) watching.add(stream.onBlockOutput(later(false, ({ blockId, bytes }) => watcher.blockOutput!(blockId, bytes))));
   if (watcher.exited) watching.add(exited(() => watcher.exited!()));
   if (watcher.commandTyped) watching.add(commandTyped((command) => watcher.commandTyped!(command)));
   return watching;

@@ -112,3 +112,39 @@ describe.each(['bash', 'zsh', 'fish'] as ShellName[])('A plan step typed into a 
     expect((await pane.outputOf(block!.id))?.text).toContain('step-env=[from-the-step]');
   });
 });
+
+describe("A pane's watchers", () => {
+  it("hear a block's end and the prompt after the client was sent the output holding their marks", async () => {
+    home = makeTempDir('pane-watchers');
+    pane = new Pane({
+      id: 9,
+      shellPath: SHELLS.bash,
+      cwd: home,
+      cols: 120,
+      rows: 30,
+      scrollback: 1_000,
+      integration: true,
+      login: true,
+      env: { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8' },
+    });
+    let sent = '';
+    pane.attach({ output: (_id, bytes) => (sent += Buffer.from(bytes).toString('latin1')), event: () => {} });
+    pane.start();
+    await waitUntil(() => pane!.state === 'PROMPT', 'the first prompt');
+
+    const heard: { what: string; sentMarks: number }[] = [];
+    const marksSent = (mark: string) => sent.split(mark).length - 1;
+    const watching = pane.observe({
+      blockFinished: () => heard.push({ what: 'finished', sentMarks: marksSent('\x1b]133;D;') }),
+      promptShown: () => heard.push({ what: 'prompt', sentMarks: marksSent('\x1b]133;A') }),
+    });
+    const finishedBefore = marksSent('\x1b]133;D;');
+    const promptsBefore = marksSent('\x1b]133;A');
+    pane.write('echo watched\r');
+    await waitUntil(() => heard.some((h) => h.what === 'finished') && heard.some((h) => h.what === 'prompt'), 'the block end and the prompt, watched');
+    watching.dispose();
+
+    expect(heard.find((h) => h.what === 'finished')!.sentMarks).toBe(finishedBefore + 1);
+    expect(heard.find((h) => h.what === 'prompt')!.sentMarks).toBeGreaterThan(promptsBefore);
+  });
+});
