@@ -23,23 +23,18 @@ afterEach(async () => {
 });
 
 
+/** A login shell with Tandem's integration in a 120×30 pane, its HOME `home`. */
+function loginPane(id: number, shellPath: string, home: string): Pane {
+  return new Pane({ id, shellPath, cwd: home, cols: 120, rows: 30, scrollback: 1_000, integration: true, login: true, env: { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8' } });
+}
+
 describe.each(['bash', 'zsh', 'fish'] as ShellName[])('Pane with %s', (shell) => {
   it('turns typed commands into trusted blocks with exit codes, cwd and output', async () => {
     home = makeTempDir(`pane-${shell}`);
     writeFiles(home, { '.config/fish/config.fish': 'set -g fish_greeting\n' });
     skipFishCompletionJob(home);
     const states: string[] = [];
-    pane = new Pane({
-      id: 7,
-      shellPath: SHELLS[shell],
-      cwd: home,
-      cols: 120,
-      rows: 30,
-      scrollback: 1_000,
-      integration: true,
-      login: true,
-      env: { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8' },
-    });
+    pane = loginPane(7, SHELLS[shell], home);
     pane.attach({
       output: () => {},
       event: (event, payload) => {
@@ -69,17 +64,7 @@ describe.each(['bash', 'zsh', 'fish'] as ShellName[])('A plan step typed into a 
     home = makeTempDir(`pane-step-${shell}`);
     writeFiles(home, { '.config/fish/config.fish': 'set -g fish_greeting\n' });
     skipFishCompletionJob(home);
-    pane = new Pane({
-      id: 8,
-      shellPath: SHELLS[shell],
-      cwd: home,
-      cols: 120,
-      rows: 30,
-      scrollback: 1_000,
-      integration: true,
-      login: true,
-      env: { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8' },
-    });
+    pane = loginPane(8, SHELLS[shell], home);
     pane.attach({ output: () => {}, event: () => {} });
     pane.start();
     await waitUntil(() => pane!.state === 'PROMPT', 'the first prompt');
@@ -116,17 +101,7 @@ describe.each(['bash', 'zsh', 'fish'] as ShellName[])('A plan step typed into a 
 describe("A pane's watchers", () => {
   it("hear a block's end and the prompt after the client was sent the output holding their marks", async () => {
     home = makeTempDir('pane-watchers');
-    pane = new Pane({
-      id: 9,
-      shellPath: SHELLS.bash,
-      cwd: home,
-      cols: 120,
-      rows: 30,
-      scrollback: 1_000,
-      integration: true,
-      login: true,
-      env: { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8' },
-    });
+    pane = loginPane(9, SHELLS.bash, home);
     let sent = '';
     pane.attach({ output: (_id, bytes) => (sent += Buffer.from(bytes).toString('latin1')), event: () => {} });
     pane.start();
