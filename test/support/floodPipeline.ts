@@ -3,7 +3,6 @@ import serialize from '@xterm/addon-serialize';
 import unicode11 from '@xterm/addon-unicode11';
 import type { Terminal } from '@xterm/headless';
 import type { PaneListener } from '../../src/main/panes/paneDelivery';
-import { RowsAfterSkips } from '../../src/renderer/src/terminal/rowsAfterSkips';
 
 /** A headless xterm set up like the renderer's pane (Unicode 11 widths), with the serialize addon. */
 export function paneLikeTerminal(cols: number, rows: number, scrollback: number): { terminal: Terminal; serialize: () => string } {
@@ -45,15 +44,13 @@ type Item = { bytes: Uint8Array } | { event: string; payload: unknown };
  * The renderer as the engine's PaneDelivery sees it: frames and events arrive and wait until
  * `pump` parses them into an xterm (so the renderer can fall behind), each frame acknowledged
  * once parsed; pane.skipped and pane.resized handled as PaneSession does; resizes as
- * TerminalHost makes them (more rows only once the stream is for them). It records where in
+ * TerminalHost makes them (where the stream reaches the engine's pane.resized). It records where in
  * the whole stream each size took effect, so a reference terminal can be given the same.
  */
 export class RendererModel {
   readonly terminal: Terminal;
   private readonly serializeBuffer: () => string;
   private readonly inbox: Item[] = [];
-  private readonly rows: RowsAfterSkips;
-  private wanted: { cols: number; rows: number };
   /** How far into the whole stream (skipped parts included) the terminal has got. */
   streamOffset = 0;
   /** SGR bytes the engine put in front of the output after a skip: not part of the stream. */
@@ -72,8 +69,6 @@ export class RendererModel {
     private readonly askEngine: (cols: number, rows: number) => void,
   ) {
     ({ terminal: this.terminal, serialize: this.serializeBuffer } = paneLikeTerminal(size.cols, size.rows, size.scrollback));
-    this.rows = new RowsAfterSkips(size.rows);
-    this.wanted = { cols: size.cols, rows: size.rows };
   }
 
   get waiting(): number {
@@ -96,18 +91,15 @@ export class RendererModel {
         this.skipped += skip.bytes;
         this.prefixBytesLeft = skip.prefixBytes;
       } else if (item.event === 'pane.resized') {
-        this.rows.engineResized((item.payload as { rows: number }).rows);
-        this.applyWanted();
+        const { cols, rows } = item.payload as { cols: number; rows: number };
+        this.resizeTerminal(cols, rows);
       }
     }
   }
 
-  /** The pane's box changed: the engine is asked for the size, the terminal takes what is safe now. */
+  /** The pane's box changed: the engine is asked for the size; the terminal takes it where the stream says the engine did. */
   resize(cols: number, rows: number): void {
-    this.wanted = { cols, rows };
-    this.rows.asked(rows);
     this.askEngine(cols, rows);
-    this.applyWanted();
   }
 
   state() {
@@ -118,11 +110,10 @@ export class RendererModel {
     this.terminal.dispose();
   }
 
-  private applyWanted(): void {
-    const rows = this.rows.allowed(this.wanted.rows, this.terminal.rows, false);
-    if (this.wanted.cols === this.terminal.cols && rows === this.terminal.rows) return;
-    this.terminal.resize(this.wanted.cols, rows);
-    this.resizes.push({ offset: this.streamOffset, cols: this.wanted.cols, rows });
+  private resizeTerminal(cols: number, rows: number): void {
+    if (cols === this.terminal.cols && rows === this.terminal.rows) return;
+    this.terminal.resize(cols, rows);
+    this.resizes.push({ offset: this.streamOffset, cols, rows });
   }
 }
 

@@ -127,8 +127,8 @@ export class PaneSession implements PaneStreamSink {
       return;
     }
     if (event.name === 'pane.resized') {
-      const { rows } = event.payload;
-      this.queue.event(() => this.host.engineResized(rows));
+      const { cols, rows } = event.payload;
+      this.queue.event(() => this.host.engineResized(cols, rows));
       return;
     }
     this.queue.event(() => {

@@ -1,7 +1,6 @@
 import type { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import { FIT_DEBOUNCE_MS } from './flowPolicy';
-import { RowsAfterSkips } from './rowsAfterSkips';
 import { WebglRendererSlot } from './webglRenderer';
 
 /** What the host needs from its pane, asked each time (the pane id changes on restart). */
@@ -34,9 +33,8 @@ export class TerminalHost {
   private focusWhenOpened = false;
   private visible = false;
   private disposed = false;
-  private readonly rowsAfterSkips: RowsAfterSkips;
-  /** The box has room for more rows than are shown, until the stream is for them. */
-  private rowsHeldBack = false;
+  /** Sizes asked of the engine whose `pane.resized` the stream has not reached yet. */
+  private resizesInFlight = 0;
 
   constructor(
     private readonly terminal: Terminal,
@@ -44,7 +42,6 @@ export class TerminalHost {
     /** The size the engine's pty has, as far as this side knows. */
     private engineSize: { cols: number; rows: number },
   ) {
-    this.rowsAfterSkips = new RowsAfterSkips(engineSize.rows);
     terminal.loadAddon(this.fit);
     this.webgl = new WebglRendererSlot(terminal);
     this.element = document.createElement('div');
@@ -95,13 +92,19 @@ export class TerminalHost {
   /** The pane now runs a shell of this size (a restart). */
   setEngineSize(size: { cols: number; rows: number }): void {
     this.engineSize = size;
-    this.rowsAfterSkips.reset(size.rows);
+    this.resizesInFlight = 0;
   }
 
-  /** The pane's stream reached the point where the engine applied a resize (`pane.resized`). */
-  engineResized(rows: number): void {
-    this.rowsAfterSkips.engineResized(rows);
-    if (this.rowsHeldBack) this.fitNow();
+  /**
+   * The pane's stream reached the point where the engine applied a resize (`pane.resized`): the
+   * terminal takes that size right here, where the engine's mirror took it. Resized anywhere
+   * else, the terminal would parse part of the stream at another size than the engine judged
+   * it at: a flood skip counts the rows of the engine's size, and a resize resets the scroll
+   * region and reflows lines, so the pane would no longer hold what the stream says.
+   */
+  engineResized(cols: number, rows: number): void {
+    this.resizesInFlight = Math.max(0, this.resizesInFlight - 1);
+    this.resizeTerminal(cols, rows);
   }
 
   focus(): void {
@@ -144,18 +147,22 @@ export class TerminalHost {
       this.engineSize = { cols, rows };
       if (!this.owner.hasExited()) this.askEngine(cols, rows);
     }
-    const shownRows = this.rowsAfterSkips.allowed(rows, this.terminal.rows, this.owner.hasExited());
-    this.rowsHeldBack = shownRows < rows;
-    if (cols !== this.terminal.cols || shownRows !== this.terminal.rows) this.terminal.resize(cols, shownRows);
+    // Nothing on its way from the engine (or no shell to ask): the terminal takes the box's size now.
+    if (this.resizesInFlight === 0 || this.owner.hasExited()) this.resizeTerminal(cols, rows);
+  }
+
+  private resizeTerminal(cols: number, rows: number): void {
+    if (cols !== this.terminal.cols || rows !== this.terminal.rows) this.terminal.resize(cols, rows);
     this.owner.onGeometryChange();
   }
 
   private askEngine(cols: number, rows: number): void {
-    const asked = this.rowsAfterSkips.asked(rows);
+    this.resizesInFlight++;
     void this.owner.resize(this.owner.paneId(), cols, rows).then((taken) => {
       if (taken) return;
-      this.rowsAfterSkips.notTaken(asked);
-      if (this.rowsHeldBack) this.fitNow();
+      // No pane.resized comes for it (the pane closed, the connection dropped).
+      this.resizesInFlight = Math.max(0, this.resizesInFlight - 1);
+      if (this.resizesInFlight === 0) this.resizeTerminal(this.engineSize.cols, this.engineSize.rows);
     });
   }
 
