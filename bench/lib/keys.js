@@ -52,11 +52,13 @@ export async function echoSamples(page, id, { count = 200, warmup = 10, pauseMs 
 
 /**
  * Runs `yes` in terminal `id`, lets it flood for `floodMs`, presses Ctrl+C and measures until
- * the prompt is back on the cursor row (and, in Tandem, until the block's end is in the DOM).
+ * the prompt is back on the cursor row (and, in Tandem, until the block's end is in the DOM);
+ * also the WebSocket bytes the page received from the key until the prompt showed.
  */
 export async function interruptSamples(page, id, { count = 10, floodMs = 1_000, blocks = false, paneId } = {}) {
   const prompt = await page.evaluate((termId) => window.__bench.cursorText(termId), id);
   const toPrompt = [];
+  const bytesToPrompt = [];
   const toBlock = [];
   const blockErrors = [];
   for (let i = 0; i < count; i++) {
@@ -69,6 +71,7 @@ export async function interruptSamples(page, id, { count = 10, floodMs = 1_000, 
     const back = await page.evaluate(() => window.__bench.result('prompt'));
     if (back.key !== 'c' && back.key !== 'C') throw new Error(`the last keydown was ${JSON.stringify(back.key)}, not Ctrl+C`);
     toPrompt.push(elapsed(back));
+    bytesToPrompt.push(back.bytesSinceKey);
     if (blocks) {
       try {
         toBlock.push(elapsed(await page.evaluate(() => window.__bench.result('block'))));
@@ -78,5 +81,5 @@ export async function interruptSamples(page, id, { count = 10, floodMs = 1_000, 
     }
     await sleep(200);
   }
-  return { toPrompt, toBlock, blockErrors };
+  return { toPrompt, bytesToPrompt, toBlock, blockErrors };
 }

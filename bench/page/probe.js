@@ -3,14 +3,15 @@
 // that makes this predicate true" via term.onWriteParsed. Times are performance.now().
 (() => {
   if (window.__bench) return;
-  const key = { handler: 0, stamp: 0, key: '', firstMessage: 0 };
+  const key = { handler: 0, stamp: 0, key: '', firstMessage: 0, bytesSince: 0 };
   // When the first WebSocket message after a key arrived: splits an echo into "to the page"
   // (engine, shell, network) and "in the page" (dispatch, xterm parse). Meaningful while idle.
   const NativeWebSocket = window.WebSocket;
   window.WebSocket = class extends NativeWebSocket {
     constructor(...args) {
       super(...args);
-      this.addEventListener('message', () => {
+      this.addEventListener('message', (event) => {
+        key.bytesSince += typeof event.data === 'string' ? event.data.length : event.data.byteLength;
         if (key.firstMessage === 0) key.firstMessage = performance.now();
       });
     }
@@ -24,6 +25,7 @@
       key.stamp = event.timeStamp;
       key.key = event.key;
       key.firstMessage = 0;
+      key.bytesSince = 0;
       if (echo && event.key.length === 1 && !event.ctrlKey && !event.altKey && !event.metaKey) armEcho(event);
     },
     true,
@@ -88,7 +90,7 @@
         if (!predicate(term)) return;
         clearTimeout(timer);
         checks.get(term).delete(check);
-        resolve({ at: now, keyHandler: key.handler, keyStamp: key.stamp, key: key.key, firstMessage: key.firstMessage });
+        resolve({ at: now, keyHandler: key.handler, keyStamp: key.stamp, key: key.key, firstMessage: key.firstMessage, bytesSinceKey: key.bytesSince });
       };
       checks.get(term).add(check);
     });

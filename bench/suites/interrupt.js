@@ -7,8 +7,9 @@ import { measure } from '../lib/report.js';
 import { summary } from '../lib/stats.js';
 import { withBothPages } from '../lib/tandemUi.js';
 
-// 20 by default: with 10, the p95 was the slowest sample, and one stall decided the row.
-const REPETITIONS = Number(process.env.BENCH_INTERRUPT_REPS ?? 20);
+// 40 by default: with 10 the p95 was the slowest sample, and with 20 the second slowest, so
+// one or two stalls decided the row.
+const REPETITIONS = Number(process.env.BENCH_INTERRUPT_REPS ?? 40);
 const fmt = (s) => `p50 ${s.p50.toFixed(1)} / p95 ${s.p95.toFixed(1)} / max ${s.max.toFixed(1)} ms (n=${s.n})`;
 
 export async function interrupt(report) {
@@ -30,6 +31,12 @@ export async function interrupt(report) {
   if (tandem.blockErrors.length > 0) {
     report.note(`Ctrl+C: ${tandem.blockErrors.length} of ${REPETITIONS} finished blocks never showed in the DOM: ${tandem.blockErrors[0]}`);
   }
+  const bytes = summary(tandem.bytesToPrompt);
+  const refBytes = summary(reference.bytesToPrompt);
+  const kb = (s) => `p50 ${(s.p50 / 1024).toFixed(0)} / p95 ${(s.p95 / 1024).toFixed(0)} / max ${(s.max / 1024).toFixed(0)} KB`;
+  // What the page had to take in before the prompt: a skipped flood leaves the kept lines
+  // (about 30 KB of `yes` for 10,000 lines of scrollback), not a window of backlog.
+  report.info('Ctrl+C → prompt: WebSocket bytes to the page, p95', bytes.p95 / 1024, 'KB', `${kb(bytes)}; from the key until the prompt showed. Reference page: ${kb(refBytes)}`);
   const ref = summary(reference.toPrompt);
   report.info('Ctrl+C → prompt p95, reference', ref.p95, 'ms', `${fmt(ref)}; xterm.js ↔ ws ↔ node-pty bash with the same flow control`);
   // Issue 25: no slower than xterm.js alone (a skipped flood leaves nothing to chew).
@@ -39,8 +46,8 @@ export async function interrupt(report) {
 
 async function measurePages() {
   return withBothPages(async ({ tPage, paneId, rPage, refId }) => {
-    const tandem = { toPrompt: [], toBlock: [], blockErrors: [] };
-    const reference = { toPrompt: [] };
+    const tandem = { toPrompt: [], bytesToPrompt: [], toBlock: [], blockErrors: [] };
+    const reference = { toPrompt: [], bytesToPrompt: [] };
     const add = (into, part) => Object.keys(into).forEach((k) => into[k].push(...part[k]));
     for (let i = 0; i < REPETITIONS; i++) {
       await tPage.bringToFront();

@@ -256,6 +256,26 @@ describe('PaneDelivery skipping a plain flood its client fell behind on', () => 
     pane.discardPending();
   });
 
+  it('a key into a paced flood finds a line end to cut at: paced frames after a cut end at line ends', async () => {
+    // What a cut keeps (1,000 lines of scrollback: 42 KB) is more than a paced frame (16 KB) and
+    // less than a flood's backlog (64 KB): a frame of it used to end inside a line.
+    const { pane, seen, print, line, flood, printed } = lineFlood(1_000, { high: 84_000, low: 42_000 });
+    await flood(6_000);
+    expect(seen.accounted).toBeGreaterThan(0);
+    // The client parsed what it got: the next paced frame goes.
+    pane.acknowledge(pane.outstanding);
+    const framesBefore = seen.frames.length;
+    expect(framesBefore).toBeGreaterThan(0);
+    for (let i = 0; i < 2_000; i++) print(line);
+    const sentBeforeKey = seen.sent;
+    pane.userInput();
+    // After the key only what must stay visible goes: the buffer, two screens and a line (and the line a frame may have begun).
+    const keep = (1_000 + 2 * 3 + 2) * line.length;
+    expect(seen.sent - sentBeforeKey).toBeLessThanOrEqual(keep);
+    expect(printed() - (seen.sent + seen.accounted)).toBe(0);
+    pane.discardPending();
+  });
+
   it('a key into the flood drops every line it can, however few (cuts too small to make before did not forget their line ends)', async () => {
     const { pane, skipped, print, lineBytes } = stalledClient(2_000);
     await print(0, 700);

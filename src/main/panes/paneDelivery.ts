@@ -90,8 +90,10 @@ export class PaneDelivery {
           this.skipUnseen();
           this.limitReadAhead();
         },
-        // Frames of a flood that may be skipped end at line ends, where a skip can begin.
-        frameEnd: (bytes, end, pending) => (pending >= FLOODING_BYTES && this.skip.skippable ? lineEndBefore(bytes, end) : end),
+        // Frames of a flood that may be skipped end at line ends, where a skip can begin. Once
+        // one was made, the paced frames after it too: a key pressed after a frame that ended
+        // mid-line found no place to cut, and the renderer parsed the whole backlog first.
+        frameEnd: (bytes, end, pending) => ((pending >= FLOODING_BYTES || this.skip.skipping) && this.skip.skippable ? lineEndBefore(bytes, end) : end),
       },
     );
   }
