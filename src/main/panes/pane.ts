@@ -361,7 +361,7 @@ export class Pane {
    * Output of the shell (or a notice line of ours): read for marks, then on to the client. What
    * the pane's watchers do about its marks (a block's end: the step's result, history, hints)
    * waits until the chunk's frame is sent; the frame goes at once then, a block's end or a
-   * prompt being where a burst of output ends anyway.
+   * prompt being where a burst of output ends anyway (and so does a typed step's echo).
    */
   private receive(chunk: Uint8Array): void {
     if (latencyMarks.on) latencyMarks.mark('output-read', { pane: this.id, offset: this.stream.offset + chunk.length });
@@ -373,7 +373,8 @@ export class Pane {
       this.watcherWork = undefined;
     }
     this.delivery.output(chunk);
-    if (watchers.sendFirst) this.delivery.sendNow();
+    // A typed step's echo goes at once too: it is what the user (or `tandem agent`) waits to see.
+    if (watchers.sendFirst || this.typing.waiting) this.delivery.sendNow();
     runAll(watchers.work);
     this.typing.output();
   }
