@@ -17,7 +17,8 @@ import { importEngineModules } from '../lib/engineModules.js';
 import { measure } from '../lib/report.js';
 import { percentile, sleep } from '../lib/stats.js';
 
-const SCREENSHOT_SAMPLES = Number(process.env.BENCH_DESKTOP_SAMPLES ?? 20);
+// 40: with 20 the p95 was the second slowest sample, and one stall of either tool decided the row.
+const SCREENSHOT_SAMPLES = Number(process.env.BENCH_DESKTOP_SAMPLES ?? 40);
 const CLICK_SAMPLES = 20;
 const OCR_RUNS = 2;
 /** Which rows to measure (comma-separated): screenshot, click, ocr. */
