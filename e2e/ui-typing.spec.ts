@@ -47,3 +47,25 @@ test('typing next to a flooding pane: every key lands, and the flood is slowed, 
   await page.keyboard.press('Control+C');
   await expect(blockOf(right, 'seq 1 1000000000')).toHaveAttribute('data-exit-code', '130');
 });
+
+test("while the user types, a running block's gutter stands still, and moves again a second after the last key", async ({ page }) => {
+  const { pane } = await tandem.start(page);
+  await page.keyboard.type('sleep 600');
+  await page.keyboard.press('Enter');
+  const block = blockOf(pane, 'sleep 600');
+  await expect(block).toHaveClass(/block--running/);
+  const gutter = block.locator('.block__gutter');
+  const animation = () => gutter.evaluate((element) => element.getAnimations().map((a) => a.playState).join(',') || 'none');
+  await expect.poll(animation).toBe('running');
+  // Each look comes right after a key (the keys go to sleep's terminal, which ignores them).
+  await expect
+    .poll(async () => {
+      await page.keyboard.press('x');
+      return animation();
+    })
+    .toBe('paused');
+  await expect.poll(animation).toBe('running');
+
+  await page.keyboard.press('Control+C');
+  await expect(block).toHaveAttribute('data-exit-code', '130');
+});

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { BACKGROUND_INTERVAL_MS, BACKGROUND_SLICE_BYTES, KEY_HOLD_MS } from '../../src/renderer/src/terminal/flowPolicy';
+import { BACKGROUND_INTERVAL_MS, BACKGROUND_SLICE_BYTES, KEY_HOLD_MS, TYPING_MS } from '../../src/renderer/src/terminal/flowPolicy';
 import { InputPriority } from '../../src/renderer/src/terminal/inputPriority';
 
 describe('keystroke first', () => {
@@ -93,5 +93,24 @@ describe('keystroke first', () => {
     expect(again).toHaveBeenCalledOnce();
     expect(priority.writeAllowance(2)).toBe(Infinity);
     expect(priority.writeAllowance(3)).toBe(Infinity);
+  });
+
+  it('tells the page when typing starts, and when a second has passed without a key', async () => {
+    const typing = vi.fn();
+    const priority = new InputPriority(typing);
+    priority.noteKeystroke(1);
+    expect(typing.mock.calls).toEqual([[true]]);
+    // Keys 0.9 s apart, into one pane and another: still typing, and said once.
+    vi.advanceTimersByTime(TYPING_MS * 0.9);
+    priority.noteKeystroke(2);
+    vi.advanceTimersByTime(TYPING_MS * 0.9);
+    priority.noteKeystroke(1);
+    expect(typing.mock.calls).toEqual([[true]]);
+    vi.advanceTimersByTime(TYPING_MS - 1);
+    expect(typing.mock.calls).toEqual([[true]]);
+    vi.advanceTimersByTime(1);
+    expect(typing.mock.calls).toEqual([[true], [false]]);
+    priority.noteKeystroke(2);
+    expect(typing.mock.calls).toEqual([[true], [false], [true]]);
   });
 });

@@ -7,8 +7,11 @@ let connection: EngineConnection | undefined;
 /** Per-pane output and block events, from the connection to the pane sessions. */
 export const paneStreams = new PaneStreamRouter();
 
-/** Which pane's output goes to xterm first (the one typed in); one for every pane of the page. */
-export const inputPriority = new InputPriority();
+/**
+ * Which pane's output goes to xterm first (the one typed in); one for every pane of the page.
+ * While the user types, the page carries `data-typing` (what animates pauses, blocks.css).
+ */
+export const inputPriority = new InputPriority((typing) => document.documentElement.toggleAttribute('data-typing', typing));
 
 export function setEngine(engine: EngineConnection): void {
   connection = engine;

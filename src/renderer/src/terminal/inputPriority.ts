@@ -12,6 +12,9 @@ import { BACKGROUND_INTERVAL_MS, BACKGROUND_SLICE_BYTES, KEY_HOLD_MS, TYPING_MS 
  *   of output per BACKGROUND_INTERVAL_MS: a flooding pane next to the one you type in moves
  *   once a second, and is back at full speed TYPING_MS after the last key. A slice is bytes,
  *   not writes: a prompt the engine sends in two frames (cut at a mark) costs one slice.
+ * - While the user types, the page is told (`onTypingChange`), so that nothing on it animates:
+ *   a running block's gutter animation drew a frame every 16 ms, each holding the main thread
+ *   about 5 ms, and an echo arriving during one waited for it (docs/architecture.md).
  *
  * One instance serves every pane of the page (app/engine.ts).
  */
@@ -25,6 +28,9 @@ export class InputPriority {
   /** Each background pane's slice of this interval: when it began and the bytes left. */
   private readonly slices = new Map<number, { at: number; left: number }>();
   private readonly waiting = new Set<() => void>();
+  private typingTimer: number | undefined;
+
+  constructor(private readonly onTypingChange: (typing: boolean) => void = () => undefined) {}
 
   /** A key (or paste) was sent to `paneId`. */
   noteKeystroke(paneId: number): void {
@@ -33,6 +39,12 @@ export class InputPriority {
     this.holding = true;
     window.clearTimeout(this.holdTimer);
     this.holdTimer = window.setTimeout(() => this.endHold(), KEY_HOLD_MS);
+    if (this.typingTimer === undefined) this.onTypingChange(true);
+    window.clearTimeout(this.typingTimer);
+    this.typingTimer = window.setTimeout(() => {
+      this.typingTimer = undefined;
+      this.onTypingChange(false);
+    }, TYPING_MS);
     // A pane that was waiting as a background pane may be the one typed in now: it goes at once.
     this.wake();
   }
