@@ -55,8 +55,13 @@ test("while the user types, a running block's gutter stands still, and moves aga
   const block = blockOf(pane, 'sleep 600');
   await expect(block).toHaveClass(/block--running/);
   const gutter = block.locator('.block__gutter');
-  const animation = () => gutter.evaluate((element) => element.getAnimations().map((a) => a.playState).join(',') || 'none');
+  const animation = () => gutter.evaluate((element) => element.getAnimations({ subtree: true }).map((a) => a.playState).join(',') || 'none');
   await expect.poll(animation).toBe('running');
+  // It moves by transform alone, which the compositor runs without the page's main thread.
+  const animated = await gutter.evaluate((element) =>
+    element.getAnimations({ subtree: true }).flatMap((a) => (a.effect as KeyframeEffect).getKeyframes().flatMap((frame) => Object.keys(frame).filter((key) => !['offset', 'computedOffset', 'easing', 'composite'].includes(key)))),
+  );
+  expect(new Set(animated)).toEqual(new Set(['transform']));
   // Each look comes right after a key (the keys go to sleep's terminal, which ignores them).
   await expect
     .poll(async () => {

@@ -145,7 +145,9 @@ export const BlockMark = memo(function BlockMark({ paneId, blockId }: { paneId: 
           setMenuOpen(true);
           setFocusMenu((value) => value + 1);
         }}
-      />
+      >
+        {status === 'running' && <span className="block__gutter-flow" aria-hidden="true" />}
+      </div>
       {hint && <div className="block__hint-badge" data-testid="companion-badge" data-pattern={hint.pattern} title={hint.text.replace(/`/g, '')} aria-label={hint.text.replace(/`/g, '')} />}
       {menuOpen && (
         <BlockMenu block={block} focusRequest={focusMenu} onDone={closeToTerminal} onLeave={closeMenu} />
