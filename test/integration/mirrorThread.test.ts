@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PaneMirror } from '../../src/main/blocks/mirror/paneMirror';
@@ -105,7 +106,9 @@ describe('the mirror thread', () => {
     await mirror.flushed();
     const nice = threadNiceValues();
     expect(nice).toContain(10);
-    expect(nice[0]).toBe(0);
+    // The main thread keeps the niceness the process was started with (0, or more under `nice`).
+    expect(nice[0]).toBe(getPriority());
+    expect(nice[0]).toBeLessThan(10);
   });
 
   it('survives the thread dying: pending reads get an answer, the pane is told, a new thread takes over', async () => {
