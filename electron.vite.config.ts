@@ -17,8 +17,11 @@ const BUNDLED_INTO_MIRROR_WORKER = ['@xterm/headless', '@xterm/addon-serialize',
  *   `audit verify` and `trace` need of node_modules besides the bash grammar; loaded from there,
  *   they were about 80 ms of the policy check's ≈200 over a bare `node -e 0`
  *   (`bench/suites/cli.js`; docs/architecture.md, CLI start)
+ * - @opentelemetry/api, which the Anthropic SDK imports (its spans; Tandem registers no global
+ *   provider, and its own OTLP spans use only the API's enums): 70 CommonJS files, ≈20 ms of
+ *   `tandem agent`'s start when read from node_modules
  */
-const BUNDLED_FOR_START = ['@anthropic-ai/sdk', 'openai', 'zod', 'smol-toml', 'picomatch'];
+const BUNDLED_FOR_START = ['@anthropic-ai/sdk', '@opentelemetry/api', 'openai', 'zod', 'smol-toml', 'picomatch'];
 // The OpenTelemetry SDK and OTLP exporter stay imports of node_modules (they are in
 // `dependencies`): only src/main/telemetry/otlpExport.ts imports them, and only when OTLP is on.
 // Bundled, their CommonJS and protobuf code made that chunk 850 KB and slower to load (and
