@@ -8,13 +8,13 @@ import { ASSIGNMENT_KEYWORDS, ASSIGNMENT_OPERATORS, scanAssignments } from '../.
 import { KeywordScanner } from '../../src/main/safety/secrets/keywordScan';
 import { ALNUM, pseudo } from '../support/pseudoText';
 
-/** The automaton's walk, and the search keyword by keyword that short texts get until it is built. */
-const locatedBoth = [0, Infinity].map((searchBelow) =>
+/** The automaton's walk, and the search keyword by keyword that texts get until it is built. */
+const locatedBoth = [0, Infinity].map((searchBudget) =>
   new KeywordScanner(
     ASSIGNMENT_KEYWORDS.map((text) => ({ text, ignoreCase: true })),
     ASSIGNMENT_KEYWORDS.map(() => [0]),
     [ASSIGNMENT_OPERATORS],
-    { searchBelow },
+    { searchBudget },
   ),
 );
 

@@ -3,7 +3,7 @@
  * the rule shapes that use it: it must find every place a keyword stands — overlapping ones,
  * in any case for a case-blind keyword, exactly as written otherwise — and hand each detector
  * its own hits in order. Both ways it finds them: the automaton's walk, and the search keyword by
- * keyword that short texts get until the automaton is built.
+ * keyword that texts get until the automaton is built.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -30,8 +30,8 @@ function hitsOf(scanner: KeywordScanner, text: string, detectors: number, d: num
 const byPosition = (a: [number, number], b: [number, number]): number => a[0] - b[0] || a[1] - b[1];
 
 const WAYS: [string, KeywordScannerOptions][] = [
-  ['the automaton', { searchBelow: 0 }],
-  ['a search per keyword', { searchBelow: Infinity }],
+  ['the automaton', { searchBudget: 0 }],
+  ['a search per keyword', { searchBudget: Infinity }],
 ];
 
 describe.each(WAYS)('KeywordScanner, by %s', (_way, options) => {

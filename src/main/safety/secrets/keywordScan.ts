@@ -12,9 +12,9 @@
  * The automaton (some 60,000 table entries for the scrubber's 280 keywords) takes 15 ms to build in
  * a fresh process, before V8 has compiled the loops that build it: more than the first texts a
  * run scrubs are worth (`tandem agent`'s first request scrubs the instruction and a few environment
- * values, all short). So it is built for the first text of SEARCHED_TEXT_LIMIT characters or more;
- * a shorter text that comes before is searched for each keyword in turn, which finds the same hits
- * and runs (tested against the walk).
+ * values, all short). So until the texts scanned reach SEARCH_BUDGET characters in all, each is
+ * searched for each keyword in turn (20–80 µs for texts of up to 1,000 characters, against 15 ms
+ * once), which finds the same hits and runs (tested against the walk); then the automaton is built.
  *
  * Why not one regex of all keywords: V8's regex engine tries each alternative at nearly every
  * character, and a dozen keywords already cost more than this walk does for a hundred and fifty
@@ -23,8 +23,8 @@
 
 import { RUN_MARK, STRETCH, TOKEN_RUN, walkOf } from './keywordWalk';
 
-/** Texts shorter than this are searched keyword by keyword until the automaton has been built (see above). */
-export const SEARCHED_TEXT_LIMIT = 1024;
+/** Characters scanned in all (a text's included) below which it is searched keyword by keyword instead of walked (see above). */
+export const SEARCH_BUDGET = 16_384;
 
 /** Where a run of TOKEN_RUN token characters starts (what the walk notes). */
 const TOKEN_RUN_START = new RegExp(`(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{${TOKEN_RUN}}`, 'g');
@@ -62,15 +62,15 @@ const isTokenCharacter = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 6
 export interface KeywordScannerOptions {
   /** The walk in JavaScript rather than WebAssembly (tests; a host without WebAssembly gets it anyway). */
   javaScriptWalk?: boolean;
-  /** Texts shorter than this are searched keyword by keyword until the automaton is built (default SEARCHED_TEXT_LIMIT; 0: always the automaton). */
-  searchBelow?: number;
+  /** Texts are searched keyword by keyword while the characters scanned in all stay below this (default SEARCH_BUDGET; 0: always the automaton). */
+  searchBudget?: number;
 }
 
 export class KeywordScanner {
   /**
    * `keywords[i]` → the detectors (indexes) that look for it; `locators[d]`: how detector d
    * locates its places, if it does (see Locator). The automaton is built at the first text it
-   * is used for (see SEARCHED_TEXT_LIMIT).
+   * is used for (see SEARCH_BUDGET).
    */
   constructor(
     private readonly keywords: readonly Keyword[],
@@ -91,6 +91,8 @@ export class KeywordScanner {
   private readonly runLocators: readonly RunLocator[];
   /** The automaton's walk and hand-out, once built. */
   private walk: AutomatonWalk | undefined;
+  /** Characters searched keyword by keyword so far. */
+  private searched = 0;
 
   /**
    * Every detector's hits, by detector index (an empty list for a detector none of whose
@@ -99,8 +101,10 @@ export class KeywordScanner {
   scan(text: string, detectorCount: number): KeywordHits[] {
     const lists = this.lists;
     lists.reset(detectorCount);
-    if (this.walk === undefined && text.length < (this.options.searchBelow ?? SEARCHED_TEXT_LIMIT)) this.search(text);
-    else {
+    if (this.walk === undefined && this.searched + text.length < (this.options.searchBudget ?? SEARCH_BUDGET)) {
+      this.searched += text.length;
+      this.search(text);
+    } else {
       const { walkStretch, handOut } = (this.walk ??= automatonWalk(this.keywords, this.consumers, this.locators, this.placers, this.runLocators, this.lists, this.options.javaScriptWalk));
       for (let from = 0; from < text.length; from += STRETCH) handOut(text, from, walkStretch(text, from, Math.min(text.length, from + STRETCH)));
     }
@@ -120,7 +124,7 @@ export class KeywordScanner {
   }
 
   /**
-   * A short text, without the automaton: each keyword found by a search of its own (in any ASCII
+   * A text, without the automaton: each keyword found by a search of its own (in any ASCII
    * case where it may be, as written otherwise), each run of token characters by a regex. What the
    * detectors are handed is what the walk hands them, in another order, which `scan` sorts away.
    */
