@@ -169,6 +169,13 @@ describe('the tandem command loads only what a subcommand runs', () => {
     expect(run.urls.filter((url) => /\/chunks\/openai-/.test(url))).toEqual([]);
   });
 
+  it('tandem agent compiles no WebAssembly before it needs it: no bash grammar before a step is judged, no scrubber automaton for short texts', () => {
+    // No key set up: the run starts its shell and its engine, scrubs its instruction, finds no model and ends (so no HTTP parser either).
+    const run = runTandem(['agent', '--json', '-c', 'hello'], ['--trace-wasm-compilation-times']);
+    expect(run.code).toBe(4);
+    expect(run.stdout.split('\n').filter((line) => /using (Liftoff|TurboFan)/.test(line))).toEqual([]);
+  });
+
   it("policy check never hands the bash grammar to V8's optimizing compiler (a one-line check would wait for it to exit)", () => {
     const run = runTandem(['policy', 'check', '--', 'ls -la | grep x'], ['--trace-wasm-compilation-times']);
     expect(run.code).toBe(0);
