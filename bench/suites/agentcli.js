@@ -5,8 +5,8 @@
 //   - start → its first `delta` line vs a bare @anthropic-ai/sdk process (lib/sdkFirstToken.js)
 //     sending the agent's own request body of that round to the same stub; limit: +20 ms.
 //     Where the agent's time goes is in the notes: Node's start, loading the modules (a process
-//     that only imports the agent's chunk), the shell's first prompt (→ `session`), the request
-//     reaching the stub, the first token
+//     that only imports the agent's chunk), the shell spawned (→ `session`; its first prompt is
+//     not waited for), the request reaching the stub, the first token
 //   - a child agent's start → its first event on the parent's socket (childStart.js)
 //   - approval round trip over stdio: `--approve=stdio --input-format json`, the model proposes
 //     one YELLOW `touch` per plan; the `approval` line written → the step's `started` line read,
@@ -157,7 +157,7 @@ function reportStarts(report, samples) {
     maxDelta: FIRST_TOKEN_LIMIT_MS,
     note:
       `agent ${fmt(s.firstToken)} (spawn → first delta line); bare SDK ${fmt(s.sdkFirstToken)} (spawn of bench/lib/sdkFirstToken.js replaying the agent's request body → its first text). ` +
-      `p50 timeline of the agent: node up ~${s.node.p50.toFixed(0)}, modules loaded ~${s.modules.p50.toFixed(0)}, session (shell at its prompt) ${s.session.p50.toFixed(0)}, ` +
+      `p50 timeline of the agent: node up ~${s.node.p50.toFixed(0)}, modules loaded ~${s.modules.p50.toFixed(0)}, session (shell spawned) ${s.session.p50.toFixed(0)}, ` +
       `request at the stub ${s.request.p50.toFixed(0)}, first token ${s.firstToken.p50.toFixed(0)}; of the SDK: request at the stub ${s.sdkRequest.p50.toFixed(0)}, first token ${s.sdkFirstToken.p50.toFixed(0)}`,
   });
   report.info(

@@ -161,9 +161,19 @@ describe('the tandem command loads only what a subcommand runs', () => {
     expect(run.sources).toContain('src/main/engine/engine.ts');
     expect(run.urls.some((url) => url.includes('/node_modules/node-pty/'))).toBe(true);
     expect(packagesIn(run.urls).filter((url) => ['electron', 'react', 'react-dom', 'ws', '@agentclientprotocol/', 'openai'].some((name) => url.includes(`/node_modules/${name}`)))).toEqual([]);
+    // Nothing the first request does not use: the file watcher and the diff load with a file_change
+    // trigger or an edit step, and the SDK's OpenTelemetry API is bundled (70 files to resolve otherwise).
+    expect(packageNames(run.urls).filter((name) => ['@parcel/watcher', 'diff'].includes(name) || name.startsWith('@opentelemetry/'))).toEqual([]);
     expect(run.sources.filter((source) => ['src/renderer/', 'src/main/electron/', 'src/main/server/', 'src/main/headless/acp/'].some((dir) => source.startsWith(dir)))).toEqual([]);
     // The OpenAI SDK (bundled into a chunk of its own) loads only for that backend.
     expect(run.urls.filter((url) => /\/chunks\/openai-/.test(url))).toEqual([]);
+  });
+
+  it('tandem agent compiles no WebAssembly before it needs it: no bash grammar before a step is judged, no scrubber automaton for short texts', () => {
+    // No key set up: the run starts its shell and its engine, scrubs its instruction, finds no model and ends (so no HTTP parser either).
+    const run = runTandem(['agent', '--json', '-c', 'hello'], ['--trace-wasm-compilation-times']);
+    expect(run.code).toBe(4);
+    expect(run.stdout.split('\n').filter((line) => /using (Liftoff|TurboFan)/.test(line))).toEqual([]);
   });
 
   it("policy check never hands the bash grammar to V8's optimizing compiler (a one-line check would wait for it to exit)", () => {

@@ -8,10 +8,14 @@ import { ASSIGNMENT_KEYWORDS, ASSIGNMENT_OPERATORS, scanAssignments } from '../.
 import { KeywordScanner } from '../../src/main/safety/secrets/keywordScan';
 import { ALNUM, pseudo } from '../support/pseudoText';
 
-const located = new KeywordScanner(
-  ASSIGNMENT_KEYWORDS.map((text) => ({ text, ignoreCase: true })),
-  ASSIGNMENT_KEYWORDS.map(() => [0]),
-  [ASSIGNMENT_OPERATORS],
+/** The automaton's walk, and the search keyword by keyword that texts get until it is built. */
+const locatedBoth = [0, Infinity].map((searchBudget) =>
+  new KeywordScanner(
+    ASSIGNMENT_KEYWORDS.map((text) => ({ text, ignoreCase: true })),
+    ASSIGNMENT_KEYWORDS.map(() => [0]),
+    [ASSIGNMENT_OPERATORS],
+    { searchBudget },
+  ),
 );
 
 function everyOperator(text: string): { starts: Int32Array; ends: Int32Array } {
@@ -33,9 +37,11 @@ describe('assignment scan at located operators', () => {
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 24 }), (units) => {
         const text = units.join('');
-        const places = located.scan(text, 1)[0];
-        if (!places) throw new Error('no places');
-        expect(scanAssignments(text, places)).toEqual(scanAssignments(text, everyOperator(text)));
+        for (const located of locatedBoth) {
+          const places = located.scan(text, 1)[0];
+          if (!places) throw new Error('no places');
+          expect(scanAssignments(text, places)).toEqual(scanAssignments(text, everyOperator(text)));
+        }
       }),
       { numRuns: 6000 },
     );

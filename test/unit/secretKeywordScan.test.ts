@@ -2,12 +2,13 @@
  * The scrubber's keyword pass (an Aho–Corasick automaton over every detector's keywords) and
  * the rule shapes that use it: it must find every place a keyword stands — overlapping ones,
  * in any case for a case-blind keyword, exactly as written otherwise — and hand each detector
- * its own hits in order.
+ * its own hits in order. Both ways it finds them: the automaton's walk, and the search keyword by
+ * keyword that texts get until the automaton is built.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ASSIGNMENT_OPERATORS } from '../../src/main/safety/secrets/assignments';
-import { KeywordScanner, TOKEN_RUN, type Keyword, type Locator } from '../../src/main/safety/secrets/keywordScan';
+import { KeywordScanner, TOKEN_RUN, type Keyword, type KeywordScannerOptions, type Locator } from '../../src/main/safety/secrets/keywordScan';
 import { SECRET_DETECTORS, scrubSecrets, type SecretDetector } from '../../src/main/safety/secretScrubber';
 import { ALNUM, pseudo } from '../support/pseudoText';
 
@@ -28,14 +29,21 @@ function hitsOf(scanner: KeywordScanner, text: string, detectors: number, d: num
 
 const byPosition = (a: [number, number], b: [number, number]): number => a[0] - b[0] || a[1] - b[1];
 
-describe('KeywordScanner', () => {
+const WAYS: [string, KeywordScannerOptions][] = [
+  ['the automaton', { searchBudget: 0 }],
+  ['a search per keyword', { searchBudget: Infinity }],
+];
+
+describe.each(WAYS)('KeywordScanner, by %s', (_way, options) => {
+  const scannerOf = (keywords: Keyword[], consumers: number[][], locators: (Locator | undefined)[] = []): KeywordScanner => new KeywordScanner(keywords, consumers, locators, options);
+
   it('finds overlapping keywords and keywords inside others', () => {
     const keywords: Keyword[] = [
       { text: 'pass', ignoreCase: true },
       { text: 'sshpass', ignoreCase: false },
       { text: 'ss', ignoreCase: false },
     ];
-    const scanner = new KeywordScanner(keywords, [[0], [1], [2]]);
+    const scanner = scannerOf(keywords, [[0], [1], [2]]);
     const text = 'sshpass -p x; PASSWORD=1; passpass';
     expect(hitsOf(scanner, text, 3, 0)).toEqual([[3, 7], [14, 18], [26, 30], [30, 34]]);
     expect(hitsOf(scanner, text, 3, 1)).toEqual([[0, 7]]);
@@ -43,28 +51,28 @@ describe('KeywordScanner', () => {
   });
 
   it('matches a case-sensitive keyword only as written, a case-blind one in any case', () => {
-    const scanner = new KeywordScanner([{ text: 'Bearer', ignoreCase: false }, { text: 'token', ignoreCase: true }], [[0], [1]]);
+    const scanner = scannerOf([{ text: 'Bearer', ignoreCase: false }, { text: 'token', ignoreCase: true }], [[0], [1]]);
     const text = 'bearer BEARER Bearer TOKEN Token token';
     expect(hitsOf(scanner, text, 2, 0)).toEqual([[14, 20]]);
     expect(hitsOf(scanner, text, 2, 1)).toEqual([[21, 26], [27, 32], [33, 38]]);
   });
 
   it('hands a keyword two detectors ask for to both, in order of position', () => {
-    const scanner = new KeywordScanner([{ text: 'key', ignoreCase: true }, { text: 'api_key', ignoreCase: false }], [[0, 1], [1]]);
+    const scanner = scannerOf([{ text: 'key', ignoreCase: true }, { text: 'api_key', ignoreCase: false }], [[0, 1], [1]]);
     const text = 'api_key=1 KEY=2';
     expect(hitsOf(scanner, text, 2, 0)).toEqual([[4, 7], [10, 13]]);
     expect(hitsOf(scanner, text, 2, 1)).toEqual([[0, 7], [4, 7], [10, 13]]);
   });
 
   it('refuses a keyword that is not printable ASCII', () => {
-    expect(() => new KeywordScanner([{ text: 'pässword', ignoreCase: true }], [[0]])).toThrow(/printable ASCII/);
+    expect(() => scannerOf([{ text: 'pässword', ignoreCase: true }], [[0]])).toThrow(/printable ASCII/);
   });
 
   it('does not take a character outside Latin-1 for the one its low byte spells', () => {
-    const scanner = new KeywordScanner([{ text: 'pk', ignoreCase: false }], [[0]]);
+    const scanner = scannerOf([{ text: 'pk', ignoreCase: false }], [[0]]);
     // U+0150 has the low byte of 'P': the walk sees `Pk`, the check drops it.
     expect(hitsOf(scanner, 'Ők pk', 1, 0)).toEqual([[3, 5]]);
-    const blind = new KeywordScanner([{ text: 'pk', ignoreCase: true }], [[0]]);
+    const blind = scannerOf([{ text: 'pk', ignoreCase: true }], [[0]]);
     expect(hitsOf(blind, 'Ők PK', 1, 0)).toEqual([[3, 5]]);
   });
 
@@ -73,14 +81,14 @@ describe('KeywordScanner', () => {
       { text: 'pk', ignoreCase: false },
       { text: 'token', ignoreCase: true },
     ];
-    const scanner = new KeywordScanner(keywords, [[0], [1]]);
+    const scanner = scannerOf(keywords, [[0], [1]]);
     // 7 characters a unit, so that keywords fall across every boundary of the walk's stretches; surrogate pairs and U+0150 (low byte of `P`).
     const text = 'Ők pk ToKEN 😀 tokpk '.repeat(6000).slice(3);
     keywords.forEach((keyword, d) => expect(hitsOf(scanner, text, 2, d)).toEqual(naiveHits(text, keyword)));
   });
 
   it('finds many hits (its room for them grows)', () => {
-    const scanner = new KeywordScanner([{ text: ':', ignoreCase: false }], [[0]]);
+    const scanner = scannerOf([{ text: ':', ignoreCase: false }], [[0]]);
     const text = 'a:'.repeat(200_000);
     const hits = scanner.scan(text, 1)[0];
     expect(hits?.starts.length).toBe(200_000);
@@ -92,7 +100,7 @@ describe('KeywordScanner', () => {
     const keywordArb = fc.record({ text: fc.string({ unit: fc.constantFrom(...'abAB:_-'.split('')), minLength: 1, maxLength: 4 }), ignoreCase: fc.boolean() });
     fc.assert(
       fc.property(fc.array(keywordArb, { minLength: 1, maxLength: 6 }), fc.string({ unit: fc.constantFrom(...letters.split('')), maxLength: 200 }), (keywords, text) => {
-        const scanner = new KeywordScanner(keywords, keywords.map((_, i) => [i]));
+        const scanner = scannerOf(keywords, keywords.map((_, i) => [i]));
         keywords.forEach((keyword, i) => {
           expect(hitsOf(scanner, text, keywords.length, i).sort(byPosition)).toEqual(naiveHits(text, keyword));
         });
@@ -102,7 +110,8 @@ describe('KeywordScanner', () => {
   });
 });
 
-describe('KeywordScanner: places located during the pass', () => {
+describe.each(WAYS)('KeywordScanner, by %s: places located during the pass', (_way, options) => {
+  const scannerOf = (keywords: Keyword[], consumers: number[][], locators: (Locator | undefined)[] = []): KeywordScanner => new KeywordScanner(keywords, consumers, locators, options);
   const TOKEN = 'aZ09_-';
   /** Where every run of at least TOKEN_RUN token characters starts: a plain regex search. */
   const naiveRuns = (text: string): number[] => [...text.matchAll(new RegExp(`(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{${TOKEN_RUN}}`, 'g'))].map((m) => m.index);
@@ -111,8 +120,8 @@ describe('KeywordScanner: places located during the pass', () => {
   const placesOf = (scanner: KeywordScanner, text: string): number[] => Array.from(scanner.scan(text, 1)[0]?.starts ?? []);
 
   it('hands a locating detector where token runs start, however the text is cut into keywords', () => {
-    const scanner = new KeywordScanner([{ text: 'key', ignoreCase: true }, { text: 'a-', ignoreCase: false }, { text: ':', ignoreCase: false }], [[0], [0], [0]], [runsAndKeywordEnds]);
-    const plain = new KeywordScanner([{ text: 'key', ignoreCase: true }, { text: 'a-', ignoreCase: false }, { text: ':', ignoreCase: false }], [[0], [0], [0]]);
+    const scanner = scannerOf([{ text: 'key', ignoreCase: true }, { text: 'a-', ignoreCase: false }, { text: ':', ignoreCase: false }], [[0], [0], [0]], [runsAndKeywordEnds]);
+    const plain = scannerOf([{ text: 'key', ignoreCase: true }, { text: 'a-', ignoreCase: false }, { text: ':', ignoreCase: false }], [[0], [0], [0]]);
     // Single characters (a letter outside Latin-1 and one inside it are no token characters), and stretches of token characters, so that runs are long.
     const unit = fc.oneof(fc.constantFrom(...`${TOKEN}:= "'\u0141\u00e9key`.split('')), fc.constant(`${TOKEN}key`));
     fc.assert(
@@ -126,7 +135,7 @@ describe('KeywordScanner: places located during the pass', () => {
   });
 
   it('finds runs across the stretches it walks at a time, and many of them', () => {
-    const scanner = new KeywordScanner([{ text: 'key', ignoreCase: true }], [[0]], [runsAndKeywordEnds]);
+    const scanner = scannerOf([{ text: 'key', ignoreCase: true }], [[0]], [runsAndKeywordEnds]);
     const text = `${'x'.repeat(TOKEN_RUN + 7)} `.repeat(100_000);
     const places = placesOf(scanner, text);
     expect(places.length).toBe(100_000);
@@ -147,7 +156,7 @@ describe('KeywordScanner: places located during the pass', () => {
       }
       return out;
     };
-    const scanner = new KeywordScanner([{ text: 'never', ignoreCase: false }], [[0]], [ASSIGNMENT_OPERATORS]);
+    const scanner = scannerOf([{ text: 'never', ignoreCase: false }], [[0]], [ASSIGNMENT_OPERATORS]);
     const unit = fc.oneof(fc.constantFrom(':', '=', '>', ' ', '\t', '"', "'", 'x', '.'), fc.constant('a'.repeat(TOKEN_RUN - 2)));
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 60 }), (units) => {

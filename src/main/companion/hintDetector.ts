@@ -19,6 +19,9 @@ export interface FailureJudge {
   isExpected(commandLine: string, exitCode: number): boolean;
 }
 
+/** A judge for whom every failure counts: where no hint is shown, the grammar is not worth loading. */
+export const EVERY_FAILURE_COUNTS: FailureJudge = { isExpected: () => false };
+
 export interface DetectorStep {
   /** A hint to show now. */
   hint?: HintPattern;

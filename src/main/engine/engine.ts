@@ -5,6 +5,7 @@ import type { HelloResult, PaneInfo, SessionLayout } from '../../shared/protocol
 import type { Settings, SettingsPatch } from '../../shared/settings';
 import { AgentSession } from '../agent/agentSession';
 import { MemoryKeyStore } from '../agent/modelConnection';
+import { EVERY_FAILURE_COUNTS } from '../companion/hintDetector';
 import { WatchHints } from '../companion/watchHints';
 import { chooseDesktop } from '../desktop/desktopChoice';
 import { DEFAULT_EXCLUDED_WINDOWS, WindowExclusion } from '../desktop/privacy/windowExclusion';
@@ -133,10 +134,16 @@ export class Engine {
       },
       desktop,
     });
-    this.watchHints = new WatchHints({
-      settings: () => this.settings.companion,
-      show: (paneId, hint) => this.client?.event('companion.hint', { paneId, hint }),
-    });
+    this.watchHints = new WatchHints(
+      {
+        settings: () => this.settings.companion,
+        show: (paneId, hint) => this.client?.event('companion.hint', { paneId, hint }),
+      },
+      // A headless run's client shows no hints. Loading the bash grammar to judge failures for them
+      // took about 25 ms of its main thread between its start and its first request; its gate loads
+      // the grammar when it first judges a step.
+      options.headless ? EVERY_FAILURE_COUNTS : undefined,
+    );
     this.watchers =
       options.headless === undefined
         ? new EngineWatchers({

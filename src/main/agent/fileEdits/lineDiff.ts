@@ -1,4 +1,4 @@
-import { structuredPatch, type StructuredPatchHunk } from 'diff';
+import type { StructuredPatchHunk } from 'diff';
 import type { DiffHunk, DiffLine, DiffView } from '../../../shared/agent';
 
 /** Unchanged lines shown around each change. */
@@ -23,6 +23,8 @@ const DIFF_TIMEOUT_MS = 5_000;
 export async function lineDiff(before: string, after: string): Promise<DiffView> {
   const oldText = byLines(before);
   const newText = byLines(after);
+  // Loaded with the first edit step, not with the engine (every `tandem agent` start would read its files).
+  const { structuredPatch } = await import('diff');
   const patch = await new Promise<{ hunks: StructuredPatchHunk[] } | undefined>((resolve) => {
     structuredPatch('before', 'after', oldText, newText, undefined, undefined, {
       context: CONTEXT_LINES,

@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import watcher from '@parcel/watcher';
 import picomatch from 'picomatch';
 import { absoluteGlob, watchedFolders } from './fileGlobs';
 import type { TriggerEvent } from '../firing/firingGate';
@@ -35,6 +34,8 @@ export async function startFileTrigger(rule: FileTriggerRule, emit: (event: Trig
   const matches = picomatch(globs, { dot: true });
   const folders = watchedFolders(globs);
   for (const folder of folders) if (!existsSync(folder)) throw new Error(`${folder} does not exist`);
+  // Loaded here, not with the engine: a native module that only file_change triggers use.
+  const { default: watcher } = await import('@parcel/watcher');
   const subscriptions = await Promise.all(
     folders.map((folder) =>
       watcher.subscribe(
