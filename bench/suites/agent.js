@@ -189,6 +189,13 @@ function reportSteps(report, { approveToEcho, rawEcho, markToModel, echoes, pane
     'ms',
     `${fmt(markFrame)}; the engine's marks: the pty read holding the step block's OSC 133 D mark → the Output frame carrying it (the block's end, the prompt's marks; the pane's watchers — the step runner, history, hints — hear of them after this frame)`,
   );
+  const enterToMark = summary(hops.enterToMark);
+  report.info(
+    "agent: step's Enter → its D mark read, p50",
+    enterToMark.p50,
+    'ms',
+    `${fmt(enterToMark)}; the engine's marks: Enter written to the pty → the pty read holding the step block's OSC 133 D mark: the shell integration's work around the command (its environment file read and emptied, the C and D marks, the prompt) and \`echo\` itself. The integration removed the file with \`rm\` until 2026-11-30 (a fork and an exec per step, about 2 ms here)`,
+  );
   const mark = summary(markToModel);
   report.absolute({
     name: "agent: step's D mark → tool result at model, p95",
@@ -203,7 +210,8 @@ function reportSteps(report, { approveToEcho, rawEcho, markToModel, echoes, pane
 function stepHops(marks, paneId, echoes) {
   const decisions = marks.all('step-decision');
   const lines = marks.all('step-line-written', paneId);
-  const hops = { toLine: [], toEcho: [], toFrame: [], frameQueued: [], markToFrame: [] };
+  const enters = marks.all('step-enter-written', paneId);
+  const hops = { toLine: [], toEcho: [], toFrame: [], frameQueued: [], markToFrame: [], enterToMark: [] };
   for (const { approval, end, markEnd } of echoes) {
     const decision = decisions[approval];
     const line = lines[approval];
@@ -213,7 +221,9 @@ function stepHops(marks, paneId, echoes) {
     hops.toEcho.push(readAt - line.at);
     hops.toFrame.push(toFrame);
     if (queued !== undefined) hops.frameQueued.push(queued);
-    hops.markToFrame.push(marks.outputHop(paneId, markEnd).toFrame);
+    const markHop = marks.outputHop(paneId, markEnd);
+    hops.markToFrame.push(markHop.toFrame);
+    if (enters[approval]) hops.enterToMark.push(markHop.readAt - enters[approval].at);
   }
   return hops;
 }

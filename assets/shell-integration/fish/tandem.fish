@@ -67,9 +67,10 @@ else
 
         # A plan step's environment (PAGER=cat ...): Tandem writes NAME=value lines to the
         # file just before it types the step; they are exported for that command line alone,
-        # and the old values (or their absence) come back after it.
+        # and the old values (or their absence) come back after it. The file is emptied once
+        # read, in the shell itself (a `rm` would fork and exec before every step's command).
         function __tandem_step_env_apply
-            test -n "$__tandem_step_env"; and test -f "$__tandem_step_env"; or return 0
+            test -n "$__tandem_step_env"; and test -s "$__tandem_step_env"; or return 0
             set -g __tandem_step_saved
             while read -l line
                 set -l parts (string split -m1 = -- $line)
@@ -81,7 +82,7 @@ else
                 end
                 set -gx $parts[1] "$parts[2]"
             end <$__tandem_step_env
-            command rm -f -- $__tandem_step_env
+            builtin true >$__tandem_step_env
         end
 
         function __tandem_step_env_restore

@@ -156,9 +156,10 @@ __tandem_apply_prompt_marks() {
 
 # A plan step's environment (PAGER=cat ...): Tandem writes NAME=value lines to the file just
 # before it types the step; they are exported for that command line alone, and the old
-# values (or their absence) come back before the next prompt.
+# values (or their absence) come back before the next prompt. The file is emptied once read, in
+# the shell itself (a `rm` would fork and exec before every step's command); Tandem removes it.
 __tandem_step_env_apply() {
-  [[ -n "${__tandem_step_env-}" && -f "$__tandem_step_env" ]] || return 0
+  [[ -n "${__tandem_step_env-}" && -s "$__tandem_step_env" ]] || return 0
   builtin local line name
   while IFS= builtin read -r line; do
     name="${line%%=*}"
@@ -170,7 +171,7 @@ __tandem_step_env_apply() {
     fi
     builtin export "$name=${line#*=}"
   done <"$__tandem_step_env"
-  command rm -f -- "$__tandem_step_env"
+  builtin : >|"$__tandem_step_env"
 }
 
 __tandem_step_env_restore() {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Pane } from '../../../src/main/panes/pane';
@@ -62,7 +62,15 @@ describe.each(['bash', 'zsh', 'fish'] as ShellName[])('Pane with %s', (shell) =>
 describe.each(['bash', 'zsh', 'fish'] as ShellName[])('A plan step typed into a %s pane', (shell) => {
   it("gets the step's environment, and what runs right before Enter comes after the line and sees the world before the command", async () => {
     home = makeTempDir(`pane-step-${shell}`);
-    writeFiles(home, { '.config/fish/config.fish': 'set -g fish_greeting\n' });
+    // An `rm` first on PATH that logs its arguments: the integration must consume the step's
+    // environment file without forking one (it did, before every step's command).
+    writeFiles(home, {
+      'bin/rm': '#!/bin/sh\nprintf "%s\\n" "$*" >>"$HOME/rm-calls"\nexec /bin/rm "$@"\n',
+      '.bash_profile': 'PATH="$HOME/bin:$PATH"\n',
+      '.zshrc': 'path=("$HOME/bin" $path)\n',
+      '.config/fish/config.fish': 'set -g fish_greeting\nset -gx PATH $HOME/bin $PATH\n',
+    });
+    chmodSync(join(home, 'bin/rm'), 0o755);
     skipFishCompletionJob(home);
     pane = loginPane(8, SHELLS[shell], home);
     pane.attach({ output: () => {}, event: () => {} });
@@ -95,6 +103,15 @@ describe.each(['bash', 'zsh', 'fish'] as ShellName[])('A plan step typed into a 
     const [block] = pane.blocks();
     expect(block).toMatchObject({ command, exitCode: 0 });
     expect((await pane.outputOf(block!.id))?.text).toContain('step-env=[from-the-step]');
+
+    // The user's own next command runs without it, and no `rm` ran for the file.
+    pane.write('echo "after=[$TANDEM_STEP_TEST]"; command -v rm\r');
+    await waitUntil(() => pane!.blocks().filter((block) => block.endedAt !== undefined).length === 2 && pane!.state === 'PROMPT', "the user's command");
+    const after = (await pane.outputOf(pane.blocks()[1]!.id))?.text ?? '';
+    expect(after).toContain('after=[]');
+    expect(after).toContain(join(home, 'bin/rm'));
+    const rmCalls = existsSync(join(home, 'rm-calls')) ? readFileSync(join(home, 'rm-calls'), 'utf8') : '';
+    expect(rmCalls).not.toContain('step-env');
   });
 });
 
