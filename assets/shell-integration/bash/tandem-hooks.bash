@@ -97,6 +97,7 @@ __tandem_precmd() {
   __tandem_ran=0
   __tandem_typed=
   __tandem_typed_lines=0
+  __tandem_mark_c=
   __tandem_histcmd="${HISTCMD-0}"
   __tandem_report_env
   __tandem_percent_encode "$PWD"
@@ -156,23 +157,26 @@ __tandem_prompt_fix() {
   return "${__tandem_last_status:-0}"
 }
 
-# Runs in PS0's command substitution (a subshell), after the command line was read and
-# before it runs. Prints C with the command line.
+# C for the command line $1 in the cwd, into __tandem_mark_c.
+__tandem_set_mark_c() {
+  __tandem_percent_encode "$1"
+  __tandem_mark_c="$__tandem_encoded"
+  __tandem_percent_encode "$PWD"
+  __tandem_mark_c=$'\e]133;C;tandem='"$__tandem_nonce;cmdline_url=$__tandem_mark_c;cwd=$__tandem_encoded"$'\a'
+}
+
+# Runs in PS0's command substitution (a subshell) when no line was captured (line editing
+# off, Enter rebound): prints C with the history entry, if the command was saved at all.
+# With a captured line, PS0 prints the C the capture prepared, without a subshell.
 __tandem_command_start() {
   { builtin local -; builtin set +aeuvx; } 2>/dev/null
   builtin local command=
-  if (( ${__tandem_typed_lines:-0} > 0 )); then
-    command="$__tandem_typed"
-  elif (( ${HISTCMD:-0} > ${__tandem_histcmd:-0} )); then
-    # No readline capture (line editing off, Enter rebound): the history entry, if the
-    # command was saved at all.
+  if (( ${HISTCMD:-0} > ${__tandem_histcmd:-0} )); then
     command="$(HISTTIMEFORMAT= builtin history 1)"
     [[ "$command" =~ ^\ *[0-9]+[\*\ ]\ (.*)$ ]] && command="${BASH_REMATCH[1]}"
   fi
-  __tandem_percent_encode "$command"
-  command="$__tandem_encoded"
-  __tandem_percent_encode "$PWD"
-  builtin printf '\e]133;C;tandem=%s;cmdline_url=%s;cwd=%s\a' "$__tandem_nonce" "$command" "$__tandem_encoded"
+  __tandem_set_mark_c "$command"
+  builtin printf '%s' "$__tandem_mark_c"
 }
 
 # Bound (bind -x) to the first half of the Enter macro: records each physical line.
@@ -201,6 +205,8 @@ __tandem_line_capture() {
     __tandem_step_env_apply
   fi
   __tandem_typed+="$READLINE_LINE"
+  # C is ready before PS0 needs it: a command substitution there would fork for every command.
+  __tandem_set_mark_c "$__tandem_typed"
 }
 
 # The user's DEBUG trap would otherwise also fire for our PROMPT_COMMAND entries and for
@@ -304,16 +310,17 @@ __tandem_install() {
   __tandem_mark_a=$'\e]133;A;tandem='"$__tandem_nonce;cwd=$__tandem_encoded"$'\a'
   __tandem_mark_b=$'\e]133;B;tandem='"$__tandem_nonce"$'\a'
   # PS0 is expanded before each command read — several times for one multi-line paste,
-  # with no prompt in between. Only the first prints C (a command substitution, so in a
-  # subshell): __tandem_once has an element 1 but none 0, so `${__tandem_once[__tandem_ran]-…}`
-  # runs it only while __tandem_ran is 0. The arithmetic subscript then sets __tandem_ran=1
-  # in the shell itself. All of it only where our nonce exists: a nested bash that
-  # inherits an exported PS0 stays quiet.
+  # with no prompt in between. Only the first prints C: __tandem_once has an element 1 but
+  # none 0, so `${__tandem_once[__tandem_ran]-…}` expands only while __tandem_ran is 0. The
+  # arithmetic subscript then sets __tandem_ran=1 in the shell itself. C is the one the line
+  # capture prepared, or, without one, a command substitution's (a subshell). All of it only
+  # where our nonce exists: a nested bash that inherits an exported PS0 stays quiet.
   __tandem_once=([1]=)
-  __tandem_ps0='${__tandem_nonce:+${__tandem_once[__tandem_ran]-$({ __tandem_command_start; } 2>/dev/null)}${__tandem_nil[__tandem_ran=1]-}}'
+  __tandem_ps0='${__tandem_nonce:+${__tandem_once[__tandem_ran]-${__tandem_mark_c:-$({ __tandem_command_start; } 2>/dev/null)}}${__tandem_nil[__tandem_ran=1]-}}'
   __tandem_ran=0
   __tandem_typed=
   __tandem_typed_lines=0
+  __tandem_mark_c=
   __tandem_histcmd="${HISTCMD-0}"
 
   __tandem_hook_prompt_command

@@ -96,6 +96,27 @@ describe('bash: what the user\'s own files record is the same with and without i
   });
 });
 
+describe('bash: C without our Enter capture', () => {
+  let dir: string | undefined;
+  afterAll(() => dir && removeDir(dir));
+
+  it('takes the command line from history when Enter no longer runs the capture', async () => {
+    dir = makeTempDir('bash-no-capture');
+    const session = await ShellSession.start({ shell: 'bash', home: dir });
+    try {
+      // The C of a captured line comes from the capture, without a subshell.
+      expect(await session.run('echo "captured; 100%"')).toMatchObject({ command: 'echo "captured; 100%"', exitCode: 0 });
+      // Enter rebound to plain accept-line: PS0's command substitution reads `history 1`.
+      await session.run(`bind '"\\C-m": accept-line'`);
+      const block = await session.run('echo "from history; 100%"');
+      expect(block).toMatchObject({ command: 'echo "from history; 100%"', exitCode: 0, cwd: dir });
+      expect(session.output).toContain('from history; 100%');
+    } finally {
+      session.kill();
+    }
+  });
+});
+
 describe('bash: startup', () => {
   const homes: string[] = [];
   afterAll(() => homes.forEach(removeDir));
