@@ -21,6 +21,12 @@ import { makeHome, startTandem } from '../lib/tandem.js';
 const REPETITIONS = Number(process.env.BENCH_AGENT_REPS ?? 60);
 const WARMUP = 2;
 /**
+ * Approvals before the measured ones: a fresh engine's first approvals wait for V8 to compile
+ * the output path on a background thread (docs/architecture.md, "Baseline code on first
+ * call"), a cost paid once per engine; they have an info row of their own.
+ */
+const STEP_WARMUP = 10;
+/**
  * A model name the engine's catalog knows (context window, price), so nothing falls back to
  * defaults, and one the SDK does not print a deprecation warning for on every request.
  */
@@ -81,7 +87,8 @@ async function stepSamples(watch, stub, rawChannel, paneId) {
   const markToModel = [];
   /** Per measured step: its index among all approvals, and where its echo ends in the pane's stream. */
   const echoes = [];
-  for (let i = 0; i < REPETITIONS + WARMUP; i++) {
+  const firstApprovals = [];
+  for (let i = 0; i < REPETITIONS + STEP_WARMUP; i++) {
     const command = `echo bench-${i}`;
     const first = stub.requests.length + 1;
     stub.script(toolUse('run_command', { command, purpose: 'bench step' }), text(`Step ${i} ran.`));
@@ -107,14 +114,17 @@ async function stepSamples(watch, stub, rawChannel, paneId) {
     // Either line starts after a pause: the approval 20 ms after the plan, the raw line 20 ms after the step.
     const raw = rawSample ?? (await sleep(20).then(() => rawLine(rawChannel, i)));
 
-    if (i < WARMUP) continue;
+    if (i < STEP_WARMUP) {
+      firstApprovals.push(echo.at - t0);
+      continue;
+    }
     approveToEcho.push(echo.at - t0);
     echoes.push({ approval: i, end: echo.byteEnd, markEnd: mark.byteEnd });
     rawEcho.push(raw);
     markToModel.push(followUp.receivedAt - mark.at);
     await sleep(20 + Math.random() * 20);
   }
-  return { approveToEcho, rawEcho, markToModel, echoes, paneId };
+  return { approveToEcho, rawEcho, markToModel, echoes, paneId, firstApprovals };
 }
 
 /**
@@ -130,7 +140,7 @@ async function rawLine(rawChannel, i) {
   return r1 - r0;
 }
 
-function reportSteps(report, { approveToEcho, rawEcho, markToModel, echoes, paneId }, marks) {
+function reportSteps(report, { approveToEcho, rawEcho, markToModel, echoes, paneId, firstApprovals }, marks) {
   const approve = summary(approveToEcho);
   const limit = summary(rawEcho);
   const hops = stepHops(marks, paneId, echoes);
@@ -144,8 +154,15 @@ function reportSteps(report, { approveToEcho, rawEcho, markToModel, echoes, pane
     note:
       `${fmt(approve)}; agent.step approve sent → the pane's Output frames hold the typed command's echo. ` +
       `Raw: ${fmt(limit)}, the same kind of line written to a bash in node-pty until its echo is read, right before the approval or right after the step, in turn ` +
-      `(${REPETITIONS} approvals after ${WARMUP} warm-ups; 20 before 2026-11-29, when the raw line always came after the step)`,
+      `(${REPETITIONS} approvals after ${STEP_WARMUP} warm-ups — 2 until 2026-11-30; 20 approvals before 2026-11-29, when the raw line always came after the step)`,
   });
+  const first = summary(firstApprovals);
+  report.info(
+    "agent: a fresh engine's first approvals → echo, p95",
+    first.p95,
+    'ms',
+    `${fmt(first)}; the ${STEP_WARMUP} approvals before the row above, the first ones since the engine started: V8 compiles the approval's and the output's paths on a background thread meanwhile, once per engine`,
+  );
   const toLine = summary(hops.toLine);
   report.absolute({
     name: 'agent: approve received → line in the pty, p95',
