@@ -95,7 +95,7 @@ __tandem_precmd() {
   fi
   __tandem_step_env_restore
   __tandem_ran=0
-  __tandem_typed=
+  __tandem_typed_url=
   __tandem_typed_lines=0
   __tandem_mark_c=
   __tandem_histcmd="${HISTCMD-0}"
@@ -157,14 +157,6 @@ __tandem_prompt_fix() {
   return "${__tandem_last_status:-0}"
 }
 
-# C for the command line $1 in the cwd, into __tandem_mark_c.
-__tandem_set_mark_c() {
-  __tandem_percent_encode "$1"
-  __tandem_mark_c="$__tandem_encoded"
-  __tandem_percent_encode "$PWD"
-  __tandem_mark_c=$'\e]133;C;tandem='"$__tandem_nonce;cmdline_url=$__tandem_mark_c;cwd=$__tandem_encoded"$'\a'
-}
-
 # Runs in PS0's command substitution (a subshell) when no line was captured (line editing
 # off, Enter rebound): prints C with the history entry, if the command was saved at all.
 # With a captured line, PS0 prints the C the capture prepared, without a subshell.
@@ -175,8 +167,10 @@ __tandem_command_start() {
     command="$(HISTTIMEFORMAT= builtin history 1)"
     [[ "$command" =~ ^\ *[0-9]+[\*\ ]\ (.*)$ ]] && command="${BASH_REMATCH[1]}"
   fi
-  __tandem_set_mark_c "$command"
-  builtin printf '%s' "$__tandem_mark_c"
+  __tandem_percent_encode "$command"
+  command="$__tandem_encoded"
+  __tandem_percent_encode "$PWD"
+  builtin printf '\e]133;C;tandem=%s;cmdline_url=%s;cwd=%s\a' "$__tandem_nonce" "$command" "$__tandem_encoded"
 }
 
 # Bound (bind -x) to the first half of the Enter macro: records each physical line.
@@ -187,7 +181,7 @@ __tandem_line_capture() {
     # that reassigned PROMPT_COMMAND (`source ~/.bashrc`). Start this command afresh and
     # put the hooks back; the previous block ends, without a status, at this one's C.
     __tandem_ran=0
-    __tandem_typed=
+    __tandem_typed_url=
     __tandem_typed_lines=0
     __tandem_hook_prompt_command
   fi
@@ -195,18 +189,22 @@ __tandem_line_capture() {
     # The first line at a PS1: whatever an earlier line at a PS1 left here was rejected
     # before it ran (no C, no D, no PROMPT_COMMAND), so it belongs to no command.
     __tandem_fresh=0
-    __tandem_typed=
+    __tandem_typed_url=
     __tandem_typed_lines=0
     __tandem_step_env_restore
   fi
   if (( __tandem_typed_lines++ > 0 )); then
-    __tandem_typed+=$'\n'
+    __tandem_typed_url+=%0A
   else
     __tandem_step_env_apply
   fi
-  __tandem_typed+="$READLINE_LINE"
-  # C is ready before PS0 needs it: a command substitution there would fork for every command.
-  __tandem_set_mark_c "$__tandem_typed"
+  # C is ready before PS0 needs it (a command substitution there would fork for every
+  # command). Each line is encoded once, so a long multi-line command costs no more than
+  # encoding it whole.
+  __tandem_percent_encode "$READLINE_LINE"
+  __tandem_typed_url+="$__tandem_encoded"
+  __tandem_percent_encode "$PWD"
+  __tandem_mark_c=$'\e]133;C;tandem='"$__tandem_nonce;cmdline_url=$__tandem_typed_url;cwd=$__tandem_encoded"$'\a'
 }
 
 # The user's DEBUG trap would otherwise also fire for our PROMPT_COMMAND entries and for
@@ -318,7 +316,7 @@ __tandem_install() {
   __tandem_once=([1]=)
   __tandem_ps0='${__tandem_nonce:+${__tandem_once[__tandem_ran]-${__tandem_mark_c:-$({ __tandem_command_start; } 2>/dev/null)}}${__tandem_nil[__tandem_ran=1]-}}'
   __tandem_ran=0
-  __tandem_typed=
+  __tandem_typed_url=
   __tandem_typed_lines=0
   __tandem_mark_c=
   __tandem_histcmd="${HISTCMD-0}"
