@@ -97,7 +97,7 @@ __tandem_precmd() {
   __tandem_ran=0
   __tandem_typed_url=
   __tandem_typed_lines=0
-  __tandem_mark_c=
+  __tandem_c_tail=
   __tandem_histcmd="${HISTCMD-0}"
   __tandem_report_env
   __tandem_percent_encode "$PWD"
@@ -199,12 +199,13 @@ __tandem_line_capture() {
     __tandem_step_env_apply
   fi
   # C is ready before PS0 needs it (a command substitution there would fork for every
-  # command). Each line is encoded once, so a long multi-line command costs no more than
-  # encoding it whole.
+  # command): PS0 joins __tandem_c_head, the encoded line and __tandem_c_tail. Each line is
+  # encoded once and C is never copied whole here, so a long multi-line command costs no
+  # more than encoding it.
   __tandem_percent_encode "$READLINE_LINE"
   __tandem_typed_url+="$__tandem_encoded"
   __tandem_percent_encode "$PWD"
-  __tandem_mark_c=$'\e]133;C;tandem='"$__tandem_nonce;cmdline_url=$__tandem_typed_url;cwd=$__tandem_encoded"$'\a'
+  __tandem_c_tail=";cwd=$__tandem_encoded"$'\a'
 }
 
 # The user's DEBUG trap would otherwise also fire for our PROMPT_COMMAND entries and for
@@ -311,14 +312,16 @@ __tandem_install() {
   # with no prompt in between. Only the first prints C: __tandem_once has an element 1 but
   # none 0, so `${__tandem_once[__tandem_ran]-…}` expands only while __tandem_ran is 0. The
   # arithmetic subscript then sets __tandem_ran=1 in the shell itself. C is the one the line
-  # capture prepared, or, without one, a command substitution's (a subshell). All of it only
-  # where our nonce exists: a nested bash that inherits an exported PS0 stays quiet.
+  # capture prepared — its head and command line, then its tail, which is set only then and
+  # is what `:-` yields — or, without one, a command substitution's (a subshell). All of it only where our nonce exists: a nested bash that inherits an
+  # exported PS0 stays quiet.
   __tandem_once=([1]=)
-  __tandem_ps0='${__tandem_nonce:+${__tandem_once[__tandem_ran]-${__tandem_mark_c:-$({ __tandem_command_start; } 2>/dev/null)}}${__tandem_nil[__tandem_ran=1]-}}'
+  __tandem_c_head=$'\e]133;C;tandem='"$__tandem_nonce;cmdline_url="
+  __tandem_ps0='${__tandem_nonce:+${__tandem_once[__tandem_ran]-${__tandem_c_tail:+$__tandem_c_head$__tandem_typed_url}${__tandem_c_tail:-$({ __tandem_command_start; } 2>/dev/null)}}${__tandem_nil[__tandem_ran=1]-}}'
   __tandem_ran=0
   __tandem_typed_url=
   __tandem_typed_lines=0
-  __tandem_mark_c=
+  __tandem_c_tail=
   __tandem_histcmd="${HISTCMD-0}"
 
   __tandem_hook_prompt_command

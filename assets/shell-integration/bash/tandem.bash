@@ -42,7 +42,7 @@ fi
 
 # Declared before anything is assigned (and before the user's files could turn on allexport).
 builtin declare -a __tandem_nonce __tandem_mark_a __tandem_mark_b __tandem_ps1_a __tandem_ps0 \
-  __tandem_once __tandem_ran __tandem_typed_url __tandem_typed_lines __tandem_mark_c __tandem_histcmd \
+  __tandem_once __tandem_ran __tandem_typed_url __tandem_typed_lines __tandem_c_head __tandem_c_tail __tandem_histcmd \
   __tandem_encoded __tandem_last_status __tandem_debug_status __tandem_debug_flags __tandem_fresh \
   __tandem_debug_chain __tandem_seen_prompt_command __tandem_check_trap __tandem_f \
   __tandem_flags __tandem_rcfile __tandem_startup __tandem_trap __tandem_step_env __tandem_step_saved \

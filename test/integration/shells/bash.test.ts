@@ -106,11 +106,13 @@ describe('bash: C without our Enter capture', () => {
     try {
       // The C of a captured line comes from the capture, without a subshell.
       expect(await session.run('echo "captured; 100%"')).toMatchObject({ command: 'echo "captured; 100%"', exitCode: 0 });
+      // One whole C, then the command's own output.
+      expect(session.output).toContain(`cmdline_url=echo%20"captured%3B%20100%25";cwd=${dir}\u0007captured; 100%`);
       // Enter rebound to plain accept-line: PS0's command substitution reads `history 1`.
       await session.run(`bind '"\\C-m": accept-line'`);
       const block = await session.run('echo "from history; 100%"');
       expect(block).toMatchObject({ command: 'echo "from history; 100%"', exitCode: 0, cwd: dir });
-      expect(session.output).toContain('from history; 100%');
+      expect(session.output).toContain(`cmdline_url=echo%20"from%20history%3B%20100%25";cwd=${dir}\u0007from history; 100%`);
     } finally {
       session.kill();
     }
