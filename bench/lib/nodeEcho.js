@@ -125,6 +125,53 @@ export async function interleavedEcho(home, { count = 200, warmup = 10, pauseMs 
   }
 }
 
+/**
+ * A command at the prompt: `true` typed into a bash in node-pty without any integration
+ * (raw) and into a pane of `tandem web` (its bash with Tandem's integration), alternately;
+ * once the line is echoed, Enter, until the next prompt is read (ms). The difference is what
+ * a command costs at the prompt with Tandem: the integration's marks around it (C, D, the
+ * cwd, A and B) and the engine's hops both ways.
+ */
+export async function interleavedCommand(home, { count = 40, warmup = 4, pauseMs = 20 } = {}) {
+  const raw = await openRawPty(home);
+  let tandem;
+  let client;
+  const rawTimes = [];
+  const engineTimes = [];
+  try {
+    tandem = await startTandem();
+    client = await EngineClient.connect(tandem);
+    await client.request('hello', {});
+    const { paneId } = await client.request('pane.create', { cols: 120, rows: 40 });
+    const channel = outputChannel((text) => client.type(paneId, text));
+    client.onOutput = (_id, payload) => channel.push(payload.toString('latin1'));
+    await channel.wait(atPrompt, 20_000, 'the prompt');
+    await sleep(300);
+    const enterToPrompt = async (target) => {
+      target.reset();
+      target.write('true');
+      await target.wait((out) => out.includes('true'), 5_000, 'the echo of true');
+      await sleep(pauseMs);
+      target.reset();
+      const t0 = performance.now();
+      target.write('\r');
+      return (await target.wait(atPrompt, 5_000, 'the prompt after true')) - t0;
+    };
+    for (let i = 0; i < count + warmup; i++) {
+      for (const which of i % 2 === 0 ? ['raw', 'engine'] : ['engine', 'raw']) {
+        const ms = await enterToPrompt(which === 'raw' ? raw.channel : channel);
+        if (i >= warmup) (which === 'raw' ? rawTimes : engineTimes).push(ms);
+      }
+      await sleep(pauseMs + Math.random() * pauseMs);
+    }
+  } finally {
+    client?.close();
+    await tandem?.stop();
+    raw.kill();
+  }
+  return { raw: rawTimes, engine: engineTimes };
+}
+
 /** One sample: write `letter`, resolve with the ms until its echo is read. `clearLine` empties bash's line. */
 function sampler(channel) {
   const clearLine = async () => {

@@ -3,7 +3,7 @@
 // rounds, so load from elsewhere on the machine hits both alike.
 import { focusPane, waitForPrompt } from '../lib/browser.js';
 import { echoSamples } from '../lib/keys.js';
-import { interleavedEcho } from '../lib/nodeEcho.js';
+import { interleavedCommand, interleavedEcho } from '../lib/nodeEcho.js';
 import { measure } from '../lib/report.js';
 import { reportRunQueue } from '../lib/runQueue.js';
 import { sleep, summary } from '../lib/stats.js';
@@ -23,11 +23,31 @@ export async function latency(report) {
   if (rows.includes('browser')) await browserEcho(report);
 }
 
+/** Enter on `true` → the next prompt: plain bash in node-pty and a Tandem pane's bash (with the integration), in turn. */
+function reportCommand(report, { raw, engine }) {
+  const plain = summary(raw);
+  const tandem = summary(engine);
+  report.delta({
+    name: 'a command at the prompt: Enter → next prompt, p50',
+    value: tandem.p50,
+    ref: plain.p50,
+    refName: 'plain bash p50',
+    unit: 'ms',
+    maxDelta: 2,
+    note:
+      `Tandem pane: ${fmt(tandem)}; plain bash in node-pty: ${fmt(plain)}; \`true\` typed, Enter once it is echoed → the next \`$ \` read, in turn. ` +
+      `Tandem's share: the integration's marks around the command (C, D, OSC 7, A, B: bash's own work, forking nothing) and the engine's hops both ways. ` +
+      'Until 2026-11-30 bash printed C from a command substitution in PS0, a fork per command',
+  });
+}
+
 /** Echo in Node: the raw pty and the engine over its WebSocket, sampled in turn, and the engine's hops. */
 async function nodeEcho(report) {
   const home = makeHome();
   const echo = await measure(report, 'echo: raw node-pty bash / engine over WebSocket', () => interleavedEcho(home, { count: SAMPLES }));
+  const command = await measure(report, 'a command at the prompt: raw bash / Tandem pane', () => interleavedCommand(home));
   home.cleanup();
+  if (command) reportCommand(report, command);
   if (!echo) return;
   const raw = summary(echo.raw);
   const engine = summary(echo.engine);
