@@ -41,7 +41,10 @@ export class Pane {
   private readonly commandTypedEvent = new Emitter<string>();
   private size: { cols: number; rows: number };
   private closed = false;
-  /** While a chunk is read: watchers' work on it, to run after it (once its frame is sent, if `sendFirst`). */
+  /**
+   * While a chunk is read: watchers' work on it, to run after it, and whether it goes to the
+   * client at once (`sendFirst`: it ends a block or shows a prompt), before that work.
+   */
   private watcherWork: { work: (() => void)[]; sendFirst: boolean } | undefined;
   /** Old scrollback from the saved session: goes into the mirror, and to the renderer as the snapshot. */
   private restored: string | undefined;
@@ -333,9 +336,13 @@ export class Pane {
       this.emitEvent('pane.notice', { paneId: this.id, level: 'warning', message });
     });
     this.tracker.onStarted(({ block }) => this.emitEvent('block.started', block));
-    this.tracker.onFinished((block) => this.emitEvent('block.finished', block));
+    this.tracker.onFinished((block) => {
+      this.emitEvent('block.finished', block);
+      this.sendChunkAtOnce();
+    });
     this.tracker.onStateChanged(() => this.emitState());
     this.tracker.onPromptShown(() => {
+      this.sendChunkAtOnce();
       this.input.promptShown();
       // The typed step did not run (a syntax error): its environment must not reach the user's next command.
       if (this.tracker.state === 'PROMPT') this.stepEnv.promptShown();
@@ -363,6 +370,15 @@ export class Pane {
    * waits until the chunk's frame is sent; the frame goes at once then, a block's end or a
    * prompt being where a burst of output ends anyway (and so does a typed step's echo).
    */
+  /**
+   * The chunk being read ends a block or shows a prompt: it goes out now, not on the batcher's
+   * timer (the output just before it went within the batching period, so the prompt after a
+   * short command waited 5 ms), whether or not a watcher listens.
+   */
+  private sendChunkAtOnce(): void {
+    if (this.watcherWork) this.watcherWork.sendFirst = true;
+  }
+
   private receive(chunk: Uint8Array): void {
     if (latencyMarks.on) latencyMarks.mark('output-read', { pane: this.id, offset: this.stream.offset + chunk.length });
     const watchers = { work: [] as (() => void)[], sendFirst: false };
