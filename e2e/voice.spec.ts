@@ -245,8 +245,10 @@ test('speak_answers: the final answer goes to the speech endpoint; Esc stops the
   await input.fill('how is my disk');
   await input.press('Enter');
   await expect(page.getByTestId('voice-status')).toContainText('Speaking the answer');
-  const speech = stt.requests.find((request) => request.path === '/v1/audio/speech');
-  expect(speech?.fields).toMatchObject({ model: 'tts-1', voice: 'nova', input: 'Your disk is fine. (code in the panel)' });
+  // The phase shows as soon as the speech is asked for; the request reaches the server a moment later.
+  await expect
+    .poll(() => stt.requests.find((request) => request.path === '/v1/audio/speech')?.fields)
+    .toMatchObject({ model: 'tts-1', voice: 'nova', input: 'Your disk is fine. (code in the panel)' });
   await input.fill('typed meanwhile');
   await input.press('Escape');
   await expect(page.getByTestId('voice-status')).toHaveCount(0);
