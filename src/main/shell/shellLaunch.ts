@@ -1,8 +1,8 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanChildEnv } from './childEnv';
+import { privateRuntimeDir } from './privateRuntimeDir';
 import { unpackedPath } from '../packaged/unpackedPath';
 import { buildStage0, stage1Text } from '../ssh/remoteCommand';
 
@@ -166,7 +166,7 @@ export function buildShellLaunch(options: ShellLaunchOptions): ShellLaunch {
 
   const assets = integrationAssetsDir();
   const bootstrap = writeNonceFile(nonce);
-  const stepEnvDir = privateTempDir();
+  const stepEnvDir = privateRuntimeDir();
   const launch: ShellLaunch = {
     file: shellPath,
     args: [],
@@ -239,14 +239,8 @@ export function buildShellLaunch(options: ShellLaunchOptions): ShellLaunch {
   return launch;
 }
 
-function privateTempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tandem-'));
-  chmodSync(dir, 0o700);
-  return dir;
-}
-
 function writeNonceFile(nonce: string): { path: string; cleanup(): void } {
-  const dir = privateTempDir();
+  const dir = privateRuntimeDir();
   const path = join(dir, 'bootstrap');
   writeFileSync(path, `${nonce}\n`, { mode: 0o600, flag: 'wx' });
   let done = false;
