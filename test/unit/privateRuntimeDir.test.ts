@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,8 +15,8 @@ function scratch(): string {
   return dir;
 }
 
-function madeIn(env: NodeJS.ProcessEnv): string {
-  const dir = privateRuntimeDir(env);
+function madeIn(env: NodeJS.ProcessEnv, fill?: (dir: string) => void): string {
+  const dir = privateRuntimeDir({ env, fill });
   made.push(dir);
   return dir;
 }
@@ -46,5 +46,34 @@ describe('privateRuntimeDir', () => {
 
   it.runIf(process.platform === 'linux')('without a runtime directory, uses the in-memory /dev/shm on Linux', () => {
     expect(dirname(madeIn({}))).toBe('/dev/shm');
+  });
+
+  it("passes over a place where the caller's files cannot be written (a full /dev/shm) and leaves nothing there", () => {
+    const runtime = scratch();
+    chmodSync(runtime, 0o700);
+    const tried: string[] = [];
+    const dir = madeIn({ XDG_RUNTIME_DIR: runtime }, (place) => {
+      tried.push(place);
+      if (place.startsWith(runtime)) throw new Error('ENOSPC: no space left on device');
+      writeFileSync(join(place, 'bootstrap'), 'nonce\n');
+    });
+    expect(dirname(tried[0]!)).toBe(runtime);
+    expect(readdirSync(runtime)).toEqual([]);
+    expect(dirname(dir)).not.toBe(runtime);
+    expect(readFileSync(join(dir, 'bootstrap'), 'utf8')).toBe('nonce\n');
+  });
+
+  it('says where it tried and why when no place takes the files', () => {
+    const runtime = scratch();
+    chmodSync(runtime, 0o700);
+    expect(() =>
+      privateRuntimeDir({
+        env: { XDG_RUNTIME_DIR: runtime },
+        fill: () => {
+          throw new Error('ENOSPC: no space left on device');
+        },
+      }),
+    ).toThrow(new RegExp(`no place for the shell's integration files \\(${runtime}: ENOSPC.*${tmpdir()}: ENOSPC`));
+    expect(readdirSync(runtime)).toEqual([]);
   });
 });

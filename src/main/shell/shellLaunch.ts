@@ -166,7 +166,14 @@ export function buildShellLaunch(options: ShellLaunchOptions): ShellLaunch {
 
   const assets = integrationAssetsDir();
   const bootstrap = writeNonceFile(nonce);
-  const stepEnvDir = privateRuntimeDir();
+  // The wrapper of an ssh pane reads its stage file into a shell variable at start (a remote hop has no such files).
+  let stepEnvDir: string;
+  try {
+    stepEnvDir = privateRuntimeDir({ fill: options.ssh ? (dir) => writeFileSync(join(dir, 'ssh-stage0'), buildStage0(stage1Text(assets)), { mode: 0o600 }) : undefined });
+  } catch (error) {
+    bootstrap.cleanup();
+    throw error;
+  }
   const launch: ShellLaunch = {
     file: shellPath,
     args: [],
@@ -182,10 +189,7 @@ export function buildShellLaunch(options: ShellLaunchOptions): ShellLaunch {
   env.TANDEM_BOOTSTRAP = bootstrap.path;
   env.TANDEM_STEP_ENV = launch.stepEnvFile!;
   if (options.ssh) {
-    // The wrapper reads both into shell variables at start (a remote hop has no such files).
-    const stage0 = join(stepEnvDir, 'ssh-stage0');
-    writeFileSync(stage0, buildStage0(stage1Text(assets)), { mode: 0o600 });
-    env.TANDEM_SSH_STAGE0 = stage0;
+    env.TANDEM_SSH_STAGE0 = join(stepEnvDir, 'ssh-stage0');
     env.TANDEM_SSH_DECIDE = join(assets, 'ssh', 'decide.sh');
     // Where the engine answers whether an ssh that ended should be tried again without integration.
     env.TANDEM_SSH_VERDICTS = stepEnvDir;
@@ -240,9 +244,8 @@ export function buildShellLaunch(options: ShellLaunchOptions): ShellLaunch {
 }
 
 function writeNonceFile(nonce: string): { path: string; cleanup(): void } {
-  const dir = privateRuntimeDir();
+  const dir = privateRuntimeDir({ fill: (place) => writeFileSync(join(place, 'bootstrap'), `${nonce}\n`, { mode: 0o600, flag: 'wx' }) });
   const path = join(dir, 'bootstrap');
-  writeFileSync(path, `${nonce}\n`, { mode: 0o600, flag: 'wx' });
   let done = false;
   return {
     path,
