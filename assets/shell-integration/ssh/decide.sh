@@ -176,6 +176,10 @@ user=${config#*"${nl}user "}
 user=${user%%"$nl"*}
 port=${config#*"${nl}port "}
 port=${port%%"$nl"*}
+# A name with a blank or a control character is no account or server ssh can reach, and the
+# engine keeps keys one to a line: plain ssh, which says what is wrong with it.
+case $user$hostname in *[[:space:][:cntrl:]]*) pass odd-name ;; esac
+case $user in '' | '#'*) pass odd-name ;; esac
 key=$user@$hostname:$port
 # Hosts Tandem remembers as refusing its bootstrap (a line `KEY<tab>when<tab>why` each; the
 # engine keeps the file): a plain ssh, at once.

@@ -15,8 +15,11 @@ export const MAX_PLAIN_HOSTS = 200;
 /** A file bigger than this is not Tandem's: it is set aside, not read. */
 const MAX_FILE_BYTES = 256 * 1024;
 const HEADER = '# Servers that refused Tandem\'s ssh bootstrap: `ssh` connects to them without integration.\n# One line each: user@hostname:port, when, why. Delete a line (or run `tandem ssh --forget-plain HOST`) to try again.\n';
-/** `user@hostname:port` as decide.sh prints it: no blanks, no control characters. */
-const KEY = /^[^\s\x00-\x1f\x7f#]+@[^\s\x00-\x1f\x7f]+:\d{1,5}$/;
+/**
+ * `user@hostname:port` as decide.sh prints it: no ASCII blank or control character (its
+ * `[[:space:][:cntrl:]]`), and no `#` first, which would make the line a comment.
+ */
+const KEY = /^(?!#)[^\x00-\x20\x7f]+@[^\x00-\x20\x7f]+:\d{1,5}$/;
 
 export interface PlainHost {
   key: string;
