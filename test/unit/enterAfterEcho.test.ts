@@ -9,18 +9,32 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function setup() {
+/** The client's side: `catchUp()` is it acknowledging all it was sent; without a client it has caught up on the next check phase. */
+function setup({ client = false } = {}) {
   const toShell: string[] = [];
   const events: string[] = [];
+  const waiting = new Set<() => void>();
   const typing = new EnterAfterEcho(
     (keys) => toShell.push(keys),
     (keys) => toShell.push(`user:${String(keys)}`),
+    (then) => {
+      if (!client) {
+        const soon = setImmediate(then);
+        return () => clearImmediate(soon);
+      }
+      waiting.add(then);
+      return () => waiting.delete(then);
+    },
   );
-  return { typing, toShell, events };
+  const catchUp = () => {
+    for (const then of [...waiting]) then();
+    waiting.clear();
+  };
+  return { typing, toShell, events, catchUp, waiting };
 }
 
 describe('EnterAfterEcho', () => {
-  it('types the line, and presses Enter once the shell has echoed it, on the next check phase (after the echo is sent on)', async () => {
+  it('types the line, and presses Enter once the shell has echoed it and the client has caught up (without one: the next check phase)', async () => {
     const { typing, toShell, events } = setup();
     typing.type('ls -la', '\r', { pressed: () => events.push('pressed') });
     expect(toShell).toEqual(['ls -la']);
@@ -34,6 +48,34 @@ describe('EnterAfterEcho', () => {
     typing.output();
     await vi.advanceTimersByTimeAsync(100);
     expect(toShell).toEqual(['ls -la', '\r']);
+  });
+
+  it('with a client, Enter waits until the client has the echo, not only until the echo is read', async () => {
+    const { typing, toShell, events, catchUp, waiting } = setup({ client: true });
+    typing.type('ls -la', '\r', { pressed: () => events.push('pressed') });
+    catchUp();
+    expect(toShell).toEqual(['ls -la']);
+    typing.output();
+    typing.output();
+    expect(waiting.size).toBe(1);
+    await vi.advanceTimersByTimeAsync(5);
+    expect(toShell).toEqual(['ls -la']);
+    catchUp();
+    expect(toShell).toEqual(['ls -la', '\r']);
+    expect(events).toEqual(['pressed']);
+  });
+
+  it('a client that never catches up holds Enter 20 ms after the line at most, and is not waited for after', async () => {
+    const { typing, toShell, events, waiting } = setup({ client: true });
+    typing.type('make', '\r', { pressed: () => events.push('pressed') });
+    await vi.advanceTimersByTimeAsync(3);
+    typing.output();
+    await vi.advanceTimersByTimeAsync(16);
+    expect(toShell).toEqual(['make']);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(toShell).toEqual(['make', '\r']);
+    expect(events).toEqual(['pressed']);
+    expect(waiting.size).toBe(0);
   });
 
   it('runs what must precede the command after the line and its echo, right before Enter (echo or timeout alike)', async () => {

@@ -120,6 +120,47 @@ describe('PaneDelivery', () => {
     // The client being replaced got what was read before the snapshot, nothing after it.
     expect(first.bytes()).toBe('old');
   });
+
+  it('calls back once the client has acknowledged all it was sent and nothing waits; at once without a client or when it goes', async () => {
+    const target = delivery();
+    const seen = client();
+    target.attach(seen.listener);
+    target.output(Buffer.from('earlier'));
+    target.sendNow();
+    const calls: string[] = [];
+    target.whenCaughtUp(() => calls.push('caught up'));
+    target.output(Buffer.from('echo'));
+    target.acknowledge(7);
+    // 'echo' is still waiting to be sent.
+    expect(calls).toEqual([]);
+    target.sendNow();
+    expect(seen.bytes()).toBe('earlierecho');
+    target.acknowledge(3);
+    expect(calls).toEqual([]);
+    target.acknowledge(1);
+    expect(calls).toEqual(['caught up']);
+
+    target.whenCaughtUp(() => calls.push('already'));
+    expect(calls).toEqual(['caught up', 'already']);
+    calls.pop();
+
+    target.output(Buffer.from('more'));
+    target.sendNow();
+    const cancelled = target.whenCaughtUp(() => calls.push('cancelled'));
+    cancelled();
+    target.acknowledge(4);
+    target.output(Buffer.from('more'));
+    target.sendNow();
+    const leaving = target.whenCaughtUp(() => calls.push('client gone'));
+    expect(leaving).toBeTypeOf('function');
+    target.detach(seen.listener);
+    expect(calls).toEqual(['caught up', 'client gone']);
+
+    target.whenCaughtUp(() => calls.push('no client'));
+    expect(calls).toHaveLength(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toEqual(['caught up', 'client gone', 'no client']);
+  });
 });
 
 describe('PaneDelivery skipping a plain flood its client fell behind on', () => {

@@ -16,22 +16,32 @@ export interface EnterHooks {
 }
 
 /**
- * A typed command's Enter, pressed once the shell has echoed the line. With Enter already
- * waiting behind the line, bash with our integration echoed the line only as it ran Enter's
- * binding: 1.3 ms after the keys at the median and several ms at p95 on the bench machine,
- * where the line alone is echoed in 0.2 ms (docs/architecture.md, "Where the time goes").
+ * A typed command's Enter, pressed once the shell has echoed the line and the client has that
+ * echo, as a person presses Enter once the line is on the screen. With Enter already waiting
+ * behind the line, bash with our integration echoed the line only as it ran Enter's binding:
+ * 1.3 ms after the keys at the median and several ms at p95 on the bench machine, where the
+ * line alone is echoed in 0.2 ms. And with Enter right after the echo was sent, the command's
+ * start (the shell's work, the engine's on its marks) took the CPUs the client needed to read
+ * the echo (docs/architecture.md, "Where the time goes"). ECHO_WAIT_MS after the line at most,
+ * whatever the shell or the client does.
+ *
  * The user's keys that come meanwhile are held and follow Enter, so nothing lands inside the
  * command line. Until Enter, the line runs nothing, so what must happen before the command
  * can wait for the echo too (`beforeEnter`).
  */
 export class EnterAfterEcho {
-  private pending: { enter: string; hooks: EnterHooks; timer: NodeJS.Timeout; soon?: NodeJS.Immediate } | undefined;
+  private pending: { enter: string; hooks: EnterHooks; timer: NodeJS.Timeout; stopWaiting?: () => void } | undefined;
   private held: Keys[] = [];
 
-  /** `write`: keys to the shell; `userKeys`: the user's held keys, once Enter is in. */
+  /**
+   * `write`: keys to the shell; `userKeys`: the user's held keys, once Enter is in;
+   * `clientCaughtUp`: calls back once the client has all output read so far (PaneDelivery's
+   * whenCaughtUp), returning a cancel.
+   */
   constructor(
     private readonly write: (keys: string) => void,
     private readonly userKeys: (keys: Keys) => void,
+    private readonly clientCaughtUp: (then: () => void) => () => void,
   ) {}
 
   get waiting(): boolean {
@@ -51,14 +61,10 @@ export class EnterAfterEcho {
     this.pending = { enter, hooks, timer: setTimeout(() => this.press(), ECHO_WAIT_MS) };
   }
 
-  /**
-   * Output from the shell: the line's echo. Enter follows on the next check phase, after the
-   * output batcher has sent the echo on: the shell's work on Enter (its binding, a fork or
-   * two) must not compete with that.
-   */
+  /** Output from the shell (the line's echo, sent on at once): Enter follows once the client has it. */
   output(): void {
-    if (!this.pending || this.pending.soon) return;
-    this.pending.soon = setImmediate(() => this.press());
+    if (!this.pending || this.pending.stopWaiting) return;
+    this.pending.stopWaiting = this.clientCaughtUp(() => this.press());
   }
 
   /** The user's keys: held while Enter waits (true), else theirs to write (false). */
@@ -88,8 +94,8 @@ export class EnterAfterEcho {
     for (const keys of held) this.userKeys(keys);
   }
 
-  private cancelTimers(pending: { timer: NodeJS.Timeout; soon?: NodeJS.Immediate }): void {
+  private cancelTimers(pending: { timer: NodeJS.Timeout; stopWaiting?: () => void }): void {
     clearTimeout(pending.timer);
-    if (pending.soon) clearImmediate(pending.soon);
+    pending.stopWaiting?.();
   }
 }

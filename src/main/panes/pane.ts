@@ -72,7 +72,11 @@ export class Pane {
       requested: onPromptRequest && ((request) => onPromptRequest(this.id, request)),
     });
     this.stream.mirror.onParsed(() => this.delivery.screenParsed());
-    this.typing = new EnterAfterEcho((keys) => this.toShell(keys, false), (keys) => this.write(keys));
+    this.typing = new EnterAfterEcho(
+      (keys) => this.toShell(keys, false),
+      (keys) => this.write(keys),
+      (then) => this.delivery.whenCaughtUp(then),
+    );
     this.wireShell();
     this.wireStream();
   }

@@ -56,6 +56,8 @@ export class PaneDelivery {
   private lastOutputAt = -Infinity;
   private readonly stopWatchingTyping: () => void;
   private typingEnds: NodeJS.Timeout | undefined;
+  /** Waiting for the client to have everything sent so far (whenCaughtUp). */
+  private readonly caughtUpWaiters = new Set<() => void>();
 
   constructor(
     private readonly paneId: number,
@@ -103,6 +105,25 @@ export class PaneDelivery {
     return this.window.outstanding;
   }
 
+  /**
+   * Runs `then` once the client has acknowledged (parsed) everything read so far and nothing
+   * waits to be sent; on the next check phase when there is no client to wait for (none
+   * attached, or one re-attaching). Returns a function that cancels the wait.
+   */
+  whenCaughtUp(then: () => void): () => void {
+    if (!this.listener || this.held) {
+      const soon = setImmediate(then);
+      return () => clearImmediate(soon);
+    }
+    const waiter = () => {
+      this.caughtUpWaiters.delete(waiter);
+      then();
+    };
+    this.caughtUpWaiters.add(waiter);
+    this.releaseCaughtUpWaiters();
+    return () => this.caughtUpWaiters.delete(waiter);
+  }
+
   output(chunk: Uint8Array): void {
     this.received += chunk.length;
     this.receivedWhole = this.received - (chunk.length - utf8SafeEnd(chunk, chunk.length));
@@ -145,6 +166,7 @@ export class PaneDelivery {
   attach(listener: PaneListener): void {
     this.listener = listener;
     this.window.reset();
+    this.releaseCaughtUpWaiters();
   }
 
   /**
@@ -162,6 +184,7 @@ export class PaneDelivery {
     this.releaseDueEvents();
     this.window.reset();
     this.limitReadAhead();
+    this.releaseCaughtUpWaiters();
   }
 
   endReattach(listener: PaneListener): void {
@@ -183,6 +206,7 @@ export class PaneDelivery {
     this.listener = undefined;
     this.window.reset();
     this.releaseDueEvents();
+    this.releaseCaughtUpWaiters();
   }
 
   /**
@@ -198,6 +222,14 @@ export class PaneDelivery {
     this.window.acknowledged(bytes);
     // A paced client's window is never full, so it never reopens: what waits goes on here.
     if (this.batcher.pending > 0 && this.paced()) this.batcher.flushNow();
+    this.releaseCaughtUpWaiters();
+  }
+
+  private releaseCaughtUpWaiters(): void {
+    if (this.caughtUpWaiters.size === 0) return;
+    const clientCaughtUp = this.window.outstanding === 0 && this.batcher.pending === 0;
+    if (this.listener && !this.held && !clientCaughtUp) return;
+    for (const waiter of [...this.caughtUpWaiters]) waiter();
   }
 
   /** A key from the user. During a flood (Ctrl+C, q), what is in flight already is all that stays ahead of it. */
