@@ -67,4 +67,35 @@ describe('PrintedTally', () => {
       }),
     );
   });
+
+  it('long stretches of text (counted by searching) and short ones count alike, in views of larger buffers too (property)', () => {
+    const piece = fc.oneof(
+      fc.constantFrom('\r\n', '\n', '\r', '\x07', 'é', '\x1b[1;32m', '\x1b[0m', '\x1b]7;file:///tmp\x07', 'word '),
+      fc.integer({ min: 200, max: 700 }).map((n) => 'x'.repeat(n)),
+      fc.string({ maxLength: 40 }).map((text) => text.replace(/\x1b/g, '')),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 30 }), fc.array(fc.nat(), { maxLength: 4 }), (pieces, cuts) => {
+        // The first 100 lines are kept as the head, byte by byte; the counting after them is what is tested.
+        const output = `${'h'.repeat(50)}\n`.repeat(101) + pieces.join('');
+        const bytes = Buffer.from(output, 'utf8');
+        const visible = Buffer.from(output.replace(/\x1b\[[0-9;]*m|\x1b\][^\x07]*\x07|[\r\x07]/g, ''), 'utf8');
+        const text = visible.toString('latin1');
+        const expected = { lines: text.split('\n').length - (text.endsWith('\n') ? 1 : 0), bytes: visible.length };
+        // Each chunk a plain Uint8Array view at an offset into a bigger buffer, as the mirror's thread gets them.
+        const ends = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+        const counter = new PrintedTally();
+        let start = 0;
+        for (const end of [...ends, bytes.length]) {
+          const padded = new Uint8Array(end - start + 16).fill(0x0a);
+          padded.set(bytes.subarray(start, end), 8);
+          counter.add('b1', padded.subarray(8, 8 + end - start));
+          start = end;
+        }
+        const counted = counter.of('b1');
+        expect(counted && { lines: counted.lines, bytes: counted.bytes }).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

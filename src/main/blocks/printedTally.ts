@@ -154,25 +154,41 @@ export class PrintedTally {
   }
 }
 
-/** Text bytes `from`..`to` (no escape sequence in them): lines, bytes without CR and BEL, and whether the last line is open. */
+/** Below this, a stretch of text is counted byte by byte; above, with `indexOf` (memchr). */
+const SEARCH_FROM_BYTES = 256;
+
+/**
+ * Text bytes `from`..`to` (no escape sequence in them): lines, bytes without CR and BEL, and
+ * whether the last line is open. A long stretch (a flood's plain text, most of what the
+ * mirror's thread reads) is counted with native searches, several times faster than a loop
+ * per byte.
+ */
 function countText(count: { lines: number; bytes: number; open: boolean }, chunk: Uint8Array, from: number, to: number): void {
   let lines = 0;
   let skipped = 0;
-  let last = -1;
-  for (let i = from; i < to; i++) {
-    const byte = chunk[i]!;
-    if (byte === LF) {
-      lines++;
-      last = i;
-    } else if (byte === CR || byte === BEL) {
-      skipped++;
-    } else {
-      last = i;
+  if (to - from >= SEARCH_FROM_BYTES) {
+    // A Buffer's indexOf is memchr; a plain Uint8Array's (what reaches the mirror's thread) is not.
+    const text = Buffer.from(chunk.buffer, chunk.byteOffset + from, to - from);
+    lines = occurrences(text, LF);
+    skipped = occurrences(text, CR) + occurrences(text, BEL);
+  } else {
+    for (let i = from; i < to; i++) {
+      const byte = chunk[i]!;
+      if (byte === LF) lines++;
+      else if (byte === CR || byte === BEL) skipped++;
     }
   }
   count.lines += lines;
   count.bytes += to - from - skipped;
-  if (last >= 0) count.open = chunk[last] !== LF;
+  let last = to - 1;
+  while (last >= from && (chunk[last] === CR || chunk[last] === BEL)) last--;
+  if (last >= from) count.open = chunk[last] !== LF;
+}
+
+function occurrences(text: Uint8Array, byte: number): number {
+  let found = 0;
+  for (let at = text.indexOf(byte); at !== -1; at = text.indexOf(byte, at + 1)) found++;
+  return found;
 }
 
 /** The index of the final byte of a CSI sequence whose parameters start at `from`; -1 when it goes on past the chunk. */

@@ -123,13 +123,16 @@ export class PlainTextScanner {
       let byte = bytes[i]!;
       if (byte >= 0x20 && byte < 0x7f && this.vt === Vt.Ground && this.utf8Need === 0 && !this.crPending) {
         // The common case, printable ASCII in the ground state, without a call per byte.
-        let width = 0;
-        do {
-          width++;
-          byte = bytes[++i]!;
-        } while (i < length && byte >= 0x20 && byte < 0x7f);
-        this.lineWidth += width;
+        let end = i + 1;
+        while (end < length) {
+          const next = bytes[end]!;
+          if (next < 0x20 || next >= 0x7f) break;
+          end++;
+        }
+        this.lineWidth += end - i;
+        i = end;
         if (i >= length) break;
+        byte = bytes[i]!;
       }
       if (byte === CR && bytes[i + 1] === LF && this.vt === Vt.Ground && this.utf8Need === 0 && !this.crPending) {
         // A line end, the other common case.
