@@ -44,6 +44,8 @@ const MAX_SENDS = 5;
 
 const FIRST_BACKOFF_MS = 5;
 const MAX_BACKOFF_MS = 250;
+/** The longest close waits for a takeover under way (a thread that never loads takes a minute to fail). */
+const CLOSE_WAITS_FOR_TAKEOVER_MS = 10_000;
 
 /**
  * Tandem's block history, the same from every process (the app, `tandem web`, headless agents,
@@ -112,7 +114,11 @@ export class HistoryStore {
     return this.call('stats', undefined);
   }
 
-  /** Lets go of the database (another process may take it over); resolves once the owner thread has closed it. */
+  /**
+   * Lets go of the database (another process may take it over); resolves once the owner thread
+   * has closed it, and once a takeover under way has ended (what it opened closed again), so
+   * nothing of this store touches the file after.
+   */
   close(): Promise<void> {
     this.closed = true;
     this.owner?.close();
@@ -122,7 +128,7 @@ export class HistoryStore {
     this.connection?.close();
     this.connection = null;
     this.failPending('the history store was closed');
-    return thread?.close() ?? Promise.resolve();
+    return Promise.all([thread?.close(), this.electing && withinMs(this.electing, CLOSE_WAITS_FOR_TAKEOVER_MS)]).then(() => undefined);
   }
 
   private call<T>(op: Operation, args: unknown): Promise<HistoryResult<T>> {
@@ -240,7 +246,7 @@ export class HistoryStore {
       return this.becomeOwnerHere();
     }
     if (!thread) return false;
-    if (this.closed) void thread.close();
+    if (this.closed) await thread.close();
     else this.thread = thread;
     return true;
   }
@@ -281,4 +287,16 @@ export class HistoryStore {
 
 function withKey(record: BlockRecord): BlockRecord {
   return typeof record === 'object' && record !== null && record.key === undefined ? { ...record, key: randomUUID() } : record;
+}
+
+/** `promise` settled, or `ms` passed: whichever comes first; never rejects. */
+function withinMs(promise: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref();
+    promise.then(
+      () => resolve(),
+      () => resolve(),
+    ).finally(() => clearTimeout(timer));
+  });
 }

@@ -28,7 +28,9 @@ afterEach(async () => {
 });
 
 async function open(options: Partial<HistoryStoreOptions> = {}): Promise<HistoryStore> {
-  const store = await HistoryStore.open({ file, ownerIn: 'worker', report: (message) => reports.push(message), ...options });
+  // This test's reports: a store of an earlier test that is still closing reports to its own.
+  const mine = reports;
+  const store = await HistoryStore.open({ file, ownerIn: 'worker', report: (message) => mine.push(message), ...options });
   stores.push(store);
   return store;
 }
@@ -92,6 +94,19 @@ it('a client takes over when the owner thread crashes, and its write in flight i
   expect(await write).toMatchObject({ ok: true });
   await waitUntil(() => client.isOwner || owner.isOwner, 'a new owner');
   expect(await client.search({ query: 'through the crash' })).toMatchObject({ ok: true, value: [{ command: 'echo through the crash' }] });
+});
+
+it('close during a takeover resolves once the takeover has ended: the next opener owns the database at once', async () => {
+  const store = await open();
+  const worker = store.ownerWorker!;
+  const exited = once(worker, 'exit');
+  void worker.terminate();
+  await exited;
+  // The crash started a takeover; close lands in the middle of it.
+  await store.close();
+  const next = await open();
+  expect(next.isOwner).toBe(true);
+  expect(await next.record([block('echo after the takeover')])).toMatchObject({ ok: true });
 });
 
 it('runs the database in this thread, and says so, when the thread cannot be started', async () => {
